@@ -1,0 +1,28 @@
+// Bundles every entry point with esbuild. Entries whose source does not exist are skipped.
+// Usage: node scripts/build.mjs [--watch] [--minify]
+import * as esbuild from 'esbuild';
+import { existsSync, mkdirSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const minify = process.argv.includes('--minify');
+const common = { bundle: true, sourcemap: true, minify, logLevel: 'warning', legalComments: 'none' };
+
+const entries = [
+  { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  { entryPoints: ['src/extension/worker.ts'], outfile: 'dist/worker.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  { entryPoints: ['webview/main.css'], outfile: 'dist/webview.css', bundle: true },
+  { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js', platform: 'node', format: 'cjs', target: 'node20', external: ['mujoco-js'] },
+  { entryPoints: ['test/e2e/suite/index.ts'], outfile: 'out/e2e/suite/index.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
+];
+
+mkdirSync('dist', { recursive: true });
+const todo = entries.filter((e) => e.entryPoints.every((p) => existsSync(p)));
+if (watch) {
+  for (const e of todo) await (await esbuild.context({ ...common, ...e })).watch();
+  console.log(`watching ${todo.length} entry points`);
+} else {
+  await Promise.all(todo.map((e) => esbuild.build({ ...common, ...e })));
+  console.log(`built ${todo.map((e) => e.outfile).join(', ')}`);
+}

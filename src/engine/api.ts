@@ -1,0 +1,39 @@
+// The engine's public API types (implemented in pipeline.ts and simulation.ts).
+import type { ParseResult, SceneSpec, SourceMap } from './scene/types';
+import type { SimulationResult, StepRecord, SystemSnapshot } from './result';
+import type { Diagnostic } from './types';
+
+export interface InspectOptions {
+  /** Compute all singular values of A when exact (default true). */
+  wantSpectrum?: boolean;
+}
+
+export interface InspectResult {
+  parse: ParseResult;
+  /** The analysed step-0 system; undefined when the scene could not be modelled at all. */
+  snapshot?: SystemSnapshot;
+  /** Parse, validation and analysis diagnostics together, sorted by position. */
+  diagnostics: Diagnostic[];
+  hasErrors: boolean;
+}
+
+/** A running simulation with its history; every past step can be re-analysed. */
+export interface SimulationApi {
+  readonly scene: SceneSpec;
+  readonly sourceMap: SourceMap;
+  /** Number of steps taken so far (0 = initial state). */
+  readonly currentStep: number;
+  /** One record per step taken, history[k] describes the state after step k+1... see `records`. */
+  readonly records: readonly StepRecord[];
+  /** Take n steps (default 1). Returns the new records. Stops early on NaN/Inf (see `diagnostics`). */
+  step(n?: number): StepRecord[];
+  /** The analysed system at step k (0 ≤ k ≤ currentStep): recomputed from the stored state. */
+  snapshotAt(k: number): SystemSnapshot;
+  /** Back to the initial state; history cleared. */
+  reset(): void;
+  /** Run diagnostics so far (non-finite values, drift). */
+  readonly diagnostics: Diagnostic[];
+  /** True once a non-finite value stopped the run. */
+  readonly stopped: boolean;
+  result(): SimulationResult;
+}

@@ -1,0 +1,53 @@
+// The contract every constraint type implements (one file per type in this folder).
+import type { Mat3, Quat, Vec3 } from '../types';
+import type { ConstraintSpec } from '../scene/types';
+
+/**
+ * The world-frame state of one end of a constraint. For the world frame: p = 0, q = identity,
+ * R = I, v = w = 0. For `fixed: true` bodies: their pose, v = w = 0.
+ */
+export interface Pose {
+  p: Vec3;
+  q: Quat;
+  /** Rotation matrix of q (row-major), precomputed by the caller. */
+  R: Mat3;
+  v: Vec3;
+  /** Angular velocity, world frame. */
+  w: Vec3;
+}
+
+/** Output buffers for one constraint evaluation (length `rows` or `rows*6`). */
+export interface ConstraintEval {
+  /** C(q), length rows. */
+  C: Float64Array;
+  /** Jacobian block of body A, rows×6 row-major, columns [vx,vy,vz,ωx,ωy,ωz]. */
+  JA: Float64Array;
+  /** Jacobian block of body B, rows×6 row-major. */
+  JB: Float64Array;
+  /** J̇·v (the velocity-product term of C̈ = J·a + J̇·v), length rows. */
+  Jdotv: Float64Array;
+}
+
+export interface ConstraintModel {
+  readonly spec: ConstraintSpec;
+  /** Number of scalar rows this constraint contributes to J. */
+  readonly rows: number;
+  /** A short label per row, e.g. `['d']`, `['x','y','z']`, `['x','y','z','⊥1','⊥2']`. */
+  readonly rowLabels: readonly string[];
+  /**
+   * Evaluate C, the two Jacobian blocks and J̇v at the given end states. Ċ = JA·[vA;ωA] + JB·[vB;ωB]
+   * must hold exactly (checked against finite differences of C in tests).
+   * Must not allocate per call beyond small temporaries, and never throw.
+   */
+  evaluate(a: Pose, b: Pose, out: ConstraintEval): void;
+}
+
+/** Allocate output buffers for a constraint with `rows` rows. */
+export function makeEval(rows: number): ConstraintEval {
+  return {
+    C: new Float64Array(rows),
+    JA: new Float64Array(rows * 6),
+    JB: new Float64Array(rows * 6),
+    Jdotv: new Float64Array(rows),
+  };
+}
