@@ -5,7 +5,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const minify = process.argv.includes('--minify');
-const common = { bundle: true, sourcemap: true, minify, logLevel: 'warning', legalComments: 'none' };
+// mainFields: prefer ESM builds (jsonc-parser's UMD build hides its requires from the bundler).
+const common = { bundle: true, sourcemap: true, minify, logLevel: 'warning', legalComments: 'none', mainFields: ['module', 'main'] };
 
 const entries = [
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },

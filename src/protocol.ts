@@ -1,9 +1,10 @@
 // The typed messages between the extension host and the inspector webview (and the data
-// embedded in a standalone report). The only module both sides import.
+// embedded in a standalone report). The only module both sides import: pure TypeScript,
+// no vscode, no DOM, no Node APIs.
 import type { StepRecord, SystemSnapshot } from './engine/result';
-import type { Diagnostic } from './engine/types';
+import type { Diagnostic, Range } from './engine/types';
 
-export type { StepRecord, SystemSnapshot, Diagnostic };
+export type { StepRecord, SystemSnapshot, Diagnostic, Range };
 
 /** Everything the panel needs to render one scene. */
 export interface PanelModel {
@@ -21,6 +22,14 @@ export interface PanelModel {
   diagnostics: Diagnostic[];
   /** Body names in scene order with fixed flags, for the scene view (poses in history/snapshot). */
   sceneBodies: { name: string; fixed: boolean }[];
+  /**
+   * Report mode: analysed snapshots of several steps (e.g. first and last, or all when small),
+   * sorted by step. The panel shows the nearest embedded step ≤ the selected one. Optional; the
+   * extension host answers `requestSnapshot` instead.
+   */
+  snapshots?: SystemSnapshot[];
+  /** Free text shown in the report footer (e.g. "constraint-lens 0.1.0, 2025-01-01"). */
+  generator?: string;
 }
 
 // ---- host → webview -------------------------------------------------------
@@ -38,8 +47,14 @@ export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'requestSnapshot'; step: number }
   | { type: 'command'; command: 'step' | 'run' | 'playPause' | 'reset' }
-  | { type: 'reveal'; constraintIndex?: number; bodyIndex?: number }
+  /**
+   * Show something in the scene file. `constraintIndex`/`bodyIndex` are indices in the file's
+   * arrays (ConstraintReport.fileIndex); `range` (optional) is a diagnostic's range.
+   */
+  | { type: 'reveal'; constraintIndex?: number; bodyIndex?: number; range?: Range }
   | { type: 'log'; level: 'info' | 'error'; message: string };
+
+export type Projection = 'XY' | 'XZ' | 'YZ';
 
 /** State persisted by the webview (`setState`) and restored by the serializer. */
 export interface WebviewState {
@@ -47,10 +62,17 @@ export interface WebviewState {
   selectedMatrix?: string;
   selectedStep?: number;
   logScale?: boolean;
-  projection?: 'XY' | 'XZ' | 'YZ';
+  projection?: Projection;
+  /** Name of the selected constraint. */
+  selectedConstraint?: string;
 }
 
 const isObj = (m: unknown): m is Record<string, unknown> => typeof m === 'object' && m !== null;
+const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x);
+const optInt = (x: unknown): boolean => x === undefined || (isInt(x) && x >= 0);
+const optStr = (x: unknown): boolean => x === undefined || typeof x === 'string';
+const isPos = (p: unknown): boolean => isObj(p) && isInt(p.line) && isInt(p.character) && p.line >= 0 && p.character >= 0;
+export const isRange = (r: unknown): r is Range => isObj(r) && isPos(r.start) && isPos(r.end);
 
 /** Runtime validation of a message received from the webview (untrusted). */
 export function isWebviewMessage(m: unknown): m is WebviewMessage {
@@ -59,14 +81,11 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
     case 'ready':
       return true;
     case 'requestSnapshot':
-      return typeof m.step === 'number' && Number.isInteger(m.step) && m.step >= 0;
+      return isInt(m.step) && m.step >= 0;
     case 'command':
       return m.command === 'step' || m.command === 'run' || m.command === 'playPause' || m.command === 'reset';
     case 'reveal':
-      return (
-        (m.constraintIndex === undefined || (typeof m.constraintIndex === 'number' && Number.isInteger(m.constraintIndex))) &&
-        (m.bodyIndex === undefined || (typeof m.bodyIndex === 'number' && Number.isInteger(m.bodyIndex)))
-      );
+      return optInt(m.constraintIndex) && optInt(m.bodyIndex) && (m.range === undefined || isRange(m.range));
     case 'log':
       return (m.level === 'info' || m.level === 'error') && typeof m.message === 'string';
     default:
@@ -74,38 +93,99 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
   }
 }
 
+// Typed arrays, plain arrays, or the `{"0":…}` objects a typed array becomes through plain JSON.
+const isArrayLike = (x: unknown): boolean => Array.isArray(x) || ArrayBuffer.isView(x) || isObj(x);
+
+const isCsr = (x: unknown): boolean =>
+  isObj(x) && isInt(x.rows) && isInt(x.cols) && isArrayLike(x.rowPtr) && isArrayLike(x.colIdx) && isArrayLike(x.values);
+
+/** Structural check of a snapshot (enough for the panel not to crash on it). */
+export function isSystemSnapshot(s: unknown): s is SystemSnapshot {
+  return (
+    isObj(s) &&
+    typeof s.step === 'number' &&
+    typeof s.t === 'number' &&
+    Array.isArray(s.bodies) &&
+    Array.isArray(s.columnLabels) &&
+    Array.isArray(s.rows) &&
+    Array.isArray(s.constraints) &&
+    isCsr(s.J) &&
+    isCsr(s.A) &&
+    isObj(s.rank) &&
+    isObj(s.cond)
+  );
+}
+
+export function isStepRecord(r: unknown): r is StepRecord {
+  return isObj(r) && typeof r.step === 'number' && typeof r.t === 'number' && Array.isArray(r.C) && Array.isArray(r.lambda) && isObj(r.energy);
+}
+
+export function isPanelModel(m: unknown): m is PanelModel {
+  return (
+    isObj(m) &&
+    typeof m.sceneName === 'string' &&
+    isSystemSnapshot(m.snapshot) &&
+    Array.isArray(m.history) &&
+    m.history.every(isStepRecord) &&
+    Array.isArray(m.diagnostics) &&
+    (m.snapshots === undefined || (Array.isArray(m.snapshots) && m.snapshots.every(isSystemSnapshot)))
+  );
+}
+
 /** Runtime validation of a message received from the host. */
 export function isHostMessage(m: unknown): m is HostMessage {
   if (!isObj(m) || typeof m.type !== 'string') return false;
   switch (m.type) {
     case 'model':
-      return isObj(m.model) && isObj((m.model as Record<string, unknown>).snapshot);
+      return isPanelModel(m.model);
     case 'snapshot':
-      return isObj(m.snapshot);
+      return isSystemSnapshot(m.snapshot);
     case 'history':
-      return Array.isArray(m.history) && typeof m.currentStep === 'number';
+      return Array.isArray(m.history) && m.history.every(isStepRecord) && isInt(m.currentStep) && m.currentStep >= 0;
     case 'running':
       return typeof m.running === 'boolean';
     case 'invalidated':
+      return typeof m.reason === 'string';
     case 'error':
-      return typeof (m.type === 'error' ? m.message : m.reason) === 'string';
+      return typeof m.message === 'string';
     case 'select':
-      return true;
+      return optStr(m.constraint) && optStr(m.body);
     default:
       return false;
   }
 }
 
+/**
+ * Accepts what arrives in the webview's `message` event: an object (typed arrays transferred
+ * as such) or a string produced by `encodeForJson`. Returns the validated message, or
+ * undefined when it is not a valid host message.
+ */
+export function parseHostMessage(data: unknown): HostMessage | undefined {
+  let m = data;
+  if (typeof data === 'string') {
+    try {
+      m = decodeFromJson<unknown>(data);
+    } catch {
+      return undefined;
+    }
+  }
+  return isHostMessage(m) ? m : undefined;
+}
+
 // ---- typed-array-safe JSON (for reports and for hosts that serialise with JSON) ----------
 
 /** JSON.stringify replacer that keeps Float64Array/Int32Array and non-finite numbers. */
-export function encodeForJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => {
-    if (v instanceof Float64Array) return { __f64: Array.from(v, encNum) };
-    if (v instanceof Int32Array) return { __i32: Array.from(v) };
-    if (typeof v === 'number' && !Number.isFinite(v)) return { __num: String(v) };
-    return v;
-  });
+export function encodeForJson(value: unknown, space?: number): string {
+  return JSON.stringify(
+    value,
+    (_k, v) => {
+      if (v instanceof Float64Array || v instanceof Float32Array) return { __f64: Array.from(v, encNum) };
+      if (v instanceof Int32Array || v instanceof Uint32Array || v instanceof Int16Array || v instanceof Uint8Array) return { __i32: Array.from(v) };
+      if (typeof v === 'number' && !Number.isFinite(v)) return { __num: String(v) };
+      return v;
+    },
+    space,
+  );
 }
 const encNum = (x: number): number | string => (Number.isFinite(x) ? x : String(x));
 const decNum = (x: number | string): number => (typeof x === 'number' ? x : Number(x));

@@ -33,6 +33,8 @@ export const Codes = {
   // simulation
   nonFinite: 'CL401-non-finite',
   drift: 'CL402-drift',
+  // the engine itself
+  internalError: 'CL900-internal-error',
 } as const;
 
 export type Code = (typeof Codes)[keyof typeof Codes];
@@ -65,4 +67,5 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.singularSystem]: 'A = J·M⁻¹·Jᵀ is numerically singular.',
   [Codes.nonFinite]: 'A NaN or infinity appeared during the run; the message names the step and the first quantity that went bad.',
   [Codes.drift]: 'The constraint violation grew during the run beyond the tolerance. Increase alpha/beta (or erp), or reduce dt.',
+  [Codes.internalError]: 'The engine failed on this input. This is a bug in Constraint Lens: please report it with the scene file.',
 };

@@ -1,0 +1,201 @@
+// Analysis of one solved step: per-constraint quantities, energy, islands, redundancy,
+// and the SystemSnapshot the CLI, panel and report show.
+import { type Assembly, type World } from './assemble';
+import type { BodyState } from './model/body';
+import { add, mat3MulVec } from './math';
+import { csrAddDiagonal } from './linalg/sparse';
+import type { SolveOutput } from './solve';
+import type { BodyReport, ConstraintReport, Energy, IslandReport, RedundantRow, RowInfo, SystemSnapshot } from './result';
+import type { Vec3 } from './types';
+
+const DOF = ['vx', 'vy', 'vz', 'ωx', 'ωy', 'ωz'];
+
+export function columnLabels(world: World): string[] {
+  const out: string[] = [];
+  for (const bi of world.colBodies) for (const d of DOF) out.push(`${world.bodies[bi].spec.name}.${d}`);
+  return out;
+}
+
+export function rowInfos(world: World): RowInfo[] {
+  const out: RowInfo[] = [];
+  world.constraints.forEach((c, ci) => {
+    for (let r = 0; r < c.rows; r++)
+      out.push({ constraint: c.spec.name, constraintIndex: ci, row: r, label: `${c.spec.name}.${c.rowLabels[r] ?? r}` });
+  });
+  return out;
+}
+
+export function energyOf(world: World, states: BodyState[]): Energy {
+  let kinetic = 0;
+  let potential = 0;
+  const g = world.scene.gravity;
+  world.bodies.forEach((b, i) => {
+    if (b.column < 0) return;
+    const s = states[i];
+    const m = b.spec.mass;
+    kinetic += 0.5 * m * (s.v[0] ** 2 + s.v[1] ** 2 + s.v[2] ** 2);
+    // ½ ωᵀ I_world ω = ½ (Rᵀω)ᵀ I_body (Rᵀω)
+    const { q } = s;
+    const wb = rotateInv(q, s.w);
+    const Iw = mat3MulVec(b.inertia, wb);
+    kinetic += 0.5 * (wb[0] * Iw[0] + wb[1] * Iw[1] + wb[2] * Iw[2]);
+    if (b.spec.gravity) potential -= m * (g[0] * s.p[0] + g[1] * s.p[1] + g[2] * s.p[2]);
+  });
+  return { kinetic, potential, total: kinetic + potential };
+}
+
+/** Rᵀ·v for the rotation of unit quaternion q ([x,y,z,w]). */
+function rotateInv(q: readonly number[], v: Vec3): Vec3 {
+  const [x, y, z, w] = q;
+  // v' = q* v q
+  const ix = w * v[0] - y * v[2] + z * v[1];
+  const iy = w * v[1] - z * v[0] + x * v[2];
+  const iz = w * v[2] - x * v[1] + y * v[0];
+  const iw = x * v[0] + y * v[1] + z * v[2];
+  return [ix * w + iw * x + iy * z - iz * y, iy * w + iw * y + iz * x - ix * z, iz * w + iw * z + ix * y - iy * x];
+}
+
+export function redundantRows(world: World, out: SolveOutput): RedundantRow[] {
+  const infos = rowInfos(world);
+  return out.dependent.map((d) => ({
+    constraint: infos[d.row].constraint,
+    row: infos[d.row].row,
+    dependsOn: d.dependsOn.map((x) => ({ constraint: infos[x.row].constraint, row: infos[x.row].row, coefficient: x.coefficient })),
+  }));
+}
+
+export function constraintReports(world: World, asm: Assembly, out: SolveOutput, tolerance: number): ConstraintReport[] {
+  const depRows = new Set(out.dependent.map((d) => d.row));
+  return world.constraints.map((c, ci) => {
+    const r0 = world.rowStart[ci];
+    const ev = world.evals[ci];
+    const lambda: number[] = [];
+    let viol = 0;
+    let vviol = 0;
+    let redundant = false;
+    const fA: number[] = [0, 0, 0, 0, 0, 0];
+    const fB: number[] = [0, 0, 0, 0, 0, 0];
+    for (let r = 0; r < c.rows; r++) {
+      const l = out.lambda[r0 + r];
+      lambda.push(l);
+      viol += asm.C[r0 + r] ** 2;
+      vviol += asm.Cdot[r0 + r] ** 2;
+      if (depRows.has(r0 + r)) redundant = true;
+      // J_Xᵀ λ (ev holds this constraint's blocks for the assembled state)
+      for (let j = 0; j < 6; j++) {
+        fA[j] += ev.JA[r * 6 + j] * l;
+        fB[j] += ev.JB[r * 6 + j] * l;
+      }
+    }
+    viol = Math.sqrt(viol);
+    vviol = Math.sqrt(vviol);
+    const ia = world.endA[ci];
+    const ib = world.endB[ci];
+    const anchorWorld = (i: number, anchor: Vec3): Vec3 => {
+      if (i < 0) return [anchor[0], anchor[1], anchor[2]];
+      const p = asm.poses[i];
+      return add(p.p, mat3MulVec(p.R, anchor));
+    };
+    const status: ConstraintReport['status'] =
+      redundant && out.consistent === false ? 'conflicting' : redundant ? 'redundant' : viol > tolerance ? 'violated' : 'ok';
+    return {
+      name: c.spec.name,
+      type: c.spec.type,
+      fileIndex: c.spec.index,
+      bodyA: c.spec.bodyA,
+      bodyB: c.spec.bodyB,
+      firstRow: r0,
+      rows: c.rows,
+      violation: viol,
+      velocityViolation: vviol,
+      lambda,
+      forceA: [fA[0], fA[1], fA[2]],
+      torqueA: [fA[3], fA[4], fA[5]],
+      forceB: [fB[0], fB[1], fB[2]],
+      torqueB: [fB[3], fB[4], fB[5]],
+      status,
+      anchorAWorld: anchorWorld(ia, c.spec.anchorA),
+      anchorBWorld: anchorWorld(ib, c.spec.anchorB),
+    };
+  });
+}
+
+export function bodyReports(world: World, states: BodyState[], quatDrift?: Float64Array): BodyReport[] {
+  return world.bodies.map((b, i) => ({
+    name: b.spec.name,
+    column: b.column,
+    fixed: b.spec.fixed,
+    mass: b.spec.mass,
+    position: [...states[i].p] as Vec3,
+    orientation: [...states[i].q] as BodyReport['orientation'],
+    velocity: [...states[i].v] as Vec3,
+    angularVelocity: [...states[i].w] as Vec3,
+    quatDrift: quatDrift ? quatDrift[i] : 0,
+  }));
+}
+
+export function islandReports(world: World, out: SolveOutput): IslandReport[] {
+  return out.islands.map(({ island, result }) => ({
+    bodies: island.bodies.map((i) => world.bodies[i].spec.name),
+    constraints: island.constraints.map((c) => world.constraints[c].spec.name),
+    rows: island.rows.length,
+    cond: result ? (Number.isFinite(result.cond) ? result.cond : null) : null,
+    condEstimated: result?.condEstimated ?? false,
+    rank: result?.rank ?? 0,
+    method: result?.method ?? 'none',
+  }));
+}
+
+const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+/** Assemble the full snapshot of a solved step. */
+export function buildSnapshot(
+  world: World,
+  step: number,
+  states: BodyState[],
+  asm: Assembly,
+  out: SolveOutput,
+  quatDrift?: Float64Array,
+): SystemSnapshot {
+  const s = world.scene.solver;
+  const A = s.compliance > 0 && s.formulation === 'acceleration' ? csrAddDiagonal(asm.A, s.compliance) : asm.A;
+  return {
+    step,
+    t: step * s.dt,
+    formulation: s.formulation,
+    stabilization: s.stabilization,
+    bodies: world.colBodies.map((i) => world.bodies[i].spec.name),
+    columnLabels: columnLabels(world),
+    rows: rowInfos(world),
+    MinvBlocks: asm.MinvBlocks,
+    J: asm.J,
+    A,
+    F: asm.F,
+    v: asm.v,
+    rhs: out.rhs,
+    a0: out.a0,
+    b: out.b,
+    lambda: out.lambda,
+    a: out.a,
+    C: asm.C,
+    Cdot: asm.Cdot,
+    constraintForce: out.constraintForce,
+    W: out.W,
+    B: out.B,
+    R: out.R,
+    method: out.method,
+    cond: { A: finiteOrNull(out.cond), scaled: finiteOrNull(out.condScaled) },
+    condEstimated: out.condEstimated,
+    singularValues: out.singularValues,
+    rankTolerance: out.rankTolerance,
+    rank: { J: out.rank, rows: world.nRows, dofs: world.nCols },
+    redundant: redundantRows(world, out),
+    consistent: out.consistent,
+    residual: out.residual,
+    constraints: constraintReports(world, asm, out, s.violationTolerance),
+    bodyStates: bodyReports(world, states, quatDrift),
+    energy: energyOf(world, states),
+    islands: islandReports(world, out),
+    diagnostics: [],
+  };
+}

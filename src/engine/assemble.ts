@@ -1,0 +1,365 @@
+// Assembly of the constrained system (AerisLab `assemble_system`), block-sparse:
+// M⁻¹ as per-body 6×6 blocks (never a dense 6N×6N matrix), J in CSR with a pattern built
+// once per world, and A = J·M⁻¹·Jᵀ accumulated block by block from the bodies rows share.
+import { createConstraint } from './model';
+import { type BodyModel, type BodyState, createBodyModel, initialState, worldInertia } from './model/body';
+import { type ConstraintEval, type ConstraintModel, makeEval, type Pose } from './model/constraint';
+import { cross, IDENTITY_MAT3, mat3MulVec, quatToMat3 } from './math';
+import type { CsrMatrix } from './linalg/types';
+import type { SceneSpec } from './scene/types';
+import type { Mat3, Vec3 } from './types';
+
+/** The static structure of a scene: bodies, constraints, column/row layout, sparsity patterns. */
+export interface World {
+  scene: SceneSpec;
+  bodies: BodyModel[];
+  bodyIndex: Map<string, number>;
+  /** Body indices owning columns, in column order (column = 6·k). */
+  colBodies: number[];
+  constraints: ConstraintModel[];
+  /** Body index of end A and B per constraint (-1 = world). */
+  endA: Int32Array;
+  endB: Int32Array;
+  /** First row of each constraint; rowStart[nc] = nRows. */
+  rowStart: Int32Array;
+  nCols: number;
+  nRows: number;
+  /** Per-constraint evaluation buffers (reused every assembly). */
+  evals: ConstraintEval[];
+  /** J's pattern (rowPtr/colIdx shared by every assembled J) and the value offsets of each row's A/B blocks. */
+  jRowPtr: Int32Array;
+  jColIdx: Int32Array;
+  jOffA: Int32Array; // per row: value offset of end A's 6 entries, -1 if A owns no columns
+  jOffB: Int32Array;
+  /** A's pattern and, per body, the constraints touching it with the value offsets of each pair's block. */
+  aRowPtr: Int32Array;
+  aColIdx: Int32Array;
+  /** For each column-owning body (column order): list of [constraint, end(0=A,1=B)]. */
+  touching: Array<Array<[number, 0 | 1]>>;
+  /** For each column-owning body: offsets (within the A row) of block (ci, cj) for every pair, row-major over touching². */
+  pairOffset: Int32Array[];
+  /** Rows of A that belong to each constraint pair are contiguous; offset of row r of c = aRowPtr[rowStart[c]+r] + pairOffset. */
+}
+
+export const WORLD_POSE: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1], R: IDENTITY_MAT3, v: [0, 0, 0], w: [0, 0, 0] };
+
+export function poseOf(state: BodyState, fixed: boolean): Pose {
+  return {
+    p: state.p,
+    q: state.q,
+    R: quatToMat3(state.q),
+    v: fixed ? [0, 0, 0] : state.v,
+    w: fixed ? [0, 0, 0] : state.w,
+  };
+}
+
+/** Build the world (models, layout, patterns) from a validated scene. Constraint references come from the initial state. */
+export function buildWorld(scene: SceneSpec): World {
+  const bodies: BodyModel[] = [];
+  const bodyIndex = new Map<string, number>();
+  const colBodies: number[] = [];
+  for (const spec of scene.bodies) {
+    const column = spec.fixed ? -1 : colBodies.length * 6;
+    if (!spec.fixed) colBodies.push(bodies.length);
+    bodyIndex.set(spec.name, bodies.length);
+    bodies.push(createBodyModel(spec, column));
+  }
+  const states = scene.bodies.map(initialState);
+  const constraints: ConstraintModel[] = [];
+  const endA: number[] = [];
+  const endB: number[] = [];
+  for (const spec of scene.constraints) {
+    const ia = spec.bodyA === 'world' ? -1 : (bodyIndex.get(spec.bodyA) ?? -2);
+    const ib = spec.bodyB === 'world' ? -1 : (bodyIndex.get(spec.bodyB) ?? -2);
+    if (ia === -2 || ib === -2) continue; // the parser reports these; never model them
+    const pa = ia < 0 ? WORLD_POSE : poseOf(states[ia], true);
+    const pb = ib < 0 ? WORLD_POSE : poseOf(states[ib], true);
+    constraints.push(createConstraint(spec, pa, pb));
+    endA.push(ia);
+    endB.push(ib);
+  }
+  const nc = constraints.length;
+  const rowStart = new Int32Array(nc + 1);
+  for (let c = 0; c < nc; c++) rowStart[c + 1] = rowStart[c] + constraints[c].rows;
+  const nRows = rowStart[nc];
+  const nCols = colBodies.length * 6;
+  const colOf = (i: number) => (i < 0 ? -1 : bodies[i].column);
+
+  // J pattern: per row, end A's 6 columns and end B's 6 columns, sorted.
+  const jRowPtr = new Int32Array(nRows + 1);
+  const jOffA = new Int32Array(nRows).fill(-1);
+  const jOffB = new Int32Array(nRows).fill(-1);
+  for (let c = 0; c < nc; c++) {
+    const per = (colOf(endA[c]) >= 0 ? 6 : 0) + (colOf(endB[c]) >= 0 ? 6 : 0);
+    for (let r = rowStart[c]; r < rowStart[c + 1]; r++) jRowPtr[r + 1] = jRowPtr[r] + per;
+  }
+  const jColIdx = new Int32Array(jRowPtr[nRows]);
+  for (let c = 0; c < nc; c++) {
+    const ca = colOf(endA[c]);
+    const cb = colOf(endB[c]);
+    for (let r = rowStart[c]; r < rowStart[c + 1]; r++) {
+      let k = jRowPtr[r];
+      const put = (col: number) => {
+        const off = k;
+        for (let j = 0; j < 6; j++) jColIdx[k++] = col + j;
+        return off;
+      };
+      if (ca >= 0 && (cb < 0 || ca < cb)) {
+        jOffA[r] = put(ca);
+        if (cb >= 0) jOffB[r] = put(cb);
+      } else if (cb >= 0) {
+        jOffB[r] = put(cb);
+        if (ca >= 0) jOffA[r] = put(ca);
+      }
+    }
+  }
+
+  // Which constraints touch each column-owning body.
+  const touching: Array<Array<[number, 0 | 1]>> = colBodies.map(() => []);
+  for (let c = 0; c < nc; c++) {
+    const ca = colOf(endA[c]);
+    const cb = colOf(endB[c]);
+    if (ca >= 0) touching[ca / 6].push([c, 0]);
+    if (cb >= 0) touching[cb / 6].push([c, 1]);
+  }
+  // A pattern: row block of c has the row blocks of every constraint sharing a body with c, sorted.
+  const neighbours: number[][] = constraints.map(() => []);
+  for (const t of touching) for (const [ci] of t) for (const [cj] of t) neighbours[ci].push(cj);
+  const nbOffset: Array<Map<number, number>> = [];
+  const aRowPtr = new Int32Array(nRows + 1);
+  for (let c = 0; c < nc; c++) {
+    const nb = Array.from(new Set(neighbours[c])).sort((x, y) => x - y);
+    neighbours[c] = nb;
+    const m = new Map<number, number>();
+    let off = 0;
+    for (const n of nb) {
+      m.set(n, off);
+      off += constraints[n].rows;
+    }
+    nbOffset.push(m);
+    for (let r = rowStart[c]; r < rowStart[c + 1]; r++) aRowPtr[r + 1] = aRowPtr[r] + off;
+  }
+  const aColIdx = new Int32Array(aRowPtr[nRows]);
+  for (let c = 0; c < nc; c++) {
+    for (let r = rowStart[c]; r < rowStart[c + 1]; r++) {
+      let k = aRowPtr[r];
+      for (const n of neighbours[c]) for (let j = rowStart[n]; j < rowStart[n + 1]; j++) aColIdx[k++] = j;
+    }
+  }
+  const pairOffset = touching.map((t) => {
+    const po = new Int32Array(t.length * t.length);
+    for (let i = 0; i < t.length; i++) for (let j = 0; j < t.length; j++) po[i * t.length + j] = nbOffset[t[i][0]].get(t[j][0])!;
+    return po;
+  });
+
+  return {
+    scene,
+    bodies,
+    bodyIndex,
+    colBodies,
+    constraints,
+    endA: Int32Array.from(endA),
+    endB: Int32Array.from(endB),
+    rowStart,
+    nCols,
+    nRows,
+    evals: constraints.map((c) => makeEval(c.rows)),
+    jRowPtr,
+    jColIdx,
+    jOffA,
+    jOffB,
+    aRowPtr,
+    aColIdx,
+    touching,
+    pairOffset,
+  };
+}
+
+/** Everything `assemble_system` produces, plus what the analysis needs. */
+export interface Assembly {
+  /** Per column-owning body, the 6×6 block of M⁻¹ (row-major, 36 each). */
+  MinvBlocks: Float64Array;
+  /** Per column-owning body, 1/m and the world inverse inertia (row-major 3×3): 10 numbers each. */
+  minvCompact: Float64Array;
+  F: Float64Array;
+  v: Float64Array;
+  J: CsrMatrix;
+  /** A = J·M⁻¹·Jᵀ (no compliance), full symmetric storage. */
+  A: CsrMatrix;
+  C: Float64Array;
+  Cdot: Float64Array;
+  Jdotv: Float64Array;
+  /** Poses of every body (scene order), for constraint forces and drawing. */
+  poses: Pose[];
+}
+
+/** Assemble the system at the given body states (AerisLab `assemble_system`, block-sparse). */
+export function assemble(world: World, states: BodyState[]): Assembly {
+  const { bodies, colBodies, constraints, nRows, nCols, rowStart, evals } = world;
+  const g = world.scene.gravity;
+  const nb = colBodies.length;
+  const MinvBlocks = new Float64Array(nb * 36);
+  const minvCompact = new Float64Array(nb * 10);
+  const F = new Float64Array(nCols);
+  const v = new Float64Array(nCols);
+  const poses: Pose[] = new Array(bodies.length);
+
+  for (let i = 0; i < bodies.length; i++) {
+    const b = bodies[i];
+    const s = states[i];
+    if (b.column < 0) {
+      poses[i] = poseOf(s, true);
+      continue;
+    }
+    const { R, I, invI } = worldInertia(b, s.q);
+    poses[i] = { p: s.p, q: s.q, R, v: s.v, w: s.w };
+    const k = b.column / 6;
+    const blk = k * 36;
+    for (let d = 0; d < 3; d++) MinvBlocks[blk + d * 7] = b.invMass;
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) MinvBlocks[blk + (3 + r) * 6 + 3 + c] = invI[r * 3 + c];
+    minvCompact[k * 10] = b.invMass;
+    for (let j = 0; j < 9; j++) minvCompact[k * 10 + 1 + j] = invI[j];
+    // F = [f + m·g, τ − ω×(I_world·ω)]
+    const m = b.spec.mass;
+    const gs = b.spec.gravity ? 1 : 0;
+    const gyro = cross(s.w, mat3MulVec(I, s.w));
+    const col = b.column;
+    for (let d = 0; d < 3; d++) {
+      F[col + d] = b.spec.force[d] + gs * m * g[d];
+      F[col + 3 + d] = b.spec.torque[d] - gyro[d];
+      v[col + d] = s.v[d];
+      v[col + 3 + d] = s.w[d];
+    }
+    void R;
+  }
+
+  const Jvals = new Float64Array(world.jColIdx.length);
+  const C = new Float64Array(nRows);
+  const Cdot = new Float64Array(nRows);
+  const Jdotv = new Float64Array(nRows);
+  for (let c = 0; c < constraints.length; c++) {
+    const ia = world.endA[c];
+    const ib = world.endB[c];
+    const pa = ia < 0 ? WORLD_POSE : poses[ia];
+    const pb = ib < 0 ? WORLD_POSE : poses[ib];
+    const ev = evals[c];
+    constraints[c].evaluate(pa, pb, ev);
+    const r0 = rowStart[c];
+    for (let r = 0; r < constraints[c].rows; r++) {
+      const row = r0 + r;
+      C[row] = ev.C[r];
+      Jdotv[row] = ev.Jdotv[r];
+      let cd = 0;
+      const oa = world.jOffA[row];
+      const ob = world.jOffB[row];
+      if (oa >= 0) {
+        const col = bodies[ia].column;
+        for (let j = 0; j < 6; j++) {
+          Jvals[oa + j] = ev.JA[r * 6 + j];
+          cd += ev.JA[r * 6 + j] * v[col + j];
+        }
+      }
+      if (ob >= 0) {
+        const col = bodies[ib].column;
+        for (let j = 0; j < 6; j++) {
+          Jvals[ob + j] = ev.JB[r * 6 + j];
+          cd += ev.JB[r * 6 + j] * v[col + j];
+        }
+      }
+      Cdot[row] = cd;
+    }
+  }
+  const J: CsrMatrix = { rows: nRows, cols: nCols, rowPtr: world.jRowPtr, colIdx: world.jColIdx, values: Jvals };
+  const A = assembleA(world, minvCompact);
+  return { MinvBlocks, minvCompact, F, v, J, A, C, Cdot, Jdotv, poses };
+}
+
+/** A = J·M⁻¹·Jᵀ block by block: for each body, every pair of constraints touching it adds J_ib·M⁻¹_b·J_jbᵀ. */
+function assembleA(world: World, minvCompact: Float64Array): CsrMatrix {
+  const { touching, pairOffset, rowStart, constraints, evals, aRowPtr } = world;
+  const values = new Float64Array(world.aColIdx.length);
+  const G = new Float64Array(36 * 6); // rows ≤ 6 per constraint, 6 columns
+  for (let k = 0; k < touching.length; k++) {
+    const t = touching[k];
+    const invm = minvCompact[k * 10];
+    const iw = minvCompact.subarray(k * 10 + 1, k * 10 + 10) as unknown as Mat3;
+    for (let i = 0; i < t.length; i++) {
+      const [ci, ei] = t[i];
+      const Ji = ei === 0 ? evals[ci].JA : evals[ci].JB;
+      const ri = constraints[ci].rows;
+      // G = J_i,b · M⁻¹_b
+      for (let r = 0; r < ri; r++) {
+        const o = r * 6;
+        G[o] = Ji[o] * invm;
+        G[o + 1] = Ji[o + 1] * invm;
+        G[o + 2] = Ji[o + 2] * invm;
+        const a0 = Ji[o + 3], a1 = Ji[o + 4], a2 = Ji[o + 5];
+        G[o + 3] = a0 * iw[0] + a1 * iw[3] + a2 * iw[6];
+        G[o + 4] = a0 * iw[1] + a1 * iw[4] + a2 * iw[7];
+        G[o + 5] = a0 * iw[2] + a1 * iw[5] + a2 * iw[8];
+      }
+      for (let j = 0; j < t.length; j++) {
+        const [cj, ej] = t[j];
+        const Jj = ej === 0 ? evals[cj].JA : evals[cj].JB;
+        const rj = constraints[cj].rows;
+        const po = pairOffset[k][i * t.length + j];
+        for (let r = 0; r < ri; r++) {
+          const base = aRowPtr[rowStart[ci] + r] + po;
+          const o = r * 6;
+          for (let s = 0; s < rj; s++) {
+            const q = s * 6;
+            values[base + s] +=
+              G[o] * Jj[q] + G[o + 1] * Jj[q + 1] + G[o + 2] * Jj[q + 2] + G[o + 3] * Jj[q + 3] + G[o + 4] * Jj[q + 4] + G[o + 5] * Jj[q + 5];
+          }
+        }
+      }
+    }
+  }
+  return { rows: world.nRows, cols: world.nRows, rowPtr: aRowPtr, colIdx: world.aColIdx, values };
+}
+
+/** out = M⁻¹·x using the compact per-body blocks. */
+export function applyMinv(world: World, minvCompact: Float64Array, x: Float64Array, out = new Float64Array(x.length)): Float64Array {
+  for (let k = 0; k < world.colBodies.length; k++) {
+    const o = k * 6;
+    const invm = minvCompact[k * 10];
+    const m = k * 10 + 1;
+    out[o] = x[o] * invm;
+    out[o + 1] = x[o + 1] * invm;
+    out[o + 2] = x[o + 2] * invm;
+    const a = x[o + 3], b = x[o + 4], c = x[o + 5];
+    out[o + 3] = minvCompact[m] * a + minvCompact[m + 1] * b + minvCompact[m + 2] * c;
+    out[o + 4] = minvCompact[m + 3] * a + minvCompact[m + 4] * b + minvCompact[m + 5] * c;
+    out[o + 5] = minvCompact[m + 6] * a + minvCompact[m + 7] * b + minvCompact[m + 8] * c;
+  }
+  return out;
+}
+
+/** y = J·x. */
+export function jMul(J: CsrMatrix, x: Float64Array, out = new Float64Array(J.rows)): Float64Array {
+  for (let i = 0; i < J.rows; i++) {
+    let s = 0;
+    for (let k = J.rowPtr[i]; k < J.rowPtr[i + 1]; k++) s += J.values[k] * x[J.colIdx[k]];
+    out[i] = s;
+  }
+  return out;
+}
+
+/** y = Jᵀ·x. */
+export function jTMul(J: CsrMatrix, x: Float64Array, out = new Float64Array(J.cols)): Float64Array {
+  out.fill(0);
+  for (let i = 0; i < J.rows; i++) {
+    const xi = x[i];
+    if (xi === 0) continue;
+    for (let k = J.rowPtr[i]; k < J.rowPtr[i + 1]; k++) out[J.colIdx[k]] += J.values[k] * xi;
+  }
+  return out;
+}
+
+export const vecNorm = (x: ArrayLike<number>): number => {
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += x[i] * x[i];
+  return Math.sqrt(s);
+};
+
+export type { Vec3 };

@@ -1,0 +1,164 @@
+// Diagnostics from the analysis of the assembled system (redundancy, conflicts, conditioning,
+// initial violation, over-constraint) and of a run (non-finite values, drift), each on the
+// range of the offending constraint in the scene file, with quick fixes where obvious.
+import { type EditResult, modify } from 'jsonc-parser';
+import { Codes } from './diagnostics';
+import type { SystemSnapshot } from './result';
+import type { SourceMap } from './scene/types';
+import type { Diagnostic, Fix, Range, TextEdit } from './types';
+import { norm, sub } from './math';
+
+const fmt = (x: number, d = 4): string => {
+  if (!Number.isFinite(x)) return x > 0 ? '∞' : x < 0 ? '−∞' : 'NaN';
+  if (x === 0) return '0';
+  const a = Math.abs(x);
+  return a >= 1e-3 && a < 1e6 ? String(Number(x.toPrecision(d))) : x.toExponential(d - 1);
+};
+export const formatNumber = fmt;
+
+/** The range that identifies constraint `fileIndex` in the file: its name value, else its type value, else the object. */
+export function constraintRange(sm: SourceMap, fileIndex: number): Range {
+  for (const key of ['name', 'type']) if (sm.nodeSpan(['constraints', fileIndex, key])) return sm.rangeOf(['constraints', fileIndex, key]);
+  return sm.rangeOf(['constraints', fileIndex]);
+}
+
+export function bodyRange(sm: SourceMap, fileIndex: number): Range {
+  if (sm.nodeSpan(['bodies', fileIndex, 'name'])) return sm.rangeOf(['bodies', fileIndex, 'name']);
+  return sm.rangeOf(['bodies', fileIndex]);
+}
+
+const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+
+function toEdits(sm: SourceMap, edits: EditResult): TextEdit[] {
+  return edits.map((e) => ({ range: { start: sm.positionAt(e.offset), end: sm.positionAt(e.offset + e.length) }, newText: e.content }));
+}
+
+/** A fix that removes constraint `fileIndex` from the file (undoable edit). */
+export function removeConstraintFix(text: string, sm: SourceMap, fileIndex: number, name: string): Fix | undefined {
+  try {
+    const edits = modify(text, ['constraints', fileIndex], undefined, FORMAT);
+    if (edits.length === 0) return undefined;
+    return { title: `Remove redundant constraint \`${name}\``, edits: toEdits(sm, edits), preferred: true };
+  } catch {
+    return undefined;
+  }
+}
+
+function setLengthFix(text: string, sm: SourceMap, fileIndex: number, length: number): Fix | undefined {
+  try {
+    const value = Number(length.toPrecision(12));
+    const edits = modify(text, ['constraints', fileIndex, 'length'], value, FORMAT);
+    return edits.length ? { title: `Set \`length\` to the current distance (${value})`, edits: toEdits(sm, edits), preferred: true } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Diagnostics of the analysed step-0 system. */
+export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: SourceMap, opts: { conditionWarning: number; violationTolerance: number }): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const byName = new Map(snap.constraints.map((c) => [c.name, c]));
+  // Redundant and conflicting constraints: group dependent rows by constraint.
+  const groups = new Map<string, SystemSnapshot['redundant']>();
+  for (const r of snap.redundant) {
+    const list = groups.get(r.constraint) ?? [];
+    list.push(r);
+    groups.set(r.constraint, list);
+  }
+  for (const [name, rows] of groups) {
+    const c = byName.get(name)!;
+    const range = constraintRange(sm, c.fileIndex);
+    const others = new Set<string>();
+    const combos = rows.map((r) => {
+      const terms = r.dependsOn.map((d) => {
+        if (d.constraint !== name) others.add(d.constraint);
+        const lab = snap.rows.find((x) => x.constraint === d.constraint && x.row === d.row)?.label ?? `${d.constraint}[${d.row}]`;
+        return `${fmt(d.coefficient)}·${lab}`;
+      });
+      const lab = snap.rows.find((x) => x.constraint === r.constraint && x.row === r.row)?.label ?? `${r.constraint}[${r.row}]`;
+      return terms.length ? `${lab} = ${terms.join(' + ').replace(/\+ -/g, '− ')}` : `${lab} is zero`;
+    });
+    const zeroOnly = rows.every((r) => r.dependsOn.length === 0);
+    const related = [...others].map((o) => {
+      const oc = byName.get(o)!;
+      return { message: `\`${name}\` depends on \`${o}\``, range: constraintRange(sm, oc.fileIndex) };
+    });
+    const allRows = rows.length === c.rows;
+    const fix = allRows ? removeConstraintFix(text, sm, c.fileIndex, name) : undefined;
+    const data = { constraint: name, constraintIndex: c.fileIndex, rows: rows.map((r) => r.row), dependsOn: [...others] };
+    if (zeroOnly) {
+      out.push({
+        severity: 'error',
+        code: Codes.singularSystem,
+        message: `Constraint \`${name}\` has ${rows.length === 1 ? 'a zero Jacobian row' : 'zero Jacobian rows'} in this configuration (${combos.join('; ')}): it cannot apply any force and A = J·M⁻¹·Jᵀ is singular.`,
+        range,
+        data,
+      });
+      continue;
+    }
+    if (snap.consistent === false) {
+      out.push({
+        severity: 'error',
+        code: Codes.conflictingConstraints,
+        message: `Constraint \`${name}\` conflicts with ${[...others].map((o) => `\`${o}\``).join(', ')}: ${combos.join('; ')}, but their targets disagree, so no λ satisfies J·a = rhs (least-squares residual ${fmt(snap.residual)}). Remove one of them or make their targets agree.`,
+        range,
+        related,
+        fixes: fix ? [fix] : undefined,
+        data,
+      });
+    } else {
+      out.push({
+        severity: 'warning',
+        code: Codes.redundantConstraint,
+        message: `Constraint \`${name}\` is redundant: ${combos.join('; ')}. A = J·M⁻¹·Jᵀ is singular (rank ${snap.rank.J} of ${snap.rank.rows} rows) and λ is not unique (the minimum-norm λ is shown). ${allRows ? `Remove \`${name}\`.` : `Remove the redundant rows (e.g. use a constraint type with fewer rows).`}`,
+        range,
+        related,
+        fixes: fix ? [fix] : undefined,
+        data,
+      });
+    }
+  }
+  // Ill-conditioning (finite κ above the threshold).
+  const k = snap.cond.A;
+  if (k !== null && k > opts.conditionWarning) {
+    out.push({
+      severity: 'warning',
+      code: Codes.illConditioned,
+      message: `κ(A) = ${fmt(k)}${snap.condEstimated ? ' (estimated)' : ''} exceeds ${fmt(opts.conditionWarning)} (solver.conditionWarning): λ is sensitive to round-off. κ of the diagonally scaled A is ${fmt(snap.cond.scaled ?? Infinity)}${snap.cond.scaled !== null && snap.cond.scaled < k / 100 ? ', so the cause is mostly the scaling (mass or inertia ratios), not geometry' : ', so nearly dependent constraints are involved'}.`,
+      range: sm.keyRangeOf(['constraints']),
+      data: { cond: k, scaled: snap.cond.scaled },
+    });
+  }
+  // More rows than DOFs.
+  if (snap.rank.rows > snap.rank.dofs) {
+    out.push({
+      severity: 'warning',
+      code: Codes.overConstrained,
+      message: `${snap.rank.rows} constraint rows for ${snap.rank.dofs} degrees of freedom: at least ${snap.rank.rows - snap.rank.dofs} rows must be redundant.`,
+      range: sm.keyRangeOf(['constraints']),
+      data: { rows: snap.rank.rows, dofs: snap.rank.dofs },
+    });
+  }
+  // Initial violation.
+  for (const c of snap.constraints) {
+    if (c.violation > opts.violationTolerance) {
+      const fixes: Fix[] = [];
+      let hint = 'Move the bodies or anchors so that the constraint holds initially.';
+      if (c.type === 'distance') {
+        const dist = norm(sub(c.anchorAWorld, c.anchorBWorld));
+        const f = setLengthFix(text, sm, c.fileIndex, dist);
+        if (f) fixes.push(f);
+        hint = `The anchors are ${fmt(dist, 6)} apart; set \`length\` to that or move the bodies.`;
+      }
+      out.push({
+        severity: 'warning',
+        code: Codes.initialViolation,
+        message: `Constraint \`${c.name}\` is violated in the initial state: |C| = ${fmt(c.violation)} > ${fmt(opts.violationTolerance)} (solver.violationTolerance). ${hint}`,
+        range: constraintRange(sm, c.fileIndex),
+        fixes: fixes.length ? fixes : undefined,
+        data: { constraint: c.name, constraintIndex: c.fileIndex, violation: c.violation },
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,312 @@
+// Sparse LDLᵀ ("square-root-free Cholesky") of a symmetric matrix stored as full CSR
+// (both triangles; for symmetric A the CSR rows are also its columns).
+// Up-looking algorithm after T. Davis' LDL: `analyze` (ordering, elimination tree, column counts)
+// is separated from `factor` (numeric), so the symbolic analysis can be reused while the sparsity
+// pattern is unchanged. Pivots are checked: zero/negative pivots stop the factorisation (strict mode)
+// or are rejected (the row is declared dependent on the earlier rows — used for redundancy detection).
+import type { CsrMatrix } from './types';
+import { minimumDegreeOrdering } from './ordering';
+
+export type OrderingKind = 'natural' | 'amd' | 'auto';
+
+export interface Symbolic {
+  n: number;
+  /** perm[k] = original row/column eliminated k-th; null = natural order. */
+  perm: Int32Array | null;
+  /** pinv[perm[k]] = k; null = natural order. */
+  pinv: Int32Array | null;
+  /** Elimination tree (parent of column k, −1 for roots), in the permuted numbering. */
+  parent: Int32Array;
+  /** Entries below the diagonal in each column of L (permuted numbering). */
+  colCounts: Int32Array;
+  /** Column pointers of L (length n+1). */
+  Lp: Int32Array;
+  /** Entries of L below the diagonal. */
+  lnz: number;
+  ordering: 'natural' | 'amd';
+  /** The pattern analysed (references kept to detect a change cheaply). */
+  rowPtr: Int32Array;
+  colIdx: Int32Array;
+}
+
+export interface AnalyzeOptions {
+  /** 'auto' (default): natural unless a minimum-degree ordering gives clearly less fill. */
+  ordering?: OrderingKind;
+}
+
+/** Elimination tree and column counts of the (permuted) pattern. */
+function symbolicOf(A: CsrMatrix, perm: Int32Array | null, pinv: Int32Array | null) {
+  const n = A.rows;
+  const parent = new Int32Array(n);
+  const colCounts = new Int32Array(n);
+  const flag = new Int32Array(n);
+  const { rowPtr, colIdx } = A;
+  for (let k = 0; k < n; k++) {
+    parent[k] = -1;
+    flag[k] = k;
+    const kk = perm ? perm[k] : k;
+    for (let p = rowPtr[kk]; p < rowPtr[kk + 1]; p++) {
+      let i = pinv ? pinv[colIdx[p]] : colIdx[p];
+      if (i < k) {
+        for (; flag[i] !== k; i = parent[i]) {
+          if (parent[i] === -1) parent[i] = k;
+          colCounts[i]++;
+          flag[i] = k;
+        }
+      }
+    }
+  }
+  const Lp = new Int32Array(n + 1);
+  for (let k = 0; k < n; k++) Lp[k + 1] = Lp[k] + colCounts[k];
+  return { parent, colCounts, Lp, lnz: Lp[n] };
+}
+
+/** Symbolic analysis of a symmetric pattern (square CSR; values are not read). */
+export function analyze(A: CsrMatrix, opts: AnalyzeOptions = {}): Symbolic {
+  if (A.rows !== A.cols) throw new RangeError('analyze: matrix must be square');
+  const n = A.rows;
+  const kind = opts.ordering ?? 'auto';
+  const nat = symbolicOf(A, null, null);
+  const base = { n, rowPtr: A.rowPtr, colIdx: A.colIdx };
+  if (kind === 'natural') return { ...base, perm: null, pinv: null, ...nat, ordering: 'natural' };
+  const nnzLower = (A.rowPtr[n] - n) / 2; // approximate (assumes a full diagonal)
+  if (kind === 'auto' && nat.lnz <= Math.max(1.25 * nnzLower, nnzLower + n)) {
+    // Natural order is (nearly) fill-free, e.g. banded / block-tridiagonal chains.
+    return { ...base, perm: null, pinv: null, ...nat, ordering: 'natural' };
+  }
+  const perm = minimumDegreeOrdering(A);
+  const pinv = new Int32Array(n);
+  for (let k = 0; k < n; k++) pinv[perm[k]] = k;
+  const md = symbolicOf(A, perm, pinv);
+  if (kind === 'auto' && md.lnz >= nat.lnz) return { ...base, perm: null, pinv: null, ...nat, ordering: 'natural' };
+  return { ...base, perm, pinv, ...md, ordering: 'amd' };
+}
+
+export interface FactorOptions {
+  /** Added to every diagonal entry before factorising (compliance Σ = shift·I). */
+  shift?: number;
+  /**
+   * A pivot d_k is "small" when d_k ≤ pivotTol·|a_kk + shift| (relative to its original diagonal),
+   * or when d_k ≤ 0. Default 1e-10 (a row within ~1e-5 rad of the span of the earlier rows).
+   */
+  pivotTol?: number;
+  /**
+   * 'stop' (default): stop at the first small pivot (ok = false).
+   * 'reject': declare the row dependent (its column of L and its pivot are zeroed) and continue;
+   *   the coefficients expressing it over the earlier independent rows are recorded.
+   * 'indefinite': accept negative pivots of significant size (|d_k| > tol·|a_kk|), stop at tiny ones.
+   */
+  onSmallPivot?: 'stop' | 'reject' | 'indefinite';
+}
+
+export interface DependentPivot {
+  /** Elimination step (permuted numbering). */
+  step: number;
+  /** The row k (original numbering) = Σ coefficients[t]·row rows[t] (original numbering). */
+  row: number;
+  rows: Int32Array;
+  coefficients: Float64Array;
+}
+
+export class Factor {
+  constructor(
+    readonly symbolic: Symbolic,
+    /** Row indices of L by column (permuted numbering), strictly below the diagonal. */
+    readonly Li: Int32Array,
+    readonly Lx: Float64Array,
+    /** Pivots D (permuted numbering); 0 for rejected rows. */
+    readonly D: Float64Array,
+    /** True when every pivot was accepted (no rejection, no stop). */
+    readonly ok: boolean,
+    /** First step where factorisation stopped (−1 when it completed). */
+    readonly failedAt: number,
+    /** Kind of the pivot that stopped it. */
+    readonly failure: 'none' | 'zero' | 'negative',
+    /** Rejected (dependent) pivots, in elimination order ('reject' mode). */
+    readonly dependent: DependentPivot[],
+    /** Number of negative pivots accepted ('indefinite' mode). */
+    readonly negativePivots: number,
+    /** min_k d_k / |a_kk| over accepted pivots. */
+    readonly minPivotRatio: number,
+  ) {}
+
+  get n(): number {
+    return this.symbolic.n;
+  }
+
+  /** True when the factor can be used for solving (completed, possibly with rejected pivots). */
+  get complete(): boolean {
+    return this.failedAt < 0;
+  }
+
+  /**
+   * x = (L·D·Lᵀ)⁻¹·b in the original numbering. Rejected pivots are treated as 1/0 := 0, which
+   * gives the basic solution (dependent unknowns set to 0) of the independent subsystem.
+   */
+  solve(b: ArrayLike<number>, out?: Float64Array): Float64Array {
+    const n = this.n;
+    if (this.failedAt >= 0) throw new Error('Factor.solve: factorisation incomplete');
+    const { perm, Lp } = this.symbolic;
+    const { Li, Lx, D } = this;
+    const y = new Float64Array(n);
+    if (perm) for (let k = 0; k < n; k++) y[k] = b[perm[k]];
+    else for (let k = 0; k < n; k++) y[k] = b[k];
+    for (let j = 0; j < n; j++) {
+      const yj = y[j];
+      if (yj === 0) continue;
+      for (let p = Lp[j], e = Lp[j + 1]; p < e; p++) y[Li[p]] -= Lx[p] * yj;
+    }
+    for (let j = 0; j < n; j++) y[j] = D[j] !== 0 ? y[j] / D[j] : 0;
+    for (let j = n - 1; j >= 0; j--) {
+      let s = y[j];
+      for (let p = Lp[j], e = Lp[j + 1]; p < e; p++) s -= Lx[p] * y[Li[p]];
+      y[j] = s;
+    }
+    const x = out ?? new Float64Array(n);
+    if (perm) for (let k = 0; k < n; k++) x[perm[k]] = y[k];
+    else x.set(y);
+    return x;
+  }
+}
+
+/** Numeric LDLᵀ factorisation of A (full symmetric CSR with the pattern analysed in `symbolic`). */
+export function factor(A: CsrMatrix, symbolic: Symbolic, opts: FactorOptions = {}): Factor {
+  const n = symbolic.n;
+  if (A.rows !== n || A.cols !== n) throw new RangeError('factor: size differs from the symbolic analysis');
+  const shift = opts.shift ?? 0;
+  const tol = opts.pivotTol ?? 1e-10;
+  const mode = opts.onSmallPivot ?? 'stop';
+  const { perm, pinv, parent, Lp } = symbolic;
+  const { rowPtr, colIdx, values } = A;
+  const lnz = symbolic.lnz;
+  const Li = new Int32Array(lnz);
+  const Lx = new Float64Array(lnz);
+  const D = new Float64Array(n);
+  const Y = new Float64Array(n);
+  const pattern = new Int32Array(n);
+  const flag = new Int32Array(n);
+  const fill = new Int32Array(n); // entries stored so far in each column
+  const rejected = new Uint8Array(n);
+  const dependent: DependentPivot[] = [];
+  let failedAt = -1;
+  let failure: 'none' | 'zero' | 'negative' = 'none';
+  let negativePivots = 0;
+  let minRatio = Infinity;
+  let rejectedAny = false;
+
+  for (let k = 0; k < n; k++) {
+    Y[k] = 0;
+    let top = n;
+    flag[k] = k;
+    const kk = perm ? perm[k] : k;
+    let akk = shift;
+    for (let p = rowPtr[kk]; p < rowPtr[kk + 1]; p++) {
+      let i = pinv ? pinv[colIdx[p]] : colIdx[p];
+      if (i > k) continue;
+      Y[i] += values[p];
+      if (i === k) {
+        akk += values[p];
+        continue;
+      }
+      let len = 0;
+      for (; flag[i] !== k; i = parent[i]) {
+        pattern[len++] = i;
+        flag[i] = k;
+      }
+      while (len > 0) pattern[--top] = pattern[--len];
+    }
+    let dk = Y[k] + shift;
+    Y[k] = 0;
+    const top0 = top;
+    for (; top < n; top++) {
+      const i = pattern[top];
+      const yi = Y[i];
+      Y[i] = 0;
+      const p2 = Lp[i] + fill[i];
+      for (let p = Lp[i]; p < p2; p++) Y[Li[p]] -= Lx[p] * yi;
+      const lki = rejected[i] ? 0 : yi / D[i];
+      dk -= lki * yi;
+      Li[p2] = k;
+      Lx[p2] = lki;
+      fill[i]++;
+    }
+    const scale = Math.abs(akk);
+    const small = mode === 'indefinite' ? Math.abs(dk) <= tol * scale : dk <= tol * scale;
+    if (!small) {
+      D[k] = dk;
+      if (dk < 0) negativePivots++;
+      if (scale > 0) minRatio = Math.min(minRatio, dk / scale);
+      continue;
+    }
+    if (mode === 'reject') {
+      rejectedAny = true;
+      rejected[k] = 1;
+      D[k] = 0;
+      dependent.push(dependencyOf(k, top0, n, pattern, Lp, Li, Lx, fill, rejected, perm));
+      continue;
+    }
+    failedAt = k;
+    failure = dk < 0 && Math.abs(dk) > tol * scale ? 'negative' : 'zero';
+    D[k] = dk;
+    break;
+  }
+  return new Factor(symbolic, Li, Lx, D, failedAt < 0 && !rejectedAny, failedAt, failure, dependent, negativePivots, minRatio);
+}
+
+/**
+ * Row k was rejected: its entries l_ki (just appended to columns i ∈ pattern[top0..n)) satisfy
+ * L_II·D_II·l = A_Ik, so the coefficients c with A_kI = Σ c_i A_iI solve L_IIᵀ·c = l.
+ * Zeroes those entries of L (the row is removed from the factor) and returns the coefficients.
+ */
+function dependencyOf(
+  k: number,
+  top0: number,
+  n: number,
+  pattern: Int32Array,
+  Lp: Int32Array,
+  Li: Int32Array,
+  Lx: Float64Array,
+  fill: Int32Array,
+  rejected: Uint8Array,
+  perm: Int32Array | null,
+): DependentPivot {
+  // Gather l (sparse) and clear row k from L.
+  const c = new Map<number, number>();
+  let maxI = -1;
+  for (let t = top0; t < n; t++) {
+    const i = pattern[t];
+    const p = Lp[i] + fill[i] - 1; // row k is the last entry appended to column i
+    const v = Lx[p];
+    Lx[p] = 0;
+    if (v !== 0 && !rejected[i]) {
+      c.set(i, v);
+      if (i > maxI) maxI = i;
+    }
+  }
+  const rows: number[] = [];
+  const coefs: number[] = [];
+  if (maxI >= 0) {
+    // Back substitution Lᵀc = l over steps maxI..0 (columns only hold rows < k so far, plus zeros).
+    const x = new Float64Array(maxI + 1);
+    for (const [i, v] of c) x[i] = v;
+    for (let j = maxI; j >= 0; j--) {
+      if (rejected[j]) {
+        x[j] = 0;
+        continue;
+      }
+      let s = x[j];
+      for (let p = Lp[j], e = Lp[j] + fill[j]; p < e; p++) {
+        const r = Li[p];
+        if (r <= maxI) s -= Lx[p] * x[r];
+      }
+      x[j] = s;
+    }
+    for (let j = 0; j <= maxI; j++) {
+      if (x[j] !== 0) {
+        rows.push(perm ? perm[j] : j);
+        coefs.push(x[j]);
+      }
+    }
+  }
+  return { step: k, row: perm ? perm[k] : k, rows: Int32Array.from(rows), coefficients: Float64Array.from(coefs) };
+}

@@ -1,0 +1,253 @@
+// Dense linear algebra for small systems: thin wrappers over ml-matrix, plus a fast
+// eigenvalues-only symmetric eigensolver (Householder tridiagonalisation + implicit QL) on flat
+// arrays — ml-matrix's EigenvalueDecomposition always builds eigenvectors and is ~10× slower.
+import {
+  CholeskyDecomposition,
+  LuDecomposition,
+  Matrix,
+  SingularValueDecomposition,
+  pseudoInverse,
+} from 'ml-matrix';
+import type { CsrMatrix } from './types';
+import { csrToDenseFlat } from './sparse';
+
+export type DenseInput = CsrMatrix | ArrayLike<number>[];
+
+const EPS = 2 ** -52;
+
+function isCsr(a: DenseInput): a is CsrMatrix {
+  return (a as CsrMatrix).rowPtr !== undefined;
+}
+
+/** Square input → row-major flat copy and its size. */
+export function toFlat(a: DenseInput): { n: number; m: number; data: Float64Array } {
+  if (isCsr(a)) return { n: a.rows, m: a.cols, data: csrToDenseFlat(a) };
+  const n = a.length;
+  const m = n > 0 ? a[0].length : 0;
+  const data = new Float64Array(n * m);
+  for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) data[i * m + j] = a[i][j];
+  return { n, m, data };
+}
+
+function toMatrix(a: DenseInput): Matrix {
+  if (isCsr(a)) {
+    const f = csrToDenseFlat(a);
+    const rows: number[][] = [];
+    for (let i = 0; i < a.rows; i++) rows.push(Array.from(f.subarray(i * a.cols, (i + 1) * a.cols)));
+    return new Matrix(rows);
+  }
+  return new Matrix(a.map((r) => Array.from(r)));
+}
+
+/**
+ * Eigenvalues of a symmetric matrix given row-major flat (n×n; only the lower triangle is read;
+ * the array is overwritten). Unsorted.
+ */
+export function symmetricEigenvaluesFlatInPlace(a: Float64Array, n: number): Float64Array {
+  const d = new Float64Array(n);
+  const e = new Float64Array(n); // e[i] couples i and i+1
+  if (n === 0) return d;
+  const v = new Float64Array(n);
+  const p = new Float64Array(n);
+  for (let k = 0; k < n - 2; k++) {
+    const k1 = k + 1;
+    const m = n - k1;
+    // x = a[k1.., k]
+    let scale = 0;
+    for (let i = 0; i < m; i++) scale += Math.abs(a[(k1 + i) * n + k]);
+    d[k] = a[k * n + k];
+    if (scale === 0) {
+      e[k] = 0;
+      continue;
+    }
+    let sigma = 0;
+    for (let i = 0; i < m; i++) {
+      const xi = a[(k1 + i) * n + k] / scale;
+      v[i] = xi;
+      sigma += xi * xi;
+    }
+    const norm = Math.sqrt(sigma);
+    const alpha = v[0] > 0 ? -norm : norm;
+    e[k] = alpha * scale;
+    v[0] -= alpha;
+    const vtv = sigma - 2 * alpha * (v[0] + alpha) + alpha * alpha; // ‖x − αe₁‖²
+    if (vtv === 0) continue;
+    const beta = 2 / vtv;
+    // p = β·A22·v (lower triangle of A22)
+    p.fill(0, 0, m);
+    for (let i = 0; i < m; i++) {
+      const row = (k1 + i) * n + k1;
+      const vi = v[i];
+      let s = a[row + i] * vi;
+      for (let j = 0; j < i; j++) {
+        const aij = a[row + j];
+        s += aij * v[j];
+        p[j] += aij * vi;
+      }
+      p[i] += s;
+    }
+    let ptv = 0;
+    for (let i = 0; i < m; i++) {
+      p[i] *= beta;
+      ptv += p[i] * v[i];
+    }
+    const K = (beta * ptv) / 2;
+    for (let i = 0; i < m; i++) p[i] -= K * v[i]; // w
+    for (let i = 0; i < m; i++) {
+      const row = (k1 + i) * n + k1;
+      const vi = v[i];
+      const wi = p[i];
+      for (let j = 0; j <= i; j++) a[row + j] -= vi * p[j] + wi * v[j];
+    }
+  }
+  if (n >= 2) {
+    d[n - 2] = a[(n - 2) * n + n - 2];
+    e[n - 2] = a[(n - 1) * n + n - 2];
+  }
+  d[n - 1] = a[(n - 1) * n + n - 1];
+  e[n - 1] = 0;
+  tridiagonalQL(d, e);
+  return d;
+}
+
+/** Implicit QL with Wilkinson shifts on a symmetric tridiagonal matrix (JAMA tql2 without vectors). */
+function tridiagonalQL(d: Float64Array, e: Float64Array): void {
+  const n = d.length;
+  let f = 0;
+  let tst1 = 0;
+  for (let l = 0; l < n; l++) {
+    tst1 = Math.max(tst1, Math.abs(d[l]) + Math.abs(e[l]));
+    let m = l;
+    while (m < n) {
+      if (Math.abs(e[m]) <= EPS * tst1) break;
+      m++;
+    }
+    if (m === n) m = n - 1;
+    if (m > l) {
+      let iter = 0;
+      do {
+        iter++;
+        let g = d[l];
+        let p = (d[l + 1] - g) / (2 * e[l]);
+        let r = Math.hypot(p, 1);
+        if (p < 0) r = -r;
+        d[l] = e[l] / (p + r);
+        d[l + 1] = e[l] * (p + r);
+        const dl1 = d[l + 1];
+        let h = g - d[l];
+        for (let i = l + 2; i < n; i++) d[i] -= h;
+        f += h;
+        p = d[m];
+        let c = 1;
+        let c2 = c;
+        let c3 = c;
+        const el1 = e[l + 1];
+        let s = 0;
+        let s2 = 0;
+        for (let i = m - 1; i >= l; i--) {
+          c3 = c2;
+          c2 = c;
+          s2 = s;
+          g = c * e[i];
+          h = c * p;
+          r = Math.hypot(p, e[i]);
+          e[i + 1] = s * r;
+          s = e[i] / r;
+          c = p / r;
+          p = c * d[i] - s * g;
+          d[i + 1] = h + s * (c * g + s * d[i]);
+        }
+        p = (-s * s2 * c3 * el1 * e[l]) / dl1;
+        e[l] = s * p;
+        d[l] = c * p;
+      } while (Math.abs(e[l]) > EPS * tst1 && iter < 60);
+    }
+    d[l] += f;
+    e[l] = 0;
+  }
+}
+
+/**
+ * Eigenvalues of a symmetric matrix, descending. For a symmetric positive semidefinite A these
+ * are its singular values (tiny negative round-off values are kept as computed).
+ */
+export function symmetricEigenvalues(a: DenseInput): Float64Array {
+  const { n, data } = toFlat(a);
+  const d = symmetricEigenvaluesFlatInPlace(data, n);
+  return d.sort().reverse();
+}
+
+/** Singular values of a symmetric matrix (|eigenvalues|), descending. */
+export function symmetricSingularValues(a: DenseInput): Float64Array {
+  const { n, data } = toFlat(a);
+  const d = symmetricEigenvaluesFlatInPlace(data, n);
+  for (let i = 0; i < n; i++) d[i] = Math.abs(d[i]);
+  return d.sort().reverse();
+}
+
+function rhsColumn(b: ArrayLike<number>): Matrix {
+  return Matrix.columnVector(Array.from(b));
+}
+
+/** Solves A·x = b for SPD A by Cholesky; null when A is not (numerically) positive definite. */
+export function denseSolveCholesky(a: DenseInput, b: ArrayLike<number>): Float64Array | null {
+  const A = toMatrix(a);
+  if (A.rows === 0) return new Float64Array(0);
+  const ch = new CholeskyDecomposition(A);
+  if (!ch.isPositiveDefinite()) return null;
+  const x = Float64Array.from(ch.solve(rhsColumn(b)).getColumn(0));
+  return allFinite(x) ? x : null;
+}
+
+/** Solves A·x = b by LU with partial pivoting; null when A is (numerically) singular. */
+export function denseSolveLU(a: DenseInput, b: ArrayLike<number>): Float64Array | null {
+  const A = toMatrix(a);
+  if (A.rows === 0) return new Float64Array(0);
+  const lu = new LuDecomposition(A);
+  // ml-matrix only flags exact zero pivots; also reject pivots at round-off level.
+  const U = lu.upperTriangularMatrix;
+  let umax = 0;
+  for (let i = 0; i < A.rows; i++) umax = Math.max(umax, Math.abs(U.get(i, i)));
+  for (let i = 0; i < A.rows; i++) if (Math.abs(U.get(i, i)) <= A.rows * EPS * umax) return null;
+  if (lu.isSingular()) return null;
+  const x = Float64Array.from(lu.solve(rhsColumn(b)).getColumn(0));
+  return allFinite(x) ? x : null;
+}
+
+/** Minimum-norm least-squares solution of A·x ≈ b (A rectangular) via the SVD pseudo-inverse. */
+export function denseLstsqMinNorm(a: DenseInput, b: ArrayLike<number>): Float64Array {
+  const A = toMatrix(a);
+  if (A.rows === 0 || A.columns === 0) return new Float64Array(A.columns);
+  const x = Float64Array.from(pseudoInverse(A).mmul(rhsColumn(b)).getColumn(0));
+  return allFinite(x) ? x : new Float64Array(A.columns);
+}
+
+/** Singular values (descending) of a rectangular matrix. */
+export function singularValues(a: DenseInput): Float64Array {
+  const A = toMatrix(a);
+  if (A.rows === 0 || A.columns === 0) return new Float64Array(0);
+  // ml-matrix's SVD wants rows ≥ columns for full accuracy; transpose when wide.
+  const M = A.rows >= A.columns ? A : A.transpose();
+  const svd = new SingularValueDecomposition(M, { computeLeftSingularVectors: false, computeRightSingularVectors: false });
+  return Float64Array.from(svd.diagonal).sort().reverse();
+}
+
+/**
+ * Numerical rank of a rectangular matrix, numpy's rule: count of σ > tol with
+ * tol = max(rows, cols)·ε·σ_max unless given.
+ */
+export function matrixRank(a: DenseInput, tol?: number): number {
+  const s = singularValues(a);
+  if (s.length === 0) return 0;
+  const rows = isCsr(a) ? a.rows : a.length;
+  const cols = isCsr(a) ? a.cols : rows > 0 ? a[0].length : 0;
+  const t = tol ?? Math.max(rows, cols) * EPS * s[0];
+  let r = 0;
+  for (const v of s) if (v > t) r++;
+  return r;
+}
+
+export function allFinite(x: ArrayLike<number>): boolean {
+  for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) return false;
+  return true;
+}

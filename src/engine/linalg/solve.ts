@@ -1,0 +1,367 @@
+// The engine's single entry point for the Schur-complement system (A + Σ)·λ = b,
+// A = J·M⁻¹·Jᵀ symmetric positive semidefinite, Σ = compliance·I.
+//
+// Small systems (n ≤ exactCondMaxRows): exact spectrum (κ₂, rank, singular values) from a fast
+// symmetric eigenvalue routine; solves by sparse LDLᵀ (Cholesky), dense LU, or the exact
+// minimum-norm least-squares solution (in-order factor + null-space projection).
+// Large systems: sparse LDLᵀ with a cached symbolic analysis (fill-reducing ordering when it pays),
+// Hager–Higham κ₁ estimates, in-order redundancy detection and the same min-norm construction.
+import type { CsrMatrix, DependentRow, SolveMethod, SymmetricSolveOptions, SymmetricSolveResult } from './types';
+import { type Factor, type Symbolic, analyze, factor } from './cholesky';
+import { estimateInverseNorm1 } from './condest';
+import { allFinite, denseSolveLU, symmetricEigenvaluesFlatInPlace } from './dense';
+import { findDependentRows, isConsistent, minNormSolve, type RedundancyResult } from './redundancy';
+import { csrAddDiagonal, csrMulVec, csrNorm1, csrSamePattern, csrToDense, csrToDenseFlat } from './sparse';
+
+const EPS = 2 ** -52;
+/** Relative pivot below which a row is taken as dependent on the sparse path. */
+const DEFAULT_PIVOT_TOL = 1e-10;
+
+export interface SolverOptions extends SymmetricSolveOptions {
+  /** Relative pivot tolerance of the sparse path (pivot ≤ tol·a_kk ⇒ dependent). Default 1e-10. */
+  pivotTol?: number;
+}
+
+function norm2(v: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
+  return Math.sqrt(s);
+}
+
+/** ‖(A + shift·I)·x − b‖₂. */
+function residual(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>): { r: Float64Array; norm: number } {
+  const r = csrMulVec(A, x);
+  let s = 0;
+  for (let i = 0; i < A.rows; i++) {
+    r[i] = b[i] - r[i] - shift * x[i];
+    s += r[i] * r[i];
+  }
+  return { r, norm: Math.sqrt(s) };
+}
+
+/** Up to two steps of iterative refinement with a factor (kept only when the residual decreases). */
+function refine(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, solve: (r: Float64Array) => Float64Array, scale: number): number {
+  let { r, norm } = residual(A, shift, x, b);
+  for (let it = 0; it < 2; it++) {
+    if (norm <= 4 * EPS * scale) break;
+    const dx = solve(r);
+    const x2 = new Float64Array(x.length);
+    for (let i = 0; i < x.length; i++) x2[i] = x[i] + dx[i];
+    const res2 = residual(A, shift, x2, b);
+    if (!(res2.norm < norm)) break;
+    x.set(x2);
+    r = res2.r;
+    norm = res2.norm;
+  }
+  return norm;
+}
+
+function emptyResult(n: number, method: SolveMethod): SymmetricSolveResult {
+  return {
+    x: new Float64Array(n),
+    ok: n === 0,
+    method,
+    residualNorm: 0,
+    rank: 0,
+    dependent: [],
+    consistent: true,
+    cond: n === 0 ? 1 : NaN,
+    condScaled: n === 0 ? 1 : NaN,
+    condEstimated: false,
+    tolerance: 0,
+  };
+}
+
+/**
+ * Solves (A + Σ)·x = b for symmetric PSD A, reusing symbolic analyses while the pattern is unchanged.
+ * One instance per stream of same-pattern systems (e.g. one per island across time steps).
+ */
+export class SymmetricSolver {
+  private symAuto: Symbolic | null = null;
+  private symNatural: Symbolic | null = null;
+
+  /** Symbolic analysis with a fill-reducing ordering when it pays (cached on the pattern). */
+  symbolicFor(A: CsrMatrix): Symbolic {
+    const s = this.symAuto;
+    if (s && s.n === A.rows && csrSamePatternSym(s, A)) return s;
+    this.symAuto = analyze(A, { ordering: 'auto' });
+    if (this.symAuto.perm === null) this.symNatural = this.symAuto;
+    return this.symAuto;
+  }
+
+  /** Natural-order (file-order) symbolic analysis (cached on the pattern). */
+  naturalSymbolicFor(A: CsrMatrix): Symbolic {
+    const s = this.symNatural;
+    if (s && s.n === A.rows && csrSamePatternSym(s, A)) return s;
+    const auto = this.symAuto;
+    if (auto && auto.perm === null && auto.n === A.rows && csrSamePatternSym(auto, A)) return (this.symNatural = auto);
+    this.symNatural = analyze(A, { ordering: 'natural' });
+    return this.symNatural;
+  }
+
+  solve(A: CsrMatrix, b: ArrayLike<number>, opts: SolverOptions): SymmetricSolveResult {
+    const n = A.rows;
+    if (A.cols !== n || b.length !== n) throw new RangeError(`solveSymmetric: A is ${A.rows}×${A.cols}, b has ${b.length}`);
+    const requested = opts.method === 'auto' ? 'cholesky' : opts.method;
+    if (n === 0) return emptyResult(0, requested);
+    const c = opts.compliance ?? 0;
+    if (!allFinite(A.values) || !allFinite(b) || !Number.isFinite(c)) return emptyResult(n, requested);
+    const exactMax = opts.exactCondMaxRows ?? 1000;
+    try {
+      if (!opts.skipAnalysis && n <= exactMax) return this.solveExact(A, b, c, opts);
+      return this.solveSparse(A, b, c, opts);
+    } catch {
+      return emptyResult(n, requested);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Exact path (small n): spectrum → rank, κ₂, singularity; then solve.
+
+  private solveExact(A: CsrMatrix, b: ArrayLike<number>, c: number, opts: SolverOptions): SymmetricSolveResult {
+    const n = A.rows;
+    const flat = csrToDenseFlat(A);
+    const ev = symmetricEigenvaluesFlatInPlace(flat.slice(), n);
+    const sv = Float64Array.from(ev, Math.abs).sort().reverse();
+    const smax = sv[0];
+    const tol = n * EPS * smax;
+    let rank = 0;
+    for (const s of sv) if (s > tol) rank++;
+    // Spectrum of the matrix solved, A + c·I.
+    let mMax = 0;
+    let mMin = Infinity;
+    let minEv = Infinity;
+    for (const e of ev) {
+      const a = Math.abs(e + c);
+      mMax = Math.max(mMax, a);
+      mMin = Math.min(mMin, a);
+      minEv = Math.min(minEv, e + c);
+    }
+    const tolM = n * EPS * mMax;
+    const singularM = mMax === 0 || mMin <= tolM;
+    const cond = singularM ? Infinity : mMax / mMin;
+    const posDef = !singularM && minEv > tolM;
+    // Jacobi-scaled condition number.
+    let condScaled = Infinity;
+    if (!singularM) {
+      const d = new Float64Array(n);
+      let okD = true;
+      for (let i = 0; i < n; i++) {
+        d[i] = flat[i * n + i] + c;
+        if (!(d[i] > 0)) okD = false;
+        d[i] = 1 / Math.sqrt(d[i]);
+      }
+      if (okD) {
+        const s = new Float64Array(n * n);
+        for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) s[i * n + j] = (flat[i * n + j] + (i === j ? c : 0)) * d[i] * d[j];
+        const es = symmetricEigenvaluesFlatInPlace(s, n);
+        let a = 0;
+        let z = Infinity;
+        for (const e of es) {
+          a = Math.max(a, Math.abs(e));
+          z = Math.min(z, Math.abs(e));
+        }
+        condScaled = a === 0 || z <= n * EPS * a ? Infinity : a / z;
+      }
+    }
+    // Redundancy (on A without Σ), matched to the spectral rank.
+    let red: RedundancyResult | null = null;
+    const natural = this.naturalSymbolicFor(A);
+    if (rank < n) red = findDependentRows(A, { targetRank: rank, symbolic: natural });
+    const dependent: DependentRow[] = red ? red.dependent : [];
+
+    // Solve.
+    let method: SolveMethod = opts.method === 'auto' ? 'cholesky' : opts.method;
+    let x: Float64Array | null = null;
+    const normM = smax + Math.abs(c);
+    const bn = norm2(b);
+    if (singularM) method = 'lstsq';
+    if (method === 'cholesky') {
+      if (posDef) {
+        const F = factor(A, this.symbolicFor(A), { shift: c, pivotTol: 0, onSmallPivot: 'stop' });
+        if (F.complete && F.negativePivots === 0) {
+          x = F.solve(b);
+          refine(A, c, x, b, (r) => F.solve(r), bn + normM * norm2(x));
+          if (!allFinite(x)) x = null;
+        }
+      }
+      if (!x) method = opts.method === 'auto' ? 'lu' : 'lstsq';
+    }
+    if (method === 'lu') {
+      const M = c !== 0 ? csrAddDiagonal(A, c) : A;
+      x = denseSolveLU(csrToDense(M), b);
+      if (!x) method = 'lstsq';
+    }
+    let redM: RedundancyResult | null = null;
+    if (method === 'lstsq') {
+      // Minimum-norm least squares of A + c·I (when c ≠ 0, typically just the solution).
+      if (c === 0) redM = red ?? findDependentRows(A, { targetRank: rank, symbolic: natural });
+      else {
+        let rankM = 0;
+        for (const e of ev) if (Math.abs(e + c) > tolM) rankM++;
+        redM = findDependentRows(A, { targetRank: rankM, shift: c, symbolic: natural });
+      }
+      x = minNormSolve(redM, b, n).x;
+    }
+    if (!x || !allFinite(x)) return { ...emptyResult(n, method), rank, dependent, cond, condScaled, tolerance: tol };
+    // Consistency: b ∈ range(A)?
+    let consistent = true;
+    if (rank < n && red) {
+      const xa = c === 0 && method === 'lstsq' ? x : minNormSolve(red, b, n).x;
+      consistent = isConsistent(A, xa, b, smax);
+    }
+    const res = residual(A, c, x, b).norm;
+    const out: SymmetricSolveResult = {
+      x,
+      ok: true,
+      method,
+      residualNorm: res,
+      rank,
+      dependent,
+      consistent,
+      cond,
+      condScaled,
+      condEstimated: false,
+      tolerance: tol,
+    };
+    if (opts.wantSpectrum) out.singularValues = sv;
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Sparse path (large n, or skipAnalysis).
+
+  private solveSparse(A: CsrMatrix, b: ArrayLike<number>, c: number, opts: SolverOptions): SymmetricSolveResult {
+    const n = A.rows;
+    const pivotTol = opts.pivotTol ?? DEFAULT_PIVOT_TOL;
+    const analysis = !opts.skipAnalysis;
+    const normA = csrNorm1(A);
+    const normM = normA + Math.abs(c);
+    const bn = norm2(b);
+    let method: SolveMethod = opts.method === 'auto' ? 'cholesky' : opts.method;
+    let x: Float64Array | null = null;
+    let F: Factor | null = null;
+    let lstsqRed: RedundancyResult | null = null;
+
+    if (method === 'cholesky') {
+      const sym = this.symbolicFor(A);
+      const G = factor(A, sym, { shift: c, pivotTol, onSmallPivot: 'stop' });
+      if (G.complete) {
+        F = G;
+        x = G.solve(b);
+      } else if (G.failure === 'negative' && opts.method === 'auto') method = 'lu';
+      else method = 'lstsq';
+    }
+    if (method === 'lu') {
+      if (n <= (opts.exactCondMaxRows ?? 1000)) {
+        x = denseSolveLU(csrToDense(c !== 0 ? csrAddDiagonal(A, c) : A), b);
+      } else {
+        // Symmetric LU without pivoting (L·(D·Lᵀ)), accepting negative pivots.
+        const G = factor(A, this.symbolicFor(A), { shift: c, pivotTol, onSmallPivot: 'indefinite' });
+        if (G.complete) {
+          F = G;
+          x = G.solve(b);
+        }
+      }
+      if (!x) method = 'lstsq';
+    }
+    if (method === 'lstsq') {
+      lstsqRed = findDependentRows(A, { pivotTol, shift: c, symbolic: this.naturalSymbolicFor(A) });
+      if (lstsqRed.dependent.length === 0) F = lstsqRed.factor;
+      x = minNormSolve(lstsqRed, b, n).x;
+    }
+    if (x && F) {
+      const Fx = F;
+      refine(A, c, x, b, (r) => Fx.solve(r), bn + normM * norm2(x));
+    }
+    if (!x || !allFinite(x)) return { ...emptyResult(n, method), condEstimated: true };
+    const residualNorm = residual(A, c, x, b).norm;
+
+    // Rank / redundancy of A (without Σ).
+    let red: RedundancyResult | null = null;
+    if (c === 0) red = lstsqRed;
+    else if (analysis) red = findDependentRows(A, { pivotTol, symbolic: this.naturalSymbolicFor(A) });
+    const dependent = red ? red.dependent : [];
+    const rank = n - dependent.length;
+    let consistent = true;
+    if (red && dependent.length > 0) {
+      if (c === 0) consistent = isConsistent(A, x, b, normA);
+      else consistent = isConsistent(A, minNormSolve(red, b, n).x, b, normA);
+    }
+    // Condition estimates of the matrix solved.
+    let cond = NaN;
+    let condScaled = NaN;
+    if (analysis) {
+      const singularM = !F || (lstsqRed !== null && lstsqRed.dependent.length > 0);
+      if (singularM) {
+        cond = Infinity;
+        condScaled = Infinity;
+      } else {
+        const Fx = F!;
+        cond = normM * estimateInverseNorm1(n, (v) => Fx.solve(v));
+        if (!Number.isFinite(cond)) cond = Infinity;
+        condScaled = scaledCondEstimate(A, c, Fx);
+      }
+    }
+    return {
+      x,
+      ok: true,
+      method,
+      residualNorm,
+      rank,
+      dependent,
+      consistent,
+      cond,
+      condScaled,
+      condEstimated: true,
+      tolerance: pivotTol,
+    };
+  }
+}
+
+function csrSamePatternSym(s: Symbolic, A: CsrMatrix): boolean {
+  return csrSamePattern({ rows: s.n, cols: s.n, rowPtr: s.rowPtr, colIdx: s.colIdx, values: A.values }, A);
+}
+
+/** κ₁ estimate of S·(A+cI)·S, S = diag(A+cI)^{-1/2}, from the factor of A + cI. */
+function scaledCondEstimate(A: CsrMatrix, c: number, F: Factor): number {
+  const n = A.rows;
+  const s = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let d = c;
+    for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) if (A.colIdx[p] === i) d += A.values[p];
+    if (!(d > 0)) return Infinity;
+    s[i] = 1 / Math.sqrt(d);
+  }
+  // ‖S·M·S‖₁
+  const col = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) {
+      const j = A.colIdx[p];
+      col[j] += Math.abs((A.values[p] + (i === j ? c : 0)) * s[i] * s[j]);
+    }
+  }
+  let norm = 0;
+  for (let j = 0; j < n; j++) norm = Math.max(norm, col[j]);
+  // (S·M·S)⁻¹ = S⁻¹·M⁻¹·S⁻¹
+  const inv = estimateInverseNorm1(n, (v) => {
+    const w = new Float64Array(n);
+    for (let i = 0; i < n; i++) w[i] = v[i] / s[i];
+    const y = F.solve(w);
+    for (let i = 0; i < n; i++) y[i] /= s[i];
+    return y;
+  });
+  const k = norm * inv;
+  return Number.isFinite(k) ? k : Infinity;
+}
+
+const defaultSolver = new SymmetricSolver();
+
+/**
+ * The engine's entry point: solves (A + compliance·I)·x = b and analyses A (rank, dependent rows in
+ * file order, consistency, conditioning). Never returns NaN in x (ok = false and zeros on failure).
+ * Uses a shared solver whose symbolic analysis is reused while A's pattern is unchanged.
+ */
+export function solveSymmetric(A: CsrMatrix, b: ArrayLike<number>, opts: SolverOptions): SymmetricSolveResult {
+  return defaultSolver.solve(A, b, opts);
+}

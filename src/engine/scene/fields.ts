@@ -1,0 +1,104 @@
+// The field tables and defaults of scene format v1. The parser (parse.ts) reads exactly these
+// fields; test/unit/scene-schema.test.ts checks that schemas/scene.schema.json lists the same ones,
+// so the two cannot drift apart.
+import type { ConstraintType, SolverSettings } from './types';
+import type { Quat, Vec3 } from '../types';
+
+/** Fields of the top-level scene object. */
+export const SCENE_FIELDS = ['$schema', 'name', 'gravity', 'solver', 'bodies', 'constraints'] as const;
+
+/** Fields of `solver`. */
+export const SOLVER_FIELDS = [
+  'dt',
+  'steps',
+  'alpha',
+  'beta',
+  'stabilization',
+  'formulation',
+  'erp',
+  'compliance',
+  'method',
+  'conditionWarning',
+  'violationTolerance',
+] as const;
+
+/** Fields of a body. */
+export const BODY_FIELDS = [
+  'name',
+  'mass',
+  'inertia',
+  'position',
+  'orientation',
+  'velocity',
+  'angularVelocity',
+  'force',
+  'torque',
+  'gravity',
+  'fixed',
+] as const;
+
+/** Fields every constraint has. */
+export const CONSTRAINT_COMMON_FIELDS = ['name', 'type', 'bodyA', 'bodyB', 'anchorA', 'anchorB'] as const;
+
+/** The additional fields of each constraint type. */
+export const CONSTRAINT_TYPE_FIELDS: Readonly<Record<ConstraintType, readonly string[]>> = {
+  distance: ['length'],
+  ball: [],
+  hinge: ['axisA', 'axisB'],
+  fixed: [],
+  slider: ['axisA'],
+  lock: ['linear', 'angular'],
+};
+
+/** Every field a constraint of any type may have. */
+export const CONSTRAINT_ALL_FIELDS: readonly string[] = [
+  ...CONSTRAINT_COMMON_FIELDS,
+  ...new Set(Object.values(CONSTRAINT_TYPE_FIELDS).flat()),
+];
+
+/** Fields of a constraint of the given type. */
+export function constraintFields(type: ConstraintType): readonly string[] {
+  return [...CONSTRAINT_COMMON_FIELDS, ...CONSTRAINT_TYPE_FIELDS[type]];
+}
+
+/** Number of rows each constraint type contributes (lock: one per locked axis). */
+export const CONSTRAINT_ROWS: Readonly<Record<Exclude<ConstraintType, 'lock'>, number>> = {
+  distance: 1,
+  ball: 3,
+  hinge: 5,
+  fixed: 6,
+  slider: 5,
+};
+
+export const STABILIZATIONS = ['aerislab', 'baumgarte', 'none'] as const;
+export const FORMULATIONS = ['acceleration', 'velocity'] as const;
+export const SOLVE_METHODS = ['auto', 'cholesky', 'lu', 'lstsq'] as const;
+
+export const WORLD = 'world';
+export const DEFAULT_SCENE_NAME = 'Untitled scene';
+export const DEFAULT_GRAVITY: Readonly<Vec3> = [0, 0, -9.81];
+export const DEFAULT_INERTIA_DIAGONAL: Readonly<Vec3> = [1, 1, 1];
+export const DEFAULT_ORIENTATION: Readonly<Quat> = [0, 0, 0, 1];
+export const DEFAULT_HINGE_AXIS: Readonly<Vec3> = [0, 0, 1];
+export const DEFAULT_SLIDER_AXIS: Readonly<Vec3> = [1, 0, 0];
+
+export const DEFAULT_SOLVER: Readonly<SolverSettings> = {
+  dt: 0.01,
+  steps: 100,
+  alpha: 0,
+  beta: 0,
+  stabilization: 'aerislab',
+  formulation: 'acceleration',
+  erp: 0.2,
+  compliance: 0,
+  method: 'auto',
+  conditionWarning: 1e6,
+  violationTolerance: 1e-6,
+};
+
+/** |‖q‖ − 1| above which CL105 is reported. */
+export const QUATERNION_TOLERANCE = 1e-9;
+/** Relative tolerance of the inertia symmetry check. */
+export const INERTIA_SYMMETRY_TOLERANCE = 1e-9;
+/** Lengths (distance, axis norm) at or below this are treated as zero. */
+export const ZERO_LENGTH = 1e-12;

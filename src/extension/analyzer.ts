@@ -1,0 +1,221 @@
+// Runs the engine's inspection of a scene: in the extension host for small scenes, in a worker
+// thread (dist/worker.js) for large ones, so typing in a 100-body scene never blocks the host.
+// Requests are versioned per document: a result for a superseded version is dropped, and a long
+// stale computation in the worker is cancelled by terminating the worker.
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type * as vscode from 'vscode';
+import { inspectParsed, parseScene } from '../engine';
+import { internalError } from '../engine/pipeline';
+import type { InspectOptions, InspectResult } from '../engine/api';
+import type { ParseResult } from '../engine/scene/types';
+import { SingleLane, VersionTracker, type Ticket } from './logic/schedule';
+import { isWorkerResponse, type WorkerInspectResult, type WorkerRequest } from './logic/workerProtocol';
+import { errorMessage } from './util';
+
+/** How long a stale request may keep the worker busy before the worker is restarted (ms). */
+const STALE_ABORT_MS = 400;
+/** Terminate an idle worker after this long (ms); it restarts on the next large scene. */
+const IDLE_MS = 120_000;
+
+export class InspectWorker {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, { resolve: (r: WorkerInspectResult) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  private failures = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  restarts = 0;
+
+  constructor(
+    private readonly scriptPath: string,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  /** False when the script is missing or the worker keeps failing (the host then inspects inline). */
+  get available(): boolean {
+    return this.failures < 3 && existsSync(this.scriptPath);
+  }
+
+  inspect(text: string, opts?: InspectOptions): Promise<WorkerInspectResult> {
+    return new Promise((resolve, reject) => {
+      let w: Worker;
+      try {
+        w = this.ensure();
+      } catch (e) {
+        this.failures++;
+        reject(e instanceof Error ? e : new Error(String(e)));
+        return;
+      }
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject });
+      if (this.idleTimer) clearTimeout(this.idleTimer);
+      const req: WorkerRequest = { id, kind: 'inspect', text, opts };
+      w.postMessage(req);
+    });
+  }
+
+  private ensure(): Worker {
+    if (this.worker) return this.worker;
+    const w = new Worker(this.scriptPath, { name: 'constraint-lens-inspect' });
+    w.unref();
+    w.on('message', (m: unknown) => {
+      if (!isWorkerResponse(m)) return;
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.ok) {
+        this.failures = 0;
+        p.resolve(m.result);
+      } else p.reject(new Error(m.error));
+      if (this.pending.size === 0) this.armIdle();
+    });
+    w.on('error', (e) => {
+      this.failures++;
+      this.log.error(`analysis worker failed: ${errorMessage(e)}`);
+      this.drop(w, e);
+    });
+    w.on('exit', (code) => {
+      if (this.worker === w && code !== 0) this.log.warn(`analysis worker exited with code ${code}`);
+      this.drop(w, new Error(`worker exited (${code})`));
+    });
+    this.worker = w;
+    return w;
+  }
+
+  private armIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.terminate('idle'), IDLE_MS);
+    this.idleTimer.unref?.();
+  }
+
+  private drop(w: Worker, e: Error): void {
+    if (this.worker !== w) return;
+    this.worker = undefined;
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+
+  /** Stop the worker now (cancels whatever it is computing); pending requests reject. */
+  terminate(reason: string): void {
+    const w = this.worker;
+    if (!w) return;
+    if (reason !== 'idle') this.restarts++;
+    this.log.debug(`analysis worker terminated (${reason})`);
+    this.drop(w, new Error(`cancelled: ${reason}`));
+    void w.terminate();
+  }
+
+  dispose(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.terminate('idle');
+  }
+}
+
+export interface AnalyzerOptions {
+  inlineMaxBodies: number;
+  useWorker: boolean;
+}
+
+export interface AnalysisStats {
+  inline: number;
+  worker: number;
+  stale: number;
+  lastMs: number;
+  lastWhere: 'host' | 'worker' | undefined;
+}
+
+export class Analyzer {
+  readonly tracker = new VersionTracker();
+  private readonly lane = new SingleLane<WorkerInspectResult>(this.tracker);
+  private abortTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly stats: AnalysisStats = { inline: 0, worker: 0, stale: 0, lastMs: 0, lastWhere: undefined };
+
+  constructor(
+    private readonly worker: InspectWorker,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly options: () => AnalyzerOptions,
+  ) {}
+
+  /**
+   * Inspect `text` (version `version` of document `key`). Resolves with undefined when a newer
+   * request for the same document superseded this one. Never rejects.
+   */
+  async analyze(key: string, version: number, text: string): Promise<InspectResult | undefined> {
+    const ticket = this.tracker.begin(key, version);
+    const t0 = performance.now();
+    let parse: ParseResult;
+    try {
+      parse = parseScene(text);
+    } catch (e) {
+      this.log.error(`parseScene failed: ${errorMessage(e)}`);
+      return this.internalFailure(e);
+    }
+    const opt = this.options();
+    const bodies = parse.scene?.bodies.length ?? 0;
+    const useWorker = opt.useWorker && parse.scene !== undefined && bodies > opt.inlineMaxBodies && this.worker.available;
+    let result: InspectResult | undefined;
+    if (useWorker) {
+      this.checkStaleRunning();
+      const r = await this.lane.submit(key, ticket, () => this.worker.inspect(text));
+      if (!this.tracker.isCurrent(ticket)) {
+        this.stats.stale++;
+        return undefined;
+      }
+      if (r) {
+        result = { parse, snapshot: r.snapshot, diagnostics: r.diagnostics, hasErrors: r.hasErrors };
+        this.stats.worker++;
+        this.stats.lastWhere = 'worker';
+      } else {
+        this.log.warn(`worker analysis of ${key} failed; analysing in the extension host`);
+      }
+    }
+    if (!result) {
+      try {
+        result = inspectParsed(text, parse);
+      } catch (e) {
+        this.log.error(`inspectScene failed: ${errorMessage(e)}`);
+        result = { ...this.internalFailure(e), parse };
+      }
+      this.stats.inline++;
+      this.stats.lastWhere = 'host';
+    }
+    this.stats.lastMs = performance.now() - t0;
+    if (!this.tracker.isCurrent(ticket)) {
+      this.stats.stale++;
+      return undefined;
+    }
+    this.log.trace(`analysed ${key} v${version} in ${this.stats.lastMs.toFixed(1)} ms (${this.stats.lastWhere})`);
+    return result;
+  }
+
+  /** Forget a document: outstanding requests for it become stale. */
+  forget(key: string): void {
+    this.tracker.invalidate(key);
+    this.checkStaleRunning();
+  }
+
+  /** When the worker's current job went stale, terminate the worker once it has run long enough. */
+  private checkStaleRunning(): void {
+    const job = this.lane.current;
+    if (!job || !this.lane.runningIsStale()) return;
+    const ran = performance.now() - job.ticket.startedAt;
+    const abort = (): void => {
+      if (this.lane.current === job && this.lane.runningIsStale()) this.worker.terminate(`stale request for ${job.key}`);
+    };
+    if (ran >= STALE_ABORT_MS) abort();
+    else {
+      if (this.abortTimer) clearTimeout(this.abortTimer);
+      this.abortTimer = setTimeout(abort, STALE_ABORT_MS - ran);
+    }
+  }
+
+  private internalFailure(e: unknown): InspectResult {
+    const d = internalError(e, 'analysing the scene');
+    return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: undefined as never }, diagnostics: [d], hasErrors: true };
+  }
+
+  dispose(): void {
+    if (this.abortTimer) clearTimeout(this.abortTimer);
+    this.lane.clear();
+  }
+}

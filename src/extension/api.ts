@@ -1,0 +1,38 @@
+// The small API `activate()` returns, for tests of the real extension host:
+//   const api = vscode.extensions.getExtension<ConstraintLensApi>('constraint-lens.constraint-lens')!.exports;
+// URIs are given as strings: `uri.toString()` of a scene document (a plain file path is accepted too).
+import type { InspectResult } from '../engine/api';
+import type { WebviewMessage } from '../protocol';
+
+export interface PanelProbe {
+  /** Number of messages the host posted to this scene's inspector webview. */
+  postedToWebview: number;
+  /** The last valid message received from the webview. */
+  lastMessageFromWebview?: WebviewMessage;
+  /** Types of the messages posted so far, oldest first (at most the last 200). */
+  postedTypes: string[];
+  /** Whether the panel is currently visible. */
+  visible: boolean;
+}
+
+export interface ConstraintLensApi {
+  /** The latest inspection of that document (matching its newest analysed version), if any. */
+  inspect(uri: string): InspectResult | undefined;
+  /**
+   * Resolves once the document's current version has been analysed (schedules an analysis when
+   * none is pending) — use after opening or editing a scene instead of sleeping.
+   */
+  whenInspected(uri: string): Promise<InspectResult | undefined>;
+  /** The inspector panel of that scene, if one is open. */
+  panelFor(uri: string): PanelProbe | undefined;
+  /** Steps taken by that scene's simulation (0 when none). */
+  currentStep(uri: string): number;
+  /** Number of step records kept by that scene's simulation. */
+  records(uri: string): number;
+  /** True while a Run N Steps or Play is in progress for that scene. */
+  isRunning(uri: string): boolean;
+  /** Resolves when no run is in progress for that scene. */
+  whenIdle(uri: string): Promise<void>;
+  /** The status bar text shown for the active scene ('' when hidden). */
+  statusText(): string;
+}

@@ -1,0 +1,78 @@
+// Publishes the engine's diagnostics (one DiagnosticCollection) and offers their fixes as quick
+// fixes. A shown vscode.Diagnostic is mapped back to the engine's fixes by code + range in the
+// FixIndex of the document version the diagnostics were computed for.
+import * as vscode from 'vscode';
+import type { Fix } from '../engine/types';
+import { DIAGNOSTIC_SOURCE, PlainTag, codeOf, toPlainDiagnostic, type PlainDiagnostic } from './logic/diagnostics';
+import type { SceneManager, SceneState } from './scenes';
+import { toVsRange } from './util';
+
+const SEVERITY: Record<number, vscode.DiagnosticSeverity> = {
+  0: vscode.DiagnosticSeverity.Error,
+  1: vscode.DiagnosticSeverity.Warning,
+  2: vscode.DiagnosticSeverity.Information,
+  3: vscode.DiagnosticSeverity.Hint,
+};
+
+export function toVsDiagnostic(p: PlainDiagnostic, uri: vscode.Uri): vscode.Diagnostic {
+  const d = new vscode.Diagnostic(toVsRange(p.range), p.message, SEVERITY[p.severity] ?? vscode.DiagnosticSeverity.Warning);
+  d.source = p.source;
+  d.code = p.code;
+  if (p.related.length) d.relatedInformation = p.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, toVsRange(r.range)), r.message));
+  if (p.tags.length) d.tags = p.tags.map((t) => (t === PlainTag.Unnecessary ? vscode.DiagnosticTag.Unnecessary : vscode.DiagnosticTag.Deprecated));
+  return d;
+}
+
+export class DiagnosticsPublisher implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('constraint-lens');
+  private readonly sub: vscode.Disposable;
+
+  constructor(scenes: SceneManager) {
+    this.sub = scenes.onDidChange((e) => {
+      if (e.kind === 'closed') this.collection.delete(e.state.uri);
+      else if (e.kind === 'inspected' || e.diagnosticsChanged || e.kind === 'reset') this.publish(e.state);
+    });
+  }
+
+  publish(s: SceneState): void {
+    const diags = s.allDiagnostics().map((d) => toVsDiagnostic(toPlainDiagnostic(d), s.uri));
+    this.collection.set(s.uri, diags);
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.collection.dispose();
+  }
+}
+
+export class FixProvider implements vscode.CodeActionProvider {
+  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+
+  constructor(private readonly scenes: SceneManager) {}
+
+  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    if (context.only && !context.only.contains(vscode.CodeActionKind.QuickFix) && !vscode.CodeActionKind.QuickFix.contains(context.only)) return [];
+    const s = this.scenes.get(doc.uri);
+    const index = s?.fixes;
+    if (!index) return [];
+    const out: vscode.CodeAction[] = [];
+    for (const d of context.diagnostics) {
+      if (d.source !== DIAGNOSTIC_SOURCE) continue;
+      const code = codeOf(d.code);
+      if (!code) continue;
+      const range = { start: { line: d.range.start.line, character: d.range.start.character }, end: { line: d.range.end.line, character: d.range.end.character } };
+      for (const f of index.lookup(doc.version, code, range)) out.push(this.toAction(doc, f, d));
+    }
+    return out;
+  }
+
+  private toAction(doc: vscode.TextDocument, f: Fix, d: vscode.Diagnostic): vscode.CodeAction {
+    const a = new vscode.CodeAction(f.title, vscode.CodeActionKind.QuickFix);
+    const edit = new vscode.WorkspaceEdit();
+    for (const e of f.edits) edit.replace(doc.uri, doc.validateRange(toVsRange(e.range)), e.newText);
+    a.edit = edit;
+    a.diagnostics = [d];
+    a.isPreferred = f.preferred === true;
+    return a;
+  }
+}

@@ -1,0 +1,129 @@
+// Text shown by the status bar, CodeLens and tree: condition numbers, rank, problem counts.
+// Pure: no vscode.
+import type { Severity } from '../../engine/types';
+
+/** κ(A) as shown to people: `∞` when singular (null/Infinity/NaN), `1.2e3` style above 1000. */
+export function formatCond(cond: number | null | undefined): string {
+  if (cond === null || cond === undefined || !Number.isFinite(cond)) return '∞';
+  return formatNumber(cond);
+}
+
+/** Compact number: 3 significant digits, exponent notation outside [1e-3, 1e4). */
+export function formatNumber(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (!Number.isFinite(x)) return x > 0 ? '∞' : '−∞';
+  if (x === 0) return '0';
+  const a = Math.abs(x);
+  if (a >= 1e-3 && a < 1e4) {
+    return String(Number(x.toPrecision(3)));
+  }
+  const [m, e] = x.toExponential(1).split('e');
+  const exp = Number(e);
+  return `${m.replace(/\.0$/, '')}e${exp}`;
+}
+
+export type CondBand = 'good' | 'moderate' | 'ill' | 'singular' | 'unknown';
+
+/**
+ * Classify κ(A): `singular` when infinite (or rank-deficient), `ill` at or above the warning
+ * threshold, `moderate` above sqrt(threshold) (half the digits lost), `good` otherwise.
+ */
+export function condBand(cond: number | null | undefined, warning: number, rankDeficient = false): CondBand {
+  if (cond === undefined) return 'unknown';
+  if (rankDeficient || cond === null || !Number.isFinite(cond)) return 'singular';
+  const w = Number.isFinite(warning) && warning > 1 ? warning : 1e6;
+  if (cond >= w) return 'ill';
+  if (cond >= Math.sqrt(w)) return 'moderate';
+  return 'good';
+}
+
+/** The minimal snapshot facts the status bar and lenses need. */
+export interface CondFacts {
+  cond: number | null;
+  condEstimated: boolean;
+  rank: number;
+  rows: number;
+}
+
+/** `κ 1.2e3 · rank 5/6` (with `~` when κ is estimated; no rank part for an empty system). */
+export function statusText(f: CondFacts): string {
+  const k = `κ ${f.condEstimated && f.cond !== null ? '~' : ''}${f.rows === 0 ? '–' : formatCond(f.cond)}`;
+  return f.rows === 0 ? `${k} · no constraints` : `${k} · rank ${f.rank}/${f.rows}`;
+}
+
+export interface ProblemCounts {
+  errors: number;
+  warnings: number;
+  infos: number;
+}
+
+export function countProblems(diags: readonly { severity: Severity }[]): ProblemCounts {
+  const c: ProblemCounts = { errors: 0, warnings: 0, infos: 0 };
+  for (const d of diags) {
+    if (d.severity === 'error') c.errors++;
+    else if (d.severity === 'warning') c.warnings++;
+    else c.infos++;
+  }
+  return c;
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** `no problems`, `1 problem`, `3 problems (1 error)`. Informations and hints are not problems. */
+export function problemsText(c: ProblemCounts): string {
+  const n = c.errors + c.warnings;
+  if (n === 0) return 'no problems';
+  return c.errors > 0 && c.warnings > 0 ? `${plural(n, 'problem')} (${plural(c.errors, 'error')})` : plural(n, 'problem');
+}
+
+export interface LensTitles {
+  inspect: string;
+  step: string;
+  run: string;
+  summary: string;
+}
+
+/** The CodeLens titles at the top of a scene. `facts` is undefined when the scene could not be analysed. */
+export function codeLensTitles(plannedSteps: number, facts: CondFacts | undefined, counts: ProblemCounts, running = false): LensTitles {
+  const summary = facts ? `${statusText(facts)} · ${problemsText(counts)}` : `not analysed · ${problemsText(counts)}`;
+  return {
+    inspect: '$(search) Inspect',
+    step: '$(debug-step-over) Step',
+    run: running ? '$(debug-pause) Pause' : `$(run-all) Run ${plannedSteps} step${plannedSteps === 1 ? '' : 's'}`,
+    summary,
+  };
+}
+
+/**
+ * Validate a step count typed into an input box: a positive integer up to `max`.
+ * Returns an error message, or undefined when valid.
+ */
+export function validateStepCount(input: string, max = 1_000_000): string | undefined {
+  const s = input.trim();
+  if (!/^\d+$/.test(s)) return 'Enter a positive whole number of steps.';
+  const n = Number(s);
+  if (n < 1) return 'At least one step.';
+  if (n > max) return `At most ${max} steps at once.`;
+  return undefined;
+}
+
+/** Validate a step index for Go to Step (0 … maxStep). */
+export function validateStepIndex(input: string, maxStep: number, maxAllowed = 1_000_000): string | undefined {
+  const s = input.trim();
+  if (!/^\d+$/.test(s)) return 'Enter a step number (0 = initial state).';
+  const n = Number(s);
+  if (n > Math.max(maxStep, maxAllowed)) return `At most step ${Math.max(maxStep, maxAllowed)}.`;
+  return undefined;
+}
+
+/** True when a path (or URI path) names a scene file. */
+export function isSceneFileName(path: string): boolean {
+  return /\.scene\.json$/i.test(path);
+}
+
+/** Schemes whose documents are never scenes to analyse (diff/SCM/output views of a file). */
+const IGNORED_SCHEMES = new Set(['git', 'gitfs', 'output', 'vscode-scm', 'vscode-local-history', 'review', 'pr', 'conflictResolution', 'merge-conflict.conflict-diff', 'chat-editing-text-model', 'vscode-chat-code-block']);
+
+export function isAnalysableScheme(scheme: string): boolean {
+  return !IGNORED_SCHEMES.has(scheme);
+}

@@ -1,0 +1,56 @@
+// One headless Debian Chromium driven by playwright-core, and the mocha run through the
+// workbench's smoke-test payload (extensionDevelopmentPath + extensionTestsPath).
+import { chromium } from 'playwright-core';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import { CHROMIUM } from './setup.mjs';
+
+export async function launchBrowser(p, { width = 1600, height = 1000 } = {}) {
+  const udd = join(p.e2e, 'chrome-profile');
+  rmSync(udd, { recursive: true, force: true });
+  mkdirSync(udd, { recursive: true });
+  const ctx = await chromium.launchPersistentContext(udd, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width, height },
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+  return ctx;
+}
+
+/**
+ * Runs the extension's mocha suite inside the real (remote, Node) extension host.
+ * Resolves to { code, output } — code 0 when every test passed, 'timeout' on timeout.
+ */
+export async function runSuite(ctx, server, { extensionDevelopmentPath, extensionTestsPath, folder, timeoutMs = 240_000, log = console.log, screenshot }) {
+  const page = await ctx.newPage();
+  const lines = [];
+  page.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 300)}`));
+  let done;
+  const exited = new Promise((r) => (done = r));
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const text = format(...(args || []));
+    lines.push(text);
+    for (const l of text.split('\n')) log(`  ${type === 'error' ? '[err] ' : ''}${l}`);
+  });
+  await page.exposeFunction('codeAutomationExit', (code) => done(code));
+  const remote = (abs) => `vscode-remote://${server.host}${abs}`;
+  const payload = JSON.stringify([
+    ['extensionDevelopmentPath', remote(extensionDevelopmentPath)],
+    ['extensionTestsPath', remote(extensionTestsPath)],
+    ['skipWelcome', 'true'],
+  ]);
+  const url = `${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(payload)}`;
+  await page.goto(url);
+  let timer;
+  const code = await Promise.race([exited, new Promise((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)))]);
+  clearTimeout(timer);
+  if (screenshot) await page.screenshot({ path: screenshot }).catch(() => {});
+  await page.close().catch(() => {});
+  return { code, output: lines.join('\n') };
+}

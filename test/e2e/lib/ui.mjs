@@ -1,0 +1,143 @@
+// Drives the workbench UI as a person would: Quick Open, the command palette, the inspector
+// webview, the Problems panel; screenshots under test-results/e2e/.
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export async function openWorkbench(page, server, folder, { log = console.log } = {}) {
+  await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60_000 });
+  log('workbench ready, explorer populated');
+  await sleep(1000);
+}
+
+async function waitQuickInput(page) {
+  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible', timeout: 20_000 });
+}
+
+/** F1, type the command's title, pick the row with that title. */
+export async function runCommand(page, title, { timeout = 20_000 } = {}) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  await waitQuickInput(page);
+  await page.keyboard.type(title, { delay: 10 });
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout });
+  await sleep(200);
+  await row.click();
+}
+
+/** Ctrl+P, type the file name, Enter; waits for its editor tab. */
+export async function quickOpen(page, fileName) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+P');
+  await waitQuickInput(page);
+  await page.keyboard.type(fileName, { delay: 10 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ state: 'visible', timeout: 20_000 });
+  await sleep(200);
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: fileName }).first().waitFor({ state: 'visible', timeout: 20_000 });
+}
+
+export async function closeAllEditors(page) {
+  await runCommand(page, 'View: Close All Editors');
+  await page.waitForFunction(() => !globalThis.document.querySelector('.tabs-container .tab'), null, { timeout: 10_000 }).catch(() => {});
+}
+
+/** The visible inspector webview's content frame. */
+export function webviewContent(page) {
+  return page.frameLocator('iframe.webview.ready >> visible=true').first().frameLocator('#active-frame');
+}
+
+/**
+ * Measures every canvas in the webview: size, and how many (sampled) pixels differ from the
+ * background behind the canvas. Runs inside the webview's content frame.
+ */
+function measureCanvases() {
+  const doc = globalThis.document;
+  const parseRgb = (s) => {
+    const m = /rgba?\(([^)]+)\)/.exec(s || '');
+    if (!m) return undefined;
+    const v = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return { r: v[0], g: v[1], b: v[2], a: v.length > 3 ? v[3] : 1 };
+  };
+  const bgOf = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = parseRgb(globalThis.getComputedStyle(e).backgroundColor);
+      if (c && c.a > 0) return c;
+    }
+    return parseRgb(globalThis.getComputedStyle(doc.body).backgroundColor) || { r: 0, g: 0, b: 0, a: 0 };
+  };
+  return Array.from(doc.querySelectorAll('canvas')).map((c) => {
+    const hint = [c.id, c.className, c.getAttribute('aria-label') || '', c.parentElement ? c.parentElement.id + ' ' + c.parentElement.className : ''].join(' ');
+    const info = { hint: hint.trim(), width: c.width, height: c.height, visible: c.getClientRects().length > 0, nonBackground: 0, sampled: 0, colors: 0 };
+    if (!c.width || !c.height) return info;
+    let ctx;
+    try {
+      ctx = c.getContext('2d', { willReadFrequently: true });
+    } catch {
+      ctx = null;
+    }
+    if (!ctx) return { ...info, note: 'no 2d context' };
+    const bg = bgOf(c.parentElement || c);
+    const data = ctx.getImageData(0, 0, c.width, c.height).data;
+    const step = Math.max(1, Math.floor(Math.sqrt((c.width * c.height) / 40000)));
+    const colors = new Set();
+    for (let y = 0; y < c.height; y += step) {
+      for (let x = 0; x < c.width; x += step) {
+        const i = (y * c.width + x) * 4;
+        const a = data[i + 3];
+        info.sampled++;
+        if (a === 0) continue;
+        const d = Math.max(Math.abs(data[i] - bg.r), Math.abs(data[i + 1] - bg.g), Math.abs(data[i + 2] - bg.b));
+        if (d > 24) {
+          info.nonBackground++;
+          if (colors.size < 256) colors.add((data[i] >> 4) * 256 + (data[i + 1] >> 4) * 16 + (data[i + 2] >> 4));
+        }
+      }
+    }
+    info.colors = colors.size;
+    return info;
+  });
+}
+
+/** Waits until a heatmap canvas in the webview has non-background pixels; returns the measurements. */
+export async function waitForHeatmap(page, { timeout = 45_000 } = {}) {
+  const inner = webviewContent(page);
+  await inner.locator('canvas').first().waitFor({ state: 'attached', timeout });
+  const deadline = Date.now() + timeout;
+  let last = [];
+  for (;;) {
+    last = await inner.locator('body').evaluate(measureCanvases).catch((e) => [{ error: String(e) }]);
+    const heat = last.filter((c) => /heat|matrix|kkt/i.test(c.hint || ''));
+    const candidates = heat.length ? heat : last;
+    const good = candidates.find((c) => c.nonBackground > 0);
+    if (good) return { ok: true, heatmapFound: heat.length > 0, canvas: good, all: last };
+    if (Date.now() > deadline) return { ok: false, heatmapFound: heat.length > 0, all: last };
+    await sleep(500);
+  }
+}
+
+export async function webviewText(page) {
+  return (await webviewContent(page).locator('body').innerText({ timeout: 5000 }).catch(() => '')).replace(/\s+/g, ' ').trim();
+}
+
+export async function openProblems(page) {
+  const panel = page.locator('.markers-panel');
+  if (!(await panel.isVisible().catch(() => false))) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+Shift+M');
+    await panel.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => {});
+  }
+  await sleep(1000);
+  return page.locator('.markers-panel .monaco-list-row').allTextContents().catch(() => []);
+}
+
+export async function workbenchThemeKind(page) {
+  return page.evaluate(() => {
+    const wb = globalThis.document.querySelector('.monaco-workbench');
+    if (!wb) return 'unknown';
+    for (const k of ['vs-dark', 'hc-black', 'hc-light', 'vs']) if (wb.classList.contains(k)) return k;
+    return 'unknown';
+  });
+}

@@ -1,0 +1,251 @@
+#!/usr/bin/env node
+// `npm run test:e2e` — Constraint Lens in a real VS Code (code-server 4.139.1 = VS Code 1.139.1,
+// remote Node extension host), driven by headless Debian Chromium through playwright-core.
+//
+//   1. tooling (cached under .e2e/): apt chromium libkrb5-dev pkg-config, Node 24, code-server
+//   2. build the extension and package the .vsix
+//   3. the mocha suite (test/e2e/suite) inside the real extension host, on a copy of
+//      test/e2e/workspace (extensionDevelopmentPath = the repo)
+//   4. the packaged .vsix installed into a fresh extensions dir; for every examples/*.scene.json,
+//      in a dark and a light theme: Quick Open the scene, "Constraint Lens: Open Inspector" from
+//      the palette, wait for the heatmap canvas to draw, open Problems, screenshot to
+//      test-results/e2e/<scene>-<theme>.png
+//
+// Options: --suite-only | --ui-only, --grep <regexp> (mocha grep, passed to the extension host),
+//          --skip-build (use the existing dist/ and out/),
+//          --keep (leave code-server running at the end: prints its URL; Ctrl+C to stop).
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureApt, ensureCodeServer, ensureNode24, paths } from './lib/setup.mjs';
+import { installVsix, startCodeServer, tail, writeUserSettings } from './lib/server.mjs';
+import { launchBrowser, runSuite } from './lib/browser.mjs';
+import { closeAllEditors, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewText, workbenchThemeKind } from './lib/ui.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const argv = process.argv.slice(2);
+const flag = (f) => argv.includes(f);
+const opt = (f) => {
+  const i = argv.indexOf(f);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const doSuite = !flag('--ui-only');
+const doUi = !flag('--suite-only');
+const grep = opt('--grep');
+
+const T0 = Date.now();
+const secs = (ms) => (ms / 1000).toFixed(1) + 's';
+const log = (s) => console.log(`[e2e ${secs(Date.now() - T0).padStart(6)}] ${s}`);
+const results = []; // { step, ok, ms, detail }
+async function step(name, fn) {
+  const t = Date.now();
+  log(`▶ ${name}`);
+  try {
+    const detail = await fn();
+    results.push({ step: name, ok: true, ms: Date.now() - t, detail });
+    return detail;
+  } catch (e) {
+    results.push({ step: name, ok: false, ms: Date.now() - t, detail: e instanceof Error ? e.message : String(e) });
+    log(`✖ ${name}: ${e instanceof Error ? e.message : e}`);
+    throw e;
+  }
+}
+
+const P = paths(ROOT);
+const cleanups = [];
+let cleaned = false;
+function cleanup() {
+  if (cleaned) return;
+  cleaned = true;
+  for (const c of cleanups.reverse()) {
+    try {
+      c();
+    } catch {
+      /* best effort */
+    }
+  }
+}
+process.on('exit', cleanup);
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    cleanup();
+    process.exit(130);
+  });
+}
+
+function sh(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status}):\n${(r.stdout || '').slice(-3000)}\n${(r.stderr || '').slice(-3000)}`);
+  return r.stdout || '';
+}
+
+function summary(exitCode) {
+  console.log('\n==================== Constraint Lens e2e summary ====================');
+  for (const r of results) {
+    const d = typeof r.detail === 'string' ? r.detail.split('\n')[0].slice(0, 150) : '';
+    console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.step.padEnd(44)} ${secs(r.ms).padStart(7)}  ${d}`);
+  }
+  console.log(`total ${secs(Date.now() - T0)} — ${exitCode === 0 ? 'OK' : 'FAILED'}`);
+  console.log('=====================================================================');
+}
+
+async function main() {
+  mkdirSync(P.e2e, { recursive: true });
+  await step('apt packages', () => ensureApt(log));
+  await step('Node 24', () => ensureNode24(P, log));
+  await step('code-server', () => ensureCodeServer(P, log));
+
+  await step('build extension', () => {
+    if (flag('--skip-build')) log('--skip-build: using the existing dist/ and out/');
+    else sh(process.execPath, ['scripts/build.mjs']);
+    if (!existsSync(join(ROOT, 'out/e2e/suite/index.js'))) throw new Error('build did not produce out/e2e/suite/index.js');
+    if (!existsSync(join(ROOT, 'dist/extension.js'))) log('warning: no dist/extension.js (src/extension/extension.ts missing?)');
+    return 'dist/extension.js, out/e2e/suite/index.js';
+  });
+
+  let suiteOk = true;
+  if (doSuite) {
+    const ws = join(P.e2e, 'ws');
+    rmSync(ws, { recursive: true, force: true });
+    cpSync(join(ROOT, 'test', 'e2e', 'workspace'), ws, { recursive: true });
+    const server = await step('start code-server (suite)', () => startCodeServer(P, { name: 'suite', env: grep ? { CL_E2E_GREP: grep } : {}, log }));
+    cleanups.push(server.stop);
+    const browser = await launchBrowser(P);
+    cleanups.push(() => browser.close().catch(() => {}));
+    mkdirSync(join(ROOT, 'test-results', 'e2e'), { recursive: true });
+    try {
+      await step('mocha suite in the extension host', async () => {
+        const { code, output } = await runSuite(browser, server, {
+          extensionDevelopmentPath: ROOT,
+          extensionTestsPath: join(ROOT, 'out', 'e2e', 'suite', 'index.js'),
+          folder: ws,
+          timeoutMs: 240_000,
+          log: (s) => console.log(s),
+          screenshot: join(ROOT, 'test-results', 'e2e', 'suite-final.png'),
+        });
+        const m = /(\d+) passing/.exec(output);
+        const f = /(\d+) failing/.exec(output);
+        if (code !== 0) {
+          if (code === 'timeout') log(`code-server log tail:\n${tail(server.logFile)}`);
+          throw new Error(code === 'timeout' ? 'suite timed out after 240 s' : `suite exited ${code} (${m ? m[1] : 0} passing, ${f ? f[1] : '?'} failing)`);
+        }
+        return `${m ? m[1] : '?'} passing`;
+      });
+    } catch {
+      suiteOk = false;
+    }
+    await browser.close().catch(() => {});
+    server.stop();
+  }
+
+  let uiOk = true;
+  if (doUi) {
+    try {
+      await uiPhase();
+    } catch {
+      uiOk = false;
+    }
+  }
+  return suiteOk && uiOk ? 0 : 1;
+}
+
+async function packageVsix() {
+  rmSync(P.vsix, { force: true });
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  if (pkg.scripts && pkg.scripts.package) sh('npm', ['run', '--silent', 'package', '--', '-o', P.vsix]);
+  else sh('npx', ['--no-install', 'vsce', 'package', '--no-dependencies', '-o', P.vsix]);
+  if (!existsSync(P.vsix)) throw new Error(`packaging did not produce ${P.vsix}`);
+  const mb = statSync(P.vsix).size / 1e6;
+  if (mb > 40) throw new Error(`${P.vsix} is ${mb.toFixed(0)} MB: .vscodeignore must exclude .e2e/, node_modules/, test/ …`);
+  return `${P.vsix} (${mb.toFixed(2)} MB)`;
+}
+
+async function uiPhase() {
+  await step('package .vsix', packageVsix);
+  const examplesWs = join(P.e2e, 'examples-ws');
+  rmSync(examplesWs, { recursive: true, force: true });
+  cpSync(join(ROOT, 'examples'), examplesWs, { recursive: true });
+  const scenes = readdirSync(examplesWs).filter((f) => f.endsWith('.scene.json')).sort();
+  if (scenes.length === 0) throw new Error('no examples/*.scene.json');
+
+  const server = await step('start code-server (ui) + install .vsix', async () => {
+    const s = await startCodeServer(P, { name: 'ui', theme: 'Default Dark Modern', log });
+    cleanups.push(s.stop);
+    log(installVsix(P, s, P.vsix).split('\n').pop());
+    return s;
+  });
+  const outDir = join(ROOT, 'test-results', 'e2e');
+  mkdirSync(outDir, { recursive: true });
+  const browser = await launchBrowser(P);
+  cleanups.push(() => browser.close().catch(() => {}));
+  let failures = 0;
+  for (const [themeKey, theme, expectKind] of [
+    ['dark', 'Default Dark Modern', 'vs-dark'],
+    ['light', 'Default Light Modern', 'vs'],
+  ]) {
+    writeUserSettings(server.userDataDir, theme);
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
+    try {
+      await step(`workbench (${themeKey})`, async () => {
+        await openWorkbench(page, server, examplesWs, { log });
+        const kind = await workbenchThemeKind(page);
+        if (kind !== expectKind) throw new Error(`theme class is ${kind}, expected ${expectKind} for ${theme}`);
+        return `theme ${theme} (${kind})`;
+      });
+    } catch {
+      failures++;
+      await page.close().catch(() => {});
+      continue;
+    }
+    for (const scene of scenes) {
+      const base = scene.replace(/\.scene\.json$/, '');
+      const shot = join(outDir, `${base}-${themeKey}.png`);
+      try {
+        await step(`inspector ${base} (${themeKey})`, async () => {
+          try {
+            await closeAllEditors(page);
+            await quickOpen(page, scene);
+            await runCommand(page, 'Constraint Lens: Open Inspector');
+            const heat = await waitForHeatmap(page);
+            if (!heat.ok) throw new Error(`no heatmap canvas with non-background pixels; canvases: ${JSON.stringify(heat.all)}`);
+            const text = await webviewText(page);
+            const problems = await openProblems(page);
+            await page.waitForTimeout(500);
+            await page.screenshot({ path: shot });
+            const c = heat.canvas;
+            log(`  canvas "${c.hint}" ${c.width}x${c.height}: ${c.nonBackground}/${c.sampled} sampled pixels non-background, ${c.colors} colours${heat.heatmapFound ? '' : ' (no canvas named heatmap/matrix; used any canvas)'}`);
+            log(`  webview text: ${text.slice(0, 200)}`);
+            log(`  problems (${problems.length}): ${JSON.stringify(problems.slice(0, 6))}`);
+            return `${shot.slice(ROOT.length + 1)} — ${c.nonBackground} heatmap px, ${problems.length} problem rows`;
+          } catch (e) {
+            await page.screenshot({ path: shot.replace(/\.png$/, '-FAILED.png') }).catch(() => {});
+            throw e;
+          }
+        });
+      } catch {
+        failures++;
+      }
+    }
+    await page.close().catch(() => {});
+  }
+  await browser.close().catch(() => {});
+  if (flag('--keep')) {
+    log(`--keep: code-server stays up at ${server.url}/?folder=${encodeURIComponent(examplesWs)} — Ctrl+C to stop`);
+    await new Promise(() => {});
+  }
+  server.stop();
+  if (failures) throw new Error(`${failures} UI step(s) failed`);
+}
+
+main()
+  .catch((e) => {
+    log(`fatal: ${e instanceof Error ? e.stack || e.message : e}`);
+    return 1;
+  })
+  .then((code) => {
+    cleanup();
+    summary(code);
+    process.exit(code);
+  });

@@ -1,0 +1,23 @@
+// Entry of the e2e suite, loaded by VS Code's extension test runner (extensionTestsPath) inside
+// the real extension host. Bundled by scripts/build.mjs with `mocha` and `vscode` external:
+// mocha is required at run time from the repo's node_modules.
+import Mocha from 'mocha';
+import activation from './activation.test';
+import diagnostics from './diagnostics.test';
+import liveUpdate from './liveUpdate.test';
+import panel from './panel.test';
+import quickfix from './quickfix.test';
+import smoke from './smoke.test';
+import stepping from './stepping.test';
+
+export function run(): Promise<void> {
+  const grep = process.env.CL_E2E_GREP;
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec', ...(grep ? { grep } : {}) });
+  // The test files are bundled into this one: define mocha's tdd globals (suite, test, …) on
+  // globalThis, as mocha does for each file it loads, then let every file declare its suites.
+  mocha.suite.emit('pre-require', globalThis, 'constraint-lens-e2e', mocha);
+  for (const register of [smoke, activation, diagnostics, quickfix, liveUpdate, stepping, panel]) register();
+  return new Promise((resolve, reject) => {
+    mocha.run((failures) => (failures ? reject(new Error(`${failures} e2e test(s) failed`)) : resolve()));
+  });
+}

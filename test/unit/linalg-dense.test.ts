@@ -1,0 +1,92 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EigenvalueDecomposition, Matrix, pseudoInverse, solve } from 'ml-matrix';
+import {
+  denseLstsqMinNorm,
+  denseSolveCholesky,
+  denseSolveLU,
+  matrixRank,
+  symmetricEigenvalues,
+  singularValues,
+} from '../../src/engine/linalg/dense';
+import { denseJDJt, randomDense, randomSpd, rng } from '../../src/engine/linalg/fixtures';
+import { csrFromDense } from '../../src/engine/linalg/sparse';
+
+const relErr = (x: ArrayLike<number>, y: ArrayLike<number>) => {
+  let d = 0;
+  let s = 0;
+  for (let i = 0; i < x.length; i++) {
+    d += (x[i] - y[i]) ** 2;
+    s += y[i] ** 2;
+  }
+  return Math.sqrt(d) / Math.max(Math.sqrt(s), 1e-300);
+};
+
+test('symmetric eigenvalues match ml-matrix (descending), dense and CSR input', () => {
+  const rand = rng(1);
+  for (const n of [1, 2, 3, 8, 40]) {
+    const B = randomDense(n, n, rand);
+    const A = B.map((r, i) => r.map((v, j) => v + B[j][i]));
+    const ref = new EigenvalueDecomposition(new Matrix(A), { assumeSymmetric: true }).realEigenvalues.sort((a, b) => b - a);
+    const ev = symmetricEigenvalues(A);
+    const ev2 = symmetricEigenvalues(csrFromDense(A));
+    for (let i = 0; i < n; i++) {
+      assert.ok(Math.abs(ev[i] - ref[i]) < 1e-12 * Math.max(1, Math.abs(ref[0])), `n=${n} i=${i}`);
+      assert.ok(Math.abs(ev2[i] - ref[i]) < 1e-12 * Math.max(1, Math.abs(ref[0])));
+      if (i > 0) assert.ok(ev[i] <= ev[i - 1]);
+    }
+  }
+  // Diagonal and already-tridiagonal inputs.
+  assert.deepEqual(Array.from(symmetricEigenvalues([[1, 0, 0], [0, 3, 0], [0, 0, 2]])), [3, 2, 1]);
+  assert.equal(symmetricEigenvalues([]).length, 0);
+});
+
+test('PSD eigenvalues equal the singular values', () => {
+  const rand = rng(2);
+  const J = randomDense(6, 10, rand);
+  const A = denseJDJt(J, new Array<number>(10).fill(1));
+  const ev = symmetricEigenvalues(A);
+  const sv = singularValues(A);
+  for (let i = 0; i < 6; i++) assert.ok(Math.abs(ev[i] - sv[i]) < 1e-12 * sv[0]);
+});
+
+test('Cholesky / LU solves match ml-matrix; failures return null', () => {
+  const rand = rng(3);
+  for (const n of [1, 5, 30]) {
+    const A = randomSpd(n, rand);
+    const b = Array.from({ length: n }, () => rand() - 0.5);
+    const ref = solve(new Matrix(A), Matrix.columnVector(b)).getColumn(0);
+    assert.ok(relErr(denseSolveCholesky(A, b)!, ref) < 1e-10);
+    assert.ok(relErr(denseSolveLU(A, b)!, ref) < 1e-10);
+  }
+  assert.equal(denseSolveCholesky([[1, 2], [2, 1]], [1, 1]), null); // indefinite
+  assert.ok(denseSolveLU([[1, 2], [2, 1]], [1, 1]) !== null);
+  assert.equal(denseSolveLU([[1, 2], [2, 4]], [1, 1]), null); // singular
+});
+
+test('minimum-norm least squares equals pseudoInverse·b (rectangular and singular)', () => {
+  const rand = rng(4);
+  const J = randomDense(4, 7, rand);
+  J.push(J[0].map((v, k) => v + 2 * J[1][k])); // dependent row
+  const b = [1, 2, 3, 4, 5];
+  const ref = pseudoInverse(new Matrix(J)).mmul(Matrix.columnVector(b)).getColumn(0);
+  assert.ok(relErr(denseLstsqMinNorm(J, b), ref) < 1e-10);
+  const A = denseJDJt(J, new Array<number>(7).fill(2));
+  const refA = pseudoInverse(new Matrix(A)).mmul(Matrix.columnVector(b)).getColumn(0);
+  assert.ok(relErr(denseLstsqMinNorm(A, b), refA) < 1e-10);
+});
+
+test('matrixRank follows numpy (tall, wide, dependent rows, zero)', () => {
+  const rand = rng(5);
+  const J = randomDense(5, 9, rand);
+  assert.equal(matrixRank(J), 5);
+  const Jt = J[0].map((_, j) => J.map((r) => r[j]));
+  assert.equal(matrixRank(Jt), 5);
+  J.push(J[2].slice());
+  J.push(J[0].map((v, k) => v - J[3][k]));
+  assert.equal(matrixRank(J), 5);
+  assert.equal(matrixRank(csrFromDense(J)), 5);
+  assert.equal(matrixRank([[0, 0], [0, 0]]), 0);
+  assert.equal(matrixRank([[1, 0], [0, 1e-20]]), 1);
+  assert.equal(matrixRank([[1, 0], [0, 1e-20]], 1e-30), 2);
+});

@@ -1,0 +1,455 @@
+// chart.js charts (bundled, no CDN): history (|C|, λ, κ, energy, drift), spectrum, λ per row.
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PointElement,
+  ScatterController,
+  Tooltip,
+  type ChartConfiguration,
+  type ChartDataset,
+  type ChartType,
+  type Plugin,
+} from 'chart.js';
+import type { StepRecord, SystemSnapshot } from '../src/protocol';
+import { fmt, fmtCond } from './format';
+import { withAlpha, type Palette } from './theme';
+
+declare module 'chart.js' {
+  interface PluginOptionsByType<TType extends ChartType> {
+    clCursor?: { x?: number; color?: string };
+    clLines?: { lines: { y: number; color: string; label: string; dash?: number[] }[] };
+  }
+}
+
+Chart.register(LineController, LineElement, PointElement, BarController, BarElement, ScatterController, LinearScale, LogarithmicScale, CategoryScale, Tooltip, Legend);
+
+const cursorPlugin: Plugin = {
+  id: 'clCursor',
+  afterDatasetsDraw(chart, _args, opts: { x?: number; color?: string }) {
+    if (opts?.x === undefined) return;
+    const xs = chart.scales.x;
+    if (!xs) return;
+    const px = xs.getPixelForValue(opts.x);
+    if (!Number.isFinite(px) || px < chart.chartArea.left - 1 || px > chart.chartArea.right + 1) return;
+    const ctx = chart.ctx;
+    ctx.save();
+    ctx.strokeStyle = opts.color ?? '#888';
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    ctx.moveTo(px, chart.chartArea.top);
+    ctx.lineTo(px, chart.chartArea.bottom);
+    ctx.stroke();
+    ctx.restore();
+  },
+};
+
+const linesPlugin: Plugin = {
+  id: 'clLines',
+  afterDatasetsDraw(chart, _args, opts: { lines?: { y: number; color: string; label: string; dash?: number[] }[] }) {
+    const ys = chart.scales.y;
+    if (!ys || !opts?.lines) return;
+    const ctx = chart.ctx;
+    const { left, right, top, bottom } = chart.chartArea;
+    ctx.save();
+    for (const l of opts.lines) {
+      const py = ys.getPixelForValue(l.y);
+      if (!Number.isFinite(py) || py < top || py > bottom) continue;
+      ctx.strokeStyle = l.color;
+      ctx.fillStyle = l.color;
+      ctx.lineWidth = 1;
+      ctx.setLineDash(l.dash ?? [5, 4]);
+      ctx.beginPath();
+      ctx.moveTo(left, py);
+      ctx.lineTo(right, py);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.font = `10px ${String(Chart.defaults.font.family)}`;
+      ctx.textAlign = 'right';
+      ctx.textBaseline = 'bottom';
+      ctx.fillText(l.label, right - 4, py - 2);
+    }
+    ctx.restore();
+  },
+};
+Chart.register(cursorPlugin, linesPlugin);
+
+export function applyChartTheme(p: Palette): void {
+  Chart.defaults.color = p.muted;
+  Chart.defaults.borderColor = p.grid;
+  Chart.defaults.font.family = p.font;
+  Chart.defaults.font.size = 11;
+  Chart.defaults.animation = false;
+  Chart.defaults.responsive = true;
+  Chart.defaults.maintainAspectRatio = false;
+  const tt = Chart.defaults.plugins.tooltip;
+  tt.backgroundColor = p.dark ? 'rgba(30,30,30,0.95)' : 'rgba(255,255,255,0.97)';
+  tt.titleColor = p.fg;
+  tt.bodyColor = p.fg;
+  tt.borderColor = p.border;
+  tt.borderWidth = 1;
+  tt.cornerRadius = 3;
+  tt.padding = 8;
+  tt.boxPadding = 4;
+  const lg = Chart.defaults.plugins.legend;
+  lg.labels.boxWidth = 10;
+  lg.labels.boxHeight = 10;
+  lg.labels.color = p.fg;
+}
+
+const FLOOR = 1e-16;
+const logv = (x: number): number => (Number.isFinite(x) ? Math.max(FLOOR, Math.abs(x)) : NaN);
+
+/** Index stride so a history of any length is drawn with ≤ maxPts points (max-preserving). */
+function buckets(n: number, maxPts = 1500): number {
+  return Math.max(1, Math.ceil(n / maxPts));
+}
+
+interface SeriesSpec {
+  label: string;
+  color: string;
+  data: { x: number; y: number }[];
+  width?: number;
+  dash?: number[];
+  dim?: boolean;
+}
+
+function seriesOf(history: StepRecord[], get: (r: StepRecord) => number, agg: 'max' | 'last' = 'last', initial?: number): { x: number; y: number }[] {
+  const out: { x: number; y: number }[] = [];
+  if (initial !== undefined) out.push({ x: 0, y: initial });
+  const k = buckets(history.length);
+  for (let i = 0; i < history.length; i += k) {
+    let y = get(history[i]);
+    let x = history[i].step;
+    for (let q = 1; q < k && i + q < history.length; q++) {
+      const r = history[i + q];
+      const v = get(r);
+      if (agg === 'max' ? Math.abs(v) > Math.abs(y) : true) y = v;
+      x = r.step;
+    }
+    out.push({ x, y });
+  }
+  return out;
+}
+
+export interface HistoryChartSpec {
+  id: string;
+  title: string;
+  yTitle: string;
+  log: boolean;
+  build(ctx: HistoryContext): { series: SeriesSpec[]; lines?: { y: number; color: string; label: string; dash?: number[] }[]; note?: string };
+}
+
+export interface HistoryContext {
+  history: StepRecord[];
+  snapshot: SystemSnapshot;
+  initial?: SystemSnapshot;
+  palette: Palette;
+  selectedConstraint: number;
+}
+
+const MAX_SERIES = 8;
+
+/** Pick up to MAX_SERIES indices: the selected one plus the largest by `score`. */
+function pick(n: number, score: (i: number) => number, selected: number): number[] {
+  const idx = Array.from({ length: n }, (_, i) => i);
+  if (n <= MAX_SERIES) return idx;
+  idx.sort((a, b) => score(b) - score(a));
+  const out = idx.slice(0, MAX_SERIES);
+  if (selected >= 0 && selected < n && !out.includes(selected)) out[MAX_SERIES - 1] = selected;
+  return out.sort((a, b) => a - b);
+}
+
+export const HISTORY_CHARTS: HistoryChartSpec[] = [
+  {
+    id: 'violation',
+    title: 'Constraint violation ‖C‖',
+    yTitle: '‖C‖ (log)',
+    log: true,
+    build: ({ history, snapshot, palette, selectedConstraint }) => {
+      const cs = snapshot.constraints;
+      const n = Math.max(cs.length, history[0]?.C.length ?? 0);
+      const maxC = (i: number): number => history.reduce((m, r) => Math.max(m, Math.abs(r.C[i] ?? 0)), 0);
+      const chosen = pick(n, maxC, selectedConstraint);
+      return {
+        series: chosen.map((i, k) => ({
+          label: cs[i]?.name ?? `c${i}`,
+          color: palette.series[k % palette.series.length],
+          data: seriesOf(history, (r) => logv(r.C[i] ?? 0), 'max'),
+          width: i === selectedConstraint ? 2.5 : 1.5,
+          dim: selectedConstraint >= 0 && i !== selectedConstraint,
+        })),
+        note: n > chosen.length ? `${chosen.length} of ${n} constraints (largest)` : undefined,
+      };
+    },
+  },
+  {
+    id: 'lambda',
+    title: 'Multipliers λ',
+    yTitle: 'λ',
+    log: false,
+    build: ({ history, snapshot, palette, selectedConstraint }) => {
+      const rows = snapshot.rows;
+      const n = Math.max(rows.length, history[0]?.lambda.length ?? 0);
+      const sel = snapshot.constraints[selectedConstraint];
+      const selRow = sel ? sel.firstRow : -1;
+      const maxL = (i: number): number => history.reduce((m, r) => Math.max(m, Math.abs(r.lambda[i] ?? 0)), 0);
+      const chosen = pick(n, maxL, selRow);
+      return {
+        series: chosen.map((i, k) => {
+          const inSel = sel !== undefined && i >= sel.firstRow && i < sel.firstRow + sel.rows;
+          return {
+            label: rows[i]?.label ?? `r${i}`,
+            color: palette.series[k % palette.series.length],
+            data: seriesOf(history, (r) => r.lambda[i] ?? NaN),
+            width: inSel ? 2.5 : 1.5,
+            dim: sel !== undefined && !inSel,
+          };
+        }),
+        note: n > chosen.length ? `${chosen.length} of ${n} rows (largest |λ|)` : undefined,
+      };
+    },
+  },
+  {
+    id: 'cond',
+    title: 'Condition number κ(A)',
+    yTitle: 'κ(A) (log)',
+    log: true,
+    build: ({ history, palette }) => ({
+      series: [
+        {
+          label: 'κ(A)',
+          color: palette.series[0],
+          data: seriesOf(history, (r) => (r.cond.A === null || !Number.isFinite(r.cond.A) ? 1e17 : Math.max(1, r.cond.A)), 'max'),
+        },
+      ],
+      lines: [
+        { y: 1e2, color: palette.warning, label: 'caution 1e2' },
+        { y: 1e6, color: palette.error, label: 'ill-conditioned 1e6' },
+      ],
+      note: history.some((r) => r.cond.A === null) ? 'singular steps drawn at 1e17' : undefined,
+    }),
+  },
+  {
+    id: 'energy',
+    title: 'Energy',
+    yTitle: 'J',
+    log: false,
+    build: ({ history, palette }) => ({
+      series: [
+        { label: 'total', color: palette.series[0], data: seriesOf(history, (r) => r.energy.total), width: 2 },
+        { label: 'kinetic', color: palette.series[2], data: seriesOf(history, (r) => r.energy.kinetic), dash: [4, 3] },
+        { label: 'potential', color: palette.series[3], data: seriesOf(history, (r) => r.energy.potential), dash: [2, 2] },
+      ],
+    }),
+  },
+  {
+    id: 'drift',
+    title: 'Quaternion drift max ||q|−1|',
+    yTitle: '||q|−1| (log)',
+    log: true,
+    build: ({ history, palette }) => ({
+      series: [{ label: '||q|−1|', color: palette.series[4], data: seriesOf(history, (r) => logv(r.quatDrift), 'max') }],
+      lines: [{ y: 1e-6, color: palette.warning, label: '1e−6' }],
+    }),
+  },
+];
+
+export class HistoryChart {
+  readonly chart: Chart<'line', { x: number; y: number }[]>;
+  constructor(
+    readonly spec: HistoryChartSpec,
+    canvas: HTMLCanvasElement,
+    private readonly onPick: (step: number) => void,
+  ) {
+    const cfg: ChartConfiguration<'line', { x: number; y: number }[]> = {
+      type: 'line',
+      data: { datasets: [] },
+      options: {
+        parsing: false,
+        normalized: true,
+        spanGaps: true,
+        interaction: { mode: 'nearest', axis: 'x', intersect: false },
+        elements: { point: { radius: 0, hoverRadius: 3 }, line: { tension: 0 } },
+        scales: {
+          x: { type: 'linear', title: { display: true, text: 'step' }, ticks: { maxTicksLimit: 8, precision: 0 } },
+          y: {
+            type: spec.log ? 'logarithmic' : 'linear',
+            title: { display: false, text: spec.yTitle },
+            ticks: { maxTicksLimit: 6, callback: (v) => fmt(Number(v), 2) },
+          },
+        },
+        plugins: {
+          legend: { display: true, position: 'bottom', labels: { usePointStyle: false } },
+          tooltip: {
+            callbacks: {
+              title: (items) => `step ${items[0]?.parsed.x ?? ''}`,
+              label: (item) => {
+                const y = item.parsed.y ?? NaN;
+                const shown = spec.id === 'cond' && y >= 1e17 ? '∞' : spec.id === 'cond' ? fmtCond(y) : fmt(y, 6);
+                return `${item.dataset.label}: ${shown}`;
+              },
+            },
+          },
+        },
+        onClick: (_e, _els, chart) => {
+          const ev = _e.native as MouseEvent | undefined;
+          if (!ev) return;
+          const r = chart.canvas.getBoundingClientRect();
+          const v = chart.scales.x.getValueForPixel(ev.clientX - r.left);
+          if (v !== undefined && Number.isFinite(v)) this.onPick(Math.max(0, Math.round(v)));
+        },
+      },
+    };
+    this.chart = new Chart(canvas, cfg);
+  }
+
+  update(ctx: HistoryContext, step: number): string | undefined {
+    const built = this.spec.build(ctx);
+    const p = ctx.palette;
+    this.chart.data.datasets = built.series.map(
+      (s): ChartDataset<'line', { x: number; y: number }[]> => ({
+        label: s.label,
+        data: s.data,
+        borderColor: s.dim ? withAlpha(s.color, 0.35) : s.color,
+        backgroundColor: s.dim ? withAlpha(s.color, 0.35) : s.color,
+        borderWidth: s.width ?? 1.5,
+        borderDash: s.dash,
+        pointRadius: s.data.length < 30 ? 2 : 0,
+      }),
+    );
+    const o = this.chart.options;
+    o.plugins!.clCursor = { x: step, color: p.focus };
+    o.plugins!.clLines = { lines: built.lines ?? [] };
+    o.plugins!.legend!.display = built.series.length > 1;
+    const last = ctx.history.length ? ctx.history[ctx.history.length - 1].step : 1;
+    (o.scales!.x as { min?: number; max?: number }).min = 0;
+    (o.scales!.x as { min?: number; max?: number }).max = Math.max(1, last);
+    this.chart.update('none');
+    return built.note;
+  }
+
+  updateCursor(step: number, color: string): void {
+    this.chart.options.plugins!.clCursor = { x: step, color };
+    this.chart.update('none');
+  }
+
+  destroy(): void {
+    this.chart.destroy();
+  }
+}
+
+export class SpectrumChart {
+  readonly chart: Chart<'line', { x: number; y: number }[]>;
+  constructor(canvas: HTMLCanvasElement) {
+    this.chart = new Chart(canvas, {
+      type: 'line',
+      data: { datasets: [] },
+      options: {
+        parsing: false,
+        normalized: true,
+        interaction: { mode: 'nearest', intersect: false, axis: 'x' },
+        scales: {
+          x: { type: 'linear', title: { display: true, text: 'index i' }, ticks: { precision: 0, maxTicksLimit: 10 } },
+          y: { type: 'logarithmic', title: { display: true, text: 'σᵢ(A)' }, ticks: { maxTicksLimit: 6, callback: (v) => fmt(Number(v), 2) } },
+        },
+        plugins: {
+          legend: { display: false },
+          tooltip: { callbacks: { title: (it) => `σ${it[0]?.parsed.x ?? ''}`, label: (it) => `${fmt(it.parsed.y ?? NaN, 8)}` } },
+        },
+      },
+    });
+  }
+
+  update(s: SystemSnapshot, p: Palette): void {
+    const sv = s.singularValues ?? new Float64Array(0);
+    const tol = s.rankTolerance;
+    const pts = Array.from(sv, (v, i) => ({ x: i + 1, y: Math.max(FLOOR * Math.max(1, sv[0] || 1), v) }));
+    const ok = pts.map((pt) => (sv[pt.x - 1] > tol ? p.series[0] : p.error));
+    this.chart.data.datasets = [
+      {
+        label: 'σ',
+        data: pts,
+        borderColor: withAlpha(p.series[0], 0.6),
+        backgroundColor: ok,
+        pointBackgroundColor: ok,
+        pointBorderColor: ok,
+        pointRadius: pts.length > 200 ? 1.5 : 3.5,
+        pointHoverRadius: 5,
+        borderWidth: 1,
+        showLine: pts.length > 1,
+      },
+    ];
+    this.chart.options.plugins!.clLines = { lines: tol > 0 ? [{ y: tol, color: p.error, label: `rank tolerance ${fmt(tol, 3)}` }] : [] };
+    const xs = this.chart.options.scales!.x as { min?: number; max?: number };
+    xs.min = pts.length > 1 ? 1 : 0;
+    xs.max = Math.max(2, pts.length);
+    const ys = this.chart.options.scales!.y as { min?: number };
+    const minV = Math.min(...pts.map((q) => q.y), tol > 0 ? tol : Infinity);
+    ys.min = Number.isFinite(minV) ? Math.pow(10, Math.floor(Math.log10(minV)) - 1) : undefined;
+    this.chart.update('none');
+  }
+}
+
+export class LambdaChart {
+  readonly chart: Chart<'bar', number[], string>;
+  private rowConstraint: number[] = [];
+  constructor(canvas: HTMLCanvasElement, onPick: (constraint: number) => void) {
+    this.chart = new Chart(canvas, {
+      type: 'bar',
+      data: { labels: [], datasets: [] },
+      options: {
+        interaction: { mode: 'index', intersect: false },
+        scales: {
+          x: { type: 'category', ticks: { autoSkip: true, maxRotation: 60, minRotation: 0 }, grid: { display: false } },
+          y: { type: 'linear', title: { display: true, text: 'λ' }, ticks: { maxTicksLimit: 6, callback: (v) => fmt(Number(v), 3) } },
+        },
+        plugins: {
+          legend: { display: false },
+          tooltip: { callbacks: { label: (it) => `λ = ${String(it.parsed.y)}` } },
+        },
+        onClick: (_e, els) => {
+          const i = els[0]?.index;
+          if (i !== undefined && this.rowConstraint[i] >= 0) onPick(this.rowConstraint[i]);
+        },
+        onHover: (e, els) => {
+          const t = e.native?.target as HTMLElement | undefined;
+          if (t) t.style.cursor = els.length ? 'pointer' : 'default';
+        },
+      },
+    });
+  }
+
+  update(s: SystemSnapshot, p: Palette, selected: number, redundantRows: Set<number>): void {
+    const n = Math.min(s.lambda.length, 600);
+    const labels: string[] = [];
+    const data: number[] = [];
+    const colors: string[] = [];
+    const borders: string[] = [];
+    this.rowConstraint = [];
+    const rc = new Int32Array(n).fill(-1);
+    s.constraints.forEach((c, ci) => {
+      for (let r = c.firstRow; r < c.firstRow + c.rows && r < n; r++) rc[r] = ci;
+    });
+    for (let i = 0; i < n; i++) {
+      labels.push(s.rows[i]?.label ?? `r${i}`);
+      data.push(s.lambda[i]);
+      const ci = rc[i];
+      this.rowConstraint.push(ci);
+      const base = redundantRows.has(i) ? p.warning : p.series[(ci < 0 ? 0 : ci) % 2 === 0 ? 0 : 5];
+      const dim = selected >= 0 && ci !== selected;
+      colors.push(withAlpha(base, dim ? 0.35 : 0.85));
+      borders.push(ci === selected ? p.focus : withAlpha(base, dim ? 0.5 : 1));
+    }
+    this.chart.data.labels = labels;
+    this.chart.data.datasets = [{ label: 'λ', data, backgroundColor: colors, borderColor: borders, borderWidth: 1.5, maxBarThickness: 36 }];
+    this.chart.update('none');
+  }
+}
