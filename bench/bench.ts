@@ -4,12 +4,15 @@
 //   3. MuJoCo (mujoco-js, WebAssembly) with <connect> equality constraints.
 // Prints a table of per-step medians and writes bench/results/latest.json.
 //
-// Usage: node dist/bench.js [--quick] [--sizes 10,100,1000] [--dense-budget SECONDS] [--no-variants]
+// Usage: node dist/bench.js [--quick] [--sizes 10,100,1000] [--rounds R] [--dense-budget SECONDS] [--no-variants] [--out FILE]
 //   --quick          N = 10, 100 only (smoke test)
 //   --sizes a,b,...  choose the chain sizes
-//   --dense-budget   seconds the dense path may take per size (default 40); larger sizes are skipped
+//   --rounds R       each contender runs R rounds (reset, 10 untimed + 50 timed steps); the figure is the
+//                    lowest per-round median (default 3), which shrugs off background load
+//   --dense-budget   seconds the dense path may take per size (default 30); larger sizes are skipped
 //                    with the projected time printed
 //   --no-variants    time only MuJoCo's main configuration (Newton, sparse Jacobian)
+//   --out FILE       where to write the JSON (default bench/results/latest.json)
 import * as os from 'node:os';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -25,14 +28,16 @@ interface Options {
   sizes: number[];
   denseBudgetS: number;
   variants: boolean;
+  rounds: number;
   outFile: string;
 }
 
 function parseArgs(argv: string[]): Options {
   const o: Options = {
     sizes: [10, 100, 1000, 3000],
-    denseBudgetS: 40,
+    denseBudgetS: 30,
     variants: true,
+    rounds: 3,
     outFile: path.resolve(__dirname, '..', 'bench', 'results', 'latest.json'),
   };
   for (let i = 0; i < argv.length; i++) {
@@ -46,14 +51,16 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--sizes') o.sizes = next().split(',').map((s) => Number(s.trim()));
     else if (a === '--dense-budget') o.denseBudgetS = Number(next());
     else if (a === '--no-variants') o.variants = false;
+    else if (a === '--rounds') o.rounds = Number(next());
     else if (a === '--out') o.outFile = path.resolve(next());
     else if (a === '--help' || a === '-h') {
-      console.log('usage: node dist/bench.js [--quick] [--sizes 10,100,1000,3000] [--dense-budget SECONDS] [--no-variants] [--out FILE]');
+      console.log('usage: node dist/bench.js [--quick] [--sizes 10,100,1000,3000] [--rounds 3] [--dense-budget SECONDS] [--no-variants] [--out FILE]');
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
   if (!o.sizes.length || o.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--sizes: positive integers, comma-separated');
   if (!(o.denseBudgetS >= 0)) throw new Error('--dense-budget: a number of seconds ≥ 0');
+  if (!Number.isInteger(o.rounds) || o.rounds < 1) throw new Error('--rounds: a positive integer');
   return o;
 }
 
@@ -61,19 +68,22 @@ function parseArgs(argv: string[]): Options {
 // timing
 
 interface Timing {
+  /** The reported figure: the lowest of the rounds' per-step medians (robust to background load). */
   medianMs: number;
+  /** Per-step median of each round (each round: reset, warm-up, timed steps). */
+  roundMedians: number[];
   minMs: number;
   maxMs: number;
+  /** Per round. */
   warmupSteps: number;
   measuredSteps: number;
 }
 
 interface MeasurePlan {
+  /** Untimed steps first (JIT, caches). */
   warmup: number;
-  minSteps: number;
-  maxSteps: number;
-  /** Keep measuring (past minSteps) until this much time has been spent measuring. */
-  budgetMs: number;
+  /** Timed steps (one call each). */
+  steps: number;
 }
 
 const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
@@ -84,35 +94,51 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** Time `step` one call at a time; returns undefined timing fields if `step` throws (rethrown). */
-function measure(step: () => void, plan: MeasurePlan, stopped: () => boolean = () => false): Timing {
-  for (let k = 0; k < plan.warmup; k++) step();
-  const times: number[] = [];
-  const t0 = nowMs();
-  while (times.length < plan.maxSteps && !stopped()) {
-    const a = nowMs();
-    step();
-    times.push(nowMs() - a);
-    if (times.length >= plan.minSteps && nowMs() - t0 >= plan.budgetMs) break;
+/**
+ * `rounds` times: `reset()`, the warm-up, then time `step` one call at a time. Stops a round early
+ * when `stopped()` turns true.
+ */
+function measure(
+  reset: () => void,
+  step: () => void,
+  plan: MeasurePlan,
+  rounds: number,
+  stopped: () => boolean = () => false,
+): Timing {
+  const roundMedians: number[] = [];
+  let minMs = Infinity, maxMs = 0, measured = 0;
+  for (let r = 0; r < rounds; r++) {
+    reset();
+    for (let k = 0; k < plan.warmup; k++) step();
+    const times: number[] = [];
+    while (times.length < plan.steps && !stopped()) {
+      const a = nowMs();
+      step();
+      times.push(nowMs() - a);
+    }
+    if (!times.length) throw new Error('no step could be measured');
+    roundMedians.push(median(times));
+    minMs = Math.min(minMs, ...times);
+    maxMs = Math.max(maxMs, ...times);
+    measured = times.length;
   }
-  if (!times.length) throw new Error('no step could be measured');
-  return {
-    medianMs: median(times),
-    minMs: Math.min(...times),
-    maxMs: Math.max(...times),
-    warmupSteps: plan.warmup,
-    measuredSteps: times.length,
-  };
+  return { medianMs: Math.min(...roundMedians), roundMedians, minMs, maxMs, warmupSteps: plan.warmup, measuredSteps: measured };
 }
 
-const STANDARD_PLAN: MeasurePlan = { warmup: 10, minSteps: 30, maxSteps: 300, budgetMs: 1500 };
+/**
+ * The same number of steps for every contender (so the chains are compared at the same simulated
+ * time, t = 0.3 s): 10 untimed + 50 timed. Only the dense path drops to fewer steps when large.
+ */
+const STANDARD_PLAN: MeasurePlan = { warmup: 10, steps: 50 };
 
 // ---------------------------------------------------------------------------------------------
 // contenders
 
-type Outcome<T> = ({ ok: true; timing: Timing } & T) | { ok: false; reason: string };
+type Outcome<T> = ({ ok: true; timing: Timing } & T) | { ok: false; reason: string; projectedMs?: number };
 
 interface EngineExtra {
+  /** Not written to the JSON (see `replacer`). */
+  positions?: number[];
   method: string;
   cond: number | null;
   condEstimated: boolean;
@@ -121,7 +147,7 @@ interface EngineExtra {
   dofs: number;
 }
 
-function runEngine(p: ChainParams): Outcome<EngineExtra> {
+function runEngine(p: ChainParams, rounds: number): Outcome<EngineExtra> {
   let made;
   try {
     made = makeEngineChain(p);
@@ -131,16 +157,17 @@ function runEngine(p: ChainParams): Outcome<EngineExtra> {
   if (!made.ok) return { ok: false, reason: made.reason };
   const c = made.chain;
   try {
-    const timing = measure(c.step, STANDARD_PLAN, () => c.stopped() !== undefined);
+    const timing = measure(c.reset, c.step, STANDARD_PLAN, rounds, () => c.stopped() !== undefined);
     const stop = c.stopped();
     if (stop) return { ok: false, reason: `engine run stopped: ${stop}` };
-    return { ok: true, timing, ...c.lastStepInfo(), jointError: c.jointError(), rows: c.rows, dofs: c.dofs };
+    return { ok: true, timing, ...c.lastStepInfo(), jointError: c.jointError(), rows: c.rows, dofs: c.dofs, positions: c.positions() };
   } catch (e) {
     return { ok: false, reason: `engine threw: ${e instanceof Error ? e.message : String(e)}` };
   }
 }
 
 interface DenseExtra {
+  positions?: number[];
   jointError: number;
   macsPerStep: number;
   gmacPerS: number;
@@ -163,8 +190,9 @@ let denseMacsPerMs: number | undefined;
 
 function calibrateDense(): number {
   if (denseMacsPerMs === undefined) {
-    const p = chainParams(40);
+    const p = chainParams(60);
     const w = denseWorld(p);
+    denseStep(w, p.dt);
     denseStep(w, p.dt);
     const t0 = nowMs();
     denseStep(w, p.dt);
@@ -174,34 +202,49 @@ function calibrateDense(): number {
   return denseMacsPerMs;
 }
 
-function runDense(p: ChainParams, budgetS: number): Outcome<DenseExtra> {
+function runDense(p: ChainParams, budgetS: number, rounds: number): Outcome<DenseExtra> {
   const nv = 6 * p.n, m = 3 * p.n;
   const macs = denseStepMacs(nv, m);
   // M⁻¹, J, M⁻¹Jᵀ, A and LU's copy, as Float64Array
   const bytes = 8 * (nv * nv + 2 * m * nv + 2 * m * m);
   const projectedMs = macs / calibrateDense();
-  const minSteps = projectedMs < 50 ? 30 : projectedMs < 2000 ? 20 : 3;
-  const warmup = projectedMs < 50 ? 5 : 1;
-  const projectedTotalS = ((warmup + minSteps) * projectedMs) / 1000;
+  // The standard plan if it fits the budget (then the engine can be checked against it step for
+  // step), else fewer steps, else skip.
+  const plans: MeasurePlan[] = [STANDARD_PLAN, { warmup: 2, steps: 20 }, { warmup: 1, steps: 3 }];
+  const plan = plans.find((pl) => ((pl.warmup + pl.steps) * projectedMs) / 1000 <= budgetS) ?? plans[plans.length - 1];
+  const { warmup, steps } = plan;
+  const projectedTotalS = ((warmup + steps) * projectedMs) / 1000;
   if (projectedTotalS > budgetS) {
     return {
       ok: false,
+      projectedMs,
       reason:
         `skipped: projected ≈ ${fmtMs(projectedMs)}/step (${macs.toExponential(1)} multiply-adds at ` +
         `${(calibrateDense() / 1e6).toFixed(2)} GMAC/s; dense M⁻¹ ${nv}×${nv}, ${fmtBytes(bytes)} of matrices), ` +
-        `${warmup + minSteps} steps ≈ ${projectedTotalS.toFixed(0)} s > --dense-budget ${budgetS} s`,
+        `${warmup + steps} steps ≈ ${projectedTotalS.toFixed(0)} s > --dense-budget ${budgetS} s`,
     };
   }
-  const w = denseWorld(p);
-  const plan: MeasurePlan = { warmup, minSteps, maxSteps: 200, budgetMs: Math.min(1500, budgetS * 1000) };
-  const timing = measure(() => denseStep(w, p.dt), plan);
+  // more rounds only while they fit in the budget
+  const denseRounds = Math.max(1, Math.min(rounds, Math.floor(budgetS / Math.max(projectedTotalS, 1e-9))));
+  let w = denseWorld(p);
+  const timing = measure(
+    () => {
+      w = denseWorld(p);
+    },
+    () => denseStep(w, p.dt),
+    plan,
+    denseRounds,
+  );
   const gmac = macs / timing.medianMs / 1e6;
   denseMacsPerMs = Math.max(denseMacsPerMs ?? 0, macs / timing.medianMs);
   const jointError = chainJointError(p, (k) => ({ pos: w.bodies[k].p, quatXyzw: w.bodies[k].q }));
-  return { ok: true, timing, jointError, macsPerStep: macs, gmacPerS: gmac, bytes };
+  const positions = w.bodies.flatMap((b) => b.p);
+  return { ok: true, timing, jointError, macsPerStep: macs, gmacPerS: gmac, bytes, positions };
 }
 
 interface MujocoExtra {
+  /** `<size memory>` used for this N. */
+  memory: string;
   solver: MjSolver;
   jacobian: MjJacobian;
   nefc: number;
@@ -217,7 +260,7 @@ interface MujocoRun {
   settings?: MujocoSettings;
 }
 
-async function runMujoco(p: ChainParams, variants: boolean): Promise<MujocoRun> {
+async function runMujoco(p: ChainParams, variants: boolean, rounds: number): Promise<MujocoRun> {
   const configs: [MjSolver, MjJacobian][] = [['Newton', 'sparse']];
   if (variants) {
     configs.push(['CG', 'sparse']);
@@ -240,11 +283,13 @@ async function runMujoco(p: ChainParams, variants: boolean): Promise<MujocoRun> 
     try {
       chain.use(solver, jacobian);
       settings ??= chain.settings();
-      const timing = measure(chain.step, STANDARD_PLAN);
+      // the dense-Jacobian variant is slow and only of interest for comparison: one round
+      const timing = measure(() => chain.use(solver, jacobian), chain.step, STANDARD_PLAN, jacobian === 'dense' ? 1 : rounds);
       const info = chain.lastStepInfo();
       const jointError = chain.jointError();
+      // Sanity: the equality constraints really hold the chain together (links are 0.1 m long).
       if (!(jointError < 0.05)) throw new Error(`the chain came apart (joint error ${jointError} m)`);
-      out.push({ ok: true, timing, solver, jacobian, nefc: info.nefc, iterations: info.iterations, jointError, loadMs });
+      out.push({ ok: true, timing, memory: chain.settings().memory, solver, jacobian, nefc: info.nefc, iterations: info.iterations, jointError, loadMs });
     } catch (e) {
       out.push({ ok: false, reason: `MuJoCo ${solver}/${jacobian} failed: ${e instanceof Error ? e.message : String(e)}` });
     }
@@ -285,6 +330,17 @@ interface SizeResult {
   dense: Outcome<DenseExtra>;
   mujoco: Outcome<MujocoExtra>;
   mujocoVariants: Outcome<MujocoExtra>[];
+  /** max |p_engine − p_dense| over links after the same number of steps (m), when both ran them. */
+  engineVsDense?: { steps: number; maxPositionDiff: number };
+}
+
+function engineVsDense(e: Outcome<EngineExtra>, d: Outcome<DenseExtra>): SizeResult['engineVsDense'] {
+  if (!e.ok || !d.ok || !e.positions || !d.positions) return undefined;
+  const steps = e.timing.warmupSteps + e.timing.measuredSteps;
+  if (steps !== d.timing.warmupSteps + d.timing.measuredSteps || e.positions.length !== d.positions.length) return undefined;
+  let max = 0;
+  for (let i = 0; i < e.positions.length; i++) max = Math.max(max, Math.abs(e.positions[i] - d.positions[i]));
+  return { steps, maxPositionDiff: max };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,6 +349,7 @@ async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
   const wall0 = nowMs();
   const cpu = os.cpus()[0]?.model ?? 'unknown';
+  const load0 = os.loadavg();
   const machine = {
     node: process.version,
     v8: process.versions.v8,
@@ -300,10 +357,12 @@ async function main(): Promise<void> {
     cores: os.cpus().length,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     totalMemGB: Math.round(os.totalmem() / 1e9),
+    loadAverageAtStart: load0.map((x) => Number(x.toFixed(2))),
   };
   console.log('Constraint Lens benchmark: hanging chain of N links, ball joints, dt 0.005, α = β = 0');
   console.log(`machine: node ${machine.node}, ${cpu} (${machine.cores} cores), ${machine.platform}`);
-  console.log(`sizes: ${opts.sizes.join(', ')}   (per-step medians; warm-up steps are not timed)\n`);
+  console.log(`load average ${load0.map((x) => x.toFixed(2)).join(' ')}${load0[0] > machine.cores ? '  (busy machine: expect noisy timings)' : ''}`);
+  console.log(`sizes: ${opts.sizes.join(', ')}; ${opts.rounds} round(s) per contender (per-step medians; warm-up steps are not timed)\n`);
 
   let mjVersion: string | undefined;
   try {
@@ -319,15 +378,15 @@ async function main(): Promise<void> {
   for (const n of [...opts.sizes].sort((a, b) => a - b)) {
     const p = chainParams(n);
     process.stdout.write(`N = ${n}: engine… `);
-    const engine = runEngine(p);
+    const engine = runEngine(p, opts.rounds);
     process.stdout.write(`${engine.ok ? fmtMs(engine.timing.medianMs) : 'n/a'}; dense seed… `);
-    const dense = runDense(p, opts.denseBudgetS);
+    const dense = runDense(p, opts.denseBudgetS, opts.rounds);
     process.stdout.write(`${dense.ok ? fmtMs(dense.timing.medianMs) : 'skipped'}; MuJoCo… `);
-    const mj = await runMujoco(p, opts.variants);
+    const mj = await runMujoco(p, opts.variants, opts.rounds);
     mjVersion ??= mj.version;
     mjSettings ??= mj.settings;
     console.log(`${mj.main.ok ? fmtMs(mj.main.timing.medianMs) : 'n/a'}`);
-    results.push({ n, dofs: 6 * n, rows: 3 * n, engine, dense, mujoco: mj.main, mujocoVariants: mj.variants });
+    results.push({ n, dofs: 6 * n, rows: 3 * n, engine, dense, mujoco: mj.main, mujocoVariants: mj.variants, engineVsDense: engineVsDense(engine, dense) });
   }
 
   console.log('\nPer-step median, ms (one full step; see notes below)\n');
@@ -339,9 +398,11 @@ async function main(): Promise<void> {
         String(r.dofs),
         String(r.rows),
         r.engine.ok ? ms(r.engine) : 'n/a',
-        ms(r.dense),
+        r.dense.ok || r.dense.projectedMs === undefined ? ms(r.dense) : `skipped (≈${fmtMs(r.dense.projectedMs)} proj.)`,
         ms(r.mujoco),
-        ratio(r.dense, r.engine),
+        !r.dense.ok && r.dense.projectedMs !== undefined && r.engine.ok
+          ? `≈${(r.dense.projectedMs / r.engine.timing.medianMs).toFixed(0)}× proj.`
+          : ratio(r.dense, r.engine),
         ratio(r.engine, r.mujoco),
         r.engine.ok ? r.engine.method : '—',
         r.engine.ok ? (r.engine.condEstimated ? 'estimated' : 'exact') : '—',
@@ -360,13 +421,14 @@ async function main(): Promise<void> {
   console.log('\nMax joint error |x_A − x_B| after the timed steps (m) and steps timed');
   console.log(
     table(
-      ['N', 'engine', 'dense seed', 'MuJoCo', 'steps (engine/dense/MuJoCo)'],
+      ['N', 'engine', 'dense seed', 'MuJoCo', 'steps (engine/dense/MuJoCo)', 'max |p_engine − p_dense|'],
       results.map((r) => [
         String(r.n),
         r.engine.ok ? r.engine.jointError.toExponential(1) : '—',
         r.dense.ok ? r.dense.jointError.toExponential(1) : '—',
         r.mujoco.ok ? r.mujoco.jointError.toExponential(1) : '—',
         [r.engine, r.dense, r.mujoco].map((o) => (o.ok ? `${o.timing.warmupSteps}+${o.timing.measuredSteps}` : '—')).join(' / '),
+        r.engineVsDense ? `${r.engineVsDense.maxPositionDiff.toExponential(1)} (${r.engineVsDense.steps} steps)` : '—',
       ]),
     ),
   );
@@ -400,7 +462,12 @@ async function main(): Promise<void> {
       `  MuJoCo     ${mjVersion ? `MuJoCo ${mjVersion}` : 'MuJoCo'} (mujoco-js WebAssembly, single thread), mj_step per step. N free bodies`,
       '             (<freejoint/>, explicit <inertial> 1 kg, diag 0.01, no geoms → no contacts), one <connect> equality per',
       '             joint (soft constraints, default solref/solimp), integrator Euler, timestep 0.005.',
-      mjSettings ? `             main configuration: ${JSON.stringify(mjSettings)}` : '',
+      mjSettings
+        ? `             main configuration: solver ${mjSettings.solver}, jacobian ${mjSettings.jacobian}, integrator ${mjSettings.integrator}, ` +
+          `iterations ${mjSettings.iterations}, tolerance ${mjSettings.tolerance}, equality solref [${mjSettings.solref.join(', ')}], ` +
+          `solimp [${mjSettings.solimp.join(', ')}]; <size memory> = max(64, N/10) MB (automatic sizing exceeds the 2 GB wasm heap at N ≈ 1000)`
+        : '',
+      '             The figure is the lowest of the rounds\' medians; each round resets the chain (10 untimed + 50 timed steps).',
       '  The seed formulation (rhs = −(1+β)J·v − α·C, no J̇v term) with α = β = 0 lets the joints drift apart as the',
       '  chain swings (see the joint-error table); MuJoCo\'s soft equality constraints hold them to a few mm.',
     ]
@@ -420,10 +487,13 @@ async function main(): Promise<void> {
     },
     mujoco: { version: mjVersion, settings: mjSettings },
     wallSeconds: wallS,
+    loadAverageAtEnd: os.loadavg().map((x) => Number(x.toFixed(2))),
+    options: { sizes: opts.sizes, rounds: opts.rounds, denseBudgetS: opts.denseBudgetS, variants: opts.variants },
     results,
   };
   fs.mkdirSync(path.dirname(opts.outFile), { recursive: true });
-  fs.writeFileSync(opts.outFile, JSON.stringify(json, null, 2) + '\n');
+  const replacer = (key: string, value: unknown) => (key === 'positions' ? undefined : value);
+  fs.writeFileSync(opts.outFile, JSON.stringify(json, replacer, 2) + '\n');
   console.log(`\nwrote ${path.relative(process.cwd(), opts.outFile)} (total ${wallS.toFixed(0)} s)`);
 }
 

@@ -261,7 +261,7 @@ export function assembleSystem(world: DenseWorld): DenseSystem {
 }
 
 // ---------------------------------------------------------------------------------------------
-// dense linear algebra (plain loops, no sparsity shortcuts)
+// dense linear algebra (plain Float64Array loops, no BLAS, no sparsity shortcuts)
 
 /** y = M·x, M rows×cols row-major. */
 export function matVec(M: Float64Array, rows: number, cols: number, x: Float64Array): Float64Array {
@@ -286,33 +286,55 @@ export function matTVec(M: Float64Array, rows: number, cols: number, x: Float64A
   return y;
 }
 
-/** X = P·Qᵀ (P: r×k, Q: c×k, both row-major) → r×c. */
+/**
+ * X = P·Qᵀ (P: r×k, Q: c×k, both row-major) → r×c: every entry a full-length dot product (zeros
+ * included), computed 2 rows × 2 columns at a time (four accumulators in registers).
+ */
 export function matMulABt(P: Float64Array, r: number, k: number, Q: Float64Array, c: number): Float64Array {
   const X = new Float64Array(r * c);
-  for (let i = 0; i < r; i++) {
-    const pi = i * k;
-    for (let j = 0; j < c; j++) {
-      const qj = j * k;
-      let s = 0;
-      for (let t = 0; t < k; t++) s += P[pi + t] * Q[qj + t];
-      X[i * c + j] = s;
+  const dot = (pi: number, qj: number) => {
+    let s = 0;
+    for (let t = 0; t < k; t++) s += P[pi + t] * Q[qj + t];
+    return s;
+  };
+  let i = 0;
+  for (; i + 1 < r; i += 2) {
+    const p0 = i * k, p1 = p0 + k;
+    let j = 0;
+    for (; j + 1 < c; j += 2) {
+      const q0 = j * k, q1 = q0 + k;
+      let s00 = 0, s01 = 0, s10 = 0, s11 = 0;
+      for (let t = 0; t < k; t++) {
+        const a0 = P[p0 + t], a1 = P[p1 + t], b0 = Q[q0 + t], b1 = Q[q1 + t];
+        s00 += a0 * b0;
+        s01 += a0 * b1;
+        s10 += a1 * b0;
+        s11 += a1 * b1;
+      }
+      X[i * c + j] = s00;
+      X[i * c + j + 1] = s01;
+      X[(i + 1) * c + j] = s10;
+      X[(i + 1) * c + j + 1] = s11;
+    }
+    for (; j < c; j++) {
+      X[i * c + j] = dot(p0, j * k);
+      X[(i + 1) * c + j] = dot(p1, j * k);
     }
   }
+  for (; i < r; i++) for (let j = 0; j < c; j++) X[i * c + j] = dot(i * k, j * k);
   return X;
 }
 
-/** X = P·Q (P: r×k, Q: k×c, row-major) → r×c (i-k-j order). */
+/** Transpose of M (rows×cols, row-major) → cols×rows. */
+export function transpose(M: Float64Array, rows: number, cols: number): Float64Array {
+  const T = new Float64Array(rows * cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) T[j * rows + i] = M[i * cols + j];
+  return T;
+}
+
+/** X = P·Q (P: r×k, Q: k×c, row-major) → r×c, as P·(Qᵀ)ᵀ with the dot-product kernel. */
 export function matMul(P: Float64Array, r: number, k: number, Q: Float64Array, c: number): Float64Array {
-  const X = new Float64Array(r * c);
-  for (let i = 0; i < r; i++) {
-    const xi = i * c;
-    for (let t = 0; t < k; t++) {
-      const p = P[i * k + t];
-      const qt = t * c;
-      for (let j = 0; j < c; j++) X[xi + j] += p * Q[qt + j];
-    }
-  }
-  return X;
+  return matMulABt(P, r, k, transpose(Q, k, c), c);
 }
 
 /**

@@ -10,11 +10,15 @@ export interface EngineChain {
   /** Rows of J and unknowns (6 per moving body). */
   rows: number;
   dofs: number;
+  /** Back to the initial state (history cleared). */
+  reset(): void;
   step(): void;
   /** Of the last step: solve method, κ(A) and whether κ was estimated. */
   lastStepInfo(): { method: string; cond: number | null; condEstimated: boolean };
   /** max over constraints of ‖C‖₂ after the last step (m). */
   jointError(): number;
+  /** Centres of mass after the last step, [x,y,z] per link (undefined above the engine's record limit of 500 bodies). */
+  positions(): number[] | undefined;
   /** Set when the run stopped early (non-finite value). */
   stopped(): string | undefined;
 }
@@ -36,6 +40,7 @@ export function makeEngineChain(p: ChainParams): EngineChainResult {
     chain: {
       rows,
       dofs,
+      reset: () => sim.reset(),
       step: () => {
         sim.step(1);
       },
@@ -46,6 +51,13 @@ export function makeEngineChain(p: ChainParams): EngineChainResult {
       jointError: () => {
         const r = last();
         return r ? r.C.reduce((m, c) => Math.max(m, c), 0) : 0;
+      },
+      positions: () => {
+        const r = last();
+        if (!r || r.poses.length !== 7 * p.n) return undefined;
+        const out: number[] = [];
+        for (let k = 0; k < p.n; k++) out.push(r.poses[7 * k], r.poses[7 * k + 1], r.poses[7 * k + 2]);
+        return out;
       },
       stopped: () => {
         if (!sim.stopped) return undefined;

@@ -25,8 +25,9 @@ export function buildReportHtml(model: PanelModel, assets: { js: string; css: st
     scriptUri: '',
     styleUri: '',
     title: `${model.sceneName} — Constraint Lens report`,
-    inlineScript: assets.js,
-    inlineStyle: assets.css,
+    // Source-map comments would make devtools fetch a file that is not there.
+    inlineScript: assets.js.replace(/^\/\/# sourceMappingURL=.*$/gm, ''),
+    inlineStyle: assets.css.replace(/\/\*# sourceMappingURL=[^*]*\*\//g, ''),
     embeddedModel: embedded,
   });
 }

@@ -22,6 +22,8 @@ import { fmt, fmtCond } from './format';
 import { withAlpha, type Palette } from './theme';
 
 declare module 'chart.js' {
+  // Declaration merging needs chart.js's own type parameter name.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface PluginOptionsByType<TType extends ChartType> {
     clCursor?: { x?: number; color?: string };
     clLines?: { lines: { y: number; color: string; label: string; dash?: number[] }[] };
@@ -105,6 +107,16 @@ export function applyChartTheme(p: Palette): void {
 }
 
 const FLOOR = 1e-16;
+
+const isPow10 = (v: number): boolean => v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
+/** Log axes: label only powers of ten when at least two are shown, every tick otherwise. */
+function logTick(this: unknown, v: number | string, _i: number, ticks: { value: number }[]): string {
+  const x = Number(v);
+  const pows = ticks.filter((t) => isPow10(t.value)).length;
+  if (pows >= 2 && !isPow10(x)) return '';
+  return fmt(x, 2);
+}
+const linTick = (v: number | string): string => fmt(Number(v), 3);
 const logv = (x: number): number => (Number.isFinite(x) ? Math.max(FLOOR, Math.abs(x)) : NaN);
 
 /** Index stride so a history of any length is drawn with ≤ maxPts points (max-preserving). */
@@ -184,6 +196,7 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
           color: palette.series[k % palette.series.length],
           data: seriesOf(history, (r) => logv(r.C[i] ?? 0), 'max'),
           width: i === selectedConstraint ? 2.5 : 1.5,
+          dash: k >= palette.series.length ? [5, 3] : undefined,
           dim: selectedConstraint >= 0 && i !== selectedConstraint,
         })),
         note: n > chosen.length ? `${chosen.length} of ${n} constraints (largest)` : undefined,
@@ -210,6 +223,7 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
             color: palette.series[k % palette.series.length],
             data: seriesOf(history, (r) => r.lambda[i] ?? NaN),
             width: inSel ? 2.5 : 1.5,
+            dash: k >= palette.series.length ? [5, 3] : undefined,
             dim: sel !== undefined && !inSel,
           };
         }),
@@ -283,7 +297,7 @@ export class HistoryChart {
           y: {
             type: spec.log ? 'logarithmic' : 'linear',
             title: { display: false, text: spec.yTitle },
-            ticks: { maxTicksLimit: 6, callback: (v) => fmt(Number(v), 2) },
+            ticks: spec.log ? { autoSkip: true, maxTicksLimit: 8, callback: logTick } : { maxTicksLimit: 6, callback: linTick },
           },
         },
         plugins: {
@@ -330,6 +344,12 @@ export class HistoryChart {
     o.plugins!.clLines = { lines: built.lines ?? [] };
     o.plugins!.legend!.display = built.series.length > 1;
     const last = ctx.history.length ? ctx.history[ctx.history.length - 1].step : 1;
+    if (this.spec.id === 'cond') {
+      const ys = o.scales!.y as { min?: number; max?: number };
+      const singular = ctx.history.some((r) => r.cond.A === null || !Number.isFinite(r.cond.A));
+      ys.max = singular ? 1e18 : undefined;
+      ys.min = singular ? 1 : undefined;
+    }
     (o.scales!.x as { min?: number; max?: number }).min = 0;
     (o.scales!.x as { min?: number; max?: number }).max = Math.max(1, last);
     this.chart.update('none');
@@ -358,7 +378,7 @@ export class SpectrumChart {
         interaction: { mode: 'nearest', intersect: false, axis: 'x' },
         scales: {
           x: { type: 'linear', title: { display: true, text: 'index i' }, ticks: { precision: 0, maxTicksLimit: 10 } },
-          y: { type: 'logarithmic', title: { display: true, text: 'σᵢ(A)' }, ticks: { maxTicksLimit: 6, callback: (v) => fmt(Number(v), 2) } },
+          y: { type: 'logarithmic', title: { display: true, text: 'σᵢ(A)' }, ticks: { autoSkip: true, maxTicksLimit: 8, callback: logTick } },
         },
         plugins: {
           legend: { display: false },

@@ -24,7 +24,7 @@ interface View {
   oy: number; // first visible row (fractional)
 }
 
-const MAX_CELL = 44;
+const MAX_CELL = 56;
 const PAD = 8;
 
 const splitLabel = (s: string): [string, string] => {
@@ -87,7 +87,14 @@ export class Heatmap {
     const legend = h('div', { class: 'cl-legend' }, this.legendMin, this.legendCanvas, this.legendMax, this.legendNote);
     this.el = h('div', { class: 'cl-heatmap' }, h('div', { class: 'cl-heatmap-stage' }, this.canvas, this.tooltip), legend, this.live);
     this.bindEvents();
-    new ResizeObserver(() => this.layout(false)).observe(this.el);
+    // React to width changes only (the height follows the matrix), one frame later: no RO loops.
+    let lastW = -1;
+    new ResizeObserver(() => {
+      const w = Math.floor(this.el.clientWidth);
+      if (w === lastW) return;
+      lastW = w;
+      requestAnimationFrame(() => this.layout(false));
+    }).observe(this.el);
   }
 
   get matrix(): MatrixSource | undefined {
@@ -321,6 +328,11 @@ export class Heatmap {
     this.drawLabels();
     this.lastDrawMs = performance.now() - t0;
     this.canvas.dataset.renderMs = this.lastDrawMs.toFixed(1);
+    // Geometry for tests and tools: plot origin/size (CSS px) and cell size/offset.
+    const { sx, sy } = this.scale();
+    this.canvas.dataset.plot = [this.L, this.T, this.plotW(), this.plotH()].map((x) => Math.round(x * 100) / 100).join(',');
+    this.canvas.dataset.view = [sx, sy, this.view.ox, this.view.oy].join(',');
+    this.canvas.dataset.matrix = m.id;
   }
 
   private drawCells(): void {
@@ -703,12 +715,14 @@ export class Heatmap {
         lo = mid + 1;
       } else hi = mid - 1;
     }
+    const ticks = (n / Math.max(1, blocks.length)) * s >= 4;
     for (; b < blocks.length && blocks[b] < a1; b++) {
       const start = blocks[b];
       const end = b + 1 < blocks.length ? blocks[b + 1] : n;
       const p0 = Math.max(0, (start - o) * s);
       const p1 = Math.min(extent, (end - o) * s);
       const span = p1 - p0;
+      if (!ticks) continue;
       // separator tick
       ctx.strokeStyle = p.gridStrong;
       ctx.lineWidth = 1;
@@ -967,6 +981,11 @@ export class Heatmap {
     if (!m) return;
     const { sy } = this.scale();
     const page = Math.max(1, Math.floor(this.plotH() / sy) - 1);
+    // A cursor scrolled out of view (after zoom/pan with the mouse) restarts at the view's corner.
+    const vr = this.visibleRange();
+    if (this.cursor.i < vr.i0 || this.cursor.i >= vr.i1 || this.cursor.j < vr.j0 || this.cursor.j >= vr.j1) {
+      this.cursor = { i: Math.min(m.rows - 1, Math.ceil(this.view.oy)), j: Math.min(m.cols - 1, Math.ceil(this.view.ox)) };
+    }
     let { i, j } = this.cursor;
     let handled = true;
     switch (e.key) {

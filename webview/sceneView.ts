@@ -89,7 +89,13 @@ export class SceneView {
     this.ctx = this.canvas.getContext('2d')!;
     this.tip = h('div', { class: 'cl-tooltip', hidden: true, role: 'tooltip' });
     this.el = h('div', { class: 'cl-scene' }, this.canvas, this.tip);
-    new ResizeObserver(() => this.resize()).observe(this.el);
+    let lastW = -1;
+    new ResizeObserver(() => {
+      const w = Math.floor(this.el.clientWidth);
+      if (w === lastW) return;
+      lastW = w;
+      requestAnimationFrame(() => this.resize());
+    }).observe(this.el);
     this.canvas.addEventListener('click', (e) => {
       const t = this.pick(e);
       if (!t) return;
@@ -237,7 +243,7 @@ export class SceneView {
     const { min, max } = this.bounds;
     const spanX = Math.max(1e-9, max[ax] - min[ax]);
     const spanY = Math.max(1e-9, max[ay] - min[ay]);
-    const margin = 36;
+    const margin = 48;
     const span = Math.max(spanX, spanY, 1e-6);
     const scale = Math.min((this.W - 2 * margin) / (spanX || span), (this.H - 2 * margin) / (spanY || span), (Math.min(this.W, this.H) - 2 * margin) / span * 4);
     const cx = (min[ax] + max[ax]) / 2;
@@ -319,8 +325,10 @@ export class SceneView {
       this.segs.push({ index: c.index, x1: X(c.a), y1: Y(c.a), x2: X(c.b), y2: Y(c.b) });
     }
     // Force arrows, length ∝ |F| (largest = 48 px).
+    const manyC = f.constraints.length > 150;
     for (const c of f.constraints) {
       const sel = c.index === this.selected;
+      if (manyC && !sel) continue; // too many arrows to read: only the selected constraint's
       const col = sel ? p.focus : p.series[1];
       for (const [q, F] of [
         [c.a, c.forceA],
@@ -340,22 +348,23 @@ export class SceneView {
       }
     }
     // Bodies.
+    const R = f.bodies.length > 60 ? 3 : 7;
     f.bodies.forEach((b, i) => {
       const x = X(b.p);
       const y = Y(b.p);
       const involved = this.selected >= 0 && f.constraints[this.selected] && (f.constraints[this.selected].bodyA === i || f.constraints[this.selected].bodyB === i);
-      ctx.lineWidth = involved ? 2.5 : 1.5;
+      ctx.lineWidth = involved ? 2.5 : R < 7 ? 1 : 1.5;
       ctx.strokeStyle = involved ? p.focus : p.fg;
       ctx.fillStyle = b.fixed ? withAlpha(p.muted, 0.35) : withAlpha(p.series[0], 0.85);
       ctx.beginPath();
-      if (b.fixed) ctx.rect(x - 7, y - 7, 14, 14);
-      else ctx.arc(x, y, 7, 0, Math.PI * 2);
+      if (b.fixed) ctx.rect(x - R, y - R, 2 * R, 2 * R);
+      else ctx.arc(x, y, R, 0, Math.PI * 2);
       ctx.fill();
       ctx.stroke();
       if (b.fixed) {
         ctx.beginPath();
-        ctx.moveTo(x - 7, y + 7);
-        ctx.lineTo(x + 7, y - 7);
+        ctx.moveTo(x - R, y + R);
+        ctx.lineTo(x + R, y - R);
         ctx.stroke();
       }
       ctx.fillStyle = p.fg;

@@ -2,7 +2,7 @@
 // and the SystemSnapshot the CLI, panel and report show.
 import { type Assembly, type World } from './assemble';
 import type { BodyState } from './model/body';
-import { add, mat3MulVec } from './math';
+import { add, mat3MulVec, norm2 } from './math';
 import { csrAddDiagonal } from './linalg/sparse';
 import type { SolveOutput } from './solve';
 import type { BodyReport, ConstraintReport, Energy, IslandReport, RedundantRow, RowInfo, SystemSnapshot } from './result';
@@ -70,16 +70,14 @@ export function constraintReports(world: World, asm: Assembly, out: SolveOutput,
     const r0 = world.rowStart[ci];
     const ev = world.evals[ci];
     const lambda: number[] = [];
-    let viol = 0;
-    let vviol = 0;
+    let viol: number;
+    let vviol: number;
     let redundant = false;
     const fA: number[] = [0, 0, 0, 0, 0, 0];
     const fB: number[] = [0, 0, 0, 0, 0, 0];
     for (let r = 0; r < c.rows; r++) {
       const l = out.lambda[r0 + r];
       lambda.push(l);
-      viol += asm.C[r0 + r] ** 2;
-      vviol += asm.Cdot[r0 + r] ** 2;
       if (depRows.has(r0 + r)) redundant = true;
       // J_Xᵀ λ (ev holds this constraint's blocks for the assembled state)
       for (let j = 0; j < 6; j++) {
@@ -87,8 +85,8 @@ export function constraintReports(world: World, asm: Assembly, out: SolveOutput,
         fB[j] += ev.JB[r * 6 + j] * l;
       }
     }
-    viol = Math.sqrt(viol);
-    vviol = Math.sqrt(vviol);
+    viol = norm2(asm.C, r0, r0 + c.rows);
+    vviol = norm2(asm.Cdot, r0, r0 + c.rows);
     const ia = world.endA[ci];
     const ib = world.endB[ci];
     const anchorWorld = (i: number, anchor: Vec3): Vec3 => {

@@ -4,7 +4,7 @@
 import { createConstraint } from './model';
 import { type BodyModel, type BodyState, createBodyModel, initialState, worldInertia } from './model/body';
 import { type ConstraintEval, type ConstraintModel, makeEval, type Pose } from './model/constraint';
-import { cross, IDENTITY_MAT3, mat3MulVec, quatToMat3 } from './math';
+import { cross, IDENTITY_MAT3, mat3MulVec, norm2, quatToMat3 } from './math';
 import type { CsrMatrix } from './linalg/types';
 import type { SceneSpec } from './scene/types';
 import type { Mat3, Vec3 } from './types';
@@ -356,10 +356,7 @@ export function jTMul(J: CsrMatrix, x: Float64Array, out = new Float64Array(J.co
   return out;
 }
 
-export const vecNorm = (x: ArrayLike<number>): number => {
-  let s = 0;
-  for (let i = 0; i < x.length; i++) s += x[i] * x[i];
-  return Math.sqrt(s);
-};
+/** ‖x‖₂ (overflow-safe). */
+export const vecNorm = (x: ArrayLike<number>): number => norm2(x);
 
 export type { Vec3 };

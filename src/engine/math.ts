@@ -115,3 +115,19 @@ export const isFiniteVec = (v: ArrayLike<number>): boolean => {
   for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return false;
   return true;
 };
+
+/** ‖x‖₂ without overflow or underflow (scaled by max |xᵢ|, as LAPACK's nrm2). */
+export function norm2(x: ArrayLike<number>, from = 0, to = x.length): number {
+  let m = 0;
+  for (let i = from; i < to; i++) {
+    const a = Math.abs(x[i]);
+    if (a > m || Number.isNaN(a)) m = a;
+  }
+  if (m === 0 || !Number.isFinite(m)) return m;
+  let s = 0;
+  for (let i = from; i < to; i++) {
+    const r = x[i] / m;
+    s += r * r;
+  }
+  return m * Math.sqrt(s);
+}

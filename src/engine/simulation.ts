@@ -10,6 +10,7 @@ import type { SimulationResult, StepRecord, SystemSnapshot } from './result';
 import type { SceneSpec, SourceMap } from './scene/types';
 import { solveSystem, type SolveOutput } from './solve';
 import type { Diagnostic, Quat, Vec3 } from './types';
+import { norm2 } from './math';
 
 export interface SimulationOptions {
   /** κ is exact per step up to this many rows per island, estimated above (flagged). Default 200. */
@@ -111,9 +112,7 @@ export class Simulation implements SimulationApi {
       const pb = ib < 0 ? WORLD_POSE : poseOf(states[ib], w.bodies[ib].column < 0);
       const ev = w.evals[c];
       w.constraints[c].evaluate(pa, pb, ev);
-      let s = 0;
-      for (let r = 0; r < w.constraints[c].rows; r++) s += ev.C[r] * ev.C[r];
-      out[c] = Math.sqrt(s);
+      out[c] = norm2(ev.C, 0, w.constraints[c].rows);
     }
     return out;
   }
@@ -208,7 +207,7 @@ export class Simulation implements SimulationApi {
     const added: StepRecord[] = [];
     const w = this.world;
     const s = this.scene.solver;
-    const tol = s.violationTolerance;
+    const tol = s.driftTolerance;
     for (let k = 0; k < n && !this._stopped; k++) {
       const stepIndex = this._records.length + 1;
       const res = this.advance(this.states, stepIndex, true);
@@ -228,7 +227,7 @@ export class Simulation implements SimulationApi {
         this._diagnostics.push({
           severity: 'warning',
           code: Codes.drift,
-          message: `Constraint \`${spec.name}\` drifted: |C| = ${fmt(v)} at step ${stepIndex} (t = ${fmt(stepIndex * s.dt)} s), above the tolerance ${fmt(tol)}. Increase ${s.formulation === 'velocity' ? '`erp`' : '`alpha`/`beta`'} or reduce \`dt\`.`,
+          message: `Constraint \`${spec.name}\` drifted: |C| = ${fmt(v)} at step ${stepIndex} (t = ${fmt(stepIndex * s.dt)} s), above max(solver.driftTolerance = ${fmt(tol)}, 10·‖C₀‖). Increase ${s.formulation === 'velocity' ? '`erp`' : '`alpha`/`beta`'} or reduce \`dt\`.`,
           range: constraintRange(this.sourceMap, spec.index),
           data: { constraint: spec.name, constraintIndex: spec.index, step: stepIndex, violation: v },
         });

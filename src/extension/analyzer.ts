@@ -3,15 +3,21 @@
 // Requests are versioned per document: a result for a superseded version is dropped, and a long
 // stale computation in the worker is cancelled by terminating the worker.
 import { existsSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
 import type * as vscode from 'vscode';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { inspectParsed, parseScene } from '../engine';
 import { internalError } from '../engine/pipeline';
 import type { InspectOptions, InspectResult } from '../engine/api';
 import type { ParseResult } from '../engine/scene/types';
 import { SingleLane, VersionTracker, type Ticket } from './logic/schedule';
-import { isWorkerResponse, type WorkerInspectResult, type WorkerRequest } from './logic/workerProtocol';
-import { errorMessage } from './util';
+import { isWorkerResponse, type WorkerInspectResult, type WorkerRequest, type WorkerSnapshotResult } from './logic/workerProtocol';
+import type { SystemSnapshot } from '../engine/result';
+
+/** The part of vscode.LogOutputChannel used here (keeps this module free of vscode at run time). */
+export type Log = Pick<vscode.LogOutputChannel, 'trace' | 'debug' | 'info' | 'warn' | 'error'>;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+import { errorMessage } from './logic/errors';
 
 /** How long a stale request may keep the worker busy before the worker is restarted (ms). */
 const STALE_ABORT_MS = 400;
@@ -20,7 +26,7 @@ const IDLE_MS = 120_000;
 
 export class InspectWorker {
   private worker: Worker | undefined;
-  private readonly pending = new Map<number, { resolve: (r: WorkerInspectResult) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (r: WorkerInspectResult | WorkerSnapshotResult) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   private failures = 0;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -28,7 +34,9 @@ export class InspectWorker {
 
   constructor(
     private readonly scriptPath: string,
-    private readonly log: vscode.LogOutputChannel,
+    private readonly log: Log,
+    /** Extra options of the Worker (tests run the TypeScript source through tsx). */
+    private readonly workerOptions: WorkerOptions = {},
   ) {}
 
   /** False when the script is missing or the worker keeps failing (the host then inspects inline). */
@@ -37,6 +45,14 @@ export class InspectWorker {
   }
 
   inspect(text: string, opts?: InspectOptions): Promise<WorkerInspectResult> {
+    return this.request({ kind: 'inspect', text, opts }) as Promise<WorkerInspectResult>;
+  }
+
+  snapshot(key: string, version: number, text: string, step: number): Promise<WorkerSnapshotResult> {
+    return this.request({ kind: 'snapshot', key, version, text, step }) as Promise<WorkerSnapshotResult>;
+  }
+
+  private request(body: DistributiveOmit<WorkerRequest, 'id'>): Promise<WorkerInspectResult | WorkerSnapshotResult> {
     return new Promise((resolve, reject) => {
       let w: Worker;
       try {
@@ -49,14 +65,14 @@ export class InspectWorker {
       const id = this.nextId++;
       this.pending.set(id, { resolve, reject });
       if (this.idleTimer) clearTimeout(this.idleTimer);
-      const req: WorkerRequest = { id, kind: 'inspect', text, opts };
+      const req = { ...body, id } as WorkerRequest;
       w.postMessage(req);
     });
   }
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(this.scriptPath, { name: 'constraint-lens-inspect' });
+    const w = new Worker(this.scriptPath, { name: 'constraint-lens-inspect', ...this.workerOptions });
     w.unref();
     w.on('message', (m: unknown) => {
       if (!isWorkerResponse(m)) return;
@@ -126,13 +142,15 @@ export interface AnalysisStats {
 
 export class Analyzer {
   readonly tracker = new VersionTracker();
-  private readonly lane = new SingleLane<WorkerInspectResult>(this.tracker);
+  private readonly lane = new SingleLane<WorkerInspectResult | WorkerSnapshotResult>(this.tracker);
+  /** Bodies of each document at its last analysis: predicts where the next one runs. */
+  private readonly lastBodies = new Map<string, number>();
   private abortTimer: ReturnType<typeof setTimeout> | undefined;
   readonly stats: AnalysisStats = { inline: 0, worker: 0, stale: 0, lastMs: 0, lastWhere: undefined };
 
   constructor(
     private readonly worker: InspectWorker,
-    private readonly log: vscode.LogOutputChannel,
+    private readonly log: Log,
     private readonly options: () => AnalyzerOptions,
   ) {}
 
@@ -143,6 +161,12 @@ export class Analyzer {
   async analyze(key: string, version: number, text: string): Promise<InspectResult | undefined> {
     const ticket = this.tracker.begin(key, version);
     const t0 = performance.now();
+    const opt = this.options();
+    const workerOk = opt.useWorker && this.worker.available;
+    // A scene that was large last time goes to the worker before the host parses it (in parallel).
+    const predicted = this.lastBodies.get(key);
+    let pending: Promise<WorkerInspectResult | WorkerSnapshotResult | undefined> | undefined;
+    if (workerOk && predicted !== undefined && predicted > opt.inlineMaxBodies) pending = this.submit(key, ticket, () => this.worker.inspect(text));
     let parse: ParseResult;
     try {
       parse = parseScene(text);
@@ -150,13 +174,12 @@ export class Analyzer {
       this.log.error(`parseScene failed: ${errorMessage(e)}`);
       return this.internalFailure(e);
     }
-    const opt = this.options();
     const bodies = parse.scene?.bodies.length ?? 0;
-    const useWorker = opt.useWorker && parse.scene !== undefined && bodies > opt.inlineMaxBodies && this.worker.available;
+    this.lastBodies.set(key, bodies);
+    if (!pending && workerOk && parse.scene !== undefined && bodies > opt.inlineMaxBodies) pending = this.submit(key, ticket, () => this.worker.inspect(text));
     let result: InspectResult | undefined;
-    if (useWorker) {
-      this.checkStaleRunning();
-      const r = await this.lane.submit(key, ticket, () => this.worker.inspect(text));
+    if (pending) {
+      const r = (await pending) as WorkerInspectResult | undefined;
       if (!this.tracker.isCurrent(ticket)) {
         this.stats.stale++;
         return undefined;
@@ -188,9 +211,36 @@ export class Analyzer {
     return result;
   }
 
+  private submit(key: string, ticket: Ticket, run: () => Promise<WorkerInspectResult | WorkerSnapshotResult>): Promise<WorkerInspectResult | WorkerSnapshotResult | undefined> {
+    const p = this.lane.submit(key, ticket, run);
+    this.checkStaleRunning();
+    return p;
+  }
+
+  /** True when past steps of this scene are analysed in the worker (large scene). */
+  usesWorkerFor(bodies: number): boolean {
+    const opt = this.options();
+    return opt.useWorker && this.worker.available && bodies > opt.inlineMaxBodies;
+  }
+
+  /**
+   * The analysed system at `step` of a run of `text` (version `version` of `key`), computed in the
+   * worker on a replica simulation. 'superseded' when a newer request for the same document was
+   * made meanwhile; undefined on failure.
+   */
+  async snapshotInWorker(key: string, version: number, text: string, step: number): Promise<SystemSnapshot | 'superseded' | undefined> {
+    const k = `snapshot:${key}`;
+    const ticket = this.tracker.begin(k, version);
+    const r = (await this.submit(k, ticket, () => this.worker.snapshot(key, version, text, step))) as WorkerSnapshotResult | undefined;
+    if (!this.tracker.isCurrent(ticket)) return 'superseded';
+    return r?.snapshot;
+  }
+
   /** Forget a document: outstanding requests for it become stale. */
   forget(key: string): void {
     this.tracker.invalidate(key);
+    this.tracker.invalidate(`snapshot:${key}`);
+    this.lastBodies.delete(key);
     this.checkStaleRunning();
   }
 

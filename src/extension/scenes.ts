@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { Simulation } from '../engine';
 import type { InspectResult } from '../engine/api';
 import type { Diagnostic } from '../engine/types';
+import type { SystemSnapshot } from '../engine/result';
 import type { Analyzer } from './analyzer';
 import type { Config } from './config';
 import { FixIndex } from './logic/diagnostics';
@@ -46,6 +47,9 @@ export class SceneState {
   resultVersion = -1;
   result: InspectResult | undefined;
   fixes: FixIndex | undefined;
+  /** The text of the latest result, and a counter that changes with every new result. */
+  text: string | undefined;
+  generation = 0;
   /** Version being analysed right now, if any. */
   inFlightVersion: number | undefined;
   sim: Simulation | undefined;
@@ -111,7 +115,11 @@ export class SceneManager implements vscode.Disposable {
       this.emitter,
       this.activeEmitter,
       vscode.workspace.onDidOpenTextDocument((d) => {
-        if (isSceneDocument(d)) this.schedule(d, 5);
+        if (!isSceneDocument(d)) return;
+        // Versions restart at 1 when a document is reopened: the kept result may be of other text.
+        const s = this.get(d.uri);
+        if (s) s.resultVersion = -1;
+        this.schedule(d, 5);
       }),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0 || !isSceneDocument(e.document)) return;
@@ -239,21 +247,22 @@ export class SceneManager implements vscode.Disposable {
     if (doc.isClosed && !this.pinned.has(keyOf(doc.uri))) return undefined;
     const s = this.stateFor(doc.uri);
     const version = doc.version;
+    const text = doc.getText();
     s.inFlightVersion = version;
     let result: InspectResult | undefined;
     try {
-      result = await this.analyzer.analyze(s.key, version, doc.getText());
+      result = await this.analyzer.analyze(s.key, version, text);
     } catch (e) {
       this.log.error(`analysis of ${s.key} failed: ${errorMessage(e)}`);
     }
     if (s.inFlightVersion === version) s.inFlightVersion = undefined;
     if (!result) return undefined; // superseded (or failed: logged)
     if (this.states.get(s.key) !== s) return undefined; // closed meanwhile
-    this.store(s, version, result);
+    this.store(s, version, result, text);
     return result;
   }
 
-  private store(s: SceneState, version: number, result: InspectResult): void {
+  private store(s: SceneState, version: number, result: InspectResult, text: string): void {
     if (s.resultVersion !== version || !s.result) {
       // A new text: any simulation belongs to the old one.
       s.run?.cancel();
@@ -263,6 +272,8 @@ export class SceneManager implements vscode.Disposable {
     }
     s.result = result;
     s.resultVersion = version;
+    s.text = text;
+    s.generation++;
     s.invalidated = false;
     s.fixes = new FixIndex(version, s.allDiagnostics());
     for (let i = s.waiters.length - 1; i >= 0; i--) {
@@ -291,6 +302,17 @@ export class SceneManager implements vscode.Disposable {
     return p;
   }
 
+  /** `whenInspected` for a URI (opens the document if needed). Never rejects. */
+  async whenInspectedUri(uri: vscode.Uri): Promise<InspectResult | undefined> {
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      return await this.whenInspected(doc);
+    } catch (e) {
+      this.log.error(`cannot open ${uri.toString()}: ${errorMessage(e)}`);
+      return undefined;
+    }
+  }
+
   /** The scene's simulation for its latest result, created on first use. */
   simulation(s: SceneState): Simulation | undefined {
     if (s.sim) return s.sim;
@@ -303,6 +325,31 @@ export class SceneManager implements vscode.Disposable {
       return undefined;
     }
     return s.sim;
+  }
+
+  /** True when analysing a step of this scene is slow enough to belong in the worker. */
+  isLarge(s: SceneState): boolean {
+    return this.analyzer.usesWorkerFor(s.result?.parse.scene?.bodies.length ?? 0);
+  }
+
+  /**
+   * The analysed system at `step` (clamped to the run): step 0 is the inspection's snapshot; for
+   * large scenes past steps are analysed in the worker (on a replica of the run), otherwise here.
+   * Undefined when superseded or the scene cannot be analysed.
+   */
+  async snapshotAt(s: SceneState, step: number): Promise<SystemSnapshot | undefined> {
+    const sim = s.sim;
+    const r = s.result;
+    if (!r) return undefined;
+    if (!sim || step <= 0 || sim.currentStep === 0) return r.snapshot;
+    const k = Math.min(step, sim.currentStep);
+    if (this.isLarge(s) && s.text !== undefined) {
+      const snap = await this.analyzer.snapshotInWorker(s.key, s.generation, s.text, k);
+      if (snap === 'superseded' || s.sim !== sim) return undefined;
+      if (snap) return snap;
+      this.log.warn(`worker analysis of step ${k} failed; analysing in the extension host`);
+    }
+    return sim.snapshotAt(k);
   }
 
   /** Tell listeners (diagnostics, panel, tree, status) what happened. */

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { isAnalysableScheme, isSceneFileName } from './logic/format';
 import type { Range as EngineRange } from '../engine/types';
+import { errorMessage } from './logic/errors';
 
 /** True for documents the extension analyses: `*.scene.json` outside diff/SCM views. */
 export function isSceneUri(uri: vscode.Uri): boolean {
@@ -31,10 +32,7 @@ export function fileNameOf(uri: vscode.Uri): string {
   return p.slice(p.lastIndexOf('/') + 1) || p;
 }
 
-export function errorMessage(e: unknown): string {
-  if (e instanceof Error) return e.stack ?? `${e.name}: ${e.message}`;
-  return String(e);
-}
+export { errorMessage };
 
 /** Runs `fn`, logging and swallowing any exception (nothing may throw out of the extension host). */
 export function guard<T>(log: vscode.LogOutputChannel, where: string, fn: () => T): T | undefined {

@@ -1,19 +1,43 @@
-// The analysis worker (bundled to dist/worker.js): runs `inspectScene` off the extension host's
-// thread for large scenes. One request at a time; the host drops stale results and terminates the
-// worker to cancel a long stale computation.
+// The analysis worker (bundled to dist/worker.js): runs `inspectScene` and the analysis of past
+// steps (`snapshotAt`) off the extension host's thread for large scenes. One request at a time;
+// the host drops stale results and terminates the worker to cancel a long stale computation.
 import { parentPort } from 'node:worker_threads';
-import { inspectScene } from '../engine';
-import { isWorkerRequest, type WorkerResponse } from './logic/workerProtocol';
+import { inspectScene, parseScene, Simulation } from '../engine';
+import { Lru, isWorkerRequest, type WorkerRequest, type WorkerResponse } from './logic/workerProtocol';
+
+/** Replica simulations: key → the version they were built for. */
+const replicas = new Lru<string, { version: number; sim: Simulation | undefined }>(3);
+
+function replica(key: string, version: number, text: string): Simulation | undefined {
+  const r = replicas.get(key);
+  if (r && r.version === version) return r.sim;
+  const parse = parseScene(text);
+  const sim = parse.scene ? new Simulation(parse.scene, parse.sourceMap) : undefined;
+  replicas.set(key, { version, sim });
+  return sim;
+}
+
+/** Handle one request (exported for tests; the worker calls it for each message). */
+export function handle(m: WorkerRequest): WorkerResponse {
+  const t0 = performance.now();
+  if (m.kind === 'inspect') {
+    const r = inspectScene(m.text, m.opts);
+    return { id: m.id, ok: true, result: { snapshot: r.snapshot, diagnostics: r.diagnostics, hasErrors: r.hasErrors, ms: performance.now() - t0 } };
+  }
+  const sim = replica(m.key, m.version, m.text);
+  if (!sim) return { id: m.id, ok: true, result: { snapshot: undefined, ms: performance.now() - t0 } };
+  if (sim.currentStep < m.step) sim.step(m.step - sim.currentStep);
+  const step = Math.min(m.step, sim.currentStep);
+  return { id: m.id, ok: true, result: { snapshot: sim.snapshotAt(step), ms: performance.now() - t0 } };
+}
 
 const port = parentPort;
 if (port) {
   port.on('message', (m: unknown) => {
     if (!isWorkerRequest(m)) return;
     let res: WorkerResponse;
-    const t0 = performance.now();
     try {
-      const r = inspectScene(m.text, m.opts);
-      res = { id: m.id, ok: true, result: { snapshot: r.snapshot, diagnostics: r.diagnostics, hasErrors: r.hasErrors, ms: performance.now() - t0 } };
+      res = handle(m);
     } catch (e) {
       res = { id: m.id, ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
     }

@@ -123,11 +123,13 @@ async function main() {
           timeoutMs: 240_000,
           log: (s) => console.log(s),
           screenshot: join(ROOT, 'test-results', 'e2e', 'suite-final.png'),
+          consoleLog: join(P.logs, 'suite-console.log'),
         });
         const m = /(\d+) passing/.exec(output);
         const f = /(\d+) failing/.exec(output);
         if (code !== 0) {
           if (code === 'timeout') log(`code-server log tail:\n${tail(server.logFile)}`);
+          log(`workbench + extension host console: ${join(P.logs, 'suite-console.log')}`);
           throw new Error(code === 'timeout' ? 'suite timed out after 240 s' : `suite exited ${code} (${m ? m[1] : 0} passing, ${f ? f[1] : '?'} failing)`);
         }
         return `${m ? m[1] : '?'} passing`;
@@ -163,14 +165,17 @@ async function packageVsix() {
 
 async function uiPhase() {
   await step('package .vsix', packageVsix);
-  const examplesWs = join(P.e2e, 'examples-ws');
-  rmSync(examplesWs, { recursive: true, force: true });
-  cpSync(join(ROOT, 'examples'), examplesWs, { recursive: true });
+  // a copy of examples/ next to a copy of schemas/ (the scenes' "$schema": "../schemas/...")
+  const uiRoot = join(P.e2e, 'ui-root');
+  rmSync(uiRoot, { recursive: true, force: true });
+  cpSync(join(ROOT, 'examples'), join(uiRoot, 'examples'), { recursive: true });
+  if (existsSync(join(ROOT, 'schemas'))) cpSync(join(ROOT, 'schemas'), join(uiRoot, 'schemas'), { recursive: true });
+  const examplesWs = join(uiRoot, 'examples');
   const scenes = readdirSync(examplesWs).filter((f) => f.endsWith('.scene.json')).sort();
   if (scenes.length === 0) throw new Error('no examples/*.scene.json');
 
   const server = await step('start code-server (ui) + install .vsix', async () => {
-    const s = await startCodeServer(P, { name: 'ui', theme: 'Default Dark Modern', log });
+    const s = await startCodeServer(P, { name: 'ui', theme: 'Dark 2026', log });
     cleanups.push(s.stop);
     log(installVsix(P, s, P.vsix).split('\n').pop());
     return s;
@@ -181,8 +186,9 @@ async function uiPhase() {
   cleanups.push(() => browser.close().catch(() => {}));
   let failures = 0;
   for (const [themeKey, theme, expectKind] of [
-    ['dark', 'Default Dark Modern', 'vs-dark'],
-    ['light', 'Default Light Modern', 'vs'],
+    // VS Code 1.139's default dark theme, and its "Light Modern" (the id of "Default Light Modern" since 1.10x)
+    ['dark', 'Dark 2026', 'dark'],
+    ['light', 'Light Modern', 'light'],
   ]) {
     writeUserSettings(server.userDataDir, theme);
     const page = await browser.newPage();
@@ -204,16 +210,28 @@ async function uiPhase() {
       const shot = join(outDir, `${base}-${themeKey}.png`);
       try {
         await step(`inspector ${base} (${themeKey})`, async () => {
+          const marks = [];
+          let tm = Date.now();
+          const mark = (what) => {
+            marks.push(`${what} ${secs(Date.now() - tm)}`);
+            tm = Date.now();
+          };
           try {
             await closeAllEditors(page);
+            mark('close');
             await quickOpen(page, scene);
+            mark('quick open');
             await runCommand(page, 'Constraint Lens: Open Inspector');
+            mark('palette');
             const heat = await waitForHeatmap(page);
+            mark('heatmap');
             if (!heat.ok) throw new Error(`no heatmap canvas with non-background pixels; canvases: ${JSON.stringify(heat.all)}`);
             const text = await webviewText(page);
             const problems = await openProblems(page);
-            await page.waitForTimeout(500);
+            mark('problems');
             await page.screenshot({ path: shot });
+            mark('shot');
+            log(`  timings: ${marks.join(', ')}`);
             const c = heat.canvas;
             log(`  canvas "${c.hint}" ${c.width}x${c.height}: ${c.nonBackground}/${c.sampled} sampled pixels non-background, ${c.colors} colours${heat.heatmapFound ? '' : ' (no canvas named heatmap/matrix; used any canvas)'}`);
             log(`  webview text: ${text.slice(0, 200)}`);

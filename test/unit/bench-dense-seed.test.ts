@@ -7,6 +7,8 @@ import {
   denseStep,
   luSolve,
   makeBody,
+  matMul,
+  matMulABt,
   matVec,
   solveKkt,
   type DenseWorld,
@@ -188,4 +190,19 @@ test('a short chain: J·a = rhs every step; the seed formulation (no J̇v term) 
     if (k === 9) assert.ok(err() < 1e-3, `joint error after 10 steps ${err()}`);
   }
   assert.ok(world.bodies[p.n - 1].p[2] < -0.05, 'the chain falls');
+});
+
+test('dense products: matMul and matMulABt agree with the textbook triple loop (odd sizes too)', () => {
+  const r = 5, k = 7, c = 3;
+  const P = Float64Array.from({ length: r * k }, (_, i) => Math.sin(i + 1));
+  const Q = Float64Array.from({ length: k * c }, (_, i) => Math.cos(i + 2));
+  const X = matMul(P, r, k, Q, c);
+  const Qt = Float64Array.from({ length: c * k }, (_, i) => Q[(i % k) * c + Math.floor(i / k)]);
+  const Y = matMulABt(P, r, k, Qt, c);
+  for (let i = 0; i < r; i++)
+    for (let j = 0; j < c; j++) {
+      let s = 0;
+      for (let t = 0; t < k; t++) s += P[i * k + t] * Q[t * c + j];
+      assert.ok(Math.abs(X[i * c + j] - s) < 1e-14 && Math.abs(Y[i * c + j] - s) < 1e-14);
+    }
 });

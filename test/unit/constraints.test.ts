@@ -155,7 +155,7 @@ for (const [ti, type] of CONSTRAINT_TYPES.entries()) {
       assert.equal(m.rowLabels.length, m.rows);
       assert.equal(m.spec.type, type);
       const e = evalAt(m, a, b);
-      for (const arr of [e.C, e.JA, e.JB, e.Jdotv]) for (const x of arr) assert.ok(Number.isFinite(x));
+      for (const arr of [e.C, e.JA, e.JB, e.Jdotv]) for (const x of arr) assert.ok(Number.isFinite(x), 'non-finite output');
     }
   });
 
@@ -168,7 +168,7 @@ for (const [ti, type] of CONSTRAINT_TYPES.entries()) {
       worst = Math.max(worst, err);
       assert.ok(err < 1e-7, `${type}: |Jv − FD| rel ${err.toExponential(2)}; J·v=${an} fd=${fd}`);
     }
-    assert.ok(worst < 1e-7);
+    assert.ok(worst < 1e-7, 'worst relative error');
   });
 
   test(`${type}: J̇v matches FD of J·v along the motion and the second difference of C`, () => {
@@ -208,7 +208,7 @@ for (const [ti, type] of CONSTRAINT_TYPES.entries()) {
       }
       const fdd = fdJv(m, a, b);
       if (maxAbs(fdd) > 1e-3) {
-        assert.ok(maxDiff(new Float64Array(m.rows), fdd) > 1e-4);
+        assert.ok(maxDiff(new Float64Array(m.rows), fdd) > 1e-4, 'zeroed J̇v not detected');
         caughtJd++;
       }
     }
@@ -282,10 +282,10 @@ test('fixed: hemisphere handling — C is continuous in q_B → −q_B and small
     const a = pose(a0.p, quatMul(quatFromRotationVector(theta), a0.q));
     const qBneg: Quat = [-b0.q[0], -b0.q[1], -b0.q[2], -b0.q[3]];
     const e1 = evalAt(m, a, pose(b0.p, b0.q)), e2 = evalAt(m, a, pose(b0.p, qBneg));
-    assert.ok(maxDiff(e1.C, e2.C) < 1e-14);
+    assert.ok(maxDiff(e1.C, e2.C) < 1e-14, 'C jumps under q_B → −q_B');
     // A world-frame rotation θ of A gives C_ang = 2 sin(|θ|/2) θ/|θ| ≈ θ.
     const t = Math.hypot(...theta), k = (2 * Math.sin(t / 2)) / t;
-    for (let j = 0; j < 3; j++) assert.ok(Math.abs(e1.C[3 + j] - k * theta[j]) < 1e-12);
+    for (let j = 0; j < 3; j++) assert.ok(Math.abs(e1.C[3 + j] - k * theta[j]) < 1e-12, `C_ang[${j}] ≠ 2 sin(|θ|/2) θ̂`);
   }
 });
 
@@ -343,18 +343,18 @@ test('allowed motions have J·v = 0: hinge spin about its axis, slider translati
     const b = pose(pB, qB, vB, w);
     const hinge = createConstraint(spec('hinge', { anchorA, anchorB, axisA, axisB }), a, b);
     const eh = evalAt(hinge, a, b);
-    assert.ok(maxAbs(eh.C) < 1e-12);
-    assert.ok(maxAbs(jv(hinge, eh, a, b)) < 1e-12);
-    assert.ok(maxAbs(fdC(hinge, a, b)) < 1e-8);
+    assert.ok(maxAbs(eh.C) < 1e-12, 'hinge C ≠ 0');
+    assert.ok(maxAbs(jv(hinge, eh, a, b)) < 1e-12, 'hinge J·v ≠ 0 for spin about the axis');
+    assert.ok(maxAbs(fdC(hinge, a, b)) < 1e-8, 'hinge FD of C ≠ 0');
     // Slider: B translates along A's axis (orientation fixed).
     const b2 = pose(pB, qB, [2 * axW[0], 2 * axW[1], 2 * axW[2]]);
     const slider = createConstraint(spec('slider', { anchorA, anchorB, axisA }), a, b2);
     const es = evalAt(slider, a, b2);
-    assert.ok(maxAbs(es.C) < 1e-12);
-    assert.ok(maxAbs(jv(slider, es, a, b2)) < 1e-12);
+    assert.ok(maxAbs(es.C) < 1e-12, 'slider C ≠ 0');
+    assert.ok(maxAbs(jv(slider, es, a, b2)) < 1e-12, 'slider J·v ≠ 0 for translation along the axis');
     // ... but a sideways velocity is seen by the ⊥ rows.
     const b3 = pose(pB, qB, [1, -1, 0.5]);
-    assert.ok(maxAbs(jv(slider, evalAt(slider, a, b3), a, b3).slice(0, 2)) > 1e-3);
+    assert.ok(maxAbs(jv(slider, evalAt(slider, a, b3), a, b3).slice(0, 2)) > 1e-3, 'slider ⊥ rows blind to sideways motion');
   }
 });
 
@@ -372,8 +372,8 @@ test('lock: masks select rows and labels; all-locked lock = fixed with the offse
   assert.deepEqual([...all.rowLabels], [...fixed.rowLabels]);
   const a = randomPose(rng), b = randomPose(rng);
   const el = evalAt(all, a, b), ef = evalAt(fixed, a, b), e0 = evalAt(fixed, a0, b0);
-  assert.ok(maxDiff(el.JA, ef.JA) === 0 && maxDiff(el.JB, ef.JB) === 0 && maxDiff(el.Jdotv, ef.Jdotv) === 0);
-  for (let i = 0; i < 3; i++) assert.ok(Math.abs(el.C[i] - (ef.C[i] - e0.C[i])) < 1e-12);
+  assert.ok(maxDiff(el.JA, ef.JA) === 0 && maxDiff(el.JB, ef.JB) === 0 && maxDiff(el.Jdotv, ef.Jdotv) === 0, 'lock J/J̇v ≠ fixed');
+  for (let i = 0; i < 3; i++) assert.ok(Math.abs(el.C[i] - (ef.C[i] - e0.C[i])) < 1e-12, `lock C[${i}] ≠ fixed C − d0`);
   for (let i = 3; i < 6; i++) assert.equal(el.C[i], ef.C[i]);
   // Masked rows are exactly the selected rows of the full lock.
   const em = evalAt(m, a, b);
@@ -405,20 +405,20 @@ test('evaluate never throws on degenerate input (coincident anchors, NaN state)'
     const m = createConstraint(spec(type, { axisA: [0, 0, 0] }), z, z);
     const e = makeEval(m.rows);
     m.evaluate(z, z, e);
-    assert.ok(maxAbs(e.C) === 0 || type === 'distance');
+    assert.ok(maxAbs(e.C) === 0 || type === 'distance', `${type}: C ≠ 0 at coincident anchors`);
     assert.doesNotThrow(() => m.evaluate(nan, z, e));
   }
 });
 
-test('evaluate is cheap: 300k evaluations of each type', () => {
+test('evaluate is cheap: 50k evaluations of each type (a loose guard against pathological slowness)', () => {
   const rng = prng(17);
   const a = randomPose(rng), b = randomPose(rng);
   for (const type of CONSTRAINT_TYPES) {
     const m = createConstraint(randomSpec(type, rng), a, b);
     const e = makeEval(m.rows);
     const t0 = performance.now();
-    for (let i = 0; i < 300_000; i++) m.evaluate(a, b, e);
+    for (let i = 0; i < 50_000; i++) m.evaluate(a, b, e);
     const ms = performance.now() - t0;
-    assert.ok(ms < 2000, `${type}: ${ms.toFixed(0)} ms`);
+    assert.ok(ms < 1500, `${type}: ${ms.toFixed(0)} ms for 50k evaluations`);
   }
 });

@@ -214,7 +214,7 @@ test('non-finite values stop the run with CL401 naming the step and the first ba
 
 test('drift: without stabilisation a pendulum drifts and CL402 is reported once, with the step', () => {
   const text = JSON.stringify({
-    solver: { dt: 0.02, steps: 200, stabilization: 'none', violationTolerance: 1e-4 },
+    solver: { dt: 0.02, steps: 200, stabilization: 'none', driftTolerance: 1e-4 },
     bodies: [{ name: 'bob', mass: 1, position: [1, 0, 0], velocity: [0, 0, -2] }],
     constraints: [{ name: 'rod', type: 'distance', bodyA: 'world', bodyB: 'bob' }],
   });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CholeskyDecomposition, Matrix, solve } from 'ml-matrix';
 import { analyze, factor } from '../../src/engine/linalg/cholesky';
-import { isPermutation, minimumDegreeOrdering } from '../../src/engine/linalg/ordering';
+import { amdOrdering, isPermutation, minimumDegreeOrdering } from '../../src/engine/linalg/ordering';
 import { chainSystem, randomSpd, rng } from '../../src/engine/linalg/fixtures';
 import { CsrBuilder, csrFromDense, csrMulVec, csrToDense } from '../../src/engine/linalg/sparse';
 import type { CsrMatrix } from '../../src/engine/linalg/types';
@@ -11,7 +11,7 @@ import type { CsrMatrix } from '../../src/engine/linalg/types';
 function denseCholeskyOf(F: ReturnType<typeof factor>): number[][] {
   const n = F.n;
   const { Lp } = F.symbolic;
-  const L = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
+  const L: number[][] = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
   for (let j = 0; j < n; j++) for (let p = Lp[j]; p < Lp[j + 1]; p++) L[F.Li[p]][j] = F.Lx[p];
   return L.map((r) => r.map((v, j) => v * Math.sqrt(F.D[j])));
 }
@@ -124,4 +124,44 @@ test('zero and negative pivots are detected', () => {
   const y = f3.solve([1, 0]);
   const A = [[1.5, 1], [1, 1.5]];
   assert.ok(Math.abs(A[0][0] * y[0] + A[0][1] * y[1] - 1) < 1e-14 && Math.abs(A[1][0] * y[0] + A[1][1] * y[1]) < 1e-14);
+});
+
+test('AMD (quotient graph) vs exact minimum degree vs natural on a 2D mesh', () => {
+  // 25×25 grid Laplacian-like SPD matrix (5-point stencil).
+  const N = 25;
+  const b = new CsrBuilder(N * N, N * N);
+  const id = (i: number, j: number) => i * N + j;
+  for (let i = 0; i < N; i++)
+    for (let j = 0; j < N; j++) {
+      b.add(id(i, j), id(i, j), 4.5);
+      if (i + 1 < N) b.add(id(i, j), id(i + 1, j), -1).add(id(i + 1, j), id(i, j), -1);
+      if (j + 1 < N) b.add(id(i, j), id(i, j + 1), -1).add(id(i, j + 1), id(i, j), -1);
+    }
+  const A = b.build();
+  const amd = analyze(A, { ordering: 'amd' });
+  assert.ok(isPermutation(amd.perm!, A.rows));
+  const nat = analyze(A, { ordering: 'natural' });
+  const md = minimumDegreeOrdering(A);
+  assert.ok(isPermutation(md, A.rows));
+  assert.ok(amd.lnz < nat.lnz, `amd ${amd.lnz} natural ${nat.lnz}`);
+  const F = factor(A, amd);
+  const rhs = Array.from({ length: A.rows }, (_, i) => Math.sin(i));
+  const x = F.solve(rhs);
+  const r = csrMulVec(A, x);
+  for (let i = 0; i < A.rows; i++) assert.ok(Math.abs(r[i] - rhs[i]) < 1e-10);
+});
+
+test('property: AMD gives a valid permutation and a correct factorisation on random sparse SPD', () => {
+  const rand = rng(77);
+  for (let trial = 0; trial < 40; trial++) {
+    const n = 1 + Math.floor(rand() * 40);
+    const A = randomSparseSpd(n, rand() * 0.3, rand);
+    const perm = amdOrdering(A);
+    assert.ok(isPermutation(perm, n), `trial ${trial}`);
+    const F = factor(A, analyze(A, { ordering: 'amd' }));
+    assert.ok(F.ok);
+    const b = Array.from({ length: n }, () => rand() - 0.5);
+    const r = csrMulVec(A, F.solve(b));
+    for (let i = 0; i < n; i++) assert.ok(Math.abs(r[i] - b[i]) < 1e-10);
+  }
 });

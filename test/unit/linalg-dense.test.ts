@@ -5,7 +5,11 @@ import {
   denseLstsqMinNorm,
   denseSolveCholesky,
   denseSolveLU,
+  halfBandwidth,
   matrixRank,
+  symmetricBandEigenvalues,
+  symmetricEigenvaluesAuto,
+  symmetricEigenvaluesFlatInPlace,
   symmetricEigenvalues,
   singularValues,
 } from '../../src/engine/linalg/dense';
@@ -89,4 +93,25 @@ test('matrixRank follows numpy (tall, wide, dependent rows, zero)', () => {
   assert.equal(matrixRank([[0, 0], [0, 0]]), 0);
   assert.equal(matrixRank([[1, 0], [0, 1e-20]]), 1);
   assert.equal(matrixRank([[1, 0], [0, 1e-20]], 1e-30), 2);
+});
+
+test('band reduction (Givens, bulge chasing) matches Householder on banded and dense matrices', () => {
+  const rand = rng(9);
+  for (const [n, kd] of [[1, 0], [5, 1], [30, 2], [60, 5], [25, 24]] as const) {
+    const a = new Float64Array(n * n);
+    for (let i = 0; i < n; i++)
+      for (let j = Math.max(0, i - kd); j <= i; j++) {
+        const v = i === j ? 4 + rand() : rand() - 0.5;
+        a[i * n + j] = v;
+        a[j * n + i] = v;
+      }
+    assert.equal(halfBandwidth(a, n), kd);
+    const ref = symmetricEigenvaluesFlatInPlace(a.slice(), n).sort();
+    const band = symmetricBandEigenvalues(a, n, kd).sort();
+    const auto = symmetricEigenvaluesAuto(a.slice(), n).sort();
+    for (let i = 0; i < n; i++) {
+      assert.ok(Math.abs(band[i] - ref[i]) < 1e-12 * Math.abs(ref[n - 1]), `n=${n} kd=${kd}`);
+      assert.ok(Math.abs(auto[i] - ref[i]) < 1e-12 * Math.abs(ref[n - 1]));
+    }
+  }
 });

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findDependentRows, minNormSolve, NullSpaceProjector } from '../../src/engine/linalg/redundancy';
+import { analyze } from '../../src/engine/linalg/cholesky';
 import { chainSystem, denseJDJt, randomDense, rng } from '../../src/engine/linalg/fixtures';
-import { CsrBuilder, csrFromDense, csrMulDiagTranspose, csrMulVec, csrToDense } from '../../src/engine/linalg/sparse';
+import { CsrBuilder, csrFromDense, csrMulDiagTranspose, csrMulVec } from '../../src/engine/linalg/sparse';
 import type { CsrMatrix, DependentRow } from '../../src/engine/linalg/types';
 
 /** Checks J[row] ≈ Σ c·J[other] for every reported dependency. */
@@ -19,7 +20,7 @@ function assertReproduces(J: number[][], dep: DependentRow[], tol = 1e-9) {
 }
 
 /** Planar square: 4 point bodies (x, y) on the corners, 4 edge rods then 2 diagonals. */
-export function squareWithDiagonals(): number[][] {
+function squareWithDiagonals(): number[][] {
   const p = [
     [0, 0],
     [1, 0],
@@ -175,4 +176,56 @@ function csrToDenseRows(m: CsrMatrix, rows: number[]): number[][] {
   });
 }
 
-void csrToDense;
+
+/** 2D truss: N×N grid of point masses, rods along edges and both diagonals of every cell (shuffled order). */
+function braced2dGrid(N: number, seed: number): { J: CsrMatrix; Jd: number[][] } {
+  const rand = rng(seed);
+  const pts: number[][] = [];
+  for (let i = 0; i < N; i++) for (let j = 0; j < N; j++) pts.push([j + 0.1 * rand(), i + 0.1 * rand()]);
+  const id = (i: number, j: number) => i * N + j;
+  const rods: [number, number][] = [];
+  for (let i = 0; i < N; i++)
+    for (let j = 0; j < N; j++) {
+      if (j + 1 < N) rods.push([id(i, j), id(i, j + 1)]);
+      if (i + 1 < N) rods.push([id(i, j), id(i + 1, j)]);
+      if (i + 1 < N && j + 1 < N) rods.push([id(i, j), id(i + 1, j + 1)], [id(i, j + 1), id(i + 1, j)]);
+    }
+  for (let k = rods.length - 1; k > 0; k--) {
+    const t = Math.floor(rand() * (k + 1));
+    [rods[k], rods[t]] = [rods[t], rods[k]];
+  }
+  const b = new CsrBuilder(rods.length, 2 * N * N);
+  const Jd = rods.map(([a, c]) => {
+    const d = [pts[a][0] - pts[c][0], pts[a][1] - pts[c][1]];
+    const l = Math.hypot(d[0], d[1]);
+    const row = new Array<number>(2 * N * N).fill(0);
+    row[2 * a] = d[0] / l;
+    row[2 * a + 1] = d[1] / l;
+    row[2 * c] = -d[0] / l;
+    row[2 * c + 1] = -d[1] / l;
+    return row;
+  });
+  Jd.forEach((row, r) => row.forEach((v, k) => v !== 0 && b.add(r, k, v)));
+  return { J: b.build(), Jd };
+}
+
+test('AMD-ordered rejection is remapped to file order (same rows as in-order elimination)', () => {
+  const { J, Jd } = braced2dGrid(9, 3);
+  const A = csrMulDiagTranspose(J);
+  const amd = analyze(A, { ordering: 'amd' });
+  assert.ok(amd.perm !== null);
+  const viaAmd = findDependentRows(A, { symbolic: amd });
+  const inOrder = findDependentRows(A, { symbolic: analyze(A, { ordering: 'natural' }) });
+  assert.equal(viaAmd.rank, 2 * 81 - 3);
+  assert.deepEqual(
+    viaAmd.dependent.map((d) => d.row),
+    inOrder.dependent.map((d) => d.row),
+  );
+  assertReproduces(Jd, viaAmd.dependent, 1e-8);
+  assertReproduces(Jd, inOrder.dependent, 1e-8);
+  // Min-norm solutions agree whichever order produced the null basis.
+  const rhs = csrMulVec(A, Float64Array.from({ length: A.rows }, (_, i) => Math.cos(i)));
+  const x1 = minNormSolve(viaAmd, rhs, A.rows).x;
+  const x2 = minNormSolve(inOrder, rhs, A.rows).x;
+  for (let i = 0; i < A.rows; i++) assert.ok(Math.abs(x1[i] - x2[i]) < 1e-8 * (1 + Math.abs(x2[i])));
+});

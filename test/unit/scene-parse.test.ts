@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseScene } from '../../src/engine/scene/parse';
-import { applyTextEdits } from '../../src/engine/scene/text';
+import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
+import { LineIndex, applyTextEdits, removePropertyEdit } from '../../src/engine/scene/text';
 import { DEFAULT_SOLVER } from '../../src/engine/scene/fields';
 import { Codes } from '../../src/engine/diagnostics';
 import type { Diagnostic, Fix, Range } from '../../src/engine/types';
@@ -114,6 +115,7 @@ test('minimal scene: every default filled in', () => {
     method: 'auto',
     conditionWarning: 1e6,
     violationTolerance: 1e-6,
+    driftTolerance: 1e-3,
   });
   assert.deepEqual(s.bodies[0].inertia, [1, 0, 0, 0, 1, 0, 0, 0, 1]);
   assert.deepEqual(s.bodies[0].orientation, [0, 0, 0, 1]);
@@ -589,5 +591,18 @@ test('never throws on non-string input', () => {
     const r = parseScene(x as unknown as string);
     assert.equal(r.scene, undefined);
     assert.ok(r.hasErrors);
+  }
+});
+
+test('"Remove field" edits are exactly those of jsonc-parser modify()', () => {
+  const text = '{\n  "a": 1, // one\n  "b": { "x": 1, "y": [2], "z": 3 },\n  "c": 3\n}';
+  const root = parseTree(text)!;
+  const index = new LineIndex(text);
+  const paths: (string | number)[][] = [['a'], ['c'], ['b', 'x'], ['b', 'y'], ['b', 'z']];
+  for (const path of paths) {
+    const node = findNodeAtLocation(root, path)!;
+    const mine = removePropertyEdit(index, node.parent!)!;
+    const theirs = modify(text, path, undefined, {});
+    assert.equal(applyTextEdits(text, [mine]), applyEdits(text, theirs), JSON.stringify(path));
   }
 });

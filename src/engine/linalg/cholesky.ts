@@ -5,7 +5,7 @@
 // pattern is unchanged. Pivots are checked: zero/negative pivots stop the factorisation (strict mode)
 // or are rejected (the row is declared dependent on the earlier rows — used for redundancy detection).
 import type { CsrMatrix } from './types';
-import { minimumDegreeOrdering } from './ordering';
+import { amdOrdering } from './ordering';
 
 export type OrderingKind = 'natural' | 'amd' | 'auto';
 
@@ -24,7 +24,7 @@ export interface Symbolic {
   /** Entries of L below the diagonal. */
   lnz: number;
   ordering: 'natural' | 'amd';
-  /** The pattern analysed (references kept to detect a change cheaply). */
+  /** The pattern analysed (copied), to detect a change of pattern. */
   rowPtr: Int32Array;
   colIdx: Int32Array;
 }
@@ -67,14 +67,14 @@ export function analyze(A: CsrMatrix, opts: AnalyzeOptions = {}): Symbolic {
   const n = A.rows;
   const kind = opts.ordering ?? 'auto';
   const nat = symbolicOf(A, null, null);
-  const base = { n, rowPtr: A.rowPtr, colIdx: A.colIdx };
+  const base = { n, rowPtr: A.rowPtr.slice(), colIdx: A.colIdx.slice() }; // copies: callers may reuse arrays
   if (kind === 'natural') return { ...base, perm: null, pinv: null, ...nat, ordering: 'natural' };
   const nnzLower = (A.rowPtr[n] - n) / 2; // approximate (assumes a full diagonal)
   if (kind === 'auto' && nat.lnz <= Math.max(1.25 * nnzLower, nnzLower + n)) {
     // Natural order is (nearly) fill-free, e.g. banded / block-tridiagonal chains.
     return { ...base, perm: null, pinv: null, ...nat, ordering: 'natural' };
   }
-  const perm = minimumDegreeOrdering(A);
+  const perm = amdOrdering(A);
   const pinv = new Int32Array(n);
   for (let k = 0; k < n; k++) pinv[perm[k]] = k;
   const md = symbolicOf(A, perm, pinv);
@@ -148,25 +148,30 @@ export class Factor {
     if (this.failedAt >= 0) throw new Error('Factor.solve: factorisation incomplete');
     const { perm, Lp } = this.symbolic;
     const { Li, Lx, D } = this;
-    const y = new Float64Array(n);
+    const x = out ?? new Float64Array(n);
+    // Natural order: work in x directly; otherwise in a reused work vector.
+    const y = perm ? (this.work ??= new Float64Array(n)) : x;
     if (perm) for (let k = 0; k < n; k++) y[k] = b[perm[k]];
-    else for (let k = 0; k < n; k++) y[k] = b[k];
+    else if (y !== b) for (let k = 0; k < n; k++) y[k] = b[k];
     for (let j = 0; j < n; j++) {
       const yj = y[j];
       if (yj === 0) continue;
       for (let p = Lp[j], e = Lp[j + 1]; p < e; p++) y[Li[p]] -= Lx[p] * yj;
     }
-    for (let j = 0; j < n; j++) y[j] = D[j] !== 0 ? y[j] / D[j] : 0;
+    for (let j = 0; j < n; j++) {
+      const d = D[j];
+      y[j] = d !== 0 ? y[j] / d : 0;
+    }
     for (let j = n - 1; j >= 0; j--) {
       let s = y[j];
       for (let p = Lp[j], e = Lp[j + 1]; p < e; p++) s -= Lx[p] * y[Li[p]];
       y[j] = s;
     }
-    const x = out ?? new Float64Array(n);
     if (perm) for (let k = 0; k < n; k++) x[perm[k]] = y[k];
-    else x.set(y);
     return x;
   }
+
+  private work: Float64Array | null = null;
 }
 
 /** Numeric LDLᵀ factorisation of A (full symmetric CSR with the pattern analysed in `symbolic`). */

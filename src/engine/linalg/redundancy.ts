@@ -45,21 +45,27 @@ export interface SparseVec {
 
 const TOL_LADDER = [1e-10, 1e-12, 1e-8, 1e-13, 1e-14, 1e-6, 1e-15, 1e-4];
 
-/** Dependent rows of a symmetric PSD matrix, in file order. */
+/**
+ * Dependent rows of a symmetric PSD matrix, in file order.
+ * The rejecting factorisation may run in any elimination order (e.g. AMD, given through
+ * `symbolic`); when the order is not the natural one, the null-space basis it yields is reduced to
+ * file order (a small row-echelon reduction from the last column backwards), so that of two
+ * identical rows the later one is still the one named.
+ */
 export function findDependentRows(A: CsrMatrix, opts: RedundancyOptions = {}): RedundancyResult {
   const n = A.rows;
-  const sym = opts.symbolic && opts.symbolic.perm === null ? opts.symbolic : analyze(A, { ordering: 'natural' });
+  const sym = opts.symbolic ?? analyze(A, { ordering: 'auto' });
   const dropTol = opts.dropTol ?? 1e-12;
-  const run = (tol: number) => factor(A, sym, { shift: opts.shift ?? 0, pivotTol: tol, onSmallPivot: 'reject' });
+  const run = (s: Symbolic, tol: number) => factor(A, s, { shift: opts.shift ?? 0, pivotTol: tol, onSmallPivot: 'reject' });
   let tol = opts.pivotTol ?? 1e-10;
-  let F = run(tol);
+  let F = run(sym, tol);
   if (opts.targetRank !== undefined && n - F.dependent.length !== opts.targetRank) {
     const want = n - opts.targetRank;
     let best = F;
     let bestTol = tol;
     for (const t of TOL_LADDER) {
       if (t === tol) continue;
-      const G = run(t);
+      const G = run(sym, t);
       if (Math.abs(G.dependent.length - want) < Math.abs(best.dependent.length - want)) {
         best = G;
         bestTol = t;
@@ -69,18 +75,7 @@ export function findDependentRows(A: CsrMatrix, opts: RedundancyOptions = {}): R
     F = best;
     tol = bestTol;
   }
-  const dependent: DependentRow[] = [];
-  const nullBasis: SparseVec[] = [];
-  for (const d of F.dependent) {
-    let mx = 0;
-    for (const c of d.coefficients) mx = Math.max(mx, Math.abs(c));
-    const dependsOn: { row: number; coefficient: number }[] = [];
-    for (let t = 0; t < d.rows.length; t++) {
-      const c = d.coefficients[t];
-      if (Math.abs(c) >= dropTol * mx && c !== 0) dependsOn.push({ row: d.rows[t], coefficient: c });
-    }
-    dependsOn.sort((a, b) => a.row - b.row);
-    dependent.push({ row: d.row, dependsOn });
+  const nullBasis: SparseVec[] = F.dependent.map((d) => {
     const idx = new Int32Array(d.rows.length + 1);
     const val = new Float64Array(d.rows.length + 1);
     idx[0] = d.row;
@@ -89,10 +84,107 @@ export function findDependentRows(A: CsrMatrix, opts: RedundancyOptions = {}): R
       idx[t + 1] = d.rows[t];
       val[t + 1] = -d.coefficients[t];
     }
-    nullBasis.push({ idx, val });
+    return { idx, val };
+  });
+  let deps: { row: number; rows: ArrayLike<number>; coefficients: ArrayLike<number> }[] = F.dependent;
+  if (sym.perm !== null && deps.length > 0) {
+    const remapped = fileOrderDependencies(nullBasis);
+    if (remapped) deps = remapped;
+    else {
+      // Too many dependencies for the dense reduction: redo the factorisation in file order.
+      const nat = analyze(A, { ordering: 'natural' });
+      const G = run(nat, tol);
+      deps = G.dependent;
+    }
+  }
+  const dependent: DependentRow[] = [];
+  for (const d of deps) {
+    let mx = 0;
+    for (let t = 0; t < d.coefficients.length; t++) mx = Math.max(mx, Math.abs(d.coefficients[t]));
+    const dependsOn: { row: number; coefficient: number }[] = [];
+    for (let t = 0; t < d.rows.length; t++) {
+      const c = d.coefficients[t];
+      if (Math.abs(c) >= dropTol * mx && c !== 0) dependsOn.push({ row: d.rows[t], coefficient: c });
+    }
+    dependsOn.sort((a, b) => a.row - b.row);
+    dependent.push({ row: d.row, dependsOn });
   }
   dependent.sort((a, b) => a.row - b.row);
   return { dependent, rank: n - dependent.length, factor: F, pivotTol: tol, nullBasis };
+}
+
+/**
+ * Reduces a null-space basis to the file-order form: Gauss–Jordan elimination on the basis
+ * vectors (as rows), taking pivot columns from the LAST index backwards. Pivot columns are exactly
+ * the rows that depend on earlier rows; the reduced vector of pivot k is e_k − Σ c_j e_j over
+ * non-pivot (independent) j < k. Returns null when the dense work would be too large.
+ */
+function fileOrderDependencies(basis: SparseVec[]): { row: number; rows: Int32Array; coefficients: Float64Array }[] | null {
+  const r = basis.length;
+  const colSet = new Set<number>();
+  for (const v of basis) for (const i of v.idx) colSet.add(i);
+  const cols = Int32Array.from(colSet).sort().reverse(); // descending file order
+  const m = cols.length;
+  if (r * r * m > 2e8 || r * m > 2e7) return null;
+  const pos = new Map<number, number>();
+  cols.forEach((c, t) => pos.set(c, t));
+  const M = new Float64Array(r * m);
+  for (let a = 0; a < r; a++) {
+    const v = basis[a];
+    let mx = 0;
+    for (const x of v.val) mx = Math.max(mx, Math.abs(x));
+    for (let t = 0; t < v.idx.length; t++) M[a * m + pos.get(v.idx[t])!] += v.val[t] / mx;
+  }
+  const used = new Uint8Array(r);
+  const pivotRow: number[] = [];
+  const pivotCol: number[] = [];
+  const isPivotCol = new Uint8Array(m);
+  const tol = 1e-9;
+  for (let t = 0; t < m && pivotRow.length < r; t++) {
+    let best = -1;
+    let bv = tol;
+    for (let a = 0; a < r; a++) {
+      if (used[a]) continue;
+      const v = Math.abs(M[a * m + t]);
+      if (v > bv) {
+        bv = v;
+        best = a;
+      }
+    }
+    if (best < 0) continue;
+    used[best] = 1;
+    isPivotCol[t] = 1;
+    pivotRow.push(best);
+    pivotCol.push(t);
+    const inv = 1 / M[best * m + t];
+    for (let u = 0; u < m; u++) M[best * m + u] *= inv;
+    M[best * m + t] = 1;
+    for (let a = 0; a < r; a++) {
+      if (a === best) continue;
+      const f = M[a * m + t];
+      if (f === 0) continue;
+      for (let u = 0; u < m; u++) M[a * m + u] -= f * M[best * m + u];
+      M[a * m + t] = 0;
+    }
+  }
+  if (pivotRow.length < r) return null;
+  const out: { row: number; rows: Int32Array; coefficients: Float64Array }[] = [];
+  for (let q = 0; q < r; q++) {
+    const a = pivotRow[q];
+    const t0 = pivotCol[q];
+    const rows: number[] = [];
+    const coefs: number[] = [];
+    // Non-pivot columns after t0 in the descending list have smaller file index.
+    for (let u = t0 + 1; u < m; u++) {
+      const v = M[a * m + u];
+      if (!isPivotCol[u] && v !== 0) {
+        rows.push(cols[u]);
+        coefs.push(-v);
+      }
+    }
+    out.push({ row: cols[t0], rows: Int32Array.from(rows), coefficients: Float64Array.from(coefs) });
+  }
+  return out;
 }
 
 /**

@@ -9,7 +9,7 @@
 import type { CsrMatrix, DependentRow, SolveMethod, SymmetricSolveOptions, SymmetricSolveResult } from './types';
 import { type Factor, type Symbolic, analyze, factor } from './cholesky';
 import { estimateInverseNorm1 } from './condest';
-import { allFinite, denseSolveLU, symmetricEigenvaluesFlatInPlace } from './dense';
+import { allFinite, denseSolveLU, symmetricEigenvaluesAuto } from './dense';
 import { findDependentRows, isConsistent, minNormSolve, type RedundancyResult } from './redundancy';
 import { csrAddDiagonal, csrMulVec, csrNorm1, csrSamePattern, csrToDense, csrToDenseFlat } from './sparse';
 
@@ -39,11 +39,13 @@ function residual(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<num
   return { r, norm: Math.sqrt(s) };
 }
 
-/** Up to two steps of iterative refinement with a factor (kept only when the residual decreases). */
+/**
+ * Iterative refinement with a factor: up to two steps when the residual is above round-off level
+ * (kept only when the residual decreases). Returns the final ‖(A+shift·I)·x − b‖.
+ */
 function refine(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, solve: (r: Float64Array) => Float64Array, scale: number): number {
   let { r, norm } = residual(A, shift, x, b);
-  for (let it = 0; it < 2; it++) {
-    if (norm <= 4 * EPS * scale) break;
+  for (let it = 0; it < 2 && norm > 1e-14 * scale; it++) {
     const dx = solve(r);
     const x2 = new Float64Array(x.length);
     for (let i = 0; i < x.length; i++) x2[i] = x[i] + dx[i];
@@ -77,26 +79,32 @@ function emptyResult(n: number, method: SolveMethod): SymmetricSolveResult {
  * One instance per stream of same-pattern systems (e.g. one per island across time steps).
  */
 export class SymmetricSolver {
-  private symAuto: Symbolic | null = null;
-  private symNatural: Symbolic | null = null;
+  /** Most recently used symbolic analyses (one per sparsity pattern), newest last. */
+  private readonly cache: Symbolic[] = [];
 
-  /** Symbolic analysis with a fill-reducing ordering when it pays (cached on the pattern). */
+  /** @param cacheSize how many distinct patterns (e.g. islands) to keep analysed. */
+  constructor(private readonly cacheSize = 8) {}
+
+  /**
+   * Symbolic analysis of A's pattern (fill-reducing ordering when it pays), re-used while the
+   * pattern (rowPtr/colIdx) is unchanged.
+   */
   symbolicFor(A: CsrMatrix): Symbolic {
-    const s = this.symAuto;
-    if (s && s.n === A.rows && csrSamePatternSym(s, A)) return s;
-    this.symAuto = analyze(A, { ordering: 'auto' });
-    if (this.symAuto.perm === null) this.symNatural = this.symAuto;
-    return this.symAuto;
-  }
-
-  /** Natural-order (file-order) symbolic analysis (cached on the pattern). */
-  naturalSymbolicFor(A: CsrMatrix): Symbolic {
-    const s = this.symNatural;
-    if (s && s.n === A.rows && csrSamePatternSym(s, A)) return s;
-    const auto = this.symAuto;
-    if (auto && auto.perm === null && auto.n === A.rows && csrSamePatternSym(auto, A)) return (this.symNatural = auto);
-    this.symNatural = analyze(A, { ordering: 'natural' });
-    return this.symNatural;
+    const nnz = A.rowPtr[A.rows];
+    for (let k = this.cache.length - 1; k >= 0; k--) {
+      const s = this.cache[k];
+      if (s.n === A.rows && s.rowPtr[s.n] === nnz && csrSamePatternSym(s, A)) {
+        if (k !== this.cache.length - 1) {
+          this.cache.splice(k, 1);
+          this.cache.push(s);
+        }
+        return s;
+      }
+    }
+    const s = analyze(A, { ordering: 'auto' });
+    this.cache.push(s);
+    if (this.cache.length > this.cacheSize) this.cache.shift();
+    return s;
   }
 
   solve(A: CsrMatrix, b: ArrayLike<number>, opts: SolverOptions): SymmetricSolveResult {
@@ -121,7 +129,7 @@ export class SymmetricSolver {
   private solveExact(A: CsrMatrix, b: ArrayLike<number>, c: number, opts: SolverOptions): SymmetricSolveResult {
     const n = A.rows;
     const flat = csrToDenseFlat(A);
-    const ev = symmetricEigenvaluesFlatInPlace(flat.slice(), n);
+    const ev = symmetricEigenvaluesAuto(flat.slice(), n);
     const sv = Float64Array.from(ev, Math.abs).sort().reverse();
     const smax = sv[0];
     const tol = n * EPS * smax;
@@ -153,8 +161,8 @@ export class SymmetricSolver {
       }
       if (okD) {
         const s = new Float64Array(n * n);
-        for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) s[i * n + j] = (flat[i * n + j] + (i === j ? c : 0)) * d[i] * d[j];
-        const es = symmetricEigenvaluesFlatInPlace(s, n);
+        for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) s[i * n + j] = (flat[i * n + j] + (i === j ? c : 0)) * d[i] * d[j];
+        const es = symmetricEigenvaluesAuto(s, n);
         let a = 0;
         let z = Infinity;
         for (const e of es) {
@@ -166,7 +174,7 @@ export class SymmetricSolver {
     }
     // Redundancy (on A without Σ), matched to the spectral rank.
     let red: RedundancyResult | null = null;
-    const natural = this.naturalSymbolicFor(A);
+    const natural = this.symbolicFor(A);
     if (rank < n) red = findDependentRows(A, { targetRank: rank, symbolic: natural });
     const dependent: DependentRow[] = red ? red.dependent : [];
 
@@ -266,21 +274,22 @@ export class SymmetricSolver {
       if (!x) method = 'lstsq';
     }
     if (method === 'lstsq') {
-      lstsqRed = findDependentRows(A, { pivotTol, shift: c, symbolic: this.naturalSymbolicFor(A) });
+      lstsqRed = findDependentRows(A, { pivotTol, shift: c, symbolic: this.symbolicFor(A) });
       if (lstsqRed.dependent.length === 0) F = lstsqRed.factor;
       x = minNormSolve(lstsqRed, b, n).x;
     }
-    if (x && F) {
+    let residualNorm = NaN;
+    if (x && F && allFinite(x)) {
       const Fx = F;
-      refine(A, c, x, b, (r) => Fx.solve(r), bn + normM * norm2(x));
+      residualNorm = refine(A, c, x, b, (r) => Fx.solve(r), bn + normM * norm2(x));
     }
     if (!x || !allFinite(x)) return { ...emptyResult(n, method), condEstimated: true };
-    const residualNorm = residual(A, c, x, b).norm;
+    if (!Number.isFinite(residualNorm)) residualNorm = residual(A, c, x, b).norm;
 
     // Rank / redundancy of A (without Σ).
     let red: RedundancyResult | null = null;
     if (c === 0) red = lstsqRed;
-    else if (analysis) red = findDependentRows(A, { pivotTol, symbolic: this.naturalSymbolicFor(A) });
+    else if (analysis) red = findDependentRows(A, { pivotTol, symbolic: this.symbolicFor(A) });
     const dependent = red ? red.dependent : [];
     const rank = n - dependent.length;
     let consistent = true;

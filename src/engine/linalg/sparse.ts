@@ -306,7 +306,8 @@ export function csrSamePattern(a: CsrMatrix, b: CsrMatrix): boolean {
 export function csrNorm1(m: CsrMatrix): number {
   const s = new Float64Array(m.cols);
   const nnz = m.rowPtr[m.rows];
-  for (let p = 0; p < nnz; p++) s[m.colIdx[p]] += Math.abs(m.values[p]);
+  const { colIdx, values } = m;
+  for (let p = 0; p < nnz; p++) s[colIdx[p]] += Math.abs(values[p]);
   let mx = 0;
   for (let j = 0; j < m.cols; j++) if (s[j] > mx) mx = s[j];
   return mx;

@@ -46,14 +46,20 @@ export interface SymmetricSolveResult {
   dependent: DependentRow[];
   /** For a singular A: true when b lies in the range of A (λ exists), false when conflicting. */
   consistent: boolean;
-  /** κ₂(A) (of A+Σ when compliance > 0); Infinity when numerically singular. */
+  /**
+   * κ₂(A) (of A+Σ when compliance > 0); Infinity when numerically singular.
+   * On the estimated path (n > exactCondMaxRows) a Hager–Higham κ₁ estimate. NaN when skipAnalysis.
+   */
   cond: number;
-  /** κ₂ of D^{-1/2}·A·D^{-1/2}, D = diag(A) (Jacobi scaling). */
+  /** κ₂ of D^{-1/2}·A·D^{-1/2}, D = diag(A) (Jacobi scaling; of A+Σ, like cond). NaN when skipAnalysis. */
   condScaled: number;
   /** True when cond/condScaled are estimates (large A). */
   condEstimated: boolean;
   /** Singular values of A, descending (exact path with wantSpectrum). */
   singularValues?: Float64Array;
-  /** The rank tolerance used. */
+  /**
+   * The rank tolerance used: n·ε·σ_max on the exact path; on the estimated path the relative pivot
+   * tolerance (a row is dependent when its pivot ≤ tolerance·its diagonal).
+   */
   tolerance: number;
 }

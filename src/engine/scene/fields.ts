@@ -20,6 +20,7 @@ export const SOLVER_FIELDS = [
   'method',
   'conditionWarning',
   'violationTolerance',
+  'driftTolerance',
 ] as const;
 
 /** Fields of a body. */
@@ -94,6 +95,7 @@ export const DEFAULT_SOLVER: Readonly<SolverSettings> = {
   method: 'auto',
   conditionWarning: 1e6,
   violationTolerance: 1e-6,
+  driftTolerance: 1e-3,
 };
 
 /** |‖q‖ − 1| above which CL105 is reported. */

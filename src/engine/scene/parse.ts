@@ -247,6 +247,7 @@ class SceneParser {
   private object(node: Node, path: JsonPath, known: readonly string[], data: Data, elsewhere?: { fields: readonly string[]; why: (f: string) => string }): Obj {
     const props = new Map<string, Node>();
     const first = new Map<string, Node>();
+    const present = new Set((node.children ?? []).map((p) => String(p.children?.[0]?.value)));
     for (const p of node.children ?? []) {
       if (p.type !== 'property' || !p.children || p.children.length === 0) continue;
       const keyNode = p.children[0];
@@ -254,7 +255,7 @@ class SceneParser {
       const previous = props.get(key);
       if (previous) {
         const firstKey = first.get(key)?.children?.[0] ?? previous.children![0];
-        const removal = removePropertyEdit(this.index, previous, [...path, key]);
+        const removal = removePropertyEdit(this.index, previous);
         this.report(
           'warning',
           Codes.duplicateKey,
@@ -270,13 +271,13 @@ class SceneParser {
         first.set(key, p);
       }
       props.set(key, p);
-      if (!known.includes(key)) this.unknownField(node, p, keyNode, key, path, known, data, elsewhere);
+      if (!known.includes(key)) this.unknownField(present, p, keyNode, key, path, known, data, elsewhere);
     }
     return { node, path, props };
   }
 
   private unknownField(
-    obj: Node,
+    present: ReadonlySet<string>,
     prop: Node,
     keyNode: Node,
     key: string,
@@ -285,14 +286,13 @@ class SceneParser {
     data: Data,
     elsewhere?: { fields: readonly string[]; why: (f: string) => string },
   ): void {
-    const present = new Set((obj.children ?? []).map((p) => String(p.children?.[0]?.value)));
     const fixes: Fix[] = [];
     const isElsewhere = elsewhere?.fields.includes(key) ?? false;
     const suggestion = isElsewhere ? undefined : closest(key, known.filter((k) => !present.has(k) && k !== '$schema'), 2, 1)[0];
     if (suggestion !== undefined) {
       fixes.push({ title: `Rename to ${quote(suggestion)}`, edits: [replaceNodeEdit(this.index, keyNode, JSON.stringify(suggestion))], preferred: true });
     }
-    const removal = removePropertyEdit(this.index, prop, [...path, key]);
+    const removal = removePropertyEdit(this.index, prop);
     if (removal) fixes.push({ title: `Remove field ${quote(key)}`, edits: [removal] });
     const message = isElsewhere
       ? `${elsewhere!.why(key)} It is ignored; remove it.`
@@ -439,8 +439,8 @@ class SceneParser {
   private axis(o: Obj, key: string, label: string, def: Readonly<Vec3>, data: Data): Vec3 | Bad {
     const v = this.vec3(o, key, label, def, data);
     if (v === BAD) return BAD;
-    const n = norm(v);
-    if (!(n > ZERO_LENGTH) || !Number.isFinite(n)) {
+    const m = Math.max(Math.abs(v[0]), Math.abs(v[1]), Math.abs(v[2]));
+    if (!(m > ZERO_LENGTH)) {
       const node = this.valueOf(o, key) as Node;
       this.report('error', Codes.zeroAxis, `${label} has zero length, so it defines no direction. Give a non-zero vector such as [0, 0, 1].`, node, {
         ...data,
@@ -448,7 +448,8 @@ class SceneParser {
       });
       return BAD;
     }
-    return normalize(v);
+    // Scale first so that huge components cannot overflow the norm.
+    return normalize([v[0] / m, v[1] / m, v[2] / m]);
   }
 
   private mask(o: Obj, key: string, label: string, data: Data): [boolean, boolean, boolean] | Bad {
@@ -474,8 +475,7 @@ class SceneParser {
 
   private scene(root: Node): SceneSpec {
     const top = this.object(root, [], SCENE_FIELDS, {});
-    const schema = this.string(top, '$schema', '`$schema`', {});
-    void schema;
+    this.string(top, '$schema', '`$schema`', {}); // allowed, checked for type, otherwise unused
     const name = this.string(top, 'name', 'The scene `name`', {});
     const gravity = this.vec3(top, 'gravity', '`gravity`', DEFAULT_GRAVITY, {});
     const solver = this.solver(top);
@@ -544,6 +544,7 @@ class SceneParser {
     num('compliance', { min: 0 });
     num('conditionWarning', { min: 0, exclusiveMin: true });
     num('violationTolerance', { min: 0 });
+    num('driftTolerance', { min: 0 });
     const stab = this.enumeration(o, 'stabilization', '`solver.stabilization`', STABILIZATIONS, {});
     if (typeof stab === 'string') s.stabilization = stab;
     const form = this.enumeration(o, 'formulation', '`solver.formulation`', FORMULATIONS, {});
@@ -737,14 +738,17 @@ class SceneParser {
     const v = this.numbers(node, path, label, 4, 'a quaternion `[x, y, z, w]` (scalar last)', data);
     if (v === BAD) return BAD;
     const q: Quat = [v[0], v[1], v[2], v[3]];
-    const n = quatNorm(q);
-    if (!(n > 0) || !Number.isFinite(n)) {
+    const m = Math.max(...q.map(Math.abs));
+    if (!(m > 0)) {
       this.report('error', Codes.invalidValue, `${label} is the zero quaternion, which is not a rotation. Use [0, 0, 0, 1] for no rotation.`, node, { ...data, path }, {
         fixes: [{ title: 'Use the identity [0, 0, 0, 1]', edits: [replaceNodeEdit(this.index, node, '[0, 0, 0, 1]')], preferred: true }],
       });
       return BAD;
     }
-    const unit: Quat = [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
+    const scaled: Quat = [q[0] / m, q[1] / m, q[2] / m, q[3] / m];
+    const sn = quatNorm(scaled);
+    const n = m * sn;
+    const unit: Quat = [scaled[0] / sn, scaled[1] / sn, scaled[2] / sn, scaled[3] / sn];
     if (Math.abs(n - 1) > QUATERNION_TOLERANCE) {
       this.report(
         'warning',
@@ -893,7 +897,12 @@ class SceneParser {
           spec.length = length;
         } else if (length === undefined && rA && rB && anchorA !== BAD && anchorB !== BAD) {
           const d = norm(sub(worldPoint(rB, anchorB), worldPoint(rA, anchorA)));
-          if (!(d > ZERO_LENGTH)) {
+          if (!Number.isFinite(d)) {
+            this.report('error', Codes.invalidValue, `The anchors of constraint ${quote(name)} are too far apart for a default length. Give \`length\` explicitly.`, typeNode!, {
+              ...data,
+              path: [...path, 'type'],
+            });
+          } else if (!(d > ZERO_LENGTH)) {
             this.report(
               'error',
               Codes.zeroLength,
@@ -952,7 +961,7 @@ class SceneParser {
     const edits = [replaceNodeEdit(this.index, typeNode, '"ball"')];
     const lengthProp = o.props.get('length');
     if (lengthProp) {
-      const removal = removePropertyEdit(this.index, lengthProp, [...o.path, 'length']);
+      const removal = removePropertyEdit(this.index, lengthProp);
       if (!removal) return [];
       edits.push(removal);
     }

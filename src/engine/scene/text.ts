@@ -1,6 +1,6 @@
 // Text helpers for the scene parser: offsets ↔ positions, the SourceMap, text edits for quick
 // fixes, and an edit distance for "did you mean" suggestions. Nothing here throws.
-import { modify, type Node } from 'jsonc-parser';
+import type { Node } from 'jsonc-parser';
 import type { Position, Range, TextEdit } from '../types';
 import type { JsonPath, SourceMap } from './types';
 
@@ -131,39 +131,26 @@ export function replaceNodeEdit(index: LineIndex, node: Node, newText: string): 
 }
 
 /**
- * The edit removing a property node (key and value, with one separating comma), computed with
- * jsonc-parser's `modify` when the path designates exactly this property, else by the same rule
- * on the node itself (duplicate keys: `modify` always finds the first one). No formatting options
- * are passed: they would reflow one-line objects (the usual style for bodies) into many lines.
+ * The edit removing a property node (key and value, with one separating comma): exactly the edit
+ * jsonc-parser's `modify(text, path, undefined, {})` computes (test/unit/scene-parse.test.ts checks
+ * that they agree), but taken from the node itself: `modify` re-parses the whole document on each
+ * call (quadratic with many unknown fields) and with duplicate keys always finds the first one.
+ * No formatting is applied: it would reflow one-line objects (the usual style of bodies).
  */
-export function removePropertyEdit(index: LineIndex, prop: Node, path: JsonPath): TextEdit | undefined {
+export function removePropertyEdit(index: LineIndex, prop: Node): TextEdit | undefined {
   const text = index.text;
-  const end = nodeEnd(prop, text.length);
-  try {
-    const edits = modify(text, path, undefined, {});
-    if (edits.length === 1) {
-      const e = edits[0];
-      if (e.content === '' && e.offset <= prop.offset && e.offset + e.length >= end && e.offset + e.length <= text.length) {
-        // Only accept an edit that removes this property and nothing else but separators.
-        const removed = text.slice(e.offset, e.offset + e.length);
-        const rest = removed.slice(0, prop.offset - e.offset) + removed.slice(end - e.offset);
-        if (/^[\s,]*$/.test(rest)) return { range: index.range(e.offset, e.length), newText: '' };
-      }
-    }
-  } catch {
-    // fall through to the manual rule
-  }
   const parent = prop.parent;
   if (!parent || !parent.children) return undefined;
   const i = parent.children.indexOf(prop);
   if (i < 0) return undefined;
   let begin: number;
-  let stop = end;
+  let stop = nodeEnd(prop, text.length);
   if (i > 0) {
-    const prev = parent.children[i - 1];
-    begin = nodeEnd(prev, text.length);
+    // Remove the comma after the previous property.
+    begin = nodeEnd(parent.children[i - 1], text.length);
   } else {
     begin = parent.offset + 1;
+    // Remove the comma after this property.
     if (parent.children.length > 1) stop = parent.children[1].offset;
   }
   if (stop < begin) return undefined;

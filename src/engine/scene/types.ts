@@ -21,8 +21,10 @@ export interface SolverSettings {
   method: SolveMethodSetting; // default 'auto'
   /** κ(A) above which CL303 is reported. Default 1e6. */
   conditionWarning: number;
-  /** |C| above which CL304 (initial) and CL402 (drift) are reported. Default 1e-6. */
+  /** |C| above which CL304 (initial violation) is reported and a constraint is shown as violated. Default 1e-6. */
   violationTolerance: number;
+  /** During a run, ‖C‖ above max(driftTolerance, 10·‖C₀‖) is reported as drift (CL402). Default 1e-3. */
+  driftTolerance: number;
 }
 
 export interface BodySpec {

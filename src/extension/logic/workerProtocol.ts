@@ -4,12 +4,14 @@ import type { InspectOptions } from '../../engine/api';
 import type { SystemSnapshot } from '../../engine/result';
 import type { Diagnostic } from '../../engine/types';
 
-export interface WorkerRequest {
-  id: number;
-  kind: 'inspect';
-  text: string;
-  opts?: InspectOptions;
-}
+export type WorkerRequest =
+  | { id: number; kind: 'inspect'; text: string; opts?: InspectOptions }
+  /**
+   * The analysed system at `step` of a run of `text`. The worker keeps a replica simulation per
+   * (key, version) and steps it as far as needed: the engine is deterministic, so the replica's
+   * states equal the host's.
+   */
+  | { id: number; kind: 'snapshot'; key: string; version: number; text: string; step: number };
 
 /** InspectResult less `parse` (its SourceMap has functions; the host parses the text itself). */
 export interface WorkerInspectResult {
@@ -20,12 +22,45 @@ export interface WorkerInspectResult {
   ms: number;
 }
 
-export type WorkerResponse = { id: number; ok: true; result: WorkerInspectResult } | { id: number; ok: false; error: string };
+export interface WorkerSnapshotResult {
+  snapshot?: SystemSnapshot;
+  ms: number;
+}
+
+export type WorkerResponse =
+  | { id: number; ok: true; result: WorkerInspectResult | WorkerSnapshotResult }
+  | { id: number; ok: false; error: string };
 
 export function isWorkerRequest(m: unknown): m is WorkerRequest {
-  return typeof m === 'object' && m !== null && (m as WorkerRequest).kind === 'inspect' && typeof (m as WorkerRequest).id === 'number' && typeof (m as WorkerRequest).text === 'string';
+  if (typeof m !== 'object' || m === null) return false;
+  const r = m as Record<string, unknown>;
+  if (typeof r.id !== 'number' || typeof r.text !== 'string') return false;
+  if (r.kind === 'inspect') return true;
+  return r.kind === 'snapshot' && typeof r.key === 'string' && typeof r.version === 'number' && Number.isInteger(r.step) && (r.step as number) >= 0;
 }
 
 export function isWorkerResponse(m: unknown): m is WorkerResponse {
   return typeof m === 'object' && m !== null && typeof (m as WorkerResponse).id === 'number' && typeof (m as WorkerResponse).ok === 'boolean';
+}
+
+/** A small LRU map (the worker's replica simulations). */
+export class Lru<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get(k: K): V | undefined {
+    const v = this.map.get(k);
+    if (v !== undefined) {
+      this.map.delete(k);
+      this.map.set(k, v);
+    }
+    return v;
+  }
+  set(k: K, v: V): void {
+    this.map.delete(k);
+    this.map.set(k, v);
+    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
+  }
+  get size(): number {
+    return this.map.size;
+  }
 }

@@ -1,7 +1,7 @@
 // One headless Debian Chromium driven by playwright-core, and the mocha run through the
 // workbench's smoke-test payload (extensionDevelopmentPath + extensionTestsPath).
 import { chromium } from 'playwright-core';
-import { mkdirSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import { CHROMIUM } from './setup.mjs';
@@ -27,16 +27,28 @@ export async function launchBrowser(p, { width = 1600, height = 1000 } = {}) {
  * Runs the extension's mocha suite inside the real (remote, Node) extension host.
  * Resolves to { code, output } — code 0 when every test passed, 'timeout' on timeout.
  */
-export async function runSuite(ctx, server, { extensionDevelopmentPath, extensionTestsPath, folder, timeoutMs = 240_000, log = console.log, screenshot }) {
+const MARK = '[cl-e2e] '; // = REPORTER_MARK in test/e2e/suite/index.ts
+
+export async function runSuite(ctx, server, { extensionDevelopmentPath, extensionTestsPath, folder, timeoutMs = 240_000, log = console.log, screenshot, consoleLog }) {
   const page = await ctx.newPage();
   const lines = [];
   page.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 300)}`));
   let done;
   const exited = new Promise((r) => (done = r));
+  // Everything the workbench and the extension host log goes to consoleLog (a file); the mocha
+  // reporter's lines (prefixed by the suite's REPORTER_MARK) and the extension's own errors to stdout.
+  const file = consoleLog ? createWriteStream(consoleLog) : undefined;
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const text = format(...(args || []));
-    lines.push(text);
-    for (const l of text.split('\n')) log(`  ${type === 'error' ? '[err] ' : ''}${l}`);
+    file?.write(`[${type}] ${text}\n`);
+    for (const l of text.split('\n')) {
+      if (l.startsWith(MARK)) {
+        lines.push(l.slice(MARK.length));
+        log(l.slice(MARK.length));
+      } else if (type === 'error' && /constraint.?lens/i.test(l) && !/^\s+at /.test(l)) {
+        log(`  [extension host error] ${l.slice(0, 400)}`);
+      }
+    }
   });
   await page.exposeFunction('codeAutomationExit', (code) => done(code));
   const remote = (abs) => `vscode-remote://${server.host}${abs}`;
@@ -52,5 +64,6 @@ export async function runSuite(ctx, server, { extensionDevelopmentPath, extensio
   clearTimeout(timer);
   if (screenshot) await page.screenshot({ path: screenshot }).catch(() => {});
   await page.close().catch(() => {});
+  file?.end();
   return { code, output: lines.join('\n') };
 }

@@ -50,7 +50,7 @@ export function writeUserSettings(userDataDir, theme) {
  * Starts code-server. Returns { port, url, stop(), logFile, userDataDir, extensionsDir }.
  * `env` is added to code-server's environment (the remote extension host inherits it).
  */
-export async function startCodeServer(p, { name = 'server', theme = 'Default Dark Modern', env = {}, log = console.log } = {}) {
+export async function startCodeServer(p, { name = 'server', theme = 'Dark 2026', env = {}, log = console.log } = {}) {
   const base = join(p.e2e, name);
   rmSync(base, { recursive: true, force: true });
   const userDataDir = join(base, 'user-data');

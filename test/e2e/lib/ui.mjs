@@ -133,11 +133,15 @@ export async function openProblems(page) {
   return page.locator('.markers-panel .monaco-list-row').allTextContents().catch(() => []);
 }
 
+/** 'dark' or 'light' from the luminance of the editor background colour the theme sets. */
 export async function workbenchThemeKind(page) {
   return page.evaluate(() => {
     const wb = globalThis.document.querySelector('.monaco-workbench');
     if (!wb) return 'unknown';
-    for (const k of ['vs-dark', 'hc-black', 'hc-light', 'vs']) if (wb.classList.contains(k)) return k;
-    return 'unknown';
+    const v = globalThis.getComputedStyle(wb).getPropertyValue('--vscode-editor-background').trim();
+    const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(v);
+    if (!m) return `unknown (${v})`;
+    const [r, g, b] = [m[1], m[2], m[3]].map((h) => parseInt(h, 16) / 255);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5 ? 'dark' : 'light';
   });
 }

@@ -2,6 +2,7 @@
 // the real extension host. Bundled by scripts/build.mjs with `mocha` and `vscode` external:
 // mocha is required at run time from the repo's node_modules.
 import Mocha from 'mocha';
+import { format } from 'util';
 import activation from './activation.test';
 import diagnostics from './diagnostics.test';
 import liveUpdate from './liveUpdate.test';
@@ -10,7 +11,18 @@ import quickfix from './quickfix.test';
 import smoke from './smoke.test';
 import stepping from './stepping.test';
 
+/** Prefix of the reporter's lines: the harness prints these and files the workbench's own log. */
+export const REPORTER_MARK = '[cl-e2e] ';
+
 export function run(): Promise<void> {
+  const base = Mocha.reporters.Base as unknown as { consoleLog: (...args: unknown[]) => void };
+  base.consoleLog = (...args: unknown[]) =>
+    console.log(
+      format(...args)
+        .split('\n')
+        .map((l) => REPORTER_MARK + l)
+        .join('\n'),
+    );
   const grep = process.env.CL_E2E_GREP;
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec', ...(grep ? { grep } : {}) });
   // The test files are bundled into this one: define mocha's tdd globals (suite, test, …) on

@@ -9,7 +9,6 @@ export default function register(): void {
 
     suiteSetup(async () => {
       api = await activateExtension();
-      assert.ok(api && typeof api.panelFor === 'function', 'activate() must return the test API with panelFor(uri)');
     });
 
     suiteTeardown(async () => {
@@ -18,20 +17,29 @@ export default function register(): void {
 
     test('openInspector opens a webview panel and the webview posts "ready"', async () => {
       const { uri } = await openScene('valid.scene.json');
+      const key = uri.toString();
       await vscode.commands.executeCommand('constraintLens.openInspector', uri);
-      const panel = await waitFor('a panel for valid.scene.json', () => api.panelFor!(uri.toString()), 10_000);
-      const webviewTab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview);
-      assert.ok(webviewTab, 'a webview tab is open');
+      await waitFor('a panel for valid.scene.json', () => api.panelFor(key), 10_000);
+      const tabs = (): vscode.Tab[] => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+      // the tab model is updated from the workbench asynchronously
       await waitFor(
-        `the webview to answer (postedToWebview=${panel.postedToWebview}, last=${JSON.stringify(panel.lastMessageFromWebview)})`,
+        `a webview tab (tabs: ${tabs().map((t) => t.label).join(', ')})`,
+        () => tabs().some((t) => t.input instanceof vscode.TabInputWebview),
+        10_000,
+      );
+      const p = await waitFor(
+        `the webview to answer (panel: ${JSON.stringify(api.panelFor(key))})`,
         () => {
-          const p = api.panelFor!(uri.toString());
-          return p && p.lastMessageFromWebview?.type === 'ready' ? p : undefined;
+          const q = api.panelFor(key);
+          return q && q.lastMessageFromWebview !== undefined && q.postedToWebview > 0 ? q : undefined;
         },
         30_000,
         100,
       );
-      assert.ok(api.panelFor!(uri.toString())!.postedToWebview > 0, 'the host posted the model to the webview');
+      // the host posts nothing before the webview's "ready": postedToWebview > 0 means it said so
+      assert.ok(p.postedTypes.includes('model'), `the host posted the model (posted: ${p.postedTypes.join(', ')})`);
+      assert.ok(p.visible, 'the panel is visible');
     });
+
   });
 }

@@ -7,29 +7,38 @@ export default function register(): void {
   suite('stepping commands', () => {
     let api: LensApi;
     let uri: vscode.Uri;
+    let key: string;
 
     suiteSetup(async () => {
       api = await activateExtension();
-      assert.ok(api && typeof api.currentStep === 'function', 'activate() must return the test API with currentStep(uri)');
       ({ uri } = await openScene('valid.scene.json'));
+      key = uri.toString();
       await vscode.commands.executeCommand('constraintLens.reset', uri);
+      assert.strictEqual(api.currentStep(key), 0);
     });
 
     test('step thrice → current step 3', async () => {
       for (let i = 0; i < 3; i++) await vscode.commands.executeCommand('constraintLens.step', uri);
-      assert.strictEqual(api.currentStep!(uri.toString()), 3);
-      const recs = api.records?.(uri.toString());
-      if (recs) assert.strictEqual(recs.length, 3);
+      assert.strictEqual(api.currentStep(key), 3);
+      assert.strictEqual(api.records(key), 3);
     });
 
     test('runSteps with a count', async () => {
       await vscode.commands.executeCommand('constraintLens.runSteps', uri, 10);
-      assert.strictEqual(api.currentStep!(uri.toString()), 13);
+      await api.whenIdle(key);
+      assert.strictEqual(api.currentStep(key), 13);
+      assert.strictEqual(api.isRunning(key), false);
+    });
+
+    test('the URI may be given as a string', async () => {
+      await vscode.commands.executeCommand('constraintLens.step', key);
+      assert.strictEqual(api.currentStep(key), 14);
     });
 
     test('reset → step 0', async () => {
       await vscode.commands.executeCommand('constraintLens.reset', uri);
-      assert.strictEqual(api.currentStep!(uri.toString()) ?? 0, 0);
+      await api.whenIdle(key);
+      assert.strictEqual(api.currentStep(key), 0);
     });
   });
 }

@@ -1,22 +1,19 @@
 // Helpers for the e2e suite (runs inside the real VS Code extension host).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import type { ConstraintLensApi } from '../../../src/extension/api';
 
 export const EXTENSION_ID = 'constraint-lens.constraint-lens';
 
-/** What the tests use of the extension's test API (src/extension/api.ts). */
-export interface LensApi {
-  inspect?(uri: string): unknown;
-  panelFor?(uri: string): { postedToWebview: number; lastMessageFromWebview?: { type: string } } | undefined;
-  currentStep?(uri: string): number | undefined;
-  records?(uri: string): readonly unknown[] | undefined;
-}
+/** The extension's test API, returned by activate() (type only: erased from the bundle). */
+export type LensApi = ConstraintLensApi;
 
 export async function activateExtension(): Promise<LensApi> {
   const ext = vscode.extensions.getExtension<LensApi>(EXTENSION_ID);
   assert.ok(ext, `extension ${EXTENSION_ID} is not installed`);
   const api = await ext.activate();
   assert.ok(ext.isActive, 'extension did not activate');
+  assert.ok(api && typeof api.whenInspected === 'function', 'activate() must return the ConstraintLensApi');
   return api;
 }
 
@@ -58,6 +55,17 @@ export function codeOf(d: vscode.Diagnostic): string {
   if (c === undefined) return '';
   if (typeof c === 'object') return String(c.value);
   return String(c);
+}
+
+/** The extension's own diagnostics (other providers, e.g. VS Code's JSON service, excluded). */
+export const LENS_SOURCE = 'Constraint Lens';
+
+/** Waits until the extension has analysed the document's current version; returns its diagnostics. */
+export async function analysed(api: LensApi, uri: vscode.Uri): Promise<vscode.Diagnostic[]> {
+  await api.whenInspected(uri.toString());
+  // the collection is updated right after the analysis: give the event loop a turn
+  await sleep(20);
+  return vscode.languages.getDiagnostics(uri);
 }
 
 export function diagnosticsWithCode(uri: vscode.Uri, prefix: string): vscode.Diagnostic[] {

@@ -1,0 +1,394 @@
+// The inspector panel host: one webview panel per scene (revealed if it exists), restored after a
+// reload by a WebviewPanelSerializer. Messages from the webview are validated; the host answers
+// `ready` with the PanelModel and `requestSnapshot` with the analysed step, forwards commands to
+// the runner, and reveals ranges in the editor. Runs and edits of the scene are pushed live.
+import * as vscode from 'vscode';
+import { buildPanelModel } from '../panelModel';
+import { renderPanelHtml } from '../panelHtml';
+import { isWebviewMessage, type HostMessage, type WebviewMessage, type WebviewState } from '../protocol';
+import type { Range as EngineRange } from '../engine/types';
+import type { PanelProbe } from './api';
+import type { Runner } from './runner';
+import type { SceneEvent, SceneManager, SceneState } from './scenes';
+import { errorMessage, fileNameOf, keyOf, makeNonce, parseUriArg, toVsRange } from './util';
+
+export const VIEW_TYPE = 'constraintLens.inspector';
+const RECENT_KEY = 'constraintLens.recentPanels';
+
+/** Reveal a range of a scene in a text editor (not in the inspector's column). */
+export async function revealInEditor(uri: vscode.Uri, range: vscode.Range, opts: { preserveFocus?: boolean; avoidColumn?: vscode.ViewColumn } = {}): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const shown = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+  let column = shown?.viewColumn;
+  if (column === undefined) column = opts.avoidColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
+  const ed = await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: opts.preserveFocus ?? false, selection: doc.validateRange(range) });
+  ed.revealRange(ed.selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+}
+
+/** Source range of a constraint or body given by its index in the file's arrays. */
+export function itemRange(s: SceneState, kind: 'constraint' | 'body', fileIndex: number): vscode.Range | undefined {
+  const sm = s.result?.parse.sourceMap;
+  if (!sm) return undefined;
+  try {
+    return toVsRange(sm.rangeOf([kind === 'constraint' ? 'constraints' : 'bodies', fileIndex]));
+  } catch {
+    return undefined;
+  }
+}
+
+class InspectorPanel implements PanelProbe {
+  postedToWebview = 0;
+  lastMessageFromWebview: WebviewMessage | undefined;
+  postedTypes: string[] = [];
+  /** The webview's script said `ready` and has not been unloaded since. */
+  private ready = false;
+  private historyTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastHistoryPost = 0;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly state: SceneState,
+    private readonly host: PanelManager,
+  ) {
+    this.subs.push(
+      host.scenes.pin(state.uri),
+      panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
+      panel.onDidChangeViewState((e) => {
+        if (!e.webviewPanel.visible) this.ready = false; // retainContextWhenHidden: false → unloaded
+        if (e.webviewPanel.active) host.scenes.setActive(state.uri);
+        void vscode.commands.executeCommand('setContext', 'constraintLens.inspectorActive', e.webviewPanel.active);
+      }),
+    );
+    this.render();
+  }
+
+  get visible(): boolean {
+    return this.panel.visible;
+  }
+
+  render(): void {
+    const webview = this.panel.webview;
+    const ext = this.host.extensionUri;
+    webview.options = webviewOptions(ext);
+    this.ready = false;
+    try {
+      webview.html = renderPanelHtml({
+        cspSource: webview.cspSource,
+        nonce: makeNonce(),
+        scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'webview.js')).toString(),
+        styleUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'webview.css')).toString(),
+        title: `Constraint Lens: ${this.state.fileName}`,
+      });
+    } catch (e) {
+      this.host.log.error(`cannot render the inspector: ${errorMessage(e)}`);
+      webview.html = `<!DOCTYPE html><html><body><p>Constraint Lens could not render the inspector. See the 'Constraint Lens' output.</p></body></html>`;
+    }
+  }
+
+  post(msg: HostMessage): void {
+    if (!this.ready) return;
+    this.postedToWebview++;
+    this.postedTypes.push(msg.type);
+    if (this.postedTypes.length > 200) this.postedTypes.splice(0, this.postedTypes.length - 200);
+    this.panel.webview.postMessage(msg).then(
+      (ok) => {
+        if (!ok) this.host.log.debug(`message '${msg.type}' not delivered (webview hidden)`);
+      },
+      (e: unknown) => this.host.log.error(`postMessage failed: ${errorMessage(e)}`),
+    );
+  }
+
+  /** Post the full model (or an error when the scene cannot be analysed). */
+  sendModel(): void {
+    const s = this.state;
+    const r = s.result;
+    if (!r) return; // analysing; 'inspected' will come
+    try {
+      const sim = s.sim;
+      const step = s.shownStep ?? sim?.currentStep ?? 0;
+      // Large scenes: the model carries step 0; the shown step's analysis follows from the worker.
+      const large = step > 0 && this.host.scenes.isLarge(s);
+      const model = buildPanelModel(s.fileName, r, sim, large ? undefined : step);
+      if (model) {
+        this.post({ type: 'model', model });
+        if (large) this.postSnapshot(step);
+      }
+      else {
+        const first = r.diagnostics.find((d) => d.severity === 'error');
+        this.post({ type: 'error', message: first ? `${s.fileName} cannot be analysed: ${first.message} (line ${first.range.start.line + 1})` : `${s.fileName} cannot be analysed.` });
+      }
+      if (s.running) this.post({ type: 'running', running: true });
+    } catch (e) {
+      this.host.log.error(`building the panel model failed: ${errorMessage(e)}`);
+      this.post({ type: 'error', message: `Internal error: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
+
+  private postHistory(): void {
+    if (this.historyTimer) clearTimeout(this.historyTimer);
+    this.historyTimer = undefined;
+    const sim = this.state.sim;
+    this.lastHistoryPost = performance.now();
+    this.post({ type: 'history', history: sim ? sim.records.slice() : [], currentStep: sim?.currentStep ?? 0 });
+  }
+
+  /** History during a run: at most a few times a second (less for long, wide histories). */
+  private postHistoryThrottled(): void {
+    if (this.historyTimer) return;
+    const sim = this.state.sim;
+    const size = (sim?.records.length ?? 0) * ((sim?.records[0]?.poses.length ?? 0) + (sim?.records[0]?.lambda.length ?? 0) + 16);
+    const interval = size < 2e5 ? 150 : size < 2e6 ? 750 : 2500;
+    const wait = Math.max(0, this.lastHistoryPost + interval - performance.now());
+    this.historyTimer = setTimeout(() => this.postHistory(), wait);
+  }
+
+  /** Post the analysed system of a step (in the worker for large scenes; stale answers dropped). */
+  postSnapshot(step: number): void {
+    const s = this.state;
+    const gen = s.generation;
+    this.host.scenes.snapshotAt(s, step).then(
+      (snap) => {
+        if (snap && s.generation === gen) this.post({ type: 'snapshot', snapshot: snap });
+      },
+      (e: unknown) => {
+        this.host.log.error(`snapshot of step ${step} failed: ${errorMessage(e)}`);
+        this.post({ type: 'error', message: `Cannot analyse step ${step}: ${e instanceof Error ? e.message : String(e)}` });
+      },
+    );
+  }
+
+  onSceneEvent(e: SceneEvent): void {
+    switch (e.kind) {
+      case 'inspected':
+      case 'reset':
+        if (this.historyTimer) clearTimeout(this.historyTimer);
+        this.historyTimer = undefined;
+        this.sendModel();
+        break;
+      case 'invalidated':
+        this.post({ type: 'invalidated', reason: `${e.state.fileName} changed; re-analysing…` });
+        break;
+      case 'stepped':
+        if (e.settled) {
+          this.postHistory();
+          this.postSnapshot(this.state.sim?.currentStep ?? 0);
+        } else this.postHistoryThrottled();
+        break;
+      case 'running':
+        this.post({ type: 'running', running: e.state.running });
+        break;
+      case 'closed':
+        this.post({ type: 'error', message: `${e.state.fileName} was closed.` });
+        break;
+    }
+  }
+
+  select(sel: { constraint?: string; body?: string }): void {
+    this.post({ type: 'select', ...sel });
+  }
+
+  private onMessage(m: unknown): void {
+    if (!isWebviewMessage(m)) {
+      this.host.log.warn(`ignored an invalid message from the inspector: ${safeJson(m)}`);
+      return;
+    }
+    this.lastMessageFromWebview = m;
+    const s = this.state;
+    try {
+      switch (m.type) {
+        case 'ready':
+          this.ready = true;
+          void this.host.scenes.whenInspectedUri(s.uri).then(() => this.sendModel());
+          break;
+        case 'requestSnapshot':
+          s.shownStep = m.step;
+          this.postSnapshot(m.step);
+          break;
+        case 'command':
+          this.host.onCommand(s, m.command);
+          break;
+        case 'reveal': {
+          let range: vscode.Range | undefined;
+          if (m.range) range = toVsRange(m.range as EngineRange);
+          else if (m.constraintIndex !== undefined) range = itemRange(s, 'constraint', m.constraintIndex);
+          else if (m.bodyIndex !== undefined) range = itemRange(s, 'body', m.bodyIndex);
+          if (range) void revealInEditor(s.uri, range, { avoidColumn: this.panel.viewColumn }).then(undefined, (e: unknown) => this.host.log.error(`reveal failed: ${errorMessage(e)}`));
+          break;
+        }
+        case 'log':
+          if (m.level === 'error') this.host.log.error(`[webview] ${m.message}`);
+          else this.host.log.info(`[webview] ${m.message}`);
+          break;
+      }
+    } catch (e) {
+      this.host.log.error(`handling '${m.type}' failed: ${errorMessage(e)}`);
+    }
+  }
+
+  dispose(): void {
+    if (this.historyTimer) clearTimeout(this.historyTimer);
+    for (const d of this.subs) d.dispose();
+  }
+}
+
+function webviewOptions(ext: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(ext, 'dist'), vscode.Uri.joinPath(ext, 'media')],
+    retainContextWhenHidden: false,
+    enableFindWidget: true,
+  };
+}
+
+function safeJson(x: unknown): string {
+  try {
+    return JSON.stringify(x)?.slice(0, 200) ?? String(x);
+  } catch {
+    return String(x);
+  }
+}
+
+export class PanelManager implements vscode.WebviewPanelSerializer<WebviewState>, vscode.Disposable {
+  private readonly panels = new Map<string, InspectorPanel>();
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(
+    readonly scenes: SceneManager,
+    private readonly runner: Runner,
+    readonly log: vscode.LogOutputChannel,
+    readonly extensionUri: vscode.Uri,
+    private readonly memento: vscode.Memento,
+  ) {
+    this.subs.push(
+      scenes.onDidChange((e) => this.panels.get(e.state.key)?.onSceneEvent(e)),
+      vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, this),
+    );
+  }
+
+  get(uri: vscode.Uri | string): InspectorPanel | undefined {
+    return this.panels.get(typeof uri === 'string' ? uri : keyOf(uri));
+  }
+
+  /** The scene of the active inspector panel, if one has focus. */
+  activeScene(): SceneState | undefined {
+    for (const p of this.panels.values()) if (p.panel.active) return p.state;
+    return undefined;
+  }
+
+  /** Open (or reveal) the inspector of a scene, beside the editor. */
+  async open(uri: vscode.Uri, opts: { preserveFocus?: boolean } = {}): Promise<InspectorPanel | undefined> {
+    const existing = this.panels.get(keyOf(uri));
+    if (existing) {
+      existing.panel.reveal(existing.panel.viewColumn, opts.preserveFocus);
+      return existing;
+    }
+    let doc: vscode.TextDocument;
+    try {
+      doc = await vscode.workspace.openTextDocument(uri);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Constraint Lens: cannot open ${fileNameOf(uri)}: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+    const again = this.panels.get(keyOf(uri));
+    if (again) return again;
+    const title = this.titleFor(uri);
+    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus ?? false }, webviewOptions(this.extensionUri));
+    const p = this.attach(panel, uri);
+    void this.scenes.whenInspected(doc);
+    return p;
+  }
+
+  private titleFor(uri: vscode.Uri): string {
+    const name = fileNameOf(uri);
+    const clash = [...this.panels.values()].some((p) => p.state.fileName === name && p.state.key !== keyOf(uri));
+    if (!clash) return `Inspect ${name}`;
+    const dir = uri.path.split('/').slice(-2, -1)[0] ?? '';
+    return `Inspect ${name} — ${dir}`;
+  }
+
+  private attach(panel: vscode.WebviewPanel, uri: vscode.Uri): InspectorPanel {
+    const state = this.scenes.stateFor(uri);
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(this.extensionUri, 'media', 'icons', 'inspector-light.svg'),
+      dark: vscode.Uri.joinPath(this.extensionUri, 'media', 'icons', 'inspector-dark.svg'),
+    };
+    const p = new InspectorPanel(panel, state, this);
+    this.panels.set(state.key, p);
+    panel.onDidDispose(() => {
+      if (this.panels.get(state.key) === p) this.panels.delete(state.key);
+      p.dispose();
+      void vscode.commands.executeCommand('setContext', 'constraintLens.inspectorActive', false);
+    });
+    void this.remember(uri, panel.title);
+    if (panel.active) this.scenes.setActive(uri);
+    return p;
+  }
+
+  private async remember(uri: vscode.Uri, title: string): Promise<void> {
+    const list = this.memento.get<{ uri: string; title: string }[]>(RECENT_KEY, []).filter((r) => r.uri !== uri.toString());
+    list.unshift({ uri: uri.toString(), title });
+    await this.memento.update(RECENT_KEY, list.slice(0, 30));
+  }
+
+  /** Restore a panel after a reload: the scene comes from the webview state, or from the panel title. */
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: WebviewState | undefined): Promise<void> {
+    try {
+      let uriString = typeof state?.sceneUri === 'string' ? state.sceneUri : undefined;
+      if (!uriString) uriString = this.memento.get<{ uri: string; title: string }[]>(RECENT_KEY, []).find((r) => r.title === panel.title && !this.panels.has(r.uri))?.uri;
+      if (!uriString) {
+        panel.webview.html = `<!DOCTYPE html><html><body><p>This inspector's scene is unknown. Open a *.scene.json file and run “Constraint Lens: Open Inspector”.</p></body></html>`;
+        return;
+      }
+      const uri = parseUriArg(uriString);
+      const existing = this.panels.get(keyOf(uri));
+      if (existing) {
+        panel.dispose();
+        return;
+      }
+      this.attach(panel, uri);
+      const doc = await vscode.workspace.openTextDocument(uri);
+      void this.scenes.whenInspected(doc);
+    } catch (e) {
+      this.log.error(`cannot restore an inspector: ${errorMessage(e)}`);
+      panel.webview.html = `<!DOCTYPE html><html><body><p>The scene of this inspector could not be opened.</p></body></html>`;
+    }
+  }
+
+  onCommand(s: SceneState, command: 'step' | 'run' | 'playPause' | 'reset'): void {
+    switch (command) {
+      case 'step':
+        this.runner.step(s);
+        break;
+      case 'run':
+        void this.runner.run(s, s.result?.parse.scene?.solver.steps ?? 100);
+        break;
+      case 'playPause':
+        this.runner.playPause(s);
+        break;
+      case 'reset':
+        this.runner.reset(s);
+        break;
+    }
+  }
+
+  /** Ask the inspector of a scene to select a constraint or body. */
+  select(uri: vscode.Uri | string, sel: { constraint?: string; body?: string }): void {
+    this.get(uri)?.select(sel);
+  }
+
+  /** Post a snapshot of a step (Go to Step). */
+  showStep(s: SceneState, step: number): void {
+    s.shownStep = step;
+    this.panels.get(s.key)?.postSnapshot(step);
+  }
+
+  dispose(): void {
+    for (const p of this.panels.values()) {
+      p.dispose();
+      p.panel.dispose();
+    }
+    this.panels.clear();
+    for (const d of this.subs) d.dispose();
+  }
+}

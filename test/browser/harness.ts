@@ -1,0 +1,333 @@
+// Loads the inspector page in headless Chromium the way VS Code would: renderPanelHtml with a
+// webview-like origin, the theme as --vscode-* variables on <html> and a body class, and a stub
+// `acquireVsCodeApi` that records posted messages and answers them from real engine output.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { renderPanelHtml } from '../../src/panelHtml';
+import { encodeForJson, isWebviewMessage, type HostMessage, type WebviewMessage } from '../../src/protocol';
+import { ROOT, type Fixture } from './fixtures';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ORIGIN = 'https://webview.test';
+export const SHOTS = join(ROOT, 'test-results', 'screenshots');
+
+let built = false;
+/** Bundles the webview once per test process. */
+export function ensureBuilt(): void {
+  if (built) return;
+  const r = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'pipe', encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
+  built = true;
+}
+
+export async function launch(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+  // launch() gives every browser a fresh temporary profile (user-data-dir), removed on close.
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+      '--font-render-hinting=none',
+    ],
+  });
+  return {
+    browser,
+    close: async () => {
+      await browser.close();
+    },
+  };
+}
+
+// VS Code's default Light Modern / Dark Modern values of the variables the panel uses.
+const COMMON: Record<string, string> = {
+  '--vscode-font-family': "-apple-system, BlinkMacSystemFont, 'Segoe WPC', 'Segoe UI', 'Ubuntu', 'Droid Sans', sans-serif",
+  '--vscode-font-size': '13px',
+  '--vscode-font-weight': 'normal',
+  '--vscode-editor-font-family': "'Droid Sans Mono', 'monospace', monospace",
+};
+export const THEMES: Record<'light' | 'dark', { bodyClass: string; kind: string; vars: Record<string, string> }> = {
+  light: {
+    bodyClass: 'vscode-light',
+    kind: 'vscode-light',
+    vars: {
+      ...COMMON,
+      '--vscode-editor-background': '#ffffff',
+      '--vscode-editor-foreground': '#3b3b3b',
+      '--vscode-foreground': '#3b3b3b',
+      '--vscode-descriptionForeground': '#6e6e6e',
+      '--vscode-panel-border': '#e5e5e5',
+      '--vscode-widget-border': '#e5e5e5',
+      '--vscode-sideBar-background': '#f8f8f8',
+      '--vscode-editorWidget-background': '#f8f8f8',
+      '--vscode-focusBorder': '#005fb8',
+      '--vscode-textLink-foreground': '#005fb8',
+      '--vscode-button-background': '#005fb8',
+      '--vscode-button-foreground': '#ffffff',
+      '--vscode-button-hoverBackground': '#0258a8',
+      '--vscode-button-secondaryBackground': '#e5e5e5',
+      '--vscode-button-secondaryForeground': '#3b3b3b',
+      '--vscode-button-secondaryHoverBackground': '#cccccc',
+      '--vscode-button-border': '#0000001a',
+      '--vscode-badge-background': '#cccccc',
+      '--vscode-badge-foreground': '#3b3b3b',
+      '--vscode-toolbar-hoverBackground': 'rgba(184, 184, 184, 0.31)',
+      '--vscode-list-hoverBackground': '#f2f2f2',
+      '--vscode-list-inactiveSelectionBackground': '#e4e6f1',
+      '--vscode-editorError-foreground': '#e51400',
+      '--vscode-editorWarning-foreground': '#bf8803',
+      '--vscode-editorInfo-foreground': '#1a85ff',
+      '--vscode-testing-iconPassed': '#388a34',
+      '--vscode-charts-red': '#e51400',
+      '--vscode-charts-blue': '#1a85ff',
+      '--vscode-charts-green': '#388a34',
+      '--vscode-charts-yellow': '#bf8803',
+      '--vscode-charts-orange': '#d18616',
+      '--vscode-charts-purple': '#652d90',
+      '--vscode-charts-foreground': '#3b3b3b',
+      '--vscode-charts-lines': 'rgba(59, 59, 59, 0.5)',
+      '--vscode-widget-shadow': 'rgba(0, 0, 0, 0.16)',
+      '--vscode-editorHoverWidget-background': '#f8f8f8',
+      '--vscode-editorHoverWidget-foreground': '#3b3b3b',
+      '--vscode-editorHoverWidget-border': '#c8c8c8',
+      '--vscode-panelTitle-activeBorder': '#005fb8',
+      '--vscode-panelTitle-activeForeground': '#3b3b3b',
+      '--vscode-panelTitle-inactiveForeground': '#3b3b3b',
+    },
+  },
+  dark: {
+    bodyClass: 'vscode-dark',
+    kind: 'vscode-dark',
+    vars: {
+      ...COMMON,
+      '--vscode-editor-background': '#1f1f1f',
+      '--vscode-editor-foreground': '#cccccc',
+      '--vscode-foreground': '#cccccc',
+      '--vscode-descriptionForeground': '#9d9d9d',
+      '--vscode-panel-border': '#2b2b2b',
+      '--vscode-widget-border': '#313131',
+      '--vscode-sideBar-background': '#181818',
+      '--vscode-editorWidget-background': '#202020',
+      '--vscode-focusBorder': '#0078d4',
+      '--vscode-textLink-foreground': '#4daafc',
+      '--vscode-button-background': '#0078d4',
+      '--vscode-button-foreground': '#ffffff',
+      '--vscode-button-hoverBackground': '#026ec1',
+      '--vscode-button-secondaryBackground': '#313131',
+      '--vscode-button-secondaryForeground': '#cccccc',
+      '--vscode-button-secondaryHoverBackground': '#3c3c3c',
+      '--vscode-button-border': '#ffffff12',
+      '--vscode-badge-background': '#616161',
+      '--vscode-badge-foreground': '#f8f8f8',
+      '--vscode-toolbar-hoverBackground': 'rgba(90, 93, 94, 0.31)',
+      '--vscode-list-hoverBackground': '#2a2d2e',
+      '--vscode-list-inactiveSelectionBackground': '#37373d',
+      '--vscode-editorError-foreground': '#f14c4c',
+      '--vscode-editorWarning-foreground': '#cca700',
+      '--vscode-editorInfo-foreground': '#3794ff',
+      '--vscode-testing-iconPassed': '#73c991',
+      '--vscode-charts-red': '#f14c4c',
+      '--vscode-charts-blue': '#3794ff',
+      '--vscode-charts-green': '#89d185',
+      '--vscode-charts-yellow': '#cca700',
+      '--vscode-charts-orange': '#d18616',
+      '--vscode-charts-purple': '#b180d7',
+      '--vscode-charts-foreground': '#cccccc',
+      '--vscode-charts-lines': 'rgba(204, 204, 204, 0.5)',
+      '--vscode-widget-shadow': 'rgba(0, 0, 0, 0.36)',
+      '--vscode-editorHoverWidget-background': '#202020',
+      '--vscode-editorHoverWidget-foreground': '#cccccc',
+      '--vscode-editorHoverWidget-border': '#454545',
+      '--vscode-panelTitle-activeBorder': '#0078d4',
+      '--vscode-panelTitle-activeForeground': '#cccccc',
+      '--vscode-panelTitle-inactiveForeground': '#9d9d9d',
+    },
+  },
+};
+
+export interface PanelPage {
+  page: Page;
+  /** Messages the webview posted (validated with isWebviewMessage in the host stub). */
+  posted: WebviewMessage[];
+  invalidPosts: unknown[];
+  cspViolations: string[];
+  consoleErrors: string[];
+  /** Requests to anything but the page's own origin (blocked). */
+  externalRequests: string[];
+  /** Send a host message to the webview, as an object (typed arrays) or as encodeForJson text. */
+  send(m: HostMessage, as?: 'object' | 'json'): Promise<void>;
+  waitForPost(pred: (m: WebviewMessage) => boolean, timeoutMs?: number): Promise<WebviewMessage>;
+}
+
+/** In-page reviver identical to decodeFromJson (the stub has no module system). */
+const DECODE_IN_PAGE = `(text) => JSON.parse(text, (_k, v) => {
+  if (v && typeof v === 'object') {
+    if (Array.isArray(v.__f64)) return Float64Array.from(v.__f64, (x) => typeof x === 'number' ? x : Number(x));
+    if (Array.isArray(v.__i32)) return Int32Array.from(v.__i32);
+    if (typeof v.__num === 'string') return Number(v.__num);
+  }
+  return v;
+})`;
+
+/** Records everything a page does that a CSP-clean, offline page must not do. */
+function watch(page: Page, out: Pick<PanelPage, 'cspViolations' | 'consoleErrors' | 'externalRequests'>): void {
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') out.consoleErrors.push(msg.text());
+    if (msg.text().startsWith('CSP:')) out.cspViolations.push(msg.text());
+  });
+  page.on('pageerror', (e) => out.consoleErrors.push(`pageerror: ${e.message}`));
+}
+
+const CSP_LISTENER = `document.addEventListener('securitypolicyviolation', (e) => {
+  console.log('CSP: ' + e.violatedDirective + ' ' + e.blockedURI + ' ' + (e.sourceFile || '') + ':' + e.lineNumber);
+});`;
+
+export async function openPanel(
+  browser: Browser,
+  fixture: Fixture,
+  opts: { theme?: 'light' | 'dark'; width?: number; height?: number; initialState?: unknown; snapshotDelayMs?: number } = {},
+): Promise<PanelPage> {
+  ensureBuilt();
+  const theme = THEMES[opts.theme ?? 'light'];
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1400, height: opts.height ?? 1000 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const res: PanelPage = {
+    page,
+    posted: [],
+    invalidPosts: [],
+    cspViolations: [],
+    consoleErrors: [],
+    externalRequests: [],
+    send: async (m, as = 'object') => {
+      const text = encodeForJson(m);
+      await page.evaluate(`(() => {
+        const decode = ${DECODE_IN_PAGE};
+        const text = ${JSON.stringify(text)};
+        window.dispatchEvent(new MessageEvent('message', { data: ${as === 'object' ? 'decode(text)' : 'text'} }));
+      })()`);
+    },
+    waitForPost: async (pred, timeoutMs = 5000) => {
+      const t0 = Date.now();
+      let seen = 0;
+      while (Date.now() - t0 < timeoutMs) {
+        for (; seen < res.posted.length; seen++) if (pred(res.posted[seen])) return res.posted[seen];
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`timed out waiting for a posted message; got ${JSON.stringify(res.posted)}`);
+    },
+  };
+  watch(page, res);
+
+  const nonce = 'dGVzdG5vbmNl' + Math.floor(Math.random() * 1e9).toString(36);
+  const html = renderPanelHtml({ cspSource: ORIGIN, nonce, scriptUri: `${ORIGIN}/dist/webview.js`, styleUri: `${ORIGIN}/dist/webview.css`, title: 'Constraint Lens' });
+  await context.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (!url.startsWith(ORIGIN)) {
+      res.externalRequests.push(url);
+      return route.abort();
+    }
+    const path = new URL(url).pathname;
+    if (path === '/panel.html') return route.fulfill({ status: 200, contentType: 'text/html', body: html });
+    if (path === '/dist/webview.js' || path === '/dist/webview.css') {
+      const f = join(ROOT, path);
+      return route.fulfill({ status: 200, contentType: path.endsWith('.js') ? 'text/javascript' : 'text/css', body: readFileSync(f) });
+    }
+    res.externalRequests.push(url);
+    return route.fulfill({ status: 404, body: '' });
+  });
+
+  // Host side: answers `ready` with the model and `requestSnapshot` with the engine's snapshot.
+  await page.exposeFunction('__clHost', async (text: string) => {
+    const m: unknown = JSON.parse(text);
+    if (!isWebviewMessage(m)) {
+      res.invalidPosts.push(m);
+      return [];
+    }
+    res.posted.push(m);
+    if (m.type === 'ready') return [{ as: 'json', text: encodeForJson({ type: 'model', model: fixture.model } satisfies HostMessage) }];
+    if (m.type === 'requestSnapshot') {
+      if (opts.snapshotDelayMs) await new Promise((r) => setTimeout(r, opts.snapshotDelayMs));
+      return [{ as: 'object', text: encodeForJson({ type: 'snapshot', snapshot: fixture.snapshotAt(m.step) } satisfies HostMessage) }];
+    }
+    return [];
+  });
+  // A string, not a function: tsx would wrap nested functions in a `__name` helper the page lacks.
+  const params = JSON.stringify({ vars: theme.vars, bodyClass: theme.bodyClass, kind: theme.kind, state: opts.initialState ?? null });
+  await page.addInitScript(`(() => {
+    const P = ${params};
+    const decode = ${DECODE_IN_PAGE};
+    ${CSP_LISTENER}
+    // VS Code sets the variables on <html> before any script runs; <html> may not exist yet here.
+    const applyVars = () => {
+      const root = document.documentElement;
+      if (!root) return false;
+      for (const [k, v] of Object.entries(P.vars)) root.style.setProperty(k, v);
+      return true;
+    };
+    if (!applyVars()) {
+      const mo = new MutationObserver(() => { if (applyVars()) mo.disconnect(); });
+      mo.observe(document, { childList: true });
+    }
+    document.addEventListener('DOMContentLoaded', () => {
+      document.body.classList.add(P.bodyClass);
+      document.body.dataset.vscodeThemeKind = P.kind;
+    });
+    let saved = P.state === null ? undefined : P.state;
+    window.__clStates = [];
+    window.acquireVsCodeApi = () => ({
+      postMessage: (m) => {
+        window.__clHost(JSON.stringify(m)).then((answers) => {
+          for (const a of answers) window.dispatchEvent(new MessageEvent('message', { data: a.as === 'object' ? decode(a.text) : a.text }));
+        });
+      },
+      getState: () => saved,
+      setState: (s) => { saved = s; window.__clStates.push(s); },
+    });
+  })();`);
+  await page.goto(`${ORIGIN}/panel.html`);
+  await page.waitForSelector('body[data-cl-ready="1"]', { timeout: 15000, state: 'attached' }).catch((e: Error) => {
+    throw new Error(`${e.message}\nconsole errors: ${res.consoleErrors.join('\n')}\nCSP: ${res.cspViolations.join('\n')}\nposted: ${JSON.stringify(res.posted)}`);
+  });
+  await settle(page);
+  return res;
+}
+
+/** Waits for two animation frames (canvas redraws are rAF-coalesced). */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+}
+
+/** Opens a standalone HTML file from file:// with every network request blocked and recorded. */
+export async function openFile(browser: Browser, file: string, opts: { dark?: boolean } = {}): Promise<Omit<PanelPage, 'send' | 'waitForPost' | 'posted' | 'invalidPosts'>> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, deviceScaleFactor: 1, colorScheme: opts.dark ? 'dark' : 'light' });
+  const page = await context.newPage();
+  const res = { page, cspViolations: [] as string[], consoleErrors: [] as string[], externalRequests: [] as string[] };
+  watch(page, res);
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file://') && url.endsWith(file.split('/').pop()!)) return route.continue();
+    res.externalRequests.push(url);
+    return route.abort();
+  });
+  await page.addInitScript(CSP_LISTENER);
+  await page.goto(`file://${file}`);
+  await page.waitForSelector('body[data-cl-ready="1"]', { timeout: 15000, state: 'attached' }).catch((e: Error) => {
+    throw new Error(`${e.message}\nconsole errors: ${res.consoleErrors.join('\n')}\nCSP: ${res.cspViolations.join('\n')}`);
+  });
+  await settle(page);
+  return res;
+}
+
+export function shotPath(name: string): string {
+  mkdirSync(SHOTS, { recursive: true });
+  return join(SHOTS, `${name}.png`);
+}
+
+export const chromiumAvailable = (): boolean => existsSync(CHROMIUM);

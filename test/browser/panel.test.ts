@@ -1,0 +1,364 @@
+// The inspector panel and the standalone report in headless Chromium, fed with real engine output.
+// Run: npm run test:browser (needs /usr/bin/chromium; skipped with a message when it is missing).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { buildReportHtml, reportSnapshotSteps } from '../../src/report';
+import type { HostMessage, PanelModel, WebviewMessage } from '../../src/protocol';
+import { buildFixture, ROOT, type Fixture } from './fixtures';
+import { chromiumAvailable, CHROMIUM, ensureBuilt, launch, openFile, openPanel, settle, shotPath, type PanelPage } from './harness';
+import { bigChainModel } from './synthetic';
+
+const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
+if (skip) console.log(`# SKIP browser tests: ${skip}`);
+
+type Rgb = [number, number, number];
+
+/** Pixel colour of the heatmap canvas at CSS position (x, y) of the canvas (deviceScaleFactor 1). */
+async function pixel(page: Page, sel: string, x: number, y: number): Promise<Rgb> {
+  return page.$eval(
+    sel,
+    (c, [px, py]) => {
+      const d = (c as HTMLCanvasElement).getContext('2d')!.getImageData(Math.round(px), Math.round(py), 1, 1).data;
+      return [d[0], d[1], d[2]] as [number, number, number];
+    },
+    [x, y] as const,
+  );
+}
+
+/** Count of pixels in a canvas region that differ from the region's most common colour. */
+async function inkInRegion(page: Page, sel: string, x: number, y: number, w: number, h: number): Promise<number> {
+  return page.$eval(
+    sel,
+    (c, [rx, ry, rw, rh]) => {
+      const cv = c as HTMLCanvasElement;
+      const d = cv.getContext('2d')!.getImageData(rx, ry, Math.max(1, rw), Math.max(1, rh)).data;
+      const counts = new Map<number, number>();
+      for (let i = 0; i < d.length; i += 4) {
+        const k = (d[i] << 16) | (d[i + 1] << 8) | d[i + 2];
+        counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+      let bg = 0;
+      let best = -1;
+      for (const [k, n] of counts) if (n > best) [bg, best] = [k, n];
+      return d.length / 4 - (counts.get(bg) ?? 0);
+    },
+    [Math.round(x), Math.round(y), Math.round(w), Math.round(h)] as const,
+  );
+}
+
+/** Non-transparent pixels of a chart canvas. */
+async function chartInk(page: Page, sel: string): Promise<number> {
+  return page.$eval(sel, (c) => {
+    const cv = c as HTMLCanvasElement;
+    const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
+    let n = 0;
+    for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+    return n;
+  });
+}
+
+interface Geometry {
+  L: number;
+  T: number;
+  W: number;
+  H: number;
+  sx: number;
+  sy: number;
+  ox: number;
+  oy: number;
+  left: number;
+  top: number;
+}
+async function heatmapGeometry(page: Page): Promise<Geometry> {
+  return page.$eval('.cl-heatmap-canvas', (c) => {
+    const el = c as HTMLCanvasElement;
+    const [L, T, W, H] = el.dataset.plot!.split(',').map(Number);
+    const [sx, sy, ox, oy] = el.dataset.view!.split(',').map(Number);
+    const r = el.getBoundingClientRect();
+    return { L, T, W, H, sx, sy, ox, oy, left: r.left, top: r.top };
+  });
+}
+const cellCentre = (g: Geometry, i: number, j: number): { x: number; y: number } => ({ x: g.L + (j - g.ox + 0.5) * g.sx, y: g.T + (i - g.oy + 0.5) * g.sy });
+
+function jEntry(model: PanelModel, i: number, j: number): number {
+  const J = model.snapshot.J;
+  for (let k = J.rowPtr[i]; k < J.rowPtr[i + 1]; k++) if (J.colIdx[k] === j) return J.values[k];
+  return 0;
+}
+
+const isRedOrBlue = ([r, g, b]: Rgb): 'red' | 'blue' | 'neutral' => (r > b + 30 && r > g ? 'red' : b > r + 30 ? 'blue' : 'neutral');
+
+async function assertClean(p: Pick<PanelPage, 'cspViolations' | 'consoleErrors' | 'externalRequests'>, what: string): Promise<void> {
+  assert.deepEqual(p.cspViolations, [], `${what}: CSP violations`);
+  assert.deepEqual(p.consoleErrors, [], `${what}: console errors`);
+  assert.deepEqual(p.externalRequests, [], `${what}: network requests outside the page`);
+}
+
+describe('inspector panel (Chromium)', { skip }, () => {
+  let browser: Browser;
+  let close: () => Promise<void>;
+  let redundant: Fixture;
+  let chain: Fixture;
+
+  before(async () => {
+    ensureBuilt();
+    ({ browser, close } = await launch());
+    redundant = buildFixture('redundant-rods', 60);
+    chain = buildFixture('chain', 80);
+  });
+  after(async () => {
+    await close?.();
+  });
+
+  test('boots: posts ready, renders the header from the model message', async () => {
+    const p = await openPanel(browser, redundant);
+    assert.deepEqual(p.posted[0], { type: 'ready' });
+    const page = p.page;
+    assert.equal(await page.textContent('.cl-title'), 'Redundant rods');
+    assert.match((await page.textContent('[data-stat="step"]'))!, /60 \/ 60/);
+    assert.match((await page.textContent('[data-stat="cond"]'))!, /∞\s*singular/);
+    assert.match((await page.textContent('[data-stat="rank"]'))!, /1 \/ 2 rows/);
+    assert.match((await page.textContent('[data-stat="dofs"]'))!, /6/);
+    assert.equal(await page.getAttribute('[data-stat="cond"]', 'class'), 'cl-stat cl-stat-cond cl-singular');
+    assert.deepEqual(p.invalidPosts, []);
+    await assertClean(p, 'panel');
+    await page.context().close();
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`heatmap (${theme}): cells drawn, positive red / negative blue, labels, exact tooltip`, async () => {
+      const p = await openPanel(browser, chain, { theme });
+      const page = p.page;
+      const g = await heatmapGeometry(page);
+      // Cells: plenty of non-background pixels in the plot area.
+      const ink = await inkInRegion(page, '.cl-heatmap-canvas', g.L, g.T, g.W, g.H);
+      assert.ok(ink > 500, `heatmap plot area has ink (${ink})`);
+      // Labels in both gutters.
+      assert.ok((await inkInRegion(page, '.cl-heatmap-canvas', 0, g.T, g.L - 4, g.H)) > 100, 'row labels drawn');
+      assert.ok((await inkInRegion(page, '.cl-heatmap-canvas', g.L, 0, g.W, g.T - 2)) > 100, 'column labels drawn');
+      // Positive and negative cells of J in distinct hues.
+      const m = chain.model;
+      let pos: [number, number] | undefined;
+      let neg: [number, number] | undefined;
+      for (let i = 0; i < m.snapshot.J.rows && !(pos && neg); i++) {
+        for (let k = m.snapshot.J.rowPtr[i]; k < m.snapshot.J.rowPtr[i + 1]; k++) {
+          const v = m.snapshot.J.values[k];
+          if (Math.abs(v) < 0.5) continue;
+          if (v > 0) pos ??= [i, m.snapshot.J.colIdx[k]];
+          else neg ??= [i, m.snapshot.J.colIdx[k]];
+        }
+      }
+      assert.ok(pos && neg, 'J has strongly positive and negative entries');
+      const cp = cellCentre(g, ...pos);
+      const cn = cellCentre(g, ...neg);
+      assert.equal(isRedOrBlue(await pixel(page, '.cl-heatmap-canvas', cp.x, cp.y)), 'red', 'positive cell is red');
+      assert.equal(isRedOrBlue(await pixel(page, '.cl-heatmap-canvas', cn.x, cn.y)), 'blue', 'negative cell is blue');
+      // Tooltip with the exact value and the labels.
+      await page.mouse.move(g.left + cn.x, g.top + cn.y);
+      await page.waitForSelector('.cl-heatmap .cl-tooltip:not([hidden])');
+      const tip = (await page.textContent('.cl-heatmap .cl-tooltip'))!;
+      const v = jEntry(m, neg[0], neg[1]);
+      assert.ok(tip.includes(String(v)), `tooltip "${tip}" shows ${v}`);
+      assert.ok(tip.includes(m.snapshot.rows[neg[0]].label), 'tooltip names the row');
+      assert.ok(tip.includes(m.snapshot.columnLabels[neg[1]]), 'tooltip names the column');
+      await page.screenshot({ path: shotPath(`heatmap-tooltip-${theme}`), clip: { x: 0, y: 0, width: 1400, height: 760 } });
+      await page.mouse.move(5, 5);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: shotPath(`panel-chain-${theme}`), fullPage: true });
+      await assertClean(p, theme);
+      await page.context().close();
+    });
+  }
+
+  test('charts render: λ, spectrum and the five history charts', async () => {
+    const p = await openPanel(browser, chain);
+    const page = p.page;
+    assert.ok((await chartInk(page, '.cl-chart-lambda canvas')) > 2000, 'λ bar chart drawn');
+    assert.ok((await chartInk(page, '.cl-chart-spectrum canvas')) > 2000, 'spectrum drawn');
+    for (const id of ['violation', 'lambda', 'cond', 'energy', 'drift']) {
+      assert.ok((await chartInk(page, `[data-chart="${id}"] canvas`)) > 2000, `history chart ${id} drawn`);
+    }
+    assert.ok((await chartInk(page, '.cl-scene-canvas')) > 2000, 'scene view drawn');
+    await assertClean(p, 'charts');
+    await page.context().close();
+  });
+
+  test('timeline: the slider posts requestSnapshot and the header follows the step', async () => {
+    const p = await openPanel(browser, chain);
+    const page = p.page;
+    await page.focus('#cl-step-slider');
+    await page.keyboard.press('Home');
+    for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowRight');
+    const req = await p.waitForPost((m) => m.type === 'requestSnapshot' && m.step === 5);
+    assert.equal((req as Extract<WebviewMessage, { type: 'requestSnapshot' }>).step, 5);
+    await page.waitForFunction(() => document.querySelector('[data-stat="step"]')?.textContent?.includes('5 / 80'));
+    // The host's snapshot for step 5 lands and the matrices show it (no "loading" note).
+    await page.waitForFunction(() => !document.querySelector('.cl-step-note.cl-visible'));
+    assert.match((await page.textContent('[data-stat="time"]'))!, /0\.025 s/);
+    // The state is persisted.
+    const states = (await page.evaluate('window.__clStates')) as { selectedStep?: number }[];
+    assert.equal(states.at(-1)?.selectedStep, 5);
+    // A host 'history' message while following the live end moves the slider there.
+    await page.keyboard.press('End');
+    await p.send({ type: 'history', history: chain.model.history.slice(0, 70), currentStep: 70 } satisfies HostMessage);
+    await page.waitForFunction(() => document.querySelector('[data-stat="step"]')?.textContent?.includes('70 / 70'));
+    await assertClean(p, 'timeline');
+    await page.context().close();
+  });
+
+  test('selecting a constraint posts reveal (table, heatmap row, scene, diagnostics)', async () => {
+    const p = await openPanel(browser, redundant);
+    const page = p.page;
+    const rod2 = redundant.model.snapshot.constraints.find((c) => c.name === 'rod2')!;
+    await page.click('.cl-table tbody tr[data-constraint="1"] .cl-link');
+    const r1 = await p.waitForPost((m) => m.type === 'reveal');
+    assert.deepEqual(r1, { type: 'reveal', constraintIndex: rod2.fileIndex });
+    assert.equal(await page.getAttribute('.cl-table tbody tr[data-constraint="1"]', 'class'), 'cl-selected');
+    // A click on a J cell of row 0 (rod1) reveals rod1.
+    const g = await heatmapGeometry(page);
+    const c = cellCentre(g, 0, 2);
+    const before = p.posted.length;
+    await page.mouse.click(g.left + c.x, g.top + c.y);
+    const r2 = await p.waitForPost((m) => m.type === 'reveal' && p.posted.indexOf(m) >= before);
+    assert.equal((r2 as { constraintIndex?: number }).constraintIndex, redundant.model.snapshot.constraints[0].fileIndex);
+    // Keyboard: Enter on the focused heatmap activates the cursor row.
+    await page.focus('.cl-heatmap-canvas');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForSelector('.cl-heatmap .cl-tooltip:not([hidden])');
+    const n3 = p.posted.length;
+    await page.keyboard.press('Enter');
+    const r3 = await p.waitForPost((m) => m.type === 'reveal' && p.posted.indexOf(m) >= n3);
+    assert.equal((r3 as { constraintIndex?: number }).constraintIndex, rod2.fileIndex);
+    // A diagnostic posts reveal with its range.
+    const n4 = p.posted.length;
+    await page.click('.cl-diag');
+    const r4 = (await p.waitForPost((m) => m.type === 'reveal' && p.posted.indexOf(m) >= n4)) as Extract<WebviewMessage, { type: 'reveal' }>;
+    assert.ok(r4.range && typeof r4.range.start.line === 'number', 'diagnostic reveal carries the range');
+    // Redundancy card lists the dependent row and its combination.
+    const red = (await page.textContent('#cl-redundancy'))!;
+    assert.match(red, /rod2\.d\s*=\s*1·rod1\.d/);
+    // Commands.
+    await page.click('[data-command="step"]');
+    await p.waitForPost((m) => m.type === 'command' && m.command === 'step');
+    await p.send({ type: 'running', running: true });
+    assert.equal(await page.getAttribute('[data-command="playPause"]', 'aria-pressed'), 'true');
+    // Copy J as CSV and as a NumPy literal (clipboard permission granted as VS Code does).
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: 'https://webview.test' });
+    await page.click('#cl-tab-J');
+    await page.click('button[title="Copy as CSV (with labels)"]');
+    await page.waitForSelector('.cl-copy-status.cl-visible');
+    const csv = (await page.evaluate('navigator.clipboard.readText()')) as string;
+    const j01 = jEntry(redundant.model, 0, 2);
+    assert.equal(csv.split('\n')[0], ',bob.vx,bob.vy,bob.vz,bob.ωx,bob.ωy,bob.ωz');
+    assert.ok(csv.split('\n')[1].startsWith('rod1.d,') && csv.includes(String(j01)), csv);
+    await page.click('button[title="Copy as a NumPy array literal"]');
+    await page.waitForFunction(() => document.querySelector('.cl-copy-status')?.textContent?.includes('NumPy'));
+    const py = (await page.evaluate('navigator.clipboard.readText()')) as string;
+    assert.match(py, /^# J rows 0\.\.1, cols 0\.\.5/);
+    assert.match(py, /J = np\.array\(\[\n {4}\[/);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: shotPath('panel-redundant-selected-light'), fullPage: true });
+    await assertClean(p, 'reveal');
+    await page.context().close();
+  });
+
+  test('messages: invalid ones are ignored and logged, JSON text and typed arrays both accepted, state restored', async () => {
+    const p = await openPanel(browser, redundant, { initialState: { selectedMatrix: 'A', logScale: true, projection: 'XY' } });
+    const page = p.page;
+    assert.equal(await page.getAttribute('#cl-tab-A', 'aria-selected'), 'true');
+    assert.equal(await page.getAttribute('.cl-toggle', 'aria-pressed'), 'true');
+    assert.equal(await page.getAttribute('.cl-seg[aria-checked="true"]', 'aria-checked'), 'true');
+    assert.equal(await page.textContent('.cl-seg[aria-checked="true"]'), 'XY');
+    await page.evaluate(() => window.dispatchEvent(new MessageEvent('message', { data: { type: 'snapshot', snapshot: 42 } })));
+    await page.evaluate(() => window.dispatchEvent(new MessageEvent('message', { data: '{"type":"nope"}' })));
+    await p.waitForPost((m) => m.type === 'log' && m.level === 'error');
+    // The model again, as JSON text, then a snapshot as an object with typed arrays.
+    await p.send({ type: 'model', model: chain.model }, 'json');
+    await page.waitForFunction(() => document.querySelector('.cl-title')?.textContent === 'Chain of 10 links');
+    await p.send({ type: 'snapshot', snapshot: chain.snapshotAt(80) }, 'object');
+    await p.send({ type: 'invalidated', reason: 'edited' });
+    assert.match((await page.textContent('.cl-banner'))!, /edited/);
+    await p.send({ type: 'select', constraint: 'joint3' });
+    assert.equal(await page.getAttribute('.cl-table tbody tr[data-constraint="3"]', 'class'), 'cl-selected');
+    assert.deepEqual(p.consoleErrors, []);
+    await page.context().close();
+  });
+
+  test('a 9000 × 18000 J stays responsive (visible cells only, per-pixel aggregation)', async () => {
+    const p = await openPanel(browser, redundant);
+    const page = p.page;
+    const big = bigChainModel(3000);
+    const t0 = Date.now();
+    await p.send({ type: 'model', model: big }, 'object');
+    await page.waitForFunction(() => document.querySelector('.cl-title')?.textContent?.startsWith('Synthetic'));
+    await settle(page);
+    const loadMs = Date.now() - t0;
+    const ms = Number(await page.getAttribute('.cl-heatmap-canvas', 'data-render-ms'));
+    assert.equal(await page.getAttribute('.cl-heatmap-canvas', 'data-matrix'), 'J');
+    assert.ok(ms < 250, `full-view render took ${ms} ms`);
+    const g = await heatmapGeometry(page);
+    assert.ok((await inkInRegion(page, '.cl-heatmap-canvas', g.L, g.T, g.W, g.H)) > 200, 'the band of J is visible when zoomed out');
+    // Zoom in with the wheel several times; each render stays fast.
+    await page.mouse.move(g.left + g.L + 40, g.top + g.T + 40);
+    for (let k = 0; k < 8; k++) await page.mouse.wheel(0, -400);
+    await settle(page);
+    const g2 = await heatmapGeometry(page);
+    assert.ok(g2.sx > g.sx * 10, 'zoomed in');
+    const ms2 = Number(await page.getAttribute('.cl-heatmap-canvas', 'data-render-ms'));
+    assert.ok(ms2 < 100, `zoomed render took ${ms2} ms`);
+    // Keyboard pan far into the matrix.
+    await page.focus('.cl-heatmap-canvas');
+    for (let k = 0; k < 20; k++) await page.keyboard.press('PageDown');
+    await settle(page);
+    const g3 = await heatmapGeometry(page);
+    assert.ok(g3.oy > g2.oy, 'panned down');
+    await page.click('#cl-tab-A');
+    await settle(page);
+    assert.ok(Number(await page.getAttribute('.cl-heatmap-canvas', 'data-render-ms')) < 250, 'A renders fast');
+    console.log(`# big model: load+render ${loadMs} ms, full view ${ms} ms, zoomed ${ms2} ms`);
+    await page.screenshot({ path: shotPath('panel-big-light'), clip: { x: 0, y: 0, width: 1400, height: 800 } });
+    await assertClean(p, 'big');
+    await page.context().close();
+  });
+
+  test('standalone report: one file, opens from file:// offline, scrubbable, same rendering', async () => {
+    const fx = chain;
+    const steps = reportSnapshotSteps(fx.model.history.length, fx.model.snapshot.rows.length, fx.model.snapshot.J.cols);
+    const model: PanelModel = { ...fx.model, snapshots: steps.map((k) => fx.snapshotAt(k)), generator: 'browser test' };
+    const html = buildReportHtml(model, {
+      js: readFileSync(join(ROOT, 'dist', 'webview.js'), 'utf8'),
+      css: readFileSync(join(ROOT, 'dist', 'webview.css'), 'utf8'),
+    });
+    assert.doesNotMatch(html, /(src|href)="https?:/);
+    const dir = join(ROOT, 'test-results');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'report-chain.html');
+    writeFileSync(file, html);
+    for (const dark of [false, true]) {
+      const p = await openFile(browser, file, { dark });
+      const page = p.page;
+      assert.equal(await page.textContent('.cl-title'), 'Chain of 10 links');
+      assert.equal(await page.$('[data-command]'), null, 'no simulation controls in a report');
+      assert.match((await page.textContent('.cl-badge'))!, /read-only/);
+      const g = await heatmapGeometry(page);
+      assert.ok((await inkInRegion(page, '.cl-heatmap-canvas', g.L, g.T, g.W, g.H)) > 500, 'report heatmap drawn');
+      assert.ok((await chartInk(page, '[data-chart="violation"] canvas')) > 2000, 'report history chart drawn');
+      // Scrub to step 10 with the keyboard.
+      await page.focus('#cl-step-slider');
+      await page.keyboard.press('Home');
+      for (let k = 0; k < 10; k++) await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => document.querySelector('[data-stat="step"]')?.textContent?.includes('10 / 80'));
+      const note = (await page.textContent('.cl-step-note'))!;
+      if (!steps.includes(10)) assert.match(note, /nearest embedded/);
+      await page.keyboard.press('End');
+      await page.focus('body');
+      await settle(page);
+      await page.screenshot({ path: shotPath(`report-chain-${dark ? 'dark' : 'light'}`), fullPage: true });
+      await assertClean(p, 'report');
+      await page.context().close();
+    }
+  });
+});

@@ -1,0 +1,97 @@
+// The CLI as a user runs it: exit codes, human output, the exact --json fields, CSV, reports.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(__dirname, '../..');
+const cli = join(root, 'dist/cli.js');
+const ex = (f: string) => join(root, 'examples', f);
+const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: root });
+
+before(() => {
+  if (!existsSync(cli) || !existsSync(join(root, 'dist/webview.js'))) {
+    const r = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  }
+});
+
+test('inspect prints labelled matrices, κ, rank, λ and exits 0 for a clean scene', () => {
+  const r = run('inspect', ex('hanging-mass.scene.json'));
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /Method: cholesky/);
+  assert.match(r.stdout, /rank\(J\) = 1\/1/);
+  assert.match(r.stdout, /-24\.5248773756/);
+  assert.match(r.stdout, /Hanging_Mass/);
+  assert.match(r.stdout, /Diagnostics: none/);
+});
+
+test('inspect --json has exactly the documented fields', () => {
+  const r = run('inspect', ex('horizontal-rod.scene.json'), '--json');
+  assert.equal(r.status, 0);
+  const j = JSON.parse(r.stdout);
+  assert.deepEqual(Object.keys(j).sort(), ['A', 'C', 'Cdot', 'F', 'J', 'Minv', 'a', 'a0', 'b', 'bodies', 'cond', 'constraintForce', 'diagnostics', 'lambda', 'method', 'rank', 'redundant', 'rhs', 'rows', 'v'].sort());
+  assert.deepEqual(j.bodies, ['Body_A', 'Body_B']);
+  assert.deepEqual(j.rows, [{ constraint: 'rod', row: 0 }]);
+  assert.equal(j.Minv.length, 12);
+  assert.deepEqual(j.J[0].map((x: number) => x + 0), [-2, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0]);
+  assert.ok(Math.abs(j.A[0][0] - 1.2) < 1e-15);
+  assert.deepEqual(j.cond, { A: 1 });
+  assert.deepEqual(j.rank, { J: 1 });
+  assert.equal(j.method, 'cholesky');
+});
+
+test('inspect --json on the velocity formulation adds W, B, R; singular A gives cond.A = null', () => {
+  const v = JSON.parse(run('inspect', ex('velocity-pendulum.scene.json'), '--json').stdout);
+  assert.ok(Array.isArray(v.W) && Array.isArray(v.B) && Array.isArray(v.R));
+  const red = run('inspect', ex('redundant-rods.scene.json'), '--json');
+  assert.equal(red.status, 0, 'a redundancy is a warning');
+  const j = JSON.parse(red.stdout);
+  assert.equal(j.cond.A, null);
+  assert.equal(j.method, 'lstsq');
+  assert.deepEqual(j.redundant, [{ constraint: 'rod2', row: 0, dependsOn: [{ constraint: 'rod1', row: 0, coefficient: 1 }] }]);
+  assert.equal(j.diagnostics[0].code, 'CL301-redundant-constraint');
+  assert.deepEqual(Object.keys(j.diagnostics[0].range.start), ['line', 'character']);
+});
+
+test('errors: exit 1 with file:line:col diagnostics; usage and I/O errors exit 2', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cl-cli-'));
+  const bad = join(dir, 'bad.scene.json');
+  writeFileSync(bad, '{\n  "bodies": [ { "name": "a", "mass": -1 } ],\n  "constraints": [ { "type": "ball", "bodyA": "a", "bodyB": "nobody" } ]\n}\n');
+  const r = run('inspect', bad);
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /bad\.scene\.json:2:\d+: error CL103-non-positive-mass/);
+  assert.equal(run('inspect').status, 2);
+  assert.equal(run('frobnicate', bad).status, 2);
+  assert.equal(run('inspect', join(dir, 'missing.scene.json')).status, 2);
+  assert.equal(run('simulate', bad, '--steps', 'many').status, 2);
+});
+
+test('simulate --json: steps with t, C, λ, κ, energy, method and the final bodies; --csv writes a table', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cl-cli-'));
+  const csv = join(dir, 'run.csv');
+  const r = run('simulate', ex('hybrid-anchor-payload.scene.json'), '--steps', '100', '--json', '--csv', csv);
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.steps.length, 100);
+  assert.deepEqual(Object.keys(j.steps[0]).sort(), ['C', 'cond', 'energy', 'lambda', 'method', 't']);
+  assert.ok(Math.abs(j.steps[99].t - 1) < 1e-12);
+  const [a, p] = j.final.bodies;
+  assert.ok(Math.abs(Math.hypot(a.position[0] - p.position[0], a.position[1] - p.position[1], a.position[2] - p.position[2]) - 2) < 1e-12);
+  const lines = readFileSync(csv, 'utf8').trim().split('\n');
+  assert.equal(lines.length, 101);
+  assert.match(lines[0], /^step,t,method,condA/);
+});
+
+test('report writes one self-contained HTML file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cl-cli-'));
+  const out = join(dir, 'r.html');
+  const r = run('report', ex('square-diagonals.scene.json'), '-o', out);
+  assert.equal(r.status, 0, r.stderr + r.stdout);
+  const html = readFileSync(out, 'utf8');
+  assert.match(html, /Content-Security-Policy/);
+  assert.doesNotMatch(html, /(src|href)=["']https?:/);
+  assert.match(html, /diagonal2/);
+});
