@@ -767,7 +767,8 @@ export class Heatmap {
     const first = Math.ceil(o / step) * step;
     for (let k = first; k <= n; k += step) {
       const pos = (k - o) * s;
-      if (pos > extent) break;
+      if (pos > extent - 8) break;
+      if (pos < 8) continue; // would be clipped at the corner
       if (horizontal) {
         ctx.textAlign = 'center';
         ctx.fillText(String(k), origin + pos, this.T - 10);

@@ -2,9 +2,9 @@
 // M⁻¹ as per-body 6×6 blocks (never a dense 6N×6N matrix), J in CSR with a pattern built
 // once per world, and A = J·M⁻¹·Jᵀ accumulated block by block from the bodies rows share.
 import { createConstraint } from './model';
-import { type BodyModel, type BodyState, createBodyModel, initialState, worldInertia } from './model/body';
+import { type BodyModel, type BodyState, createBodyModel, initialState, rotateTensorInto } from './model/body';
 import { type ConstraintEval, type ConstraintModel, makeEval, type Pose } from './model/constraint';
-import { cross, IDENTITY_MAT3, mat3MulVec, norm2, quatToMat3 } from './math';
+import { IDENTITY_MAT3, mat3MulVec, mat3TMulVec, norm2, quatToMat3 } from './math';
 import type { CsrMatrix } from './linalg/types';
 import type { SceneSpec } from './scene/types';
 import type { Mat3, Vec3 } from './types';
@@ -211,26 +211,38 @@ export function assemble(world: World, states: BodyState[]): Assembly {
       poses[i] = poseOf(s, true);
       continue;
     }
-    const { R, I, invI } = worldInertia(b, s.q);
+    const R = quatToMat3(s.q);
     poses[i] = { p: s.p, q: s.q, R, v: s.v, w: s.w };
     const k = b.column / 6;
     const blk = k * 36;
     for (let d = 0; d < 3; d++) MinvBlocks[blk + d * 7] = b.invMass;
-    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) MinvBlocks[blk + (3 + r) * 6 + 3 + c] = invI[r * 3 + c];
+    // R·I_body⁻¹·Rᵀ, written straight into the compact and the 6×6 block forms
+    rotateTensorInto(R, b.invInertia, minvCompact, k * 10 + 1);
     minvCompact[k * 10] = b.invMass;
-    for (let j = 0; j < 9; j++) minvCompact[k * 10 + 1 + j] = invI[j];
-    // F = [f + m·g, τ − ω×(I_world·ω)]
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) MinvBlocks[blk + (3 + r) * 6 + 3 + c] = minvCompact[k * 10 + 1 + r * 3 + c];
+    // F = [f + m·g, τ − ω×(I_world·ω)], with I_world·ω = R·(I_body·(Rᵀ·ω))
     const m = b.spec.mass;
     const gs = b.spec.gravity ? 1 : 0;
-    const gyro = cross(s.w, mat3MulVec(I, s.w));
-    const col = b.column;
-    for (let d = 0; d < 3; d++) {
-      F[col + d] = b.spec.force[d] + gs * m * g[d];
-      F[col + 3 + d] = b.spec.torque[d] - gyro[d];
-      v[col + d] = s.v[d];
-      v[col + 3 + d] = s.w[d];
+    const w = s.w;
+    let gx = 0, gy = 0, gz = 0;
+    if (w[0] !== 0 || w[1] !== 0 || w[2] !== 0) {
+      const Iw = mat3MulVec(R, mat3MulVec(b.inertia, mat3TMulVec(R, w)));
+      gx = w[1] * Iw[2] - w[2] * Iw[1];
+      gy = w[2] * Iw[0] - w[0] * Iw[2];
+      gz = w[0] * Iw[1] - w[1] * Iw[0];
     }
-    void R;
+    const col = b.column;
+    const f = b.spec.force, t = b.spec.torque;
+    F[col] = f[0] + gs * m * g[0];
+    F[col + 1] = f[1] + gs * m * g[1];
+    F[col + 2] = f[2] + gs * m * g[2];
+    F[col + 3] = t[0] - gx;
+    F[col + 4] = t[1] - gy;
+    F[col + 5] = t[2] - gz;
+    for (let d = 0; d < 3; d++) {
+      v[col + d] = s.v[d];
+      v[col + 3 + d] = w[d];
+    }
   }
 
   const Jvals = new Float64Array(world.jColIdx.length);

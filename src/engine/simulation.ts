@@ -10,7 +10,7 @@ import type { SimulationResult, StepRecord, SystemSnapshot } from './result';
 import type { SceneSpec, SourceMap } from './scene/types';
 import { solveSystem, type SolveOutput } from './solve';
 import type { Diagnostic, Quat, Vec3 } from './types';
-import { norm2 } from './math';
+import { isFiniteVec, norm2 } from './math';
 
 export interface SimulationOptions {
   /** κ is exact per step up to this many rows per island, estimated above (flagged). Default 200. */
@@ -124,7 +124,8 @@ export class Simulation implements SimulationApi {
     const asm = assemble(w, states);
     const bad = this.checkAssembly(asm, stepIndex);
     if (bad) return bad;
-    const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, skipAnalysis: !analyse });
+    // per step: κ(A) (exact when small, else estimated) but not the scaled κ, which only inspect/snapshots show
+    const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, wantScaledCond: false, skipAnalysis: !analyse });
     const badSolve = this.checkSolve(out, stepIndex);
     if (badSolve) return badSolve;
     // semi-implicit Euler: v += a·dt (u⁺), p += v·dt, q = normalize(q + ½(ω,0)⊗q·dt)
@@ -147,9 +148,8 @@ export class Simulation implements SimulationApi {
       const n = Math.hypot(q[0], q[1], q[2], q[3]);
       drift[i] = n - 1;
       st.q = [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
-      const k = [...st.p, ...st.v, ...st.w, ...st.q].findIndex((v) => !Number.isFinite(v));
-      if (k >= 0) {
-        const what = k < 3 ? 'position' : k < 6 ? 'velocity' : k < 9 ? 'angular velocity' : 'orientation';
+      const what = !isFiniteVec(st.p) ? 'position' : !isFiniteVec(st.v) ? 'velocity' : !isFiniteVec(st.w) ? 'angular velocity' : !isFiniteVec(st.q) ? 'orientation' : undefined;
+      if (what) {
         return this.nonFinite(stepIndex, `the ${what} of body \`${w.bodies[i].spec.name}\``, bodyRange(this.sourceMap, w.bodies[i].spec.index));
       }
     }

@@ -49,6 +49,8 @@ export interface SolveOutput {
 export interface SolveOptions {
   exactCondMaxRows: number;
   wantSpectrum: boolean;
+  /** κ of the Jacobi-scaled A (default true). */
+  wantScaledCond?: boolean;
   skipAnalysis?: boolean;
 }
 
@@ -189,6 +191,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
       compliance: s.compliance,
       exactCondMaxRows: opts.exactCondMaxRows,
       wantSpectrum: opts.wantSpectrum,
+      wantScaledCond: opts.wantScaledCond,
       skipAnalysis: opts.skipAnalysis,
     });
     islandSolves.push({ island: isl, result: res });
@@ -202,7 +205,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
       consistent = (consistent ?? true) && res.consistent;
     }
     condEstimated ||= res.condEstimated;
-    condScaled = Math.max(condScaled, res.condScaled);
+    if (!Number.isNaN(res.condScaled)) condScaled = Math.max(condScaled, res.condScaled);
     tolerance = Math.max(tolerance, res.tolerance);
     if (res.singularValues && res.singularValues.length > 0) {
       spectra.push(res.singularValues);

@@ -150,8 +150,8 @@ export class SymmetricSolver {
     const cond = singularM ? Infinity : mMax / mMin;
     const posDef = !singularM && minEv > tolM;
     // Jacobi-scaled condition number.
-    let condScaled = Infinity;
-    if (!singularM) {
+    let condScaled = opts.wantScaledCond === false ? NaN : Infinity;
+    if (!singularM && opts.wantScaledCond !== false) {
       const d = new Float64Array(n);
       let okD = true;
       for (let i = 0; i < n; i++) {
@@ -309,7 +309,7 @@ export class SymmetricSolver {
         const Fx = F!;
         cond = normM * estimateInverseNorm1(n, (v) => Fx.solve(v));
         if (!Number.isFinite(cond)) cond = Infinity;
-        condScaled = scaledCondEstimate(A, c, Fx);
+        if (opts.wantScaledCond !== false) condScaled = scaledCondEstimate(A, c, Fx);
       }
     }
     return {

@@ -28,6 +28,8 @@ export interface SymmetricSolveOptions {
   exactCondMaxRows?: number;
   /** Return all singular values (only when the exact path is used). */
   wantSpectrum?: boolean;
+  /** Compute κ of the Jacobi-scaled matrix too (default true; a second eigenvalue pass or estimate). NaN when false. */
+  wantScaledCond?: boolean;
   /** Skip conditioning and redundancy analysis (pure solve, e.g. inside a fast loop). */
   skipAnalysis?: boolean;
 }

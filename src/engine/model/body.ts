@@ -1,5 +1,5 @@
 // Rigid bodies: constant properties from the scene, mutable state stepped in time.
-import { IDENTITY_MAT3, mat3Inverse, quatToMat3, rotateTensor } from '../math';
+import { IDENTITY_MAT3, mat3Inverse } from '../math';
 import type { BodySpec } from '../scene/types';
 import type { Mat3, Quat, Vec3 } from '../types';
 
@@ -48,8 +48,13 @@ export const cloneState = (s: BodyState): BodyState => ({
   w: [s.w[0], s.w[1], s.w[2]],
 });
 
-/** World-frame inertia R·I·Rᵀ and its inverse R·I⁻¹·Rᵀ at the given orientation. */
-export function worldInertia(b: BodyModel, q: Quat): { R: Mat3; I: Mat3; invI: Mat3 } {
-  const R = quatToMat3(q);
-  return { R, I: rotateTensor(R, b.inertia), invI: rotateTensor(R, b.invInertia) };
+/** out[off..off+9] = R·M·Rᵀ (row-major), without allocating. */
+export function rotateTensorInto(R: Mat3, M: Mat3, out: Float64Array, off: number): void {
+  for (let i = 0; i < 3; i++) {
+    // row i of R·M
+    const a0 = R[i * 3] * M[0] + R[i * 3 + 1] * M[3] + R[i * 3 + 2] * M[6];
+    const a1 = R[i * 3] * M[1] + R[i * 3 + 1] * M[4] + R[i * 3 + 2] * M[7];
+    const a2 = R[i * 3] * M[2] + R[i * 3 + 1] * M[5] + R[i * 3 + 2] * M[8];
+    for (let j = 0; j < 3; j++) out[off + i * 3 + j] = a0 * R[j * 3] + a1 * R[j * 3 + 1] + a2 * R[j * 3 + 2];
+  }
 }

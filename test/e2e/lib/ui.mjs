@@ -11,19 +11,20 @@ export async function openWorkbench(page, server, folder, { log = console.log } 
   await sleep(1000);
 }
 
-async function waitQuickInput(page) {
-  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible', timeout: 20_000 });
+/** The quick input's text box: set its whole value at once (one filter pass, not one per key). */
+async function setQuickInput(page, value) {
+  const input = page.locator('.quick-input-widget input').first();
+  await input.waitFor({ state: 'visible', timeout: 20_000 });
+  await input.fill(value);
 }
 
 /** F1, type the command's title, pick the row with that title. */
 export async function runCommand(page, title, { timeout = 20_000 } = {}) {
   await page.keyboard.press('Escape');
   await page.keyboard.press('F1');
-  await waitQuickInput(page);
-  await page.keyboard.type(title, { delay: 10 });
+  await setQuickInput(page, `>${title}`);
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   await row.waitFor({ state: 'visible', timeout });
-  await sleep(200);
   await row.click();
 }
 
@@ -31,10 +32,8 @@ export async function runCommand(page, title, { timeout = 20_000 } = {}) {
 export async function quickOpen(page, fileName) {
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+P');
-  await waitQuickInput(page);
-  await page.keyboard.type(fileName, { delay: 10 });
+  await setQuickInput(page, fileName);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ state: 'visible', timeout: 20_000 });
-  await sleep(200);
   await page.keyboard.press('Enter');
   await page.locator('.tabs-container .tab.active', { hasText: fileName }).first().waitFor({ state: 'visible', timeout: 20_000 });
 }
@@ -114,7 +113,7 @@ export async function waitForHeatmap(page, { timeout = 45_000 } = {}) {
     const good = candidates.find((c) => c.nonBackground > 0);
     if (good) return { ok: true, heatmapFound: heat.length > 0, canvas: good, all: last };
     if (Date.now() > deadline) return { ok: false, heatmapFound: heat.length > 0, all: last };
-    await sleep(500);
+    await sleep(200);
   }
 }
 
@@ -128,8 +127,9 @@ export async function openProblems(page) {
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+Shift+M');
     await panel.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => {});
+    await sleep(700);
   }
-  await sleep(1000);
+  await sleep(300);
   return page.locator('.markers-panel .monaco-list-row').allTextContents().catch(() => []);
 }
 
