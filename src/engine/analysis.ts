@@ -70,8 +70,6 @@ export function constraintReports(world: World, asm: Assembly, out: SolveOutput,
     const r0 = world.rowStart[ci];
     const ev = world.evals[ci];
     const lambda: number[] = [];
-    let viol: number;
-    let vviol: number;
     let redundant = false;
     const fA: number[] = [0, 0, 0, 0, 0, 0];
     const fB: number[] = [0, 0, 0, 0, 0, 0];
@@ -85,8 +83,8 @@ export function constraintReports(world: World, asm: Assembly, out: SolveOutput,
         fB[j] += ev.JB[r * 6 + j] * l;
       }
     }
-    viol = norm2(asm.C, r0, r0 + c.rows);
-    vviol = norm2(asm.Cdot, r0, r0 + c.rows);
+    const viol = norm2(asm.C, r0, r0 + c.rows);
+    const vviol = norm2(asm.Cdot, r0, r0 + c.rows);
     const ia = world.endA[ci];
     const ib = world.endB[ci];
     const anchorWorld = (i: number, anchor: Vec3): Vec3 => {
