@@ -90,6 +90,10 @@ function printDiagnostics(file: string, diags: Diagnostic[]): void {
 
 const SMALL = 24; // matrices with at most this many rows and columns are printed in full
 
+/** A comma-separated list, cut after `max` items. */
+const listed = (items: string[], max = 12): string =>
+  items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')}, … and ${items.length - max} more`;
+
 function printMatrix(title: string, rows: number, cols: number, dense: () => number[][], rl: string[], cl: string[], summary: () => string): void {
   print(`${title} (${rows}×${cols}):`);
   if (rows === 0 || cols === 0) print('  (empty)');
@@ -118,8 +122,8 @@ function printInspect(file: string, snap: SystemSnapshot | undefined, diags: Dia
   }
   const rl = snap.rows.map((r) => r.label);
   const cl = snap.columnLabels;
-  print(`Bodies: ${snap.bodies.length} owning columns (${snap.rank.dofs} DOFs)${snap.bodyStates.some((b) => b.fixed) ? `, fixed: ${snap.bodyStates.filter((b) => b.fixed).map((b) => b.name).join(', ')}` : ''}`);
-  print(`Constraints: ${snap.constraints.length} (${snap.rank.rows} rows): ${snap.constraints.map((c) => `${c.name} [${c.type}, ${c.bodyA}–${c.bodyB}]`).join(', ')}`);
+  print(`Bodies: ${snap.bodies.length} owning columns (${snap.rank.dofs} DOFs)${snap.bodyStates.some((b) => b.fixed) ? `, fixed: ${listed(snap.bodyStates.filter((b) => b.fixed).map((b) => b.name))}` : ''}`);
+  print(`Constraints: ${snap.constraints.length} (${snap.rank.rows} rows): ${listed(snap.constraints.map((c) => `${c.name} [${c.type}, ${c.bodyA}–${c.bodyB}]`))}`);
   print(`Formulation: ${snap.formulation}, stabilization: ${snap.stabilization}`);
   const kappa = snap.cond.A === null ? '∞ (singular)' : num(snap.cond.A) + (snap.condEstimated ? ' (estimated)' : '');
   print(`Method: ${snap.method}   κ₂(A) = ${kappa}   κ(scaled A) = ${num(snap.cond.scaled)}   rank(J) = ${snap.rank.J}/${snap.rank.rows}   residual ‖J·a − rhs‖ = ${num(snap.residual)}`);

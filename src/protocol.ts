@@ -11,6 +11,8 @@ export interface PanelModel {
   sceneName: string;
   /** File name (not a full path) shown in the header. */
   fileName: string;
+  /** The scene's URI (extension only): the webview keeps it in its state so the serializer can restore the panel. */
+  sceneUri?: string;
   /** The step shown in the matrices. */
   snapshot: SystemSnapshot;
   /** Per-step records of the run so far (index k = step k+1). */

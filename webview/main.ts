@@ -183,6 +183,10 @@ class App {
     model.snapshot = normalizeSnapshot(model.snapshot);
     if (model.snapshots) model.snapshots = model.snapshots.map(normalizeSnapshot).sort((a, b) => a.step - b.step);
     this.model = model;
+    if (model.sceneUri && model.sceneUri !== this.state.sceneUri) {
+      this.state.sceneUri = model.sceneUri;
+      this.saveState();
+    }
     this.initialSnap = model.snapshot.step === 0 ? model.snapshot : model.snapshots?.find((s) => s.step === 0);
     this.hideBanner();
     this.root.classList.remove('cl-stale');

@@ -1,6 +1,6 @@
 // Analysis of one solved step: per-constraint quantities, energy, islands, redundancy,
 // and the SystemSnapshot the CLI, panel and report show.
-import { type Assembly, type World } from './assemble';
+import { type Assembly, minvBlocks, type World } from './assemble';
 import type { BodyState } from './model/body';
 import { add, mat3MulVec, norm2 } from './math';
 import { csrAddDiagonal } from './linalg/sparse';
@@ -163,7 +163,7 @@ export function buildSnapshot(
     bodies: world.colBodies.map((i) => world.bodies[i].spec.name),
     columnLabels: columnLabels(world),
     rows: rowInfos(world),
-    MinvBlocks: asm.MinvBlocks,
+    MinvBlocks: minvBlocks(asm.minvCompact),
     J: asm.J,
     A,
     F: asm.F,

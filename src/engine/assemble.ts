@@ -177,8 +177,6 @@ export function buildWorld(scene: SceneSpec): World {
 
 /** Everything `assemble_system` produces, plus what the analysis needs. */
 export interface Assembly {
-  /** Per column-owning body, the 6×6 block of M⁻¹ (row-major, 36 each). */
-  MinvBlocks: Float64Array;
   /** Per column-owning body, 1/m and the world inverse inertia (row-major 3×3): 10 numbers each. */
   minvCompact: Float64Array;
   F: Float64Array;
@@ -198,7 +196,6 @@ export function assemble(world: World, states: BodyState[]): Assembly {
   const { bodies, colBodies, constraints, nRows, nCols, rowStart, evals } = world;
   const g = world.scene.gravity;
   const nb = colBodies.length;
-  const MinvBlocks = new Float64Array(nb * 36);
   const minvCompact = new Float64Array(nb * 10);
   const F = new Float64Array(nCols);
   const v = new Float64Array(nCols);
@@ -214,12 +211,9 @@ export function assemble(world: World, states: BodyState[]): Assembly {
     const R = quatToMat3(s.q);
     poses[i] = { p: s.p, q: s.q, R, v: s.v, w: s.w };
     const k = b.column / 6;
-    const blk = k * 36;
-    for (let d = 0; d < 3; d++) MinvBlocks[blk + d * 7] = b.invMass;
-    // R·I_body⁻¹·Rᵀ, written straight into the compact and the 6×6 block forms
+    // R·I_body⁻¹·Rᵀ
     rotateTensorInto(R, b.invInertia, minvCompact, k * 10 + 1);
     minvCompact[k * 10] = b.invMass;
-    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) MinvBlocks[blk + (3 + r) * 6 + 3 + c] = minvCompact[k * 10 + 1 + r * 3 + c];
     // F = [f + m·g, τ − ω×(I_world·ω)], with I_world·ω = R·(I_body·(Rᵀ·ω))
     const m = b.spec.mass;
     const gs = b.spec.gravity ? 1 : 0;
@@ -283,7 +277,7 @@ export function assemble(world: World, states: BodyState[]): Assembly {
   }
   const J: CsrMatrix = { rows: nRows, cols: nCols, rowPtr: world.jRowPtr, colIdx: world.jColIdx, values: Jvals };
   const A = assembleA(world, minvCompact);
-  return { MinvBlocks, minvCompact, F, v, J, A, C, Cdot, Jdotv, poses };
+  return { minvCompact, F, v, J, A, C, Cdot, Jdotv, poses };
 }
 
 /** A = J·M⁻¹·Jᵀ block by block: for each body, every pair of constraints touching it adds J_ib·M⁻¹_b·J_jbᵀ. */
@@ -328,6 +322,18 @@ function assembleA(world: World, minvCompact: Float64Array): CsrMatrix {
     }
   }
   return { rows: world.nRows, cols: world.nRows, rowPtr: aRowPtr, colIdx: world.aColIdx, values };
+}
+
+/** M⁻¹ as per-body 6×6 blocks (row-major, 36 numbers each) from the compact form, for display. */
+export function minvBlocks(minvCompact: Float64Array): Float64Array {
+  const nb = minvCompact.length / 10;
+  const out = new Float64Array(nb * 36);
+  for (let k = 0; k < nb; k++) {
+    const blk = k * 36;
+    for (let d = 0; d < 3; d++) out[blk + d * 7] = minvCompact[k * 10];
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) out[blk + (3 + r) * 6 + 3 + c] = minvCompact[k * 10 + 1 + r * 3 + c];
+  }
+  return out;
 }
 
 /** out = M⁻¹·x using the compact per-body blocks. */

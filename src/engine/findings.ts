@@ -124,7 +124,7 @@ export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: Sour
     out.push({
       severity: 'warning',
       code: Codes.illConditioned,
-      message: `κ(A) = ${fmt(k)}${snap.condEstimated ? ' (estimated)' : ''} exceeds ${fmt(opts.conditionWarning)} (solver.conditionWarning): λ is sensitive to round-off. κ of the diagonally scaled A is ${fmt(snap.cond.scaled ?? Infinity)}${snap.cond.scaled !== null && snap.cond.scaled < k / 100 ? ', so the cause is mostly the scaling (mass or inertia ratios), not geometry' : ', so nearly dependent constraints are involved'}.`,
+      message: `κ(A) = ${fmt(k)}${snap.condEstimated ? ' (estimated)' : ''} exceeds ${fmt(opts.conditionWarning)} (solver.conditionWarning): λ is sensitive to round-off. κ of the diagonally scaled A is ${fmt(snap.cond.scaled ?? Infinity)}${snap.cond.scaled !== null && snap.cond.scaled < k / 100 ? ', so the cause is mostly the scaling (mass or inertia ratios), not geometry' : ', so the cause is the geometry (long chains, nearly parallel or nearly dependent constraints), not the scaling'}.`,
       range: sm.keyRangeOf(['constraints']),
       data: { cond: k, scaled: snap.cond.scaled },
     });

@@ -122,12 +122,14 @@ export class Simulation implements SimulationApi {
     const w = this.world;
     const s = w.scene.solver;
     const asm = assemble(w, states);
-    const bad = this.checkAssembly(asm, stepIndex);
-    if (bad) return bad;
     // per step: κ(A) (exact when small, else estimated) but not the scaled κ, which only inspect/snapshots show
     const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, wantScaledCond: false, skipAnalysis: !analyse });
-    const badSolve = this.checkSolve(out, stepIndex);
-    if (badSolve) return badSolve;
+    // A NaN or ∞ anywhere in F, M⁻¹, C, J or A reaches λ or a, or makes the solver give up; only then
+    // look for the first bad quantity (scanning every input each step would cost more than the solve).
+    if (out.islands.some((i) => i.result && !i.result.ok) || firstNonFinite(out.lambda) >= 0 || firstNonFinite(out.a) >= 0) {
+      const bad = this.checkAssembly(asm, stepIndex) ?? this.checkSolve(out, stepIndex);
+      if (bad) return bad;
+    }
     // semi-implicit Euler: v += a·dt (u⁺), p += v·dt, q = normalize(q + ½(ω,0)⊗q·dt)
     const dt = s.dt;
     const drift = new Float64Array(w.bodies.length);
@@ -140,17 +142,25 @@ export class Simulation implements SimulationApi {
         st.w[d] = out.uPlus[col + 3 + d];
       }
       for (let d = 0; d < 3; d++) st.p[d] += st.v[d] * dt;
-      const [x, y, z, qw] = st.q;
+      const q = st.q;
+      const [x, y, z, qw] = q;
       const [wx, wy, wz] = st.w;
-      // (ω,0) ⊗ q
-      const dq: Quat = [wx * qw + wy * z - wz * y, wy * qw + wz * x - wx * z, wz * qw + wx * y - wy * x, -(wx * x + wy * y + wz * z)];
-      const q: Quat = [x + 0.5 * dq[0] * dt, y + 0.5 * dq[1] * dt, z + 0.5 * dq[2] * dt, qw + 0.5 * dq[3] * dt];
-      const n = Math.hypot(q[0], q[1], q[2], q[3]);
+      // q + ½·(ω,0)⊗q·dt
+      const h = 0.5 * dt;
+      const nx = x + h * (wx * qw + wy * z - wz * y);
+      const ny = y + h * (wy * qw + wz * x - wx * z);
+      const nz = z + h * (wz * qw + wx * y - wy * x);
+      const nw = qw - h * (wx * x + wy * y + wz * z);
+      const n = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
       drift[i] = n - 1;
-      st.q = [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
-      const what = !isFiniteVec(st.p) ? 'position' : !isFiniteVec(st.v) ? 'velocity' : !isFiniteVec(st.w) ? 'angular velocity' : !isFiniteVec(st.q) ? 'orientation' : undefined;
-      if (what) {
-        return this.nonFinite(stepIndex, `the ${what} of body \`${w.bodies[i].spec.name}\``, bodyRange(this.sourceMap, w.bodies[i].spec.index));
+      q[0] = nx / n;
+      q[1] = ny / n;
+      q[2] = nz / n;
+      q[3] = nw / n;
+      // a sum of finite terms is finite unless it overflows: only then look closer
+      if (!Number.isFinite(st.p[0] + st.p[1] + st.p[2] + st.v[0] + st.v[1] + st.v[2] + st.w[0] + st.w[1] + st.w[2] + q[0] + q[1] + q[2] + q[3])) {
+        const what = !isFiniteVec(st.p) ? 'position' : !isFiniteVec(st.v) ? 'velocity' : !isFiniteVec(st.w) ? 'angular velocity' : !isFiniteVec(q) ? 'orientation' : undefined;
+        if (what) return this.nonFinite(stepIndex, `the ${what} of body \`${w.bodies[i].spec.name}\``, bodyRange(this.sourceMap, w.bodies[i].spec.index));
       }
     }
     return { out, drift };
@@ -172,9 +182,9 @@ export class Simulation implements SimulationApi {
     const bodyAtCol = (col: number) => w.bodies[w.colBodies[Math.floor(col / 6)]];
     let i = firstNonFinite(asm.F);
     if (i >= 0) return this.nonFinite(step, `the applied force/torque F of body \`${bodyAtCol(i).spec.name}\``, bodyRange(sm, bodyAtCol(i).spec.index));
-    i = firstNonFinite(asm.MinvBlocks);
+    i = firstNonFinite(asm.minvCompact);
     if (i >= 0) {
-      const b = bodyAtCol(Math.floor(i / 36) * 6);
+      const b = bodyAtCol(Math.floor(i / 10) * 6);
       return this.nonFinite(step, `M⁻¹ of body \`${b.spec.name}\``, bodyRange(sm, b.spec.index));
     }
     for (const [name, vec] of [['C', asm.C], ['J', asm.J.values], ['A', asm.A.values]] as const) {

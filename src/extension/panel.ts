@@ -111,6 +111,7 @@ class InspectorPanel implements PanelProbe {
       const large = step > 0 && this.host.scenes.isLarge(s);
       const model = buildPanelModel(s.fileName, r, sim, large ? undefined : step);
       if (model) {
+        model.sceneUri = s.uri.toString();
         this.post({ type: 'model', model });
         if (large) this.postSnapshot(step);
       }

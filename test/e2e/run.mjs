@@ -20,7 +20,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureApt, ensureCodeServer, ensureNode24, paths } from './lib/setup.mjs';
 import { installVsix, startCodeServer, tail, writeUserSettings } from './lib/server.mjs';
-import { launchBrowser, runSuite } from './lib/browser.mjs';
 import { closeAllEditors, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewText, workbenchThemeKind } from './lib/ui.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -80,6 +79,8 @@ function sh(cmd, args, opts = {}) {
   return r.stdout || '';
 }
 
+let suiteCounts = { passed: 0, failed: 0 };
+
 function summary(exitCode) {
   console.log('\n==================== Constraint Lens e2e summary ====================');
   for (const r of results) {
@@ -88,9 +89,21 @@ function summary(exitCode) {
   }
   console.log(`total ${secs(Date.now() - T0)} — ${exitCode === 0 ? 'OK' : 'FAILED'}`);
   console.log('=====================================================================');
+  // mocha tests in the extension host + the harness's own checks (tooling, UI, screenshots)
+  const own = results.filter((r) => r.step !== 'mocha suite in the extension host');
+  const passed = suiteCounts.passed + own.filter((r) => r.ok).length;
+  let failed = suiteCounts.failed + own.filter((r) => !r.ok).length;
+  if (exitCode !== 0 && failed === 0) failed = 1;
+  console.log(`e2e: ${passed} passed, ${failed} failed`);
 }
 
+let launchBrowser, runSuite; // ./lib/browser.mjs, loaded once playwright-core is known to be there
+
 async function main() {
+  if (!existsSync(join(ROOT, 'node_modules', 'playwright-core', 'package.json'))) {
+    throw new Error('node_modules/playwright-core is missing: run `npm ci` first');
+  }
+  ({ launchBrowser, runSuite } = await import('./lib/browser.mjs'));
   mkdirSync(P.e2e, { recursive: true });
   await step('apt packages', () => ensureApt(log));
   await step('Node 24', () => ensureNode24(P, log));
@@ -127,6 +140,7 @@ async function main() {
         });
         const m = /(\d+) passing/.exec(output);
         const f = /(\d+) failing/.exec(output);
+        suiteCounts = { passed: m ? Number(m[1]) : 0, failed: f ? Number(f[1]) : code === 0 ? 0 : 1 };
         if (code !== 0) {
           if (code === 'timeout') log(`code-server log tail:\n${tail(server.logFile)}`);
           log(`workbench + extension host console: ${join(P.logs, 'suite-console.log')}`);

@@ -11,29 +11,44 @@ export async function openWorkbench(page, server, folder, { log = console.log } 
   await sleep(1000);
 }
 
-/** The quick input's text box: set its whole value at once (one filter pass, not one per key). */
-async function setQuickInput(page, value) {
+/**
+ * Opens a quick input with `key`, sets its whole text at once (one filter pass, not one per
+ * key) and waits for `row` to match. Retries: right after a scene opens, the extension may still
+ * be activating, and its palette commands (when-clause on a context key it sets) appear a moment later.
+ */
+async function quickPick(page, key, text, rowSelector, rowText, { timeout = 30_000 } = {}) {
+  const deadline = Date.now() + timeout;
   const input = page.locator('.quick-input-widget input').first();
-  await input.waitFor({ state: 'visible', timeout: 20_000 });
-  await input.fill(value);
+  let lastError;
+  for (let attempt = 1; Date.now() < deadline; attempt++) {
+    try {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press(key);
+      await input.waitFor({ state: 'visible', timeout: 5000 });
+      await input.fill(text, { timeout: 5000 });
+      if ((await input.inputValue()) !== text) throw new Error(`quick input shows "${await input.inputValue()}"`);
+      const row = page.locator(rowSelector, { hasText: rowText }).first();
+      await row.waitFor({ state: 'visible', timeout: Math.min(5000, Math.max(500, deadline - Date.now())) });
+      return row;
+    } catch (e) {
+      lastError = e;
+      await sleep(300 * attempt);
+    }
+  }
+  await page.keyboard.press('Escape');
+  throw new Error(`"${rowText}" not offered by the quick input ("${text}") within ${timeout / 1000} s: ${lastError instanceof Error ? lastError.message.split('\n')[0] : lastError}`);
 }
 
 /** F1, type the command's title, pick the row with that title. */
-export async function runCommand(page, title, { timeout = 20_000 } = {}) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  await setQuickInput(page, `>${title}`);
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  await row.waitFor({ state: 'visible', timeout });
+export async function runCommand(page, title, opts) {
+  const row = await quickPick(page, 'F1', `>${title}`, '.quick-input-list .monaco-list-row', title, opts);
   await row.click();
 }
 
 /** Ctrl+P, type the file name, Enter; waits for its editor tab. */
 export async function quickOpen(page, fileName) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+P');
-  await setQuickInput(page, fileName);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ state: 'visible', timeout: 20_000 });
+  // the focused (first) row must be the file: not a recently opened one before the filter applied
+  await quickPick(page, 'Control+P', fileName, '.quick-input-list .monaco-list-row.focused', fileName);
   await page.keyboard.press('Enter');
   await page.locator('.tabs-container .tab.active', { hasText: fileName }).first().waitFor({ state: 'visible', timeout: 20_000 });
 }
