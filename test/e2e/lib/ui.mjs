@@ -13,8 +13,9 @@ export async function openWorkbench(page, server, folder, { log = console.log } 
 
 /**
  * Opens a quick input with `key`, sets its whole text at once (one filter pass, not one per
- * key) and waits for `row` to match. Retries: right after a scene opens, the extension may still
- * be activating, and its palette commands (when-clause on a context key it sets) appear a moment later.
+ * key) and waits for `row` to match. Retries with a fresh quick input: the palette lists the
+ * commands whose when-clause held when it opened, and right after a scene opens the extension may
+ * still be activating or setting its context key (constraintLens.sceneActive).
  */
 async function quickPick(page, key, text, rowSelector, rowText, { timeout = 30_000 } = {}) {
   const deadline = Date.now() + timeout;
@@ -28,10 +29,14 @@ async function quickPick(page, key, text, rowSelector, rowText, { timeout = 30_0
       await input.fill(text, { timeout: 5000 });
       if ((await input.inputValue()) !== text) throw new Error(`quick input shows "${await input.inputValue()}"`);
       const row = page.locator(rowSelector, { hasText: rowText }).first();
-      await row.waitFor({ state: 'visible', timeout: Math.min(5000, Math.max(500, deadline - Date.now())) });
+      await row.waitFor({ state: 'visible', timeout: Math.min(2000, Math.max(500, deadline - Date.now())) });
       return row;
     } catch (e) {
       lastError = e;
+      if (process.env.CL_E2E_DEBUG) {
+        const shown = await page.locator('.quick-input-list .monaco-list-row').allTextContents().catch(() => []);
+        console.log(`    [retry ${attempt}] ${rowText}: ${String(e.message || e).split('\n')[0]}; input "${await input.inputValue().catch(() => '?')}"; rows ${JSON.stringify(shown.slice(0, 3))}`);
+      }
       await sleep(300 * attempt);
     }
   }
