@@ -287,8 +287,12 @@ function assembleA(world: World, minvCompact: Float64Array): CsrMatrix {
   const G = new Float64Array(36 * 6); // rows ≤ 6 per constraint, 6 columns
   for (let k = 0; k < touching.length; k++) {
     const t = touching[k];
-    const invm = minvCompact[k * 10];
-    const iw = minvCompact.subarray(k * 10 + 1, k * 10 + 10) as unknown as Mat3;
+    const m0 = k * 10;
+    const invm = minvCompact[m0];
+    // world inverse inertia of body k, row-major (read once; no subarray views on the hot path)
+    const i0 = minvCompact[m0 + 1], i1 = minvCompact[m0 + 2], i2 = minvCompact[m0 + 3];
+    const i3 = minvCompact[m0 + 4], i4 = minvCompact[m0 + 5], i5 = minvCompact[m0 + 6];
+    const i6 = minvCompact[m0 + 7], i7 = minvCompact[m0 + 8], i8 = minvCompact[m0 + 9];
     for (let i = 0; i < t.length; i++) {
       const [ci, ei] = t[i];
       const Ji = ei === 0 ? evals[ci].JA : evals[ci].JB;
@@ -300,9 +304,9 @@ function assembleA(world: World, minvCompact: Float64Array): CsrMatrix {
         G[o + 1] = Ji[o + 1] * invm;
         G[o + 2] = Ji[o + 2] * invm;
         const a0 = Ji[o + 3], a1 = Ji[o + 4], a2 = Ji[o + 5];
-        G[o + 3] = a0 * iw[0] + a1 * iw[3] + a2 * iw[6];
-        G[o + 4] = a0 * iw[1] + a1 * iw[4] + a2 * iw[7];
-        G[o + 5] = a0 * iw[2] + a1 * iw[5] + a2 * iw[8];
+        G[o + 3] = a0 * i0 + a1 * i3 + a2 * i6;
+        G[o + 4] = a0 * i1 + a1 * i4 + a2 * i7;
+        G[o + 5] = a0 * i2 + a1 * i5 + a2 * i8;
       }
       for (let j = 0; j < t.length; j++) {
         const [cj, ej] = t[j];
