@@ -7,7 +7,7 @@ import { type ConstraintEval, type ConstraintModel, makeEval, type Pose } from '
 import { IDENTITY_MAT3, mat3MulVec, mat3TMulVec, norm2, quatToMat3 } from './math';
 import type { CsrMatrix } from './linalg/types';
 import type { SceneSpec } from './scene/types';
-import type { Mat3, Vec3 } from './types';
+import type { Vec3 } from './types';
 
 /** The static structure of a scene: bodies, constraints, column/row layout, sparsity patterns. */
 export interface World {
