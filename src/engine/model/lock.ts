@@ -4,7 +4,7 @@
 //   angular row i: component i of the fixed joint's orientation error 2·vec(q_A ⊗ q_rel0 ⊗ q_B⁻¹)
 //                  (a world-frame rotation vector to first order), q_rel0 = q_A0⁻¹ ⊗ q_B0
 // Both reference quantities are captured at construction, so C = 0 in the initial configuration.
-// Missing masks default to all-locked; all-false masks give a 0-row constraint.
+// Missing masks lock nothing (the scene format's default, filled in by the parser); all-false masks give a 0-row constraint.
 import type { Quat, Vec3 } from '../types';
 import type { ConstraintSpec } from '../scene/types';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
@@ -31,8 +31,8 @@ export class LockConstraint implements ConstraintModel {
   constructor(readonly spec: ConstraintSpec, a0: Pose, b0: Pose) {
     this.anchorA = vecOr(spec.anchorA, [0, 0, 0]);
     this.anchorB = vecOr(spec.anchorB, [0, 0, 0]);
-    const lin = spec.linear ?? [true, true, true];
-    const ang = spec.angular ?? [true, true, true];
+    const lin = spec.linear ?? [false, false, false];
+    const ang = spec.angular ?? [false, false, false];
     this.linearAxes = [0, 1, 2].filter((i) => lin[i]);
     this.angularAxes = [0, 1, 2].filter((i) => ang[i]);
     this.rows = this.linearAxes.length + this.angularAxes.length;
