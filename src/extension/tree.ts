@@ -1,18 +1,45 @@
 // The Explorer view "Constraint Lens": the active scene's bodies and constraints with their state
-// (ok / redundant / violated / conflicting / ill-conditioned), λ and |C| in the tooltips. Selecting
-// an item reveals it in the editor and in the inspector.
+// (ok / redundant / violated / conflicting / ill-conditioned), λ and |C| in the tooltips. The
+// constraints follow the current step of the scene's run (its latest StepRecord on top of the
+// step-0 analysis; refreshes throttled to 4 per second while it runs); the view's header shows the
+// step and κ(A). Selecting an item reveals it in the editor and in the inspector.
 import * as vscode from 'vscode';
-import type { BodyReport, ConstraintReport, SystemSnapshot } from '../engine/result';
+import type { BodyReport, ConstraintReport, StepRecord, SystemSnapshot } from '../engine/result';
 import type { BodySpec, ConstraintSpec } from '../engine/scene/types';
 import type { Config } from './config';
-import { STATE_ICONS, bodyDescription, bodyState, bodyTooltip, constraintDescription, constraintState, constraintTooltip, specDescription, type ItemState } from './logic/tree';
-import type { SceneManager } from './scenes';
+import { Throttle } from './logic/throttle';
+import {
+  STATE_ICONS,
+  bodyDescription,
+  bodyState,
+  bodyTooltip,
+  constraintAt,
+  constraintDescriptionAt,
+  constraintTooltipAt,
+  specDescription,
+  stepHeader,
+  type ConstraintAtStep,
+  type ItemState,
+} from './logic/tree';
+import type { SceneManager, SceneState } from './scenes';
 import { conditionWarningOf } from './statusBar';
 
 export type SceneNode =
   | { kind: 'group'; group: 'bodies' | 'constraints'; key: string; count: number }
   | { kind: 'body'; key: string; name: string; fileIndex: number; report?: BodyReport; spec: BodySpec }
-  | { kind: 'constraint'; key: string; name: string; fileIndex: number; report?: ConstraintReport; spec: ConstraintSpec; state: ItemState; snapshot?: SystemSnapshot };
+  | {
+      kind: 'constraint';
+      key: string;
+      name: string;
+      fileIndex: number;
+      report?: ConstraintReport;
+      spec: ConstraintSpec;
+      state: ItemState;
+      /** The constraint at the shown step (the run's current one, else 0). */
+      at?: ConstraintAtStep;
+      violationTolerance?: number;
+      snapshot?: SystemSnapshot;
+    };
 
 /** Argument of the internal `constraintLens.revealItem` command. */
 export interface RevealArg {
@@ -20,6 +47,16 @@ export interface RevealArg {
   kind: 'body' | 'constraint';
   fileIndex: number;
   name: string;
+}
+
+/** Tree refreshes: at most one per REFRESH_INTERVAL_MS (4 per second while a run steps), bursts coalesced over REFRESH_DELAY_MS. */
+const REFRESH_INTERVAL_MS = 250;
+const REFRESH_DELAY_MS = 50;
+
+/** The latest step record of the scene's run, if it took any step (Reset and edits bring it back to none). */
+export function currentRecord(s: SceneState | undefined): StepRecord | undefined {
+  const sim = s?.sim;
+  return sim && sim.currentStep > 0 ? sim.records[sim.currentStep - 1] : undefined;
 }
 
 const icon = (s: ItemState): vscode.ThemeIcon => {
@@ -31,7 +68,13 @@ export class SceneTreeProvider implements vscode.TreeDataProvider<SceneNode>, vs
   private readonly emitter = new vscode.EventEmitter<SceneNode | undefined | void>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly subs: vscode.Disposable[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly throttle = new Throttle(
+    () => {
+      this.emitter.fire();
+      this.updateMessage();
+    },
+    { intervalMs: REFRESH_INTERVAL_MS, delayMs: REFRESH_DELAY_MS },
+  );
   view: vscode.TreeView<SceneNode> | undefined;
 
   constructor(
@@ -42,25 +85,32 @@ export class SceneTreeProvider implements vscode.TreeDataProvider<SceneNode>, vs
       scenes.onDidChangeActive(() => this.refresh()),
       scenes.onDidChange((e) => {
         if (e.state !== scenes.active) return;
-        // Only analysis results change the tree (it shows step 0); runs change nothing here.
-        if (e.kind === 'inspected' || e.kind === 'closed') this.refresh();
+        // New analyses, and the run's steps (the constraints show the current step); 'invalidated':
+        // the run was dropped with the old text, so back to step 0 until the new analysis.
+        if (e.kind === 'inspected' || e.kind === 'closed' || e.kind === 'stepped' || e.kind === 'reset' || e.kind === 'invalidated') this.refresh();
       }),
     );
   }
 
+  /** Refresh the whole tree and its header soon (throttled). */
   refresh(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.emitter.fire();
-      this.updateMessage();
-    }, 50);
+    this.throttle.trigger();
+  }
+
+  /** The view's header: `file.scene.json · step 120 · κ 1.2e3` (step 0: the analysis). */
+  headerText(s: SceneState | undefined = this.scenes.active): string | undefined {
+    if (!s) return undefined;
+    const snap = s.result?.snapshot;
+    if (!snap) return s.fileName;
+    const rec = currentRecord(s);
+    const facts = rec ? { step: rec.step, cond: rec.cond.A, condEstimated: rec.condEstimated } : { step: 0, cond: snap.cond.A, condEstimated: snap.condEstimated };
+    return `${s.fileName} · ${stepHeader({ ...facts, rows: snap.rank.rows })}`;
   }
 
   private updateMessage(): void {
     if (!this.view) return;
     const s = this.scenes.active;
-    this.view.description = s ? s.fileName : undefined;
+    this.view.description = this.headerText(s);
     this.view.message = s && s.result && !s.result.parse.scene ? 'The scene could not be read: see the Problems view.' : undefined;
   }
 
@@ -79,11 +129,13 @@ export class SceneTreeProvider implements vscode.TreeDataProvider<SceneNode>, vs
     if (node.group === 'bodies') {
       return scene.bodies.map((b) => ({ kind: 'body', key: s.key, name: b.name, fileIndex: b.index, spec: b, report: snap?.bodyStates.find((r) => r.name === b.name) }));
     }
-    const warning = conditionWarningOf(s, this.config());
+    const th = { violationTolerance: scene.solver.violationTolerance, conditionWarning: conditionWarningOf(s, this.config()) };
+    const record = currentRecord(s);
     return scene.constraints.map((c) => {
-      const report = snap?.constraints.find((r) => r.fileIndex === c.index);
-      const state: ItemState = report && snap ? constraintState(report, snap, warning) : 'unknown';
-      return { kind: 'constraint', key: s.key, name: c.name, fileIndex: c.index, spec: c, report, state, snapshot: snap };
+      const index = snap ? snap.constraints.findIndex((r) => r.fileIndex === c.index) : -1;
+      const report = snap && index >= 0 ? snap.constraints[index] : undefined;
+      const at = report && snap ? constraintAt(report, index, snap, record, th) : undefined;
+      return { kind: 'constraint', key: s.key, name: c.name, fileIndex: c.index, spec: c, report, state: at?.state ?? 'unknown', at, violationTolerance: th.violationTolerance, snapshot: snap };
     });
   }
 
@@ -109,8 +161,8 @@ export class SceneTreeProvider implements vscode.TreeDataProvider<SceneNode>, vs
       t.accessibilityInformation = { label: `body ${node.name}, ${t.description}` };
     } else {
       t.iconPath = icon(node.state);
-      t.description = node.report ? `${node.state === 'ok' ? '' : `${node.state} · `}${constraintDescription(node.report)}` : specDescription(node.spec);
-      t.tooltip = node.report && node.snapshot ? new vscode.MarkdownString(constraintTooltip(node.report, node.state, node.snapshot)) : `${node.name} (not analysed)`;
+      t.description = node.report && node.at ? constraintDescriptionAt(node.report, node.at) : specDescription(node.spec);
+      t.tooltip = node.report && node.at && node.snapshot ? new vscode.MarkdownString(constraintTooltipAt(node.report, node.at, node.snapshot, node.violationTolerance)) : `${node.name} (not analysed)`;
       t.contextValue = `constraintLens.constraint.${node.state}`;
       t.accessibilityInformation = { label: `constraint ${node.name}, ${node.state}, ${t.description}` };
     }
@@ -128,7 +180,7 @@ export class SceneTreeProvider implements vscode.TreeDataProvider<SceneNode>, vs
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.throttle.dispose();
     for (const d of this.subs) d.dispose();
     this.emitter.dispose();
   }

@@ -1,6 +1,7 @@
 // The scene tree's items: state classification, icons (codicon + theme colour ids), labels and
-// tooltips. Pure: no vscode (../tree.ts turns these into TreeItems).
-import type { BodyReport, ConstraintReport, IslandReport, SystemSnapshot } from '../../engine/result';
+// tooltips, at step 0 (the analysis) or at the current step of a run (a StepRecord on top of the
+// step-0 snapshot). Pure: no vscode (../tree.ts turns these into TreeItems).
+import type { BodyReport, ConstraintReport, IslandReport, StepRecord, SystemSnapshot } from '../../engine/result';
 import type { BodySpec, ConstraintSpec } from '../../engine/scene/types';
 import { formatCond, formatNumber } from './format';
 
@@ -42,26 +43,117 @@ export function bodyState(b: Pick<BodyReport, 'fixed'> | Pick<BodySpec, 'fixed'>
   return b.fixed ? 'fixed' : 'ok';
 }
 
+// ---- the current step of a run ---------------------------------------------------------------
+
+/** What the tree needs of a step record (the latest one of the run). */
+export type StepFacts = Pick<StepRecord, 'step' | 't' | 'C' | 'lambda' | 'cond' | 'condEstimated'>;
+
+export interface TreeThresholds {
+  /** The scene's `solver.violationTolerance`: ‖C‖ above it is `violated` (as at step 0). */
+  violationTolerance: number;
+  /** κ at or above it is `ill-conditioned` (the setting, else the scene's `solver.conditionWarning`). */
+  conditionWarning: number;
+}
+
+/** A constraint as of one step: step 0 is the analysis, later steps come from the run's record. */
+export interface ConstraintAtStep {
+  step: number;
+  /** Simulated time (s); undefined at step 0. */
+  t?: number;
+  state: ItemState;
+  /** ‖C‖₂ over the constraint's rows at that step. */
+  violation: number;
+  /** ‖Ċ‖₂: known at step 0 only (records do not keep it). */
+  velocityViolation?: number;
+  /** λ per row at that step; undefined when the run does not record λ (very large scenes). */
+  lambda?: number[];
+  /** κ(A) of the whole system at that step (runs only: step 0 shows the island's). */
+  cond?: number | null;
+  condEstimated?: boolean;
+}
+
+/** The step-0 view of a constraint (the analysis as it is). */
+export function constraintAtStep0(c: ConstraintReport, snapshot: Pick<SystemSnapshot, 'islands'>, conditionWarning: number): ConstraintAtStep {
+  return { step: 0, state: constraintState(c, snapshot, conditionWarning), violation: c.violation, velocityViolation: c.velocityViolation, lambda: c.lambda };
+}
+
+/**
+ * A constraint at the step of `record` (the latest of a run), on top of the step-0 analysis:
+ * - `redundant` / `conflicting` are structural: they come from step 0 and stay;
+ * - otherwise `violated` when the step's ‖C‖ exceeds `violationTolerance` (or is not finite) —
+ *   the same rule as step 0 (the run's own drift warning, CL402, uses `solver.driftTolerance`);
+ * - otherwise `ill-conditioned` when its island was at step 0 and the step's κ(A) is still at or
+ *   above the threshold (no island's κ exceeds the whole system's, and records keep only that);
+ * - else `ok`.
+ * `index` is the constraint's position in `snapshot.constraints` (the order of `record.C`).
+ * Without a record (step 0, or a record of another shape) this is the step-0 view.
+ */
+export function constraintAt(
+  c: ConstraintReport,
+  index: number,
+  snapshot: Pick<SystemSnapshot, 'islands'>,
+  record: StepFacts | undefined,
+  th: TreeThresholds,
+): ConstraintAtStep {
+  const base = constraintAtStep0(c, snapshot, th.conditionWarning);
+  if (!record || record.step <= 0 || index < 0 || index >= record.C.length) return base;
+  const violation = record.C[index];
+  const lambda = record.lambda.length >= c.firstRow + c.rows ? record.lambda.slice(c.firstRow, c.firstRow + c.rows) : undefined;
+  let state: ItemState;
+  if (c.status === 'redundant' || c.status === 'conflicting') state = c.status;
+  else if (!(violation <= th.violationTolerance)) state = 'violated';
+  else {
+    const islandWasIll = constraintState({ ...c, status: 'ok' }, snapshot, th.conditionWarning) === 'ill-conditioned';
+    const stillIll = record.cond.A === null || !(record.cond.A < th.conditionWarning);
+    state = islandWasIll && stillIll ? 'ill-conditioned' : 'ok';
+  }
+  return { step: record.step, t: record.t, state, violation, lambda, cond: record.cond.A, condEstimated: record.condEstimated };
+}
+
 const vec = (v: readonly number[]): string => `[${v.map(formatNumber).join(', ')}]`;
 
-/** Markdown tooltip of a constraint (λ per row, |C|, |Ċ|, the island's κ). */
+/** Markdown tooltip of a constraint (λ per row, |C|, |Ċ|, the island's κ) at step 0. */
 export function constraintTooltip(c: ConstraintReport, state: ItemState, snapshot: Pick<SystemSnapshot, 'islands' | 'rows'>): string {
+  return constraintTooltipAt(c, { step: 0, state, violation: c.violation, velocityViolation: c.velocityViolation, lambda: c.lambda }, snapshot);
+}
+
+/** Markdown tooltip of a constraint at a step: λ per row and ‖C‖ of that step, the island's κ of step 0. */
+export function constraintTooltipAt(c: ConstraintReport, at: ConstraintAtStep, snapshot: Pick<SystemSnapshot, 'islands' | 'rows'>, violationTolerance?: number): string {
   const labels = snapshot.rows.filter((r) => r.constraint === c.name).map((r) => r.label);
-  const lambda = c.lambda.map((l, i) => `${labels[i] ?? `#${i}`} = ${formatNumber(l)}`).join(', ');
+  const lambda = at.lambda === undefined ? 'not recorded' : at.lambda.map((l, i) => `${labels[i] ?? `#${i}`} = ${formatNumber(l)}`).join(', ') || '—';
   const island = islandOf(snapshot.islands, c.name);
+  const run = at.step > 0;
+  const tol = violationTolerance !== undefined ? ` (tolerance ${formatNumber(violationTolerance)})` : '';
   const lines = [
-    `**${escapeMd(c.name)}** · ${c.type} · ${state}`,
+    `**${escapeMd(c.name)}** · ${c.type} · ${at.state}${run ? ` · step ${at.step}${at.t !== undefined ? ` (t = ${formatNumber(at.t)} s)` : ''}` : ''}`,
     `${escapeMd(c.bodyA)} ↔ ${escapeMd(c.bodyB)} · ${c.rows} row${c.rows === 1 ? '' : 's'}`,
-    `λ: ${lambda || '—'}`,
-    `|C| = ${formatNumber(c.violation)} · |Ċ| = ${formatNumber(c.velocityViolation)}`,
+    `λ: ${lambda}`,
+    at.velocityViolation !== undefined ? `|C| = ${formatNumber(at.violation)}${tol} · |Ċ| = ${formatNumber(at.velocityViolation)}` : `|C| = ${formatNumber(at.violation)}${tol}`,
   ];
-  if (island) lines.push(`island κ = ${island.condEstimated && island.cond !== null ? '~' : ''}${formatCond(island.cond)} · rank ${island.rank}/${island.rows}`);
+  if (island) lines.push(`island κ${run ? ' at step 0' : ''} = ${island.condEstimated && island.cond !== null ? '~' : ''}${formatCond(island.cond)} · rank ${island.rank}/${island.rows}`);
+  if (run && at.cond !== undefined) lines.push(`κ(A) at step ${at.step} = ${at.condEstimated && at.cond !== null ? '~' : ''}${formatCond(at.cond)}`);
   return lines.join('  \n');
 }
 
+/** `distance · λ 4.2 · |C| 1e-9` (step 0). */
 export function constraintDescription(c: ConstraintReport): string {
-  const l = c.lambda.length === 1 ? `λ ${formatNumber(c.lambda[0])}` : `λ‖${formatNumber(Math.hypot(...c.lambda))}‖`;
-  return `${c.type} · ${l} · |C| ${formatNumber(c.violation)}`;
+  return describe(c.type, c.lambda, c.violation);
+}
+
+/** The item's description at a step: the state first unless ok, then type, λ and ‖C‖ of that step. */
+export function constraintDescriptionAt(c: Pick<ConstraintReport, 'type'>, at: ConstraintAtStep): string {
+  return `${at.state === 'ok' ? '' : `${at.state} · `}${describe(c.type, at.lambda, at.violation)}`;
+}
+
+function describe(type: string, lambda: readonly number[] | undefined, violation: number): string {
+  const l = lambda === undefined || lambda.length === 0 ? 'λ –' : lambda.length === 1 ? `λ ${formatNumber(lambda[0])}` : `λ‖${formatNumber(Math.hypot(...lambda))}‖`;
+  return `${type} · ${l} · |C| ${formatNumber(violation)}`;
+}
+
+/** The step and κ(A) the tree's header shows: `step 120 · κ 1.2e3` (`κ ∞` when singular, `~` when estimated, `κ –` without rows). */
+export function stepHeader(f: { step: number; cond: number | null; condEstimated: boolean; rows?: number }): string {
+  const k = f.rows === 0 ? '–' : `${f.condEstimated && f.cond !== null ? '~' : ''}${formatCond(f.cond)}`;
+  return `step ${f.step} · κ ${k}`;
 }
 
 export function specDescription(c: Pick<ConstraintSpec, 'type' | 'bodyA' | 'bodyB'>): string {
