@@ -5,6 +5,8 @@ export type RGB = [number, number, number];
 
 export interface Palette {
   dark: boolean;
+  /** A VS Code high-contrast theme (body.vscode-high-contrast, also set for HC Light). */
+  highContrast: boolean;
   bg: string;
   bgRgb: RGB;
   fg: string;
@@ -59,6 +61,12 @@ const luminance = ([r, g, b]: RGB): number => {
 
 export const relLuminance = luminance;
 
+/** WCAG contrast ratio of two opaque colours (1–21). */
+export function contrast(a: RGB, b: RGB): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
 export function readPalette(el: Element = document.body): Palette {
   const cs = getComputedStyle(el);
   const v = (name: string, fb: string): string => cs.getPropertyValue(name).trim() || fb;
@@ -70,6 +78,15 @@ export function readPalette(el: Element = document.body): Palette {
     const c = parseColor(v(name, fb));
     return [c[0], c[1], c[2]];
   };
+  const highContrast = !!document.body?.classList.contains('vscode-high-contrast') || !!document.body?.classList.contains('vscode-high-contrast-light');
+  let pos = rgb('--cl-pos', '#e51400');
+  let neg = rgb('--cl-neg', '#1a85ff');
+  if (highContrast) {
+    // The ends of the diverging scale must stand out from the background (≥ 3:1, WCAG's non-text
+    // contrast) and from each other; otherwise use strong HC-safe reds and blues.
+    if (contrast(pos, bgRgb) < 3 || contrast(pos, neg) < 1.15) pos = dark ? [255, 123, 114] : [181, 32, 13];
+    if (contrast(neg, bgRgb) < 3 || contrast(pos, neg) < 1.15) neg = dark ? [77, 170, 255] : [15, 74, 133];
+  }
   const series = [
     v('--cl-series-1', '#1a85ff'),
     v('--cl-series-2', '#e51400'),
@@ -80,6 +97,7 @@ export function readPalette(el: Element = document.body): Palette {
   ];
   return {
     dark,
+    highContrast,
     bg,
     bgRgb,
     fg: v('--cl-fg', '#1f1f1f'),
@@ -92,8 +110,8 @@ export function readPalette(el: Element = document.body): Palette {
     warning: v('--cl-warning', '#bf8803'),
     error: v('--cl-error', '#e51400'),
     info: v('--cl-info', '#1a85ff'),
-    pos: rgb('--cl-pos', '#e51400'),
-    neg: rgb('--cl-neg', '#1a85ff'),
+    pos,
+    neg,
     series,
     font: v('--cl-font', 'system-ui, sans-serif'),
     mono: v('--cl-mono', 'ui-monospace, monospace'),
@@ -112,8 +130,11 @@ export function divergingLut(p: Palette): { pos: Uint32Array; neg: Uint32Array }
     // tiny non-zeros remain distinguishable from exact zeros.
     const lin = (x: number): number => Math.pow(x / 255, 2.2);
     const enc = (x: number): number => Math.round(255 * Math.pow(Math.min(1, Math.max(0, x)), 1 / 2.2));
+    // In high contrast the smallest non-zeros start much further from the background: a faint tint
+    // must not be the only thing telling a small entry from an exact zero.
+    const t0 = p.highContrast ? 0.38 : 0.12;
     for (let i = 0; i < 256; i++) {
-      const t = 0.12 + 0.88 * (i / 255);
+      const t = t0 + (1 - t0) * (i / 255);
       const c = [0, 1, 2].map((k) => enc(lin(p.bgRgb[k]) * (1 - t) + lin(end[k]) * t));
       lut[i] = (255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0];
     }

@@ -53,7 +53,8 @@ const COMMON: Record<string, string> = {
   '--vscode-font-weight': 'normal',
   '--vscode-editor-font-family': "'Droid Sans Mono', 'monospace', monospace",
 };
-export const THEMES: Record<'light' | 'dark', { bodyClass: string; kind: string; vars: Record<string, string> }> = {
+export type ThemeName = 'light' | 'dark' | 'hc-dark' | 'hc-light';
+export const THEMES: Record<ThemeName, { bodyClass: string; kind: string; vars: Record<string, string> }> = {
   light: {
     bodyClass: 'vscode-light',
     kind: 'vscode-light',
@@ -150,6 +151,121 @@ export const THEMES: Record<'light' | 'dark', { bodyClass: string; kind: string;
       '--vscode-panelTitle-inactiveForeground': '#9d9d9d',
     },
   },
+  // Dark High Contrast (hc-black) and Light High Contrast (hc-light): the colour registry's hcDark /
+  // hcLight defaults. Colours the registry leaves null in a theme (hcDark: button.background,
+  // button.hoverBackground, button.secondaryBackground, list.hoverBackground,
+  // list.inactiveSelectionBackground, toolbar.hoverBackground, widget.shadow; hcLight: the secondary
+  // hover and the shadow) are not emitted as variables at all, exactly as in VS Code, so the
+  // panel's fallbacks are exercised too.
+  'hc-dark': {
+    bodyClass: 'vscode-high-contrast',
+    kind: 'vscode-high-contrast',
+    vars: {
+      ...COMMON,
+      '--vscode-editor-background': '#000000',
+      '--vscode-editor-foreground': '#ffffff',
+      '--vscode-foreground': '#ffffff',
+      '--vscode-descriptionForeground': '#ffffffb3',
+      '--vscode-contrastBorder': '#6fc3df',
+      '--vscode-contrastActiveBorder': '#f38518',
+      '--vscode-focusBorder': '#f38518',
+      '--vscode-panel-border': '#6fc3df',
+      '--vscode-widget-border': '#6fc3df',
+      '--vscode-sideBar-background': '#000000',
+      '--vscode-editorWidget-background': '#0c141f',
+      '--vscode-editorWidget-border': '#6fc3df',
+      '--vscode-textLink-foreground': '#21a6ff',
+      '--vscode-textLink-activeForeground': '#21a6ff',
+      '--vscode-button-foreground': '#ffffff',
+      '--vscode-button-secondaryForeground': '#ffffff',
+      '--vscode-button-border': '#6fc3df',
+      '--vscode-badge-background': '#000000',
+      '--vscode-badge-foreground': '#ffffff',
+      '--vscode-input-background': '#000000',
+      '--vscode-input-foreground': '#ffffff',
+      '--vscode-input-border': '#6fc3df',
+      '--vscode-inputOption-activeBorder': '#6fc3df',
+      '--vscode-list-focusOutline': '#f38518',
+      '--vscode-list-activeSelectionForeground': '#ffffff',
+      '--vscode-toolbar-hoverOutline': '#f38518',
+      '--vscode-editorError-foreground': '#f48771',
+      '--vscode-errorForeground': '#f48771',
+      '--vscode-editorWarning-foreground': '#ffd370',
+      '--vscode-editorInfo-foreground': '#3794ff',
+      '--vscode-testing-iconPassed': '#73c991',
+      '--vscode-charts-red': '#f48771',
+      '--vscode-charts-blue': '#3794ff',
+      '--vscode-charts-green': '#89d185',
+      '--vscode-charts-yellow': '#ffd370',
+      '--vscode-charts-orange': '#ab5a00',
+      '--vscode-charts-purple': '#b180d7',
+      '--vscode-charts-foreground': '#ffffff',
+      '--vscode-charts-lines': '#ffffff80',
+      '--vscode-editorHoverWidget-background': '#0c141f',
+      '--vscode-editorHoverWidget-foreground': '#ffffff',
+      '--vscode-editorHoverWidget-border': '#6fc3df',
+      '--vscode-panelTitle-activeBorder': '#6fc3df',
+      '--vscode-panelTitle-activeForeground': '#ffffff',
+      '--vscode-panelTitle-inactiveForeground': '#ffffff',
+    },
+  },
+  'hc-light': {
+    bodyClass: 'vscode-high-contrast-light',
+    kind: 'vscode-high-contrast-light',
+    vars: {
+      ...COMMON,
+      '--vscode-editor-background': '#ffffff',
+      '--vscode-editor-foreground': '#292929',
+      '--vscode-foreground': '#292929',
+      '--vscode-descriptionForeground': '#292929b3',
+      '--vscode-contrastBorder': '#0f4a85',
+      '--vscode-contrastActiveBorder': '#006bbd',
+      '--vscode-focusBorder': '#006bbd',
+      '--vscode-panel-border': '#0f4a85',
+      '--vscode-widget-border': '#0f4a85',
+      '--vscode-sideBar-background': '#ffffff',
+      '--vscode-editorWidget-background': '#ffffff',
+      '--vscode-editorWidget-border': '#0f4a85',
+      '--vscode-textLink-foreground': '#0f4a85',
+      '--vscode-textLink-activeForeground': '#0f4a85',
+      '--vscode-button-background': '#0f4a85',
+      '--vscode-button-foreground': '#ffffff',
+      '--vscode-button-hoverBackground': '#0f4a85',
+      '--vscode-button-secondaryBackground': '#ffffff',
+      '--vscode-button-secondaryForeground': '#292929',
+      '--vscode-button-border': '#0f4a85',
+      '--vscode-badge-background': '#0f4a85',
+      '--vscode-badge-foreground': '#ffffff',
+      '--vscode-input-background': '#ffffff',
+      '--vscode-input-foreground': '#292929',
+      '--vscode-input-border': '#0f4a85',
+      '--vscode-inputOption-activeBorder': '#007acc',
+      '--vscode-list-hoverBackground': '#ffffff1a',
+      '--vscode-list-activeSelectionBackground': '#0f4a851a',
+      '--vscode-list-inactiveSelectionBackground': '#0f4a851a',
+      '--vscode-list-focusOutline': '#006bbd',
+      '--vscode-toolbar-hoverOutline': '#006bbd',
+      '--vscode-editorError-foreground': '#b5200d',
+      '--vscode-errorForeground': '#b5200d',
+      '--vscode-editorWarning-foreground': '#895503',
+      '--vscode-editorInfo-foreground': '#1a85ff',
+      '--vscode-testing-iconPassed': '#007100',
+      '--vscode-charts-red': '#b5200d',
+      '--vscode-charts-blue': '#1a85ff',
+      '--vscode-charts-green': '#374e06',
+      '--vscode-charts-yellow': '#895503',
+      '--vscode-charts-orange': '#0f4a85',
+      '--vscode-charts-purple': '#652d90',
+      '--vscode-charts-foreground': '#292929',
+      '--vscode-charts-lines': '#29292980',
+      '--vscode-editorHoverWidget-background': '#ffffff',
+      '--vscode-editorHoverWidget-foreground': '#292929',
+      '--vscode-editorHoverWidget-border': '#0f4a85',
+      '--vscode-panelTitle-activeBorder': '#b5200d',
+      '--vscode-panelTitle-activeForeground': '#292929',
+      '--vscode-panelTitle-inactiveForeground': '#292929',
+    },
+  },
 };
 
 export interface PanelPage {
@@ -192,7 +308,7 @@ const CSP_LISTENER = `document.addEventListener('securitypolicyviolation', (e) =
 export async function openPanel(
   browser: Browser,
   fixture: Fixture,
-  opts: { theme?: 'light' | 'dark'; width?: number; height?: number; initialState?: unknown; snapshotDelayMs?: number } = {},
+  opts: { theme?: ThemeName; width?: number; height?: number; initialState?: unknown; snapshotDelayMs?: number } = {},
 ): Promise<PanelPage> {
   ensureBuilt();
   const theme = THEMES[opts.theme ?? 'light'];
@@ -277,6 +393,8 @@ export async function openPanel(
     }
     document.addEventListener('DOMContentLoaded', () => {
       document.body.classList.add(P.bodyClass);
+      // VS Code's webview index.html also adds vscode-high-contrast to HC Light, for compatibility.
+      if (P.bodyClass === 'vscode-high-contrast-light') document.body.classList.add('vscode-high-contrast');
       document.body.dataset.vscodeThemeKind = P.kind;
     });
     let saved = P.state === null ? undefined : P.state;

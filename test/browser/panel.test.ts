@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { buildReportHtml, reportSnapshotSteps } from '../../src/report';
 import type { HostMessage, PanelModel, WebviewMessage } from '../../src/protocol';
 import { buildFixture, ROOT, type Fixture } from './fixtures';
-import { chromiumAvailable, CHROMIUM, ensureBuilt, launch, openFile, openPanel, settle, shotPath, type PanelPage } from './harness';
+import { chromiumAvailable, CHROMIUM, ensureBuilt, launch, openFile, openPanel, settle, shotPath, THEMES, type PanelPage } from './harness';
 import { bigChainModel } from './synthetic';
 
 const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
@@ -89,6 +89,63 @@ function jEntry(model: PanelModel, i: number, j: number): number {
   return 0;
 }
 
+/** A computed CSS colour (rgb()/rgba()/color(srgb …)/#hex) → [r, g, b, a] with r,g,b 0–255. */
+function parseCss(css: string): [number, number, number, number] {
+  const t = css.trim().toLowerCase();
+  let m = /^#([0-9a-f]{6})([0-9a-f]{2})?$/.exec(t);
+  if (m) {
+    const n = parseInt(m[1], 16);
+    return [(n >> 16) & 255, (n >> 8) & 255, n & 255, m[2] ? Math.round((parseInt(m[2], 16) / 255) * 1000) / 1000 : 1];
+  }
+  m = /^rgba?\(([^)]+)\)$/.exec(t);
+  if (m) {
+    const p = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], Math.round((p[3] ?? 1) * 1000) / 1000];
+  }
+  m = /^color\(srgb ([^)]+)\)$/.exec(t);
+  if (m) {
+    const p = m[1].split(/[\s/]+/).filter(Boolean).map(Number);
+    return [Math.round(p[0] * 255), Math.round(p[1] * 255), Math.round(p[2] * 255), Math.round((p[3] ?? 1) * 1000) / 1000];
+  }
+  throw new Error(`unparsed colour ${css}`);
+}
+
+/** WCAG 2 relative luminance of an sRGB colour. */
+function wcagLuminance([r, g, b]: readonly number[]): number {
+  const c = (x: number): number => {
+    const s = x / 255;
+    return s <= 0.03928 ? s / 12.92 : Math.pow((s + 0.055) / 1.055, 2.4);
+  };
+  return 0.2126 * c(r) + 0.7152 * c(g) + 0.0722 * c(b);
+}
+
+/**
+ * WCAG contrast of an element's text colour against what it is drawn on: the backgrounds of the
+ * element and its ancestors, composited bottom-up (translucent text composited over the result).
+ */
+async function textContrast(page: Page, sel: string): Promise<number> {
+  const { color, bgs, opacity } = await page.$eval(sel, (el) => {
+    const out: string[] = [];
+    let op = 1;
+    for (let e: Element | null = el; e; e = e.parentElement) {
+      const cs = getComputedStyle(e);
+      out.push(cs.backgroundColor);
+      op *= Number(cs.opacity);
+    }
+    return { color: getComputedStyle(el).color, bgs: out, opacity: op };
+  });
+  let bg = [255, 255, 255];
+  for (const b of bgs.reverse()) {
+    const [r, g, bb, a] = parseCss(b);
+    bg = [r * a + bg[0] * (1 - a), g * a + bg[1] * (1 - a), bb * a + bg[2] * (1 - a)];
+  }
+  const [r, g, b, a0] = parseCss(color);
+  const a = a0 * opacity;
+  const fg = [r * a + bg[0] * (1 - a), g * a + bg[1] * (1 - a), b * a + bg[2] * (1 - a)];
+  const [l1, l2] = [wcagLuminance(fg), wcagLuminance(bg)].sort((x, y) => y - x);
+  return (l1 + 0.05) / (l2 + 0.05);
+}
+
 const isRedOrBlue = ([r, g, b]: Rgb): 'red' | 'blue' | 'neutral' => (r > b + 30 && r > g ? 'red' : b > r + 30 ? 'blue' : 'neutral');
 
 async function assertClean(p: Pick<PanelPage, 'cspViolations' | 'consoleErrors' | 'externalRequests'>, what: string): Promise<void> {
@@ -167,6 +224,117 @@ describe('inspector panel (Chromium)', { skip }, () => {
       await page.screenshot({ path: shotPath(`heatmap-tooltip-${theme}`), clip: { x: 0, y: 0, width: 1400, height: 760 } });
       await page.mouse.move(5, 5);
       await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: shotPath(`panel-chain-${theme}`), fullPage: true });
+      await assertClean(p, theme);
+      await page.context().close();
+    });
+  }
+
+  for (const theme of ['hc-dark', 'hc-light'] as const) {
+    test(`high contrast (${theme}): AA text contrast, contrastBorder borders, focus outlines, two-signed heatmap`, async () => {
+      const vars = THEMES[theme].vars;
+      const contrastBorder = parseCss(vars['--vscode-contrastBorder']);
+      const activeBorder = parseCss(vars['--vscode-contrastActiveBorder']);
+      const p = await openPanel(browser, chain, { theme });
+      const page = p.page;
+      assert.ok(await page.evaluate(() => document.body.classList.contains('vscode-high-contrast')), 'body has the HC class');
+
+      // Text against the background it is actually drawn on (translucent colours composited).
+      const ratios: Record<string, number> = {};
+      for (const [what, sel, min] of [
+        ['header title', '.cl-title', 4.5],
+        ['header subtitle', '.cl-subtitle', 4.5],
+        ['header stat label', '.cl-stat-label', 4.5],
+        ['card title', '#cl-forces .cl-card-title', 4.5],
+        ['card description', '#cl-matrices .cl-desc', 4.5],
+        ['card table cell', '#cl-forces tbody td', 4.5],
+        ['secondary button', '.cl-btn:not(.cl-btn-primary):not(.cl-icon-btn)', 4.5],
+        ['primary button', '.cl-btn-primary', 4.5],
+        ['checked segment', '.cl-seg[aria-checked="true"]', 4.5],
+        ['badge', '.cl-count', 4.5],
+      ] as const) {
+        const r = await textContrast(page, sel);
+        ratios[what] = Math.round(r * 100) / 100;
+        assert.ok(r >= min, `${theme}: ${what} (${sel}) contrast ${r.toFixed(2)} < ${min}`);
+      }
+      console.log(`# ${theme} contrast ratios: ${JSON.stringify(ratios)}`);
+
+      // Cards, header stats, buttons and the segmented control are outlined with contrastBorder.
+      for (const sel of ['.cl-card', '.cl-stat:not(.cl-warn)', '.cl-btn:not(.cl-icon-btn)', '.cl-segmented', '.cl-card-head']) {
+        const side = sel.endsWith('head') ? 'Bottom' : 'Top';
+        const b = await page
+          .$eval(
+            sel,
+            (el, sd) => {
+              const cs = getComputedStyle(el);
+              return { w: cs.getPropertyValue(`border-${sd}-width`), s: cs.getPropertyValue(`border-${sd}-style`), c: cs.getPropertyValue(`border-${sd}-color`) };
+            },
+            side.toLowerCase(),
+          )
+          .catch(() => null);
+        assert.ok(b, `${sel} exists`);
+        assert.ok(parseFloat(b.w) >= 1 && b.s !== 'none', `${theme}: ${sel} has a visible border (${b.w} ${b.s})`);
+        assert.deepEqual(parseCss(b.c), contrastBorder, `${theme}: ${sel} border is contrastBorder (${b.c})`);
+      }
+      // The selected matrix tab is marked by more than colour: an outline in contrastActiveBorder.
+      const tab = await page.$eval('.cl-tab[aria-selected="true"]', (el) => {
+        const cs = getComputedStyle(el);
+        return { s: cs.outlineStyle, c: cs.outlineColor };
+      });
+      assert.ok(tab.s !== 'none', `${theme}: selected tab is outlined`);
+      assert.deepEqual(parseCss(tab.c), activeBorder, `${theme}: selected tab outline is contrastActiveBorder`);
+      // Keyboard focus: outlined in contrastActiveBorder.
+      await page.focus('.cl-tab[aria-selected="true"]');
+      await page.keyboard.press('Tab');
+      const focus = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        const cs = getComputedStyle(el);
+        return { tag: el.tagName, cls: el.className, s: cs.outlineStyle, w: cs.outlineWidth, c: cs.outlineColor };
+      });
+      assert.ok(focus.s !== 'none' && parseFloat(focus.w) >= 1, `${theme}: focused ${focus.tag}.${focus.cls} has an outline`);
+      assert.deepEqual(parseCss(focus.c), activeBorder, `${theme}: focus outline of ${focus.tag}.${focus.cls} is contrastActiveBorder`);
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+
+      // The heatmap still shows both signs in distinct hues, plenty of each.
+      const g = await heatmapGeometry(page);
+      const counts = await page.$eval(
+        '.cl-heatmap-canvas',
+        (c, [x, y, w, h]) => {
+          const d = (c as HTMLCanvasElement).getContext('2d')!.getImageData(x, y, w, h).data;
+          let red = 0;
+          let blue = 0;
+          for (let i = 0; i < d.length; i += 4) {
+            const [r, gg, b] = [d[i], d[i + 1], d[i + 2]];
+            if (r > b + 60 && r > gg + 30) red++;
+            else if (b > r + 60) blue++;
+          }
+          return { red, blue };
+        },
+        [Math.round(g.L), Math.round(g.T), Math.round(g.W), Math.round(g.H)] as const,
+      );
+      assert.ok(counts.red > 200 && counts.blue > 200, `${theme}: heatmap has positive (${counts.red}) and negative (${counts.blue}) coloured pixels`);
+      // The smallest non-zero entry is more than a faint tint: it stands apart from the background.
+      const J = chain.model.snapshot.J;
+      let small: [number, number, number] | undefined;
+      for (let i = 0; i < J.rows; i++) {
+        for (let k = J.rowPtr[i]; k < J.rowPtr[i + 1]; k++) {
+          const v = Math.abs(J.values[k]);
+          if (v > 1e-9 && (!small || v < small[2])) small = [i, J.colIdx[k], v];
+        }
+      }
+      assert.ok(small, 'J has non-zeros');
+      const cs = cellCentre(g, small[0], small[1]);
+      const bgRgb = parseCss(vars['--vscode-editor-background']);
+      const smallRgb = await pixel(page, '.cl-heatmap-canvas', cs.x, cs.y);
+      const smallContrast = (Math.max(wcagLuminance(smallRgb), wcagLuminance(bgRgb)) + 0.05) / (Math.min(wcagLuminance(smallRgb), wcagLuminance(bgRgb)) + 0.05);
+      console.log(`# ${theme} smallest |J| entry ${small[2].toPrecision(3)} drawn ${JSON.stringify(smallRgb)}, contrast ${smallContrast.toFixed(2)} against the background`);
+      assert.ok(smallContrast >= 1.3, `${theme}: smallest non-zero (${small[2]}) is distinguishable from zero (contrast ${smallContrast.toFixed(2)})`);
+      // Charts still draw.
+      assert.ok((await chartInk(page, '.cl-chart-lambda canvas')) > 2000, 'λ bar chart drawn');
+      assert.ok((await chartInk(page, '[data-chart="energy"] canvas')) > 2000, 'energy chart drawn');
+
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await settle(page);
       await page.screenshot({ path: shotPath(`panel-chain-${theme}`), fullPage: true });
       await assertClean(p, theme);
       await page.context().close();
