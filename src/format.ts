@@ -1,18 +1,11 @@
 // Host-side formatting shared by the CLI and the extension: dense views of the snapshot's
 // matrices, the `inspect --json` object, labelled text matrices, CSV of a run.
+import { csrToDense } from './engine/linalg/sparse';
 import type { CsrMatrix, StepRecord, SystemSnapshot } from './engine/result';
 import type { Diagnostic } from './engine/types';
 
-/** Dense rows of a CSR matrix. */
-export function csrRows(m: CsrMatrix): number[][] {
-  const out: number[][] = [];
-  for (let i = 0; i < m.rows; i++) {
-    const row = new Array<number>(m.cols).fill(0);
-    for (let k = m.rowPtr[i]; k < m.rowPtr[i + 1]; k++) row[m.colIdx[k]] = m.values[k];
-    out.push(row);
-  }
-  return out;
-}
+/** Dense rows of a CSR matrix (the engine's own conversion). */
+export const csrRows = csrToDense;
 
 /** M⁻¹ as a CSR matrix built from its per-body 6×6 blocks. */
 export function minvCsr(snap: SystemSnapshot): CsrMatrix {

@@ -4,7 +4,7 @@
 import { createConstraint } from './model';
 import { type BodyModel, type BodyState, createBodyModel, initialState, rotateTensorInto } from './model/body';
 import { type ConstraintEval, type ConstraintModel, makeEval, type Pose } from './model/constraint';
-import { IDENTITY_MAT3, mat3MulVec, mat3TMulVec, norm2, quatToMat3 } from './math';
+import { IDENTITY_MAT3, mat3MulVec, mat3TMulVec, quatToMat3 } from './math';
 import type { CsrMatrix } from './linalg/types';
 import type { SceneSpec } from './scene/types';
 import type { Vec3 } from './types';
@@ -356,29 +356,5 @@ export function applyMinv(world: World, minvCompact: Float64Array, x: Float64Arr
   }
   return out;
 }
-
-/** y = J·x. */
-export function jMul(J: CsrMatrix, x: Float64Array, out = new Float64Array(J.rows)): Float64Array {
-  for (let i = 0; i < J.rows; i++) {
-    let s = 0;
-    for (let k = J.rowPtr[i]; k < J.rowPtr[i + 1]; k++) s += J.values[k] * x[J.colIdx[k]];
-    out[i] = s;
-  }
-  return out;
-}
-
-/** y = Jᵀ·x. */
-export function jTMul(J: CsrMatrix, x: Float64Array, out = new Float64Array(J.cols)): Float64Array {
-  out.fill(0);
-  for (let i = 0; i < J.rows; i++) {
-    const xi = x[i];
-    if (xi === 0) continue;
-    for (let k = J.rowPtr[i]; k < J.rowPtr[i + 1]; k++) out[J.colIdx[k]] += J.values[k] * xi;
-  }
-  return out;
-}
-
-/** ‖x‖₂ (overflow-safe). */
-export const vecNorm = (x: ArrayLike<number>): number => norm2(x);
 
 export type { Vec3 };

@@ -1,6 +1,7 @@
 // The KKT solve (AerisLab `solve_kkt`) and the velocity-level local dynamics (Solfec), per island.
-import { applyMinv, type Assembly, jMul, jTMul, vecNorm, type World } from './assemble';
-import { csrAddDiagonal, csrSubmatrix } from './linalg/sparse';
+import { applyMinv, type Assembly, type World } from './assemble';
+import { norm2 } from './math';
+import { csrAddDiagonal, csrMulVec, csrSubmatrix, csrTransposeMulVec } from './linalg/sparse';
 import { SymmetricSolver } from './linalg/solve';
 import type { CsrMatrix, DependentRow, SolveMethod, SymmetricSolveResult } from './linalg/types';
 import type { SolverSettings } from './scene/types';
@@ -145,7 +146,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     // Solfec local dynamics: U = B + W·R, W = h·J·M⁻¹·Jᵀ, B = J·(u + h·M⁻¹F); target U = −(erp/h)·C.
     const free = new Float64Array(v.length);
     for (let i = 0; i < v.length; i++) free[i] = v[i] + h * a0[i];
-    B = jMul(J, free);
+    B = csrMulVec(J, free);
     rhs = new Float64Array(n);
     for (let i = 0; i < n; i++) rhs[i] = -(s.erp / h) * C[i];
     b = new Float64Array(n);
@@ -153,7 +154,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     K = scaleCsr(A, h);
   } else {
     rhs = stabilizedRhs(s, asm);
-    const Ja0 = jMul(J, a0);
+    const Ja0 = csrMulVec(J, a0);
     b = new Float64Array(n);
     for (let i = 0; i < n; i++) b[i] = rhs[i] - Ja0[i];
     K = A;
@@ -225,7 +226,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     singularValues = Float64Array.from(spectra.flatMap((x) => Array.from(x))).sort().reverse();
   }
 
-  const constraintForce = jTMul(J, lambda);
+  const constraintForce = csrTransposeMulVec(J, lambda);
   const corr = applyMinv(world, asm.minvCompact, constraintForce);
   const a = new Float64Array(a0.length);
   for (let i = 0; i < a.length; i++) a[i] = a0[i] + corr[i];
@@ -234,13 +235,13 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
   let residual: number;
   if (velocity) {
     // ‖J·u⁺ − rhs‖ with U = J·u⁺ = B + W·R
-    const U = jMul(J, uPlus);
+    const U = csrMulVec(J, uPlus);
     for (let i = 0; i < n; i++) U[i] -= rhs[i];
-    residual = vecNorm(U);
+    residual = norm2(U);
   } else {
-    const Ja = jMul(J, a);
+    const Ja = csrMulVec(J, a);
     for (let i = 0; i < n; i++) Ja[i] -= rhs[i];
-    residual = vecNorm(Ja);
+    residual = norm2(Ja);
   }
   const method: SolveMethod | 'none' =
     methods.size === 0 ? 'none' : methods.has('lstsq') ? 'lstsq' : methods.has('lu') ? 'lu' : 'cholesky';

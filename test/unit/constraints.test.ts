@@ -8,20 +8,9 @@ import { CONSTRAINT_TYPES } from '../../src/engine/scene/types';
 import { IDENTITY_QUAT, quatFromRotationVector, quatMul, quatNormalize, quatToMat3 } from '../../src/engine/math';
 import { makeEval, type ConstraintEval, type ConstraintModel, type Pose } from '../../src/engine/model/constraint';
 import { createConstraint } from '../../src/engine/model/index';
+import { rng as prng } from '../../src/engine/linalg/fixtures';
 
 // ---------------------------------------------------------------- helpers
-
-/** mulberry32: small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rng = () => number;
 const uni = (rng: Rng, lo: number, hi: number): number => lo + (hi - lo) * rng();

@@ -2,7 +2,8 @@
 // conversion and fix lookup, export formats, tree states.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyedDebouncer, SingleLane, VersionTracker, type Timers } from '../../src/extension/logic/schedule';
+import { KeyedDebouncer, SingleLane, VersionTracker } from '../../src/extension/logic/schedule';
+import { fakeTimers } from './fake-timers';
 import {
   codeLensTitles,
   condBand,
@@ -24,32 +25,6 @@ import type { Diagnostic } from '../../src/engine/types';
 import type { ConstraintReport, IslandReport, RowInfo, StepRecord } from '../../src/engine/result';
 
 // ---- a fake clock ----------------------------------------------------------------------------
-function fakeTimers(): Timers & { advance(ms: number): void } {
-  let now = 0;
-  let id = 0;
-  const timers = new Map<number, { at: number; fn: () => void }>();
-  return {
-    now: () => now,
-    setTimeout(fn, ms) {
-      timers.set(++id, { at: now + ms, fn });
-      return id;
-    },
-    clearTimeout(h) {
-      timers.delete(h as number);
-    },
-    advance(ms) {
-      const end = now + ms;
-      for (;;) {
-        const due = [...timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
-        if (!due) break;
-        timers.delete(due[0]);
-        now = due[1].at;
-        due[1].fn();
-      }
-      now = end;
-    },
-  };
-}
 
 const r = (l0: number, c0: number, l1: number, c1: number) => ({ start: { line: l0, character: c0 }, end: { line: l1, character: c1 } });
 

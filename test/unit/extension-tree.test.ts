@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Throttle } from '../../src/extension/logic/throttle';
-import type { Timers } from '../../src/extension/logic/schedule';
+import { fakeTimers } from './fake-timers';
 import { constraintAt, constraintAtStep0, constraintDescription, constraintDescriptionAt, constraintTooltip, constraintTooltipAt, stepHeader, type StepFacts, type TreeThresholds } from '../../src/extension/logic/tree';
 import { Simulation, inspectScene } from '../../src/engine';
 import type { ConstraintReport, IslandReport, RowInfo } from '../../src/engine/result';
@@ -179,32 +179,6 @@ test('engine: an unstabilised run drifts (ok → violated), the redundant rod st
 });
 
 // ---- throttle -----------------------------------------------------------------------------------------
-function fakeTimers(): Timers & { advance(ms: number): void } {
-  let now = 0;
-  let id = 0;
-  const timers = new Map<number, { at: number; fn: () => void }>();
-  return {
-    now: () => now,
-    setTimeout(fn, ms) {
-      timers.set(++id, { at: now + ms, fn });
-      return id;
-    },
-    clearTimeout(h) {
-      timers.delete(h as number);
-    },
-    advance(ms) {
-      const end = now + ms;
-      for (;;) {
-        const due = [...timers.entries()].filter(([, x]) => x.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
-        if (!due) break;
-        timers.delete(due[0]);
-        now = due[1].at;
-        due[1].fn();
-      }
-      now = end;
-    },
-  };
-}
 
 test('throttle: a burst runs once after the delay', () => {
   const clock = fakeTimers();
