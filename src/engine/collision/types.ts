@@ -1,0 +1,91 @@
+// Shapes, contacts and contact-solver settings: the contract between the scene parser (shapes),
+// collision detection (contacts) and the contact solvers (PGS at velocity level, Axion's Newton
+// system at position level). Pure types, no logic.
+import type { Quat, Vec3 } from '../types';
+
+export type ShapeType = 'sphere' | 'box' | 'capsule' | 'plane';
+
+interface ShapeBase {
+  /** Given name, or `<type><index>` within its owner (e.g. `box0`). */
+  name: string;
+  /** Pose in the owner's frame (body frame, or world frame for world shapes). Default origin / identity. */
+  position: Vec3;
+  orientation: Quat;
+  /** Coulomb friction coefficient μ ≥ 0 (default 0.5). */
+  friction: number;
+  /** Restitution e in [0, 1] (default 0). */
+  restitution: number;
+  /** Index in the owner's `shapes` array (for source ranges: ['bodies', b, 'shapes', i] or ['world', 'shapes', i]). */
+  index: number;
+}
+export interface SphereShape extends ShapeBase { type: 'sphere'; radius: number }
+export interface BoxShape extends ShapeBase { type: 'box'; halfExtents: Vec3 }
+/** Capsule along the shape's local z axis: a segment of half length `halfLength` swept by `radius`. */
+export interface CapsuleShape extends ShapeBase { type: 'capsule'; radius: number; halfLength: number }
+/** World only: the half-space n·x ≤ offset is solid (n unit, in the world frame; position/orientation unused). */
+export interface PlaneShape extends ShapeBase { type: 'plane'; normal: Vec3; offset: number }
+export type ShapeSpec = SphereShape | BoxShape | CapsuleShape | PlaneShape;
+
+/** Combination rules (documented in docs/scene-format.md): μ = √(μA·μB), e = max(eA, eB). */
+export const combineFriction = (a: number, b: number): number => Math.sqrt(a * b);
+export const combineRestitution = (a: number, b: number): number => Math.max(a, b);
+
+export type ContactLevel = 'position' | 'velocity';
+
+export interface ContactSettings {
+  /** Default: true when any shape exists. */
+  enabled: boolean;
+  /** A contact is generated when gap ≤ margin (default 0). */
+  margin: number;
+  /** Default 'position' for the nonlinear formulation, 'velocity' otherwise. */
+  level: ContactLevel;
+  /** Collide shapes of two bodies joined by a constraint (default false). */
+  jointedCollide: boolean;
+}
+
+export interface NewtonSettings { maxIterations: number; tolerance: number; lineSearch: boolean }
+export interface PgsSettings { iterations: number; tolerance: number }
+/** Scaled Fischer–Burmeister φ(a, b) = αa + βb − √(α²a² + β²b²) (Axion). */
+export interface FbSettings { alpha: number; beta: number }
+
+/**
+ * One contact point between body A and body B (B may be the world: index -1).
+ * The normal points from B to A; gap < 0 means penetration. Local points are fixed at detection
+ * and carried with the bodies, so that a position-level solver can evaluate the gap at q⁺:
+ *   gap(q) = n·((pA + RA·localA) − (pB + RB·localB)) − (gap0 offset folded in, see `thickness`).
+ */
+export interface Contact {
+  /** Body indices in the scene's `bodies` array; -1 for the world. */
+  bodyA: number;
+  bodyB: number;
+  /** Shape indices within their owner's `shapes` array (world shapes: owner -1). */
+  shapeA: number;
+  shapeB: number;
+  /** World contact point (midway between the two surfaces). */
+  point: Vec3;
+  /** Unit normal, world frame, from B to A. */
+  normal: Vec3;
+  /** Signed distance between the surfaces along the normal at detection (negative: penetration). */
+  gap: number;
+  /** Unit tangents, world frame: (t1, t2, normal) is right-handed. */
+  t1: Vec3;
+  t2: Vec3;
+  /** Witness points on A's and B's surfaces, in A's and B's body frames (world frame when the owner is the world). */
+  localA: Vec3;
+  localB: Vec3;
+  /** Combined friction and restitution. */
+  friction: number;
+  restitution: number;
+}
+
+export type ContactState = 'open' | 'stick' | 'slip';
+
+/** What a contact solver reports per contact (forces = impulses / h). */
+export interface ContactForce {
+  normalForce: number;
+  /** Along t1 and t2. */
+  frictionForce: [number, number];
+  state: ContactState;
+  /** ‖λ_f‖ / (μ·λ_n); 0 when λ_n = 0. */
+  coneRatio: number;
+}
