@@ -4,7 +4,7 @@ import { type Assembly, minvBlocks, type World } from './assemble';
 import type { BodyState } from './model/body';
 import { add, mat3MulVec, norm2 } from './math';
 import { csrAddDiagonal } from './linalg/sparse';
-import type { SolveOutput } from './solve';
+import type { SolveOutput } from './kkt';
 import type { BodyReport, ConstraintReport, Energy, IslandReport, RedundantRow, RowInfo, SystemSnapshot } from './result';
 import type { Vec3 } from './types';
 

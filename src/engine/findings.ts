@@ -2,7 +2,7 @@
 // initial violation, over-constraint) and of a run (non-finite values, drift), each on the
 // range of the offending constraint in the scene file, with quick fixes where obvious.
 import { type EditResult, modify } from 'jsonc-parser';
-import { Codes } from './diagnostics';
+import { Codes } from './codes';
 import type { SystemSnapshot } from './result';
 import type { SourceMap } from './scene/types';
 import type { Diagnostic, Fix, Range, TextEdit } from './types';

@@ -2,7 +2,7 @@
 export { parseScene } from './scene/parse';
 export { inspectScene, inspectParsed, simulateScene, type SimulateOutput } from './pipeline';
 export { Simulation, type SimulationOptions } from './simulation';
-export { Codes, CodeDescriptions } from './diagnostics';
+export { Codes, CodeDescriptions } from './codes';
 export type { InspectOptions, InspectResult, SimulationApi } from './api';
 export type * from './result';
 export type * from './types';

@@ -3,14 +3,14 @@
 import type { InspectOptions, InspectResult } from './api';
 import { assemble, buildWorld } from './assemble';
 import { buildSnapshot } from './analysis';
-import { Codes } from './diagnostics';
+import { Codes } from './codes';
 import { analysisDiagnostics } from './findings';
 import { initialState } from './model/body';
 import type { SimulationResult } from './result';
 import { parseScene } from './scene/parse';
 import type { ParseResult } from './scene/types';
 import { Simulation } from './simulation';
-import { solveSystem } from './solve';
+import { solveSystem } from './kkt';
 import type { Diagnostic } from './types';
 
 const ORIGIN = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };

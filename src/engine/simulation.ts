@@ -3,12 +3,12 @@
 import { assemble, buildWorld, poseOf, type World, WORLD_POSE } from './assemble';
 import { buildSnapshot, energyOf } from './analysis';
 import type { SimulationApi } from './api';
-import { Codes } from './diagnostics';
+import { Codes } from './codes';
 import { bodyRange, constraintRange, formatNumber as fmt } from './findings';
 import { type BodyState, cloneState, initialState } from './model/body';
 import type { SimulationResult, StepRecord, SystemSnapshot } from './result';
 import type { SceneSpec, SourceMap } from './scene/types';
-import { solveSystem, type SolveOutput } from './solve';
+import { solveSystem, type SolveOutput } from './kkt';
 import type { Diagnostic, Quat, Vec3 } from './types';
 import { isFiniteVec, norm2 } from './math';
 

@@ -9,7 +9,7 @@ import { inspectScene, simulateScene } from '../../src/engine/pipeline';
 import { Simulation } from '../../src/engine/simulation';
 import { parseScene } from '../../src/engine/scene/parse';
 import { csrRows, minvCsr } from '../../src/format';
-import { Codes } from '../../src/engine/diagnostics';
+import { Codes } from '../../src/engine/codes';
 
 const example = (name: string) => readFileSync(join(__dirname, '../../examples', name), 'utf8');
 const maxAbsDiff = (a: number[][], b: number[][]) => Math.max(0, ...a.flatMap((r, i) => r.map((x, j) => Math.abs(x - b[i][j]))));

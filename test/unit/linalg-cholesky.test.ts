@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { CholeskyDecomposition, Matrix, solve } from 'ml-matrix';
 import { analyze, factor } from '../../src/engine/linalg/cholesky';
 import { amdOrdering, isPermutation, minimumDegreeOrdering } from '../../src/engine/linalg/ordering';
-import { chainSystem, randomSpd, rng } from '../../src/engine/linalg/fixtures';
+import { chainSystem, randomSpd, rng } from './linalg-fixtures';
 import { CsrBuilder, csrFromDense, csrMulVec, csrToDense } from '../../src/engine/linalg/sparse';
 import type { CsrMatrix } from '../../src/engine/linalg/types';
 

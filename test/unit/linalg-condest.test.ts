@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { inverse, Matrix } from 'ml-matrix';
 import { analyze, factor } from '../../src/engine/linalg/cholesky';
 import { condest1, estimateInverseNorm1 } from '../../src/engine/linalg/condest';
-import { chainSystem, randomSpd, rng } from '../../src/engine/linalg/fixtures';
+import { chainSystem, randomSpd, rng } from './linalg-fixtures';
 import { csrFromDense, csrToDense } from '../../src/engine/linalg/sparse';
 import type { CsrMatrix } from '../../src/engine/linalg/types';
 

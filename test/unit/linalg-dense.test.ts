@@ -13,7 +13,7 @@ import {
   symmetricEigenvalues,
   singularValues,
 } from '../../src/engine/linalg/dense';
-import { denseJDJt, randomDense, randomSpd, rng } from '../../src/engine/linalg/fixtures';
+import { denseJDJt, randomDense, randomSpd, rng } from './linalg-fixtures';
 import { csrFromDense } from '../../src/engine/linalg/sparse';
 
 const relErr = (x: ArrayLike<number>, y: ArrayLike<number>) => {

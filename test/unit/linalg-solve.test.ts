@@ -5,7 +5,7 @@ import { Matrix, pseudoInverse, solve as mlSolve, SingularValueDecomposition } f
 import { solveSymmetric, SymmetricSolver } from '../../src/engine/linalg/solve';
 import { analyze, factor } from '../../src/engine/linalg/cholesky';
 import { estimateInverseNorm1 } from '../../src/engine/linalg/condest';
-import { chainSystem, denseJDJt, randomDense, randomSpd, rng } from '../../src/engine/linalg/fixtures';
+import { chainSystem, denseJDJt, randomDense, randomSpd, rng } from './linalg-fixtures';
 import { CsrBuilder, csrFromDense, csrMulDiagTranspose, csrMulVec, csrNorm1, csrToDense } from '../../src/engine/linalg/sparse';
 
 const norm = (v: ArrayLike<number>) => Math.sqrt(Array.from(v).reduce((s, x) => s + x * x, 0));

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { inspectScene, simulateScene } from '../../src/engine/pipeline';
-import { Codes } from '../../src/engine/diagnostics';
+import { Codes } from '../../src/engine/codes';
 
 const exDir = join(__dirname, '../../examples');
 const examples = readdirSync(exDir).filter((f) => f.endsWith('.scene.json')).map((f) => readFileSync(join(exDir, f), 'utf8'));

@@ -1,7 +1,7 @@
 // Scene format v1: JSONC text → validated SceneSpec + diagnostics with exact ranges and quick fixes.
 // `parseScene` never throws. See docs/scene-format.md for the format and the diagnostic table.
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { Codes, type Code } from '../diagnostics';
+import { Codes, type Code } from '../codes';
 import { add, mat3MulVec, norm, normalize, quatNorm, quatToMat3, sub } from '../math';
 import type { Diagnostic, Fix, Mat3, Quat, Range, RelatedInformation, Severity, Vec3 } from '../types';
 import {

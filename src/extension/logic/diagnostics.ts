@@ -1,6 +1,6 @@
 // Engine diagnostics → a plain shape mirroring vscode.Diagnostic (converted in ../diagnostics.ts),
 // and the index from a shown diagnostic back to the engine's fixes. Pure: no vscode.
-import { Codes } from '../../engine/diagnostics';
+import { Codes } from '../../engine/codes';
 import type { Diagnostic, Fix, Range, Severity } from '../../engine/types';
 
 /** vscode.DiagnosticSeverity values. */

@@ -1,6 +1,6 @@
 // Deterministic test/benchmark matrices for the linear-algebra layer (no test framework needed).
-import type { CsrMatrix } from './types';
-import { CsrBuilder, csrMulDiagTranspose } from './sparse';
+import type { CsrMatrix } from '../../src/engine/linalg/types';
+import { CsrBuilder, csrMulDiagTranspose } from '../../src/engine/linalg/sparse';
 
 /** Small deterministic PRNG (mulberry32). */
 export function rng(seed: number): () => number {
