@@ -5,9 +5,8 @@
 // Exit status: 0 no errors (warnings allowed), 1 the scene has errors, 2 usage or I/O error.
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { inspectScene, simulateScene } from './engine/pipeline';
-import type { SystemSnapshot } from './engine/result';
-import type { Diagnostic } from './engine/types';
+import { inspectScene, simulateScene } from './engine';
+import type { SystemSnapshot, Diagnostic } from './engine';
 import { csrRows, diagnosticLine, historyCsv, inspectJson, matrixSummary, minvCsr, num, textColumns, textMatrix } from './format';
 import { buildPanelModel } from './panelModel';
 import { buildReportHtml } from './report';

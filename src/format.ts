@@ -1,8 +1,7 @@
 // Host-side formatting shared by the CLI and the extension: dense views of the snapshot's
 // matrices, the `inspect --json` object, labelled text matrices, CSV of a run.
-import { csrToDense } from './engine/linalg/sparse';
-import type { CsrMatrix, StepRecord, SystemSnapshot } from './engine/result';
-import type { Diagnostic } from './engine/types';
+import { csrToDense } from './engine';
+import type { CsrMatrix, StepRecord, SystemSnapshot, Diagnostic } from './engine';
 
 /** Dense rows of a CSR matrix (the engine's own conversion). */
 export const csrRows = csrToDense;

@@ -1,6 +1,5 @@
 // Builds the PanelModel (protocol.ts) from engine output: shared by the extension host, the CLI report and tests.
-import type { InspectResult } from './engine/api';
-import type { Simulation } from './engine/simulation';
+import type { InspectResult, Simulation } from './engine';
 import type { PanelModel } from './protocol';
 
 export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: Simulation, step?: number): PanelModel | undefined {

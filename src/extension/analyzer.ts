@@ -5,13 +5,10 @@
 import { existsSync } from 'node:fs';
 import type * as vscode from 'vscode';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { inspectParsed, parseScene } from '../engine';
-import { internalError } from '../engine/pipeline';
-import type { InspectOptions, InspectResult } from '../engine/api';
-import type { ParseResult } from '../engine/scene/types';
+import { inspectParsed, parseScene, internalError } from '../engine';
+import type { InspectOptions, InspectResult, ParseResult, SystemSnapshot } from '../engine';
 import { SingleLane, VersionTracker, type Ticket } from './logic/schedule';
 import { isWorkerResponse, type WorkerInspectResult, type WorkerRequest, type WorkerSnapshotResult } from './logic/workerProtocol';
-import type { SystemSnapshot } from '../engine/result';
 
 /** The part of vscode.LogOutputChannel used here (keeps this module free of vscode at run time). */
 export type Log = Pick<vscode.LogOutputChannel, 'trace' | 'debug' | 'info' | 'warn' | 'error'>;

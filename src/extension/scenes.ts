@@ -3,9 +3,7 @@
 // is the source of truth: nothing here ever writes it.
 import * as vscode from 'vscode';
 import { Simulation } from '../engine';
-import type { InspectResult } from '../engine/api';
-import type { Diagnostic } from '../engine/types';
-import type { SystemSnapshot } from '../engine/result';
+import type { InspectResult, Diagnostic, SystemSnapshot } from '../engine';
 import type { Analyzer } from './analyzer';
 import type { Config } from './config';
 import { FixIndex } from './logic/diagnostics';

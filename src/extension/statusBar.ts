@@ -1,7 +1,7 @@
 // The status bar item of the active scene: `κ 1.2e3 · rank 5/6`, with a warning background when
 // A is singular or ill-conditioned. Click: open the inspector.
 import * as vscode from 'vscode';
-import type { SystemSnapshot } from '../engine/result';
+import type { SystemSnapshot } from '../engine';
 import type { Config } from './config';
 import { condBand, countProblems, formatCond, problemsText, statusText, type CondFacts } from './logic/format';
 import type { SceneManager, SceneState } from './scenes';

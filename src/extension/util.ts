@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { isAnalysableScheme, isSceneFileName } from './logic/format';
-import type { Range as EngineRange } from '../engine/types';
+import type { Range as EngineRange } from '../engine';
 import { errorMessage } from './logic/errors';
 
 /** True for documents the extension analyses: `*.scene.json` outside diff/SCM views. */

@@ -20,9 +20,8 @@ import {
 import { FixIndex, PlainSeverity, PlainTag, codeOf, fixKey, sanitizeRange, toPlainDiagnostic } from '../../src/extension/logic/diagnostics';
 import { csvField, csvNumber, formatFromPath, toCsv, toJson, type ExportMeta } from '../../src/extension/logic/exportData';
 import { STATE_ICONS, constraintState, constraintTooltip, type ItemState } from '../../src/extension/logic/tree';
-import { Codes } from '../../src/engine/codes';
-import type { Diagnostic } from '../../src/engine/types';
-import type { ConstraintReport, IslandReport, RowInfo, StepRecord } from '../../src/engine/result';
+import { Codes } from '../../src/engine';
+import type { Diagnostic, ConstraintReport, IslandReport, RowInfo, StepRecord } from '../../src/engine';
 
 // ---- a fake clock ----------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import { Throttle } from '../../src/extension/logic/throttle';
 import { fakeTimers } from './fake-timers';
 import { constraintAt, constraintAtStep0, constraintDescription, constraintDescriptionAt, constraintTooltip, constraintTooltipAt, stepHeader, type StepFacts, type TreeThresholds } from '../../src/extension/logic/tree';
 import { Simulation, inspectScene } from '../../src/engine';
-import type { ConstraintReport, IslandReport, RowInfo } from '../../src/engine/result';
+import type { ConstraintReport, IslandReport, RowInfo } from '../../src/engine';
 
 // ---- fixtures --------------------------------------------------------------------------------------
 const creport = (over: Partial<ConstraintReport>): ConstraintReport => ({

@@ -1,5 +1,5 @@
 // Step history → CSV or JSON (Export Step Data). Pure: no vscode.
-import type { StepRecord } from '../../engine/result';
+import type { StepRecord } from '../../engine';
 
 export interface ExportMeta {
   sceneName: string;

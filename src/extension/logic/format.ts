@@ -1,6 +1,6 @@
 // Text shown by the status bar, CodeLens and tree: condition numbers, rank, problem counts.
 // Pure: no vscode.
-import type { Severity } from '../../engine/types';
+import type { Severity } from '../../engine';
 
 /** κ(A) as shown to people: `∞` when singular (null/Infinity/NaN), `1.2e3` style above 1000. */
 export function formatCond(cond: number | null | undefined): string {
