@@ -5,6 +5,7 @@
 
 // Scene text → validated scene, diagnostics and the source map.
 export { parseScene } from './scene/parse';
+export { emptySourceMap } from './scene/text';
 export type {
   BodySpec,
   ConstraintSpec,

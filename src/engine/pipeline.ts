@@ -8,6 +8,7 @@ import { analysisDiagnostics } from './findings';
 import { initialState } from './model/body';
 import type { SimulationResult } from './result';
 import { parseScene } from './scene/parse';
+import { emptySourceMap } from './scene/text';
 import type { ParseResult } from './scene/types';
 import { Simulation } from './simulation';
 import { solveSystem } from './kkt';
@@ -35,7 +36,7 @@ export function inspectScene(text: string, opts: InspectOptions = {}): InspectRe
     parse = parseScene(text);
   } catch (e) {
     const d = internalError(e, 'parsing the scene');
-    return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: undefined as never }, diagnostics: [d], hasErrors: true };
+    return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: emptySourceMap(text) }, diagnostics: [d], hasErrors: true };
   }
   return inspectParsed(text, parse, opts);
 }

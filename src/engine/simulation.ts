@@ -7,6 +7,7 @@ import { Codes } from './codes';
 import { bodyRange, constraintRange, formatNumber as fmt } from './findings';
 import { type BodyState, cloneState, initialState } from './model/body';
 import type { SimulationResult, StepRecord, SystemSnapshot } from './result';
+import { emptySourceMap } from './scene/text';
 import type { SceneSpec, SourceMap } from './scene/types';
 import { solveSystem, type SolveOutput } from './kkt';
 import type { Diagnostic, Quat, Vec3 } from './types';
@@ -62,9 +63,10 @@ export class Simulation implements SimulationApi {
   private initialViolation: Float64Array;
   private drifted = new Set<number>();
 
+  /** `sourceMap` places the run's diagnostics in the scene text; a scene built in code gets an empty map. */
   constructor(
     readonly scene: SceneSpec,
-    readonly sourceMap: SourceMap,
+    readonly sourceMap: SourceMap = emptySourceMap(),
     opts: SimulationOptions = {},
   ) {
     this.world = buildWorld(scene);

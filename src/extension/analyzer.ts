@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import type * as vscode from 'vscode';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { inspectParsed, parseScene, internalError } from '../engine';
+import { emptySourceMap, inspectParsed, parseScene, internalError } from '../engine';
 import type { InspectOptions, InspectResult, ParseResult, SystemSnapshot } from '../engine';
 import { SingleLane, VersionTracker, type Ticket } from './logic/schedule';
 import { isWorkerResponse, type WorkerInspectResult, type WorkerRequest, type WorkerSnapshotResult } from './logic/workerProtocol';
@@ -258,7 +258,7 @@ export class Analyzer {
 
   private internalFailure(e: unknown): InspectResult {
     const d = internalError(e, 'analysing the scene');
-    return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: undefined as never }, diagnostics: [d], hasErrors: true };
+    return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: emptySourceMap() }, diagnostics: [d], hasErrors: true };
   }
 
   dispose(): void {

@@ -125,6 +125,15 @@ export function createSourceMap(root: Node | undefined, index: LineIndex): Sourc
   return { rangeOf, keyRangeOf, positionAt, nodeSpan };
 }
 
+/**
+ * The source map of a text with no JSON tree: every range is the text's first character (or the empty
+ * range at 0:0 for an empty text). For scenes built in code rather than parsed, and for results of a
+ * parse that failed, so that a `SourceMap` is always present.
+ */
+export function emptySourceMap(text = ''): SourceMap {
+  return createSourceMap(undefined, new LineIndex(text));
+}
+
 /** Replace the text of a node. */
 export function replaceNodeEdit(index: LineIndex, node: Node, newText: string): TextEdit {
   return { range: index.range(node.offset, nodeEnd(node, index.text.length) - node.offset), newText };
