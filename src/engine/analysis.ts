@@ -20,7 +20,7 @@ export function rowInfos(world: World): RowInfo[] {
   const out: RowInfo[] = [];
   world.constraints.forEach((c, ci) => {
     for (let r = 0; r < c.rows; r++)
-      out.push({ constraint: c.spec.name, constraintIndex: ci, row: r, label: `${c.spec.name}.${c.rowLabels[r] ?? r}` });
+      out.push({ constraint: c.spec.name, modelIndex: ci, row: r, label: `${c.spec.name}.${c.rowLabels[r] ?? r}` });
   });
   return out;
 }

@@ -325,7 +325,7 @@ test('constraint state classification', () => {
 });
 
 test('constraint tooltip lists λ per row and |C|', () => {
-  const rows: RowInfo[] = [{ constraint: 'rod', constraintIndex: 0, row: 0, label: 'rod.d' }];
+  const rows: RowInfo[] = [{ constraint: 'rod', modelIndex: 0, row: 0, label: 'rod.d' }];
   const t = constraintTooltip(creport({ violation: 2e-9 }), 'ok', { islands: [island(12)], rows });
   assert.match(t, /rod\.d = 4\.2/);
   assert.match(t, /\|C\| = 2e-9/);
