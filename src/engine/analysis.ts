@@ -10,13 +10,13 @@ import type { Vec3 } from './types';
 
 const DOF = ['vx', 'vy', 'vz', 'ωx', 'ωy', 'ωz'];
 
-export function columnLabels(world: World): string[] {
+function columnLabels(world: World): string[] {
   const out: string[] = [];
   for (const bi of world.colBodies) for (const d of DOF) out.push(`${world.bodies[bi].spec.name}.${d}`);
   return out;
 }
 
-export function rowInfos(world: World): RowInfo[] {
+function rowInfos(world: World): RowInfo[] {
   const out: RowInfo[] = [];
   world.constraints.forEach((c, ci) => {
     for (let r = 0; r < c.rows; r++)
@@ -55,7 +55,7 @@ function rotateInv(q: readonly number[], v: Vec3): Vec3 {
   return [ix * w + iw * x + iy * z - iz * y, iy * w + iw * y + iz * x - ix * z, iz * w + iw * z + ix * y - iy * x];
 }
 
-export function redundantRows(world: World, out: SolveOutput): RedundantRow[] {
+function redundantRows(world: World, out: SolveOutput): RedundantRow[] {
   const infos = rowInfos(world);
   return out.dependent.map((d) => ({
     constraint: infos[d.row].constraint,
@@ -64,7 +64,7 @@ export function redundantRows(world: World, out: SolveOutput): RedundantRow[] {
   }));
 }
 
-export function constraintReports(world: World, asm: Assembly, out: SolveOutput, tolerance: number): ConstraintReport[] {
+function constraintReports(world: World, asm: Assembly, out: SolveOutput, tolerance: number): ConstraintReport[] {
   const depRows = new Set(out.dependent.map((d) => d.row));
   return world.constraints.map((c, ci) => {
     const r0 = world.rowStart[ci];
@@ -116,7 +116,7 @@ export function constraintReports(world: World, asm: Assembly, out: SolveOutput,
   });
 }
 
-export function bodyReports(world: World, states: BodyState[], quatDrift?: Float64Array): BodyReport[] {
+function bodyReports(world: World, states: BodyState[], quatDrift?: Float64Array): BodyReport[] {
   return world.bodies.map((b, i) => ({
     name: b.spec.name,
     column: b.column,
@@ -130,7 +130,7 @@ export function bodyReports(world: World, states: BodyState[], quatDrift?: Float
   }));
 }
 
-export function islandReports(world: World, out: SolveOutput): IslandReport[] {
+function islandReports(world: World, out: SolveOutput): IslandReport[] {
   return out.islands.map(({ island, result }) => ({
     bodies: island.bodies.map((i) => world.bodies[i].spec.name),
     constraints: island.constraints.map((c) => world.constraints[c].spec.name),

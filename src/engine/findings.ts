@@ -34,7 +34,7 @@ function toEdits(sm: SourceMap, edits: EditResult): TextEdit[] {
 }
 
 /** A fix that removes constraint `fileIndex` from the file (undoable edit). */
-export function removeConstraintFix(text: string, sm: SourceMap, fileIndex: number, name: string): Fix | undefined {
+function removeConstraintFix(text: string, sm: SourceMap, fileIndex: number, name: string): Fix | undefined {
   try {
     const edits = modify(text, ['constraints', fileIndex], undefined, FORMAT);
     if (edits.length === 0) return undefined;

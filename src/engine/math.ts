@@ -2,7 +2,6 @@
 // Quaternions are [x, y, z, w], scalar last. Matrices are row-major.
 import type { Mat3, Quat, Vec3 } from './types';
 
-export const vec3 = (x = 0, y = 0, z = 0): Vec3 => [x, y, z];
 export const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 export const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 export const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
@@ -79,7 +78,6 @@ export function mat3Mul(a: Mat3, b: Mat3): Mat3 {
     for (let j = 0; j < 3; j++) r[i * 3 + j] = a[i * 3] * b[j] + a[i * 3 + 1] * b[3 + j] + a[i * 3 + 2] * b[6 + j];
   return r;
 }
-export const mat3Transpose = (m: Mat3): Mat3 => [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]];
 
 /** Inverse of a 3×3 matrix, or undefined when singular. */
 export function mat3Inverse(m: Mat3): Mat3 | undefined {
@@ -97,11 +95,6 @@ export function mat3Inverse(m: Mat3): Mat3 | undefined {
 
 /** Skew matrix [v]× such that [v]×·u = v × u. */
 export const skew = (v: Vec3): Mat3 => [0, -v[2], v[1], v[2], 0, -v[0], -v[1], v[0], 0];
-
-/** R · M · Rᵀ. */
-export function rotateTensor(R: Mat3, M: Mat3): Mat3 {
-  return mat3Mul(mat3Mul(R, M), mat3Transpose(R));
-}
 
 /** A unit vector perpendicular to the unit vector `a`, and a second one completing the right-handed frame. */
 export function perpendicularBasis(a: Vec3): [Vec3, Vec3] {

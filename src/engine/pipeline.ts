@@ -25,7 +25,7 @@ export function internalError(e: unknown, where: string): Diagnostic {
   };
 }
 
-export function sortDiagnostics(d: Diagnostic[]): Diagnostic[] {
+function sortDiagnostics(d: Diagnostic[]): Diagnostic[] {
   return d.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Matrix, pseudoInverse, solve as mlSolve, SingularValueDecomposition } from 'ml-matrix';
-import { solveSymmetric, SymmetricSolver } from '../../src/engine/linalg/solve';
+import { SymmetricSolver } from '../../src/engine/linalg/solve';
 import { analyze, factor } from '../../src/engine/linalg/cholesky';
 import { estimateInverseNorm1 } from '../../src/engine/linalg/condest';
-import { chainSystem, denseJDJt, randomDense, randomSpd, rng } from './linalg-fixtures';
+import { chainSystem, denseJDJt, randomDense, randomSpd, rng, solveSymmetric } from './linalg-fixtures';
 import { CsrBuilder, csrFromDense, csrMulDiagTranspose, csrMulVec, csrNorm1, csrToDense } from '../../src/engine/linalg/sparse';
 
 const norm = (v: ArrayLike<number>) => Math.sqrt(Array.from(v).reduce((s, x) => s + x * x, 0));

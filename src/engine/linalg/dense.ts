@@ -20,7 +20,7 @@ function isCsr(a: DenseInput): a is CsrMatrix {
 }
 
 /** Square input → row-major flat copy and its size. */
-export function toFlat(a: DenseInput): { n: number; m: number; data: Float64Array } {
+function toFlat(a: DenseInput): { n: number; m: number; data: Float64Array } {
   if (isCsr(a)) return { n: a.rows, m: a.cols, data: csrToDenseFlat(a) };
   const n = a.length;
   const m = n > 0 ? a[0].length : 0;
@@ -174,14 +174,6 @@ function tridiagonalQL(d: Float64Array, e: Float64Array): void {
 export function symmetricEigenvalues(a: DenseInput): Float64Array {
   const { n, data } = toFlat(a);
   const d = symmetricEigenvaluesAuto(data, n);
-  return d.sort().reverse();
-}
-
-/** Singular values of a symmetric matrix (|eigenvalues|), descending. */
-export function symmetricSingularValues(a: DenseInput): Float64Array {
-  const { n, data } = toFlat(a);
-  const d = symmetricEigenvaluesAuto(data, n);
-  for (let i = 0; i < n; i++) d[i] = Math.abs(d[i]);
   return d.sort().reverse();
 }
 

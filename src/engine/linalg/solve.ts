@@ -363,14 +363,3 @@ function scaledCondEstimate(A: CsrMatrix, c: number, F: Factor): number {
   const k = norm * inv;
   return Number.isFinite(k) ? k : Infinity;
 }
-
-const defaultSolver = new SymmetricSolver();
-
-/**
- * The engine's entry point: solves (A + compliance·I)·x = b and analyses A (rank, dependent rows in
- * file order, consistency, conditioning). Never returns NaN in x (ok = false and zeros on failure).
- * Uses a shared solver whose symbolic analysis is reused while A's pattern is unchanged.
- */
-export function solveSymmetric(A: CsrMatrix, b: ArrayLike<number>, opts: SolverOptions): SymmetricSolveResult {
-  return defaultSolver.solve(A, b, opts);
-}

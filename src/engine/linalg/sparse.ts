@@ -207,14 +207,6 @@ export function csrGet(m: CsrMatrix, i: number, j: number): number {
   return 0;
 }
 
-/** The diagonal of M (min(rows, cols) entries). */
-export function csrDiagonal(m: CsrMatrix): Float64Array {
-  const n = Math.min(m.rows, m.cols);
-  const d = new Float64Array(n);
-  for (let i = 0; i < n; i++) d[i] = csrGet(m, i, i);
-  return d;
-}
-
 /**
  * M(rowsIdx, colsIdx): the submatrix with the given rows and columns, in the order given
  * (e.g. one island's rows of A). Indices must be distinct.
@@ -311,30 +303,6 @@ export function csrNorm1(m: CsrMatrix): number {
   let mx = 0;
   for (let j = 0; j < m.cols; j++) if (s[j] > mx) mx = s[j];
   return mx;
-}
-
-/** ‖M‖_F. */
-export function csrNormFro(m: CsrMatrix): number {
-  let s = 0;
-  const nnz = m.rowPtr[m.rows];
-  for (let p = 0; p < nnz; p++) s += m.values[p] * m.values[p];
-  return Math.sqrt(s);
-}
-
-/** Is M structurally and numerically symmetric (|a_ij − a_ji| ≤ tol·max|a|)? */
-export function csrIsSymmetric(m: CsrMatrix, relTol = 1e-12): boolean {
-  if (m.rows !== m.cols) return false;
-  let mx = 0;
-  const nnz = m.rowPtr[m.rows];
-  for (let p = 0; p < nnz; p++) mx = Math.max(mx, Math.abs(m.values[p]));
-  const tol = relTol * mx;
-  for (let i = 0; i < m.rows; i++) {
-    for (let p = m.rowPtr[i]; p < m.rowPtr[i + 1]; p++) {
-      const j = m.colIdx[p];
-      if (Math.abs(m.values[p] - csrGet(m, j, i)) > tol) return false;
-    }
-  }
-  return true;
 }
 
 /** J·diag(d)·Jᵀ (e.g. the Schur complement J·M⁻¹·Jᵀ for a diagonal M⁻¹), full symmetric CSR. */

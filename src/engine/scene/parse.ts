@@ -39,7 +39,7 @@ import {
 } from './types';
 
 /** Marks the CL900 diagnostic of an unexpected internal failure (a bug): `data.internalError === true`. */
-export const INTERNAL_ERROR_KEY = 'internalError';
+const INTERNAL_ERROR_KEY = 'internalError';
 
 /** Parse and validate a scene file (JSON with comments). Never throws. */
 export function parseScene(text: string): ParseResult {

@@ -60,7 +60,7 @@ export class LineIndex {
 }
 
 /** Length of a node, with a node left open by a syntax error (length −1) running to the end of the text. */
-export function nodeEnd(node: Node, textLength: number): number {
+function nodeEnd(node: Node, textLength: number): number {
   return node.length < 0 ? textLength : Math.min(node.offset + node.length, textLength);
 }
 
@@ -78,7 +78,7 @@ export function findProperty(obj: Node, key: string): Node | undefined {
 }
 
 /** The node at `path` (object keys: last duplicate wins); `undefined` when it does not exist. */
-export function findNode(root: Node | undefined, path: JsonPath): Node | undefined {
+function findNode(root: Node | undefined, path: JsonPath): Node | undefined {
   let node = root;
   for (const seg of path) {
     if (!node) return undefined;
@@ -178,7 +178,7 @@ export function applyTextEdits(text: string, edits: readonly TextEdit[]): string
 }
 
 /** Optimal-string-alignment edit distance (insert, delete, substitute, swap adjacent). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const n = a.length;
   const m = b.length;
   if (n === 0) return m;
