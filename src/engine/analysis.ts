@@ -2,7 +2,8 @@
 // and the SystemSnapshot the CLI, panel and report show.
 import { type Assembly, minvBlocks, type World } from './assemble';
 import type { BodyState } from './model/body';
-import { add, mat3MulVec, norm2 } from './math';
+import { mat3MulVec, norm2, quatRotateInv } from './math';
+import { worldPoint } from './model/kinematics';
 import { csrAddDiagonal } from './linalg/sparse';
 import type { SolveOutput } from './kkt';
 import type { BodyReport, ConstraintReport, Energy, IslandReport, RedundantRow, RowInfo, SystemSnapshot } from './result';
@@ -35,24 +36,12 @@ export function energyOf(world: World, states: BodyState[]): Energy {
     const m = b.spec.mass;
     kinetic += 0.5 * m * (s.v[0] ** 2 + s.v[1] ** 2 + s.v[2] ** 2);
     // ½ ωᵀ I_world ω = ½ (Rᵀω)ᵀ I_body (Rᵀω)
-    const { q } = s;
-    const wb = rotateInv(q, s.w);
+    const wb = quatRotateInv(s.q, s.w);
     const Iw = mat3MulVec(b.inertia, wb);
     kinetic += 0.5 * (wb[0] * Iw[0] + wb[1] * Iw[1] + wb[2] * Iw[2]);
     if (b.spec.gravity) potential -= m * (g[0] * s.p[0] + g[1] * s.p[1] + g[2] * s.p[2]);
   });
   return { kinetic, potential, total: kinetic + potential };
-}
-
-/** Rᵀ·v for the rotation of unit quaternion q ([x,y,z,w]). */
-function rotateInv(q: readonly number[], v: Vec3): Vec3 {
-  const [x, y, z, w] = q;
-  // v' = q* v q
-  const ix = w * v[0] - y * v[2] + z * v[1];
-  const iy = w * v[1] - z * v[0] + x * v[2];
-  const iz = w * v[2] - x * v[1] + y * v[0];
-  const iw = x * v[0] + y * v[1] + z * v[2];
-  return [ix * w + iw * x + iy * z - iz * y, iy * w + iw * y + iz * x - ix * z, iz * w + iw * z + ix * y - iy * x];
 }
 
 function redundantRows(world: World, out: SolveOutput): RedundantRow[] {
@@ -90,7 +79,7 @@ function constraintReports(world: World, asm: Assembly, out: SolveOutput, tolera
     const anchorWorld = (i: number, anchor: Vec3): Vec3 => {
       if (i < 0) return [anchor[0], anchor[1], anchor[2]];
       const p = asm.poses[i];
-      return add(p.p, mat3MulVec(p.R, anchor));
+      return worldPoint(p.p, p.R, anchor);
     };
     const status: ConstraintReport['status'] =
       redundant && out.consistent === false ? 'conflicting' : redundant ? 'redundant' : viol > tolerance ? 'violated' : 'ok';

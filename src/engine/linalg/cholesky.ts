@@ -6,6 +6,7 @@
 // a `FactorFailure`, see the failure convention in types.ts) or are rejected (the row is declared
 // dependent on the earlier rows — used for redundancy detection).
 import { failure, type CsrMatrix, type Failure } from './types';
+import { cumsum } from '../offsets';
 import { amdOrdering } from './ordering';
 
 export type OrderingKind = 'natural' | 'amd' | 'auto';
@@ -58,8 +59,8 @@ function symbolicOf(A: CsrMatrix, perm: Int32Array | null, pinv: Int32Array | nu
     }
   }
   const Lp = new Int32Array(n + 1);
-  for (let k = 0; k < n; k++) Lp[k + 1] = Lp[k] + colCounts[k];
-  return { parent, colCounts, Lp, lnz: Lp[n] };
+  Lp.set(colCounts, 1);
+  return { parent, colCounts, Lp, lnz: cumsum(Lp) };
 }
 
 /** Symbolic analysis of a symmetric pattern (square CSR; values are not read). */

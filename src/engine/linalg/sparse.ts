@@ -1,4 +1,5 @@
 // Compressed-sparse-row utilities (pure TypeScript, no dependencies).
+import { cumsum } from '../offsets';
 import type { CsrMatrix } from './types';
 
 /** Accumulates (row, col, value) triplets; `build()` sums duplicates and sorts columns within rows. */
@@ -33,7 +34,7 @@ export class CsrBuilder {
     // Bucket by row (counting sort), then sort each row by column and merge duplicates.
     const cnt = new Int32Array(rows + 1);
     for (let k = 0; k < t; k++) cnt[this.ri[k] + 1]++;
-    for (let i = 0; i < rows; i++) cnt[i + 1] += cnt[i];
+    cumsum(cnt);
     const pos = cnt.slice(0, rows);
     const cj = new Int32Array(t);
     const cv = new Float64Array(t);
@@ -175,7 +176,7 @@ export function csrTranspose(m: CsrMatrix): CsrMatrix {
   const nnz = m.rowPtr[m.rows];
   const rowPtr = new Int32Array(m.cols + 1);
   for (let p = 0; p < nnz; p++) rowPtr[m.colIdx[p] + 1]++;
-  for (let j = 0; j < m.cols; j++) rowPtr[j + 1] += rowPtr[j];
+  cumsum(rowPtr);
   const next = rowPtr.slice(0, m.cols);
   const colIdx = new Int32Array(nnz);
   const values = new Float64Array(nnz);

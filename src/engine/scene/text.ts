@@ -1,6 +1,7 @@
 // Text helpers for the scene parser: offsets ↔ positions, the SourceMap, text edits for quick
 // fixes, and an edit distance for "did you mean" suggestions. Nothing here throws.
 import type { Node } from 'jsonc-parser';
+import { segmentOf } from '../offsets';
 import type { Position, Range, TextEdit } from '../types';
 import type { JsonPath, SourceMap } from './types';
 
@@ -22,13 +23,7 @@ export class LineIndex {
 
   positionAt(offset: number): Position {
     const o = Number.isFinite(offset) ? Math.max(0, Math.min(Math.floor(offset), this.text.length)) : 0;
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= o) lo = mid;
-      else hi = mid - 1;
-    }
+    const lo = segmentOf(this.starts, o, this.starts.length);
     // An offset between \r and \n is the end of its line (before the \r).
     const between = o > 0 && this.text.charCodeAt(o) === 10 && this.text.charCodeAt(o - 1) === 13;
     return { line: lo, character: o - this.starts[lo] - (between ? 1 : 0) };
