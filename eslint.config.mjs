@@ -14,6 +14,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/extension/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
+  },
+  {
     files: ['src/engine/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['vscode', '../extension/*', '../../webview/*'] }],

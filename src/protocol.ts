@@ -45,10 +45,14 @@ export type HostMessage =
   | { type: 'error'; message: string };
 
 // ---- webview → host -------------------------------------------------------
+/** The panel's buttons; the host runs the registered command of each (src/extension/commandIds.ts). */
+export const PANEL_COMMANDS = ['step', 'run', 'playPause', 'reset'] as const;
+export type PanelCommand = (typeof PANEL_COMMANDS)[number];
+
 export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'requestSnapshot'; step: number }
-  | { type: 'command'; command: 'step' | 'run' | 'playPause' | 'reset' }
+  | { type: 'command'; command: PanelCommand }
   /**
    * Show something in the scene file. `constraintIndex`/`bodyIndex` are indices in the file's
    * arrays (ConstraintReport.fileIndex); `range` (optional) is a diagnostic's range.
@@ -85,7 +89,7 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
     case 'requestSnapshot':
       return isInt(m.step) && m.step >= 0;
     case 'command':
-      return m.command === 'step' || m.command === 'run' || m.command === 'playPause' || m.command === 'reset';
+      return (PANEL_COMMANDS as readonly unknown[]).includes(m.command);
     case 'reveal':
       return optInt(m.constraintIndex) && optInt(m.bodyIndex) && (m.range === undefined || isRange(m.range));
     case 'log':

@@ -2,7 +2,9 @@
 // A is singular or ill-conditioned. Click: open the inspector.
 import * as vscode from 'vscode';
 import type { SystemSnapshot } from '../engine/result';
+import { CommandIds } from './commandIds';
 import type { Config } from './config';
+import { Disposable } from './dispose';
 import { condBand, countProblems, formatCond, problemsText, statusText, type CondFacts } from './logic/format';
 import type { SceneManager, SceneState } from './scenes';
 import { isSceneDocument } from './util';
@@ -16,22 +18,22 @@ export function conditionWarningOf(s: SceneState | undefined, cfg: Config): numb
   return cfg.conditionWarning ?? s?.result?.parse.scene?.solver.conditionWarning ?? 1e6;
 }
 
-export class SceneStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('constraintLens.status', vscode.StatusBarAlignment.Right, 100);
-  private readonly subs: vscode.Disposable[] = [];
+export class SceneStatusBar extends Disposable {
+  private readonly item = this._register(vscode.window.createStatusBarItem('constraintLens.status', vscode.StatusBarAlignment.Right, 100));
 
   constructor(
     private readonly scenes: SceneManager,
     private readonly config: () => Config,
   ) {
+    super();
     this.item.name = 'Constraint Lens';
-    this.subs.push(
-      scenes.onDidChangeActive(() => this.update()),
+    this._register(scenes.onDidChangeActive(() => this.update()));
+    this._register(
       scenes.onDidChange((e) => {
         if (e.state === scenes.active && e.kind !== 'stepped') this.update();
       }),
-      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
     );
+    this._register(vscode.window.onDidChangeActiveTextEditor(() => this.update()));
   }
 
   /** The text currently shown ('' when hidden). */
@@ -73,14 +75,9 @@ export class SceneStatusBar implements vscode.Disposable {
     this.text = text;
     this.item.tooltip = md;
     this.item.backgroundColor = band === 'singular' || band === 'ill' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.command = { title: 'Open Inspector', command: 'constraintLens.openInspector', arguments: [s.uri] };
+    this.item.command = { title: 'Open Inspector', command: CommandIds.openInspector, arguments: [s.uri] };
     this.item.accessibilityInformation = { label: `Constraint Lens: ${text.replace(/\$\([^)]*\)\s*/g, '').replace('κ', 'condition number')}` };
     this.item.show();
-  }
-
-  dispose(): void {
-    for (const d of this.subs) d.dispose();
-    this.item.dispose();
   }
 }
 
