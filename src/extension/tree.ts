@@ -43,7 +43,7 @@ export type SceneNode =
       snapshot?: SystemSnapshot;
     };
 
-/** Argument of the internal `constraintLens.revealItem` command. */
+/** Argument of the internal Reveal in Editor command (CommandIds.revealItem). */
 export interface RevealArg {
   uri: string;
   kind: 'body' | 'constraint';
