@@ -2,7 +2,7 @@
 // number formatting, κ bands, words and units, safe text, CSV and JSON conventions, CSR lookups,
 // the scene frame. Pure TypeScript: no vscode, no DOM, no Node APIs.
 export { DEFAULT_DIGITS, exactNumber, formatNumber, formatQuantity, formatTime, formatVec, type Notation } from './number';
-export { COND_BAND_LABEL, DEFAULT_CONDITION_WARNING, condBand, condBandDescription, condBandLegend, condThresholds, conditionWarning, formatCond, isIllConditioned, type CondBand, type CondContext, type CondFormat } from './kappa';
+export { COND_BAND_LABEL, DEFAULT_CONDITION_WARNING, condBand, condBandDescription, condBandLegend, condThresholds, conditionWarning, formatCond, isIllConditioned, WELL_CONDITIONED_BELOW, type CondBand, type CondContext, type CondFormat } from './kappa';
 export { UNITS, WORDS, plural, type Unit } from './words';
 export { safeText } from './text';
 export { csvField, csvNumber, csvText, runCsv, runCsvHeader, type RunMeta, type RunRecord } from './csv';

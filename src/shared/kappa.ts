@@ -6,18 +6,21 @@ import { WORDS } from './words';
 
 /** The engine's default `solver.conditionWarning`. */
 export const DEFAULT_CONDITION_WARNING = 1e6;
+/** Below this κ, A is well-conditioned (msd-sim's condition-number monitoring: "κ < 100: well-conditioned"). */
+export const WELL_CONDITIONED_BELOW = 1e2;
 
 /**
+ * The msd-sim classification, with the scene's threshold as the ill-conditioned edge:
  * - `none`: no constraint rows — nothing to condition (neutral, not "∞ singular").
- * - `good`: κ < √warning.
- * - `caution`: √warning ≤ κ < warning (half of the digits the threshold tolerates are gone).
+ * - `good`: κ < 100 (or below the threshold when it is lower).
+ * - `caution`: 100 ≤ κ < warning.
  * - `bad`: κ ≥ warning (ill-conditioned; the engine's CL303 fires at the same point).
  * - `singular`: κ infinite or unknown (`null`, NaN) or J rank-deficient.
  */
 export type CondBand = 'none' | 'good' | 'caution' | 'bad' | 'singular';
 
 export interface CondContext {
-  /** The warning threshold (scene `solver.conditionWarning`, or the extension setting). Not finite or ≤ 1: the default 1e6. */
+  /** The warning threshold (scene `solver.conditionWarning`, or the extension setting). Not a finite positive number: the default 1e6. */
   warning?: number;
   /** Constraint rows of the system; 0 → `none`. */
   rows?: number;
@@ -25,15 +28,15 @@ export interface CondContext {
   rankDeficient?: boolean;
 }
 
-/** The threshold actually used: `warning` when it is a number > 1, else the default. */
+/** The threshold actually used: `warning` when it is a finite positive number (κ ≥ 1, so ≤ 1 flags every system), else the default. */
 export function conditionWarning(warning?: number): number {
-  return warning !== undefined && Number.isFinite(warning) && warning > 1 ? warning : DEFAULT_CONDITION_WARNING;
+  return warning !== undefined && Number.isFinite(warning) && warning > 0 ? warning : DEFAULT_CONDITION_WARNING;
 }
 
-/** The band edges for a threshold: `caution` from √warning, `bad` from warning. */
+/** The band edges for a threshold: `caution` from 100 (at most the threshold), `bad` from the threshold. */
 export function condThresholds(warning?: number): { caution: number; bad: number } {
   const w = conditionWarning(warning);
-  return { caution: Math.sqrt(w), bad: w };
+  return { caution: Math.min(WELL_CONDITIONED_BELOW, w), bad: w };
 }
 
 /** The one κ band classification (status bar, CodeLens, tree, panel, charts, CLI, engine diagnostics). */
@@ -66,9 +69,9 @@ export function condBandDescription(band: CondBand, warning?: number): string {
     case 'none':
       return 'no constraints: there is no A to condition';
     case 'good':
-      return `well-conditioned (κ < ${formatCond(t.caution)} = √${formatCond(t.bad)})`;
+      return `well-conditioned (κ < ${formatCond(t.caution)})`;
     case 'caution':
-      return `caution: κ ≥ ${formatCond(t.caution)} = √${formatCond(t.bad)} (the warning threshold)`;
+      return `caution: ${formatCond(t.caution)} ≤ κ < ${formatCond(t.bad)} (the warning threshold); λ loses up to ${Math.round(Math.log10(t.bad))} digits to round-off`;
     case 'bad':
       return `ill-conditioned: κ ≥ ${formatCond(t.bad)} (the warning threshold); λ is sensitive to round-off`;
     case 'singular':
@@ -76,7 +79,7 @@ export function condBandDescription(band: CondBand, warning?: number): string {
   }
 }
 
-/** How the bands are drawn, for a legend: `< 1e3 good, < 1e6 caution, ≥ 1e6 ill-conditioned, ∞ singular`. */
+/** How the bands are drawn, for a legend: `< 100 good, < 1e6 caution, ≥ 1e6 ill-conditioned, ∞ singular`. */
 export function condBandLegend(warning?: number): string {
   const t = condThresholds(warning);
   return `< ${formatCond(t.caution)} ${COND_BAND_LABEL.good}, < ${formatCond(t.bad)} ${COND_BAND_LABEL.caution}, ≥ ${formatCond(t.bad)} ${COND_BAND_LABEL.bad}, ${WORDS.infinity} ${COND_BAND_LABEL.singular}, ${WORDS.notApplicable} ${COND_BAND_LABEL.none}`;
