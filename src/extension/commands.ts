@@ -3,7 +3,7 @@
 // a small result (useful to tests) and never throw: failures are shown and logged.
 import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
-import { buildReportHtml, reportSnapshotSteps } from '../report';
+import { buildReportHtml, buildReportModel, reportGenerator } from '../report';
 import type { PanelModel } from '../protocol';
 import type { Config } from './config';
 import { exportStepData, formatFromPath, type ExportMeta } from './logic/exportData';
@@ -289,22 +289,11 @@ export class Commands {
     const r = s.result;
     const sim = s.sim;
     if (!r?.snapshot) return undefined;
-    const model = buildPanelModel(s.fileName, r, sim, undefined);
-    if (!model) return undefined;
-    if (sim && sim.currentStep > 0) {
-      const steps = reportSnapshotSteps(sim.currentStep, r.snapshot.rank.rows, r.snapshot.rank.dofs);
-      const snaps = [];
-      for (const k of steps) {
-        const snap = await this.d.scenes.snapshotAt(s, k);
-        if (snap) snaps.push(snap);
-      }
-      model.snapshots = snaps;
-      const last = snaps[snaps.length - 1];
-      if (last && last.step === sim.currentStep) model.snapshot = last;
-    }
+    const base = buildPanelModel(s.fileName, r, sim, undefined);
+    if (!base) return undefined;
     const version = (this.d.extension.extension.packageJSON as { version?: string }).version ?? '';
-    model.generator = `Constraint Lens ${version} (VS Code), ${new Date().toISOString().slice(0, 10)}`;
-    return model;
+    const run = sim && { currentStep: sim.currentStep, snapshotAt: (k: number) => this.d.scenes.snapshotAt(s, k) };
+    return buildReportModel(base, run, reportGenerator(version, 'VS Code'));
   }
 
   async revealItem(arg: RevealArg | undefined): Promise<void> {

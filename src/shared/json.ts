@@ -17,8 +17,8 @@ export function jsonCond(cond: number | null, rows: number): number | string | n
   return jsonNumber(cond ?? Infinity);
 }
 
-/** Characters JSON.stringify leaves raw that a terminal may act on: C1 controls, bidi controls, U+2028/9. */
-const RAW_UNSAFE = /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+/** Characters JSON.stringify leaves raw that a terminal may act on: DEL, C1 controls, bidi controls, U+2028/9. */
+const RAW_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 
 /**
  * `JSON.stringify` with the export conventions: non-finite numbers spelled as strings (see
