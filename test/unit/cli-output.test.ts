@@ -137,6 +137,7 @@ test('report embeds the run: at a late step of the double pendulum the hinges ar
   assert.ok(m.snapshots && m.snapshots.length > 2, 'snapshots of several steps are embedded');
   assert.equal(m.snapshot.step, 400, 'the last step is shown');
   assert.match(m.generator ?? '', /^Constraint Lens \S+ \(CLI\), \d{4}-\d{2}-\d{2}$/);
+  assert.equal(m.conditionWarning, 1e6, 'the κ band threshold travels with the model');
   const truth = simulateScene(readFileSync(ex('double-pendulum.scene.json'), 'utf8'), 400).simulation!;
   // A late embedded step, and a late step between two embedded ones (drawn from the history's poses).
   for (const step of [400, 399, 397]) {
