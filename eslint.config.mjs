@@ -24,4 +24,12 @@ export default tseslint.config(
       'no-restricted-globals': ['error', 'window', 'document', 'eval'],
     },
   },
+  {
+    // The shared presentation module runs in the CLI, the extension host, the worker, the panel and the report.
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['vscode', 'node:*', 'fs', 'path', '../extension/*', '../../webview/*', '../engine/*'] }],
+      'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'process', 'Buffer', 'require', '__dirname', 'eval'],
+    },
+  },
 );

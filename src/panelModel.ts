@@ -16,6 +16,7 @@ export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: 
     history,
     plannedSteps: scene.solver.steps,
     dt: scene.solver.dt,
+    conditionWarning: scene.solver.conditionWarning,
     diagnostics: [...inspect.diagnostics, ...(sim?.diagnostics ?? []).filter((d) => !inspect.diagnostics.includes(d))],
     sceneBodies: scene.bodies.map((b) => ({ name: b.name, fixed: b.fixed })),
   };

@@ -20,6 +20,8 @@ export interface PanelModel {
   /** Step count set in the scene (default for Run N Steps). */
   plannedSteps: number;
   dt: number;
+  /** The scene's `solver.conditionWarning`: the threshold of the κ bands (src/shared/kappa.ts `condBand`). */
+  conditionWarning?: number;
   /** All diagnostics of the scene (parse + analysis + run). */
   diagnostics: Diagnostic[];
   /** Body names in scene order with fixed flags, for the scene view (poses in history/snapshot). */

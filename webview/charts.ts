@@ -19,6 +19,7 @@ import {
 } from 'chart.js';
 import type { StepRecord, SystemSnapshot } from '../src/protocol';
 import { fmt, fmtCond } from './format';
+import { COND_BAND_LABEL, condThresholds } from '../src/shared';
 import { withAlpha, type Palette } from './theme';
 
 declare module 'chart.js' {
@@ -244,9 +245,10 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
           data: seriesOf(history, (r) => (r.cond.A === null || !Number.isFinite(r.cond.A) ? 1e17 : Math.max(1, r.cond.A)), 'max'),
         },
       ],
+      // The shared κ band edges (default threshold; src/shared/kappa.ts).
       lines: [
-        { y: 1e2, color: palette.warning, label: 'caution 1e2' },
-        { y: 1e6, color: palette.error, label: 'ill-conditioned 1e6' },
+        { y: condThresholds().caution, color: palette.warning, label: `${COND_BAND_LABEL.caution} ${fmtCond(condThresholds().caution)}` },
+        { y: condThresholds().bad, color: palette.error, label: `${COND_BAND_LABEL.bad} ${fmtCond(condThresholds().bad)}` },
       ],
       note: history.some((r) => r.cond.A === null) ? 'singular steps drawn at 1e17' : undefined,
     }),

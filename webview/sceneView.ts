@@ -1,72 +1,19 @@
 // Orthographic scene view: bodies, constraints (anchor to anchor), constraint force arrows.
-import type { Projection, SystemSnapshot, StepRecord } from '../src/protocol';
+import type { Projection } from '../src/protocol';
+import type { SceneFrame, V3 } from '../src/shared/sceneFrame';
 import { fmt, norm3 } from './format';
 import { withAlpha, type Palette } from './theme';
 import { h } from './dom';
 
-type V3 = [number, number, number];
-
-export interface SceneFrame {
-  bodies: { name: string; fixed: boolean; p: V3 }[];
-  constraints: {
-    index: number;
-    name: string;
-    status: string;
-    a: V3;
-    b: V3;
-    bodyA: number;
-    bodyB: number;
-    forceA: V3;
-    forceB: V3;
-    lambda: number;
-  }[];
-}
+// The frame drawn at a step (bodies, anchors following their bodies rigidly) is computed in
+// src/shared/sceneFrame.ts, the same for the panel and the report.
+export { frameAt, type SceneFrame } from '../src/shared/sceneFrame';
 
 const AXES: Record<Projection, [number, number, string, string]> = {
   XY: [0, 1, 'x', 'y'],
   XZ: [0, 2, 'x', 'z'],
   YZ: [1, 2, 'y', 'z'],
 };
-
-/** Body positions at a step: from the snapshot when it is that step, else from history poses. */
-export function frameAt(
-  snapshot: SystemSnapshot,
-  history: StepRecord[],
-  sceneBodies: { name: string; fixed: boolean }[],
-  step: number,
-): SceneFrame {
-  const names = sceneBodies.length ? sceneBodies : snapshot.bodyStates.map((b) => ({ name: b.name, fixed: b.fixed }));
-  const useSnap = snapshot.step === step || step === 0 || history.length === 0;
-  const rec = step > 0 ? history[Math.min(history.length, step) - 1] : undefined;
-  const byName = new Map(snapshot.bodyStates.map((b) => [b.name, b] as const));
-  const bodies = names.map((b, i) => {
-    let p: V3 = [0, 0, 0];
-    if (!useSnap && rec && rec.poses.length >= (i + 1) * 7) p = [rec.poses[i * 7], rec.poses[i * 7 + 1], rec.poses[i * 7 + 2]];
-    else {
-      const bs = byName.get(b.name);
-      if (bs) p = [bs.position[0], bs.position[1], bs.position[2]];
-      else if (rec && rec.poses.length >= (i + 1) * 7) p = [rec.poses[i * 7], rec.poses[i * 7 + 1], rec.poses[i * 7 + 2]];
-    }
-    return { name: b.name, fixed: b.fixed, p };
-  });
-  const idx = new Map(bodies.map((b, i) => [b.name, i] as const));
-  const constraints = snapshot.constraints.map((c, ci) => {
-    const ia = idx.get(c.bodyA) ?? -1;
-    const ib = idx.get(c.bodyB) ?? -1;
-    let a: V3 = [...c.anchorAWorld] as V3;
-    let b: V3 = [...c.anchorBWorld] as V3;
-    if (!useSnap) {
-      // Anchors are only known at the snapshot's step: follow the bodies' translation meanwhile.
-      const snapA = byName.get(c.bodyA)?.position;
-      const snapB = byName.get(c.bodyB)?.position;
-      if (ia >= 0 && snapA) a = [0, 1, 2].map((k) => c.anchorAWorld[k] - snapA[k] + bodies[ia].p[k]) as V3;
-      if (ib >= 0 && snapB) b = [0, 1, 2].map((k) => c.anchorBWorld[k] - snapB[k] + bodies[ib].p[k]) as V3;
-    }
-    const lam = Math.hypot(...c.lambda);
-    return { index: ci, name: c.name, status: c.status, a, b, bodyA: ia, bodyB: ib, forceA: c.forceA, forceB: c.forceB, lambda: lam };
-  });
-  return { bodies, constraints };
-}
 
 export class SceneView {
   readonly el: HTMLDivElement;

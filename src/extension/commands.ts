@@ -6,7 +6,7 @@
 // result (useful to tests) and never throw: failures are shown and logged.
 import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
-import { buildReportHtml, reportSnapshotSteps } from '../report';
+import { buildReportHtml, buildReportModel, reportGenerator } from '../report';
 import type { PanelModel } from '../protocol';
 import { CommandIds, type CommandKey } from './commandIds';
 import type { Config } from './config';
@@ -293,23 +293,12 @@ export class Commands {
   }
 
   private async reportModel(ready: ReadyScene): Promise<PanelModel | undefined> {
-    const { state: s, result: r, sim, snapshot } = ready;
-    const model = buildPanelModel(s.fileName, r, sim, undefined);
-    if (!model) return undefined;
-    if (sim.currentStep > 0) {
-      const steps = reportSnapshotSteps(sim.currentStep, snapshot.rank.rows, snapshot.rank.dofs);
-      const snaps = [];
-      for (const k of steps) {
-        const snap = await this.d.scenes.snapshotAt(s, k);
-        if (snap) snaps.push(snap);
-      }
-      model.snapshots = snaps;
-      const last = snaps[snaps.length - 1];
-      if (last && last.step === sim.currentStep) model.snapshot = last;
-    }
+    const { state: s, result: r, sim } = ready;
+    const base = buildPanelModel(s.fileName, r, sim, undefined);
+    if (!base) return undefined;
     const version = (this.d.extension.extension.packageJSON as { version?: string }).version ?? '';
-    model.generator = `Constraint Lens ${version} (VS Code), ${new Date().toISOString().slice(0, 10)}`;
-    return model;
+    const run = { currentStep: sim.currentStep, snapshotAt: (k: number) => this.d.scenes.snapshotAt(s, k) };
+    return buildReportModel(base, run, reportGenerator(version, 'VS Code'));
   }
 
   private async revealItem(arg: unknown): Promise<void> {

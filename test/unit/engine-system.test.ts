@@ -8,7 +8,7 @@ import { Matrix, solve as mlSolve } from 'ml-matrix';
 import { inspectScene, simulateScene } from '../../src/engine/pipeline';
 import { Simulation } from '../../src/engine/simulation';
 import { parseScene } from '../../src/engine/scene/parse';
-import { csrRows, minvCsr } from '../../src/format';
+import { blockDiagonalCsr, csrToDense as csrRows } from '../../src/shared';
 import { Codes } from '../../src/engine/diagnostics';
 
 const example = (name: string) => readFileSync(join(__dirname, '../../examples', name), 'utf8');
@@ -46,12 +46,12 @@ test('block-sparse assembly and KKT solve equal a dense solve of the full KKT sy
     const m = s.J.rows;
     assert.equal(n, 30);
     assert.equal(m, 1 + 3 + 5 + 5 + 6 + 2);
-    const Minv = new Matrix(csrRows(minvCsr(s)));
+    const Minv = new Matrix(csrRows(blockDiagonalCsr(s.MinvBlocks, 6)));
     const J = new Matrix(csrRows(s.J));
     const Adense = J.mmul(Minv).mmul(J.transpose());
     assert.ok(maxAbsDiff(csrRows(s.A), Adense.to2DArray()) < 1e-12, 'A = J·M⁻¹·Jᵀ');
     // full KKT: [M −Jᵀ; J 0] [a; λ] = [F; rhs]
-    const M = new Matrix(csrRows(minvCsr(s))).to2DArray();
+    const M = new Matrix(csrRows(blockDiagonalCsr(s.MinvBlocks, 6))).to2DArray();
     const Mfull = new Matrix(M.length, M.length);
     for (let k = 0; k < n / 6; k++) {
       const blk = new Matrix(6, 6);

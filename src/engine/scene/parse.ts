@@ -2,6 +2,7 @@
 // `parseScene` never throws. See docs/scene-format.md for the format and the diagnostic table.
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { Codes, type Code } from '../diagnostics';
+import { exactNumber } from '../../shared/number';
 import { add, mat3MulVec, norm, normalize, quatNorm, quatToMat3, sub } from '../math';
 import type { Diagnostic, Fix, Mat3, Quat, Range, RelatedInformation, Severity, Vec3 } from '../types';
 import {
@@ -138,7 +139,8 @@ const describe = (node: Node): string => {
   }
 };
 
-const fmt = (n: number): string => String(n);
+// Values in messages and quick fixes: exact (a fix writes them back into the JSON).
+const fmt = exactNumber;
 const quote = (s: string): string => '`' + s + '`';
 
 interface DeclaredBody {
