@@ -23,6 +23,18 @@ import {
   constraintFields,
 } from '../../src/engine/scene/fields';
 import { CONSTRAINT_TYPES, type ConstraintType } from '../../src/engine/scene/types';
+import {
+  CONTACTS_FIELDS,
+  CONTACT_LEVELS,
+  FB_FIELDS,
+  NEWTON_FIELDS,
+  PGS_FIELDS,
+  SHAPE_ALL_FIELDS,
+  SHAPE_REQUIRED_FIELDS,
+  SHAPE_TYPES,
+  WORLD_FIELDS,
+  shapeFields,
+} from '../../src/engine/scene/contactFields';
 
 type Schema = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -65,6 +77,25 @@ test('the schema lists exactly the fields the parser knows', () => {
   assert.deepEqual(sorted(defs.body.required), ['mass', 'name']);
   assert.deepEqual(sorted(defs.constraint.required), ['bodyA', 'bodyB', 'type']);
   for (const o of [schema, schema.properties.solver, defs.body, defs.constraint]) assert.equal(o.additionalProperties, false);
+  // Shapes, world and the contact-solver settings.
+  const sp = schema.properties.solver.properties;
+  assert.deepEqual(sorted(Object.keys(defs.shape.properties)), sorted(SHAPE_ALL_FIELDS));
+  const shapeRules = defs.shape.allOf as Schema[];
+  assert.deepEqual(sorted(shapeRules.map((r) => r.if.properties.type.const)), sorted(SHAPE_TYPES));
+  for (const r of shapeRules) {
+    const t = r.if.properties.type.const as (typeof SHAPE_TYPES)[number];
+    assert.deepEqual(sorted(r.then.propertyNames.enum), sorted(shapeFields(t)), t);
+    assert.deepEqual(sorted(r.then.required ?? []), sorted(SHAPE_REQUIRED_FIELDS[t]), t);
+  }
+  assert.deepEqual(defs.shape.required, ['type']);
+  assert.deepEqual(sorted(Object.keys(schema.properties.world.properties)), sorted(WORLD_FIELDS));
+  assert.deepEqual(sorted(Object.keys(sp.contacts.properties)), sorted(CONTACTS_FIELDS));
+  assert.deepEqual(sorted(Object.keys(sp.newton.properties)), sorted(NEWTON_FIELDS));
+  assert.deepEqual(sorted(Object.keys(sp.fb.properties)), sorted(FB_FIELDS));
+  assert.deepEqual(sorted(Object.keys(sp.pgs.properties)), sorted(PGS_FIELDS));
+  for (const o of [defs.shape, schema.properties.world, sp.contacts, sp.newton, sp.fb, sp.pgs]) assert.equal(o.additionalProperties, false);
+  assert.equal(defs.body.properties.shapes.items.allOf[0].$ref, '#/definitions/shape');
+  assert.equal(schema.properties.world.properties.shapes.items.$ref, '#/definitions/shape');
 });
 
 test('enums and their descriptions match the parser', () => {
@@ -74,6 +105,8 @@ test('enums and their descriptions match the parser', () => {
     [s.formulation, FORMULATIONS],
     [s.method, SOLVE_METHODS],
     [defs.constraint.properties.type, CONSTRAINT_TYPES],
+    [defs.shape.properties.type, SHAPE_TYPES],
+    [s.contacts.properties.level, CONTACT_LEVELS],
   ];
   for (const [p, values] of pairs) {
     assert.deepEqual(p.enum, [...values]);
@@ -88,6 +121,12 @@ test('every property has a title, a description and a markdownDescription', () =
     ['solver', schema.properties.solver.properties],
     ['body', defs.body.properties],
     ['constraint', defs.constraint.properties],
+    ['shape', defs.shape.properties],
+    ['world', schema.properties.world.properties],
+    ['solver.contacts', schema.properties.solver.properties.contacts.properties],
+    ['solver.newton', schema.properties.solver.properties.newton.properties],
+    ['solver.fb', schema.properties.solver.properties.fb.properties],
+    ['solver.pgs', schema.properties.solver.properties.pgs.properties],
   ];
   for (const [where, props] of objects) {
     for (const [k, p] of Object.entries(props)) {
@@ -100,7 +139,22 @@ test('every property has a title, a description and a markdownDescription', () =
 
 test('schema defaults are the parser defaults', () => {
   // Solver and scene.
-  for (const k of SOLVER_FIELDS) assert.deepEqual(schema.properties.solver.properties[k].default, DEFAULT_SOLVER[k], `solver.${k}`);
+  // Object-valued settings: the schema defaults of their fields. contacts.enabled and contacts.level
+  // depend on the scene (shapes, formulation) and have none; the test below checks them.
+  const contextual = ['contacts.enabled', 'contacts.level'];
+  for (const k of SOLVER_FIELDS) {
+    const p = schema.properties.solver.properties[k];
+    const d = DEFAULT_SOLVER[k];
+    if (typeof d !== 'object') {
+      assert.deepEqual(p.default, d, `solver.${k}`);
+      continue;
+    }
+    assert.deepEqual(p.default, {}, `solver.${k}`);
+    for (const [f, v] of Object.entries(d)) {
+      if (contextual.includes(`${k}.${f}`)) assert.equal(p.properties[f].default, undefined, `solver.${k}.${f}`);
+      else assert.deepEqual(p.properties[f].default, v, `solver.${k}.${f}`);
+    }
+  }
   const minimal = parseScene('{ "bodies": [ { "name": "A", "mass": 1 }, { "name": "B", "mass": 1, "position": [1, 0, 0] } ], "constraints": [ { "type": "ball", "bodyA": "A", "bodyB": "B" }, { "type": "lock", "bodyA": "A", "bodyB": "world" } ] }');
   const scene = minimal.scene!;
   assert.equal(schema.properties.name.default, scene.name);
