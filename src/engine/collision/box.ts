@@ -146,6 +146,35 @@ function faceContacts(P0: Vec3, D: Vec3, r: number, k: number, s: number, f: Box
 }
 
 /**
+ * Contacts of a segment lying parallel to the box edge along axis j (the closest feature): the
+ * ends of the part of the segment beside the edge. Returns false when the segment is not parallel
+ * to the edge or nothing was emitted.
+ */
+function edgeContacts(P0: Vec3, D: Vec3, r: number, j: number, f: BoxFrame, margin: number, out: RawContact[]): boolean {
+  const h = f.h;
+  const len = Math.hypot(D[0], D[1], D[2]);
+  if (!(len > 0) || Math.abs(D[j]) < len * (1 - 1e-12)) return false;
+  const ta = (-h[j] - P0[j]) / D[j];
+  const tb = (h[j] - P0[j]) / D[j];
+  const lo = Math.max(0, Math.min(ta, tb));
+  const hi = Math.min(1, Math.max(ta, tb));
+  if (lo > hi) return false;
+  const ts = (hi - lo) * len > 1e-9 * (h[0] + h[1] + h[2] + len) ? [lo, hi] : [(lo + hi) / 2];
+  let emitted = false;
+  for (const t of ts) {
+    const p: Vec3 = [P0[0] + t * D[0], P0[1] + t * D[1], P0[2] + t * D[2]];
+    const q = f.clamp(p);
+    const d = Math.sqrt(dist2(p, q));
+    if (!(d > 0) || d - r > margin) continue;
+    const n = f.dir([(p[0] - q[0]) / d, (p[1] - q[1]) / d, (p[2] - q[2]) / d]);
+    const w = f.world(p);
+    out.push(rawFromA([w[0] - r * n[0], w[1] - r * n[1], w[2] - r * n[2]], n, d - r));
+    emitted = true;
+  }
+  return emitted;
+}
+
+/**
  * A capsule, B box. Separated segment: the exact closest points (one contact, or two along a face
  * the segment lies parallel to). Segment inside the box: separating-axis test over the box's face
  * normals and the segment × box-edge directions (exact penetration depth of the segment–box pair),
@@ -176,6 +205,7 @@ export function capsuleBox(a: PosedShape, b: PosedShape, margin: number, out: Ra
       const k = outside[0];
       if (faceContacts(P0, D, r, k, S[k] > 0 ? 1 : -1, f, margin, out)) return;
     }
+    if (outside.length === 2 && edgeContacts(P0, D, r, 3 - outside[0] - outside[1], f, margin, out)) return;
     const n = f.dir([(S[0] - Q[0]) / d, (S[1] - Q[1]) / d, (S[2] - Q[2]) / d]);
     const w = f.world(S);
     out.push(rawFromA([w[0] - r * n[0], w[1] - r * n[1], w[2] - r * n[2]], n, gap));
@@ -208,11 +238,17 @@ export function capsuleBox(a: PosedShape, b: PosedShape, margin: number, out: Ra
   const gap = -best.depth - r;
   const nl = best.n;
   if (best.axis < 3) {
+    // Face contacts, unless the deepest part of the segment is beside the face (then they would
+    // understate the penetration).
     const k = best.axis;
-    if (faceContacts(P0, D, r, k, nl[k] > 0 ? 1 : -1, f, margin, out)) return;
+    const face: RawContact[] = [];
+    if (faceContacts(P0, D, r, k, nl[k] > 0 ? 1 : -1, f, margin, face) && Math.min(...face.map((c) => c.gap)) <= gap + 1e-9 * scale) {
+      out.push(...face);
+      return;
+    }
   }
   // One contact: for an edge axis, at the segment point closest to the supporting box edge; for a
-  // face with nothing above it, at the deepest end of the segment.
+  // face, at the deepest end of the segment.
   let S: Vec3;
   if (best.axis >= 3) {
     const k = best.axis - 3;

@@ -44,27 +44,28 @@ const area2 = (a: Vert, b: Vert, c: Vert): number => Math.abs((b.x - a.x) * (c.y
  */
 export function reduceManifold(pts: readonly Vert[]): number[] {
   if (pts.length <= 4) return pts.map((_, i) => i);
-  const argmax = (score: (p: Vert, i: number) => number): number => {
+  const chosen: number[] = [];
+  /** The first point not chosen yet with the largest score (NaN counts as −∞). */
+  const pick = (score: (p: Vert) => number): Vert => {
     let best = -1;
     let bestScore = -Infinity;
     pts.forEach((p, i) => {
-      const s = score(p, i);
-      if (s > bestScore) {
-        bestScore = s;
+      if (chosen.includes(i)) return;
+      const s = score(p);
+      if (best < 0 || s > bestScore) {
+        bestScore = Number.isNaN(s) ? -Infinity : s;
         best = i;
       }
     });
-    return best;
+    chosen.push(best);
+    return pts[best];
   };
-  const i1 = argmax((p) => -p.z);
-  const p1 = pts[i1];
-  const i2 = argmax((p, i) => (i === i1 ? -1 : (p.x - p1.x) ** 2 + (p.y - p1.y) ** 2));
-  const p2 = pts[i2];
-  const i3 = argmax((p, i) => (i === i1 || i === i2 ? -1 : area2(p1, p2, p)));
-  const p3 = pts[i3];
+  const p1 = pick((p) => -p.z);
+  const p2 = pick((p) => (p.x - p1.x) ** 2 + (p.y - p1.y) ** 2);
+  const p3 = pick((p) => area2(p1, p2, p));
   const tri = area2(p1, p2, p3);
-  const i4 = argmax((p, i) => (i === i1 || i === i2 || i === i3 ? -Infinity : area2(p1, p2, p) + area2(p2, p3, p) + area2(p3, p1, p) - tri));
-  return [i1, i2, i3, i4].sort((x, y) => x - y);
+  pick((p) => area2(p1, p2, p) + area2(p2, p3, p) + area2(p3, p1, p) - tri);
+  return chosen.sort((x, y) => x - y);
 }
 
 /** A and B boxes: up to four contacts, normal from B to A. */
@@ -144,7 +145,8 @@ function edgeContact(a: PosedShape, b: PosedShape, A: Vec3[], B: Vec3[], ha: Vec
       }
     }
   }
-  const m: Vec3 = [(best!.c1[0] + best!.c2[0]) / 2, (best!.c1[1] + best!.c2[1]) / 2, (best!.c1[2] + best!.c2[2]) / 2];
+  if (!best) return; // only with non-finite input
+  const m: Vec3 = [(best.c1[0] + best.c2[0]) / 2, (best.c1[1] + best.c2[1]) / 2, (best.c1[2] + best.c2[2]) / 2];
   const g = gap / 2;
   out.push({ pA: [m[0] + g * L[0], m[1] + g * L[1], m[2] + g * L[2]], pB: [m[0] - g * L[0], m[1] - g * L[1], m[2] - g * L[2]], n: L, gap });
 }
@@ -187,15 +189,16 @@ function faceContacts(a: PosedShape, b: PosedShape, A: Vec3[], B: Vec3[], ha: Ve
     if (kept.some((q) => (q.x - p.x) ** 2 + (q.y - p.y) ** 2 < dup)) continue;
     kept.push(p);
   }
-  if (kept.length === 0) {
-    // Nothing of the incident face lies over the reference face (its deepest part is an edge or a
-    // corner beside it): one contact at the incident box's deepest corner, at the separating depth.
+  if (kept.length === 0 || Math.min(...kept.map((p) => p.z)) > sep + 1e-9 * (hR[k] + hI[m])) {
+    // The deepest corner of the incident box is not over the reference face (the overlap is an
+    // edge or a corner beside it): add that corner, at the separating depth, so that the
+    // manifold never understates the penetration.
     const corner: Vec3 = [cI[0], cI[1], cI[2]];
     for (let q = 0; q < 3; q++) {
       const g = dot(nR, axI[q]) > 0 ? -1 : 1;
       for (let r = 0; r < 3; r++) corner[r] += g * hI[q] * axI[q][r];
     }
-    kept.push({ ...coords(corner), z: sep });
+    kept.push(coords(corner));
   }
   for (const idx of reduceManifold(kept)) {
     const p = kept[idx];

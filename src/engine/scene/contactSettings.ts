@@ -1,8 +1,8 @@
 // The contact-solver settings of `solver`: `contacts`, `newton`, `regularization`, `fb`, `pgs`.
 // Read once the bodies and the world are known, because two defaults depend on the rest of the
 // scene: `contacts.enabled` (true when any shape exists) and `contacts.level` ('position' for the
-// nonlinear formulation). The acceleration formulation does not solve contacts: shapes there get a
-// warning (CL116) and contacts are disabled.
+// nonlinear formulation). The acceleration formulation does not solve contacts: contacts are
+// always disabled there, and shapes get a warning (CL116).
 import type { Node } from 'jsonc-parser';
 import { Codes } from '../diagnostics';
 import type { ShapeSpec } from '../collision/types';
@@ -85,8 +85,8 @@ export function readContactSettings(r: FieldReader, top: FieldObject, s: SolverS
   const shapeCount = bodies.reduce((n, b) => n + b.shapes.length, 0) + world.shapes.length;
   s.contacts.level = level ?? (s.formulation === 'nonlinear' ? 'position' : 'velocity');
   s.contacts.enabled = enabled ?? shapeCount > 0;
-  if (s.formulation === 'acceleration' && shapeCount > 0 && s.contacts.enabled) {
-    unsupported(r, top, solverNode, shapeCount);
+  if (s.formulation === 'acceleration') {
+    if (shapeCount > 0 && s.contacts.enabled) unsupported(r, top, solverNode, shapeCount);
     s.contacts.enabled = false;
   }
 }
