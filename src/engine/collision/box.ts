@@ -175,8 +175,8 @@ function edgeContacts(P0: Vec3, D: Vec3, r: number, j: number, f: BoxFrame, marg
 }
 
 /**
- * A capsule, B box. Separated segment: the exact closest points (one contact, or two along a face
- * the segment lies parallel to). Segment inside the box: separating-axis test over the box's face
+ * A capsule, B box. Separated segment: the exact closest points (one contact, or two when the
+ * segment lies parallel to the closest face or edge). Segment inside the box: separating-axis test over the box's face
  * normals and the segment × box-edge directions (exact penetration depth of the segment–box pair),
  * then the same face contacts, or one contact between the segment and the box edge.
  */
