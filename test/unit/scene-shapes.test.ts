@@ -229,6 +229,10 @@ test('CL116: shapes in the acceleration formulation → warning naming velocity 
   // Contacts switched off explicitly, or no shapes: no warning.
   assert.deepEqual(parseScene('{ "solver": { "contacts": { "enabled": false } }, "bodies": [], "world": { "shapes": [ { "type": "plane" } ] } }').diagnostics, []);
   assert.deepEqual(parseScene('{ "bodies": [ { "name": "A", "mass": 1, "shapes": [] } ] }').diagnostics, []);
+  // Contacts are always off in the acceleration formulation, even when asked for.
+  const asked = parseScene('{ "solver": { "contacts": { "enabled": true } }, "bodies": [] }');
+  assert.deepEqual(asked.diagnostics, []);
+  assert.equal(asked.scene!.solver.contacts.enabled, false);
 });
 
 test('a constraint on a body dropped for a bad shape gets the information note, not a second error', () => {
