@@ -7,3 +7,5 @@ export type { InspectOptions, InspectResult, SimulationApi } from './api';
 export type * from './result';
 export type * from './types';
 export type { SceneSpec, BodySpec, ConstraintSpec, SolverSettings, SourceMap, ParseResult, JsonPath } from './scene/types';
+export { detectContacts } from './collision/detect';
+export type * from './collision/types';

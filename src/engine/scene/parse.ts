@@ -28,6 +28,9 @@ import {
   constraintFields,
 } from './fields';
 import { LineIndex, closest, createSourceMap, removePropertyEdit, replaceNodeEdit } from './text';
+import { readContactSettings } from './contactSettings';
+import type { FieldReader } from './reader';
+import { readBodyShapes, readWorld } from './shapes';
 import {
   CONSTRAINT_TYPES,
   type BodySpec,
@@ -217,6 +220,27 @@ class SceneParser {
     if (data) d.data = data;
     this.diagnostics.push(d);
     if (severity === 'error') this.errorCount++;
+  }
+
+  /** The value readers, for the field groups parsed in their own files (shapes.ts, contactSettings.ts). */
+  private reader(): FieldReader {
+    return {
+      index: this.index,
+      describe,
+      report: this.report.bind(this),
+      related: this.related.bind(this),
+      object: this.object.bind(this),
+      valueOf: this.valueOf.bind(this),
+      missing: this.missing.bind(this),
+      typeError: this.typeError.bind(this),
+      number: this.number.bind(this),
+      numberNode: this.numberNode.bind(this),
+      string: this.string.bind(this),
+      boolean: this.boolean.bind(this),
+      enumeration: this.enumeration.bind(this),
+      vec3: this.vec3.bind(this),
+      orientation: this.orientation.bind(this),
+    };
   }
 
   private sorted(): Diagnostic[] {
@@ -515,6 +539,8 @@ class SceneParser {
       }
     }
     this.duplicateConstraintNames(named);
+    const world = readWorld(this.reader(), top);
+    readContactSettings(this.reader(), top, solver, bodies, world);
 
     return {
       name: name === undefined || name === BAD ? DEFAULT_SCENE_NAME : name.value,
@@ -522,6 +548,7 @@ class SceneParser {
       solver,
       bodies,
       constraints,
+      world,
     };
   }
 
@@ -624,6 +651,7 @@ class SceneParser {
     const torque = this.vec3(o, 'torque', label('torque'), [0, 0, 0], data);
     const gravity = this.boolean(o, 'gravity', label('gravity'), data);
     const fixed = this.boolean(o, 'fixed', label('fixed'), data);
+    const shapes = readBodyShapes(this.reader(), o, name !== undefined ? quote(name) : String(i), data);
 
     const valid = this.errorCount === errorsBefore && name !== undefined && !duplicate;
     if (name !== undefined && nameNode && !declared.has(name)) declared.set(name, { index: i, nameNode, valid });
@@ -656,6 +684,7 @@ class SceneParser {
       torque,
       gravity: gravity ?? true,
       fixed: fixed ?? false,
+      shapes,
     };
   }
 
