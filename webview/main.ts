@@ -15,7 +15,7 @@ import {
 import { HISTORY_CHARTS, HistoryChart, LambdaChart, SpectrumChart, applyChartTheme, type HistoryContext } from './charts';
 import { button, clear, h, icon } from './dom';
 import { condBand, condBandLabel, csvCell, fmt, fmtCond, fmtExact, fmtTime, fmtVec, norm3 } from './format';
-import { Heatmap, type HeatmapSelection } from './heatmap';
+import { Heatmap, type HeatmapSelection } from './heatmap/heatmap';
 import { entry, matricesOf, normalizeSnapshot, type MatrixSource } from './matrix';
 import { SceneView, frameAt } from './sceneView';
 import { onThemeChange, readPalette, type Palette } from './theme';
