@@ -1,6 +1,7 @@
 // Derived views of the panel state: pure functions the cards render from and the bootstrap's
 // effects act on (which snapshot to ask for, what to persist). No DOM; tested in Node.
 import type { Diagnostic, StepRecord, WebviewState } from '../src/protocol';
+import type { HeatmapSelection } from './heatmap/viewport';
 import type { PanelState } from './store';
 
 /** The step the transport should ask the host for now, if any (one request in flight at a time). */
@@ -94,13 +95,6 @@ export function redundantRows(s: PanelState): Set<number> {
   const red = new Set<number>();
   for (const m of s.matrices) for (const r of m.redundantRows ?? []) red.add(r);
   return red;
-}
-
-export interface HeatmapSelection {
-  /** Half-open row ranges to outline (selected constraint). */
-  rows: [number, number][];
-  /** Half-open column ranges to outline. */
-  cols: [number, number][];
 }
 
 /** What the heatmap outlines for the selected constraint in the shown matrix. */
