@@ -174,4 +174,38 @@ describe('rpc over a custom wire', () => {
     const client = createRpcClient<Panel, Out, In>(up.post, down.subscribe, { wire });
     assert.deepEqual(await client.request('snapshot', { step: 3 }), { step: 3, tag: 's3' });
   });
+
+  test('the analysis worker’s shapes fit too: `{ id, kind, …params }` out, `{ id, ok, result | error }` back', async () => {
+    interface Worker {
+      inspect: { params: { text: string }; result: { chars: number } };
+      snapshot: { params: { key: string; step: number }; result: { step: number } };
+    }
+    type Req = ({ kind: 'inspect'; text: string } | { kind: 'snapshot'; key: string; step: number }) & { id: number };
+    type Res = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
+    const up = channel<Req>();
+    const down = channel<Res>();
+    handleRequests<Worker, Req, Res>(
+      down.post,
+      up.subscribe,
+      {
+        inspect: ({ text }) => ({ chars: text.length }),
+        snapshot: ({ step }) => (step > 10 ? Promise.reject(new Error('past the run')) : { step }),
+      },
+      {
+        request: (m) => ({ id: m.id, method: m.kind, params: m }),
+        reply: (id, o) => ({ id: id as number, ...o }),
+      },
+    );
+    const client = createRpcClient<Worker, Req, Res>(up.post, down.subscribe, {
+      wire: {
+        request: (method, params, id) => ({ message: { id, kind: method, ...params } as Req, key: id }),
+        reply: (m) => (m.ok ? { key: m.id, ok: true, result: m.result } : { key: m.id, ok: false, error: m.error }),
+      },
+    });
+    assert.deepEqual(await client.request('inspect', { text: 'abc' }), { chars: 3 });
+    assert.deepEqual(await client.request('snapshot', { key: 'k', step: 4 }), { step: 4 });
+    await assert.rejects(client.request('snapshot', { key: 'k', step: 40 }), /past the run/);
+    assert.deepEqual(up.sent[1], { id: 2, kind: 'snapshot', key: 'k', step: 4 });
+    assert.deepEqual(down.sent[0], { id: 1, ok: true, result: { chars: 3 } });
+  });
 });
