@@ -3,8 +3,6 @@
 import type { SystemSnapshot } from '../src/protocol';
 import { absRange, blockDiagonalCsr } from '../src/shared';
 
-/** Transitional re-exports (same names as before); new code imports src/shared directly. */
-export { csrEntry as entry, csrLowerBound as lowerBound } from '../src/shared';
 
 export interface MatrixSource {
   id: string;

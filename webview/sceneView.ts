@@ -1,7 +1,7 @@
 // Orthographic scene view: bodies, constraints (anchor to anchor), constraint force arrows.
 import type { Projection } from '../src/protocol';
 import type { SceneFrame, V3 } from '../src/shared/sceneFrame';
-import { fmt, norm3 } from './format';
+import { formatNumber as fmt, norm3 } from '../src/shared';
 import { withAlpha, type Palette } from './theme';
 import { CanvasView } from './canvas';
 import { h } from './dom';

@@ -1,7 +1,8 @@
 // Copying the shown matrix (or its visible part when huge) as CSV or as a NumPy literal.
 import { h } from '../dom';
-import { csvCell, fmtExact } from '../format';
-import { entry, type MatrixSource } from '../matrix';
+import { csvField as csvCell, exactNumber as fmtExact } from '../../src/shared';
+import { csrEntry as entry } from '../../src/shared';
+import { type MatrixSource } from '../matrix';
 
 export interface CellRange {
   i0: number;

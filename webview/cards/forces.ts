@@ -2,7 +2,7 @@
 // force and torque on body B, the violation and the status. Rows select their constraint.
 import { LambdaChart } from '../charts';
 import { clear, h } from '../dom';
-import { fmt, fmtExact, fmtVec, norm3 } from '../format';
+import { formatNumber as fmt, exactNumber as fmtExact, formatVec as fmtVec, norm3 } from '../../src/shared';
 import { redundantRows } from '../selectors';
 import { caps, card, type CardContext } from './card';
 

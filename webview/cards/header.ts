@@ -1,7 +1,7 @@
 // The header: scene name and file, the simulation controls (or the report badge), the summary
 // stats of the shown step, and the timeline below them.
 import { button, clear, h, icon } from '../dom';
-import { condBand, condBandLabel, fmt, fmtCond, fmtTime } from '../format';
+import { condBandDescription, condBandLegend, condBand, COND_BAND_LABEL as condBandLabel, formatNumber as fmt, formatCond, formatTime as fmtTime } from '../../src/shared';
 import { problemCounts, shownCondition, shownTime } from '../selectors';
 import type { SimCommand } from '../actions';
 import { caps, type CardContext } from './card';
@@ -65,12 +65,12 @@ export function createHeader(ctx: CardContext): HTMLElement {
       stat('Time', fmtTime(shownTime(s)), { id: 'time' });
       const cond = shownCondition(s)!;
       stat('Method', cond.method, { id: 'method', title: 'Linear solver used for A·λ = rhs' });
-      const band = condBand(cond.cond);
-      const kv = h('span', { class: 'cl-cond' }, h('span', { class: 'cl-cond-num', text: fmtCond(cond.cond, cond.estimated) }), h('span', { class: `cl-band cl-band-${band}`, text: condBandLabel[band] }));
+      const band = condBand(cond.cond, { warning: m.conditionWarning, rows: snap.rank.rows });
+      const kv = h('span', { class: 'cl-cond' }, h('span', { class: 'cl-cond-num', text: formatCond(cond.cond, { estimated: cond.estimated }) }), h('span', { class: `cl-band cl-band-${band}`, text: condBandLabel[band] }));
       stat('κ(A)', kv, {
         id: 'cond',
         cls: `cl-stat-cond cl-${band}`,
-        title: `2-norm condition number of A${cond.estimated ? ' (estimated)' : ''}; Jacobi-scaled κ = ${fmtCond(snap.cond.scaled)}. Bands: < 1e2 good, < 1e6 caution, above ill-conditioned, ∞ singular.`,
+        title: `2-norm condition number of A${cond.estimated ? ' (estimated)' : ''}; Jacobi-scaled κ = ${formatCond(snap.cond.scaled)}. ${condBandDescription(band, m.conditionWarning)}. Bands: ${condBandLegend(m.conditionWarning)}.`,
       });
       const deficient = snap.rank.J < snap.rank.rows;
       stat('rank J', `${snap.rank.J} / ${snap.rank.rows} rows`, { id: 'rank', cls: deficient ? 'cl-warn' : '', title: deficient ? `${snap.rank.rows - snap.rank.J} dependent row(s): see Redundancy` : 'Full row rank' });

@@ -22,7 +22,7 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
       const snap = s.snapshot;
       if (!m || !snap || !s.palette) return;
       empty.hidden = m.history.length !== 0;
-      const ctx: HistoryContext = { history: m.history, snapshot: snap, initial: s.initial, palette: s.palette, selectedConstraint: s.selected };
+      const ctx: HistoryContext = { history: m.history, snapshot: snap, initial: s.initial, palette: s.palette, selectedConstraint: s.selected, conditionWarning: m.conditionWarning };
       for (const c of charts) c.note.textContent = c.chart.update(ctx, s.step) ?? '';
     },
   );

@@ -1,7 +1,7 @@
 // The redundancy card (hidden when every row is independent): each dependent row as a linear
 // combination of earlier rows, with links that select the constraints and show them in J or A.
 import { button, clear, h } from '../dom';
-import { fmt } from '../format';
+import { formatNumber as fmt } from '../../src/shared';
 import { card, type CardContext } from './card';
 
 export function createRedundancyCard({ store, actions }: CardContext): HTMLElement {

@@ -2,7 +2,7 @@
 // arrows, and a note on the selected constraint. Clicking selects a constraint or reveals a body.
 import type { Projection } from '../../src/protocol';
 import { h } from '../dom';
-import { fmt, fmtVec } from '../format';
+import { formatNumber as fmt, formatVec as fmtVec } from '../../src/shared';
 import { SceneView, frameAt } from '../sceneView';
 import { card, type CardContext } from './card';
 

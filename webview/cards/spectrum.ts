@@ -1,7 +1,7 @@
 // The spectrum card: κ(A), scaled κ, rank and tolerance, σ max/min, and the singular values of A.
 import { SpectrumChart } from '../charts';
 import { clear, h } from '../dom';
-import { condBand, fmt, fmtCond } from '../format';
+import { condBand, formatNumber as fmt, formatCond } from '../../src/shared';
 import { caps, card, type CardContext } from './card';
 
 export function createSpectrumCard({ store }: CardContext): HTMLElement {
@@ -21,8 +21,8 @@ export function createSpectrumCard({ store }: CardContext): HTMLElement {
         summary.append(h('div', { class: `cl-kv-item ${cls}` }, h('span', { class: 'cl-kv-k', text: caps(k) }), h('span', { class: 'cl-kv-v', text: v })));
       };
       const sv = snap.singularValues;
-      kv('κ(A)', fmtCond(snap.cond.A, snap.condEstimated), `cl-${condBand(snap.cond.A)}`);
-      kv('κ scaled', fmtCond(snap.cond.scaled, snap.condEstimated));
+      kv('κ(A)', formatCond(snap.cond.A, { estimated: snap.condEstimated }), `cl-${condBand(snap.cond.A, { warning: s.model?.conditionWarning, rows: snap.rank.rows })}`);
+      kv('κ scaled', formatCond(snap.cond.scaled, { estimated: snap.condEstimated }));
       kv('rank A', `${snap.rank.J} / ${snap.rank.rows}`, snap.rank.J < snap.rank.rows ? 'cl-warn' : '');
       kv('tolerance', fmt(snap.rankTolerance, 3));
       if (sv && sv.length) {

@@ -1,7 +1,7 @@
 // The timeline: a step slider over the run, the shown step and time, and a note while the
 // matrices are not those of the shown step (loading, or the nearest embedded in a report).
 import { h } from '../dom';
-import { fmtTime } from '../format';
+import { formatTime as fmtTime } from '../../src/shared';
 import { shownTime, stepNote } from '../selectors';
 import { caps, type CardContext } from './card';
 

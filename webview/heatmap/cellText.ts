@@ -1,6 +1,6 @@
 // Which text a heatmap cell can hold: the value at the most significant digits (3, 2, then 1) and
 // the larger font that fit the cell's width. Pure: the caller measures text at the base font.
-import { fmt } from '../format';
+import { formatNumber as fmt } from '../../src/shared';
 
 export interface CellText {
   text: string;

@@ -1,6 +1,6 @@
 // The colour legend under the heatmap: the diverging bar, its end values, the scale in use and nnz.
 import { h } from '../dom';
-import { fmt } from '../format';
+import { formatNumber as fmt } from '../../src/shared';
 import type { MatrixSource } from '../matrix';
 import type { Palette } from '../palette';
 import { lutCss } from '../theme';

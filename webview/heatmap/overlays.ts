@@ -1,7 +1,8 @@
 // What the heatmap draws over its cells (CSS px, after the DPR transform): the cell grid and the
 // block lines, the printed values, the redundant-row stripes, the selection, the hover cell and
 // the keyboard cursor.
-import { lowerBound, type MatrixSource } from '../matrix';
+import { csrLowerBound as lowerBound } from '../../src/shared';
+import { type MatrixSource } from '../matrix';
 import type { Palette } from '../palette';
 import { lutIsDark, withAlpha } from '../theme';
 import { cellFontSizes, fitCellText, MIN_LABEL_CELL } from './cellText';

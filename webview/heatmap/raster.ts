@@ -1,7 +1,8 @@
 // The heatmap's cells: only the visible ones, straight from the CSR arrays, aggregated per device
 // pixel when zoomed out (the largest |value| wins, non-finite values always show), coloured with
 // the diverging lookup table, written with one putImageData.
-import { lowerBound, type MatrixSource } from '../matrix';
+import { csrLowerBound as lowerBound } from '../../src/shared';
+import { type MatrixSource } from '../matrix';
 import type { Palette } from '../palette';
 import type { Viewport } from './viewport';
 

@@ -1,8 +1,9 @@
 // The heatmap's tooltip: a cell's row, column and exact value (or a gutter label), placed beside
 // the pointer and kept inside the canvas.
 import { h } from '../dom';
-import { fmtExact } from '../format';
-import { entry, type MatrixSource } from '../matrix';
+import { exactNumber as fmtExact } from '../../src/shared';
+import { csrEntry as entry } from '../../src/shared';
+import { type MatrixSource } from '../matrix';
 
 export interface TipContent {
   title: string;
