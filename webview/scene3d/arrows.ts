@@ -8,8 +8,7 @@ import { Glyphs, type GeometryKit } from './glyphs';
 import { add3, norm3, quatFromY, scale3, type Q4, type V3 } from './math';
 import { poseOf, type Frame, type SceneData } from './model';
 import type { Palette3D } from './palette';
-
-export type ForceMode = 'all' | 'selected' | 'off';
+import type { ForceMode } from './describe';
 
 export interface ArrowScales {
   /** Metres of arrow per newton and per newton-metre. */

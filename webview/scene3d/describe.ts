@@ -3,12 +3,23 @@
 // and the label of a body or constraint. Pure: no DOM, no three.
 import type { PanelModel } from '../../src/protocol';
 import { fmt } from '../format';
-import type { ForceMode } from './arrows';
 import { norm3, type V3 } from './math';
-import { poseOf, type Frame, type SceneData } from './model';
+import { poseOf, type Frame, type ItemState, type SceneData } from './model';
 import type { ContactState } from './read';
 import { readContacts } from './read';
-import type { LegendInfo } from './overlay';
+
+/** Which force arrows are drawn. */
+export type ForceMode = 'all' | 'selected' | 'off';
+
+export interface LegendInfo {
+  states: Set<ItemState>;
+  redundantSet: boolean;
+  contacts: Set<ContactState>;
+  /** Reference arrows: a round value and its length in px; undefined when nothing is drawn. */
+  force?: { value: number; px: number };
+  torque?: { value: number; px: number };
+  note: string;
+}
 
 export interface Scales {
   /** Metres of arrow per newton, per newton-metre; the longest arrow (before the user's factor). */

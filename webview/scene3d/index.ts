@@ -2,5 +2,5 @@
 export { SceneView3D, type Selection3D, type SceneView3DOptions } from './view';
 export type { Preset } from './orbit';
 export type { TrailMode } from './trail';
-export type { ForceMode } from './arrows';
+export type { ForceMode } from './describe';
 export type { StepSource } from './model';

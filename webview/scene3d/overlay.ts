@@ -5,7 +5,7 @@ import { h, clear } from '../dom';
 import type { RGB } from '../theme';
 import type { ItemState } from './model';
 import type { Preset } from './orbit';
-import type { ForceMode } from './arrows';
+import type { ForceMode, LegendInfo } from './describe';
 import type { TrailMode } from './trail';
 import { css, type Palette3D } from './palette';
 import type { ContactState } from './read';
@@ -18,16 +18,6 @@ export interface OverlayActions {
   cycleForces(): void;
   /** log10 of the user's arrow scale multiplier. */
   arrowScale(log10: number): void;
-}
-
-export interface LegendInfo {
-  states: Set<ItemState>;
-  redundantSet: boolean;
-  contacts: Set<ContactState>;
-  /** Reference arrows: value and length in px; undefined when nothing is drawn. */
-  force?: { value: number; px: number };
-  torque?: { value: number; px: number };
-  note: string;
 }
 
 const STATE_WORDS: [ItemState, string][] = [

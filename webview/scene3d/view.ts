@@ -4,7 +4,7 @@
 import { AmbientLight, DirectionalLight, Scene, WebGLRenderer } from 'three';
 import type { PanelModel } from '../../src/protocol';
 import { h } from '../dom';
-import { ArrowLayer, type ForceMode } from './arrows';
+import { ArrowLayer } from './arrows';
 import { BodyLayer } from './bodies';
 import { GeometryKit, type Glyphs } from './glyphs';
 import { WorldLayer } from './grid';
@@ -12,12 +12,13 @@ import { JointLayer } from './joints';
 import { type V3 } from './math';
 import { frameAt, poseOf, sceneData, type Frame, type SceneData, type StepSource } from './model';
 import { Orbit, type Preset } from './orbit';
-import { Overlay, unavailableMessage } from './overlay';
+import { Overlay, unavailableMessage, type OverlayActions } from './overlay';
+import { handleKey } from './keys';
 import { createContext } from './context';
 import { readPalette3D, type Palette3D } from './palette';
 import { pick, project, type Target } from './pick';
 import { TrailLayer, type TrailMode } from './trail';
-import { describeTarget, legendInfo, glyphUnit, arrowScales, type Scales } from './describe';
+import { describeTarget, legendInfo, glyphUnit, arrowScales, type ForceMode, type Scales } from './describe';
 
 export interface Selection3D {
   body?: string;
@@ -103,14 +104,7 @@ export class SceneView3D {
     if (!this.renderer) return;
     this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
     this.root.append(this.canvas);
-    this.overlay = new Overlay(this.root, {
-      fit: () => this.fit(),
-      preset: (p) => this.setPreset(p),
-      toggleAxes: () => this.setAxes(!this.bodies.showAxes),
-      cycleTrail: () => this.setTrail(this.trailMode === 'off' ? 'all' : this.trailMode === 'all' ? 'selected' : 'off'),
-      cycleForces: () => this.setForces(this.forceMode === 'all' ? 'selected' : this.forceMode === 'selected' ? 'off' : 'all'),
-      arrowScale: (l) => this.setArrowScale(l),
-    });
+    this.overlay = new Overlay(this.root, this.actions());
     this.scene.add(this.world.group, this.trail.group, this.bodies.group, this.joints.group, this.arrows.group);
     this.scene.add(new AmbientLight(0xffffff, 1.1));
     const sun = new DirectionalLight(0xffffff, 1.9);
@@ -160,7 +154,20 @@ export class SceneView3D {
       });
     });
     this.on(c, 'pointerleave', () => this.setHover(undefined));
-    this.on(c, 'keydown', (e) => this.onKey(e));
+    this.on(c, 'keydown', (e) =>
+      handleKey(e, this.orbit, {
+        ...this.actions(),
+        arrowLog: () => this.arrowLog,
+        clear: () => {
+          if (!this.sel) return false;
+          this.sel = undefined;
+          this.refreshLook();
+          this.onSelect?.({});
+          return true;
+        },
+        cycle: (dir) => this.cycle(dir),
+      }),
+    );
     this.on(c, 'focus', () => this.invalidate());
     this.onGl('webglcontextlost', (e) => {
       e.preventDefault();
@@ -174,6 +181,17 @@ export class SceneView3D {
     });
   }
 
+  private actions(): OverlayActions {
+    return {
+      fit: () => this.fit(),
+      preset: (p) => this.setPreset(p),
+      toggleAxes: () => this.setAxes(!this.bodies.showAxes),
+      cycleTrail: () => this.setTrail(this.trailMode === 'off' ? 'all' : this.trailMode === 'all' ? 'selected' : 'off'),
+      cycleForces: () => this.setForces(this.forceMode === 'all' ? 'selected' : this.forceMode === 'selected' ? 'off' : 'all'),
+      arrowScale: (l) => this.setArrowScale(l),
+    };
+  }
+
   private pickables(): Glyphs[] {
     return [...this.bodies.pickables, ...this.joints.pickables];
   }
@@ -181,62 +199,6 @@ export class SceneView3D {
   private pickAt(e: MouseEvent): Target | undefined {
     const r = this.canvas.getBoundingClientRect();
     return pick(this.orbit.camera, this.pickables(), this.data!, this.frame!, e.clientX - r.left, e.clientY - r.top, this.canvas.clientWidth, this.canvas.clientHeight);
-  }
-
-  private onKey(e: KeyboardEvent): void {
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
-    let handled = this.orbit.key(e);
-    if (!handled) {
-      handled = true;
-      switch (e.key) {
-        case 'f':
-        case 'F':
-          this.fit();
-          break;
-        case '1':
-          this.setPreset('XY');
-          break;
-        case '2':
-          this.setPreset('XZ');
-          break;
-        case '3':
-          this.setPreset('YZ');
-          break;
-        case '0':
-          this.setPreset('persp');
-          break;
-        case 'a':
-        case 'A':
-          this.setAxes(!this.bodies.showAxes);
-          break;
-        case 't':
-        case 'T':
-          this.setTrail(this.trailMode === 'off' ? 'all' : this.trailMode === 'all' ? 'selected' : 'off');
-          break;
-        case 'v':
-        case 'V':
-          this.setForces(this.forceMode === 'all' ? 'selected' : this.forceMode === 'selected' ? 'off' : 'all');
-          break;
-        case '[':
-          this.setArrowScale(this.arrowLog - 0.1);
-          break;
-        case ']':
-          this.setArrowScale(this.arrowLog + 0.1);
-          break;
-        case 'Escape':
-          if (!this.sel) return;
-          this.sel = undefined;
-          this.refreshLook();
-          this.onSelect?.({});
-          break;
-        case 'Tab':
-          handled = this.cycle(e.shiftKey ? -1 : 1);
-          break;
-        default:
-          handled = false;
-      }
-    }
-    if (handled) e.preventDefault();
   }
 
   /** Tab order: bodies, then constraints. Leaving the end lets focus move on (no keyboard trap). */
