@@ -157,6 +157,14 @@ describe('3D scene view', { skip }, () => {
     await p.page.mouse.click(box.x + s.x, box.y + s.y);
     let sel = await p.page.evaluate(() => window.cl3d.selections.slice());
     assert.deepEqual(sel.at(-1), { body: 'lower' });
+    // Hovering a body labels it (the selection keeps its own label; the two never overlap).
+    const u = (await screen(p, { body: 'upper' }))!;
+    await p.page.mouse.move(box.x + u.x, box.y + u.y);
+    const hoverLabel = p.page.locator('.cl3d-label:not(.cl3d-label-sel)');
+    await hoverLabel.waitFor({ state: 'visible', timeout: 3000 });
+    assert.match(await hoverLabel.innerText(), /^upper · m 1/);
+    const [ra, rb] = [await hoverLabel.boundingBox(), await p.page.locator('.cl3d-label-sel').boundingBox()];
+    assert.ok(ra && rb && (ra.y >= rb.y + rb.height || rb.y >= ra.y + ra.height || ra.x >= rb.x + rb.width || rb.x >= ra.x + ra.width), 'labels do not overlap');
     const e = (await screen(p, { constraint: 'elbow' }))!;
     await p.page.mouse.click(box.x + e.x, box.y + e.y);
     sel = await p.page.evaluate(() => window.cl3d.selections.slice());
@@ -218,6 +226,23 @@ describe('3D scene view', { skip }, () => {
     assert.deepEqual(p.problems, []);
   });
 
+  test('setTheme re-reads the --vscode-* colours', async () => {
+    const p = await openScene(browser, { theme: 'dark' });
+    await create(p, pendulum);
+    const dark = hexRgb(THEMES.dark.vars['--vscode-editor-background']);
+    const light = hexRgb(THEMES.light.vars['--vscode-editor-background']);
+    assert.ok(distance(await pixel(p, 3, 3), dark) < 12);
+    await p.page.evaluate((vars) => {
+      for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
+      document.body.classList.replace('vscode-dark', 'vscode-light');
+      window.cl3d.theme();
+    }, THEMES.light.vars);
+    assert.ok(distance(await pixel(p, 3, 3), light) < 12, 'the clear colour follows the theme');
+    const s = (await screen(p, { body: 'upper' }))!;
+    assert.ok(distance(await pixel(p, s.x, s.y), light) > 60, 'the bodies are drawn on the light background');
+    assert.deepEqual(p.problems, []);
+  });
+
   test('without WebGL the view shows a clear message, not a blank box', async () => {
     const p = await openScene(browser, { theme: 'dark', noWebGL: true });
     const r = await create(p, pendulum);
@@ -267,9 +292,15 @@ describe('3D scene view', { skip }, () => {
       shots.push(await shoot(p, `scene3d-redundant-${theme}`));
       assert.deepEqual(p.problems, []);
     }
-    const hc = await openScene(browser, { theme: 'hc-dark', width: 900, height: 560 });
-    await create(hc, contacts);
-    shots.push(await shoot(hc, 'scene3d-contacts-hc-dark'));
+    for (const theme of ['hc-dark', 'hc-light'] as ThemeName[]) {
+      const hc = await openScene(browser, { theme, width: 900, height: 560 });
+      await create(hc, contacts);
+      shots.push(await shoot(hc, `scene3d-contacts-${theme}`));
+      await create(hc, gallery, { axes: true });
+      await hc.page.evaluate(() => window.cl3d.select({ constraint: 'hinge' }));
+      shots.push(await shoot(hc, `scene3d-gallery-${theme}`));
+      assert.deepEqual(hc.problems, []);
+    }
     console.log(`# screenshots:\n${shots.map((s) => `#   ${s}`).join('\n')}`);
   });
 

@@ -5,7 +5,7 @@ import { SceneView3D, type Selection3D } from '../../../webview/scene3d';
 import { decodeFromJson, type PanelModel } from '../../../src/protocol';
 
 interface Api {
-  create(modelJson: string, opts?: { step?: number; forces?: 'all' | 'selected' | 'off'; trail?: 'off' | 'selected' | 'all'; preset?: 'XY' | 'XZ' | 'YZ' | 'persp'; antialias?: boolean }): { available: boolean; firstPaintMs?: number };
+  create(modelJson: string, opts?: { step?: number; forces?: 'all' | 'selected' | 'off'; trail?: 'off' | 'selected' | 'all'; preset?: 'XY' | 'XZ' | 'YZ' | 'persp'; antialias?: boolean; axes?: boolean }): { available: boolean; firstPaintMs?: number };
   setStep(k: number): void;
   select(sel: Selection3D): void;
   selections: Selection3D[];
@@ -34,7 +34,7 @@ const api: Api = {
   create(text, opts = {}) {
     view?.dispose();
     const model = decodeFromJson<PanelModel>(text);
-    view = new SceneView3D(host, { onSelect: (s) => api.selections.push(s), forces: opts.forces, trail: opts.trail, preset: opts.preset, antialias: opts.antialias });
+    view = new SceneView3D(host, { onSelect: (s) => api.selections.push(s), forces: opts.forces, trail: opts.trail, preset: opts.preset, antialias: opts.antialias, axes: opts.axes });
     view.setModel(model);
     if (opts.step !== undefined) view.setStep(opts.step);
     view.renderNow();
