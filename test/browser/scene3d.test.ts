@@ -202,6 +202,32 @@ describe('3D scene view', { skip }, () => {
     assert.deepEqual(p.problems, []);
   });
 
+  test('setHistory: a run that grows redraws from the new records, keeping the camera', async () => {
+    const p = await openScene(browser, { theme: 'dark' });
+    await create(p, { ...pendulum, history: pendulum.history.slice(0, 10), snapshots: undefined }, { preset: 'XZ' });
+    const s0 = (await screen(p, { body: 'lower' }))!;
+    await p.page.evaluate(([h]) => window.cl3d.setHistory(h, 120), [encodeForJson(pendulum.history)] as const);
+    const s1 = (await screen(p, { body: 'lower' }))!;
+    assert.ok(s1.y - s0.y > 20, `the lower link is drawn at step 120 of the longer run: ${JSON.stringify(s0)} → ${JSON.stringify(s1)}`);
+    assert.equal(await p.page.getAttribute('.cl3d-btn[title^="Front view"]', 'aria-pressed'), 'true', 'the camera stayed');
+    assert.deepEqual(p.problems, []);
+  });
+
+  test('a lost WebGL context shows a message over the view; the restored one draws again', async () => {
+    const p = await openScene(browser, { theme: 'dark' });
+    await create(p, pendulum);
+    const bg = hexRgb(THEMES.dark.vars['--vscode-editor-background']);
+    await p.page.evaluate(() => window.cl3d.loseContext(true));
+    const msg = p.page.locator('.cl3d-message-over');
+    await msg.waitFor({ state: 'visible', timeout: 5000 });
+    assert.match(await msg.innerText(), /lost its WebGL context/);
+    await p.page.evaluate(() => window.cl3d.loseContext(false));
+    await msg.waitFor({ state: 'detached', timeout: 5000 });
+    const s = (await screen(p, { body: 'upper' }))!;
+    assert.ok(distance(await pixel(p, s.x, s.y), bg) > 60, 'drawn again after the restore');
+    assert.deepEqual(p.problems.filter((x) => !/CONTEXT_LOST|context lost/i.test(x)), []);
+  });
+
   test('keyboard: presets, fit, Tab cycles the selection and leaves at the end', async () => {
     const p = await openScene(browser, { theme: 'light' });
     await create(p, pendulum);

@@ -122,6 +122,11 @@ test('readShapes / readContacts: valid items read, malformed ones skipped, the {
   assert.equal(cs[2].friction, undefined, 'friction components need the tangents they refer to');
   const [t1, t2] = [cs[2].t1, cs[2].t2];
   close([t1[0] * t2[0] + t1[1] * t2[1] + t1[2] * t2[2], t1[0]], [0, 0], 1e-12, 'a tangent basis of the normal');
+  // Forces as a parallel array (Contact[] and ContactForce[] side by side).
+  const par = readContacts({ contacts: [nested.contact], contactForces: [{ normalForce: 5, frictionForce: [0.5, 0], state: 'slip' }] });
+  assert.equal(par[0].normalForce, 5);
+  assert.equal(par[0].state, 'slip');
+  assert.deepEqual(par[0].friction, [0.5, 0]);
   assert.deepEqual(readContacts({}), []);
   assert.deepEqual(readContacts(undefined), []);
 });

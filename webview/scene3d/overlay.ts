@@ -76,7 +76,13 @@ export class Overlay {
     root.append(this.toolbar, this.legend, this.scale, this.hoverLabel, this.selLabel, this.live);
   }
 
+  private lastPressed = '';
+  private lastScale = '';
+
   setPressed(preset: Preset | undefined, axes: boolean, trail: TrailMode, forces: ForceMode): void {
+    const key = `${preset}|${axes}|${trail}|${forces}`;
+    if (key === this.lastPressed) return; // called every frame: touch the DOM only on changes
+    this.lastPressed = key;
     for (const p of ['XY', 'XZ', 'YZ', 'persp']) this.buttons.get(p)!.setAttribute('aria-pressed', String(p === preset));
     this.buttons.get('axes')!.setAttribute('aria-pressed', String(axes));
     this.buttons.get('trail')!.textContent = `Trail: ${trail}`;
@@ -88,6 +94,8 @@ export class Overlay {
   }
 
   setScale(text: string): void {
+    if (text === this.lastScale) return;
+    this.lastScale = text;
     this.scale.textContent = text;
   }
 
@@ -102,11 +110,10 @@ export class Overlay {
       return s;
     };
     const arrow = (c: RGB, px: number, double: boolean): HTMLSpanElement => {
-      const a = h('span', { class: 'cl3d-arrow' });
-      a.style.width = `${Math.max(6, Math.round(px) - 5)}px`;
+      const a = h('span', { class: double ? 'cl3d-arrow cl3d-arrow2' : 'cl3d-arrow' });
+      a.style.width = `${Math.max(10, Math.round(px) - 5)}px`;
       a.style.background = css(c);
       a.style.color = css(c);
-      if (double) a.style.boxShadow = `-7px 0 0 -0px ${css(c)}`;
       return a;
     };
     if (info.force) L.append(row(arrow(pal.force, info.force.px, false), `force ${fmt(info.force.value)} N`));
@@ -161,11 +168,11 @@ export class Overlay {
 }
 
 /** The clear message shown instead of a blank box when WebGL cannot start. */
-export function unavailableMessage(reason: string): HTMLDivElement {
+export function unavailableMessage(reason: string, lost = false): HTMLDivElement {
   return h(
     'div',
-    { class: 'cl3d-message', role: 'status' },
-    h('p', { text: 'The 3D scene view needs WebGL 2, which is not available here.' }),
+    { class: `cl3d-message${lost ? ' cl3d-message-over' : ''}`, role: 'status' },
+    h('p', { text: lost ? 'The 3D scene view lost its WebGL context.' : 'The 3D scene view needs WebGL 2, which is not available here.' }),
     h('p', { class: 'cl3d-muted', text: reason }),
     h('p', { class: 'cl3d-muted', text: 'The matrices, charts and diagnostics do not depend on it. Enabling hardware acceleration (or a software WebGL) brings the view back.' }),
   );

@@ -96,19 +96,22 @@ const STATES: readonly ContactState[] = ['open', 'stick', 'slip'];
 /**
  * Contacts of a step, from `contacts` on a record or a snapshot: each item either flat
  * (Contact and ContactForce fields together, or the CLI's JSON: point, normal, gap,
- * normalForce, frictionForce [t1, t2], state) or `{ contact, force }`. Tangents default to a
- * basis of the normal (friction is then drawn only when the tangents were given).
+ * normalForce, frictionForce [t1, t2], state) or `{ contact, force }`; forces may also come as a
+ * parallel `contactForces` array. Tangents default to a basis of the normal (friction is then
+ * drawn only when the tangents were given).
  */
 export function readContacts(holder: unknown): ContactData[] {
   const list = isObj(holder) ? holder.contacts : undefined;
   if (!Array.isArray(list)) return [];
+  const forces = isObj(holder) && Array.isArray(holder.contactForces) ? (holder.contactForces as unknown[]) : [];
   const out: ContactData[] = [];
-  for (const item of list.slice(0, MAX_CONTACTS)) {
-    if (!isObj(item)) continue;
+  list.slice(0, MAX_CONTACTS).forEach((raw, i) => {
+    if (!isObj(raw)) return;
+    const item = isObj(forces[i]) ? { ...raw, force: forces[i] } : raw;
     const c = isObj(item.contact) ? { ...item.contact, ...(isObj(item.force) ? item.force : {}) } : isObj(item.force) ? { ...item, ...item.force } : item;
     const point = v3(c.point);
     const n0 = v3(c.normal);
-    if (!point || !n0 || !(norm3(n0) > 0)) continue;
+    if (!point || !n0 || !(norm3(n0) > 0)) return;
     const normal = unit3(n0);
     const t1g = v3(c.t1);
     const t2g = v3(c.t2);
@@ -118,6 +121,6 @@ export function readContacts(holder: unknown): ContactData[] {
     const state = STATES.includes(c.state as ContactState) ? (c.state as ContactState) : 'unknown';
     const who = (x: unknown): string | number | undefined => (typeof x === 'string' || (typeof x === 'number' && Number.isInteger(x)) ? x : undefined);
     out.push({ point, normal, t1, t2, gap: num(c.gap), normalForce: num(c.normalForce), friction, state, bodyA: who(c.bodyA), bodyB: who(c.bodyB) });
-  }
+  });
   return out;
 }

@@ -2,7 +2,7 @@
 // a step (recorded poses only), orbit / pan / zoom, presets, picking, labels, theme colours.
 // Renders on demand (a camera move or a new step schedules one frame).
 import { AmbientLight, DirectionalLight, Scene, WebGLRenderer } from 'three';
-import type { PanelModel } from '../../src/protocol';
+import type { PanelModel, StepRecord } from '../../src/protocol';
 import { h } from '../dom';
 import { ArrowLayer } from './arrows';
 import { BodyLayer } from './bodies';
@@ -171,7 +171,7 @@ export class SceneView3D {
     this.on(c, 'focus', () => this.invalidate());
     this.onGl('webglcontextlost', (e) => {
       e.preventDefault();
-      this.lost ??= unavailableMessage('The GPU took the WebGL context away (too many contexts, a driver reset or sleep). The view comes back when it is restored.');
+      this.lost ??= unavailableMessage('The GPU took the WebGL context away (too many contexts, a driver reset or sleep). The view comes back when it is restored.', true);
       this.root.append(this.lost);
     });
     this.onGl('webglcontextrestored', () => {
@@ -254,6 +254,17 @@ export class SceneView3D {
     this.trail.recolor(this.pal);
     this.trail.build(this.model, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
     this.setStep(this.step);
+  }
+
+  /**
+   * A longer (or reset) run of the same scene: new history, same camera, bounds and glyph sizes
+   * (cheaper than setModel while a run plays). Redraws step `k` (default: the current one).
+   */
+  setHistory(history: StepRecord[], k = this.step): void {
+    if (!this.model || !this.data) return;
+    this.model = { ...this.model, history };
+    if (this.trailMode !== 'off') this.trail.build(this.model, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
+    this.setStep(k);
   }
 
   /** Draws step k: the recorded poses (and the forces when `src` or the model has that step's snapshot). */

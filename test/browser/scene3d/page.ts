@@ -7,6 +7,9 @@ import { decodeFromJson, type PanelModel } from '../../../src/protocol';
 interface Api {
   create(modelJson: string, opts?: { step?: number; forces?: 'all' | 'selected' | 'off'; trail?: 'off' | 'selected' | 'all'; preset?: 'XY' | 'XZ' | 'YZ' | 'persp'; antialias?: boolean; axes?: boolean }): { available: boolean; firstPaintMs?: number };
   setStep(k: number): void;
+  setHistory(historyJson: string, k: number): void;
+  /** WEBGL_lose_context: lose (true) or restore (false) the view's context. */
+  loseContext(lose: boolean): void;
   select(sel: Selection3D): void;
   selections: Selection3D[];
   screen(sel: Selection3D): { x: number; y: number } | undefined;
@@ -26,6 +29,7 @@ declare global {
 }
 
 let view: SceneView3D | undefined;
+let loseExt: WEBGL_lose_context | undefined;
 const host = document.getElementById('app')!;
 host.textContent = '';
 
@@ -43,6 +47,17 @@ const api: Api = {
   setStep: (k) => {
     view!.setStep(k);
     view!.renderNow();
+  },
+  setHistory: (text, k) => {
+    view!.setHistory(decodeFromJson<PanelModel['history']>(text), k);
+    view!.renderNow();
+  },
+  loseContext: (lose) => {
+    // The extension object must be kept: a lost context returns null for getExtension.
+    if (lose) {
+      loseExt = view!.canvas.getContext('webgl2')!.getExtension('WEBGL_lose_context')!;
+      loseExt.loseContext();
+    } else loseExt?.restoreContext();
   },
   select: (s) => {
     view!.select(s);
