@@ -333,24 +333,25 @@ describe('3D scene view', { skip }, () => {
   test('measurement: first paint and orbit frame rate (printed, not asserted)', async () => {
     const rows: string[] = [];
     let gl = { renderer: '', software: false, antialias: false };
-    const measure = async (name: string, model: PanelModel): Promise<void> => {
+    const measure = async (name: string, model: PanelModel, shot?: string): Promise<void> => {
       const p = await openScene(browser, { theme: 'dark', width: 900, height: 600 });
       const r = await create(p, model);
       // First paint again on a fresh view (warm JIT and shader cache), the number a user sees on reopen.
       const r2 = await create(p, model);
+      if (shot) console.log(`# screenshot: ${await shoot(p, shot)}`);
       const f = await p.page.evaluate(() => window.cl3d.orbitFps(2000));
       const info = await p.page.evaluate(() => window.cl3d.info());
       gl = info.gl;
       await p.page.context().close();
       rows.push(
-        `${name.padEnd(21)} first paint ${r.firstPaintMs!.toFixed(0).padStart(4)} ms (again ${r2.firstPaintMs!.toFixed(0).padStart(3)} ms) · orbit ${f.fps.toFixed(1).padStart(4)} fps · ` +
-          `render call ${f.cpuMs.toFixed(1)} ms/frame, with glFinish ${f.finishMs.toFixed(1)} ms · ${info.calls} draw calls, ${info.triangles} triangles`,
+        `${name.padEnd(21)} first paint ${r.firstPaintMs!.toFixed(0).padStart(4)} ms (again ${r2.firstPaintMs!.toFixed(0).padStart(3)} ms) · orbit ${f.fps.toFixed(1).padStart(4)} fps ` +
+          `(${f.frames} frames) · main thread ${f.cpuMs.toFixed(1)} ms/frame · ${info.calls} draw calls, ${info.triangles} triangles`,
       );
     };
     await measure('double pendulum', pendulum);
     await measure('chain (10 links)', exampleModel('chain', 100));
     await measure('contacts (synthetic)', contactModel());
-    await measure('chain (1000 links)', modelFromText(chainText(1000, 10), 'chain1000.scene.json', 10));
+    await measure('chain (1000 links)', modelFromText(chainText(1000, 10), 'chain1000.scene.json', 10), 'scene3d-chain1000-dark');
     console.log(`# 3D view in headless Chromium, ${gl.renderer} (software: ${gl.software}, MSAA: ${gl.antialias}), 900×600 CSS px:\n${rows.map((r) => `#   ${r}`).join('\n')}`);
   });
 });

@@ -88,21 +88,26 @@ function reference(metresPerUnit: number, upp: number): { value: number; px: num
   return { value, px: (value * metresPerUnit) / upp };
 }
 
-export function legendInfo(d: SceneData, f: Frame, s: Scales, upp: number, mode: ForceMode): LegendInfo {
+/** What the legend shows; `selected` is the selected constraint (-1: none) for the 'selected' mode. */
+export function legendInfo(d: SceneData, f: Frame, s: Scales, upp: number, mode: ForceMode, selected = -1): LegendInfo {
   const states = new Set(f.states.filter((x) => x !== 'fixed'));
   const contacts = new Set<ContactState>(f.contacts.map((c) => c.state));
-  const anyF = !!f.forces?.some((x) => norm3(x.forceA) > 0 || norm3(x.forceB) > 0) || f.contacts.some((c) => (c.normalForce ?? 0) > 0);
-  const anyT = !!f.forces?.some((x) => norm3(x.torqueA) > 0 || norm3(x.torqueB) > 0);
+  const drawn = (f.forces ?? []).filter((_, i) => mode === 'all' || (mode === 'selected' && i === selected));
+  const anyF = drawn.some((x) => norm3(x.forceA) > 0 || norm3(x.forceB) > 0) || (mode !== 'off' && f.contacts.some((c) => (c.normalForce ?? 0) > 0));
+  const anyT = drawn.some((x) => norm3(x.torqueA) > 0 || norm3(x.torqueB) > 0);
   const notes: string[] = [];
-  if (!f.exact) notes.push(`step ${f.step} is not recorded: poses of step ${f.step === 0 ? 'the analysis' : 'the snapshot'}`);
-  if (!f.forces && d.constraints.length && mode !== 'off') notes.push(`no forces at step ${f.step} (only analysed steps carry them)`);
-  else if (f.forces && mode !== 'off') notes.push(`forces of step ${f.step}`);
+  if (!f.exact) notes.push(`step ${f.step} is not recorded: poses of ${f.step === 0 ? 'the analysis' : 'the snapshot'}`);
+  if (mode !== 'off' && d.constraints.length) {
+    if (!f.forces) notes.push(`no forces at step ${f.step} (only analysed steps carry them)`);
+    else if (mode === 'selected' && selected < 0) notes.push('forces: select a constraint');
+    else notes.push(`forces of step ${f.step}`);
+  }
   return {
     states,
     redundantSet: f.redundantSet.size > 0,
     contacts,
-    force: anyF && mode !== 'off' ? reference(s.force, upp) : undefined,
-    torque: anyT && mode !== 'off' ? reference(s.torque, upp) : undefined,
+    force: anyF ? reference(s.force, upp) : undefined,
+    torque: anyT ? reference(s.torque, upp) : undefined,
     note: notes.join(' · '),
   };
 }

@@ -428,7 +428,7 @@ export class SceneView3D {
       return s && { text: describeTarget(this.data!, this.frame!, t), ...s };
     };
     o.setLabels(label(this.hover), label(this.sel));
-    const info = legendInfo(this.data, this.frame, this.scales, upp, this.forceMode);
+    const info = legendInfo(this.data, this.frame, this.scales, upp, this.forceMode, this.sel?.kind === 'constraint' ? this.sel.index : -1);
     const key = JSON.stringify([...info.states, info.redundantSet, [...info.contacts], info.force, info.torque, info.note]);
     if (key !== this.legendKey) {
       this.legendKey = key;

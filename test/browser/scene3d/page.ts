@@ -16,7 +16,7 @@ interface Api {
   /** Renders synchronously and reads the canvas pixel at CSS (x, y) (top-left origin). */
   pixel(x: number, y: number): [number, number, number];
   /** Orbits for `ms` milliseconds, one step per animation frame (see the implementation). */
-  orbitFps(ms: number): Promise<{ fps: number; frames: number; cpuMs: number; finishMs: number }>;
+  orbitFps(ms: number): Promise<{ fps: number; frames: number; cpuMs: number }>;
   info(): { calls: number; triangles: number; available: boolean; selection: Selection3D; gl: { renderer: string; software: boolean; antialias: boolean } };
   theme(): void;
   dispose(): void;
@@ -73,33 +73,26 @@ const api: Api = {
     gl.readPixels(Math.round(x * k), Math.round(c.height - 1 - y * k), 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, out);
     return [out[0], out[1], out[2]];
   },
-  async orbitFps(ms) {
+  orbitFps(ms) {
+    // One orbit step per animation frame, as a user drags: the frame rate, and the main thread's
+    // time per frame (orbit + three's render call + overlay: what a GPU leaves to the CPU).
     const v = view!;
-    const gl = v.canvas.getContext('webgl2')!;
-    // Pass 1: one orbit step per animation frame, as a user drags: the frame rate and the main
-    // thread's time per frame (three's render call: what a real GPU leaves to the CPU).
-    // Pass 2: the same with glFinish after each frame: the time including the rasterisation.
-    const pass = (finish: boolean, dur: number): Promise<{ fps: number; frames: number; ms: number }> =>
-      new Promise((resolve) => {
-        let frames = 0;
-        let busy = 0;
-        const t0 = performance.now();
-        const tick = (): void => {
-          const a = performance.now();
-          v.orbitBy(0.01, 0);
-          v.renderNow();
-          if (finish) gl.finish();
-          busy += performance.now() - a;
-          frames++;
-          const t = performance.now() - t0;
-          if (t < dur) requestAnimationFrame(tick);
-          else resolve({ fps: (frames * 1000) / t, frames, ms: busy / frames });
-        };
-        requestAnimationFrame(tick);
-      });
-    const p1 = await pass(false, ms);
-    const p2 = await pass(true, Math.min(ms, 1000));
-    return { fps: p1.fps, frames: p1.frames, cpuMs: p1.ms, finishMs: p2.ms };
+    return new Promise((resolve) => {
+      let frames = 0;
+      let busy = 0;
+      const t0 = performance.now();
+      const tick = (): void => {
+        const a = performance.now();
+        v.orbitBy(0.01, 0);
+        v.renderNow();
+        busy += performance.now() - a;
+        frames++;
+        const t = performance.now() - t0;
+        if (t < ms) requestAnimationFrame(tick);
+        else resolve({ fps: (frames * 1000) / t, frames, cpuMs: busy / frames });
+      };
+      requestAnimationFrame(tick);
+    });
   },
   info: () => ({ ...view!.info, available: view!.available, selection: view!.selection, gl: view!.glInfo }),
   theme: () => view!.setTheme(),
