@@ -15,7 +15,7 @@ export interface GlContext {
 const ATTRS = { alpha: false, depth: true, stencil: false, powerPreference: 'default' } as const;
 
 const makeCanvas = (): HTMLCanvasElement =>
-  h('canvas', { class: 'cl3d-canvas', tabindex: 0, role: 'img', 'aria-roledescription': '3D scene', 'aria-label': '3D scene view' });
+  h('canvas', { class: 'cl3d-canvas', tabindex: 0, role: 'application', 'aria-roledescription': '3D scene', 'aria-label': '3D scene view' });
 
 function rendererOf(gl: WebGL2RenderingContext): string {
   const ext = gl.getExtension('WEBGL_debug_renderer_info');
