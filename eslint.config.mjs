@@ -2,9 +2,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // White-box unit tests of engine internals (the linear algebra, the constraint models, the scene
-// parser and its text helpers): they test functions the engine deliberately does not export, so they
-// may import past src/engine/index.ts. Every other file outside src/engine/ goes through the index.
+// parser and its text helpers, the collision narrow phase): they test functions the engine
+// deliberately does not export, so they may import past src/engine/index.ts. Every other file
+// outside src/engine/ goes through the index.
 export const ENGINE_WHITE_BOX_TESTS = [
+  'test/unit/collision-detect.test.ts',
+  'test/unit/collision-fuzz.test.ts',
+  'test/unit/collision-helpers.ts',
+  'test/unit/collision-narrow.test.ts',
+  'test/unit/collision-properties.test.ts',
   'test/unit/constraints.test.ts',
   'test/unit/linalg-cholesky.test.ts',
   'test/unit/linalg-condest.test.ts',
@@ -16,6 +22,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/scene-fuzz.test.ts',
   'test/unit/scene-parse.test.ts',
   'test/unit/scene-schema.test.ts',
+  'test/unit/scene-shapes.test.ts',
 ];
 
 export default tseslint.config(
@@ -29,6 +36,10 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'warn',
       'no-constant-condition': ['error', { checkLoops: false }],
     },
+  },
+  {
+    files: ['src/extension/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
   },
   {
     files: ['src/engine/**/*.ts'],
@@ -53,6 +64,14 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // The shared presentation module runs in the CLI, the extension host, the worker, the panel and the report.
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['vscode', 'node:*', 'fs', 'path', '../extension/*', '../../webview/*', '../engine/*'] }],
+      'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'process', 'Buffer', 'require', '__dirname', 'eval'],
     },
   },
 );

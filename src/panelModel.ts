@@ -1,6 +1,36 @@
 // Builds the PanelModel (protocol.ts) from engine output: shared by the extension host, the CLI report and tests.
-import type { InspectResult, Simulation } from './engine';
+import type { InspectResult, Simulation, ShapeSpec, SceneSpec } from './engine';
 import type { PanelModel } from './protocol';
+
+/**
+ * What the 3D view needs from the scene file besides the poses: bodies (mass, inertia, shapes),
+ * constraints (local anchors and axes), world shapes and the thresholds of the state colours.
+ * Shapes are read structurally: a scene without them (or an engine without contacts) gives none.
+ */
+export function sceneGeometry(scene: SceneSpec): Pick<PanelModel, 'sceneBodies' | 'sceneConstraints' | 'worldShapes' | 'thresholds'> {
+  const shapesOf = (x: unknown): ShapeSpec[] | undefined => {
+    const s = (x as { shapes?: unknown } | undefined)?.shapes;
+    return Array.isArray(s) && s.length ? (s as ShapeSpec[]) : undefined;
+  };
+  return {
+    sceneBodies: scene.bodies.map((b) => ({ name: b.name, fixed: b.fixed, mass: b.mass, inertia: [...b.inertia], shapes: shapesOf(b) })),
+    sceneConstraints: scene.constraints.map((c) => ({
+      name: c.name,
+      type: c.type,
+      fileIndex: c.index,
+      bodyA: c.bodyA,
+      bodyB: c.bodyB,
+      anchorA: c.anchorA,
+      anchorB: c.anchorB,
+      axisA: c.axisA,
+      axisB: c.axisB,
+      linear: c.linear,
+      angular: c.angular,
+    })),
+    worldShapes: shapesOf((scene as { world?: unknown }).world),
+    thresholds: { violationTolerance: scene.solver.violationTolerance, conditionWarning: scene.solver.conditionWarning },
+  };
+}
 
 export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: Simulation, step?: number): PanelModel | undefined {
   const scene = inspect.parse.scene;
@@ -15,7 +45,8 @@ export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: 
     history,
     plannedSteps: scene.solver.steps,
     dt: scene.solver.dt,
+    conditionWarning: scene.solver.conditionWarning,
     diagnostics: [...inspect.diagnostics, ...(sim?.diagnostics ?? []).filter((d) => !inspect.diagnostics.includes(d))],
-    sceneBodies: scene.bodies.map((b) => ({ name: b.name, fixed: b.fixed })),
+    ...sceneGeometry(scene),
   };
 }

@@ -1,9 +1,37 @@
 // The typed messages between the extension host and the inspector webview (and the data
 // embedded in a standalone report). The only module both sides import: pure TypeScript,
 // no vscode, no DOM, no Node APIs.
-import type { StepRecord, SystemSnapshot, Diagnostic, Range } from './engine';
+import type { StepRecord, SystemSnapshot, Diagnostic, Range, Vec3, ShapeSpec } from './engine';
 
 export type { StepRecord, SystemSnapshot, Diagnostic, Range };
+
+/** A body as the scene file defines it (what the 3D view draws besides the poses). */
+export interface SceneBodyInfo {
+  name: string;
+  fixed: boolean;
+  mass?: number;
+  /** Body-frame inertia, row-major 3×3 (for the inertia box). */
+  inertia?: number[];
+  /** Contact shapes in the body frame, when the scene gives any. */
+  shapes?: ShapeSpec[];
+}
+
+/** A constraint as the scene file defines it: anchors and axes in the bodies' frames (world frame for "world"). */
+export interface SceneConstraintInfo {
+  name: string;
+  type: string;
+  /** Index in the file's constraints array (ConstraintReport.fileIndex). */
+  fileIndex: number;
+  bodyA: string;
+  bodyB: string;
+  anchorA: Vec3;
+  anchorB: Vec3;
+  axisA?: Vec3;
+  axisB?: Vec3;
+  /** lock: the locked world axes. */
+  linear?: [boolean, boolean, boolean];
+  angular?: [boolean, boolean, boolean];
+}
 
 /** Everything the panel needs to render one scene. */
 export interface PanelModel {
@@ -19,10 +47,18 @@ export interface PanelModel {
   /** Step count set in the scene (default for Run N Steps). */
   plannedSteps: number;
   dt: number;
+  /** The scene's `solver.conditionWarning`: the threshold of the κ bands (src/shared/kappa.ts `condBand`). */
+  conditionWarning?: number;
   /** All diagnostics of the scene (parse + analysis + run). */
   diagnostics: Diagnostic[];
-  /** Body names in scene order with fixed flags, for the scene view (poses in history/snapshot). */
-  sceneBodies: { name: string; fixed: boolean }[];
+  /** Body names in scene order with fixed flags, for the scene view (poses in history/snapshot); mass, inertia and shapes when known. */
+  sceneBodies: SceneBodyInfo[];
+  /** The scene's constraints (local anchors and axes), for the 3D view. Optional: older reports lack it. */
+  sceneConstraints?: SceneConstraintInfo[];
+  /** Shapes of the world (e.g. a ground plane), when the scene gives any. */
+  worldShapes?: ShapeSpec[];
+  /** The scene's `solver.violationTolerance` and `solver.conditionWarning` (state colours at a step, as in the tree). */
+  thresholds?: { violationTolerance: number; conditionWarning: number };
   /**
    * Report mode: analysed snapshots of several steps (e.g. first and last, or all when small),
    * sorted by step. The panel shows the nearest embedded step ≤ the selected one. Optional; the
@@ -44,10 +80,14 @@ export type HostMessage =
   | { type: 'error'; message: string };
 
 // ---- webview → host -------------------------------------------------------
+/** The panel's buttons; the host runs the registered command of each (src/extension/commandIds.ts). */
+export const PANEL_COMMANDS = ['step', 'run', 'playPause', 'reset'] as const;
+export type PanelCommand = (typeof PANEL_COMMANDS)[number];
+
 export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'requestSnapshot'; step: number }
-  | { type: 'command'; command: 'step' | 'run' | 'playPause' | 'reset' }
+  | { type: 'command'; command: PanelCommand }
   /**
    * Show something in the scene file. `constraintIndex`/`bodyIndex` are indices in the file's
    * arrays (ConstraintReport.fileIndex); `range` (optional) is a diagnostic's range.
@@ -84,7 +124,7 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
     case 'requestSnapshot':
       return isInt(m.step) && m.step >= 0;
     case 'command':
-      return m.command === 'step' || m.command === 'run' || m.command === 'playPause' || m.command === 'reset';
+      return (PANEL_COMMANDS as readonly unknown[]).includes(m.command);
     case 'reveal':
       return optInt(m.constraintIndex) && optInt(m.bodyIndex) && (m.range === undefined || isRange(m.range));
     case 'log':

@@ -1,7 +1,7 @@
 // The standalone HTML report: one self-contained file (bundled webview JS/CSS inlined, the
 // PanelModel embedded), read-only, no network. Pure function: the caller reads the assets
 // (dist/webview.js and dist/webview.css) and builds the model.
-import { encodeForJson, type PanelModel } from './protocol';
+import { encodeForJson, type PanelModel, type SystemSnapshot } from './protocol';
 import { renderPanelHtml } from './panelHtml';
 
 /** A deterministic-enough nonce without Node/DOM crypto (the report is a static file). */
@@ -45,4 +45,38 @@ export function reportSnapshotSteps(steps: number, rows: number, dofs: number): 
   const out = new Set<number>();
   for (let i = 0; i < max; i++) out.add(Math.round((i * steps) / (max - 1)));
   return [...out].sort((a, b) => a - b);
+}
+
+/** Where a report's step snapshots come from: the extension's scene manager (maybe a worker) or the CLI's Simulation. */
+export interface ReportRun {
+  /** Steps taken (the history's length). */
+  currentStep: number;
+  /** The analysed system after step k (0 = initial), undefined when it cannot be had. */
+  snapshotAt(step: number): SystemSnapshot | undefined | Promise<SystemSnapshot | undefined>;
+}
+
+/** The report footer's generator line: `Constraint Lens 0.1.0 (CLI), 2025-01-01`. */
+export function reportGenerator(version: string, where: string, date = new Date()): string {
+  return `Constraint Lens ${version} (${where}), ${date.toISOString().slice(0, 10)}`;
+}
+
+/**
+ * The model a report embeds, one code path for the CLI's `report` and the extension's Export
+ * Report: the panel model with the run's whole history, analysed snapshots of the steps chosen by
+ * `reportSnapshotSteps` (every step of a short run; anchors and matrices as the engine computed
+ * them), the last step's snapshot as the one shown, and the generator line.
+ */
+export async function buildReportModel(base: PanelModel, run: ReportRun | undefined, generator: string): Promise<PanelModel> {
+  const model: PanelModel = { ...base, generator };
+  if (!run || run.currentStep <= 0) return model;
+  const steps = reportSnapshotSteps(run.currentStep, base.snapshot.rank.rows, base.snapshot.rank.dofs);
+  const snaps: SystemSnapshot[] = [];
+  for (const k of steps) {
+    const snap = await run.snapshotAt(k);
+    if (snap) snaps.push(snap);
+  }
+  model.snapshots = snaps;
+  const last = snaps[snaps.length - 1];
+  if (last && last.step === run.currentStep) model.snapshot = last;
+  return model;
 }

@@ -1,5 +1,8 @@
 // The matrices and vectors of a snapshot as CSR views with labels and block structure.
+// CSR lookups and M⁻¹'s block-diagonal CSR are the shared ones (src/shared/csr.ts).
 import type { SystemSnapshot } from '../src/protocol';
+import { absRange, blockDiagonalCsr } from '../src/shared';
+
 
 export interface MatrixSource {
   id: string;
@@ -83,44 +86,6 @@ export function normalizeSnapshot(s: SystemSnapshot): SystemSnapshot {
   };
 }
 
-function stats(values: Float64Array): { maxAbs: number; minAbs: number } {
-  let maxAbs = 0;
-  let minAbs = Infinity;
-  for (let k = 0; k < values.length; k++) {
-    const a = Math.abs(values[k]);
-    if (!Number.isFinite(a)) continue;
-    if (a > maxAbs) maxAbs = a;
-    if (a > 0 && a < minAbs) minAbs = a;
-  }
-  return { maxAbs, minAbs: Number.isFinite(minAbs) ? minAbs : maxAbs };
-}
-
-/** Value at (i, j) (0 for a structural zero); `stored` tells whether it is in the sparsity pattern. */
-export function entry(m: MatrixSource, i: number, j: number): { value: number; stored: boolean } {
-  let lo = m.rowPtr[i];
-  let hi = m.rowPtr[i + 1] - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const c = m.colIdx[mid];
-    if (c === j) return { value: m.values[mid], stored: true };
-    if (c < j) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return { value: 0, stored: false };
-}
-
-/** First index k in row i with colIdx[k] ≥ j. */
-export function lowerBound(m: MatrixSource, i: number, j: number): number {
-  let lo = m.rowPtr[i];
-  let hi = m.rowPtr[i + 1];
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (m.colIdx[mid] < j) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 function rowConstraintMap(s: SystemSnapshot): Int32Array {
   const n = s.rows.length;
   const out = new Int32Array(n).fill(-1);
@@ -171,7 +136,7 @@ function fromCsr(
   m: SystemSnapshot['J'],
   extra: Partial<MatrixSource> & { rowLabels: string[]; colLabels: string[]; rowBlocks: number[]; colBlocks: number[] },
 ): MatrixSource {
-  const st = stats(m.values);
+  const st = absRange(m.values);
   return {
     id,
     name,
@@ -230,27 +195,6 @@ function vectorTable(id: string, name: string, description: string, cols: { labe
   };
 }
 
-/** M⁻¹ (block diagonal, 6×6 per body) as CSR. */
-function minvCsr(s: SystemSnapshot): SystemSnapshot['J'] {
-  const nb = Math.floor(s.MinvBlocks.length / 36);
-  const n = nb * 6;
-  const rowPtr = new Int32Array(n + 1);
-  const colIdx = new Int32Array(nb * 36);
-  const values = new Float64Array(nb * 36);
-  for (let b = 0; b < nb; b++) {
-    for (let r = 0; r < 6; r++) {
-      const i = b * 6 + r;
-      rowPtr[i] = b * 36 + r * 6;
-      for (let c = 0; c < 6; c++) {
-        colIdx[b * 36 + r * 6 + c] = b * 6 + c;
-        values[b * 36 + r * 6 + c] = s.MinvBlocks[b * 36 + r * 6 + c];
-      }
-    }
-  }
-  rowPtr[n] = nb * 36;
-  return { rows: n, cols: n, rowPtr, colIdx, values };
-}
-
 export function matricesOf(s: SystemSnapshot): MatrixSource[] {
   const rowLabels = s.rows.map((r) => r.label);
   const colLabels = s.columnLabels.slice();
@@ -306,7 +250,7 @@ export function matricesOf(s: SystemSnapshot): MatrixSource[] {
     );
   }
   out.push(
-    fromCsr('Minv', 'M⁻¹', `Inverse mass matrix: block diagonal, one 6×6 block per body (${s.bodies.length} bodies)`, minvCsr(s), {
+    fromCsr('Minv', 'M⁻¹', `Inverse mass matrix: block diagonal, one 6×6 block per body (${s.bodies.length} bodies)`, blockDiagonalCsr(s.MinvBlocks, 6), {
       rowLabels: colLabels,
       colLabels,
       rowBlocks: cb,

@@ -7,14 +7,12 @@ import type { SystemSnapshot } from './result';
 import type { SourceMap } from './scene/types';
 import type { Diagnostic, Fix, Range, TextEdit } from './types';
 import { norm, sub } from './math';
+import { formatNumber } from '../shared/number';
+import { condBand, formatCond } from '../shared/kappa';
 
-const fmt = (x: number, d = 4): string => {
-  if (!Number.isFinite(x)) return x > 0 ? '∞' : x < 0 ? '−∞' : 'NaN';
-  if (x === 0) return '0';
-  const a = Math.abs(x);
-  return a >= 1e-3 && a < 1e6 ? String(Number(x.toPrecision(d))) : x.toExponential(d - 1);
-};
-export const formatNumber = fmt;
+// Numbers in messages are spelled by the one shared formatter (also re-exported for simulation.ts).
+const fmt = formatNumber;
+export { formatNumber };
 
 /** The range that identifies constraint `fileIndex` in the file: its name value, else its type value, else the object. */
 export function constraintRange(sm: SourceMap, fileIndex: number): Range {
@@ -118,13 +116,13 @@ export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: Sour
       });
     }
   }
-  // Ill-conditioning (finite κ above the threshold).
+  // Ill-conditioning: a finite κ in the shared `bad` band (at or above the threshold), as every view bands it.
   const k = snap.cond.A;
-  if (k !== null && k > opts.conditionWarning) {
+  if (k !== null && condBand(k, { warning: opts.conditionWarning }) === 'bad') {
     out.push({
       severity: 'warning',
       code: Codes.illConditioned,
-      message: `κ(A) = ${fmt(k)}${snap.condEstimated ? ' (estimated)' : ''} exceeds ${fmt(opts.conditionWarning)} (solver.conditionWarning): λ is sensitive to round-off. κ of the diagonally scaled A is ${fmt(snap.cond.scaled ?? Infinity)}${snap.cond.scaled !== null && snap.cond.scaled < k / 100 ? ', so the cause is mostly the scaling (mass or inertia ratios), not geometry' : ', so the cause is the geometry (long chains, nearly parallel or nearly dependent constraints), not the scaling'}.`,
+      message: `κ(A) = ${formatCond(k)}${snap.condEstimated ? ' (estimated)' : ''} is at or above ${formatCond(opts.conditionWarning)} (solver.conditionWarning): λ is sensitive to round-off. κ of the diagonally scaled A is ${formatCond(snap.cond.scaled)}${snap.cond.scaled !== null && snap.cond.scaled < k / 100 ? ', so the cause is mostly the scaling (mass or inertia ratios), not geometry' : ', so the cause is the geometry (long chains, nearly parallel or nearly dependent constraints), not the scaling'}.`,
       range: sm.keyRangeOf(['constraints']),
       data: { cond: k, scaled: snap.cond.scaled },
     });

@@ -29,5 +29,6 @@ export { Codes, CodeDescriptions, type Code } from './codes';
 export type * from './result';
 export type * from './types';
 
-// A dense view of a CSR matrix (J, A and W in the CLI's CSV and JSON).
-export { csrToDense } from './linalg/sparse';
+// Contacts: shapes, detection and what the contact solvers report.
+export { detectContacts } from './collision/detect';
+export type * from './collision/types';

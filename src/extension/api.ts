@@ -35,4 +35,10 @@ export interface ConstraintLensApi {
   whenIdle(uri: string): Promise<void>;
   /** The status bar text shown for the active scene ('' when hidden). */
   statusText(): string;
+  /**
+   * Hands `message` to the scene's inspector as if its webview had posted it (validated the same
+   * way); resolves when it was handled — for `{ type: 'command' }`, when the command finished.
+   * False when the scene has no inspector open.
+   */
+  receiveFromWebview(uri: string, message: unknown): Promise<boolean>;
 }

@@ -1,41 +1,40 @@
-// The commands. Each accepts an optional scene Uri (or URI string) as its first argument
-// (CodeLens, tree, tests) and otherwise acts on the active scene editor or inspector. They return
-// a small result (useful to tests) and never throw: failures are shown and logged.
+// The commands. Each accepts an optional scene Uri (or URI string) as its first argument (the
+// inspector's buttons, the tree, the CodeLens, tests) and otherwise acts on the active scene
+// editor or inspector. Their ids come from the one table (commandIds.ts); the context object
+// registers them and owns the registrations. A command that simulates receives a `ReadyScene`
+// (analysis, scene and simulation all present) through `withReadyScene`. They return a small
+// result (useful to tests) and never throw: failures are shown and logged.
 import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
-import { buildReportHtml, reportSnapshotSteps } from '../report';
+import { buildReportHtml, buildReportModel, reportGenerator } from '../report';
 import type { PanelModel } from '../protocol';
+import { CommandIds, type CommandKey } from './commandIds';
 import type { Config } from './config';
 import { exportStepData, formatFromPath, type ExportMeta } from './logic/exportData';
 import { validateStepCount, validateStepIndex } from './logic/format';
 import { newScene } from './newScene';
 import { itemRange, revealInEditor, type PanelManager } from './panel';
 import type { Runner } from './runner';
-import type { SceneManager, SceneState } from './scenes';
+import type { ReadyScene, SceneManager, SceneState } from './scenes';
 import type { RevealArg } from './tree';
 import { errorMessage, fileNameOf, isSceneDocument, isSceneUri, parseUriArg } from './util';
 
-export const COMMANDS = {
-  openInspector: 'constraintLens.openInspector',
-  step: 'constraintLens.step',
-  runSteps: 'constraintLens.runSteps',
-  playPause: 'constraintLens.playPause',
-  reset: 'constraintLens.reset',
-  goToStep: 'constraintLens.goToStep',
-  exportStepData: 'constraintLens.exportStepData',
-  exportReport: 'constraintLens.exportReport',
-  newScene: 'constraintLens.newScene',
-  revealItem: 'constraintLens.revealItem',
-  showOutput: 'constraintLens.showOutput',
-} as const;
-
-interface Deps {
+export interface CommandDeps {
   scenes: SceneManager;
   runner: Runner;
   panels: PanelManager;
   log: vscode.LogOutputChannel;
   config: () => Config;
   extension: vscode.ExtensionContext;
+}
+
+/** A command handler as VS Code calls it. */
+export type Cmd = (...args: unknown[]) => unknown;
+
+/** The scene a command acts on, its document open and its current text analysed. */
+interface Target {
+  doc: vscode.TextDocument;
+  state: SceneState;
 }
 
 const toUri = (arg: unknown): vscode.Uri | undefined => {
@@ -49,39 +48,75 @@ const toUri = (arg: unknown): vscode.Uri | undefined => {
   return undefined;
 };
 
-export class Commands {
-  constructor(private readonly d: Deps) {}
+function isRevealArg(a: unknown): a is RevealArg {
+  if (typeof a !== 'object' || a === null) return false;
+  const r = a as Record<string, unknown>;
+  return typeof r.uri === 'string' && (r.kind === 'body' || r.kind === 'constraint') && typeof r.fileIndex === 'number' && typeof r.name === 'string';
+}
 
+export class Commands {
+  constructor(private readonly d: CommandDeps) {}
+
+  /** Every command's handler, by its key in the id table (the type keeps the two complete). */
+  handlers(): Record<CommandKey, Cmd> {
+    return {
+      openInspector: this.withScene((t) => this.openInspector(t)),
+      step: this.withReadyScene((r) => this.step(r)),
+      runSteps: this.withReadyScene((r, count) => this.runSteps(r, count)),
+      playPause: this.withReadyScene((r) => this.d.runner.playPause(r.state)),
+      reset: this.withScene((t) => this.reset(t)),
+      goToStep: this.withReadyScene((r, step) => this.goToStep(r, step)),
+      exportStepData: this.withReadyScene((r, target, opts) => this.exportStepData(r, target, opts)),
+      exportReport: this.withReadyScene((r, target, opts) => this.exportReport(r, target, opts)),
+      newScene: async () => (await newScene()).document.uri.toString(),
+      showOutput: () => this.d.log.show(),
+      revealItem: (a) => this.revealItem(a),
+    };
+  }
+
+  /** Register every command of the table (the caller owns the registrations). */
   register(): vscode.Disposable[] {
-    const reg = (id: string, fn: (...args: unknown[]) => Promise<unknown> | unknown): vscode.Disposable =>
-      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-        try {
-          return await fn(...args);
-        } catch (e) {
-          this.d.log.error(`${id} failed: ${errorMessage(e)}`);
-          void vscode.window.showErrorMessage(`Constraint Lens: ${e instanceof Error ? e.message : String(e)}`, 'Show Log').then((b) => {
-            if (b) this.d.log.show(true);
-          });
-          return undefined;
-        }
-      });
-    return [
-      reg(COMMANDS.openInspector, (a) => this.openInspector(a)),
-      reg(COMMANDS.step, (a) => this.step(a)),
-      reg(COMMANDS.runSteps, (a, n) => this.runSteps(a, n)),
-      reg(COMMANDS.playPause, (a) => this.playPause(a)),
-      reg(COMMANDS.reset, (a) => this.reset(a)),
-      reg(COMMANDS.goToStep, (a, k) => this.goToStep(a, k)),
-      reg(COMMANDS.exportStepData, (a, t, o) => this.exportStepData(a, t, o)),
-      reg(COMMANDS.exportReport, (a, t, o) => this.exportReport(a, t, o)),
-      reg(COMMANDS.newScene, async () => (await newScene()).document.uri.toString()),
-      reg(COMMANDS.revealItem, (a) => this.revealItem(a as RevealArg)),
-      reg(COMMANDS.showOutput, () => this.d.log.show()),
-    ];
+    const handlers = this.handlers();
+    return (Object.keys(CommandIds) as CommandKey[]).map((k) => vscode.commands.registerCommand(CommandIds[k], this.guarded(CommandIds[k], handlers[k])));
+  }
+
+  /** Failures are logged and shown (with a way to the log), never thrown at the caller. */
+  private guarded(id: string, fn: Cmd): Cmd {
+    return async (...args: unknown[]) => {
+      try {
+        return await fn(...args);
+      } catch (e) {
+        this.d.log.error(`${id} failed: ${errorMessage(e)}`);
+        void vscode.window.showErrorMessage(`Constraint Lens: ${e instanceof Error ? e.message : String(e)}`, 'Show Log').then((b) => {
+          if (b) this.d.log.show(true);
+        });
+        return undefined;
+      }
+    };
+  }
+
+  /** A handler of the target scene (the first argument, else the active scene); undefined when there is none. */
+  private withScene<R>(fn: (t: Target, ...rest: unknown[]) => R | Promise<R>): (arg?: unknown, ...rest: unknown[]) => Promise<R | undefined> {
+    return async (arg?: unknown, ...rest: unknown[]) => {
+      const t = await this.target(arg);
+      return t ? fn(t, ...rest) : undefined;
+    };
+  }
+
+  /** A handler of the target scene that must be simulable: it receives the scene with its simulation. */
+  private withReadyScene<R>(fn: (r: ReadyScene, ...rest: unknown[]) => R | Promise<R>): (arg?: unknown, ...rest: unknown[]) => Promise<R | undefined> {
+    return this.withScene((t, ...rest) => {
+      const r = this.d.scenes.ready(t.state);
+      if (!r) {
+        void vscode.window.showErrorMessage(`Constraint Lens: ${t.state.fileName} cannot be simulated: fix the errors shown in the Problems view first.`);
+        return undefined;
+      }
+      return fn(r, ...rest);
+    });
   }
 
   /** The scene a command acts on: the argument, else the active scene editor, else the active inspector, else the last scene. */
-  private async target(arg: unknown): Promise<{ doc: vscode.TextDocument; state: SceneState } | undefined> {
+  private async target(arg: unknown): Promise<Target | undefined> {
     let uri = toUri(arg);
     if (!uri) {
       const ed = vscode.window.activeTextEditor;
@@ -102,40 +137,24 @@ export class Commands {
     return { doc, state };
   }
 
-  /** The target scene, which must be analysable (for Step, Run, ...). */
-  private async simulable(arg: unknown): Promise<SceneState | undefined> {
-    const t = await this.target(arg);
-    if (!t) return undefined;
-    if (!this.d.scenes.simulation(t.state)) {
-      void vscode.window.showErrorMessage(`Constraint Lens: ${t.state.fileName} cannot be simulated: fix the errors shown in the Problems view first.`);
-      return undefined;
-    }
-    return t.state;
-  }
-
-  async openInspector(arg?: unknown): Promise<string | undefined> {
-    const t = await this.target(arg);
-    if (!t) return undefined;
+  private async openInspector(t: Target): Promise<string | undefined> {
     const p = await this.d.panels.open(t.doc.uri);
     return p ? t.state.key : undefined;
   }
 
-  async step(arg?: unknown): Promise<number | undefined> {
-    const s = await this.simulable(arg);
-    if (!s) return undefined;
-    this.d.runner.step(s);
-    return s.sim?.currentStep;
+  private step(r: ReadyScene): number {
+    this.d.runner.step(r.state);
+    return r.sim.currentStep;
   }
 
-  async runSteps(arg?: unknown, count?: unknown): Promise<number | undefined> {
-    const s = await this.simulable(arg);
-    if (!s) return undefined;
+  private async runSteps(r: ReadyScene, count: unknown): Promise<number | undefined> {
+    const s = r.state;
     let n = typeof count === 'number' && Number.isInteger(count) && count > 0 ? count : undefined;
     if (n === undefined) {
-      const planned = s.result?.parse.scene?.solver.steps ?? 100;
+      const planned = r.scene.solver.steps;
       const input = await vscode.window.showInputBox({
         title: `Run steps of ${s.fileName}`,
-        prompt: `Number of steps to take from step ${s.sim?.currentStep ?? 0} (the scene's solver.steps is ${planned})`,
+        prompt: `Number of steps to take from step ${r.sim.currentStep} (the scene's solver.steps is ${planned})`,
         value: String(planned),
         validateInput: (v) => validateStepCount(v, this.d.config().maxSteps),
       });
@@ -146,23 +165,14 @@ export class Commands {
     return s.sim?.currentStep;
   }
 
-  async playPause(arg?: unknown): Promise<boolean | undefined> {
-    const s = await this.simulable(arg);
-    if (!s) return undefined;
-    return this.d.runner.playPause(s);
-  }
-
-  async reset(arg?: unknown): Promise<number | undefined> {
-    const t = await this.target(arg);
-    if (!t) return undefined;
+  private reset(t: Target): number {
     this.d.runner.reset(t.state);
     return 0;
   }
 
-  async goToStep(arg?: unknown, step?: unknown): Promise<number | undefined> {
-    const s = await this.simulable(arg);
-    if (!s) return undefined;
-    const current = s.sim?.currentStep ?? 0;
+  private async goToStep(r: ReadyScene, step: unknown): Promise<number | undefined> {
+    const s = r.state;
+    const current = r.sim.currentStep;
     let k = typeof step === 'number' && Number.isInteger(step) && step >= 0 ? step : undefined;
     if (k === undefined) {
       const input = await vscode.window.showInputBox({
@@ -177,22 +187,20 @@ export class Commands {
     if (k > current) await this.d.runner.run(s, k - current);
     const reached = Math.min(k, s.sim?.currentStep ?? 0);
     if (!this.d.panels.get(s.uri)) {
-      s.shownStep = reached;
+      this.d.scenes.showStep(s, reached);
       await this.d.panels.open(s.uri, { preserveFocus: true });
     } else this.d.panels.showStep(s, reached);
     return reached;
   }
 
   /** Make sure there is a history to export (runs the scene's planned steps when there is none). */
-  private async ensureHistory(s: SceneState): Promise<boolean> {
-    const sim = this.d.scenes.simulation(s);
-    if (!sim) return false;
-    if (sim.records.length === 0) {
-      const n = s.result?.parse.scene?.solver.steps ?? 100;
+  private async ensureHistory(r: ReadyScene): Promise<boolean> {
+    if (r.sim.records.length === 0) {
+      const n = r.scene.solver.steps;
       void vscode.window.setStatusBarMessage(`Constraint Lens: no steps yet — running the scene's ${n} steps first`, 4000);
-      await this.d.runner.run(s, n);
+      await this.d.runner.run(r.state, n);
     }
-    return sim.records.length > 0;
+    return r.sim.records.length > 0;
   }
 
   /**
@@ -227,15 +235,14 @@ export class Commands {
     });
   }
 
-  async exportStepData(arg?: unknown, target?: unknown, opts?: unknown): Promise<string | undefined> {
-    const s = await this.simulable(arg);
-    if (!s || !(await this.ensureHistory(s))) return undefined;
+  /** The history of the run (the one that ran, with the analysis it belongs to) as CSV or JSON. */
+  private async exportStepData(r: ReadyScene, target: unknown, opts: unknown): Promise<string | undefined> {
+    const s = r.state;
+    if (!(await this.ensureHistory(r))) return undefined;
     const stem = s.fileName.replace(/\.scene\.json$/i, '');
     const dest = await this.destination(s, `${stem}.steps.csv`, { CSV: ['csv'], JSON: ['json'] }, target, opts);
     if (!dest) return undefined;
-    const sim = s.sim!;
-    const snap = s.result!.snapshot!;
-    const scene = s.result!.parse.scene!;
+    const { sim, snapshot: snap, scene } = r;
     const meta: ExportMeta = {
       sceneName: scene.name,
       fileName: s.fileName,
@@ -250,9 +257,9 @@ export class Commands {
     return dest.toString();
   }
 
-  async exportReport(arg?: unknown, target?: unknown, opts?: unknown): Promise<string | undefined> {
-    const s = await this.simulable(arg);
-    if (!s || !(await this.ensureHistory(s))) return undefined;
+  private async exportReport(r: ReadyScene, target: unknown, opts: unknown): Promise<string | undefined> {
+    const s = r.state;
+    if (!(await this.ensureHistory(r))) return undefined;
     const stem = s.fileName.replace(/\.scene\.json$/i, '');
     const dest = await this.destination(s, `${stem}.report.html`, { HTML: ['html'] }, target, opts);
     if (!dest) return undefined;
@@ -269,7 +276,7 @@ export class Commands {
       return undefined;
     }
     const html = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Constraint Lens: building the report of ${s.fileName}` }, async () => {
-      const model = await this.reportModel(s);
+      const model = await this.reportModel(r);
       return model ? buildReportHtml(model, { js, css }) : undefined;
     });
     if (!html) {
@@ -285,30 +292,17 @@ export class Commands {
     return dest.toString();
   }
 
-  private async reportModel(s: SceneState): Promise<PanelModel | undefined> {
-    const r = s.result;
-    const sim = s.sim;
-    if (!r?.snapshot) return undefined;
-    const model = buildPanelModel(s.fileName, r, sim, undefined);
-    if (!model) return undefined;
-    if (sim && sim.currentStep > 0) {
-      const steps = reportSnapshotSteps(sim.currentStep, r.snapshot.rank.rows, r.snapshot.rank.dofs);
-      const snaps = [];
-      for (const k of steps) {
-        const snap = await this.d.scenes.snapshotAt(s, k);
-        if (snap) snaps.push(snap);
-      }
-      model.snapshots = snaps;
-      const last = snaps[snaps.length - 1];
-      if (last && last.step === sim.currentStep) model.snapshot = last;
-    }
+  private async reportModel(ready: ReadyScene): Promise<PanelModel | undefined> {
+    const { state: s, result: r, sim } = ready;
+    const base = buildPanelModel(s.fileName, r, sim, undefined);
+    if (!base) return undefined;
     const version = (this.d.extension.extension.packageJSON as { version?: string }).version ?? '';
-    model.generator = `Constraint Lens ${version} (VS Code), ${new Date().toISOString().slice(0, 10)}`;
-    return model;
+    const run = { currentStep: sim.currentStep, snapshotAt: (k: number) => this.d.scenes.snapshotAt(s, k) };
+    return buildReportModel(base, run, reportGenerator(version, 'VS Code'));
   }
 
-  async revealItem(arg: RevealArg | undefined): Promise<void> {
-    if (!arg || typeof arg.uri !== 'string') return;
+  private async revealItem(arg: unknown): Promise<void> {
+    if (!isRevealArg(arg)) return;
     const s = this.d.scenes.get(arg.uri);
     if (!s) return;
     const range = itemRange(s, arg.kind, arg.fileIndex);

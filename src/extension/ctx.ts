@@ -1,12 +1,16 @@
 // The extension's one context object: it creates every service and owns every disposable
-// (as rust-analyzer's editors/code `Ctx`). `activate` makes one; `deactivate` disposes it.
+// (as rust-analyzer's editors/code `Ctx`): each is registered here as it is made and disposed in
+// the reverse order, once, by `dispose` (the Disposable base). `activate` makes one; `deactivate`
+// disposes it.
 import * as vscode from 'vscode';
 import { Analyzer, InspectWorker } from './analyzer';
 import type { ConstraintLensApi } from './api';
 import { SceneCodeLensProvider } from './codeLens';
+import { ContextKeys, ViewIds } from './commandIds';
 import { Commands } from './commands';
 import { readConfig, type Config } from './config';
 import { DiagnosticsPublisher, FixProvider } from './diagnostics';
+import { Disposable, toDisposable } from './dispose';
 import { PanelManager, VIEW_TYPE } from './panel';
 import { Runner } from './runner';
 import { SceneManager } from './scenes';
@@ -14,11 +18,10 @@ import { SceneStatusBar } from './statusBar';
 import { SceneTreeProvider } from './tree';
 import { isSceneDocument, keyOf, parseUriArg } from './util';
 
-export const TREE_VIEW_ID = 'constraintLens.sceneTree';
+export const TREE_VIEW_ID = ViewIds.sceneTree;
 const SCENE_SELECTOR: vscode.DocumentSelector = [{ pattern: '**/*.scene.json' }];
 
-export class Ctx implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+export class Ctx extends Disposable implements vscode.Disposable {
   private config: Config = readConfig();
   readonly log: vscode.LogOutputChannel;
   readonly worker: InspectWorker;
@@ -31,24 +34,24 @@ export class Ctx implements vscode.Disposable {
   readonly codeLens: SceneCodeLensProvider;
 
   constructor(readonly extension: vscode.ExtensionContext) {
+    super();
     const cfg = (): Config => this.config;
-    this.log = this.own(vscode.window.createOutputChannel('Constraint Lens', { log: true }));
-    this.worker = new InspectWorker(vscode.Uri.joinPath(extension.extensionUri, 'dist', 'worker.js').fsPath, this.log);
-    this.own({ dispose: () => this.worker.dispose() });
-    this.analyzer = this.own(new Analyzer(this.worker, this.log, () => ({ inlineMaxBodies: this.config.inlineMaxBodies, useWorker: this.config.useWorker })));
-    this.scenes = this.own(new SceneManager(this.analyzer, this.log, cfg));
-    this.runner = this.own(new Runner(this.scenes, this.log, cfg));
-    this.own(new DiagnosticsPublisher(this.scenes));
-    this.panels = this.own(new PanelManager(this.scenes, this.runner, this.log, extension.extensionUri, extension.workspaceState));
-    this.statusBar = this.own(new SceneStatusBar(this.scenes, cfg));
-    this.tree = this.own(new SceneTreeProvider(this.scenes, cfg));
-    this.tree.view = this.own(vscode.window.createTreeView(TREE_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true }));
-    this.codeLens = this.own(new SceneCodeLensProvider(this.scenes, cfg));
-    this.own(vscode.languages.registerCodeLensProvider(SCENE_SELECTOR, this.codeLens));
-    this.own(vscode.languages.registerCodeActionsProvider(SCENE_SELECTOR, new FixProvider(this.scenes), FixProvider.metadata));
-    for (const d of new Commands({ scenes: this.scenes, runner: this.runner, panels: this.panels, log: this.log, config: cfg, extension }).register()) this.own(d);
+    this.log = this._register(vscode.window.createOutputChannel('Constraint Lens', { log: true }));
+    this.worker = this._register(new InspectWorker(vscode.Uri.joinPath(extension.extensionUri, 'dist', 'worker.js').fsPath, this.log));
+    this.analyzer = this._register(new Analyzer(this.worker, this.log, () => ({ inlineMaxBodies: this.config.inlineMaxBodies, useWorker: this.config.useWorker })));
+    this.scenes = this._register(new SceneManager(this.analyzer, this.log, cfg));
+    this.runner = new Runner(this.scenes, this.log, cfg); // owns nothing: the scene manager stops the runs
+    this._register(new DiagnosticsPublisher(this.scenes));
+    this.panels = this._register(new PanelManager(this.scenes, this.log, extension.extensionUri, extension.workspaceState));
+    this.statusBar = this._register(new SceneStatusBar(this.scenes, cfg));
+    this.tree = this._register(new SceneTreeProvider(this.scenes, cfg));
+    this.tree.view = this._register(vscode.window.createTreeView(TREE_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true }));
+    this.codeLens = this._register(new SceneCodeLensProvider(this.scenes, cfg));
+    this._register(vscode.languages.registerCodeLensProvider(SCENE_SELECTOR, this.codeLens));
+    this._register(vscode.languages.registerCodeActionsProvider(SCENE_SELECTOR, new FixProvider(this.scenes), FixProvider.metadata));
+    for (const d of new Commands({ scenes: this.scenes, runner: this.runner, panels: this.panels, log: this.log, config: cfg, extension }).register()) this._register(d);
 
-    this.own(
+    this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('constraintLens')) return;
         this.config = readConfig();
@@ -60,14 +63,14 @@ export class Ctx implements vscode.Disposable {
     // Context keys for `when`/`enablement` clauses.
     const setContext = (): void => {
       const ed = vscode.window.activeTextEditor;
-      void vscode.commands.executeCommand('setContext', 'constraintLens.sceneActive', !!ed && isSceneDocument(ed.document));
+      void vscode.commands.executeCommand('setContext', ContextKeys.sceneActive, !!ed && isSceneDocument(ed.document));
       const s = this.scenes.active;
-      void vscode.commands.executeCommand('setContext', 'constraintLens.playing', !!s && s.run?.kind === 'play');
-      void vscode.commands.executeCommand('setContext', 'constraintLens.running', !!s && s.running);
+      void vscode.commands.executeCommand('setContext', ContextKeys.playing, !!s && s.run?.kind === 'play');
+      void vscode.commands.executeCommand('setContext', ContextKeys.running, !!s && s.running);
     };
-    this.own(vscode.window.onDidChangeActiveTextEditor(setContext));
-    this.own(this.scenes.onDidChangeActive(setContext));
-    this.own(
+    this._register(vscode.window.onDidChangeActiveTextEditor(setContext));
+    this._register(this.scenes.onDidChangeActive(setContext));
+    this._register(
       this.scenes.onDidChange((e) => {
         if (e.kind === 'running' && e.state === this.scenes.active) setContext();
       }),
@@ -75,12 +78,8 @@ export class Ctx implements vscode.Disposable {
     setContext();
     this.log.info(`Constraint Lens ${(extension.extension.packageJSON as { version?: string }).version ?? ''} activated (${VIEW_TYPE})`);
     // No solver work during activation: start tracking the visible scenes on the next tick.
-    setTimeout(() => this.scenes.start(), 0);
-  }
-
-  private own<T extends vscode.Disposable>(d: T): T {
-    this.disposables.push(d);
-    return d;
+    const start = setTimeout(() => this.scenes.start(), 0);
+    this._register(toDisposable(() => clearTimeout(start)));
   }
 
   api(): ConstraintLensApi {
@@ -103,17 +102,21 @@ export class Ctx implements vscode.Disposable {
       isRunning: (uri) => state(uri)?.running ?? false,
       whenIdle: (uri) => state(uri)?.whenIdle() ?? Promise.resolve(),
       statusText: () => this.statusBar.text,
+      receiveFromWebview: async (uri, message) => {
+        const p = this.panels.get(keyOf(parseUriArg(uri)));
+        if (!p) return false;
+        await p.receive(message);
+        return true;
+      },
     };
   }
 
-  dispose(): void {
-    for (const d of this.disposables.reverse()) {
-      try {
-        d.dispose();
-      } catch (e) {
-        console.error('Constraint Lens: dispose failed', e);
-      }
+  override dispose(): void {
+    try {
+      super.dispose();
+    } catch (e) {
+      // Deactivation goes on: a part that failed to dispose is reported, not rethrown.
+      console.error('Constraint Lens: dispose failed', e);
     }
-    this.disposables.length = 0;
   }
 }

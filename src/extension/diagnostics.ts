@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Fix } from '../engine';
 import { DIAGNOSTIC_SOURCE, PlainTag, codeOf, toPlainDiagnostic, type PlainDiagnostic } from './logic/diagnostics';
+import { Disposable } from './dispose';
 import type { SceneManager, SceneState } from './scenes';
 import { toVsRange } from './util';
 
@@ -23,25 +24,22 @@ export function toVsDiagnostic(p: PlainDiagnostic, uri: vscode.Uri): vscode.Diag
   return d;
 }
 
-export class DiagnosticsPublisher implements vscode.Disposable {
-  readonly collection = vscode.languages.createDiagnosticCollection('constraint-lens');
-  private readonly sub: vscode.Disposable;
+export class DiagnosticsPublisher extends Disposable {
+  readonly collection = this._register(vscode.languages.createDiagnosticCollection('constraint-lens'));
 
   constructor(scenes: SceneManager) {
-    this.sub = scenes.onDidChange((e) => {
-      if (e.kind === 'closed') this.collection.delete(e.state.uri);
-      else if (e.kind === 'inspected' || e.diagnosticsChanged || e.kind === 'reset') this.publish(e.state);
-    });
+    super();
+    this._register(
+      scenes.onDidChange((e) => {
+        if (e.kind === 'closed') this.collection.delete(e.state.uri);
+        else if (e.kind === 'inspected' || e.diagnosticsChanged || e.kind === 'reset') this.publish(e.state);
+      }),
+    );
   }
 
   publish(s: SceneState): void {
     const diags = s.allDiagnostics().map((d) => toVsDiagnostic(toPlainDiagnostic(d), s.uri));
     this.collection.set(s.uri, diags);
-  }
-
-  dispose(): void {
-    this.sub.dispose();
-    this.collection.dispose();
   }
 }
 

@@ -1,18 +1,20 @@
 // The inspector panel host: one webview panel per scene (revealed if it exists), restored after a
 // reload by a WebviewPanelSerializer. Messages from the webview are validated; the host answers
-// `ready` with the PanelModel and `requestSnapshot` with the analysed step, forwards commands to
-// the runner, and reveals ranges in the editor. Runs and edits of the scene are pushed live.
+// `ready` with the PanelModel and `requestSnapshot` with the analysed step, runs the registered
+// command of a button (with the panel's scene), and reveals ranges in the editor. Runs and edits
+// of the scene are pushed live.
 import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
 import { renderPanelHtml } from '../panelHtml';
 import { isWebviewMessage, type HostMessage, type WebviewMessage, type WebviewState } from '../protocol';
 import type { Range as EngineRange } from '../engine';
 import type { PanelProbe } from './api';
-import type { Runner } from './runner';
+import { ContextKeys, PanelCommandIds, ViewIds } from './commandIds';
+import { Disposable, disposeAll, toDisposable } from './dispose';
 import type { SceneEvent, SceneManager, SceneState } from './scenes';
 import { errorMessage, fileNameOf, keyOf, makeNonce, parseUriArg, toVsRange } from './util';
 
-export const VIEW_TYPE = 'constraintLens.inspector';
+export const VIEW_TYPE = ViewIds.inspector;
 const RECENT_KEY = 'constraintLens.recentPanels';
 
 /** Reveal a range of a scene in a text editor (not in the inspector's column). */
@@ -36,7 +38,7 @@ export function itemRange(s: SceneState, kind: 'constraint' | 'body', fileIndex:
   }
 }
 
-class InspectorPanel implements PanelProbe {
+class InspectorPanel extends Disposable implements PanelProbe {
   postedToWebview = 0;
   lastMessageFromWebview: WebviewMessage | undefined;
   postedTypes: string[] = [];
@@ -44,20 +46,28 @@ class InspectorPanel implements PanelProbe {
   private ready = false;
   private historyTimer: ReturnType<typeof setTimeout> | undefined;
   private lastHistoryPost = 0;
-  private readonly subs: vscode.Disposable[] = [];
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     readonly state: SceneState,
     private readonly host: PanelManager,
   ) {
-    this.subs.push(
-      host.scenes.pin(state.uri),
-      panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
+    super();
+    // Disposed last: the webview panel itself (closing it twice is harmless).
+    this._register(panel);
+    this._register(host.scenes.pin(state.uri));
+    this._register(panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)));
+    this._register(
       panel.onDidChangeViewState((e) => {
         if (!e.webviewPanel.visible) this.ready = false; // retainContextWhenHidden: false → unloaded
         if (e.webviewPanel.active) host.scenes.setActive(state.uri);
-        void vscode.commands.executeCommand('setContext', 'constraintLens.inspectorActive', e.webviewPanel.active);
+        void vscode.commands.executeCommand('setContext', ContextKeys.inspectorActive, e.webviewPanel.active);
+      }),
+    );
+    this._register(
+      toDisposable(() => {
+        if (this.historyTimer) clearTimeout(this.historyTimer);
+        this.historyTimer = undefined;
       }),
     );
     this.render();
@@ -189,7 +199,11 @@ class InspectorPanel implements PanelProbe {
     this.post({ type: 'select', ...sel });
   }
 
-  private onMessage(m: unknown): void {
+  /**
+   * A message from the webview (untrusted: validated first). Resolves when it was handled; for a
+   * button, when its command finished (the e2e tests await this through the extension's test API).
+   */
+  async receive(m: unknown): Promise<void> {
     if (!isWebviewMessage(m)) {
       this.host.log.warn(`ignored an invalid message from the inspector: ${safeJson(m)}`);
       return;
@@ -203,11 +217,13 @@ class InspectorPanel implements PanelProbe {
           void this.host.scenes.whenInspectedUri(s.uri).then(() => this.sendModel());
           break;
         case 'requestSnapshot':
-          s.shownStep = m.step;
+          this.host.scenes.showStep(s, m.step);
           this.postSnapshot(m.step);
           break;
         case 'command':
-          this.host.onCommand(s, m.command);
+          // The button runs the registered command, on this panel's scene: the same code path,
+          // defaults and prompts as the palette, the editor title bar and the CodeLens.
+          await vscode.commands.executeCommand(PanelCommandIds[m.command], s.uri);
           break;
         case 'reveal': {
           let range: vscode.Range | undefined;
@@ -227,10 +243,6 @@ class InspectorPanel implements PanelProbe {
     }
   }
 
-  dispose(): void {
-    if (this.historyTimer) clearTimeout(this.historyTimer);
-    for (const d of this.subs) d.dispose();
-  }
 }
 
 function webviewOptions(ext: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -250,21 +262,20 @@ function safeJson(x: unknown): string {
   }
 }
 
-export class PanelManager implements vscode.WebviewPanelSerializer<WebviewState>, vscode.Disposable {
+export class PanelManager extends Disposable implements vscode.WebviewPanelSerializer<WebviewState> {
   private readonly panels = new Map<string, InspectorPanel>();
-  private readonly subs: vscode.Disposable[] = [];
 
   constructor(
     readonly scenes: SceneManager,
-    private readonly runner: Runner,
     readonly log: vscode.LogOutputChannel,
     readonly extensionUri: vscode.Uri,
     private readonly memento: vscode.Memento,
   ) {
-    this.subs.push(
-      scenes.onDidChange((e) => this.panels.get(e.state.key)?.onSceneEvent(e)),
-      vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, this),
-    );
+    super();
+    // The open panels (each owns its webview panel and subscriptions) go first.
+    this._register(toDisposable(() => disposeAll([...this.panels.values()])));
+    this._register(scenes.onDidChange((e) => this.panels.get(e.state.key)?.onSceneEvent(e)));
+    this._register(vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, this));
   }
 
   get(uri: vscode.Uri | string): InspectorPanel | undefined {
@@ -319,7 +330,7 @@ export class PanelManager implements vscode.WebviewPanelSerializer<WebviewState>
     panel.onDidDispose(() => {
       if (this.panels.get(state.key) === p) this.panels.delete(state.key);
       p.dispose();
-      void vscode.commands.executeCommand('setContext', 'constraintLens.inspectorActive', false);
+      void vscode.commands.executeCommand('setContext', ContextKeys.inspectorActive, false);
     });
     void this.remember(uri, panel.title);
     if (panel.active) this.scenes.setActive(uri);
@@ -356,40 +367,14 @@ export class PanelManager implements vscode.WebviewPanelSerializer<WebviewState>
     }
   }
 
-  onCommand(s: SceneState, command: 'step' | 'run' | 'playPause' | 'reset'): void {
-    switch (command) {
-      case 'step':
-        this.runner.step(s);
-        break;
-      case 'run':
-        void this.runner.run(s, s.result?.parse.scene?.solver.steps ?? 100);
-        break;
-      case 'playPause':
-        this.runner.playPause(s);
-        break;
-      case 'reset':
-        this.runner.reset(s);
-        break;
-    }
-  }
-
   /** Ask the inspector of a scene to select a constraint or body. */
   select(uri: vscode.Uri | string, sel: { constraint?: string; body?: string }): void {
     this.get(uri)?.select(sel);
   }
 
-  /** Post a snapshot of a step (Go to Step). */
+  /** Show a step in the scene's inspector (Go to Step). */
   showStep(s: SceneState, step: number): void {
-    s.shownStep = step;
+    this.scenes.showStep(s, step);
     this.panels.get(s.key)?.postSnapshot(step);
-  }
-
-  dispose(): void {
-    for (const p of this.panels.values()) {
-      p.dispose();
-      p.panel.dispose();
-    }
-    this.panels.clear();
-    for (const d of this.subs) d.dispose();
   }
 }

@@ -1,9 +1,11 @@
 // Stepping a scene's simulation: single steps, long runs (in time-sliced chunks, with a
 // cancellable progress notification when they take a while), Play (fixed rate) and Reset.
-// Never blocks the extension host for more than one chunk (~25 ms).
+// Never blocks the extension host for more than one chunk (~25 ms). The runner steps the
+// simulation; every change to the scene's state (run started/ended, steps taken, reset) goes
+// through the scene manager, which fires the events.
 import * as vscode from 'vscode';
 import type { Config } from './config';
-import type { SceneManager, SceneState } from './scenes';
+import type { RunHandle, SceneManager, SceneState } from './scenes';
 import { errorMessage, yieldToEventLoop } from './util';
 
 /** Work per chunk before yielding to the event loop (ms). */
@@ -11,7 +13,7 @@ const CHUNK_MS = 25;
 /** A run that is not finished after this long gets a progress notification (ms). */
 const PROGRESS_AFTER_MS = 300;
 
-export class Runner implements vscode.Disposable {
+export class Runner {
   constructor(
     private readonly scenes: SceneManager,
     private readonly log: vscode.LogOutputChannel,
@@ -20,7 +22,7 @@ export class Runner implements vscode.Disposable {
 
   /** Take `n` steps synchronously (small n: Step). Returns the number taken. */
   step(s: SceneState, n = 1): number {
-    if (s.run) s.run.cancel();
+    this.scenes.cancelRun(s);
     const sim = this.scenes.simulation(s);
     if (!sim) return 0;
     const room = Math.max(0, this.config().maxSteps - sim.currentStep);
@@ -30,8 +32,8 @@ export class Runner implements vscode.Disposable {
     } catch (e) {
       this.log.error(`step failed: ${errorMessage(e)}`);
     }
-    s.shownStep = undefined;
-    this.scenes.fire(s, 'stepped', true);
+    this.scenes.showStep(s, undefined);
+    this.scenes.stepped(s, true);
     return sim.currentStep - before;
   }
 
@@ -42,7 +44,7 @@ export class Runner implements vscode.Disposable {
    */
   async run(s: SceneState, n: number): Promise<number> {
     if (s.run) {
-      s.run.cancel();
+      this.scenes.cancelRun(s);
       await s.whenIdle();
     }
     const sim = this.scenes.simulation(s);
@@ -50,11 +52,8 @@ export class Runner implements vscode.Disposable {
     const target = Math.min(sim.currentStep + n, this.config().maxSteps);
     const start = sim.currentStep;
     let cancelled = false;
-    let finish!: () => void;
-    const done = new Promise<void>((res) => (finish = res));
-    s.run = { kind: 'run', cancel: () => (cancelled = true), done };
-    s.shownStep = undefined;
-    this.scenes.fire(s, 'running');
+    const handle: RunHandle = { kind: 'run', sim, cancel: () => (cancelled = true) };
+    this.scenes.markRunning(s, handle);
     const alive = (): boolean => !cancelled && !sim.stopped && s.sim === sim && sim.currentStep < target;
     const chunk = (): void => {
       const t0 = performance.now();
@@ -66,7 +65,7 @@ export class Runner implements vscode.Disposable {
       while (alive() && performance.now() - t0 < PROGRESS_AFTER_MS) {
         chunk();
         if (performance.now() - lastFire > 150) {
-          this.scenes.fire(s, 'stepped');
+          this.scenes.stepped(s, false);
           lastFire = performance.now();
         }
         await yieldToEventLoop();
@@ -84,7 +83,7 @@ export class Runner implements vscode.Disposable {
                 progress.report({ increment: (100 * (doneSteps - reported)) / n, message: `step ${sim.currentStep} of ${target}` });
                 reported = doneSteps;
                 if (performance.now() - lastFire > 150) {
-                  this.scenes.fire(s, 'stepped');
+                  this.scenes.stepped(s, false);
                   lastFire = performance.now();
                 }
                 await yieldToEventLoop();
@@ -98,11 +97,7 @@ export class Runner implements vscode.Disposable {
     } catch (e) {
       this.log.error(`run failed: ${errorMessage(e)}`);
     } finally {
-      s.run = undefined;
-      finish();
-      if (s.sim === sim) this.scenes.fire(s, 'stepped', true);
-      this.scenes.fire(s, 'running');
-      s.notifyIdle();
+      this.scenes.markIdle(s, handle);
     }
     if (sim.stopped) void vscode.window.showWarningMessage(`Constraint Lens: ${s.fileName} stopped at step ${sim.currentStep}: a value became NaN or infinite. See the Problems view.`);
     return sim.currentStep - start;
@@ -111,7 +106,7 @@ export class Runner implements vscode.Disposable {
   /** Play (step at `constraintLens.play.stepsPerSecond`) or pause. Returns true when now playing. */
   playPause(s: SceneState): boolean {
     if (s.run) {
-      s.run.cancel();
+      this.scenes.cancelRun(s);
       return false;
     }
     const sim = this.scenes.simulation(s);
@@ -120,22 +115,13 @@ export class Runner implements vscode.Disposable {
     const tickMs = Math.max(16, 1000 / rate);
     const perTick = Math.max(1, Math.round((rate * tickMs) / 1000));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let finish!: () => void;
-    const done = new Promise<void>((res) => (finish = res));
     const stop = (): void => {
       if (timer) clearTimeout(timer);
       timer = undefined;
-      if (s.run !== handle) return;
-      s.run = undefined;
-      finish();
-      if (s.sim === sim) this.scenes.fire(s, 'stepped', true);
-      this.scenes.fire(s, 'running');
-      s.notifyIdle();
+      this.scenes.markIdle(s, handle);
     };
-    const handle = { kind: 'play' as const, cancel: stop, done };
-    s.run = handle;
-    s.shownStep = undefined;
-    this.scenes.fire(s, 'running');
+    const handle: RunHandle = { kind: 'play', sim, cancel: stop };
+    this.scenes.markRunning(s, handle);
     const tick = (): void => {
       timer = undefined;
       const max = this.config().maxSteps;
@@ -146,7 +132,7 @@ export class Runner implements vscode.Disposable {
         this.log.error(`play failed: ${errorMessage(e)}`);
         return stop();
       }
-      this.scenes.fire(s, 'stepped');
+      this.scenes.stepped(s, false);
       if (sim.stopped) return stop();
       timer = setTimeout(tick, tickMs);
     };
@@ -156,18 +142,6 @@ export class Runner implements vscode.Disposable {
 
   /** Back to the initial state (history cleared). */
   reset(s: SceneState): void {
-    s.run?.cancel();
-    try {
-      s.sim?.reset();
-    } catch (e) {
-      this.log.error(`reset failed: ${errorMessage(e)}`);
-      s.sim = undefined;
-    }
-    s.shownStep = undefined;
-    this.scenes.fire(s, 'reset');
-  }
-
-  dispose(): void {
-    for (const s of this.scenes.all()) s.run?.cancel();
+    this.scenes.resetRun(s);
   }
 }

@@ -1,137 +1,71 @@
-// The per-document state of every open scene: the latest inspection (versioned), the fixes of its
-// diagnostics, and the simulation (created lazily, dropped when the text changes). The scene file
-// is the source of truth: nothing here ever writes it.
+// The scenes of the open documents: tracks scene documents (open, edit, save, close, focus),
+// debounces and runs their analysis, keeps a scene alive while an inspector shows it, and knows the
+// active scene. The state itself and every change to it are the SceneStore's (logic/sceneStore.ts):
+// this class only adds the VS Code side. The scene file is the source of truth: nothing here ever
+// writes it.
 import * as vscode from 'vscode';
-import { Simulation } from '../engine';
-import type { InspectResult, Diagnostic, SystemSnapshot } from '../engine';
+import type { InspectResult, SystemSnapshot } from '../engine';
 import type { Analyzer } from './analyzer';
 import type { Config } from './config';
-import { FixIndex } from './logic/diagnostics';
 import { KeyedDebouncer } from './logic/schedule';
-import { errorMessage, fileNameOf, isSceneDocument, keyOf } from './util';
+import { SceneStore, type ReadyScene as AnyReadyScene, type SceneEvent as AnySceneEvent, type SceneState as AnySceneState } from './logic/sceneStore';
+import { errorMessage, isSceneDocument, keyOf } from './util';
 
-export type SceneEventKind =
-  /** A new inspection result is available. */
-  | 'inspected'
-  /** The text changed: the shown results and the simulation are out of date (re-analysis pending). */
-  | 'invalidated'
-  /** Steps were taken (history grew). */
-  | 'stepped'
-  /** The simulation was reset or replaced. */
-  | 'reset'
-  /** A run started or stopped. */
-  | 'running'
-  /** The document was closed and its state dropped. */
-  | 'closed';
+export type { RunHandle, SceneEventKind } from './logic/sceneStore';
+export type SceneState = AnySceneState<vscode.Uri>;
+export type SceneEvent = AnySceneEvent<vscode.Uri>;
+export type ReadyScene = AnyReadyScene<vscode.Uri>;
 
-export interface SceneEvent {
-  state: SceneState;
-  kind: SceneEventKind;
-  /** The run's diagnostics changed (republish). Always implied by 'inspected' and 'closed'. */
-  diagnosticsChanged?: boolean;
-  /** 'stepped': no more steps follow right away (single step, end of a run, pause). */
-  settled?: boolean;
-}
-
-export interface RunHandle {
-  kind: 'run' | 'play';
-  cancel(): void;
-  readonly done: Promise<void>;
-}
-
-export class SceneState {
-  readonly key: string;
-  /** Document version of the latest result (−1: none yet). */
-  resultVersion = -1;
-  result: InspectResult | undefined;
-  fixes: FixIndex | undefined;
-  /** The text of the latest result, and a counter that changes with every new result. */
-  text: string | undefined;
-  generation = 0;
-  /** Version being analysed right now, if any. */
-  inFlightVersion: number | undefined;
-  sim: Simulation | undefined;
-  /** Run diagnostics already published (to republish only when they change). */
-  publishedSimDiagnostics = 0;
-  run: RunHandle | undefined;
-  /** The step the inspector shows when it is not the current one (Go to Step, a chart click). */
-  shownStep: number | undefined;
-  /** Set once 'invalidated' was emitted for the current burst of edits. */
-  invalidated = false;
-  readonly waiters: { version: number; resolve: (r: InspectResult | undefined) => void }[] = [];
-  private readonly idleWaiters: (() => void)[] = [];
-
-  constructor(public uri: vscode.Uri) {
-    this.key = keyOf(uri);
-  }
-
-  get fileName(): string {
-    return fileNameOf(this.uri);
-  }
-
-  get running(): boolean {
-    return this.run !== undefined;
-  }
-
-  /** Diagnostics of the analysis and of the run so far. */
-  allDiagnostics(): Diagnostic[] {
-    const base = this.result?.diagnostics ?? [];
-    const run = this.sim?.diagnostics ?? [];
-    return run.length ? [...base, ...run.filter((d) => !base.includes(d))] : base;
-  }
-
-  whenIdle(): Promise<void> {
-    if (!this.run) return Promise.resolve();
-    return new Promise((res) => this.idleWaiters.push(res));
-  }
-
-  /** @internal called by the runner when a run ends. */
-  notifyIdle(): void {
-    for (const w of this.idleWaiters.splice(0)) w();
-  }
-}
-
-export class SceneManager implements vscode.Disposable {
-  private readonly states = new Map<string, SceneState>();
+export class SceneManager extends SceneStore<vscode.Uri> {
   private readonly debouncer = new KeyedDebouncer();
-  private readonly emitter = new vscode.EventEmitter<SceneEvent>();
-  readonly onDidChange = this.emitter.event;
-  private readonly activeEmitter = new vscode.EventEmitter<SceneState | undefined>();
+  readonly onDidChange: vscode.Event<SceneEvent>;
+  private readonly activeEmitter = this._register(new vscode.EventEmitter<SceneState | undefined>());
   /** The scene shown by the status bar and the tree changed. */
   readonly onDidChangeActive = this.activeEmitter.event;
-  private readonly disposables: vscode.Disposable[] = [];
   private activeKey: string | undefined;
   /** Keys of scenes kept alive by an open inspector panel although their document is closed. */
   private readonly pinned = new Map<string, number>();
 
   constructor(
     private readonly analyzer: Analyzer,
-    private readonly log: vscode.LogOutputChannel,
+    log: vscode.LogOutputChannel,
     private readonly config: () => Config,
   ) {
-    this.disposables.push(
-      this.emitter,
-      this.activeEmitter,
+    const emitter = new vscode.EventEmitter<SceneEvent>();
+    super((e) => emitter.fire(e), log);
+    this._register(emitter);
+    this.onDidChange = emitter.event;
+    this._register(this.debouncer);
+    this._register(
       vscode.workspace.onDidOpenTextDocument((d) => {
         if (!isSceneDocument(d)) return;
-        // Versions restart at 1 when a document is reopened: the kept result may be of other text.
         const s = this.get(d.uri);
-        if (s) s.resultVersion = -1;
+        if (s) this.forgetVersion(s);
         this.schedule(d, 5);
       }),
+    );
+    this._register(
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0 || !isSceneDocument(e.document)) return;
-        this.onEdited(e.document);
+        // The simulation belongs to the old text: stop it and drop it.
+        this.invalidate(this.stateFor(e.document.uri));
+        this.schedule(e.document);
       }),
+    );
+    this._register(
       vscode.workspace.onDidSaveTextDocument((d) => {
-        if (isSceneDocument(d) && !this.isFresh(d)) this.schedule(d, 0);
+        if (isSceneDocument(d) && !this.isFreshDoc(d)) this.schedule(d, 0);
       }),
+    );
+    this._register(
       vscode.workspace.onDidCloseTextDocument((d) => {
         if (isSceneDocument(d)) this.onClosed(d);
       }),
-      vscode.window.onDidChangeActiveTextEditor((e) => this.updateActive(e)),
+    );
+    this._register(vscode.window.onDidChangeActiveTextEditor((e) => this.updateActive(e)));
+    this._register(
       vscode.window.onDidChangeVisibleTextEditors((eds) => {
-        for (const e of eds) if (isSceneDocument(e.document) && !this.isFresh(e.document)) this.schedule(e.document, 5);
+        for (const e of eds) if (isSceneDocument(e.document) && !this.isFreshDoc(e.document)) this.schedule(e.document, 5);
       }),
     );
   }
@@ -142,26 +76,8 @@ export class SceneManager implements vscode.Disposable {
     this.updateActive(vscode.window.activeTextEditor);
   }
 
-  get(uri: vscode.Uri | string): SceneState | undefined {
-    return this.states.get(typeof uri === 'string' ? uri : keyOf(uri));
-  }
-
-  all(): SceneState[] {
-    return [...this.states.values()];
-  }
-
-  stateFor(uri: vscode.Uri): SceneState {
-    const k = keyOf(uri);
-    let s = this.states.get(k);
-    if (!s) {
-      s = new SceneState(uri);
-      this.states.set(k, s);
-    }
-    return s;
-  }
-
   get active(): SceneState | undefined {
-    return this.activeKey ? this.states.get(this.activeKey) : undefined;
+    return this.activeKey ? this.get(this.activeKey) : undefined;
   }
 
   /** Make a scene the active one (its editor or its inspector panel got focus). */
@@ -177,34 +93,20 @@ export class SceneManager implements vscode.Disposable {
     if (!e) return; // focus moved to a panel or view: keep the last scene
     if (isSceneDocument(e.document)) {
       this.setActive(e.document.uri);
-      if (!this.isFresh(e.document)) this.schedule(e.document, 5);
+      if (!this.isFreshDoc(e.document)) this.schedule(e.document, 5);
     } else if (e.viewColumn !== undefined) this.setActive(undefined);
   }
 
-  isFresh(doc: vscode.TextDocument): boolean {
+  /** True when the document's current version is analysed or being analysed. */
+  isFreshDoc(doc: vscode.TextDocument): boolean {
     const s = this.get(doc.uri);
-    return !!s && (s.resultVersion === doc.version || s.inFlightVersion === doc.version);
+    return !!s && this.isFresh(s, doc.version);
   }
 
   /** Analyse `doc` after `delayMs` (debounced per document). */
   schedule(doc: vscode.TextDocument, delayMs = this.config().debounceMs): void {
     this.stateFor(doc.uri);
     this.debouncer.trigger(keyOf(doc.uri), () => void this.analyzeNow(doc), delayMs);
-  }
-
-  private onEdited(doc: vscode.TextDocument): void {
-    const s = this.stateFor(doc.uri);
-    // The simulation belongs to the old text: stop it and drop it.
-    s.run?.cancel();
-    if (s.sim) {
-      s.sim = undefined;
-      s.publishedSimDiagnostics = 0;
-    }
-    if (!s.invalidated && s.result) {
-      s.invalidated = true;
-      this.emitter.fire({ state: s, kind: 'invalidated' });
-    }
-    this.schedule(doc);
   }
 
   private onClosed(doc: vscode.TextDocument): void {
@@ -214,15 +116,11 @@ export class SceneManager implements vscode.Disposable {
     this.drop(k);
   }
 
-  private drop(k: string): void {
-    const s = this.states.get(k);
+  protected override drop(k: string): SceneState | undefined {
     this.analyzer.forget(k);
-    if (!s) return;
-    s.run?.cancel();
-    this.states.delete(k);
-    for (const w of s.waiters.splice(0)) w.resolve(undefined);
-    this.emitter.fire({ state: s, kind: 'closed' });
+    const s = super.drop(k);
     if (this.activeKey === k) this.setActive(undefined);
+    return s;
   }
 
   /** Keep a scene's state while a panel shows it (released with the returned disposable). */
@@ -246,55 +144,30 @@ export class SceneManager implements vscode.Disposable {
     const s = this.stateFor(doc.uri);
     const version = doc.version;
     const text = doc.getText();
-    s.inFlightVersion = version;
+    this.beginAnalysis(s, version);
     let result: InspectResult | undefined;
     try {
       result = await this.analyzer.analyze(s.key, version, text);
     } catch (e) {
       this.log.error(`analysis of ${s.key} failed: ${errorMessage(e)}`);
     }
-    if (s.inFlightVersion === version) s.inFlightVersion = undefined;
+    this.endAnalysis(s, version);
     if (!result) return undefined; // superseded (or failed: logged)
-    if (this.states.get(s.key) !== s) return undefined; // closed meanwhile
-    this.store(s, version, result, text);
+    if (!this.isTracked(s)) return undefined; // closed meanwhile
+    this.storeResult(s, version, result, text);
     return result;
-  }
-
-  private store(s: SceneState, version: number, result: InspectResult, text: string): void {
-    if (s.resultVersion !== version || !s.result) {
-      // A new text: any simulation belongs to the old one.
-      s.run?.cancel();
-      s.sim = undefined;
-      s.publishedSimDiagnostics = 0;
-      s.shownStep = undefined;
-    }
-    s.result = result;
-    s.resultVersion = version;
-    s.text = text;
-    s.generation++;
-    s.invalidated = false;
-    s.fixes = new FixIndex(version, s.allDiagnostics());
-    for (let i = s.waiters.length - 1; i >= 0; i--) {
-      if (s.waiters[i].version <= version) {
-        s.waiters[i].resolve(result);
-        s.waiters.splice(i, 1);
-      }
-    }
-    this.emitter.fire({ state: s, kind: 'inspected' });
   }
 
   /** Resolves with the inspection of the document's current version (analysing it now if needed). */
   whenInspected(doc: vscode.TextDocument): Promise<InspectResult | undefined> {
     const s = this.stateFor(doc.uri);
     if (s.result && s.resultVersion === doc.version) return Promise.resolve(s.result);
-    const p = new Promise<InspectResult | undefined>((resolve) => s.waiters.push({ version: doc.version, resolve }));
-    if (s.inFlightVersion !== doc.version) {
+    const p = this.waitForVersion(s, doc.version);
+    if (!this.isAnalysing(s, doc.version)) {
       this.debouncer.cancel(s.key);
       void this.analyzeNow(doc).then((r) => {
         // Superseded without a newer request in flight (should not happen): do not leave waiters hanging.
-        if (!r && s.inFlightVersion === undefined && !this.debouncer.isPending(s.key)) {
-          for (const w of s.waiters.splice(0)) w.resolve(s.result);
-        }
+        if (!r && !this.isAnalysing(s) && !this.debouncer.isPending(s.key)) this.releaseWaiters(s, s.result);
       });
     }
     return p;
@@ -311,18 +184,10 @@ export class SceneManager implements vscode.Disposable {
     }
   }
 
-  /** The scene's simulation for its latest result, created on first use. */
-  simulation(s: SceneState): Simulation | undefined {
-    if (s.sim) return s.sim;
-    const r = s.result;
-    if (!r?.parse.scene || !r.snapshot) return undefined;
-    try {
-      s.sim = new Simulation(r.parse.scene, r.parse.sourceMap);
-    } catch (e) {
-      this.log.error(`cannot create the simulation of ${s.key}: ${errorMessage(e)}`);
-      return undefined;
-    }
-    return s.sim;
+  /** The scene, ready to simulate, once its current text is analysed (undefined when it cannot be simulated). */
+  async whenReady(doc: vscode.TextDocument): Promise<ReadyScene | undefined> {
+    await this.whenInspected(doc);
+    return this.ready(this.stateFor(doc.uri));
   }
 
   /** True when analysing a step of this scene is slow enough to belong in the worker. */
@@ -348,26 +213,5 @@ export class SceneManager implements vscode.Disposable {
       this.log.warn(`worker analysis of step ${k} failed; analysing in the extension host`);
     }
     return sim.snapshotAt(k);
-  }
-
-  /** Tell listeners (diagnostics, panel, tree, status) what happened. */
-  fire(s: SceneState, kind: SceneEventKind, settled = false): void {
-    let diagnosticsChanged = false;
-    if (kind === 'stepped' || kind === 'reset' || kind === 'running') {
-      // The run may have produced diagnostics (drift, NaN): refresh the fix index.
-      const n = s.sim?.diagnostics.length ?? 0;
-      if (n !== s.publishedSimDiagnostics) {
-        s.publishedSimDiagnostics = n;
-        s.fixes = new FixIndex(s.resultVersion, s.allDiagnostics());
-        diagnosticsChanged = true;
-      }
-    }
-    this.emitter.fire({ state: s, kind, diagnosticsChanged, settled });
-  }
-
-  dispose(): void {
-    for (const s of this.states.values()) s.run?.cancel();
-    this.debouncer.dispose();
-    for (const d of this.disposables) d.dispose();
   }
 }

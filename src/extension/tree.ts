@@ -5,7 +5,9 @@
 // step and κ(A). Selecting an item reveals it in the editor and in the inspector.
 import * as vscode from 'vscode';
 import type { BodyReport, ConstraintReport, StepRecord, SystemSnapshot, BodySpec, ConstraintSpec } from '../engine';
+import { CommandIds } from './commandIds';
 import type { Config } from './config';
+import { Disposable, toDisposable } from './dispose';
 import { Throttle } from './logic/throttle';
 import {
   STATE_ICONS,
@@ -40,7 +42,7 @@ export type SceneNode =
       snapshot?: SystemSnapshot;
     };
 
-/** Argument of the internal `constraintLens.revealItem` command. */
+/** Argument of the internal Reveal in Editor command (CommandIds.revealItem). */
 export interface RevealArg {
   uri: string;
   kind: 'body' | 'constraint';
@@ -63,10 +65,9 @@ const icon = (s: ItemState): vscode.ThemeIcon => {
   return new vscode.ThemeIcon(i.id, i.color ? new vscode.ThemeColor(i.color) : undefined);
 };
 
-export class SceneTreeProvider implements vscode.TreeDataProvider<SceneNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<SceneNode | undefined | void>();
+export class SceneTreeProvider extends Disposable implements vscode.TreeDataProvider<SceneNode> {
+  private readonly emitter = this._register(new vscode.EventEmitter<SceneNode | undefined | void>());
   readonly onDidChangeTreeData = this.emitter.event;
-  private readonly subs: vscode.Disposable[] = [];
   private readonly throttle = new Throttle(
     () => {
       this.emitter.fire();
@@ -80,8 +81,10 @@ export class SceneTreeProvider implements vscode.TreeDataProvider<SceneNode>, vs
     private readonly scenes: SceneManager,
     private readonly config: () => Config,
   ) {
-    this.subs.push(
-      scenes.onDidChangeActive(() => this.refresh()),
+    super();
+    this._register(toDisposable(() => this.throttle.dispose()));
+    this._register(scenes.onDidChangeActive(() => this.refresh()));
+    this._register(
       scenes.onDidChange((e) => {
         if (e.state !== scenes.active) return;
         // New analyses, and the run's steps (the constraints show the current step); 'invalidated':
@@ -150,7 +153,7 @@ export class SceneTreeProvider implements vscode.TreeDataProvider<SceneNode>, vs
     const arg: RevealArg = { uri: node.key, kind: node.kind, fileIndex: node.fileIndex, name: node.name };
     const t = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
     t.id = `${node.key}#${node.kind}:${node.fileIndex}:${node.name}`;
-    t.command = { title: 'Reveal', command: 'constraintLens.revealItem', arguments: [arg] };
+    t.command = { title: 'Reveal', command: CommandIds.revealItem, arguments: [arg] };
     if (node.kind === 'body') {
       const state = bodyState(node.spec);
       t.iconPath = icon(state);
@@ -176,11 +179,5 @@ export class SceneTreeProvider implements vscode.TreeDataProvider<SceneNode>, vs
     return node.kind === 'body'
       ? { kind: 'group', group: 'bodies', key: s.key, count: scene.bodies.length }
       : { kind: 'group', group: 'constraints', key: s.key, count: scene.constraints.length };
-  }
-
-  dispose(): void {
-    this.throttle.dispose();
-    for (const d of this.subs) d.dispose();
-    this.emitter.dispose();
   }
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { isAnalysableScheme, isSceneFileName } from './logic/format';
 import type { Range as EngineRange } from '../engine';
 import { errorMessage } from './logic/errors';
+import { fileNameOf, keyOf } from './logic/uri';
 
 /** True for documents the extension analyses: `*.scene.json` outside diff/SCM views. */
 export function isSceneUri(uri: vscode.Uri): boolean {
@@ -14,8 +15,7 @@ export function isSceneDocument(doc: vscode.TextDocument): boolean {
   return isSceneUri(doc.uri);
 }
 
-/** The map key of a document. */
-export const keyOf = (uri: vscode.Uri): string => uri.toString();
+export { fileNameOf, keyOf };
 
 /** A URI given as a string by a caller (a URI string, or a plain file path). */
 export function parseUriArg(s: string): vscode.Uri {
@@ -25,11 +25,6 @@ export function parseUriArg(s: string): vscode.Uri {
 
 export function toVsRange(r: EngineRange): vscode.Range {
   return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
-}
-
-export function fileNameOf(uri: vscode.Uri): string {
-  const p = uri.path;
-  return p.slice(p.lastIndexOf('/') + 1) || p;
 }
 
 export { errorMessage };

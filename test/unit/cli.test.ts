@@ -43,13 +43,13 @@ test('inspect --json has exactly the documented fields', () => {
   assert.equal(j.method, 'cholesky');
 });
 
-test('inspect --json on the velocity formulation adds W, B, R; singular A gives cond.A = null', () => {
+test('inspect --json on the velocity formulation adds W, B, R; singular A gives cond.A = "Infinity"', () => {
   const v = JSON.parse(run('inspect', ex('velocity-pendulum.scene.json'), '--json').stdout);
   assert.ok(Array.isArray(v.W) && Array.isArray(v.B) && Array.isArray(v.R));
   const red = run('inspect', ex('redundant-rods.scene.json'), '--json');
   assert.equal(red.status, 0, 'a redundancy is a warning');
   const j = JSON.parse(red.stdout);
-  assert.equal(j.cond.A, null);
+  assert.equal(j.cond.A, 'Infinity', 'the one spelling of non-finite values (was null)');
   assert.equal(j.method, 'lstsq');
   assert.deepEqual(j.redundant, [{ constraint: 'rod2', row: 0, dependsOn: [{ constraint: 'rod1', row: 0, coefficient: 1 }] }]);
   assert.equal(j.diagnostics[0].code, 'CL301-redundant-constraint');
@@ -82,7 +82,9 @@ test('simulate --json: steps with t, C, λ, κ, energy, method and the final bod
   assert.ok(Math.abs(Math.hypot(a.position[0] - p.position[0], a.position[1] - p.position[1], a.position[2] - p.position[2]) - 2) < 1e-12);
   const lines = readFileSync(csv, 'utf8').trim().split('\n');
   assert.equal(lines.length, 101);
-  assert.match(lines[0], /^step,t,method,condA/);
+  // The shared run-export dialect, the same as the extension's Export Step Data.
+  assert.match(lines[0], /^step,t,cond_A,cond_estimated,method,kinetic,potential,total_energy,quat_drift,C\[/);
+  assert.equal(lines[1].split(',').length, lines[0].split(',').length);
 });
 
 test('report writes one self-contained HTML file', () => {

@@ -19,7 +19,7 @@ test('a deep engine import from outside the engine is a lint error', async () =>
   const cases: [string, string][] = [
     ['src/probe.ts', "import type { SystemSnapshot } from './engine/result';\nexport type S = SystemSnapshot;\n"],
     ['src/extension/probe.ts', "import { csrToDense } from '../engine/linalg/sparse';\nexport const f = csrToDense;\n"],
-    ['src/shared/probe.ts', "export { Codes } from '../engine/codes';\n"],
+    ['src/import/probe.ts', "export { Codes } from '../engine/codes';\n"],
     ['webview/probe.ts', "import type { Range } from '../src/engine/types';\nexport type R = Range;\n"],
     ['bench/probe.ts', "import { Simulation } from '../src/engine/simulation';\nexport const S = Simulation;\n"],
     ['test/unit/probe.test.ts', "import { parseScene } from '../../src/engine/scene/parse';\nexport const p = parseScene;\n"],

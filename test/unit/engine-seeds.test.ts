@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectScene, simulateScene } from '../../src/engine';
-import { csrRows } from '../../src/format';
+import { csrToDense as csrRows } from '../../src/shared';
 
 const example = (name: string) => readFileSync(join(__dirname, '../../examples', name), 'utf8');
 

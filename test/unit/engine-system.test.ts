@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Matrix, solve as mlSolve } from 'ml-matrix';
 import { inspectScene, simulateScene, Simulation, parseScene, Codes } from '../../src/engine';
-import { csrRows, minvCsr } from '../../src/format';
+import { blockDiagonalCsr, csrToDense as csrRows } from '../../src/shared';
 
 const example = (name: string) => readFileSync(join(__dirname, '../../examples', name), 'utf8');
 const maxAbsDiff = (a: number[][], b: number[][]) => Math.max(0, ...a.flatMap((r, i) => r.map((x, j) => Math.abs(x - b[i][j]))));
@@ -43,12 +43,12 @@ test('block-sparse assembly and KKT solve equal a dense solve of the full KKT sy
     const m = s.J.rows;
     assert.equal(n, 30);
     assert.equal(m, 1 + 3 + 5 + 5 + 6 + 2);
-    const Minv = new Matrix(csrRows(minvCsr(s)));
+    const Minv = new Matrix(csrRows(blockDiagonalCsr(s.MinvBlocks, 6)));
     const J = new Matrix(csrRows(s.J));
     const Adense = J.mmul(Minv).mmul(J.transpose());
     assert.ok(maxAbsDiff(csrRows(s.A), Adense.to2DArray()) < 1e-12, 'A = J·M⁻¹·Jᵀ');
     // full KKT: [M −Jᵀ; J 0] [a; λ] = [F; rhs]
-    const M = new Matrix(csrRows(minvCsr(s))).to2DArray();
+    const M = new Matrix(csrRows(blockDiagonalCsr(s.MinvBlocks, 6))).to2DArray();
     const Mfull = new Matrix(M.length, M.length);
     for (let k = 0; k < n / 6; k++) {
       const blk = new Matrix(6, 6);

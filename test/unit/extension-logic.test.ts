@@ -6,10 +6,7 @@ import { KeyedDebouncer, SingleLane, VersionTracker } from '../../src/extension/
 import { fakeTimers } from './fake-timers';
 import {
   codeLensTitles,
-  condBand,
   countProblems,
-  formatCond,
-  formatNumber,
   isAnalysableScheme,
   isSceneFileName,
   problemsText,
@@ -18,7 +15,7 @@ import {
   validateStepIndex,
 } from '../../src/extension/logic/format';
 import { FixIndex, PlainSeverity, PlainTag, codeOf, fixKey, sanitizeRange, toPlainDiagnostic } from '../../src/extension/logic/diagnostics';
-import { csvField, csvNumber, formatFromPath, toCsv, toJson, type ExportMeta } from '../../src/extension/logic/exportData';
+import { exportStepData, formatFromPath, toJson, type ExportMeta } from '../../src/extension/logic/exportData';
 import { STATE_ICONS, constraintState, constraintTooltip, type ItemState } from '../../src/extension/logic/tree';
 import { Codes } from '../../src/engine';
 import type { Diagnostic, ConstraintReport, IslandReport, RowInfo, StepRecord } from '../../src/engine';
@@ -119,39 +116,10 @@ test('single lane: a failing job resolves undefined and the lane goes on', async
 });
 
 // ---- format -------------------------------------------------------------------------------------
-test('formatCond: ∞ for singular, compact exponent notation', () => {
-  assert.equal(formatCond(null), '∞');
-  assert.equal(formatCond(Infinity), '∞');
-  assert.equal(formatCond(NaN), '∞');
-  assert.equal(formatCond(undefined), '∞');
-  assert.equal(formatCond(1), '1');
-  assert.equal(formatCond(12.345), '12.3');
-  assert.equal(formatCond(1234), '1230');
-  assert.equal(formatCond(1234.5e0 * 10), '1.2e4');
-  assert.equal(formatCond(1.0e6), '1e6');
-  assert.equal(formatCond(2.46e12), '2.5e12');
-  assert.equal(formatNumber(0), '0');
-  assert.equal(formatNumber(-3.2e-7), '-3.2e-7');
-  assert.equal(formatNumber(0.5), '0.5');
-  assert.equal(formatNumber(-Infinity), '−∞');
-});
-
-test('condBand thresholds', () => {
-  assert.equal(condBand(undefined, 1e6), 'unknown');
-  assert.equal(condBand(null, 1e6), 'singular');
-  assert.equal(condBand(Infinity, 1e6), 'singular');
-  assert.equal(condBand(10, 1e6, true), 'singular');
-  assert.equal(condBand(1e6, 1e6), 'ill');
-  assert.equal(condBand(5e7, 1e6), 'ill');
-  assert.equal(condBand(1e3, 1e6), 'moderate');
-  assert.equal(condBand(999, 1e6), 'good');
-  assert.equal(condBand(1e5, NaN), 'moderate'); // bad threshold falls back to 1e6
-  assert.equal(condBand(200, 1e4), 'moderate');
-});
-
 test('statusText', () => {
+  // κ is spelled by the shared formatCond (3 digits, ≈ when estimated): the status bar, CodeLens, tree and panel agree.
   assert.equal(statusText({ cond: 1234, condEstimated: false, rank: 5, rows: 6 }), 'κ 1230 · rank 5/6');
-  assert.equal(statusText({ cond: 1.2e3 * 10, condEstimated: true, rank: 6, rows: 6 }), 'κ ~1.2e4 · rank 6/6');
+  assert.equal(statusText({ cond: 1.2e3 * 10, condEstimated: true, rank: 6, rows: 6 }), 'κ ≈1.2e4 · rank 6/6');
   assert.equal(statusText({ cond: null, condEstimated: true, rank: 5, rows: 6 }), 'κ ∞ · rank 5/6');
   assert.equal(statusText({ cond: 1, condEstimated: false, rank: 0, rows: 0 }), 'κ – · no constraints');
 });
@@ -262,29 +230,27 @@ const rec = (step: number, condA: number | null): StepRecord => ({
 });
 const meta: ExportMeta = { sceneName: 'S', fileName: 's.scene.json', dt: 0.01, constraints: ['rod', 'hinge, "x"'], rowLabels: ['rod.d', 'h.x', 'h.y'], bodies: ['B'] };
 
-test('CSV export: header, quoting, non-finite values', () => {
-  const csv = toCsv([rec(1, 1234.5), rec(2, null)], meta);
+test('CSV export: the shared run dialect, header, quoting, non-finite values', () => {
+  const csv = exportStepData([rec(1, 1234.5), rec(2, null)], meta, 'csv');
   const lines = csv.trimEnd().split('\n');
   assert.equal(lines.length, 3);
   assert.equal(
     lines[0],
     'step,t,cond_A,cond_estimated,method,kinetic,potential,total_energy,quat_drift,C[rod],"C[hinge, ""x""]",lambda[rod.d],lambda[h.x],lambda[h.y],B.px,B.py,B.pz,B.qx,B.qy,B.qz,B.qw',
   );
-  assert.equal(lines[1], '1,0.01,1234.5,false,cholesky,1,-2,-1,0,1e-9,nan,12.5,-3,0,0,0,1,0,0,0,1');
-  assert.equal(lines[2].split(',')[2], 'inf');
+  // Non-finite values are spelled NaN / Infinity / -Infinity (was nan / inf / -inf; docs/cli.md).
+  assert.equal(lines[1], '1,0.01,1234.5,false,cholesky,1,-2,-1,0,1e-9,NaN,12.5,-3,0,0,0,1,0,0,0,1');
+  assert.equal(lines[2].split(',')[2], 'Infinity');
   assert.equal(lines[0].split(',').length, lines[1].split(',').length + 1); // one quoted comma in the header
-  assert.equal(csvNumber(-Infinity), '-inf');
-  assert.equal(csvNumber(undefined), '');
-  assert.equal(csvField('a"b'), '"a""b"');
   assert.equal(formatFromPath('/x/y.CSV'), 'csv');
   assert.equal(formatFromPath('/x/y.json'), 'json');
 });
 
-test('JSON export: parseable, singular κ as null, NaN as a string', () => {
+test('JSON export: parseable, singular κ as "Infinity", NaN as a string', () => {
   const doc = JSON.parse(toJson([rec(1, 10), rec(2, null)], meta));
   assert.equal(doc.format, 'constraint-lens.steps');
   assert.equal(doc.steps.length, 2);
-  assert.equal(doc.steps[1].cond.A, null);
+  assert.equal(doc.steps[1].cond.A, 'Infinity', 'the one spelling of non-finite values (was null)');
   assert.equal(doc.steps[0].C[1], 'NaN');
   assert.deepEqual(doc.rowLabels, meta.rowLabels);
 });

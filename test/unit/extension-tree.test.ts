@@ -127,12 +127,12 @@ test('tooltips: the step’s λ and ‖C‖ with the tolerance; step 0 unchanged
   assert.doesNotMatch(t0, /step/);
 });
 
-test('header: step and κ (∞ when singular, ~ when estimated, – without rows)', () => {
+test('header: step and κ (∞ when singular, ≈ when estimated as everywhere, – without rows)', () => {
   assert.equal(stepHeader({ step: 120, cond: 1234.5, condEstimated: false }), 'step 120 · κ 1230');
   assert.equal(stepHeader({ step: 120, cond: 1.2e4, condEstimated: false }), 'step 120 · κ 1.2e4');
   assert.equal(stepHeader({ step: 3, cond: null, condEstimated: false }), 'step 3 · κ ∞');
   assert.equal(stepHeader({ step: 3, cond: null, condEstimated: true }), 'step 3 · κ ∞');
-  assert.equal(stepHeader({ step: 3, cond: 5e8, condEstimated: true }), 'step 3 · κ ~5e8');
+  assert.equal(stepHeader({ step: 3, cond: 5e8, condEstimated: true }), 'step 3 · κ ≈5e8');
   assert.equal(stepHeader({ step: 0, cond: 12, condEstimated: false, rows: 0 }), 'step 0 · κ –');
 });
 

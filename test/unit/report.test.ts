@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildReportHtml, reportSnapshotSteps } from '../../src/report';
+import { buildReportHtml, buildReportModel, reportGenerator, reportSnapshotSteps } from '../../src/report';
 import { escapeJsonForHtml, panelCsp, renderPanelHtml } from '../../src/panelHtml';
 import { decodeFromJson, type PanelModel, type SystemSnapshot } from '../../src/protocol';
 
@@ -76,4 +76,22 @@ test('reportSnapshotSteps: all steps when small, first/last and a spread otherwi
   assert.ok(big.length <= 101 && big.length >= 2);
   const huge = reportSnapshotSteps(1000, 9000, 18000);
   assert.deepEqual(huge, [0, 1000]);
+});
+
+test('buildReportModel: one path for the CLI and the extension (sync or async snapshots), last step shown', async () => {
+  const base = model('S');
+  const at = (step: number) => ({ ...base.snapshot, step }) as SystemSnapshot;
+  const asked: number[] = [];
+  const sync = await buildReportModel(base, { currentStep: 5, snapshotAt: (k) => (asked.push(k), at(k)) }, 'gen');
+  assert.deepEqual(asked, [0, 1, 2, 3, 4, 5]);
+  assert.deepEqual(sync.snapshots?.map((s) => s.step), [0, 1, 2, 3, 4, 5]);
+  assert.equal(sync.snapshot.step, 5);
+  assert.equal(sync.generator, 'gen');
+  assert.equal(base.snapshots, undefined, 'the base model is not modified');
+  const async = await buildReportModel(base, { currentStep: 3, snapshotAt: async (k) => (k === 3 ? undefined : at(k)) }, 'gen');
+  assert.deepEqual(async.snapshots?.map((s) => s.step), [0, 1, 2]);
+  assert.equal(async.snapshot.step, 0, 'the last step could not be had: the base snapshot stays');
+  const none = await buildReportModel(base, undefined, 'gen');
+  assert.equal(none.snapshots, undefined);
+  assert.equal(reportGenerator('1.2.3', 'CLI', new Date('2025-03-04T12:00:00Z')), 'Constraint Lens 1.2.3 (CLI), 2025-03-04');
 });

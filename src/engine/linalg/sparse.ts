@@ -1,6 +1,10 @@
 // Compressed-sparse-row utilities (pure TypeScript, no dependencies).
 import { cumsum } from '../offsets';
 import type { CsrMatrix } from './types';
+import { csrGet, csrToDense, csrToDenseFlat } from '../../shared/csr';
+
+// The lookups and dense views are the shared ones (also used by the CLI and the panel).
+export { csrGet, csrToDense, csrToDenseFlat };
 
 /** Accumulates (row, col, value) triplets; `build()` sums duplicates and sorts columns within rows. */
 export class CsrBuilder {
@@ -127,26 +131,6 @@ export function csrFromDense(a: ArrayLike<number>[], cols?: number): CsrMatrix {
   return { rows, cols: nc, rowPtr, colIdx, values };
 }
 
-export function csrToDense(m: CsrMatrix): number[][] {
-  const out: number[][] = [];
-  for (let i = 0; i < m.rows; i++) {
-    const row = new Array<number>(m.cols).fill(0);
-    for (let p = m.rowPtr[i]; p < m.rowPtr[i + 1]; p++) row[m.colIdx[p]] += m.values[p];
-    out.push(row);
-  }
-  return out;
-}
-
-/** Row-major flat dense copy (rows × cols). */
-export function csrToDenseFlat(m: CsrMatrix): Float64Array {
-  const out = new Float64Array(m.rows * m.cols);
-  for (let i = 0; i < m.rows; i++) {
-    const o = i * m.cols;
-    for (let p = m.rowPtr[i]; p < m.rowPtr[i + 1]; p++) out[o + m.colIdx[p]] += m.values[p];
-  }
-  return out;
-}
-
 /** y = M·x. */
 export function csrMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float64Array): Float64Array {
   const y = out ?? new Float64Array(m.rows);
@@ -192,20 +176,6 @@ export function csrTranspose(m: CsrMatrix): CsrMatrix {
 
 export function csrNnz(m: CsrMatrix): number {
   return m.rowPtr[m.rows];
-}
-
-/** M(i, j) (binary search in row i); 0 when not stored. */
-export function csrGet(m: CsrMatrix, i: number, j: number): number {
-  let lo = m.rowPtr[i];
-  let hi = m.rowPtr[i + 1] - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const c = m.colIdx[mid];
-    if (c === j) return m.values[mid];
-    if (c < j) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return 0;
 }
 
 /**

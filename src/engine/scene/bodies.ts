@@ -5,6 +5,7 @@ import { isPositiveDefinite3 } from '../math';
 import type { Mat3 } from '../types';
 import { BODY_FIELDS, DEFAULT_INERTIA_DIAGONAL, INERTIA_SYMMETRY_TOLERANCE, WORLD } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, fmt, quote } from './reader';
+import { readBodyShapes } from './shapes';
 import type { BodySpec, JsonPath } from './types';
 
 /** A body name as declared, valid or not (constraints that name an invalid body are dropped with a note). */
@@ -81,6 +82,7 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
   const torque = r.vec3(o, 'torque', label('torque'), [0, 0, 0], data);
   const gravity = r.boolean(o, 'gravity', label('gravity'), data);
   const fixed = r.boolean(o, 'fixed', label('fixed'), data);
+  const shapes = readBodyShapes(r, o, name !== undefined ? quote(name) : String(i), data);
 
   const valid = r.errorCount === errorsBefore && name !== undefined && !duplicate;
   if (name !== undefined && nameNode && !declared.has(name)) declared.set(name, { index: i, nameNode, valid });
@@ -113,6 +115,7 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
     torque,
     gravity: gravity ?? true,
     fixed: fixed ?? false,
+    shapes,
   };
 }
 

@@ -1,14 +1,17 @@
 // Scene format v1: JSONC text → validated SceneSpec + diagnostics with exact ranges and quick fixes.
 // `parseScene` never throws. See docs/scene-format.md for the format and the diagnostic table.
-// This file walks the document; each section has its own file: solver.ts, bodies.ts, constraints.ts,
-// all reading fields through the value readers of reader.ts.
+// This file walks the document; each section has its own file: solver.ts, bodies.ts (with shapes.ts),
+// constraints.ts, the world's shapes and the contact settings (shapes.ts, contactSettings.ts), all
+// reading fields through the value readers of reader.ts.
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { Codes } from '../codes';
 import type { Diagnostic } from '../types';
 import { readBody, type DeclaredBody } from './bodies';
 import { readConstraint, reportDuplicateConstraintNames, type NamedConstraint } from './constraints';
+import { readContactSettings } from './contactSettings';
 import { DEFAULT_GRAVITY, DEFAULT_SCENE_NAME, SCENE_FIELDS } from './fields';
 import { BAD, describe, FieldReader } from './reader';
+import { readWorld } from './shapes';
 import { readSolver } from './solver';
 import { LineIndex, createSourceMap } from './text';
 import type { BodySpec, ConstraintSpec, ParseResult, SceneSpec } from './types';
@@ -134,6 +137,8 @@ function readScene(r: FieldReader, root: Node): SceneSpec {
     }
   }
   reportDuplicateConstraintNames(r, named);
+  const world = readWorld(r, top);
+  readContactSettings(r, top, solver, bodies, world);
 
   return {
     name: name === undefined || name === BAD ? DEFAULT_SCENE_NAME : name.value,
@@ -141,5 +146,6 @@ function readScene(r: FieldReader, root: Node): SceneSpec {
     solver,
     bodies,
     constraints,
+    world,
   };
 }

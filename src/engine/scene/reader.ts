@@ -3,6 +3,7 @@
 // after an error. The section readers (solver.ts, bodies.ts, constraints.ts) are built on them.
 import { getNodeValue, type Node } from 'jsonc-parser';
 import { Codes, type Code } from '../codes';
+import { exactNumber } from '../../shared/number';
 import { quatNorm } from '../math';
 import type { Diagnostic, Fix, Quat, Range, RelatedInformation, Severity, Vec3 } from '../types';
 import { DEFAULT_ORIENTATION, QUATERNION_TOLERANCE } from './fields';
@@ -61,8 +62,8 @@ export const describe = (node: Node): string => {
   }
 };
 
-/** A number as written in messages and fixes (exactly, as JSON would). */
-export const fmt = (n: number): string => String(n);
+/** Values in messages and quick fixes: exact (a fix writes them back into the JSON). */
+export const fmt = exactNumber;
 /** A name or field in backticks, for messages. */
 export const quote = (s: string): string => '`' + s + '`';
 

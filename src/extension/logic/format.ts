@@ -1,41 +1,7 @@
 // Text shown by the status bar, CodeLens and tree: condition numbers, rank, problem counts.
-// Pure: no vscode.
+// Numbers, κ and its bands come from the shared presentation module. Pure: no vscode.
 import type { Severity } from '../../engine';
-
-/** κ(A) as shown to people: `∞` when singular (null/Infinity/NaN), `1.2e3` style above 1000. */
-export function formatCond(cond: number | null | undefined): string {
-  if (cond === null || cond === undefined || !Number.isFinite(cond)) return '∞';
-  return formatNumber(cond);
-}
-
-/** Compact number: 3 significant digits, exponent notation outside [1e-3, 1e4). */
-export function formatNumber(x: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (!Number.isFinite(x)) return x > 0 ? '∞' : '−∞';
-  if (x === 0) return '0';
-  const a = Math.abs(x);
-  if (a >= 1e-3 && a < 1e4) {
-    return String(Number(x.toPrecision(3)));
-  }
-  const [m, e] = x.toExponential(1).split('e');
-  const exp = Number(e);
-  return `${m.replace(/\.0$/, '')}e${exp}`;
-}
-
-export type CondBand = 'good' | 'moderate' | 'ill' | 'singular' | 'unknown';
-
-/**
- * Classify κ(A): `singular` when infinite (or rank-deficient), `ill` at or above the warning
- * threshold, `moderate` above sqrt(threshold) (half the digits lost), `good` otherwise.
- */
-export function condBand(cond: number | null | undefined, warning: number, rankDeficient = false): CondBand {
-  if (cond === undefined) return 'unknown';
-  if (rankDeficient || cond === null || !Number.isFinite(cond)) return 'singular';
-  const w = Number.isFinite(warning) && warning > 1 ? warning : 1e6;
-  if (cond >= w) return 'ill';
-  if (cond >= Math.sqrt(w)) return 'moderate';
-  return 'good';
-}
+import { formatCond, plural, WORDS } from '../../shared';
 
 /** The minimal snapshot facts the status bar and lenses need. */
 export interface CondFacts {
@@ -45,10 +11,10 @@ export interface CondFacts {
   rows: number;
 }
 
-/** `κ 1.2e3 · rank 5/6` (with `~` when κ is estimated; no rank part for an empty system). */
+/** `κ 1230 · rank 5/6` (`≈` when κ is estimated; `κ – · no constraints` for a system without rows). */
 export function statusText(f: CondFacts): string {
-  const k = `κ ${f.condEstimated && f.cond !== null ? '~' : ''}${f.rows === 0 ? '–' : formatCond(f.cond)}`;
-  return f.rows === 0 ? `${k} · no constraints` : `${k} · rank ${f.rank}/${f.rows}`;
+  const k = `κ ${formatCond(f.cond, { estimated: f.condEstimated, rows: f.rows })}`;
+  return f.rows === 0 ? `${k} · ${WORDS.noConstraints}` : `${k} · rank ${f.rank}/${f.rows}`;
 }
 
 export interface ProblemCounts {
@@ -66,8 +32,6 @@ export function countProblems(diags: readonly { severity: Severity }[]): Problem
   }
   return c;
 }
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** `no problems`, `1 problem`, `3 problems (1 error)`. Informations and hints are not problems. */
 export function problemsText(c: ProblemCounts): string {

@@ -152,7 +152,10 @@ export class SingleLane<T> {
   private pump(): void {
     if (this.running) return;
     // Drop queued jobs that went stale while waiting.
-    while (this.queue.length && !this.tracker.isCurrent(this.queue[0].ticket)) this.queue.shift()!.resolve(undefined);
+    for (let head = this.queue[0]; head !== undefined && !this.tracker.isCurrent(head.ticket); head = this.queue[0]) {
+      this.queue.shift();
+      head.resolve(undefined);
+    }
     const job = this.queue.shift();
     if (!job) return;
     this.running = job;

@@ -2,7 +2,7 @@
 // tooltips, at step 0 (the analysis) or at the current step of a run (a StepRecord on top of the
 // step-0 snapshot). Pure: no vscode (../tree.ts turns these into TreeItems).
 import type { BodyReport, ConstraintReport, IslandReport, StepRecord, SystemSnapshot, BodySpec, ConstraintSpec } from '../../engine';
-import { formatCond, formatNumber } from './format';
+import { condBand, formatCond, formatNumber, formatTime, formatVec, isIllConditioned } from '../../shared';
 
 export type ItemState = 'ok' | 'redundant' | 'violated' | 'conflicting' | 'ill-conditioned' | 'fixed' | 'unknown';
 
@@ -34,7 +34,7 @@ function islandOf(islands: readonly IslandReport[], constraint: string): IslandR
 export function constraintState(c: ConstraintReport, snapshot: Pick<SystemSnapshot, 'islands'>, conditionWarning: number): ItemState {
   if (c.status === 'conflicting' || c.status === 'violated' || c.status === 'redundant') return c.status;
   const island = islandOf(snapshot.islands, c.name);
-  if (island && island.rows > 0 && (island.cond === null || island.cond >= conditionWarning)) return 'ill-conditioned';
+  if (island && island.rows > 0 && isIllConditioned(condBand(island.cond, { warning: conditionWarning, rows: island.rows }))) return 'ill-conditioned';
   return 'ok';
 }
 
@@ -103,13 +103,13 @@ export function constraintAt(
   else if (!(violation <= th.violationTolerance)) state = 'violated';
   else {
     const islandWasIll = constraintState({ ...c, status: 'ok' }, snapshot, th.conditionWarning) === 'ill-conditioned';
-    const stillIll = record.cond.A === null || !(record.cond.A < th.conditionWarning);
+    const stillIll = isIllConditioned(condBand(record.cond.A, { warning: th.conditionWarning }));
     state = islandWasIll && stillIll ? 'ill-conditioned' : 'ok';
   }
   return { step: record.step, t: record.t, state, violation, lambda, cond: record.cond.A, condEstimated: record.condEstimated };
 }
 
-const vec = (v: readonly number[]): string => `[${v.map(formatNumber).join(', ')}]`;
+const vec = (v: readonly number[]): string => formatVec(v, 4);
 
 /** Markdown tooltip of a constraint (λ per row, |C|, |Ċ|, the island's κ) at step 0. */
 export function constraintTooltip(c: ConstraintReport, state: ItemState, snapshot: Pick<SystemSnapshot, 'islands' | 'rows'>): string {
@@ -124,13 +124,13 @@ export function constraintTooltipAt(c: ConstraintReport, at: ConstraintAtStep, s
   const run = at.step > 0;
   const tol = violationTolerance !== undefined ? ` (tolerance ${formatNumber(violationTolerance)})` : '';
   const lines = [
-    `**${escapeMd(c.name)}** · ${c.type} · ${at.state}${run ? ` · step ${at.step}${at.t !== undefined ? ` (t = ${formatNumber(at.t)} s)` : ''}` : ''}`,
+    `**${escapeMd(c.name)}** · ${c.type} · ${at.state}${run ? ` · step ${at.step}${at.t !== undefined ? ` (t = ${formatTime(at.t)})` : ''}` : ''}`,
     `${escapeMd(c.bodyA)} ↔ ${escapeMd(c.bodyB)} · ${c.rows} row${c.rows === 1 ? '' : 's'}`,
     `λ: ${lambda}`,
     at.velocityViolation !== undefined ? `|C| = ${formatNumber(at.violation)}${tol} · |Ċ| = ${formatNumber(at.velocityViolation)}` : `|C| = ${formatNumber(at.violation)}${tol}`,
   ];
-  if (island) lines.push(`island κ${run ? ' at step 0' : ''} = ${island.condEstimated && island.cond !== null ? '~' : ''}${formatCond(island.cond)} · rank ${island.rank}/${island.rows}`);
-  if (run && at.cond !== undefined) lines.push(`κ(A) at step ${at.step} = ${at.condEstimated && at.cond !== null ? '~' : ''}${formatCond(at.cond)}`);
+  if (island) lines.push(`island κ${run ? ' at step 0' : ''} = ${formatCond(island.cond, { estimated: island.condEstimated, rows: island.rows })} · rank ${island.rank}/${island.rows}`);
+  if (run && at.cond !== undefined) lines.push(`κ(A) at step ${at.step} = ${formatCond(at.cond, { estimated: at.condEstimated })}`);
   return lines.join('  \n');
 }
 
@@ -149,10 +149,9 @@ function describe(type: string, lambda: readonly number[] | undefined, violation
   return `${type} · ${l} · |C| ${formatNumber(violation)}`;
 }
 
-/** The step and κ(A) the tree's header shows: `step 120 · κ 1.2e3` (`κ ∞` when singular, `~` when estimated, `κ –` without rows). */
+/** The step and κ(A) the tree's header shows: `step 120 · κ 1230` (`κ ∞` when singular, `≈` when estimated, `κ –` without rows). */
 export function stepHeader(f: { step: number; cond: number | null; condEstimated: boolean; rows?: number }): string {
-  const k = f.rows === 0 ? '–' : `${f.condEstimated && f.cond !== null ? '~' : ''}${formatCond(f.cond)}`;
-  return `step ${f.step} · κ ${k}`;
+  return `step ${f.step} · κ ${formatCond(f.cond, { estimated: f.condEstimated, rows: f.rows })}`;
 }
 
 export function specDescription(c: Pick<ConstraintSpec, 'type' | 'bodyA' | 'bodyB'>): string {

@@ -1,19 +1,11 @@
 // The extension activates for the workspace and contributes its commands.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { CommandIds } from '../../../src/extension/commandIds';
 import { activateExtension, EXTENSION_ID, openScene } from './util';
 
-export const COMMANDS = [
-  'constraintLens.openInspector',
-  'constraintLens.step',
-  'constraintLens.runSteps',
-  'constraintLens.playPause',
-  'constraintLens.reset',
-  'constraintLens.goToStep',
-  'constraintLens.exportStepData',
-  'constraintLens.exportReport',
-  'constraintLens.newScene',
-];
+/** Every command of the extension's id table. */
+export const COMMANDS: string[] = Object.values(CommandIds);
 
 export default function register(): void {
   suite('activation', () => {

@@ -1,0 +1,166 @@
+// Command-line arguments and the help text (docs/cli.md says the same, at more length).
+import { version } from '../../package.json';
+
+export const VERSION: string = version;
+
+/** A usage error: the message, then the usage, on stderr; exit status 2. */
+export class UsageError extends Error {}
+
+export type Command = 'inspect' | 'simulate' | 'report';
+
+export interface Args {
+  command: Command;
+  file: string;
+  json: boolean;
+  steps?: number;
+  csv?: string;
+  output?: string;
+}
+
+export type Parsed = Args | { help: Command | 'all' } | { version: true } | { usage: true };
+
+interface CommandHelp {
+  synopsis: string;
+  summary: string;
+  options: [string, string][];
+}
+
+const OPT_JSON: [string, string] = ['--json', 'print one JSON object instead of text (fields: docs/cli.md)'];
+const OPT_STEPS: [string, string] = ['--steps N', "number of steps to run (a whole number ≥ 0; default: the scene's solver.steps)"];
+
+export const COMMANDS: Record<Command, CommandHelp> = {
+  inspect: {
+    synopsis: 'constraint-lens inspect SCENE [--json]',
+    summary:
+      'Analyse the initial state (step 0): bodies and constraints, M⁻¹, J, A = J·M⁻¹·Jᵀ (and W for the velocity formulation), κ(A), rank(J), λ, the constraint forces on each body, redundant rows and the diagnostics.',
+    options: [OPT_JSON],
+  },
+  simulate: {
+    synopsis: 'constraint-lens simulate SCENE [--steps N] [--json] [--csv FILE]',
+    summary: 'Run the scene and summarise the run: |C| per constraint (final and max), κ(A), energy, quaternion drift, the final state and the run diagnostics (drift, non-finite values).',
+    options: [OPT_STEPS, OPT_JSON, ['--csv FILE', 'also write the run to FILE as CSV, one row per step (columns: docs/cli.md)']],
+  },
+  report: {
+    synopsis: 'constraint-lens report SCENE [--steps N] [-o FILE]',
+    summary:
+      "Run the scene and write one self-contained, read-only HTML report: the inspector panel with the run's history and the matrices of selected steps embedded (the same report as the extension's Export Report).",
+    options: [OPT_STEPS, ['-o, --output FILE', 'where to write; default: next to the scene, SCENE with .scene.json (or .json) replaced by .report.html']],
+  },
+};
+
+const EXIT = `Exit status:
+  0  no errors (warnings allowed)
+  1  the scene has errors (parse, analysis or run)
+  2  usage error, or a file cannot be read or written`;
+
+/** Words of `text` in lines of at most `width` characters. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** Two columns, the second wrapped to fit 80 characters. */
+const pad = (rows: [string, string][]): string => {
+  const w = Math.max(...rows.map(([a]) => a.length));
+  const indent = ' '.repeat(w + 4);
+  return rows.map(([a, b]) => `  ${a.padEnd(w)}  ${wrap(b, 78 - w - 4).join(`\n${indent}`)}`).join('\n');
+};
+
+/** The short usage printed after a usage error and when no arguments are given. */
+export const USAGE = `Usage:
+${Object.values(COMMANDS)
+  .map((c) => `  ${c.synopsis}`)
+  .join('\n')}
+  constraint-lens --help | --version
+
+Run 'constraint-lens --help' for the commands, options and exit status.`;
+
+/** The full help, or one command's. */
+export function helpText(which: Command | 'all'): string {
+  if (which !== 'all') {
+    const c = COMMANDS[which];
+    return `Usage: ${c.synopsis}\n\n${wrap(c.summary, 78).join('\n')}\n\nOptions:\n${pad([...c.options, ['-h, --help', 'this help']])}\n\n${EXIT}\n`;
+  }
+  return `constraint-lens ${VERSION}: inspect and simulate constrained rigid-body scenes (*.scene.json)
+outside VS Code, with the same engine and the same answers as the Constraint Lens extension.
+
+Usage:
+${Object.values(COMMANDS)
+  .map((c) => `  ${c.synopsis}`)
+  .join('\n')}
+  constraint-lens help [COMMAND]     (or COMMAND --help)
+  constraint-lens --version
+
+Commands:
+${pad((Object.keys(COMMANDS) as Command[]).map((k) => [k, COMMANDS[k].summary]))}
+
+Options:
+${pad([
+  OPT_JSON,
+  OPT_STEPS,
+  ['--csv FILE', 'simulate: write the run as CSV'],
+  ['-o, --output FILE', 'report: the HTML file (default: SCENE.report.html next to the scene)'],
+  ['-h, --help', 'this help'],
+  ['-V, --version', 'print the version'],
+])}
+
+${EXIT}
+
+Text output escapes control characters in names (ESC shows as \\x1B). JSON and CSV spell
+non-finite numbers NaN, Infinity and -Infinity (JSON: as strings). Details: docs/cli.md.
+`;
+}
+
+const isCommand = (s: string | undefined): s is Command => s === 'inspect' || s === 'simulate' || s === 'report';
+
+export function parseArgs(argv: string[]): Parsed {
+  if (argv.length === 0) return { usage: true };
+  const [first, ...rest] = argv;
+  if (first === '--version' || first === '-V') return { version: true };
+  if (first === '--help' || first === '-h') return { help: 'all' };
+  if (first === 'help') {
+    if (rest.length === 0) return { help: 'all' };
+    if (isCommand(rest[0]) && rest.length === 1) return { help: rest[0] };
+    throw new UsageError(`no help for '${rest.join(' ')}'`);
+  }
+  if (!isCommand(first)) throw new UsageError(`unknown command '${first}'`);
+  if (rest.includes('--help') || rest.includes('-h')) return { help: first };
+  const a: Partial<Args> = { command: first, json: false };
+  const allowed = new Set(COMMANDS[first].options.flatMap(([o]) => o.split(/,\s*/).map((x) => x.split(' ')[0])));
+  for (let i = 0; i < rest.length; i++) {
+    const t = rest[i];
+    const val = () => {
+      const v = rest[++i];
+      if (v === undefined) throw new UsageError(`${t} needs a value`);
+      return v;
+    };
+    if (t.startsWith('-') && t !== '-' && !allowed.has(t)) {
+      throw new UsageError(['--json', '--steps', '--csv', '-o', '--output'].includes(t) ? `${first} does not take ${t}` : `unknown option '${t}'`);
+    }
+    if (t === '--json') a.json = true;
+    else if (t === '--steps') {
+      const v = val();
+      const n = Number(v);
+      if (v.trim() === '' || !Number.isSafeInteger(n) || n < 0) throw new UsageError(`--steps must be a whole number ≥ 0, got '${v}'`);
+      a.steps = n;
+    } else if (t === '--csv') a.csv = val();
+    else if (t === '-o' || t === '--output') a.output = val();
+    else if (a.file === undefined) a.file = t;
+    else throw new UsageError(`unexpected argument '${t}'`);
+  }
+  if (!a.file) throw new UsageError('missing SCENE file');
+  return a as Args;
+}
+
+/** The report's default path: next to the scene, `.scene.json` (or `.json`) replaced by `.report.html`. */
+export function defaultReportPath(scene: string): string {
+  return scene.replace(/(\.scene)?\.json$/i, '') + '.report.html';
+}

@@ -1,0 +1,93 @@
+// The CLI's commands: parse the arguments, run the engine, print or write the results.
+// Exit status: 0 no errors (warnings allowed), 1 the scene has errors, 2 usage or I/O error.
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { inspectScene, simulateScene } from '../engine';
+import { buildPanelModel } from '../panelModel';
+import { buildReportHtml, buildReportModel, reportGenerator } from '../report';
+import { conditionWarning, runCsv } from '../shared';
+import { defaultReportPath, helpText, parseArgs, USAGE, VERSION, type Args } from './args';
+import { printInspect, printDiagnostics } from './inspect';
+import { IoError, checkWritable, print, printError, readScene, writeOut } from './io';
+import { inspectJson, simulateJson } from './json';
+import { printSimulate } from './simulate';
+
+export { IoError } from './io';
+export { UsageError } from './args';
+
+const exitFor = (hasErrors: boolean): number => (hasErrors ? 1 : 0);
+
+/** Runs the CLI on `argv` (without node and the script); returns the exit status. */
+export async function run(argv: string[]): Promise<number> {
+  const parsed = parseArgs(argv);
+  if ('usage' in parsed) {
+    printError(USAGE);
+    return 2;
+  }
+  if ('version' in parsed) {
+    print(`constraint-lens ${VERSION}`);
+    return 0;
+  }
+  if ('help' in parsed) {
+    process.stdout.write(helpText(parsed.help));
+    return 0;
+  }
+  const args = parsed;
+  // Fail on an unwritable output before the run, not after it.
+  if (args.csv) checkWritable(args.csv);
+  if (args.command === 'report') checkWritable(args.output ?? defaultReportPath(args.file));
+  const text = readScene(args.file);
+  if (args.command === 'inspect') {
+    const r = inspectScene(text);
+    if (args.json) print(inspectJson(r.snapshot, r.diagnostics));
+    else printInspect(args.file, r.snapshot, r.diagnostics, r.parse.scene?.name ?? basename(args.file), conditionWarning(r.parse.scene?.solver.conditionWarning));
+    return exitFor(r.hasErrors);
+  }
+  return args.command === 'report' ? report(args, text) : simulate(args, text);
+}
+
+function progressReporter(args: Args): ((done: number, total: number) => void) | undefined {
+  if (!process.stderr.isTTY || args.json) return undefined;
+  return (done, total) => {
+    if (total >= 200) process.stderr.write(`\r  step ${done}/${total} (${Math.round((100 * done) / total)}%)${done === total ? '\n' : ''}`);
+  };
+}
+
+function simulate(args: Args, text: string): number {
+  const sim = simulateScene(text, args.steps, progressReporter(args));
+  const { inspect, result: res, simulation } = sim;
+  if (args.csv && res && simulation && inspect.snapshot && inspect.parse.scene) {
+    // The same columns as the extension's Export Step Data.
+    const snap = inspect.snapshot;
+    const meta = { constraints: snap.constraints.map((c) => c.name), rowLabels: snap.rows.map((r) => r.label), bodies: inspect.parse.scene.bodies.map((b) => b.name) };
+    writeOut(args.csv, runCsv(res.steps, meta));
+  }
+  if (args.json) print(simulateJson(res, inspect.snapshot?.rank.rows ?? 0, inspect.diagnostics));
+  else {
+    printSimulate(args.file, sim, args.csv && res && simulation ? resolve(args.csv) : undefined);
+    printDiagnostics(args.file, inspect.diagnostics);
+  }
+  return exitFor(inspect.hasErrors);
+}
+
+async function report(args: Args, text: string): Promise<number> {
+  const dist = __dirname;
+  const js = join(dist, 'webview.js');
+  const css = join(dist, 'webview.css');
+  if (!existsSync(js) || !existsSync(css)) throw new IoError(`the panel bundle is missing next to the CLI (${js}); run 'npm run build'`);
+  const sim = simulateScene(text, args.steps, progressReporter(args));
+  const { inspect, simulation } = sim;
+  const base = buildPanelModel(basename(args.file), inspect, simulation);
+  if (!base) {
+    printDiagnostics(args.file, inspect.diagnostics);
+    return 1;
+  }
+  const runOf = simulation && { currentStep: simulation.currentStep, snapshotAt: (k: number) => simulation.snapshotAt(k) };
+  const model = await buildReportModel(base, runOf, reportGenerator(VERSION, 'CLI'));
+  const html = buildReportHtml(model, { js: readFileSync(js, 'utf8'), css: readFileSync(css, 'utf8') });
+  const out = args.output ?? defaultReportPath(args.file);
+  writeOut(out, html);
+  print(`Report written to ${resolve(out)} (${Math.round(html.length / 1024)} KiB, ${model.history.length} steps, matrices of ${model.snapshots?.length ?? 1} steps)`);
+  printDiagnostics(args.file, inspect.diagnostics);
+  return exitFor(inspect.hasErrors);
+}

@@ -1,0 +1,44 @@
+// The one table of the extension's command ids (and of the context keys its `when` clauses use).
+// Every registerCommand, executeCommand, CodeLens, tree item, status bar item and test takes its ids
+// from here; test/unit/extension-commands.test.ts checks the table against package.json. Pure: no
+// vscode, so the e2e suite and the unit tests import it too.
+import type { PanelCommand } from '../protocol';
+
+export const CommandIds = {
+  openInspector: 'constraintLens.openInspector',
+  step: 'constraintLens.step',
+  runSteps: 'constraintLens.runSteps',
+  playPause: 'constraintLens.playPause',
+  reset: 'constraintLens.reset',
+  goToStep: 'constraintLens.goToStep',
+  exportStepData: 'constraintLens.exportStepData',
+  exportReport: 'constraintLens.exportReport',
+  newScene: 'constraintLens.newScene',
+  showOutput: 'constraintLens.showOutput',
+  revealItem: 'constraintLens.revealItem',
+} as const;
+
+export type CommandKey = keyof typeof CommandIds;
+export type CommandId = (typeof CommandIds)[CommandKey];
+
+/** The command each button of the inspector panel runs (with the panel's scene URI). */
+export const PanelCommandIds: Readonly<Record<PanelCommand, CommandId>> = {
+  step: CommandIds.step,
+  run: CommandIds.runSteps,
+  playPause: CommandIds.playPause,
+  reset: CommandIds.reset,
+};
+
+/** Context keys set with `setContext` (used by package.json `when`/`enablement` clauses). */
+export const ContextKeys = {
+  sceneActive: 'constraintLens.sceneActive',
+  playing: 'constraintLens.playing',
+  running: 'constraintLens.running',
+  inspectorActive: 'constraintLens.inspectorActive',
+} as const;
+
+/** The Explorer view and the inspector's webview type (contributed / restored by these ids). */
+export const ViewIds = {
+  sceneTree: 'constraintLens.sceneTree',
+  inspector: 'constraintLens.inspector',
+} as const;
