@@ -30,6 +30,8 @@ export interface SparseLuOptions {
   tol?: number;
   /** Use the natural column order instead of AMD. */
   natural?: boolean;
+  /** An explicit column order (overrides `natural`). */
+  order?: Int32Array;
 }
 
 /** Column-compressed copy of a CSR matrix (= CSR of Aᵀ). */
@@ -60,7 +62,8 @@ export function sparseLu(A: CsrMatrix, opts: SparseLuOptions = {}): SparseLu | u
   const n = A.rows;
   if (A.cols !== n) throw new RangeError(`sparseLu: matrix is ${A.rows}×${A.cols}`);
   const tol = opts.tol ?? 0.1;
-  const q = opts.natural || n === 0 ? Int32Array.from({ length: n }, (_, k) => k) : amdOrdering(A);
+  const q = opts.order ?? (opts.natural || n === 0 ? Int32Array.from({ length: n }, (_, k) => k) : amdOrdering(A));
+  if (q.length !== n) throw new RangeError('sparseLu: column order has the wrong length');
   const B = toCsc(A);
   let cap = Math.max(4 * B.p[n] + n, 16);
   let Li = new Int32Array(cap), Lx = new Float64Array(cap);
