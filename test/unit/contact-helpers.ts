@@ -172,3 +172,22 @@ export function normalSum(contacts: Contact[], forces: { normalForce: number }[]
   });
   return s;
 }
+
+/** A box on a 20° incline (plane through the origin, normal (−sin θ, 0, cos θ)); acceleration down the slope. */
+export function incline(step: (world: World, states: BodyState[], cs: Contact[]) => { states: BodyState[]; converged: boolean }, mu: number, steps: number) {
+  const th = (20 * Math.PI) / 180;
+  const n: Vec3 = [-Math.sin(th), 0, Math.cos(th)];
+  const e: Vec3 = [0.2, 0.1, 0.05], m = 2;
+  const s = scene([body('box', m, boxInertia(m, e), [n[0] * e[2], 0, n[2] * e[2]], { orientation: [0, Math.sin(-th / 2), 0, Math.cos(th / 2)] })]);
+  const { world, states: initial } = worldOf(s);
+  let states = initial;
+  let unconverged = 0;
+  for (let k = 0; k < steps; k++) {
+    const r = step(world, states, boxPlaneContacts(states, 0, e, n, 0, 0.01, mu));
+    states = r.states;
+    if (!r.converged) unconverged++;
+  }
+  const v = states[0].v;
+  const along = -(v[0] * Math.cos(th) + v[2] * Math.sin(th));
+  return { a: along / (steps * 0.01), expected: Math.max(0, 9.81 * (Math.sin(th) - mu * Math.cos(th))), unconverged, normalSpeed: v[0] * n[0] + v[2] * n[2] };
+}

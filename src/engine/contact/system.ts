@@ -293,7 +293,7 @@ export class NonlinearSystem {
    * h·reg on position-level rows (b, n), reg on velocity-level rows (b, n, f).
    */
   jacobian(x: ArrayLike<number>, fr: FrozenFriction, reg: number): CsrMatrix {
-    const { nb, h, cu, clb, cln, clf, rkin, rb, rn, rf, settings } = this;
+    const { nb, h, cu, clb, cln, clf, rkin, rb, rn, settings } = this;
     const B = new CsrBuilder(this.N, this.N);
     const J = this.asm.J;
     for (let k = 0; k < nb; k++) {
