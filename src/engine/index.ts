@@ -7,3 +7,4 @@ export type { InspectOptions, InspectResult, SimulationApi } from './api';
 export type * from './result';
 export type * from './types';
 export type { SceneSpec, BodySpec, ConstraintSpec, SolverSettings, SourceMap, ParseResult, JsonPath } from './scene/types';
+export { stepNonlinear, solveContactsPgs, stepVelocity, defaultNonlinearSettings, defaultVelocitySettings, type NewtonReport, type PgsReport, type NonlinearSettings, type VelocitySettings } from './contact';

@@ -6,8 +6,7 @@ import { initialState, type BodyState } from '../../src/engine/model/body';
 import { perpendicularBasis, quatToMat3 } from '../../src/engine/math';
 import type { BodySpec, ConstraintSpec, SceneSpec } from '../../src/engine/scene/types';
 import type { Quat, Vec3 } from '../../src/engine/types';
-import type { NonlinearSettings } from '../../src/engine/contact/system';
-import type { VelocitySettings } from '../../src/engine/contact/pgs';
+import { defaultNonlinearSettings, defaultVelocitySettings } from '../../src/engine/contact/settings';
 
 export function body(name: string, mass: number, inertia: Vec3, position: Vec3, extra: Partial<BodySpec> = {}): BodySpec {
   const [a, b, c] = inertia;
@@ -66,24 +65,9 @@ export function worldOf(s: SceneSpec): { world: World; states: BodyState[] } {
   return { world: buildWorld(s), states: s.bodies.map(initialState) };
 }
 
-export function nonlinearSettings(extra: Partial<NonlinearSettings> = {}): NonlinearSettings {
-  return {
-    newton: { maxIterations: 20, tolerance: 1e-10, lineSearch: true },
-    fb: { alpha: 1, beta: 1 },
-    regularization: 1e-6,
-    contactLevel: 'position',
-    jointLevel: 'position',
-    compliance: 0,
-    erp: 0.2,
-    restitutionThreshold: 1e-2,
-    frictionJacobian: 'fixed-point',
-    ...extra,
-  };
-}
-
-export function velocitySettings(extra: Partial<VelocitySettings> = {}): VelocitySettings {
-  return { pgs: { iterations: 100, tolerance: 1e-10 }, erp: 0.2, compliance: 0, restitutionThreshold: 1e-2, ...extra };
-}
+/** The solvers' defaults (exact friction Jacobian), with overrides. */
+export const nonlinearSettings = defaultNonlinearSettings;
+export const velocitySettings = defaultVelocitySettings;
 
 const mulT = (R: number[], v: Vec3): Vec3 => [
   R[0] * v[0] + R[3] * v[1] + R[6] * v[2],

@@ -95,9 +95,9 @@ function compare(sys: NonlinearSystem, x: Float64Array, frAt: (x: Float64Array) 
 }
 
 const configs: Array<[string, Partial<NonlinearSettings>]> = [
-  ['position level, fixed-point friction', {}],
+  ['position level, fixed-point friction', { frictionJacobian: 'fixed-point' }],
   ['position level, exact friction', { frictionJacobian: 'exact' }],
-  ['velocity level, fixed-point friction', { jointLevel: 'velocity', contactLevel: 'velocity', compliance: 1e-3 }],
+  ['velocity level, fixed-point friction', { jointLevel: 'velocity', contactLevel: 'velocity', compliance: 1e-3, frictionJacobian: 'fixed-point' }],
   ['velocity level, exact friction', { jointLevel: 'velocity', contactLevel: 'velocity', frictionJacobian: 'exact', fb: { alpha: 2, beta: 0.5 } }],
 ];
 

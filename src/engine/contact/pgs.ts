@@ -59,8 +59,6 @@ export interface PgsReport {
   uPlus: Float64Array;
 }
 
-export const DEFAULT_RESTITUTION_THRESHOLD = 1e-2;
-
 /** Union–find islands over free-body slots joined by constraints or contacts. */
 function islandRoots(world: World, contacts: readonly ContactRows[]): Int32Array {
   const nb = world.colBodies.length;
