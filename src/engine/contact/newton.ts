@@ -7,6 +7,7 @@ import type { World } from '../assemble';
 import type { Contact, ContactForce } from '../collision/types';
 import { denseLstsqMinNorm, denseSolveLU } from '../linalg/dense';
 import { csrMulVec } from '../linalg/sparse';
+import { amdOrdering } from '../linalg/ordering';
 import type { CsrMatrix } from '../linalg/types';
 import type { BodyState } from '../model/body';
 import { norm2 } from '../math';
@@ -73,6 +74,20 @@ function permuteRows(A: CsrMatrix, order: Int32Array): CsrMatrix {
   return { rows: A.rows, cols: A.cols, rowPtr, colIdx, values };
 }
 
+/** The AMD column order of the last pattern seen (a pure function of the pattern, so caching it changes nothing). */
+let amdCache: { rowPtr: Int32Array; colIdx: Int32Array; order: Int32Array } | undefined;
+function amdFor(P: CsrMatrix): Int32Array {
+  const c = amdCache;
+  if (c && c.rowPtr.length === P.rowPtr.length && c.colIdx.length === P.colIdx.length && equal(c.rowPtr, P.rowPtr) && equal(c.colIdx, P.colIdx)) return c.order;
+  const order = amdOrdering(P);
+  amdCache = { rowPtr: P.rowPtr.slice(), colIdx: P.colIdx.slice(), order };
+  return order;
+}
+function equal(a: Int32Array, b: Int32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Solve A·x = b (A the Newton matrix, rows in residual order). */
 export function solveNewtonSystem(sys: NonlinearSystem, A: CsrMatrix, b: Float64Array): { x: Float64Array; method: LinearMethod } {
   const n = A.rows;
@@ -83,7 +98,7 @@ export function solveNewtonSystem(sys: NonlinearSystem, A: CsrMatrix, b: Float64
   for (let i = sys.rb; i < n; i++) order[k++] = i;
   const P = permuteRows(A, order);
   const pb = Float64Array.from(order, (i) => b[i]);
-  const f = sparseLu(P);
+  const f = sparseLu(P, { order: amdFor(P) });
   if (f) {
     const x = sparseLuSolve(f, pb);
     // one step of iterative refinement

@@ -374,30 +374,30 @@ export class NonlinearSystem {
     const { cu, cln, clf, rf } = this;
     const cr = this.crs[c];
     const ends = [[cr.JA, cr.slotA], [cr.JB, cr.slotB]] as const;
-    if (!fr.active[c]) {
-      for (let k = 0; k < 2; k++) B.add(rf + 2 * c + k, clf + 2 * c + k, this.rT[c] + reg);
-      return;
-    }
-    const exact = this.settings.frictionJacobian === 'exact';
+    // inactive rows are r·λ_f; their other entries are stored as explicit zeros so that the pattern
+    // (and the LU's column ordering) does not change when friction switches on
+    const on = fr.active[c] ? 1 : 0;
+    const exact = this.settings.frictionJacobian === 'exact' && on === 1;
     const vt = [contactRowDot(cr, 1, x, cu), contactRowDot(cr, 2, x, cu)];
     const lf = [x[clf + 2 * c], x[clf + 2 * c + 1]];
     const s = Math.hypot(vt[0], vt[1]), L = Math.hypot(lf[0], lf[1]);
     const d = this.wd;
     if (exact) frictionWDerivatives(s, L, cr.contact.friction * x[cln + c], this.rT[c], d);
     else d.fill(0);
+    const diag = on ? fr.W[c] : this.rT[c];
     for (let k = 0; k < 2; k++) {
       const row = rf + 2 * c + k;
       // ∂/∂u: J_t,k + λ_f,k·∂W/∂s·(v_tᵀ/s)·J_t
       const ws = s > 0 ? (lf[k] * d[1]) / s : 0;
       for (const [Jc, slot] of ends) {
         if (slot < 0) continue;
-        for (let j = 0; j < 6; j++) B.add(row, cu + 6 * slot + j, Jc[(1 + k) * 6 + j] + ws * (vt[0] * Jc[6 + j] + vt[1] * Jc[12 + j]));
+        for (let j = 0; j < 6; j++) B.add(row, cu + 6 * slot + j, on * (Jc[(1 + k) * 6 + j] + ws * (vt[0] * Jc[6 + j] + vt[1] * Jc[12 + j])));
       }
       // ∂/∂λ_f: W·I + λ_f,k·(∂W/∂L − ∂W/∂g)·λ_fᵀ/L
       const wl = L > 0 ? (lf[k] * (d[2] - d[3])) / L : 0;
-      for (let j = 0; j < 2; j++) B.add(row, clf + 2 * c + j, (j === k ? fr.W[c] + reg : 0) + wl * lf[j]);
+      for (let j = 0; j < 2; j++) B.add(row, clf + 2 * c + j, (j === k ? diag + reg : 0) + wl * lf[j]);
       // ∂/∂λ_n: λ_f,k·μ·∂W/∂g
-      if (exact) B.add(row, cln + c, lf[k] * cr.contact.friction * d[3]);
+      B.add(row, cln + c, exact ? lf[k] * cr.contact.friction * d[3] : 0);
     }
   }
 
