@@ -7,9 +7,11 @@ import { rng as prng } from '../../src/engine/linalg/fixtures';
 import { CsrBuilder, csrMulVec } from '../../src/engine/linalg/sparse';
 import { denseSolveLU } from '../../src/engine/linalg/dense';
 import type { CsrMatrix } from '../../src/engine/linalg/types';
-import { sparseLu, sparseLuNnz, sparseLuSolve } from '../../src/engine/contact/sparse-lu';
+import { sparseLu, sparseLuNnz, sparseLuSolve, sparseLuSolveTranspose } from '../../src/engine/contact/sparse-lu';
+import { csrTranspose } from '../../src/engine/linalg/sparse';
+import { inverse, Matrix } from 'ml-matrix';
 import { NonlinearSystem } from '../../src/engine/contact/system';
-import { solveNewtonSystem } from '../../src/engine/contact/newton';
+import { newtonCondition, solveNewtonSystem } from '../../src/engine/contact/newton';
 import { body, boxInertia, boxPlaneContacts, joint, nonlinearSettings, scene, worldOf } from './contact-helpers';
 
 /** Nonsingular by construction: a dominant entry (2..3) at (i, π(i)) per row plus small sparse noise. */
@@ -45,6 +47,7 @@ test('sparse LU solves random unsymmetric systems like dense LU (AMD and natural
         for (let i = 0; i < n; i++) d = Math.max(d, Math.abs(x[i] - ref[i]) / Math.max(1, Math.abs(ref[i])));
         assert.ok(d < 1e-9, `solution differs by ${d}`);
         assert.ok(residualNorm(A, x, b) < 1e-10);
+        assert.ok(residualNorm(csrTranspose(A), sparseLuSolveTranspose(f, b), b) < 1e-10, 'transpose solve');
       }
     }
   }
@@ -82,4 +85,11 @@ test('the Newton matrix of a box on a plane and a pendulum is solved by the spar
   const f = sparseLu(A)!;
   t.diagnostic(`n = ${A.rows}, nnz(A) = ${A.rowPtr[A.rows]}, nnz(L+U) = ${sparseLuNnz(f)}`);
   assert.ok(sparseLuNnz(f) < 4 * A.rowPtr[A.rows]);
+  // κ₁ estimate against ‖A‖₁·‖A⁻¹‖₁ from the dense inverse
+  const D = new Matrix(Array.from({ length: A.rows }, (_, i) => { const r = new Array(A.rows).fill(0); for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) r[A.colIdx[p]] = A.values[p]; return r; }));
+  const norm1 = (M: Matrix) => Math.max(...Array.from({ length: M.columns }, (_, j) => M.getColumn(j).reduce((a, v) => a + Math.abs(v), 0)));
+  const exact = norm1(D) * norm1(inverse(D));
+  const est = newtonCondition(sys, A);
+  t.diagnostic(`κ₁ = ${exact.toExponential(3)}, estimate ${est.toExponential(3)}`);
+  assert.ok(est <= exact * (1 + 1e-8) && est >= exact / 10);
 });

@@ -6,14 +6,15 @@
 import type { World } from '../assemble';
 import type { Contact, ContactForce } from '../collision/types';
 import { denseLstsqMinNorm, denseSolveLU } from '../linalg/dense';
-import { csrMulVec } from '../linalg/sparse';
+import { csrMulVec, csrNorm1 } from '../linalg/sparse';
+import { estimateInverseNorm1 } from '../linalg/condest';
 import { amdOrdering } from '../linalg/ordering';
 import type { CsrMatrix } from '../linalg/types';
 import type { BodyState } from '../model/body';
 import { norm2 } from '../math';
 import { classifyContact, openThreshold } from './forces';
 import { contactRowDot } from './rigid';
-import { sparseLu, sparseLuSolve } from './sparse-lu';
+import { sparseLu, sparseLuSolve, sparseLuSolveTranspose, type SparseLu } from './sparse-lu';
 import { type BlockName, type BlockNorms, type BlockRange, type ColumnBlockName, type FrozenFriction, NonlinearSystem, type NonlinearSettings } from './system';
 
 export type LinearMethod = 'sparse-lu' | 'dense-lu' | 'dense-lstsq' | 'failed';
@@ -41,6 +42,8 @@ export interface NewtonReport {
   linearSolvers: LinearMethod[];
   /** The Newton matrix (∂h/∂x + regularisation on the λ diagonal) of the last iteration (or at x₀ when none). */
   matrix: CsrMatrix;
+  /** κ₁ estimate of `matrix` (Hager–Higham with its sparse LU); ∞ when singular. */
+  cond: number;
   /** The regularisation added to each row's λ diagonal entry (∂h/∂x = matrix − diag(regularization)). */
   regularization: Float64Array;
   rowBlocks: BlockRange<BlockName>[];
@@ -88,17 +91,47 @@ function equal(a: Int32Array, b: Int32Array): boolean {
   return true;
 }
 
-/** Solve A·x = b (A the Newton matrix, rows in residual order). */
-export function solveNewtonSystem(sys: NonlinearSystem, A: CsrMatrix, b: Float64Array): { x: Float64Array; method: LinearMethod } {
-  const n = A.rows;
-  const order = new Int32Array(n);
+/** Rows of the Newton matrix in the order factorised: [kin, dyn, b, n, f]. */
+function rowOrder(sys: NonlinearSystem): Int32Array {
+  const order = new Int32Array(sys.N);
   let k = 0;
   for (let i = 0; i < 7 * sys.nb; i++) order[k++] = sys.rkin + i;
   for (let i = 0; i < 6 * sys.nb; i++) order[k++] = i;
-  for (let i = sys.rb; i < n; i++) order[k++] = i;
+  for (let i = sys.rb; i < sys.N; i++) order[k++] = i;
+  return order;
+}
+
+/** Sparse LU of the Newton matrix with its rows in `rowOrder` (undefined when singular). */
+function factorNewton(sys: NonlinearSystem, A: CsrMatrix): { P: CsrMatrix; order: Int32Array; f: SparseLu | undefined } {
+  const order = rowOrder(sys);
   const P = permuteRows(A, order);
+  return { P, order, f: sparseLu(P, { order: amdFor(P) }) };
+}
+
+/**
+ * κ₁ of the Newton matrix A (Hager–Higham estimate ‖A‖₁·est‖A⁻¹‖₁ from the sparse LU, as the
+ * engine's `condest1`); ∞ when A is singular. `fac` reuses a factorisation of A.
+ */
+export function newtonCondition(sys: NonlinearSystem, A: CsrMatrix, fac = factorNewton(sys, A)): number {
+  const { f, order } = fac;
+  if (!f) return Infinity;
+  const solve = (b: Float64Array) => sparseLuSolve(f, Float64Array.from(order, (i) => b[i]));
+  const solveT = (c: Float64Array) => {
+    const z = sparseLuSolveTranspose(f, c);
+    const y = new Float64Array(c.length);
+    for (let i = 0; i < order.length; i++) y[order[i]] = z[i];
+    return y;
+  };
+  const k = csrNorm1(A) * estimateInverseNorm1(A.rows, solve, solveT);
+  return Number.isFinite(k) ? k : Infinity;
+}
+
+/** Solve A·x = b (A the Newton matrix, rows in residual order). */
+export function solveNewtonSystem(sys: NonlinearSystem, A: CsrMatrix, b: Float64Array): { x: Float64Array; method: LinearMethod; factor?: ReturnType<typeof factorNewton> } {
+  const n = A.rows;
+  const fac = factorNewton(sys, A);
+  const { P, order, f } = fac;
   const pb = Float64Array.from(order, (i) => b[i]);
-  const f = sparseLu(P, { order: amdFor(P) });
   if (f) {
     const x = sparseLuSolve(f, pb);
     // one step of iterative refinement
@@ -106,7 +139,7 @@ export function solveNewtonSystem(sys: NonlinearSystem, A: CsrMatrix, b: Float64
     for (let i = 0; i < n; i++) r[i] = pb[i] - r[i];
     const dx = sparseLuSolve(f, r);
     for (let i = 0; i < n; i++) x[i] += dx[i];
-    if (x.every(Number.isFinite)) return { x, method: 'sparse-lu' };
+    if (x.every(Number.isFinite)) return { x, method: 'sparse-lu', factor: fac };
   }
   if (n <= DENSE_FALLBACK_MAX) {
     const x = denseSolveLU(A, b);
@@ -144,6 +177,7 @@ export function newtonSolve(sys: NonlinearSystem, x: Float64Array) {
   const stepLengths: number[] = [];
   const linearSolvers: LinearMethod[] = [];
   let matrix: CsrMatrix | undefined;
+  let lastFactor: ReturnType<typeof factorNewton> | undefined;
   let fr: FrozenFriction = sys.frozenFriction(x);
   let h = sys.residual(x, fr);
   let iterations = 0;
@@ -160,7 +194,8 @@ export function newtonSolve(sys: NonlinearSystem, x: Float64Array) {
     if (iterations >= maxIt || !Number.isFinite(nh)) break;
     matrix = sys.jacobian(x, fr, reg);
     const rhs = h.map((v) => -v);
-    const { x: dx, method } = solveNewtonSystem(sys, matrix, rhs);
+    const { x: dx, method, factor } = solveNewtonSystem(sys, matrix, rhs);
+    lastFactor = factor;
     linearSolvers.push(method);
     iterations++;
     if (method === 'failed') {
@@ -189,7 +224,8 @@ export function newtonSolve(sys: NonlinearSystem, x: Float64Array) {
     h = sys.residual(x, fr);
   }
   if (!matrix) matrix = sys.jacobian(x, fr, reg);
-  return { iterations, converged, residuals, blockResiduals, stepLengths, linearSolvers, matrix, regD, h };
+  const cond = newtonCondition(sys, matrix, lastFactor);
+  return { iterations, converged, residuals, blockResiduals, stepLengths, linearSolvers, matrix, cond, regD, h };
 }
 
 /**
@@ -258,6 +294,7 @@ export function stepNonlinear(
     stepLengths: res.stepLengths,
     linearSolvers: res.linearSolvers,
     matrix: res.matrix,
+    cond: res.cond,
     regularization: res.regD,
     rowBlocks: sys.rowBlocks,
     colBlocks: sys.colBlocks,

@@ -217,3 +217,26 @@ export function sparseLuSolve(f: SparseLu, b: ArrayLike<number>): Float64Array {
 
 /** Entries of L and U (fill measure). */
 export const sparseLuNnz = (f: SparseLu): number => f.Lp[f.n] + f.Up[f.n];
+
+/** Solve Aᵀ·x = c with a factorisation of A from `sparseLu`. */
+export function sparseLuSolveTranspose(f: SparseLu, c: ArrayLike<number>): Float64Array {
+  const n = f.n;
+  const v = new Float64Array(n);
+  for (let k = 0; k < n; k++) v[k] = c[f.q[k]];
+  // Uᵀ·v = c̃ (forward; row j of Uᵀ is column j of U, its diagonal last)
+  for (let j = 0; j < n; j++) {
+    const d = f.Up[j + 1] - 1;
+    let s = v[j];
+    for (let p = f.Up[j]; p < d; p++) s -= f.Ux[p] * v[f.Ui[p]];
+    v[j] = s / f.Ux[d];
+  }
+  // Lᵀ·w = v (backward, unit diagonal first in each column of L)
+  for (let j = n - 1; j >= 0; j--) {
+    let s = v[j];
+    for (let p = f.Lp[j] + 1; p < f.Lp[j + 1]; p++) s -= f.Lx[p] * v[f.Li[p]];
+    v[j] = s;
+  }
+  const x = new Float64Array(n);
+  for (let i = 0; i < n; i++) x[i] = v[f.pinv[i]];
+  return x;
+}
