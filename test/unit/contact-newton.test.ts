@@ -203,3 +203,22 @@ test('velocity-level contact with restitution (Newton, Υ = 0): a ball dropped f
   t.diagnostic(`apex ${apex.toFixed(5)} m vs e²h = ${e * e * H} m (relative error ${rel.toExponential(2)})`);
   assert.ok(Math.abs(rel) < 0.02);
 });
+
+test('rows without a free body (fixed–world contact and joint) carry no impulse and do not disturb Newton', () => {
+  const e: Vec3 = [0.2, 0.1, 0.05], m = 2;
+  const s = scene([body('box', m, boxInertia(m, e), [0, 0, e[2]]), body('post', 1, [1, 1, 1], [3, 0, e[2] - 0.01], { fixed: true })], [
+    joint('ball', 'post', 'world', { anchorB: [1, 1, 1] }),
+  ]);
+  const { world, states } = worldOf(s);
+  const cs = [...boxPlaneContacts(states, 0, e, [0, 0, 1], 0, 0.01, 0.5), ...boxPlaneContacts(states, 1, e, [0, 0, 1], 0, 0.01, 0.5)];
+  assert.equal(cs.length, 8);
+  for (const fj of ['exact', 'fixed-point'] as const) {
+    const r = stepNonlinear(world, states, cs, nonlinearSettings({ frictionJacobian: fj }), 0.01);
+    assert.ok(r.report.converged);
+    assert.ok(Number.isFinite(r.report.cond));
+    assert.equal(r.report.bilateral[0], 0);
+    for (const f of r.report.contacts.slice(4)) assert.deepEqual([f.normalForce, f.state], [0, 'open']);
+    assert.ok(Math.abs(normalSum(cs.slice(0, 4), r.report.contacts.slice(0, 4), -1) - m * g) < 1e-8 * m * g);
+    assert.deepEqual(r.states[1], states[1]);
+  }
+});

@@ -208,7 +208,8 @@ export function newtonSolve(sys: NonlinearSystem, x: Float64Array) {
     for (let i = 0; i < h.length; i++) slope += h[i] * (Jdx[i] - regD[i] * dx[i]);
     const f0 = 0.5 * nh * nh;
     let alpha = 1;
-    let best = { alpha: 1, f: Infinity, x: x, h: h };
+    // α = 0 (stay) unless a trial point has a finite merit
+    let best = { alpha: 0, f: Infinity, x: x, h: h };
     const xt = new Float64Array(x.length);
     for (let t = 0; t < (st.lineSearch ? MAX_TRIALS : 1); t++) {
       for (let i = 0; i < x.length; i++) xt[i] = x[i] + alpha * dx[i];

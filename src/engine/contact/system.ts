@@ -87,6 +87,12 @@ export class NonlinearSystem {
   private readonly unMinus: Float64Array;
   readonly rT: Float64Array;
   private readonly slots: Int32Array;
+  /**
+   * Rows without a free body (both ends world or fixed): nothing can satisfy them, so they read
+   * h = λ (their impulse is zero) instead of the constraint or contact law.
+   */
+  private readonly deadB: Uint8Array;
+  private readonly deadN: Uint8Array;
   private readonly evals: ConstraintEval[];
   private readonly fb = new Float64Array(3);
   private readonly grad = new Float64Array(14);
@@ -146,13 +152,17 @@ export class NonlinearSystem {
     this.eEff = new Float64Array(nc);
     this.unMinus = new Float64Array(nc);
     this.rT = new Float64Array(nc);
+    this.deadN = new Uint8Array(nc);
+    this.deadB = new Uint8Array(mb);
     const position = settings.contactLevel === 'position';
     this.crs.forEach((cr, c) => {
       this.betaN[c] = settings.fb.beta * (position ? h : 1) * cr.w[0];
       this.unMinus[c] = contactRowDot(cr, 0, this.uMinus);
       this.eEff[c] = this.unMinus[c] < -settings.restitutionThreshold ? cr.contact.restitution : 0;
-      this.rT[c] = 0.5 * (cr.w[1] + cr.w[2]);
+      this.rT[c] = 0.5 * (cr.w[1] + cr.w[2]) || 1;
+      this.deadN[c] = cr.slotA < 0 && cr.slotB < 0 ? 1 : 0;
     });
+    for (let r = 0; r < mb; r++) this.deadB[r] = asm.J.rowPtr[r] === asm.J.rowPtr[r + 1] ? 1 : 0;
     this.evals = world.constraints.map((m) => makeEval(m.rows));
   }
 
@@ -252,19 +262,23 @@ export class NonlinearSystem {
         w.constraints[c].evaluate(this.endPose(x, w.endA[c]), this.endPose(x, w.endB[c]), ev);
         for (let r = 0; r < w.constraints[c].rows; r++) {
           const row = w.rowStart[c] + r;
-          out[rb + row] = ev.C[r] + Sigma * x[clb + row];
+          out[rb + row] = this.deadB[row] ? x[clb + row] : ev.C[r] + Sigma * x[clb + row];
         }
       }
     } else {
       for (let r = 0; r < this.mb; r++) {
         let s = 0;
         for (let p = J.rowPtr[r]; p < J.rowPtr[r + 1]; p++) s += J.values[p] * x[cu + J.colIdx[p]];
-        out[rb + r] = s + (settings.erp * this.asm.C[r]) / h + Sigma * x[clb + r];
+        out[rb + r] = this.deadB[r] ? x[clb + r] : s + (settings.erp * this.asm.C[r]) / h + Sigma * x[clb + r];
       }
     }
     // n
     const { alpha } = settings.fb;
     for (let c = 0; c < this.nc; c++) {
+      if (this.deadN[c]) {
+        out[rn + c] = x[cln + c];
+        continue;
+      }
       fischerBurmeister(this.contactArg(x, c), this.betaN[c] * x[cln + c], alpha, 1, this.fb);
       out[rn + c] = this.fb[0];
     }
@@ -340,7 +354,7 @@ export class NonlinearSystem {
       for (let r = 0; r < this.mb; r++)
         for (let p = J.rowPtr[r]; p < J.rowPtr[r + 1]; p++) B.add(rb + r, cu + J.colIdx[p], J.values[p]);
     }
-    for (let r = 0; r < this.mb; r++) B.add(rb + r, clb + r, Sigma + (posB ? h : 1) * reg);
+    for (let r = 0; r < this.mb; r++) B.add(rb + r, clb + r, this.deadB[r] ? 1 : Sigma + (posB ? h : 1) * reg);
     // contacts
     const posN = settings.contactLevel === 'position';
     const { alpha } = settings.fb;
@@ -352,6 +366,11 @@ export class NonlinearSystem {
           const col = k === 0 ? cln + c : clf + 2 * c + k - 1;
           for (let j = 0; j < 6; j++) B.add(6 * slot + j, col, -Jc[k * 6 + j]);
         }
+      }
+      if (this.deadN[c]) {
+        B.add(rn + c, cln + c, 1);
+        this.frictionRows(B, x, fr, c, reg);
+        continue;
       }
       const a = this.contactArg(x, c, this.grad);
       fischerBurmeister(a, this.betaN[c] * x[cln + c], alpha, 1, this.fb);
