@@ -222,3 +222,19 @@ test('rows without a free body (fixed–world contact and joint) carry no impuls
     assert.deepEqual(r.states[1], states[1]);
   }
 });
+
+test('an unconverged step names the block and the owner of its largest residual', () => {
+  const s = scene([body('a', 1, [0.1, 0.1, 0.1], [0, 0, -1]), body('b', 1, [0.1, 0.1, 0.1], [0, 0, -2.1])], [
+    joint('ball', 'a', 'world', { anchorA: [0, 0, 1] }),
+    joint('ball', 'b', 'a', { anchorA: [0, 0, 1] }), // violated by 0.1 m
+  ]);
+  const { world, states } = worldOf(s);
+  const r = stepNonlinear(world, states, [], nonlinearSettings({ newton: { maxIterations: 0, tolerance: 1e-10, lineSearch: true } }), 0.01);
+  assert.equal(r.report.iterations, 0);
+  assert.equal(r.report.converged, false);
+  assert.equal(r.report.worst.block, 'b');
+  assert.deepEqual(r.report.worst.owner, { kind: 'constraint', index: 1 });
+  assert.ok(Math.abs(r.report.worst.value - 0.1) < 1e-2);
+  const ok = stepNonlinear(world, states, [], nonlinearSettings(), 0.01);
+  assert.ok(ok.report.converged && ok.report.blocks.b < 1e-10, 'Newton closes the 0.1 m gap within the step');
+});

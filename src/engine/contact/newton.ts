@@ -48,8 +48,11 @@ export interface NewtonReport {
   regularization: Float64Array;
   rowBlocks: BlockRange<BlockName>[];
   colBlocks: BlockRange<ColumnBlockName>[];
-  /** Largest |h_i| at the final iterate: its block and the index within the block. */
-  worst: { block: BlockName; index: number; value: number };
+  /**
+   * Largest |h_i| at the final iterate: its block, the index within the block, and what owns the row —
+   * a body (scene index; dyn, kin), a constraint (world index; b) or a contact (index in `contacts`; n, f).
+   */
+  worst: { block: BlockName; index: number; value: number; owner: { kind: 'body' | 'constraint' | 'contact'; index: number } };
   /** Bilateral forces λ_b/h, one per row of the world's constraints. */
   bilateral: Float64Array;
   contacts: ContactForce[];
@@ -229,6 +232,24 @@ export function newtonSolve(sys: NonlinearSystem, x: Float64Array) {
   return { iterations, converged, residuals, blockResiduals, stepLengths, linearSolvers, matrix, cond, regD, h };
 }
 
+function ownerOf(world: World, block: BlockName, i: number): NewtonReport['worst']['owner'] {
+  switch (block) {
+    case 'dyn':
+      return { kind: 'body', index: world.colBodies[Math.floor(i / 6)] ?? -1 };
+    case 'kin':
+      return { kind: 'body', index: world.colBodies[Math.floor(i / 7)] ?? -1 };
+    case 'b': {
+      let c = 0;
+      while (c + 1 < world.constraints.length && world.rowStart[c + 1] <= i) c++;
+      return { kind: 'constraint', index: c };
+    }
+    case 'n':
+      return { kind: 'contact', index: i };
+    case 'f':
+      return { kind: 'contact', index: Math.floor(i / 2) };
+  }
+}
+
 /**
  * One step of Axion's nonlinear formulation from `states` (q⁻, u⁻) with contacts detected at q⁻.
  * Returns the new states (Q renormalised; the input is not modified) and the step's report.
@@ -299,7 +320,7 @@ export function stepNonlinear(
     regularization: res.regD,
     rowBlocks: sys.rowBlocks,
     colBlocks: sys.colBlocks,
-    worst: { block: blk.name, index: wi - blk.start, value: res.h.length ? Math.abs(res.h[wi]) : 0 },
+    worst: { block: blk.name, index: wi - blk.start, value: res.h.length ? Math.abs(res.h[wi]) : 0, owner: ownerOf(world, blk.name, wi - blk.start) },
     bilateral,
     contacts: forces,
     impulses,
