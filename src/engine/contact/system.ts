@@ -13,7 +13,7 @@
 // (the iterate) with Q normalised, so they have exact gradients ∂c/∂p = J_v, ∂c/∂Q = 4·J_ω·G_Q(q̂)ᵀ/|Q|.
 import { applyMinv, assemble, type Assembly, type World } from '../assemble';
 import type { Contact, ContactLevel, FbSettings, NewtonSettings } from '../collision/types';
-import { CsrBuilder } from '../linalg/sparse';
+import { PatternAssembler } from './assembler';
 import type { CsrMatrix } from '../linalg/types';
 import type { BodyState } from '../model/body';
 import { makeEval, type ConstraintEval, type Pose } from '../model/constraint';
@@ -97,6 +97,8 @@ export class NonlinearSystem {
   private readonly fb = new Float64Array(3);
   private readonly grad = new Float64Array(14);
   private readonly wd = new Float64Array(4);
+  /** The Newton matrix's pattern is the same at every iterate of the step: assembled once, then refilled. */
+  private readonly assembler: PatternAssembler;
 
   constructor(
     readonly world: World,
@@ -113,6 +115,7 @@ export class NonlinearSystem {
     this.cln = this.clb + mb;
     this.clf = this.cln + nc;
     this.N = this.clf + 2 * nc;
+    this.assembler = new PatternAssembler(this.N, this.N);
     this.rkin = 6 * nb;
     this.rb = 13 * nb;
     this.rn = this.rb + mb;
@@ -308,7 +311,7 @@ export class NonlinearSystem {
    */
   jacobian(x: ArrayLike<number>, fr: FrozenFriction, reg: number): CsrMatrix {
     const { nb, h, cu, clb, cln, clf, rkin, rb, rn, settings } = this;
-    const B = new CsrBuilder(this.N, this.N);
+    const B = this.assembler.begin();
     const J = this.asm.J;
     for (let k = 0; k < nb; k++) {
       // dyn: ∂/∂u = M̃
@@ -385,11 +388,11 @@ export class NonlinearSystem {
       B.add(rn + c, cln + c, db * this.betaN[c] + (posN ? h : 1) * reg);
       this.frictionRows(B, x, fr, c, reg);
     }
-    return B.build();
+    return B.end();
   }
 
   /** Rows of h_f for contact c: [J_f | W] (fixed point), plus the ∂W/∂x terms ('exact'). */
-  private frictionRows(B: CsrBuilder, x: ArrayLike<number>, fr: FrozenFriction, c: number, reg: number): void {
+  private frictionRows(B: PatternAssembler, x: ArrayLike<number>, fr: FrozenFriction, c: number, reg: number): void {
     const { cu, cln, clf, rf } = this;
     const cr = this.crs[c];
     const ends = [[cr.JA, cr.slotA], [cr.JB, cr.slotB]] as const;
