@@ -11,6 +11,7 @@ import { sparseLu, sparseLuNnz, sparseLuSolve, sparseLuSolveTranspose } from '..
 import { csrTranspose } from '../../src/engine/linalg/sparse';
 import { inverse, Matrix } from 'ml-matrix';
 import { NonlinearSystem } from '../../src/engine/contact/system';
+import { PatternAssembler } from '../../src/engine/contact/assembler';
 import { newtonCondition, solveNewtonSystem } from '../../src/engine/contact/newton';
 import { body, boxInertia, boxPlaneContacts, joint, nonlinearSettings, scene, worldOf } from './contact-helpers';
 
@@ -92,4 +93,29 @@ test('the Newton matrix of a box on a plane and a pendulum is solved by the spar
   const est = newtonCondition(sys, A);
   t.diagnostic(`κ₁ = ${exact.toExponential(3)}, estimate ${est.toExponential(3)}`);
   assert.ok(est <= exact * (1 + 1e-8) && est >= exact / 10);
+});
+
+test('pattern assembler: repeated passes refill the recorded pattern, a different sequence rebuilds it', () => {
+  const r = prng(5);
+  const A = new PatternAssembler(30, 30);
+  const trip = Array.from({ length: 200 }, () => [Math.floor(30 * r()), Math.floor(30 * r())]);
+  const pass = (tr: number[][], scale: number) => {
+    A.begin();
+    const B = new CsrBuilder(30, 30);
+    tr.forEach(([i, j], k) => {
+      A.add(i, j, scale * (k + 1));
+      B.add(i, j, scale * (k + 1));
+    });
+    return { got: A.end(), want: B.build() };
+  };
+  const first = pass(trip, 1);
+  const kept = Float64Array.from(first.got.values);
+  for (const [tr, scale] of [[trip, 2], [trip, -3], [trip.slice(0, 150), 1], [[...trip].reverse(), 5]] as const) {
+    const { got, want } = pass(tr as number[][], scale);
+    assert.deepEqual(Array.from(got.rowPtr), Array.from(want.rowPtr));
+    assert.deepEqual(Array.from(got.colIdx), Array.from(want.colIdx));
+    for (let k = 0; k < want.values.length; k++) assert.ok(Math.abs(got.values[k] - want.values[k]) < 1e-9);
+  }
+  assert.deepEqual(Array.from(first.got.values), Array.from(kept), 'earlier results are not overwritten');
+  assert.throws(() => (A.begin(), A.add(30, 0, 1), A.end()), RangeError);
 });

@@ -4,6 +4,15 @@
 // recorded sequence, the pattern is rebuilt, so the result is always the summed triplets.
 import type { CsrMatrix } from '../linalg/types';
 
+const cache = new WeakMap<object, PatternAssembler>();
+
+/** The assembler kept for `owner` (e.g. the world: consecutive steps usually repeat the pattern). */
+export function assemblerFor(owner: object, rows: number, cols: number): PatternAssembler {
+  let a = cache.get(owner);
+  if (!a || a.rows !== rows || a.cols !== cols) cache.set(owner, (a = new PatternAssembler(rows, cols)));
+  return a;
+}
+
 export class PatternAssembler {
   private ri = new Int32Array(256);
   private ci = new Int32Array(256);
@@ -79,11 +88,22 @@ export class PatternAssembler {
     const slot = new Int32Array(t);
     const rowPtr = new Int32Array(rows + 1);
     const col: number[] = [];
+    const ci = this.ci;
     for (let i = 0; i < rows; i++) {
-      const ks = Array.from(byRow.subarray(cnt[i], cnt[i + 1])).sort((a, b) => this.ci[a] - this.ci[b] || a - b);
-      for (let q = 0; q < ks.length; q++) {
-        if (q === 0 || this.ci[ks[q]] !== this.ci[ks[q - 1]]) col.push(this.ci[ks[q]]);
-        slot[ks[q]] = col.length - 1;
+      const lo = cnt[i], hi = cnt[i + 1];
+      // insertion sort of the row's triplets by column (rows are short and mostly in order)
+      for (let p = lo + 1; p < hi; p++) {
+        const kk = byRow[p], c = ci[kk];
+        let q = p - 1;
+        while (q >= lo && ci[byRow[q]] > c) {
+          byRow[q + 1] = byRow[q];
+          q--;
+        }
+        byRow[q + 1] = kk;
+      }
+      for (let p = lo; p < hi; p++) {
+        if (p === lo || ci[byRow[p]] !== ci[byRow[p - 1]]) col.push(ci[byRow[p]]);
+        slot[byRow[p]] = col.length - 1;
       }
       rowPtr[i + 1] = col.length;
     }

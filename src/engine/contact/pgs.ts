@@ -98,6 +98,20 @@ function dot6(J: ArrayLike<number>, o: number, u: Float64Array, slot: number): n
   return J[o] * u[u0] + J[o + 1] * u[u0 + 1] + J[o + 2] * u[u0 + 2] + J[o + 3] * u[u0 + 3] + J[o + 4] * u[u0 + 4] + J[o + 5] * u[u0 + 5];
 }
 
+/** Row k (n, t1, t2) of a contact times u. */
+function contactU(cr: ContactRows, k: number, u: Float64Array): number {
+  let s = 0;
+  if (cr.slotA >= 0) s += dot6(cr.JA, k * 6, u, cr.slotA);
+  if (cr.slotB >= 0) s += dot6(cr.JB, k * 6, u, cr.slotB);
+  return s;
+}
+
+/** u += h·M⁻¹·(row k of the contact)ᵀ·dR, with hdR = h·dR. */
+function contactKick(cr: ContactRows, k: number, u: Float64Array, minv: Float64Array, hdR: number): void {
+  if (cr.slotA >= 0) kick(u, cr.JA, k * 6, cr.slotA, minv, hdR);
+  if (cr.slotB >= 0) kick(u, cr.JB, k * 6, cr.slotB, minv, hdR);
+}
+
 /** J_i·M⁻¹·J_jᵀ summed over the ends two contact rows share (rows of the same contact). */
 function crossW(cr: ContactRows, i: number, j: number, minv: Float64Array): number {
   let s = 0;
@@ -183,11 +197,8 @@ export function solveContactsPgs(
       if (rowB[r] >= 0) s += dot6(Jv, world.jOffB[r], u, rowB[r]);
       return s;
     }
-    const c = Math.floor((r - nbr) / 3), k = (r - nbr) % 3, cr = crs[c];
-    let s = 0;
-    if (cr.slotA >= 0) s += dot6(cr.JA, k * 6, u, cr.slotA);
-    if (cr.slotB >= 0) s += dot6(cr.JB, k * 6, u, cr.slotB);
-    return s;
+    const c = Math.floor((r - nbr) / 3);
+    return contactU(crs[c], (r - nbr) % 3, u);
   };
   for (let r = 0; r < nr; r++) B[r] = rowU(r);
   const applyRow = (r: number, dR: number) => {
@@ -197,9 +208,7 @@ export function solveContactsPgs(
       if (rowB[r] >= 0) kick(u, Jv, world.jOffB[r], rowB[r], minv, h * dR);
       return;
     }
-    const c = Math.floor((r - nbr) / 3), k = (r - nbr) % 3, cr = crs[c];
-    if (cr.slotA >= 0) kick(u, cr.JA, k * 6, cr.slotA, minv, h * dR);
-    if (cr.slotB >= 0) kick(u, cr.JB, k * 6, cr.slotB, minv, h * dR);
+    contactKick(crs[Math.floor((r - nbr) / 3)], (r - nbr) % 3, u, minv, h * dR);
   };
   if (warm?.bilateral) for (let r = 0; r < nbr; r++) applyRow(r, (R[r] = warm.bilateral[r] ?? 0));
   if (warm?.contacts) for (let r = nbr; r < nr; r++) applyRow(r, (R[r] = warm.contacts[r - nbr] ?? 0));
@@ -243,18 +252,19 @@ export function solveContactsPgs(
           const r0 = nbr + 3 * c;
           if (!(Wd[r0] > 0)) continue;
           // normal
-          const Rn = Math.max(0, R[r0] - (rowU(r0) - target[r0]) / Wd[r0]);
+          const cr = crs[c];
+          const Rn = Math.max(0, R[r0] - (contactU(cr, 0, u) - target[r0]) / Wd[r0]);
           const dn = Rn - R[r0];
           R[r0] = Rn;
-          applyRow(r0, dn);
+          if (dn !== 0) contactKick(cr, 0, u, minv, h * dn);
           rowRes[r0] = Wd[r0] * Math.abs(dn);
           // friction: R_t − ρ·U_t with the scalar ρ = 1/λ_max(W_tt), then projection on the disc
           // ‖R_t‖ ≤ μ·R_n (a scalar ρ keeps the fixed point maximally dissipative: U_t ∥ −R_t when slipping)
           const w11 = Wt[3 * c], w12 = Wt[3 * c + 1], w22 = Wt[3 * c + 2];
           const lmax = 0.5 * (w11 + w22) + Math.hypot(0.5 * (w11 - w22), w12);
           const rho = lmax > 0 ? 1 / lmax : 0;
-          let t1 = R[r0 + 1] - rho * rowU(r0 + 1);
-          let t2 = R[r0 + 2] - rho * rowU(r0 + 2);
+          let t1 = R[r0 + 1] - rho * contactU(cr, 1, u);
+          let t2 = R[r0 + 2] - rho * contactU(cr, 2, u);
           const lim = crs[c].contact.friction * Rn;
           const nt = Math.hypot(t1, t2);
           if (nt > lim) {
@@ -265,8 +275,8 @@ export function solveContactsPgs(
           const d1 = t1 - R[r0 + 1], d2 = t2 - R[r0 + 2];
           R[r0 + 1] = t1;
           R[r0 + 2] = t2;
-          applyRow(r0 + 1, d1);
-          applyRow(r0 + 2, d2);
+          if (d1 !== 0) contactKick(cr, 1, u, minv, h * d1);
+          if (d2 !== 0) contactKick(cr, 2, u, minv, h * d2);
           rowRes[r0 + 1] = lmax * Math.abs(d1);
           rowRes[r0 + 2] = lmax * Math.abs(d2);
           sq += rowRes[r0] ** 2 + rowRes[r0 + 1] ** 2 + rowRes[r0 + 2] ** 2;

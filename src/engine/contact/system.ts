@@ -13,7 +13,7 @@
 // (the iterate) with Q normalised, so they have exact gradients ∂c/∂p = J_v, ∂c/∂Q = 4·J_ω·G_Q(q̂)ᵀ/|Q|.
 import { applyMinv, assemble, type Assembly, type World } from '../assemble';
 import type { Contact, ContactLevel, FbSettings, NewtonSettings } from '../collision/types';
-import { PatternAssembler } from './assembler';
+import { assemblerFor, type PatternAssembler } from './assembler';
 import type { CsrMatrix } from '../linalg/types';
 import type { BodyState } from '../model/body';
 import { makeEval, type ConstraintEval, type Pose } from '../model/constraint';
@@ -97,7 +97,7 @@ export class NonlinearSystem {
   private readonly fb = new Float64Array(3);
   private readonly grad = new Float64Array(14);
   private readonly wd = new Float64Array(4);
-  /** The Newton matrix's pattern is the same at every iterate of the step: assembled once, then refilled. */
+  /** The Newton matrix's pattern is the same at every iterate (and usually every step): assembled once, then refilled. */
   private readonly assembler: PatternAssembler;
 
   constructor(
@@ -115,7 +115,7 @@ export class NonlinearSystem {
     this.cln = this.clb + mb;
     this.clf = this.cln + nc;
     this.N = this.clf + 2 * nc;
-    this.assembler = new PatternAssembler(this.N, this.N);
+    this.assembler = assemblerFor(world, this.N, this.N);
     this.rkin = 6 * nb;
     this.rb = 13 * nb;
     this.rn = this.rb + mb;
