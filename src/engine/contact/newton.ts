@@ -156,18 +156,19 @@ export function solveNewtonSystem(sys: NonlinearSystem, A: CsrMatrix, b: Float64
 function regDiagonal(sys: NonlinearSystem, reg: number): Float64Array {
   const d = new Float64Array(sys.N);
   const s = sys.settings;
-  for (let r = 0; r < sys.mb; r++) d[sys.rb + r] = (s.jointLevel === 'position' ? sys.h : 1) * reg;
+  for (let r = 0; r < sys.mb; r++) d[sys.rb + r] = sys.deadB[r] ? 0 : (s.jointLevel === 'position' ? sys.h : 1) * reg;
   for (let c = 0; c < sys.nc; c++) {
-    d[sys.rn + c] = (s.contactLevel === 'position' ? sys.h : 1) * reg;
+    d[sys.rn + c] = sys.deadN[c] ? 0 : (s.contactLevel === 'position' ? sys.h : 1) * reg;
     d[sys.rf + 2 * c] = d[sys.rf + 2 * c + 1] = reg;
   }
   return d;
 }
 
 /**
- * Newton's method on h(x) = 0 from x (modified in place). Each iteration freezes Axion's friction W
- * at the current iterate, solves ∂h/∂x·Δx = −h and backtracks on ½‖h‖² (W frozen) until
- * ½‖h(x + αΔx)‖² ≤ ½‖h(x)‖² + c·α·hᵀ(∂h/∂x)Δx. Convergence: ‖h(x)‖₂ ≤ tolerance with W re-evaluated at x.
+ * Newton's method on h(x) = 0 from x (modified in place). Each iteration solves
+ * (∂h/∂x + D)·Δx = −h and backtracks on ½‖h‖² until ½‖h(x + αΔx)‖² ≤ ½‖h(x)‖² + c·α·hᵀ(∂h/∂x)Δx.
+ * Friction: 'exact' re-evaluates W at every trial point; 'fixed-point' (Axion) holds the W of the
+ * iteration's start through the solve and the line search. Convergence: ‖h(x)‖₂ ≤ tolerance, W at x.
  */
 export function newtonSolve(sys: NonlinearSystem, x: Float64Array) {
   const st = sys.settings.newton;

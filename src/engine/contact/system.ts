@@ -91,8 +91,8 @@ export class NonlinearSystem {
    * Rows without a free body (both ends world or fixed): nothing can satisfy them, so they read
    * h = λ (their impulse is zero) instead of the constraint or contact law.
    */
-  private readonly deadB: Uint8Array;
-  private readonly deadN: Uint8Array;
+  readonly deadB: Uint8Array;
+  readonly deadN: Uint8Array;
   private readonly evals: ConstraintEval[];
   private readonly fb = new Float64Array(3);
   private readonly grad = new Float64Array(14);
