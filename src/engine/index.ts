@@ -9,3 +9,4 @@ export type * from './types';
 export type { SceneSpec, BodySpec, ConstraintSpec, SolverSettings, SourceMap, ParseResult, JsonPath } from './scene/types';
 export { detectContacts } from './collision/detect';
 export type * from './collision/types';
+export { stepNonlinear, solveContactsPgs, stepVelocity, defaultNonlinearSettings, defaultVelocitySettings, type NewtonReport, type PgsReport, type NonlinearSettings, type VelocitySettings } from './contact';
