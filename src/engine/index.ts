@@ -32,3 +32,4 @@ export type * from './types';
 // Contacts: shapes, detection and what the contact solvers report.
 export { detectContacts } from './collision/detect';
 export type * from './collision/types';
+export { stepNonlinear, solveContactsPgs, stepVelocity, defaultNonlinearSettings, defaultVelocitySettings, type NewtonReport, type PgsReport, type NonlinearSettings, type VelocitySettings } from './contact';

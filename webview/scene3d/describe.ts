@@ -2,7 +2,7 @@
 // scales (metres per newton, fixed per model so scrubbing does not rescale), the legend's content
 // and the label of a body or constraint. Pure: no DOM, no three.
 import type { PanelModel } from '../../src/protocol';
-import { fmt } from '../format';
+import { formatNumber as fmt } from '../../src/shared';
 import { norm3, type V3 } from './math';
 import { poseOf, type Frame, type ItemState, type SceneData } from './model';
 import type { ContactState } from './read';
