@@ -2,9 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // White-box unit tests of engine internals (the linear algebra, the constraint models, the scene
-// parser and its text helpers, the collision narrow phase): they test functions the engine
-// deliberately does not export, so they may import past src/engine/index.ts. Every other file
-// outside src/engine/ goes through the index.
+// parser and its text helpers, the collision narrow phase, the contact solvers): they test
+// functions the engine deliberately does not export, so they may import past src/engine/index.ts.
+// Every other file outside src/engine/ goes through the index.
 export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/collision-detect.test.ts',
   'test/unit/collision-fuzz.test.ts',
@@ -12,6 +12,11 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/collision-narrow.test.ts',
   'test/unit/collision-properties.test.ts',
   'test/unit/constraints.test.ts',
+  'test/unit/contact-helpers.ts',
+  'test/unit/contact-jacobian.test.ts',
+  'test/unit/contact-newton.test.ts',
+  'test/unit/contact-pgs.test.ts',
+  'test/unit/contact-sparse-lu.test.ts',
   'test/unit/linalg-cholesky.test.ts',
   'test/unit/linalg-condest.test.ts',
   'test/unit/linalg-dense.test.ts',

@@ -4,6 +4,7 @@ import { buildWorld, type World } from '../../src/engine/assemble';
 import type { Contact } from '../../src/engine/collision/types';
 import { initialState, type BodyState } from '../../src/engine/model/body';
 import { perpendicularBasis, quatToMat3 } from '../../src/engine/math';
+import { DEFAULT_SOLVER } from '../../src/engine/scene/fields';
 import type { BodySpec, ConstraintSpec, SceneSpec } from '../../src/engine/scene/types';
 import type { Quat, Vec3 } from '../../src/engine/types';
 import { defaultNonlinearSettings, defaultVelocitySettings } from '../../src/engine/contact/settings';
@@ -24,6 +25,7 @@ export function body(name: string, mass: number, inertia: Vec3, position: Vec3, 
     gravity: true,
     fixed: false,
     ...extra,
+    shapes: extra.shapes ?? [],
   };
 }
 
@@ -42,20 +44,8 @@ export function scene(bodies: BodySpec[], constraints: ConstraintSpec[] = [], gr
   return {
     name: 'test',
     gravity,
-    solver: {
-      dt,
-      steps: 100,
-      alpha: 0,
-      beta: 0,
-      stabilization: 'aerislab',
-      formulation: 'velocity',
-      erp: 0.2,
-      compliance: 0,
-      method: 'auto',
-      conditionWarning: 1e6,
-      violationTolerance: 1e-6,
-      driftTolerance: 1e-3,
-    },
+    solver: { ...DEFAULT_SOLVER, dt, formulation: 'velocity' },
+    world: { shapes: [] },
     bodies: bodies.map((b, i) => ({ ...b, index: i })),
     constraints: constraints.map((c, i) => ({ ...c, index: i, name: `${c.type}${i}` })),
   };
