@@ -1,8 +1,5 @@
 // Builds the PanelModel (protocol.ts) from engine output: shared by the extension host, the CLI report and tests.
-import type { InspectResult } from './engine/api';
-import type { Simulation } from './engine/simulation';
-import type { ShapeSpec } from './engine/collision/types';
-import type { SceneSpec } from './engine/scene/types';
+import type { InspectResult, Simulation, ShapeSpec, SceneSpec } from './engine';
 import type { PanelModel } from './protocol';
 
 /**

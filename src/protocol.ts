@@ -1,9 +1,7 @@
 // The typed messages between the extension host and the inspector webview (and the data
 // embedded in a standalone report). The only module both sides import: pure TypeScript,
 // no vscode, no DOM, no Node APIs.
-import type { StepRecord, SystemSnapshot } from './engine/result';
-import type { Diagnostic, Range, Vec3 } from './engine/types';
-import type { ShapeSpec } from './engine/collision/types';
+import type { StepRecord, SystemSnapshot, Diagnostic, Range, Vec3, ShapeSpec } from './engine';
 
 export type { StepRecord, SystemSnapshot, Diagnostic, Range };
 

@@ -2,7 +2,7 @@
 // fixes. A shown vscode.Diagnostic is mapped back to the engine's fixes by code + range in the
 // FixIndex of the document version the diagnostics were computed for.
 import * as vscode from 'vscode';
-import type { Fix } from '../engine/types';
+import type { Fix } from '../engine';
 import { DIAGNOSTIC_SOURCE, PlainTag, codeOf, toPlainDiagnostic, type PlainDiagnostic } from './logic/diagnostics';
 import { Disposable } from './dispose';
 import type { SceneManager, SceneState } from './scenes';

@@ -1,7 +1,7 @@
 // The status bar item of the active scene: `κ 1.2e3 · rank 5/6`, with a warning background when
 // A is singular or ill-conditioned. Click: open the inspector.
 import * as vscode from 'vscode';
-import type { SystemSnapshot } from '../engine/result';
+import type { SystemSnapshot } from '../engine';
 import { CommandIds } from './commandIds';
 import type { Config } from './config';
 import { condBand, condBandDescription, DEFAULT_CONDITION_WARNING, formatCond, isIllConditioned, type CondBand } from '../shared';

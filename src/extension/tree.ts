@@ -4,8 +4,7 @@
 // step-0 analysis; refreshes throttled to 4 per second while it runs); the view's header shows the
 // step and κ(A). Selecting an item reveals it in the editor and in the inspector.
 import * as vscode from 'vscode';
-import type { BodyReport, ConstraintReport, StepRecord, SystemSnapshot } from '../engine/result';
-import type { BodySpec, ConstraintSpec } from '../engine/scene/types';
+import type { BodyReport, ConstraintReport, StepRecord, SystemSnapshot, BodySpec, ConstraintSpec } from '../engine';
 import { CommandIds } from './commandIds';
 import type { Config } from './config';
 import { Disposable, toDisposable } from './dispose';

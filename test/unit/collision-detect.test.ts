@@ -3,7 +3,7 @@
 // every field of Contact, determinism, and no NaN from non-finite poses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rng } from '../../src/engine/linalg/fixtures';
+import { rng } from './linalg-fixtures';
 import { mat3MulVec, quatToMat3 } from '../../src/engine/math';
 import { aabbNearPlane, aabbOverlap } from '../../src/engine/collision/broadphase';
 import { candidatePairs, collisionModel, detectContacts, mayCollide, poseShapes, toContact } from '../../src/engine/collision/detect';

@@ -4,8 +4,8 @@ import { buildWorld, type World } from '../../src/engine/assemble';
 import type { Contact } from '../../src/engine/collision/types';
 import { initialState, type BodyState } from '../../src/engine/model/body';
 import { perpendicularBasis, quatToMat3 } from '../../src/engine/math';
-import type { BodySpec, ConstraintSpec, SceneSpec } from '../../src/engine/scene/types';
 import { DEFAULT_SOLVER } from '../../src/engine/scene/fields';
+import type { BodySpec, ConstraintSpec, SceneSpec } from '../../src/engine/scene/types';
 import type { Quat, Vec3 } from '../../src/engine/types';
 import { defaultNonlinearSettings, defaultVelocitySettings } from '../../src/engine/contact/settings';
 
@@ -24,8 +24,8 @@ export function body(name: string, mass: number, inertia: Vec3, position: Vec3, 
     torque: [0, 0, 0],
     gravity: true,
     fixed: false,
-    shapes: [],
     ...extra,
+    shapes: extra.shapes ?? [],
   };
 }
 
@@ -44,25 +44,7 @@ export function scene(bodies: BodySpec[], constraints: ConstraintSpec[] = [], gr
   return {
     name: 'test',
     gravity,
-    solver: {
-      dt,
-      steps: 100,
-      alpha: 0,
-      beta: 0,
-      stabilization: 'aerislab',
-      formulation: 'velocity',
-      erp: 0.2,
-      compliance: 0,
-      method: 'auto',
-      conditionWarning: 1e6,
-      violationTolerance: 1e-6,
-      driftTolerance: 1e-3,
-      contacts: { ...DEFAULT_SOLVER.contacts },
-      newton: { ...DEFAULT_SOLVER.newton },
-      regularization: DEFAULT_SOLVER.regularization,
-      fb: { ...DEFAULT_SOLVER.fb },
-      pgs: { ...DEFAULT_SOLVER.pgs },
-    },
+    solver: { ...DEFAULT_SOLVER, dt, formulation: 'velocity' },
     world: { shapes: [] },
     bodies: bodies.map((b, i) => ({ ...b, index: i })),
     constraints: constraints.map((c, i) => ({ ...c, index: i, name: `${c.type}${i}` })),

@@ -4,7 +4,7 @@
 // active and inactive; position- and velocity-level rows; fixed-point and exact friction Jacobians.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rng as prng } from '../../src/engine/linalg/fixtures';
+import { rng as prng } from './linalg-fixtures';
 import { csrToDense } from '../../src/engine/linalg/sparse';
 import { perpendicularBasis, quatNormalize } from '../../src/engine/math';
 import type { Contact } from '../../src/engine/collision/types';

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assemble, type World } from '../../src/engine/assemble';
-import { solveSystem } from '../../src/engine/solve';
+import { solveSystem } from '../../src/engine/kkt';
 import { solveContactsPgs, stepVelocity } from '../../src/engine/contact/pgs';
 import { stepNonlinear } from '../../src/engine/contact/newton';
 import type { BodyState } from '../../src/engine/model/body';

@@ -8,7 +8,7 @@ import Ajv from 'ajv'; // ajv 6 (draft-07), installed with eslint
 import fc from 'fast-check';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parseScene } from '../../src/engine/scene/parse';
-import { Codes } from '../../src/engine/diagnostics';
+import { Codes } from '../../src/engine/codes';
 import {
   BODY_FIELDS,
   CONSTRAINT_ALL_FIELDS,

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseScene } from '../../src/engine/scene/parse';
 import { applyTextEdits } from '../../src/engine/scene/text';
-import { Codes } from '../../src/engine/diagnostics';
+import { Codes } from '../../src/engine/codes';
 import type { Diagnostic, Fix, Range } from '../../src/engine/types';
 import type { ParseResult } from '../../src/engine/scene/types';
 

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inspectScene, Simulation } from '../../src/engine';
-import { rng } from '../../src/engine/linalg/fixtures';
+import { rng } from './linalg-fixtures';
 import { sceneGeometry } from '../../src/panelModel';
 import { constraintAt } from '../../src/extension/logic/tree';
 import type { PanelModel } from '../../src/protocol';

@@ -4,7 +4,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectScene, Simulation } from '../../src/engine/index';
+import { inspectScene, Simulation } from '../../src/engine';
 import type { HostMessage, PanelModel, SystemSnapshot } from '../../src/protocol';
 import { createStore, initialState, reduce, shallowEqual, type Action, type PanelState } from '../../webview/store';
 import { groupDiagnostics, heatmapSelection, isLoading, nextSnapshotRequest, persistedState, problemCounts, shownCondition, stepNote } from '../../webview/selectors';

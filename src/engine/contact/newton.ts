@@ -145,10 +145,10 @@ export function solveNewtonSystem(sys: NonlinearSystem, A: CsrMatrix, b: Float64
     if (x.every(Number.isFinite)) return { x, method: 'sparse-lu', factor: fac };
   }
   if (n <= DENSE_FALLBACK_MAX) {
-    const x = denseSolveLU(A, b);
-    if (x) return { x, method: 'dense-lu' };
-    const y = denseLstsqMinNorm(A, b);
-    if (y.every(Number.isFinite)) return { x: y, method: 'dense-lstsq' };
+    const lu = denseSolveLU(A, b);
+    if (lu.ok) return { x: lu.x, method: 'dense-lu' };
+    const ls = denseLstsqMinNorm(A, b);
+    if (ls.ok) return { x: ls.x, method: 'dense-lstsq' };
   }
   return { x: new Float64Array(n), method: 'failed' };
 }

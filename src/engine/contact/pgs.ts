@@ -6,6 +6,7 @@
 //   normal      0 ≤ R_n ⊥ U_n − t_n ≥ 0,  t_n = restitution / penetration target (below)
 //   friction    R_t = proj_{‖R_t‖ ≤ μR_n}(R_t − U_t/λ_max(W_tt))   (Coulomb disc)
 // W is never formed: U is kept as J·u with u updated by h·M⁻¹·Jᵀ·ΔR (the same algebra, O(1) per row).
+import { quatIntegrateInto } from '../math';
 import { applyMinv, assemble, type Assembly, type World } from '../assemble';
 import type { Contact, PgsSettings } from '../collision/types';
 import type { BodyState } from '../model/body';
@@ -357,15 +358,7 @@ export function integrate(world: World, states: readonly BodyState[], uPlus: Flo
       st.w[d] = uPlus[col + 3 + d];
       st.p[d] += st.v[d] * h;
     }
-    const [x, y, z, qw] = st.q;
-    const [wx, wy, wz] = st.w;
-    const k = 0.5 * h;
-    const nx = x + k * (wx * qw + wy * z - wz * y);
-    const ny = y + k * (wy * qw + wz * x - wx * z);
-    const nz = z + k * (wz * qw + wx * y - wy * x);
-    const nw = qw - k * (wx * x + wy * y + wz * z);
-    const n = Math.hypot(nx, ny, nz, nw);
-    st.q = [nx / n, ny / n, nz / n, nw / n];
+    quatIntegrateInto(st.q, st.w, h);
     return st;
   });
 }

@@ -18,8 +18,7 @@ import type { CsrMatrix } from '../linalg/types';
 import type { BodyState } from '../model/body';
 import { makeEval, type ConstraintEval, type Pose } from '../model/constraint';
 import { WORLD_POSE } from '../assemble';
-import { rotateTensorInto } from '../model/body';
-import { quatToMat3 } from '../math';
+import { quatToMat3, rotateTensorInto } from '../math';
 import { fischerBurmeister, frictionW, frictionWDerivatives } from './ncp';
 import { contactGap, contactRowDot, contactRows, dQuatInto, gqInto, poseFrom, slotsOf, statePose, type ContactRows } from './rigid';
 

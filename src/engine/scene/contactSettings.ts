@@ -4,7 +4,7 @@
 // nonlinear formulation). The acceleration formulation does not solve contacts: contacts are
 // always disabled there, and shapes get a warning (CL116).
 import type { Node } from 'jsonc-parser';
-import { Codes } from '../diagnostics';
+import { Codes } from '../codes';
 import type { ShapeSpec } from '../collision/types';
 import type { Fix } from '../types';
 import {

@@ -1,6 +1,6 @@
 // Text shown by the status bar, CodeLens and tree: condition numbers, rank, problem counts.
 // Numbers, κ and its bands come from the shared presentation module. Pure: no vscode.
-import type { Severity } from '../../engine/types';
+import type { Severity } from '../../engine';
 import { formatCond, plural, WORDS } from '../../shared';
 
 /** The minimal snapshot facts the status bar and lenses need. */

@@ -1,8 +1,7 @@
 // The scene tree's items: state classification, icons (codicon + theme colour ids), labels and
 // tooltips, at step 0 (the analysis) or at the current step of a run (a StepRecord on top of the
 // step-0 snapshot). Pure: no vscode (../tree.ts turns these into TreeItems).
-import type { BodyReport, ConstraintReport, IslandReport, StepRecord, SystemSnapshot } from '../../engine/result';
-import type { BodySpec, ConstraintSpec } from '../../engine/scene/types';
+import type { BodyReport, ConstraintReport, IslandReport, StepRecord, SystemSnapshot, BodySpec, ConstraintSpec } from '../../engine';
 import { condBand, formatCond, formatNumber, formatTime, formatVec, isIllConditioned } from '../../shared';
 
 export type ItemState = 'ok' | 'redundant' | 'violated' | 'conflicting' | 'ill-conditioned' | 'fixed' | 'unknown';

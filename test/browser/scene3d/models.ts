@@ -3,7 +3,7 @@
 // contact scene (shapes, a ground plane and contacts added as the contact engine will report them).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectScene, Simulation } from '../../../src/engine/index';
+import { inspectScene, Simulation } from '../../../src/engine';
 import { sceneGeometry } from '../../../src/panelModel';
 import type { PanelModel, SystemSnapshot } from '../../../src/protocol';
 import { ROOT } from '../fixtures';
