@@ -2,7 +2,9 @@
 // reload by a WebviewPanelSerializer. Messages from the webview are validated; the host answers
 // `ready` with the PanelModel and `requestSnapshot` with the analysed step, runs the registered
 // command of a button (with the panel's scene), and reveals ranges in the editor. Runs and edits
-// of the scene are pushed live.
+// of the scene are pushed live. The panel lists exactly the diagnostics published in the Problems
+// panel (`publishedFor`, updated when a run adds some) and bands κ with the same threshold as the
+// status bar and the tree (the `constraintLens.conditionWarning` setting, else the scene's).
 import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
 import { renderPanelHtml } from '../panelHtml';
@@ -10,8 +12,11 @@ import { isWebviewMessage, type HostMessage, type WebviewMessage, type WebviewSt
 import type { Range as EngineRange } from '../engine/types';
 import type { PanelProbe } from './api';
 import { ContextKeys, PanelCommandIds, ViewIds } from './commandIds';
+import type { Config } from './config';
+import { publishedFor, syntaxErrorsFor } from './diagnostics';
 import { Disposable, disposeAll, toDisposable } from './dispose';
 import type { SceneEvent, SceneManager, SceneState } from './scenes';
+import { sceneConditionWarning } from './statusBar';
 import { errorMessage, fileNameOf, keyOf, makeNonce, parseUriArg, toVsRange } from './util';
 
 export const VIEW_TYPE = ViewIds.inspector;
@@ -119,7 +124,11 @@ class InspectorPanel extends Disposable implements PanelProbe {
       const step = s.shownStep ?? sim?.currentStep ?? 0;
       // Large scenes: the model carries step 0; the shown step's analysis follows from the worker.
       const large = step > 0 && this.host.scenes.isLarge(s);
-      const model = buildPanelModel(s.fileName, r, sim, large ? undefined : step);
+      const model = buildPanelModel(s.fileName, r, sim, large ? undefined : step, {
+        diagnostics: publishedFor(s),
+        syntaxErrors: syntaxErrorsFor(s),
+        conditionWarning: sceneConditionWarning(s, this.host.config()),
+      });
       if (model) {
         model.sceneUri = s.uri.toString();
         this.post({ type: 'model', model });
@@ -169,7 +178,15 @@ class InspectorPanel extends Disposable implements PanelProbe {
     );
   }
 
+  /** The scene's diagnostics changed without a new model (a run added some, Reset dropped them). */
+  postDiagnostics(): void {
+    const syntaxErrors = syntaxErrorsFor(this.state);
+    this.post({ type: 'diagnostics', diagnostics: publishedFor(this.state), ...(syntaxErrors.length ? { syntaxErrors } : {}) });
+  }
+
   onSceneEvent(e: SceneEvent): void {
+    // 'inspected' and 'reset' send a whole model (its diagnostics included).
+    if (e.diagnosticsChanged && e.kind !== 'inspected' && e.kind !== 'reset') this.postDiagnostics();
     switch (e.kind) {
       case 'inspected':
       case 'reset':
@@ -270,6 +287,7 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
     readonly log: vscode.LogOutputChannel,
     readonly extensionUri: vscode.Uri,
     private readonly memento: vscode.Memento,
+    readonly config: () => Config,
   ) {
     super();
     // The open panels (each owns its webview panel and subscriptions) go first.
@@ -370,6 +388,11 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
   /** Ask the inspector of a scene to select a constraint or body. */
   select(uri: vscode.Uri | string, sel: { constraint?: string; body?: string }): void {
     this.get(uri)?.select(sel);
+  }
+
+  /** Send every open panel its model again (a setting the model depends on changed). */
+  refreshAll(): void {
+    for (const p of this.panels.values()) p.sendModel();
   }
 
   /** Show a step in the scene's inspector (Go to Step). */

@@ -4,7 +4,7 @@
 // trailing commas; CRLF).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseTree, findNodeAtLocation } from 'jsonc-parser';
+import { parseTree, findNodeAtLocation, type ParseError } from 'jsonc-parser';
 import { applyOffsetEdits, removeArrayElementEdits } from '../../src/engine/textEdits';
 import { inspectScene, Codes, type TextEdit } from '../../src/engine';
 
@@ -115,7 +115,7 @@ test('every removal leaves valid JSON whose array is the others, in order', () =
   for (const text of layouts) {
     const n = findNodeAtLocation(parseTree(text)!, ['constraints'])!.children!.length;
     for (let i = 0; i < n; i++) {
-      const errors: { error: number }[] = [];
+      const errors: ParseError[] = [];
       const out = removeAt(text, i);
       const tree = parseTree(out, errors, { allowTrailingComma: false });
       assert.deepEqual(errors, [], `removing ${i} from ${JSON.stringify(text)} gave ${JSON.stringify(out)}`);
