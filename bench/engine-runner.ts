@@ -2,8 +2,7 @@
 // front door (`parseScene` → `new Simulation(scene, sourceMap)`), and one timed step is
 // `Simulation.step(1)`: assemble + solve + analysis (κ, rank, residual, energy, drift check) +
 // integrate + the history record.
-import { parseScene } from '../src/engine/scene/parse';
-import { Simulation } from '../src/engine/simulation';
+import { parseScene, Simulation } from '../src/engine';
 import { chainSceneText, type ChainParams } from './chain';
 
 export interface EngineChain {

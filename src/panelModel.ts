@@ -1,5 +1,5 @@
 // Builds the PanelModel (protocol.ts) from engine output: shared by the extension host, the CLI report and tests.
-import type { Diagnostic, InspectResult, Simulation } from './engine';
+import type { Diagnostic, InspectResult, Simulation, ShapeSpec, SceneSpec } from './engine';
 import type { PanelModel } from './protocol';
 
 /** What the extension host decides for its panel (a report takes the scene's own). */
@@ -17,6 +17,36 @@ export function sceneDiagnostics(inspect: InspectResult, sim?: Simulation): Diag
   return [...inspect.diagnostics, ...(sim?.diagnostics ?? []).filter((d) => !inspect.diagnostics.includes(d))];
 }
 
+/**
+ * What the 3D view needs from the scene file besides the poses: bodies (mass, inertia, shapes),
+ * constraints (local anchors and axes), world shapes and the thresholds of the state colours.
+ * Shapes are read structurally: a scene without them (or an engine without contacts) gives none.
+ */
+export function sceneGeometry(scene: SceneSpec): Pick<PanelModel, 'sceneBodies' | 'sceneConstraints' | 'worldShapes' | 'thresholds'> {
+  const shapesOf = (x: unknown): ShapeSpec[] | undefined => {
+    const s = (x as { shapes?: unknown } | undefined)?.shapes;
+    return Array.isArray(s) && s.length ? (s as ShapeSpec[]) : undefined;
+  };
+  return {
+    sceneBodies: scene.bodies.map((b) => ({ name: b.name, fixed: b.fixed, mass: b.mass, inertia: [...b.inertia], shapes: shapesOf(b) })),
+    sceneConstraints: scene.constraints.map((c) => ({
+      name: c.name,
+      type: c.type,
+      fileIndex: c.index,
+      bodyA: c.bodyA,
+      bodyB: c.bodyB,
+      anchorA: c.anchorA,
+      anchorB: c.anchorB,
+      axisA: c.axisA,
+      axisB: c.axisB,
+      linear: c.linear,
+      angular: c.angular,
+    })),
+    worldShapes: shapesOf((scene as { world?: unknown }).world),
+    thresholds: { violationTolerance: scene.solver.violationTolerance, conditionWarning: scene.solver.conditionWarning },
+  };
+}
+
 export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: Simulation, step?: number, opts: PanelModelOptions = {}): PanelModel | undefined {
   const scene = inspect.parse.scene;
   if (!scene || !inspect.snapshot) return undefined;
@@ -32,8 +62,9 @@ export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: 
     dt: scene.solver.dt,
     conditionWarning: opts.conditionWarning ?? scene.solver.conditionWarning,
     diagnostics: opts.diagnostics ?? sceneDiagnostics(inspect, sim),
-    sceneBodies: scene.bodies.map((b) => ({ name: b.name, fixed: b.fixed })),
+    ...sceneGeometry(scene),
   };
+  if (opts.conditionWarning !== undefined && model.thresholds) model.thresholds = { ...model.thresholds, conditionWarning: opts.conditionWarning };
   if (opts.syntaxErrors?.length) model.syntaxErrors = opts.syntaxErrors;
   return model;
 }

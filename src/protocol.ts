@@ -1,10 +1,37 @@
 // The typed messages between the extension host and the inspector webview (and the data
 // embedded in a standalone report). The only module both sides import: pure TypeScript,
 // no vscode, no DOM, no Node APIs.
-import type { StepRecord, SystemSnapshot } from './engine/result';
-import type { Diagnostic, Range } from './engine/types';
+import type { StepRecord, SystemSnapshot, Diagnostic, Range, Vec3, ShapeSpec } from './engine';
 
 export type { StepRecord, SystemSnapshot, Diagnostic, Range };
+
+/** A body as the scene file defines it (what the 3D view draws besides the poses). */
+export interface SceneBodyInfo {
+  name: string;
+  fixed: boolean;
+  mass?: number;
+  /** Body-frame inertia, row-major 3×3 (for the inertia box). */
+  inertia?: number[];
+  /** Contact shapes in the body frame, when the scene gives any. */
+  shapes?: ShapeSpec[];
+}
+
+/** A constraint as the scene file defines it: anchors and axes in the bodies' frames (world frame for "world"). */
+export interface SceneConstraintInfo {
+  name: string;
+  type: string;
+  /** Index in the file's constraints array (ConstraintReport.fileIndex). */
+  fileIndex: number;
+  bodyA: string;
+  bodyB: string;
+  anchorA: Vec3;
+  anchorB: Vec3;
+  axisA?: Vec3;
+  axisB?: Vec3;
+  /** lock: the locked world axes. */
+  linear?: [boolean, boolean, boolean];
+  angular?: [boolean, boolean, boolean];
+}
 
 /** Everything the panel needs to render one scene. */
 export interface PanelModel {
@@ -38,8 +65,14 @@ export interface PanelModel {
    * others and counts them, so its count equals the Problems panel's for the file.
    */
   syntaxErrors?: Diagnostic[];
-  /** Body names in scene order with fixed flags, for the scene view (poses in history/snapshot). */
-  sceneBodies: { name: string; fixed: boolean }[];
+  /** Body names in scene order with fixed flags, for the scene view (poses in history/snapshot); mass, inertia and shapes when known. */
+  sceneBodies: SceneBodyInfo[];
+  /** The scene's constraints (local anchors and axes), for the 3D view. Optional: older reports lack it. */
+  sceneConstraints?: SceneConstraintInfo[];
+  /** Shapes of the world (e.g. a ground plane), when the scene gives any. */
+  worldShapes?: ShapeSpec[];
+  /** The scene's `solver.violationTolerance` and `solver.conditionWarning` (state colours at a step, as in the tree). */
+  thresholds?: { violationTolerance: number; conditionWarning: number };
   /**
    * Report mode: analysed snapshots of several steps (e.g. first and last, or all when small),
    * sorted by step. The panel shows the nearest embedded step ≤ the selected one. Optional; the

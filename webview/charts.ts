@@ -18,7 +18,7 @@ import {
   type Plugin,
 } from 'chart.js';
 import type { StepRecord, SystemSnapshot } from '../src/protocol';
-import { fmt, fmtCond } from './format';
+import { formatNumber as fmt, formatCond } from '../src/shared';
 import { COND_BAND_LABEL, condThresholds } from '../src/shared';
 import { withAlpha, type Palette } from './theme';
 
@@ -166,6 +166,8 @@ export interface HistoryContext {
   initial?: SystemSnapshot;
   palette: Palette;
   selectedConstraint: number;
+  /** The scene's κ warning threshold (bands and chart lines). */
+  conditionWarning?: number;
 }
 
 const MAX_SERIES = 8;
@@ -237,7 +239,7 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
     title: 'Condition number κ(A)',
     yTitle: 'κ(A) (log)',
     log: true,
-    build: ({ history, palette }) => ({
+    build: ({ history, palette, conditionWarning }) => ({
       series: [
         {
           label: 'κ(A)',
@@ -245,10 +247,10 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
           data: seriesOf(history, (r) => (r.cond.A === null || !Number.isFinite(r.cond.A) ? 1e17 : Math.max(1, r.cond.A)), 'max'),
         },
       ],
-      // The shared κ band edges (default threshold; src/shared/kappa.ts).
+      // The shared κ band edges with the scene's threshold (src/shared/kappa.ts).
       lines: [
-        { y: condThresholds().caution, color: palette.warning, label: `${COND_BAND_LABEL.caution} ${fmtCond(condThresholds().caution)}` },
-        { y: condThresholds().bad, color: palette.error, label: `${COND_BAND_LABEL.bad} ${fmtCond(condThresholds().bad)}` },
+        { y: condThresholds(conditionWarning).caution, color: palette.warning, label: `${COND_BAND_LABEL.caution} ${formatCond(condThresholds(conditionWarning).caution)}` },
+        { y: condThresholds(conditionWarning).bad, color: palette.error, label: `${COND_BAND_LABEL.bad} ${formatCond(condThresholds(conditionWarning).bad)}` },
       ],
       note: history.some((r) => r.cond.A === null) ? 'singular steps drawn at 1e17' : undefined,
     }),
@@ -309,7 +311,7 @@ export class HistoryChart {
               title: (items) => `step ${items[0]?.parsed.x ?? ''}`,
               label: (item) => {
                 const y = item.parsed.y ?? NaN;
-                const shown = spec.id === 'cond' && y >= 1e17 ? '∞' : spec.id === 'cond' ? fmtCond(y) : fmt(y, 6);
+                const shown = spec.id === 'cond' && y >= 1e17 ? '∞' : spec.id === 'cond' ? formatCond(y) : fmt(y, 6);
                 return `${item.dataset.label}: ${shown}`;
               },
             },

@@ -1,8 +1,9 @@
 // Orthographic scene view: bodies, constraints (anchor to anchor), constraint force arrows.
 import type { Projection } from '../src/protocol';
 import type { SceneFrame, V3 } from '../src/shared/sceneFrame';
-import { fmt, norm3 } from './format';
+import { formatNumber as fmt, norm3 } from '../src/shared';
 import { withAlpha, type Palette } from './theme';
+import { CanvasView } from './canvas';
 import { h } from './dom';
 
 // The frame drawn at a step (bodies, anchors following their bodies rigidly) is computed in
@@ -15,10 +16,8 @@ const AXES: Record<Projection, [number, number, string, string]> = {
   YZ: [1, 2, 'y', 'z'],
 };
 
-export class SceneView {
+export class SceneView extends CanvasView {
   readonly el: HTMLDivElement;
-  private readonly canvas: HTMLCanvasElement;
-  private readonly ctx: CanvasRenderingContext2D;
   private readonly tip: HTMLDivElement;
   private frame: SceneFrame = { bodies: [], constraints: [] };
   private bounds: { min: V3; max: V3 } = { min: [-1, -1, -1], max: [1, 1, 1] };
@@ -27,22 +26,14 @@ export class SceneView {
   private selected = -1;
   private W = 300;
   private H = 240;
-  private raf = 0;
   private hit: { kind: 'constraint' | 'body'; index: number; x: number; y: number }[] = [];
   private segs: { index: number; x1: number; y1: number; x2: number; y2: number }[] = [];
 
   constructor(private readonly cb: { onConstraint: (i: number) => void; onBody: (i: number) => void }) {
-    this.canvas = h('canvas', { class: 'cl-scene-canvas', tabindex: 0, role: 'img', 'aria-label': 'Scene view' });
-    this.ctx = this.canvas.getContext('2d')!;
+    super(h('canvas', { class: 'cl-scene-canvas', tabindex: 0, role: 'img', 'aria-label': 'Scene view' }));
     this.tip = h('div', { class: 'cl-tooltip', hidden: true, role: 'tooltip' });
     this.el = h('div', { class: 'cl-scene' }, this.canvas, this.tip);
-    let lastW = -1;
-    new ResizeObserver(() => {
-      const w = Math.floor(this.el.clientWidth);
-      if (w === lastW) return;
-      lastW = w;
-      requestAnimationFrame(() => this.resize());
-    }).observe(this.el);
+    this.followWidth(this.el, () => this.resize());
     this.canvas.addEventListener('click', (e) => {
       const t = this.pick(e);
       if (!t) return;
@@ -124,35 +115,14 @@ export class SceneView {
 
   private resize(): void {
     const w = Math.max(160, Math.floor(this.el.clientWidth));
-    const hgt = Math.max(200, Math.min(420, Math.round(w * 0.72)));
-    const dpr = window.devicePixelRatio || 1;
     this.W = w;
-    this.H = hgt;
-    this.canvas.width = Math.round(w * dpr);
-    this.canvas.height = Math.round(hgt * dpr);
-    this.canvas.style.width = `${w}px`;
-    this.canvas.style.height = `${hgt}px`;
+    this.H = Math.max(200, Math.min(420, Math.round(w * 0.72)));
+    this.setSize(this.W, this.H);
     this.invalidate();
   }
 
-  invalidate(): void {
-    if (this.raf) return;
-    this.raf = requestAnimationFrame(() => {
-      this.raf = 0;
-      this.draw();
-    });
-  }
-
-  drawNow(): void {
-    if (this.raf) cancelAnimationFrame(this.raf);
-    this.raf = 0;
-    this.draw();
-  }
-
   private pick(e: MouseEvent): { kind: 'constraint' | 'body'; index: number } | undefined {
-    const r = this.canvas.getBoundingClientRect();
-    const x = e.clientX - r.left;
-    const y = e.clientY - r.top;
+    const { x, y } = this.pointer(e);
     let best: { kind: 'constraint' | 'body'; index: number } | undefined;
     let bd = 9;
     for (const b of this.hit) {
@@ -178,12 +148,11 @@ export class SceneView {
     return best;
   }
 
-  private draw(): void {
+  protected draw(): void {
     if (!this.pal) return;
     const p = this.pal;
     const ctx = this.ctx;
-    const dpr = window.devicePixelRatio || 1;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     ctx.fillStyle = p.bg;
     ctx.fillRect(0, 0, this.W, this.H);
     const [ax, ay, nx, ny] = AXES[this.proj];

@@ -1,31 +1,9 @@
 // Colours resolved from the CSS custom properties (themselves from --vscode-* variables with
 // report fallbacks, see main.css), for canvas drawing and chart.js.
 
-export type RGB = [number, number, number];
+import type { Palette, RGB } from './palette';
 
-export interface Palette {
-  dark: boolean;
-  /** A VS Code high-contrast theme (body.vscode-high-contrast, also set for HC Light). */
-  highContrast: boolean;
-  bg: string;
-  bgRgb: RGB;
-  fg: string;
-  muted: string;
-  border: string;
-  grid: string;
-  gridStrong: string;
-  focus: string;
-  selection: string;
-  warning: string;
-  error: string;
-  info: string;
-  pos: RGB;
-  neg: RGB;
-  series: string[];
-  font: string;
-  mono: string;
-  fontSize: number;
-}
+export type { Palette, RGB };
 
 let probe: CanvasRenderingContext2D | null = null;
 

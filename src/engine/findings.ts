@@ -2,7 +2,7 @@
 // initial violation, over-constraint) and of a run (non-finite values, drift), each on the
 // range of the offending constraint in the scene file, with quick fixes where obvious.
 import { type EditResult, modify } from 'jsonc-parser';
-import { Codes } from './diagnostics';
+import { Codes } from './codes';
 import type { SystemSnapshot } from './result';
 import type { SourceMap } from './scene/types';
 import type { Diagnostic, Fix, Range, TextEdit } from './types';
@@ -33,7 +33,7 @@ function toEdits(sm: SourceMap, edits: EditResult): TextEdit[] {
 }
 
 /** A fix that removes constraint `fileIndex` from the file (undoable edit): its text and one comma, nothing of its neighbours. */
-export function removeConstraintFix(text: string, sm: SourceMap, fileIndex: number, name: string): Fix | undefined {
+function removeConstraintFix(text: string, sm: SourceMap, fileIndex: number, name: string): Fix | undefined {
   const element = sm.nodeSpan(['constraints', fileIndex]);
   if (!element) return undefined;
   const previous = fileIndex > 0 ? sm.nodeSpan(['constraints', fileIndex - 1]) : undefined;

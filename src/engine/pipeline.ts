@@ -3,14 +3,15 @@
 import type { InspectOptions, InspectResult } from './api';
 import { assemble, buildWorld } from './assemble';
 import { buildSnapshot } from './analysis';
-import { Codes } from './diagnostics';
+import { Codes } from './codes';
 import { analysisDiagnostics } from './findings';
 import { initialState } from './model/body';
 import type { SimulationResult } from './result';
 import { parseScene } from './scene/parse';
+import { emptySourceMap } from './scene/text';
 import type { ParseResult } from './scene/types';
 import { Simulation } from './simulation';
-import { solveSystem } from './solve';
+import { solveSystem } from './kkt';
 import type { Diagnostic } from './types';
 
 const ORIGIN = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
@@ -24,7 +25,7 @@ export function internalError(e: unknown, where: string): Diagnostic {
   };
 }
 
-export function sortDiagnostics(d: Diagnostic[]): Diagnostic[] {
+function sortDiagnostics(d: Diagnostic[]): Diagnostic[] {
   return d.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 
@@ -50,7 +51,7 @@ export function inspectScene(text: string, opts: InspectOptions = {}): InspectRe
     parse = parseScene(text);
   } catch (e) {
     const d = internalError(e, 'parsing the scene');
-    return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: undefined as never }, diagnostics: [d], hasErrors: true };
+    return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: emptySourceMap(text) }, diagnostics: [d], hasErrors: true };
   }
   return inspectParsed(text, parse, opts);
 }

@@ -9,8 +9,12 @@ export type { CsrMatrix, DependentRow, SolveMethod };
 /** One row of J: which constraint it belongs to and its row within that constraint. */
 export interface RowInfo {
   constraint: string;
-  /** Index of the constraint in the scene's (valid) constraint list. */
-  constraintIndex: number;
+  /**
+   * Index of the constraint among the modelled ones, i.e. in `SystemSnapshot.constraints` (not its
+   * index in the file's `constraints` array: that is `ConstraintReport.fileIndex`, and
+   * `constraintIndex` in diagnostics' data).
+   */
+  modelIndex: number;
   /** Row within the constraint (0-based). */
   row: number;
   /** Label, e.g. `rod.d`, `hinge1.x`, `hinge1.⊥1`. */

@@ -3,14 +3,16 @@
 import { assemble, buildWorld, poseOf, type World, WORLD_POSE } from './assemble';
 import { buildSnapshot, energyOf } from './analysis';
 import type { SimulationApi } from './api';
-import { Codes } from './diagnostics';
+import { Codes } from './codes';
 import { bodyRange, constraintRange, formatNumber as fmt } from './findings';
 import { type BodyState, cloneState, initialState } from './model/body';
 import type { SimulationResult, StepRecord, SystemSnapshot } from './result';
+import { emptySourceMap } from './scene/text';
 import type { SceneSpec, SourceMap } from './scene/types';
-import { solveSystem, type SolveOutput } from './solve';
+import { solveSystem, type SolveOutput } from './kkt';
 import type { Diagnostic, Quat, Vec3 } from './types';
-import { isFiniteVec, norm2 } from './math';
+import { firstNonFinite, isFiniteVec, norm2, quatIntegrateInto } from './math';
+import { segmentOf } from './offsets';
 
 export interface SimulationOptions {
   /** κ is exact per step up to this many rows per island, estimated above (flagged). Default 200. */
@@ -41,12 +43,6 @@ function unpack(buf: Float64Array): BodyState[] {
   return out;
 }
 
-/** Where the first non-finite value is, if any. */
-function firstNonFinite(x: ArrayLike<number>): number {
-  for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) return i;
-  return -1;
-}
-
 export class Simulation implements SimulationApi {
   readonly world: World;
   private states: BodyState[];
@@ -62,9 +58,10 @@ export class Simulation implements SimulationApi {
   private initialViolation: Float64Array;
   private drifted = new Set<number>();
 
+  /** `sourceMap` places the run's diagnostics in the scene text; a scene built in code gets an empty map. */
   constructor(
     readonly scene: SceneSpec,
-    readonly sourceMap: SourceMap,
+    readonly sourceMap: SourceMap = emptySourceMap(),
     opts: SimulationOptions = {},
   ) {
     this.world = buildWorld(scene);
@@ -143,20 +140,7 @@ export class Simulation implements SimulationApi {
       }
       for (let d = 0; d < 3; d++) st.p[d] += st.v[d] * dt;
       const q = st.q;
-      const [x, y, z, qw] = q;
-      const [wx, wy, wz] = st.w;
-      // q + ½·(ω,0)⊗q·dt
-      const h = 0.5 * dt;
-      const nx = x + h * (wx * qw + wy * z - wz * y);
-      const ny = y + h * (wy * qw + wz * x - wx * z);
-      const nz = z + h * (wz * qw + wx * y - wy * x);
-      const nw = qw - h * (wx * x + wy * y + wz * z);
-      const n = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
-      drift[i] = n - 1;
-      q[0] = nx / n;
-      q[1] = ny / n;
-      q[2] = nz / n;
-      q[3] = nw / n;
+      drift[i] = quatIntegrateInto(q, st.w, dt) - 1;
       // a sum of finite terms is finite unless it overflows: only then look closer
       if (!Number.isFinite(st.p[0] + st.p[1] + st.p[2] + st.v[0] + st.v[1] + st.v[2] + st.w[0] + st.w[1] + st.w[2] + q[0] + q[1] + q[2] + q[3])) {
         const what = !isFiniteVec(st.p) ? 'position' : !isFiniteVec(st.v) ? 'velocity' : !isFiniteVec(st.w) ? 'angular velocity' : !isFiniteVec(q) ? 'orientation' : undefined;
@@ -190,8 +174,8 @@ export class Simulation implements SimulationApi {
     for (const [name, vec] of [['C', asm.C], ['J', asm.J.values], ['A', asm.A.values]] as const) {
       i = firstNonFinite(vec);
       if (i >= 0) {
-        const row = name === 'C' ? i : rowOfValue(name === 'J' ? asm.J.rowPtr : asm.A.rowPtr, i);
-        const c = constraintOfRow(w, row);
+        const row = name === 'C' ? i : segmentOf(name === 'J' ? asm.J.rowPtr : asm.A.rowPtr, i);
+        const c = segmentOf(w.rowStart, row);
         return this.nonFinite(step, `${name} of constraint \`${w.constraints[c].spec.name}\``, constraintRange(sm, w.constraints[c].spec.index));
       }
     }
@@ -204,7 +188,7 @@ export class Simulation implements SimulationApi {
       const i = firstNonFinite(vec);
       if (i < 0) continue;
       if (name === 'λ') {
-        const c = constraintOfRow(w, i);
+        const c = segmentOf(w.rowStart, i);
         return this.nonFinite(step, `λ of constraint \`${w.constraints[c].spec.name}\``, constraintRange(this.sourceMap, w.constraints[c].spec.index));
       }
       const b = w.bodies[w.colBodies[Math.floor(i / 6)]];
@@ -310,20 +294,4 @@ export class Simulation implements SimulationApi {
       stoppedAt: this._stopped ? this._records.length + 1 : undefined,
     };
   }
-}
-
-function rowOfValue(rowPtr: Int32Array, k: number): number {
-  let lo = 0, hi = rowPtr.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (rowPtr[mid] <= k) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-function constraintOfRow(w: World, row: number): number {
-  let c = 0;
-  while (c + 1 < w.constraints.length && w.rowStart[c + 1] <= row) c++;
-  return c;
 }

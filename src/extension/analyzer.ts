@@ -5,13 +5,10 @@
 import { existsSync } from 'node:fs';
 import type * as vscode from 'vscode';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { inspectParsed, parseScene } from '../engine';
-import { internalError } from '../engine/pipeline';
-import type { InspectOptions, InspectResult } from '../engine/api';
-import type { ParseResult } from '../engine/scene/types';
+import { emptySourceMap, inspectParsed, parseScene, internalError } from '../engine';
+import type { InspectOptions, InspectResult, ParseResult, SystemSnapshot } from '../engine';
 import { SingleLane, VersionTracker, type Ticket } from './logic/schedule';
 import { isWorkerResponse, type WorkerInspectResult, type WorkerRequest, type WorkerSnapshotResult } from './logic/workerProtocol';
-import type { SystemSnapshot } from '../engine/result';
 
 /** The part of vscode.LogOutputChannel used here (keeps this module free of vscode at run time). */
 export type Log = Pick<vscode.LogOutputChannel, 'trace' | 'debug' | 'info' | 'warn' | 'error'>;
@@ -261,7 +258,7 @@ export class Analyzer {
 
   private internalFailure(e: unknown): InspectResult {
     const d = internalError(e, 'analysing the scene');
-    return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: undefined as never }, diagnostics: [d], hasErrors: true };
+    return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: emptySourceMap() }, diagnostics: [d], hasErrors: true };
   }
 
   dispose(): void {

@@ -1,7 +1,7 @@
 // The small API `activate()` returns, for tests of the real extension host:
 //   const api = vscode.extensions.getExtension<ConstraintLensApi>('constraint-lens.constraint-lens')!.exports;
 // URIs are given as strings: `uri.toString()` of a scene document (a plain file path is accepted too).
-import type { InspectResult } from '../engine/api';
+import type { InspectResult } from '../engine';
 import type { WebviewMessage } from '../protocol';
 
 export interface PanelProbe {

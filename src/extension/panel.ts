@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
 import { renderPanelHtml } from '../panelHtml';
 import { isWebviewMessage, type HostMessage, type WebviewMessage, type WebviewState } from '../protocol';
-import type { Range as EngineRange } from '../engine/types';
+import type { Range as EngineRange } from '../engine';
 import type { PanelProbe } from './api';
 import { ContextKeys, PanelCommandIds, ViewIds } from './commandIds';
 import type { Config } from './config';

@@ -1,7 +1,7 @@
 // PanelModels built from the real engine on the example scenes, for the browser tests.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectScene, Simulation } from '../../src/engine/index';
+import { inspectScene, Simulation } from '../../src/engine';
 import type { PanelModel, SystemSnapshot } from '../../src/protocol';
 
 export const ROOT = join(__dirname, '..', '..');

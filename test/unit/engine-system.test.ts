@@ -5,11 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Matrix, solve as mlSolve } from 'ml-matrix';
-import { inspectScene, simulateScene } from '../../src/engine/pipeline';
-import { Simulation } from '../../src/engine/simulation';
-import { parseScene } from '../../src/engine/scene/parse';
+import { inspectScene, simulateScene, Simulation, parseScene, Codes } from '../../src/engine';
 import { blockDiagonalCsr, csrToDense as csrRows } from '../../src/shared';
-import { Codes } from '../../src/engine/diagnostics';
 
 const example = (name: string) => readFileSync(join(__dirname, '../../examples', name), 'utf8');
 const maxAbsDiff = (a: number[][], b: number[][]) => Math.max(0, ...a.flatMap((r, i) => r.map((x, j) => Math.abs(x - b[i][j]))));

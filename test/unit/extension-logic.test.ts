@@ -17,9 +17,8 @@ import {
 import { FixIndex, PlainSeverity, PlainTag, codeOf, fixKey, sanitizeRange, toPlainDiagnostic } from '../../src/extension/logic/diagnostics';
 import { exportStepData, formatFromPath, toJson, type ExportMeta } from '../../src/extension/logic/exportData';
 import { STATE_ICONS, constraintState, constraintTooltip, type ItemState } from '../../src/extension/logic/tree';
-import { Codes } from '../../src/engine/diagnostics';
-import type { Diagnostic } from '../../src/engine/types';
-import type { ConstraintReport, IslandReport, RowInfo, StepRecord } from '../../src/engine/result';
+import { Codes } from '../../src/engine';
+import type { Diagnostic, ConstraintReport, IslandReport, RowInfo, StepRecord } from '../../src/engine';
 
 // ---- a fake clock ----------------------------------------------------------------------------
 
@@ -295,7 +294,7 @@ test('constraint state classification', () => {
 });
 
 test('constraint tooltip lists λ per row and |C|', () => {
-  const rows: RowInfo[] = [{ constraint: 'rod', constraintIndex: 0, row: 0, label: 'rod.d' }];
+  const rows: RowInfo[] = [{ constraint: 'rod', modelIndex: 0, row: 0, label: 'rod.d' }];
   const t = constraintTooltip(creport({ violation: 2e-9 }), 'ok', { islands: [island(12)], rows });
   assert.match(t, /rod\.d = 4\.2/);
   assert.match(t, /\|C\| = 2e-9/);

@@ -13,7 +13,7 @@ import {
   csrTranspose,
   csrTransposeMulVec,
 } from '../../src/engine/linalg/sparse';
-import { randomDense, rng } from '../../src/engine/linalg/fixtures';
+import { randomDense, rng } from './linalg-fixtures';
 
 function sparsify(a: number[][], rand: () => number, keep = 0.4): number[][] {
   return a.map((r) => r.map((v) => (rand() < keep ? v : 0)));

@@ -7,7 +7,7 @@ import { parseScene } from '../../src/engine/scene/parse';
 import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
 import { LineIndex, applyTextEdits, removePropertyEdit } from '../../src/engine/scene/text';
 import { DEFAULT_SOLVER } from '../../src/engine/scene/fields';
-import { Codes } from '../../src/engine/diagnostics';
+import { Codes } from '../../src/engine/codes';
 import type { Diagnostic, Fix, Range } from '../../src/engine/types';
 import type { ParseResult } from '../../src/engine/scene/types';
 
@@ -90,6 +90,7 @@ test('hanging-mass example: values and defaults', () => {
     torque: [0, 0, 0],
     gravity: false,
     fixed: false,
+    shapes: [],
   });
   assert.equal(s.bodies[1].gravity, true);
   assert.deepEqual(s.constraints, [
@@ -116,7 +117,14 @@ test('minimal scene: every default filled in', () => {
     conditionWarning: 1e6,
     violationTolerance: 1e-6,
     driftTolerance: 1e-3,
+    contacts: { enabled: false, margin: 0, level: 'velocity', jointedCollide: false },
+    newton: { maxIterations: 20, tolerance: 1e-10, lineSearch: true },
+    regularization: 1e-6,
+    fb: { alpha: 1, beta: 1 },
+    pgs: { iterations: 100, tolerance: 1e-10 },
   });
+  assert.deepEqual(s.world, { shapes: [] });
+  assert.notEqual(s.solver.contacts, DEFAULT_SOLVER.contacts, 'every scene gets its own settings objects');
   assert.deepEqual(s.bodies[0].inertia, [1, 0, 0, 0, 1, 0, 0, 0, 1]);
   assert.deepEqual(s.bodies[0].orientation, [0, 0, 0, 1]);
   assert.equal(s.bodies[0].fixed, false);

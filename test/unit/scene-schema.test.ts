@@ -8,7 +8,7 @@ import Ajv from 'ajv'; // ajv 6 (draft-07), installed with eslint
 import fc from 'fast-check';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parseScene } from '../../src/engine/scene/parse';
-import { Codes } from '../../src/engine/diagnostics';
+import { Codes } from '../../src/engine/codes';
 import {
   BODY_FIELDS,
   CONSTRAINT_ALL_FIELDS,
@@ -23,6 +23,18 @@ import {
   constraintFields,
 } from '../../src/engine/scene/fields';
 import { CONSTRAINT_TYPES, type ConstraintType } from '../../src/engine/scene/types';
+import {
+  CONTACTS_FIELDS,
+  CONTACT_LEVELS,
+  FB_FIELDS,
+  NEWTON_FIELDS,
+  PGS_FIELDS,
+  SHAPE_ALL_FIELDS,
+  SHAPE_REQUIRED_FIELDS,
+  SHAPE_TYPES,
+  WORLD_FIELDS,
+  shapeFields,
+} from '../../src/engine/scene/contactFields';
 
 type Schema = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -65,6 +77,25 @@ test('the schema lists exactly the fields the parser knows', () => {
   assert.deepEqual(sorted(defs.body.required), ['mass', 'name']);
   assert.deepEqual(sorted(defs.constraint.required), ['bodyA', 'bodyB', 'type']);
   for (const o of [schema, schema.properties.solver, defs.body, defs.constraint]) assert.equal(o.additionalProperties, false);
+  // Shapes, world and the contact-solver settings.
+  const sp = schema.properties.solver.properties;
+  assert.deepEqual(sorted(Object.keys(defs.shape.properties)), sorted(SHAPE_ALL_FIELDS));
+  const shapeRules = defs.shape.allOf as Schema[];
+  assert.deepEqual(sorted(shapeRules.map((r) => r.if.properties.type.const)), sorted(SHAPE_TYPES));
+  for (const r of shapeRules) {
+    const t = r.if.properties.type.const as (typeof SHAPE_TYPES)[number];
+    assert.deepEqual(sorted(r.then.propertyNames.enum), sorted(shapeFields(t)), t);
+    assert.deepEqual(sorted(r.then.required ?? []), sorted(SHAPE_REQUIRED_FIELDS[t]), t);
+  }
+  assert.deepEqual(defs.shape.required, ['type']);
+  assert.deepEqual(sorted(Object.keys(schema.properties.world.properties)), sorted(WORLD_FIELDS));
+  assert.deepEqual(sorted(Object.keys(sp.contacts.properties)), sorted(CONTACTS_FIELDS));
+  assert.deepEqual(sorted(Object.keys(sp.newton.properties)), sorted(NEWTON_FIELDS));
+  assert.deepEqual(sorted(Object.keys(sp.fb.properties)), sorted(FB_FIELDS));
+  assert.deepEqual(sorted(Object.keys(sp.pgs.properties)), sorted(PGS_FIELDS));
+  for (const o of [defs.shape, schema.properties.world, sp.contacts, sp.newton, sp.fb, sp.pgs]) assert.equal(o.additionalProperties, false);
+  assert.equal(defs.body.properties.shapes.items.allOf[0].$ref, '#/definitions/shape');
+  assert.equal(schema.properties.world.properties.shapes.items.$ref, '#/definitions/shape');
 });
 
 test('enums and their descriptions match the parser', () => {
@@ -74,6 +105,8 @@ test('enums and their descriptions match the parser', () => {
     [s.formulation, FORMULATIONS],
     [s.method, SOLVE_METHODS],
     [defs.constraint.properties.type, CONSTRAINT_TYPES],
+    [defs.shape.properties.type, SHAPE_TYPES],
+    [s.contacts.properties.level, CONTACT_LEVELS],
   ];
   for (const [p, values] of pairs) {
     assert.deepEqual(p.enum, [...values]);
@@ -88,6 +121,12 @@ test('every property has a title, a description and a markdownDescription', () =
     ['solver', schema.properties.solver.properties],
     ['body', defs.body.properties],
     ['constraint', defs.constraint.properties],
+    ['shape', defs.shape.properties],
+    ['world', schema.properties.world.properties],
+    ['solver.contacts', schema.properties.solver.properties.contacts.properties],
+    ['solver.newton', schema.properties.solver.properties.newton.properties],
+    ['solver.fb', schema.properties.solver.properties.fb.properties],
+    ['solver.pgs', schema.properties.solver.properties.pgs.properties],
   ];
   for (const [where, props] of objects) {
     for (const [k, p] of Object.entries(props)) {
@@ -100,7 +139,22 @@ test('every property has a title, a description and a markdownDescription', () =
 
 test('schema defaults are the parser defaults', () => {
   // Solver and scene.
-  for (const k of SOLVER_FIELDS) assert.deepEqual(schema.properties.solver.properties[k].default, DEFAULT_SOLVER[k], `solver.${k}`);
+  // Object-valued settings: the schema defaults of their fields. contacts.enabled and contacts.level
+  // depend on the scene (shapes, formulation) and have none; the test below checks them.
+  const contextual = ['contacts.enabled', 'contacts.level'];
+  for (const k of SOLVER_FIELDS) {
+    const p = schema.properties.solver.properties[k];
+    const d = DEFAULT_SOLVER[k];
+    if (typeof d !== 'object') {
+      assert.deepEqual(p.default, d, `solver.${k}`);
+      continue;
+    }
+    assert.deepEqual(p.default, {}, `solver.${k}`);
+    for (const [f, v] of Object.entries(d)) {
+      if (contextual.includes(`${k}.${f}`)) assert.equal(p.properties[f].default, undefined, `solver.${k}.${f}`);
+      else assert.deepEqual(p.properties[f].default, v, `solver.${k}.${f}`);
+    }
+  }
   const minimal = parseScene('{ "bodies": [ { "name": "A", "mass": 1 }, { "name": "B", "mass": 1, "position": [1, 0, 0] } ], "constraints": [ { "type": "ball", "bodyA": "A", "bodyB": "B" }, { "type": "lock", "bodyA": "A", "bodyB": "world" } ] }');
   const scene = minimal.scene!;
   assert.equal(schema.properties.name.default, scene.name);
@@ -233,4 +287,111 @@ test('the example in docs/scene-format.md parses cleanly and validates', () => {
   const parseCodes = Object.values(Codes).filter((c) => /^CL[012]\d\d-/.test(c));
   assert.ok(parseCodes.length >= 18);
   for (const code of parseCodes) assert.ok(md.includes('| `' + code + '` |'), code);
+});
+
+test('shapes: schema defaults are the parser defaults; snippets are schema-valid and parse cleanly', () => {
+  const r = parseScene('{ "solver": { "formulation": "velocity" }, "bodies": [ { "name": "A", "mass": 1, "shapes": [ { "type": "sphere", "radius": 1 } ] } ], "world": { "shapes": [ { "type": "plane" } ] } }');
+  assert.deepEqual(r.diagnostics, []);
+  const sphere = r.scene!.bodies[0].shapes[0] as unknown as Record<string, unknown>;
+  const plane = r.scene!.world.shapes[0] as unknown as Record<string, unknown>;
+  const p = defs.shape.properties;
+  for (const k of ['position', 'orientation', 'friction', 'restitution']) assert.deepEqual(p[k].default, sphere[k], `shape.${k}`);
+  for (const k of ['normal', 'offset']) assert.deepEqual(p[k].default, plane[k], `shape.${k}`);
+  // One snippet per shape type; instantiated, each is valid where it belongs (planes in the world).
+  const snippets = defs.shape.defaultSnippets as Schema[];
+  assert.deepEqual(sorted(snippets.map((s) => s.body.type)), sorted(SHAPE_TYPES));
+  const instantiate = (v: unknown): unknown =>
+    typeof v === 'string' ? (v.startsWith('^') ? JSON.parse(v.slice(1).replace(/\$\{\d+:([^}]*)\}/g, '$1')) : v) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, instantiate(x)])) : v;
+  const shapes = snippets.map((s) => instantiate(s.body) as { type: string });
+  const doc = {
+    solver: { formulation: 'nonlinear' },
+    bodies: [{ name: 'A', mass: 1, shapes: shapes.filter((s) => s.type !== 'plane') }],
+    world: { shapes },
+  };
+  assert.equal(validate(doc), true, errorsOf());
+  assert.deepEqual(parseScene(JSON.stringify(doc)).diagnostics, []);
+});
+
+test('shapes: the schema rejects what the parser rejects at the field level', () => {
+  const body = (shape: unknown) => ({ solver: { formulation: 'velocity' }, bodies: [{ name: 'A', mass: 1, shapes: [shape] }] });
+  const bad: unknown[] = [
+    body({ type: 'plane' }),
+    body({ type: 'cylinder', radius: 1 }),
+    body({ type: 'sphere' }),
+    body({ type: 'sphere', radius: 0 }),
+    body({ type: 'box', halfExtents: [1, 0, 1] }),
+    body({ type: 'capsule', radius: 1 }),
+    body({ type: 'sphere', radius: 1, friction: -1 }),
+    body({ type: 'sphere', radius: 1, restitution: 2 }),
+    body({ type: 'box', halfExtents: [1, 1, 1], radius: 1 }),
+    { bodies: [], world: { shapes: [{ type: 'plane', position: [0, 0, 1] }] } },
+    { bodies: [], world: { shape: [] } },
+    { bodies: [], solver: { contacts: { margin: -1 } } },
+    { bodies: [], solver: { contacts: { level: 'acceleration' } } },
+    { bodies: [], solver: { newton: { maxIterations: 0 } } },
+    { bodies: [], solver: { fb: { alpha: 0 } } },
+    { bodies: [], solver: { pgs: { iterations: 1.5 } } },
+    { bodies: [], solver: { regularization: -1 } },
+  ];
+  for (const doc of bad) {
+    assert.equal(validate(doc), false, JSON.stringify(doc));
+    assert.ok(parseScene(JSON.stringify(doc)).diagnostics.some((d) => d.severity === 'error' || d.code === Codes.unknownField), JSON.stringify(doc));
+  }
+});
+
+test('property: a scene with shapes the parser accepts without any diagnostic is schema-valid', () => {
+  const num = fc.oneof(fc.double({ min: -2, max: 2, noNaN: true }), fc.constantFrom(0, 1, -1, 0.5));
+  const v3 = fc.array(num, { minLength: 3, maxLength: 3 });
+  const mostly = <T,>(good: fc.Arbitrary<T>, any: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: good }, { weight: 1, arbitrary: any });
+  const unit = fc.double({ min: 0, max: 1, noNaN: true });
+  const pos = fc.double({ min: 0.01, max: 2, noNaN: true });
+  const fieldArb: Record<string, fc.Arbitrary<unknown>> = {
+    name: fc.constantFrom('s', 'lid'),
+    radius: mostly(pos, num),
+    halfLength: mostly(pos, num),
+    halfExtents: mostly(fc.array(pos, { minLength: 3, maxLength: 3 }), v3),
+    normal: v3,
+    offset: num,
+    position: v3,
+    orientation: fc.constantFrom([0, 0, 0, 1], [0, 0, 1, 0]),
+    friction: mostly(unit, num),
+    restitution: mostly(unit, num),
+  };
+  // Mostly the fields of the type (required ones always), sometimes one of another type.
+  const shape = fc.oneof(
+    ...SHAPE_TYPES.map((type) => {
+      const own = shapeFields(type).filter((f) => f !== 'type');
+      const record = Object.fromEntries(own.map((f) => [f, fieldArb[f]]));
+      return fc.tuple(
+        fc.record(record, { requiredKeys: [...SHAPE_REQUIRED_FIELDS[type]] }),
+        fc.option(fc.constantFrom('radius', 'normal', 'halfLength'), { freq: 4 }),
+      ).map(([fields, stray]) => ({ type, ...fields, ...(stray ? { [stray]: 1 } : {}) }));
+    }),
+    fc.constant({ type: 'cone', radius: 1 }),
+  );
+  const shapes = fc.array(shape, { maxLength: 2 });
+  const solver = fc.record(
+    {
+      formulation: fc.constantFrom('velocity', 'nonlinear', 'nonlinear', 'acceleration'),
+      contacts: fc.record({ margin: mostly(unit, num), level: fc.constantFrom('position', 'velocity'), enabled: fc.boolean() }, { requiredKeys: [] }),
+      newton: fc.record({ maxIterations: fc.integer({ min: 0, max: 30 }), tolerance: mostly(pos, num) }, { requiredKeys: [] }),
+      fb: fc.record({ alpha: mostly(pos, num) }, { requiredKeys: [] }),
+      pgs: fc.record({ iterations: fc.integer({ min: 0, max: 30 }) }, { requiredKeys: [] }),
+      regularization: mostly(unit, num),
+    },
+    { requiredKeys: [] },
+  );
+  let accepted = 0;
+  fc.assert(
+    fc.property(fc.record({ solver, bodies: fc.constant([]), world: fc.record({ shapes }) }), shapes, (doc, bodyShapes) => {
+      const full = { ...doc, bodies: [{ name: 'A', mass: 1, shapes: bodyShapes }] };
+      const r = parseScene(JSON.stringify(full));
+      if (r.diagnostics.length > 0) return;
+      if (bodyShapes.length + doc.world.shapes.length === 0) return;
+      accepted++;
+      assert.equal(validate(full), true, `${JSON.stringify(full)}: ${errorsOf()}`);
+    }),
+    { numRuns: 1000, seed: 5 },
+  );
+  assert.ok(accepted >= 30, `only ${accepted} generated scenes with shapes were accepted: the property is too weak`);
 });

@@ -2,6 +2,7 @@
 // - `amdOrdering`: approximate minimum degree on the quotient graph (the default, fast);
 // - `minimumDegreeOrdering`: exact minimum degree on the explicit elimination graph (a simple
 //   reference; its cost is of the order of the factorisation).
+import { cumsum } from '../offsets';
 import type { CsrMatrix } from './types';
 
 /**
@@ -126,7 +127,7 @@ function symmetricPattern(A: CsrMatrix): { p: Int32Array; i: Int32Array } {
       }
     }
   }
-  for (let r = 0; r < n; r++) cnt[r + 1] += cnt[r];
+  cumsum(cnt);
   const pos = cnt.slice(0, n);
   const idx = new Int32Array(cnt[n]);
   for (let r = 0; r < n; r++) {

@@ -1,4 +1,5 @@
 // Compressed-sparse-row utilities (pure TypeScript, no dependencies).
+import { cumsum } from '../offsets';
 import type { CsrMatrix } from './types';
 import { csrGet, csrToDense, csrToDenseFlat } from '../../shared/csr';
 
@@ -37,7 +38,7 @@ export class CsrBuilder {
     // Bucket by row (counting sort), then sort each row by column and merge duplicates.
     const cnt = new Int32Array(rows + 1);
     for (let k = 0; k < t; k++) cnt[this.ri[k] + 1]++;
-    for (let i = 0; i < rows; i++) cnt[i + 1] += cnt[i];
+    cumsum(cnt);
     const pos = cnt.slice(0, rows);
     const cj = new Int32Array(t);
     const cv = new Float64Array(t);
@@ -159,7 +160,7 @@ export function csrTranspose(m: CsrMatrix): CsrMatrix {
   const nnz = m.rowPtr[m.rows];
   const rowPtr = new Int32Array(m.cols + 1);
   for (let p = 0; p < nnz; p++) rowPtr[m.colIdx[p] + 1]++;
-  for (let j = 0; j < m.cols; j++) rowPtr[j + 1] += rowPtr[j];
+  cumsum(rowPtr);
   const next = rowPtr.slice(0, m.cols);
   const colIdx = new Int32Array(nnz);
   const values = new Float64Array(nnz);
@@ -175,14 +176,6 @@ export function csrTranspose(m: CsrMatrix): CsrMatrix {
 
 export function csrNnz(m: CsrMatrix): number {
   return m.rowPtr[m.rows];
-}
-
-/** The diagonal of M (min(rows, cols) entries). */
-export function csrDiagonal(m: CsrMatrix): Float64Array {
-  const n = Math.min(m.rows, m.cols);
-  const d = new Float64Array(n);
-  for (let i = 0; i < n; i++) d[i] = csrGet(m, i, i);
-  return d;
 }
 
 /**
@@ -281,30 +274,6 @@ export function csrNorm1(m: CsrMatrix): number {
   let mx = 0;
   for (let j = 0; j < m.cols; j++) if (s[j] > mx) mx = s[j];
   return mx;
-}
-
-/** ‖M‖_F. */
-export function csrNormFro(m: CsrMatrix): number {
-  let s = 0;
-  const nnz = m.rowPtr[m.rows];
-  for (let p = 0; p < nnz; p++) s += m.values[p] * m.values[p];
-  return Math.sqrt(s);
-}
-
-/** Is M structurally and numerically symmetric (|a_ij − a_ji| ≤ tol·max|a|)? */
-export function csrIsSymmetric(m: CsrMatrix, relTol = 1e-12): boolean {
-  if (m.rows !== m.cols) return false;
-  let mx = 0;
-  const nnz = m.rowPtr[m.rows];
-  for (let p = 0; p < nnz; p++) mx = Math.max(mx, Math.abs(m.values[p]));
-  const tol = relTol * mx;
-  for (let i = 0; i < m.rows; i++) {
-    for (let p = m.rowPtr[i]; p < m.rowPtr[i + 1]; p++) {
-      const j = m.colIdx[p];
-      if (Math.abs(m.values[p] - csrGet(m, j, i)) > tol) return false;
-    }
-  }
-  return true;
 }
 
 /** J·diag(d)·Jᵀ (e.g. the Schur complement J·M⁻¹·Jᵀ for a diagonal M⁻¹), full symmetric CSR. */

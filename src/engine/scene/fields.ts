@@ -3,9 +3,10 @@
 // so the two cannot drift apart.
 import type { ConstraintType, SolverSettings } from './types';
 import type { Quat, Vec3 } from '../types';
+import { DEFAULT_CONTACTS, DEFAULT_FB, DEFAULT_NEWTON, DEFAULT_PGS, DEFAULT_REGULARIZATION } from './contactFields';
 
 /** Fields of the top-level scene object. */
-export const SCENE_FIELDS = ['$schema', 'name', 'gravity', 'solver', 'bodies', 'constraints'] as const;
+export const SCENE_FIELDS = ['$schema', 'name', 'gravity', 'solver', 'bodies', 'constraints', 'world'] as const;
 
 /** Fields of `solver`. */
 export const SOLVER_FIELDS = [
@@ -21,6 +22,11 @@ export const SOLVER_FIELDS = [
   'conditionWarning',
   'violationTolerance',
   'driftTolerance',
+  'contacts',
+  'newton',
+  'regularization',
+  'fb',
+  'pgs',
 ] as const;
 
 /** Fields of a body. */
@@ -36,6 +42,7 @@ export const BODY_FIELDS = [
   'torque',
   'gravity',
   'fixed',
+  'shapes',
 ] as const;
 
 /** Fields every constraint has. */
@@ -62,17 +69,8 @@ export function constraintFields(type: ConstraintType): readonly string[] {
   return [...CONSTRAINT_COMMON_FIELDS, ...CONSTRAINT_TYPE_FIELDS[type]];
 }
 
-/** Number of rows each constraint type contributes (lock: one per locked axis). */
-export const CONSTRAINT_ROWS: Readonly<Record<Exclude<ConstraintType, 'lock'>, number>> = {
-  distance: 1,
-  ball: 3,
-  hinge: 5,
-  fixed: 6,
-  slider: 5,
-};
-
 export const STABILIZATIONS = ['aerislab', 'baumgarte', 'none'] as const;
-export const FORMULATIONS = ['acceleration', 'velocity'] as const;
+export const FORMULATIONS = ['acceleration', 'velocity', 'nonlinear'] as const;
 export const SOLVE_METHODS = ['auto', 'cholesky', 'lu', 'lstsq'] as const;
 
 export const WORLD = 'world';
@@ -96,6 +94,12 @@ export const DEFAULT_SOLVER: Readonly<SolverSettings> = {
   conditionWarning: 1e6,
   violationTolerance: 1e-6,
   driftTolerance: 1e-3,
+  // Shared default objects: the parser gives every scene its own copies (contactSettings.ts).
+  contacts: DEFAULT_CONTACTS,
+  newton: DEFAULT_NEWTON,
+  regularization: DEFAULT_REGULARIZATION,
+  fb: DEFAULT_FB,
+  pgs: DEFAULT_PGS,
 };
 
 /** |‖q‖ − 1| above which CL105 is reported. */

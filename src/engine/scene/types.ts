@@ -1,9 +1,10 @@
 // The validated scene (format v1), with every default filled in, and where each
 // value came from in the source text. Produced by `parseScene` (parse.ts).
+import type { ContactSettings, FbSettings, NewtonSettings, PgsSettings, ShapeSpec } from '../collision/types';
 import type { Diagnostic, Mat3, Quat, Range, Vec3 } from '../types';
 
 export type Stabilization = 'aerislab' | 'baumgarte' | 'none';
-export type Formulation = 'acceleration' | 'velocity';
+export type Formulation = 'acceleration' | 'velocity' | 'nonlinear';
 export type SolveMethodSetting = 'auto' | 'cholesky' | 'lu' | 'lstsq';
 export type ConstraintType = 'distance' | 'ball' | 'hinge' | 'fixed' | 'slider' | 'lock';
 
@@ -25,6 +26,16 @@ export interface SolverSettings {
   violationTolerance: number;
   /** During a run, ‖C‖ above max(driftTolerance, 10·‖C₀‖) is reported as drift (CL402). Default 1e-3. */
   driftTolerance: number;
+  /** Contact detection (contacts.ts in scene/). `enabled` defaults to "any shape exists", `level` to 'position' for the nonlinear formulation. */
+  contacts: ContactSettings;
+  /** Nonlinear formulation: Newton's method on h(x⁺) = 0. */
+  newton: NewtonSettings;
+  /** Nonlinear formulation: regularisation added to the Newton matrix (default 1e-6, as Axion). */
+  regularization: number;
+  /** Nonlinear formulation: the scaled Fischer–Burmeister function. */
+  fb: FbSettings;
+  /** Velocity formulation with contacts: projected Gauss–Seidel. */
+  pgs: PgsSettings;
 }
 
 export interface BodySpec {
@@ -43,6 +54,8 @@ export interface BodySpec {
   torque: Vec3;
   gravity: boolean;
   fixed: boolean;
+  /** Collision shapes, in the body's frame (never planes). */
+  shapes: ShapeSpec[];
 }
 
 export interface ConstraintSpec {
@@ -73,6 +86,8 @@ export interface SceneSpec {
   bodies: BodySpec[];
   /** Only constraints valid enough to model (unknown bodies etc. are dropped, with a diagnostic). */
   constraints: ConstraintSpec[];
+  /** Shapes fixed in the world frame (planes allowed). */
+  world: { shapes: ShapeSpec[] };
 }
 
 /** A JSON path into the scene document, e.g. `['constraints', 2, 'bodyA']`. */

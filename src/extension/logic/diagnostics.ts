@@ -1,7 +1,7 @@
 // Engine diagnostics → a plain shape mirroring vscode.Diagnostic (converted in ../diagnostics.ts),
 // and the index from a shown diagnostic back to the engine's fixes. Pure: no vscode.
-import { Codes } from '../../engine/diagnostics';
-import type { Diagnostic, Fix, Range, Severity } from '../../engine/types';
+import { Codes } from '../../engine';
+import type { Diagnostic, Fix, Range, Severity } from '../../engine';
 
 /** vscode.DiagnosticSeverity values. */
 export const PlainSeverity = { Error: 0, Warning: 1, Information: 2, Hint: 3 } as const;

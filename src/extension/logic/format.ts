@@ -1,6 +1,6 @@
 // Text shown by the status bar, CodeLens and tree: condition numbers, rank, problem counts.
 // Numbers, κ and its bands come from the shared presentation module. Pure: no vscode.
-import type { Severity } from '../../engine/types';
+import type { Severity } from '../../engine';
 import { formatCond, plural, WORDS } from '../../shared';
 
 /** What the status bar and lenses show of one step (logic/shown.ts picks the step). */

@@ -3,7 +3,8 @@
 // it through the store's named transitions, each of which fires its event here: inspected,
 // invalidated, stepped, shown, reset, running, closed. Pure: no vscode at run time (the document
 // tracking lives in ../scenes.ts, which extends this class), so the transitions are unit-tested.
-import { Simulation, type Diagnostic, type InspectResult, type SceneSpec, type SystemSnapshot } from '../../engine';
+import { Simulation } from '../../engine';
+import type { Diagnostic, InspectResult, SceneSpec, SystemSnapshot } from '../../engine';
 import type { Log } from '../analyzer';
 import { Disposable } from '../dispose';
 import { FixIndex } from './diagnostics';

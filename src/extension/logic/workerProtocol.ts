@@ -1,8 +1,6 @@
 // Messages between the extension host and the analysis worker (worker_threads; structured clone,
 // so typed arrays travel as they are). Pure: no vscode.
-import type { InspectOptions } from '../../engine/api';
-import type { SystemSnapshot } from '../../engine/result';
-import type { Diagnostic } from '../../engine/types';
+import type { InspectOptions, SystemSnapshot, Diagnostic } from '../../engine';
 
 export type WorkerRequest =
   | { id: number; kind: 'inspect'; text: string; opts?: InspectOptions }

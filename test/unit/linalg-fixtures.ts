@@ -1,6 +1,8 @@
-// Deterministic test/benchmark matrices for the linear-algebra layer (no test framework needed).
-import type { CsrMatrix } from './types';
-import { CsrBuilder, csrMulDiagTranspose } from './sparse';
+// Deterministic test matrices for the linear-algebra layer, and a one-shot solve for the tests.
+import type { CsrMatrix } from '../../src/engine/linalg/types';
+import { CsrBuilder, csrMulDiagTranspose } from '../../src/engine/linalg/sparse';
+import { SymmetricSolver, type SolverOptions } from '../../src/engine/linalg/solve';
+import type { SymmetricSolveResult } from '../../src/engine/linalg/types';
 
 /** Small deterministic PRNG (mulberry32). */
 export function rng(seed: number): () => number {
@@ -95,4 +97,11 @@ export function denseJDJt(J: number[][], d: ArrayLike<number>): number[][] {
       A[j][i] = s;
     }
   return A;
+}
+
+const sharedSolver = new SymmetricSolver();
+
+/** One-shot solve of (A + compliance·I)·x = b with a solver shared by the tests (its symbolic cache is reused). */
+export function solveSymmetric(A: CsrMatrix, b: ArrayLike<number>, opts: SolverOptions): SymmetricSolveResult {
+  return sharedSolver.solve(A, b, opts);
 }

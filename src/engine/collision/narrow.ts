@@ -1,0 +1,40 @@
+// Narrow-phase dispatch: one routine per unordered pair of shape types, written for one order
+// (sphere < capsule < box < plane); the other order swaps A and B and flips the normal.
+import { boxBox } from './boxbox';
+import { capsuleBox, sphereBox } from './box';
+import { boxPlane, capsulePlane, spherePlane } from './plane';
+import { swapRaw, type PosedShape, type RawContact } from './pose';
+import { capsuleCapsule, sphereCapsule, sphereSphere } from './round';
+import type { ShapeType } from './types';
+
+type Routine = (a: PosedShape, b: PosedShape, margin: number, out: RawContact[]) => void;
+
+const RANK: Readonly<Record<ShapeType, number>> = { sphere: 0, capsule: 1, box: 2, plane: 3 };
+
+const ROUTINES: Readonly<Record<string, Routine>> = {
+  'sphere-sphere': sphereSphere,
+  'sphere-capsule': sphereCapsule,
+  'sphere-box': sphereBox,
+  'sphere-plane': spherePlane,
+  'capsule-capsule': capsuleCapsule,
+  'capsule-box': capsuleBox,
+  'capsule-plane': capsulePlane,
+  'box-box': boxBox,
+  'box-plane': boxPlane,
+};
+
+/**
+ * Contacts between two posed shapes with gap ≤ margin: witness points, normal from B to A, gap.
+ * Plane–plane pairs have none (two world planes never collide).
+ */
+export function collideShapes(a: PosedShape, b: PosedShape, margin: number): RawContact[] {
+  const out: RawContact[] = [];
+  const ta = a.shape.type;
+  const tb = b.shape.type;
+  if (RANK[ta] <= RANK[tb]) {
+    ROUTINES[`${ta}-${tb}`]?.(a, b, margin, out);
+    return out;
+  }
+  ROUTINES[`${tb}-${ta}`]?.(b, a, margin, out);
+  return out.map(swapRaw);
+}

@@ -1,0 +1,65 @@
+// The field tables and defaults of shapes, `world` and the contact-solver settings (scene format
+// v1). The parsers (shapes.ts, contactSettings.ts) read exactly these fields;
+// test/unit/scene-schema.test.ts checks that schemas/scene.schema.json lists the same ones.
+import type { ContactLevel, ContactSettings, FbSettings, NewtonSettings, PgsSettings, ShapeType } from '../collision/types';
+import type { Vec3 } from '../types';
+
+export const SHAPE_TYPES: readonly ShapeType[] = ['sphere', 'box', 'capsule', 'plane'];
+/** Planes are world shapes only. */
+export const BODY_SHAPE_TYPES: readonly ShapeType[] = ['sphere', 'box', 'capsule'];
+
+/** Fields every shape has (a plane has no pose: not `position` nor `orientation`). */
+export const SHAPE_COMMON_FIELDS = ['type', 'name', 'position', 'orientation', 'friction', 'restitution'] as const;
+
+/** The additional fields of each shape type. */
+export const SHAPE_TYPE_FIELDS: Readonly<Record<ShapeType, readonly string[]>> = {
+  sphere: ['radius'],
+  box: ['halfExtents'],
+  capsule: ['radius', 'halfLength'],
+  plane: ['normal', 'offset'],
+};
+
+/** The required fields of each shape type (besides `type`). */
+export const SHAPE_REQUIRED_FIELDS: Readonly<Record<ShapeType, readonly string[]>> = {
+  sphere: ['radius'],
+  box: ['halfExtents'],
+  capsule: ['radius', 'halfLength'],
+  plane: [],
+};
+
+/** Fields of a shape of the given type. */
+export function shapeFields(type: ShapeType): readonly string[] {
+  const common = type === 'plane' ? SHAPE_COMMON_FIELDS.filter((f) => f !== 'position' && f !== 'orientation') : SHAPE_COMMON_FIELDS;
+  return [...common, ...SHAPE_TYPE_FIELDS[type]];
+}
+
+/** Every field a shape of any type may have. */
+export const SHAPE_ALL_FIELDS: readonly string[] = [...SHAPE_COMMON_FIELDS, ...new Set(Object.values(SHAPE_TYPE_FIELDS).flat())];
+
+/** Fields of the top-level `world`. */
+export const WORLD_FIELDS = ['shapes'] as const;
+/** Fields of `solver.contacts`, `solver.newton`, `solver.fb`, `solver.pgs`. */
+export const CONTACTS_FIELDS = ['enabled', 'margin', 'level', 'jointedCollide'] as const;
+export const NEWTON_FIELDS = ['maxIterations', 'tolerance', 'lineSearch'] as const;
+export const FB_FIELDS = ['alpha', 'beta'] as const;
+export const PGS_FIELDS = ['iterations', 'tolerance'] as const;
+
+export const CONTACT_LEVELS: readonly ContactLevel[] = ['position', 'velocity'];
+/** The formulations that solve contacts (the acceleration formulation ignores shapes, CL116). */
+export const CONTACT_FORMULATIONS = ['velocity', 'nonlinear'] as const;
+
+export const DEFAULT_FRICTION = 0.5;
+export const DEFAULT_RESTITUTION = 0;
+export const DEFAULT_PLANE_NORMAL: Readonly<Vec3> = [0, 0, 1];
+export const DEFAULT_PLANE_OFFSET = 0;
+
+/**
+ * Defaults of a scene without shapes in the acceleration or velocity formulation. After parsing,
+ * `enabled` is true when any shape exists (unless given), and `level` is 'position' for the
+ * nonlinear formulation (unless given).
+ */
+export const DEFAULT_CONTACTS: Readonly<ContactSettings> = { enabled: false, margin: 0, level: 'velocity', jointedCollide: false };
+export const DEFAULT_NEWTON: Readonly<NewtonSettings> = { maxIterations: 20, tolerance: 1e-10, lineSearch: true };
+export const DEFAULT_REGULARIZATION = 1e-6;
+export const DEFAULT_FB: Readonly<FbSettings> = { alpha: 1, beta: 1 };
+export const DEFAULT_PGS: Readonly<PgsSettings> = { iterations: 100, tolerance: 1e-10 };

@@ -1,0 +1,282 @@
+// The panel's store without a DOM: reducers over host messages and user actions, the derived views,
+// and the watch/dispatch machinery. Snapshots come from the real engine on the example scenes.
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inspectScene, Simulation } from '../../src/engine';
+import type { HostMessage, PanelModel, SystemSnapshot } from '../../src/protocol';
+import { createStore, initialState, reduce, shallowEqual, type Action, type PanelState } from '../../webview/store';
+import { groupDiagnostics, heatmapSelection, isLoading, nextSnapshotRequest, persistedState, problemCounts, shownCondition, stepNote } from '../../webview/selectors';
+
+interface Fixture {
+  model: PanelModel;
+  snapshotAt(k: number): SystemSnapshot;
+}
+
+function fixture(name: string, steps: number): Fixture {
+  const text = readFileSync(join(__dirname, '..', '..', 'examples', `${name}.scene.json`), 'utf8');
+  const inspect = inspectScene(text);
+  const scene = inspect.parse.scene!;
+  const sim = new Simulation(scene, inspect.parse.sourceMap);
+  sim.step(steps);
+  const cache = new Map<number, SystemSnapshot>();
+  const snapshotAt = (k: number): SystemSnapshot => {
+    if (!cache.has(k)) cache.set(k, sim.snapshotAt(k));
+    return cache.get(k)!;
+  };
+  return {
+    model: {
+      sceneName: scene.name,
+      fileName: `${name}.scene.json`,
+      snapshot: snapshotAt(steps),
+      history: [...sim.records],
+      plannedSteps: scene.solver.steps,
+      dt: scene.solver.dt,
+      diagnostics: [...inspect.diagnostics, ...sim.diagnostics],
+      sceneBodies: scene.bodies.map((b) => ({ name: b.name, fixed: b.fixed })),
+    },
+    snapshotAt,
+  };
+}
+
+const host = (message: HostMessage): Action => ({ type: 'host', message });
+const run = (s: PanelState, ...actions: Action[]): PanelState => actions.reduce(reduce, s);
+const panel = (): PanelState => initialState({ report: false });
+
+describe('webview store', () => {
+  let chain: Fixture;
+  let rods: Fixture;
+  before(() => {
+    chain = fixture('chain', 20);
+    rods = fixture('redundant-rods', 10);
+  });
+
+  test('a model shows its live step, follows the run and derives the matrices', () => {
+    const s = run(panel(), host({ type: 'model', model: chain.model }));
+    assert.equal(s.step, 20);
+    assert.equal(s.follow, true);
+    assert.equal(s.snapshot?.step, 20);
+    assert.ok(s.snapshot?.J.values instanceof Float64Array, 'snapshot normalised');
+    assert.deepEqual(s.matrices.map((m) => m.id).slice(0, 2), ['J', 'A']);
+    assert.equal(s.matrix, 'J');
+    assert.equal(s.wanted, undefined);
+    assert.equal(nextSnapshotRequest(s), undefined, 'nothing to ask for');
+    assert.equal(stepNote(s), '');
+    assert.equal(shownCondition(s)?.cond, chain.model.snapshot.cond.A);
+  });
+
+  test('the restored webview state picks the step, matrix, scale and constraint of the first model', () => {
+    const s0 = initialState({ report: false, restored: { selectedStep: 5, selectedMatrix: 'A', logScale: true, projection: 'XY', selectedConstraint: 'joint3' } });
+    const s = run(s0, host({ type: 'model', model: chain.model }));
+    assert.equal(s.step, 5);
+    assert.equal(s.follow, false);
+    assert.equal(s.matrix, 'A');
+    assert.equal(s.logScale, true);
+    assert.equal(s.projection, 'XY');
+    assert.equal(s.snapshot?.constraints[s.selected]?.name, 'joint3');
+    assert.equal(s.wanted, 5, 'the model carries step 20: step 5 must be asked for');
+    assert.equal(nextSnapshotRequest(s), 5);
+    // A second model does not restore again.
+    const again = run(s, host({ type: 'model', model: chain.model }));
+    assert.equal(again.step, 20);
+    // A restored matrix that does not exist falls back to the first one.
+    const odd = run(initialState({ report: false, restored: { selectedMatrix: 'nope' } }), host({ type: 'model', model: rods.model }));
+    assert.equal(odd.matrix, 'J');
+  });
+
+  test('loading: set by the request, cleared by its reply', () => {
+    let s = run(panel(), host({ type: 'model', model: chain.model }), { type: 'goToStep', step: 5 });
+    assert.equal(s.step, 5);
+    assert.equal(s.follow, false);
+    assert.equal(s.snapshot?.step, 20, 'the old matrices stay until the reply');
+    assert.equal(nextSnapshotRequest(s), 5);
+    s = reduce(s, { type: 'snapshotRequested', step: 5 });
+    assert.equal(s.loading, 5);
+    assert.equal(isLoading(s), true);
+    assert.equal(stepNote(s), 'loading matrices…');
+    assert.equal(nextSnapshotRequest(s), undefined, 'one request in flight');
+    assert.equal(shownCondition(s)?.cond, chain.model.history[4].cond.A, 'the header reads κ of step 5 from the history meanwhile');
+    s = reduce(s, host({ type: 'snapshot', snapshot: chain.snapshotAt(5) }));
+    assert.equal(s.loading, undefined);
+    assert.equal(s.wanted, undefined);
+    assert.equal(s.snapshot?.step, 5);
+    assert.equal(isLoading(s), false);
+    assert.equal(stepNote(s), '');
+  });
+
+  test('loading never outlives its request: a failed request clears it and the note says what is shown', () => {
+    let s = run(panel(), host({ type: 'model', model: chain.model }), { type: 'goToStep', step: 7 }, { type: 'snapshotRequested', step: 7 });
+    assert.equal(stepNote(s), 'loading matrices…');
+    s = reduce(s, { type: 'snapshotFailed', step: 7, reason: 'timeout' });
+    assert.equal(s.loading, undefined);
+    assert.equal(s.wanted, undefined, 'no retry loop for the same step');
+    assert.equal(isLoading(s), false);
+    assert.equal(stepNote(s), 'matrices from step 20');
+    assert.equal(nextSnapshotRequest(s), undefined);
+    // The late reply still lands and is shown: it is the step on screen.
+    s = reduce(s, host({ type: 'snapshot', snapshot: chain.snapshotAt(7) }));
+    assert.equal(s.snapshot?.step, 7);
+    assert.equal(stepNote(s), '');
+    // A failure of another request leaves the current one alone.
+    s = run(s, { type: 'goToStep', step: 9 }, { type: 'snapshotRequested', step: 9 }, { type: 'snapshotFailed', step: 3, reason: 'stale' });
+    assert.equal(s.loading, 9);
+  });
+
+  test('scrubbing while a request is in flight asks for the latest step when the reply lands', () => {
+    let s = run(panel(), host({ type: 'model', model: chain.model }), { type: 'goToStep', step: 5 }, { type: 'snapshotRequested', step: 5 });
+    s = run(s, { type: 'goToStep', step: 6 }, { type: 'goToStep', step: 8 });
+    assert.equal(s.loading, 5);
+    assert.equal(nextSnapshotRequest(s), undefined, 'still one in flight');
+    s = reduce(s, host({ type: 'snapshot', snapshot: chain.snapshotAt(5) }));
+    assert.equal(s.loading, undefined, 'the reply clears loading even when it is not shown');
+    assert.equal(s.snapshot?.step, 20, 'step 5 is no longer wanted: not shown');
+    assert.equal(nextSnapshotRequest(s), 8);
+    assert.equal(stepNote(s), 'loading matrices…');
+    s = run(s, { type: 'snapshotRequested', step: 8 }, host({ type: 'snapshot', snapshot: chain.snapshotAt(8) }));
+    assert.equal(s.snapshot?.step, 8);
+    assert.equal(stepNote(s), '');
+  });
+
+  test('going back to the shown step or to step 0 needs no request', () => {
+    let s = run(panel(), host({ type: 'model', model: chain.model }), { type: 'goToStep', step: 4 }, { type: 'goToStep', step: 20 });
+    assert.equal(s.wanted, undefined, 'back on the shown snapshot');
+    s = run(s, host({ type: 'snapshot', snapshot: chain.snapshotAt(0) }));
+    assert.equal(s.initial?.step, 0);
+    assert.equal(s.snapshot?.step, 0, 'nothing awaited: an unsolicited snapshot is shown');
+    s = run(s, { type: 'goToStep', step: 12 }, { type: 'goToStep', step: 0 });
+    assert.equal(s.snapshot?.step, 0);
+    assert.equal(s.wanted, undefined);
+    assert.equal(nextSnapshotRequest(s), undefined);
+  });
+
+  test('a history message moves a following timeline to the live end and clamps a step past it', () => {
+    let s = run(panel(), host({ type: 'model', model: chain.model }));
+    s = reduce(s, host({ type: 'history', history: chain.model.history.slice(0, 15), currentStep: 15 }));
+    assert.equal(s.step, 15);
+    assert.equal(s.model?.history.length, 15);
+    s = run(s, { type: 'goToStep', step: 3 }, host({ type: 'history', history: chain.model.history, currentStep: 20 }));
+    assert.equal(s.step, 3, 'not following: stays');
+    s = reduce(s, { type: 'goToStep', step: 99 });
+    assert.equal(s.step, 20, 'clamped to the run');
+    assert.equal(s.follow, true);
+  });
+
+  test('report: the nearest embedded snapshot, no requests, no loading', () => {
+    const model: PanelModel = { ...chain.model, snapshots: [chain.snapshotAt(20), chain.snapshotAt(0), chain.snapshotAt(10)] };
+    let s = run(initialState({ report: true }), host({ type: 'model', model }));
+    assert.equal(s.step, 20);
+    assert.deepEqual(
+      s.model?.snapshots?.map((x) => x.step),
+      [0, 10, 20],
+    );
+    s = reduce(s, { type: 'goToStep', step: 13 });
+    assert.equal(s.snapshot?.step, 10);
+    assert.equal(nextSnapshotRequest(s), undefined);
+    assert.equal(reduce(s, { type: 'snapshotRequested', step: 13 }).loading, undefined);
+    assert.equal(stepNote(s), 'matrices from step 10 (nearest embedded)');
+  });
+
+  test('selection: by index, by name from the host, dropped when the snapshot has fewer constraints', () => {
+    let s = run(panel(), host({ type: 'model', model: chain.model }), { type: 'select', index: 3 });
+    assert.equal(s.selected, 3);
+    const seq = s.selectSeq;
+    s = reduce(s, { type: 'select', index: 3 });
+    assert.equal(s.selectSeq, seq + 1, 're-selecting counts (the heatmap reveals again)');
+    s = reduce(s, host({ type: 'select', constraint: 'joint7' }));
+    assert.equal(s.snapshot?.constraints[s.selected].name, 'joint7');
+    assert.equal(reduce(s, { type: 'select', index: 999 }).selected, -1);
+    assert.deepEqual(heatmapSelection(s).rows, [[s.snapshot!.constraints[s.selected].firstRow, s.snapshot!.constraints[s.selected].firstRow + 3]]);
+    assert.equal(heatmapSelection(s).cols.length, 2, 'J: both bodies’ columns');
+    const onA = reduce(s, { type: 'showMatrix', id: 'A' });
+    assert.deepEqual(heatmapSelection(onA).cols, heatmapSelection(onA).rows, 'A: the constraint’s block');
+    assert.equal(reduce(s, { type: 'showMatrix', id: 'nope' }).matrix, 'J', 'unknown matrix ignored');
+    s = reduce(s, host({ type: 'model', model: rods.model }));
+    assert.equal(s.selected, -1, 'rods has 2 constraints');
+  });
+
+  test('banner and stale flag: invalidated, error, render failure; a new model clears them', () => {
+    let s = run(panel(), host({ type: 'model', model: rods.model }), host({ type: 'invalidated', reason: 'edited' }));
+    assert.equal(s.stale, true);
+    assert.equal(s.banner?.kind, 'warning');
+    assert.match(s.banner!.text, /edited/);
+    s = reduce(s, host({ type: 'model', model: rods.model }));
+    assert.equal(s.stale, false);
+    assert.equal(s.banner, undefined);
+    s = reduce(s, host({ type: 'error', message: 'bad' }));
+    assert.deepEqual(s.banner, { kind: 'error', text: 'bad' });
+    assert.match(reduce(s, { type: 'renderFailed', message: 'boom' }).banner!.text, /failed to render: boom/);
+    assert.equal(reduce(s, host({ type: 'running', running: true })).running, true);
+  });
+
+  test('persisted state follows the view; nothing is persisted before a model', () => {
+    assert.equal(persistedState(panel()), undefined);
+    const s = run(panel(), host({ type: 'model', model: { ...chain.model, sceneUri: 'file:///c.scene.json' } }), { type: 'toggleLog' }, { type: 'setProjection', projection: 'YZ' }, { type: 'select', index: 2 }, { type: 'showMatrix', id: 'A' });
+    assert.deepEqual(persistedState(s), { sceneUri: 'file:///c.scene.json', selectedMatrix: 'A', selectedStep: 20, logScale: true, projection: 'YZ', selectedConstraint: 'joint2' });
+  });
+
+  test('problems: counts by severity, repeats collapsed', () => {
+    const d = rods.model.diagnostics[0];
+    const diags = [d, { ...d }, { ...d, severity: 'error' as const, code: 'X', message: 'x' }, { ...d, severity: 'hint' as const, code: 'H', message: 'h' }];
+    assert.deepEqual(problemCounts(diags), { error: 1, warning: 2, info: 1 });
+    const g = groupDiagnostics(diags);
+    assert.deepEqual(
+      g.map((x) => [x.d.code, x.n]),
+      [
+        ['X', 1],
+        [d.code, 2],
+        ['H', 1],
+      ],
+    );
+  });
+});
+
+describe('store machinery', () => {
+  test('shallowEqual compares tuples and plain objects one level deep', () => {
+    const o = {};
+    assert.ok(shallowEqual([1, o], [1, o]));
+    assert.ok(!shallowEqual([1, {}], [1, {}]));
+    assert.ok(shallowEqual({ a: o, b: 2 }, { a: o, b: 2 }));
+    assert.ok(!shallowEqual({ a: 1 }, { a: 1, b: undefined }));
+    assert.ok(!shallowEqual([1], { 0: 1 }));
+    assert.ok(shallowEqual(NaN, NaN));
+  });
+
+  test('watchers run at once, on change only, see the newest state after nested dispatches, survive a throwing neighbour', () => {
+    const errors: unknown[] = [];
+    const store = createStore(panel(), { onError: (e) => errors.push(e) });
+    const seen: string[] = [];
+    store.watch(
+      (s) => s.logScale,
+      (v) => {
+        seen.push(`log:${v}`);
+        if (v) store.dispatch({ type: 'setProjection', projection: 'YZ' });
+      },
+    );
+    store.watch(
+      () => {
+        throw new Error('bad selector');
+      },
+      () => undefined,
+      { immediate: false },
+    );
+    const stop = store.watch(
+      (s) => [s.projection, s.logScale],
+      ([p, l], s) => {
+        seen.push(`view:${p}:${l}`);
+        assert.equal(s, store.getState(), 'listeners get the current state');
+      },
+    );
+    assert.deepEqual(seen, ['log:false', 'view:XZ:false']);
+    assert.equal(errors.length, 1, 'the throwing selector is reported, not thrown');
+    store.dispatch({ type: 'toggleLog' });
+    assert.deepEqual(seen, ['log:false', 'view:XZ:false', 'log:true', 'view:YZ:true']);
+    assert.ok(errors.length >= 2 && errors.every((e) => /bad selector/.test(String(e))));
+    stop();
+    store.dispatch({ type: 'setProjection', projection: 'XY' });
+    assert.equal(seen.length, 4, 'unsubscribed');
+    store.dispatch({ type: 'setProjection', projection: 'XY' });
+    store.dispatch({ type: 'snapshotFailed', step: 1, reason: 'x' });
+    assert.equal(seen.length, 4);
+  });
+});

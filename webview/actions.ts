@@ -1,0 +1,34 @@
+// What the user can do in the panel: store actions plus their messages to the host. The cards
+// call these; they never post or dispatch on their own.
+import type { Projection, Range, WebviewMessage } from '../src/protocol';
+import type { Store } from './store';
+
+export type SimCommand = Extract<WebviewMessage, { type: 'command' }>['command'];
+
+export interface PanelActions {
+  goToStep(step: number): void;
+  /** Select a constraint (-1: none); `reveal` also shows it in the scene file. */
+  select(index: number, reveal: boolean): void;
+  showMatrix(id: string): void;
+  toggleLog(): void;
+  setProjection(p: Projection): void;
+  command(c: SimCommand): void;
+  reveal(target: { range?: Range; constraintIndex?: number; bodyIndex?: number }): void;
+}
+
+export function createActions(store: Store, post: (m: WebviewMessage) => void): PanelActions {
+  return {
+    goToStep: (step) => store.dispatch({ type: 'goToStep', step }),
+    select(index, reveal) {
+      store.dispatch({ type: 'select', index });
+      const s = store.getState();
+      const c = s.snapshot?.constraints[s.selected];
+      if (reveal && c) post({ type: 'reveal', constraintIndex: c.fileIndex });
+    },
+    showMatrix: (id) => store.dispatch({ type: 'showMatrix', id }),
+    toggleLog: () => store.dispatch({ type: 'toggleLog' }),
+    setProjection: (projection) => store.dispatch({ type: 'setProjection', projection }),
+    command: (command) => post({ type: 'command', command }),
+    reveal: (t) => post({ type: 'reveal', ...t }),
+  };
+}

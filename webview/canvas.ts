@@ -1,0 +1,70 @@
+// The plumbing every canvas view shares (the heatmap, the scene view): sizing for the device
+// pixel ratio, following the container's width with a ResizeObserver, and redraws coalesced into
+// one requestAnimationFrame.
+export abstract class CanvasView {
+  readonly canvas: HTMLCanvasElement;
+  protected readonly ctx: CanvasRenderingContext2D;
+  /** Canvas size (CSS px) and the device pixel ratio its backing store was sized for. */
+  protected cssWidth = 0;
+  protected cssHeight = 0;
+  protected dpr = 1;
+  private raf = 0;
+
+  constructor(canvas: HTMLCanvasElement, ctxOptions?: CanvasRenderingContext2DSettings) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d', ctxOptions)!;
+  }
+
+  /** Draws the whole view (called at most once per frame). */
+  protected abstract draw(): void;
+
+  /**
+   * Calls `onWidth(width)` one frame after `el`'s width changes. Only the width: the views choose
+   * their height from their content, so observing it would loop.
+   */
+  protected followWidth(el: HTMLElement, onWidth: (width: number) => void): void {
+    let last = -1;
+    new ResizeObserver(() => {
+      const w = Math.floor(el.clientWidth);
+      if (w === last) return;
+      last = w;
+      requestAnimationFrame(() => onWidth(w));
+    }).observe(el);
+  }
+
+  /** Sizes the canvas to w × h CSS px at the current device pixel ratio; true when that changed anything. */
+  protected setSize(w: number, h: number): boolean {
+    const dpr = window.devicePixelRatio || 1;
+    if (w === this.cssWidth && h === this.cssHeight && dpr === this.dpr) return false;
+    this.cssWidth = w;
+    this.cssHeight = h;
+    this.dpr = dpr;
+    this.canvas.width = Math.round(w * dpr);
+    this.canvas.height = Math.round(h * dpr);
+    this.canvas.style.width = `${w}px`;
+    this.canvas.style.height = `${h}px`;
+    return true;
+  }
+
+  /** Schedules a redraw on the next animation frame (several calls, one draw). */
+  invalidate(): void {
+    if (this.raf) return;
+    this.raf = requestAnimationFrame(() => {
+      this.raf = 0;
+      this.draw();
+    });
+  }
+
+  /** Draws synchronously (tests, screenshots). */
+  drawNow(): void {
+    if (this.raf) cancelAnimationFrame(this.raf);
+    this.raf = 0;
+    this.draw();
+  }
+
+  /** A mouse event's position in CSS px of the canvas. */
+  protected pointer(e: MouseEvent): { x: number; y: number } {
+    const r = this.canvas.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  }
+}

@@ -1,0 +1,103 @@
+// The header: scene name and file, the simulation controls (or the report badge), the summary
+// stats of the shown step, and the timeline below them.
+import { button, clear, h, icon } from '../dom';
+import { condBandDescription, condBandLegend, condBand, COND_BAND_LABEL as condBandLabel, formatNumber as fmt, formatCond, formatTime as fmtTime } from '../../src/shared';
+import { problemCounts, shownCondition, shownTime } from '../selectors';
+import type { SimCommand } from '../actions';
+import { caps, type CardContext } from './card';
+import { createTimeline } from './timeline';
+
+const COMMANDS: { command: SimCommand; label: string; icon: string; title: string }[] = [
+  { command: 'step', label: 'Step', icon: 'step', title: 'Advance one time step' },
+  { command: 'run', label: 'Run', icon: 'run', title: 'Run the scene’s planned number of steps' },
+  { command: 'playPause', label: 'Play', icon: 'play', title: 'Play / pause the simulation' },
+  { command: 'reset', label: 'Reset', icon: 'reset', title: 'Back to the initial state (clears the history)' },
+];
+
+export function createHeader(ctx: CardContext): HTMLElement {
+  const { store, actions } = ctx;
+  const title = h('h1', { class: 'cl-title' });
+  const file = h('span', { class: 'cl-file' });
+  const subtitle = h('div', { class: 'cl-subtitle' });
+  const titleBlock = h('div', { class: 'cl-title-block' }, h('div', { class: 'cl-title-line' }, title, file), subtitle);
+  const controls = h('div', { class: 'cl-controls', role: 'toolbar', 'aria-label': 'Simulation controls' });
+  let playBtn: HTMLButtonElement | undefined;
+  if (ctx.report) {
+    controls.append(h('span', { class: 'cl-badge', title: 'A static report: the recorded run can be scrubbed, nothing is re-computed.', text: 'Report · read-only' }));
+  } else {
+    for (const c of COMMANDS) {
+      const b = button(c.label, { icon: c.icon, title: c.title, cls: c.command === 'playPause' ? 'cl-btn-primary' : '', onClick: () => actions.command(c.command) });
+      b.dataset.command = c.command;
+      if (c.command === 'playPause') {
+        playBtn = b;
+        b.setAttribute('aria-pressed', 'false');
+      }
+      controls.append(b);
+    }
+  }
+  const stats = h('div', { class: 'cl-stats', role: 'list', 'aria-label': 'System summary' });
+  const header = h('header', { class: 'cl-header' }, h('div', { class: 'cl-header-top' }, titleBlock, controls), stats, createTimeline(ctx));
+
+  store.watch(
+    (s) => [s.model?.sceneName, s.model?.fileName],
+    ([name, fileName]) => {
+      if (name === undefined) return;
+      title.textContent = name || '(unnamed scene)';
+      file.textContent = fileName ?? '';
+      document.title = `${name} — Constraint Lens`;
+    },
+  );
+
+  store.watch(
+    (s) => [s.model, s.snapshot, s.step],
+    (_, s) => {
+      const m = s.model;
+      const snap = s.snapshot;
+      if (!m || !snap) return;
+      subtitle.textContent = `${snap.formulation} formulation · ${snap.stabilization} stabilisation · dt = ${fmt(m.dt)} s · ${snap.bodies.length} moving bodies, ${snap.constraints.length} constraints`;
+      clear(stats);
+      const stat = (label: string, value: string | Node, opts: { cls?: string; title?: string; id?: string } = {}): void => {
+        stats.append(
+          h('div', { class: `cl-stat ${opts.cls ?? ''}`.trim(), role: 'listitem', title: opts.title, 'data-stat': opts.id }, h('span', { class: 'cl-stat-label', text: caps(label) }), h('span', { class: 'cl-stat-value' }, value)),
+        );
+      };
+      stat('Step', `${s.step} / ${m.history.length}`, { id: 'step', title: 'Shown step / steps taken' });
+      stat('Time', fmtTime(shownTime(s)), { id: 'time' });
+      const cond = shownCondition(s)!;
+      stat('Method', cond.method, { id: 'method', title: 'Linear solver used for A·λ = rhs' });
+      const band = condBand(cond.cond, { warning: m.conditionWarning, rows: snap.rank.rows });
+      const kv = h('span', { class: 'cl-cond' }, h('span', { class: 'cl-cond-num', text: formatCond(cond.cond, { estimated: cond.estimated }) }), h('span', { class: `cl-band cl-band-${band}`, text: condBandLabel[band] }));
+      stat('κ(A)', kv, {
+        id: 'cond',
+        cls: `cl-stat-cond cl-${band}`,
+        title: `2-norm condition number of A${cond.estimated ? ' (estimated)' : ''}; Jacobi-scaled κ = ${formatCond(snap.cond.scaled)}. ${condBandDescription(band, m.conditionWarning)}. Bands: ${condBandLegend(m.conditionWarning)}.`,
+      });
+      const deficient = snap.rank.J < snap.rank.rows;
+      stat('rank J', `${snap.rank.J} / ${snap.rank.rows} rows`, { id: 'rank', cls: deficient ? 'cl-warn' : '', title: deficient ? `${snap.rank.rows - snap.rank.J} dependent row(s): see Redundancy` : 'Full row rank' });
+      stat('DOFs', String(snap.rank.dofs), { id: 'dofs', title: 'Velocity coordinates of the moving bodies (6 per body)' });
+      const n = problemCounts(m.diagnostics);
+      const probs = h(
+        'span',
+        { class: 'cl-probs' },
+        h('span', { class: `cl-prob cl-prob-error ${n.error ? '' : 'cl-zero'}` }, icon('error'), String(n.error)),
+        h('span', { class: `cl-prob cl-prob-warning ${n.warning ? '' : 'cl-zero'}` }, icon('warning'), String(n.warning)),
+        h('span', { class: `cl-prob cl-prob-info ${n.info ? '' : 'cl-zero'}` }, icon('info'), String(n.info)),
+      );
+      stat('Problems', probs, { id: 'problems', title: `${n.error} errors, ${n.warning} warnings, ${n.info} infos` });
+      stats.dataset.step = String(s.step);
+    },
+  );
+
+  store.watch(
+    (s) => s.running,
+    (running) => {
+      const b = playBtn;
+      if (!b) return;
+      b.setAttribute('aria-pressed', String(running));
+      clear(b);
+      b.append(icon(running ? 'pause' : 'play'), h('span', { class: 'cl-btn-label', text: running ? 'Pause' : 'Play' }));
+      b.title = running ? 'Pause the simulation' : 'Play the simulation';
+    },
+  );
+  return header;
+}

@@ -1,0 +1,48 @@
+// The problems card: the scene's diagnostics by severity, repeats collapsed; each one reveals its
+// range (and its constraint or body) in the scene file.
+import { clear, h, icon } from '../dom';
+import { groupDiagnostics } from '../selectors';
+import { card, type CardContext } from './card';
+
+export function createProblemsCard({ store, actions, report }: CardContext): HTMLElement {
+  const list = h('ul', { class: 'cl-diags', 'aria-label': 'Diagnostics' });
+  const count = h('span', { class: 'cl-count' });
+
+  store.watch(
+    (s) => s.model?.diagnostics,
+    (diags) => {
+      if (!diags) return;
+      clear(list);
+      count.textContent = String(diags.length);
+      if (!diags.length) {
+        list.append(h('li', { class: 'cl-empty', text: 'No problems found.' }));
+        return;
+      }
+      for (const { d, n } of groupDiagnostics(diags)) {
+        const sev = d.severity === 'information' ? 'info' : d.severity;
+        const b = h(
+          'button',
+          { type: 'button', class: `cl-diag cl-diag-${sev}`, title: report ? d.message : 'Reveal in the scene file' },
+          icon(sev === 'hint' ? 'info' : sev, `cl-icon cl-sev-${sev}`),
+          h('span', { class: 'cl-diag-code', text: d.code }),
+          h('span', { class: 'cl-diag-msg' }, ...richText(d.message)),
+          h('span', { class: 'cl-diag-loc', text: `${n > 1 ? `×${n} · ` : ''}Ln ${d.range.start.line + 1}` }),
+        );
+        b.setAttribute('aria-label', `${d.severity} ${d.code}: ${d.message}, line ${d.range.start.line + 1}`);
+        b.addEventListener('click', () => {
+          const data = d.data ?? {};
+          const ci = typeof data.constraintIndex === 'number' ? data.constraintIndex : typeof data.fileIndex === 'number' ? data.fileIndex : undefined;
+          const bi = typeof data.bodyIndex === 'number' ? data.bodyIndex : undefined;
+          actions.reveal({ range: d.range, constraintIndex: ci, bodyIndex: bi });
+        });
+        list.append(h('li', {}, b));
+      }
+    },
+  );
+  return card('diagnostics', 'Problems', [count], [list]);
+}
+
+/** Diagnostic messages use `backticks` for code: render them as <code>. */
+function richText(s: string): (string | HTMLElement)[] {
+  return s.split(/`([^`]*)`/g).map((part, i) => (i % 2 ? h('code', { text: part }) : part));
+}

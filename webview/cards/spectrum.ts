@@ -1,0 +1,42 @@
+// The spectrum card: κ(A), scaled κ, rank and tolerance, σ max/min, and the singular values of A.
+import { SpectrumChart } from '../charts';
+import { clear, h } from '../dom';
+import { condBand, formatNumber as fmt, formatCond } from '../../src/shared';
+import { caps, card, type CardContext } from './card';
+
+export function createSpectrumCard({ store }: CardContext): HTMLElement {
+  const canvas = h('canvas', { role: 'img', 'aria-label': 'Singular values of A (log scale)' });
+  const chart = new SpectrumChart(canvas);
+  const summary = h('div', { class: 'cl-kv' });
+  const empty = h('p', { class: 'cl-empty', hidden: true });
+  const chartWrap = h('div', { class: 'cl-chart cl-chart-spectrum' }, canvas);
+
+  store.watch(
+    (s) => [s.snapshot, s.palette],
+    (_, s) => {
+      const snap = s.snapshot;
+      if (!snap || !s.palette) return;
+      clear(summary);
+      const kv = (k: string, v: string, cls = ''): void => {
+        summary.append(h('div', { class: `cl-kv-item ${cls}` }, h('span', { class: 'cl-kv-k', text: caps(k) }), h('span', { class: 'cl-kv-v', text: v })));
+      };
+      const sv = snap.singularValues;
+      kv('κ(A)', formatCond(snap.cond.A, { estimated: snap.condEstimated }), `cl-${condBand(snap.cond.A, { warning: s.model?.conditionWarning, rows: snap.rank.rows })}`);
+      kv('κ scaled', formatCond(snap.cond.scaled, { estimated: snap.condEstimated }));
+      kv('rank A', `${snap.rank.J} / ${snap.rank.rows}`, snap.rank.J < snap.rank.rows ? 'cl-warn' : '');
+      kv('tolerance', fmt(snap.rankTolerance, 3));
+      if (sv && sv.length) {
+        kv('σ max', fmt(sv[0], 4));
+        kv('σ min', fmt(sv[sv.length - 1], 4));
+        chartWrap.hidden = false;
+        empty.hidden = true;
+        chart.update(snap, s.palette);
+      } else {
+        chartWrap.hidden = true;
+        empty.hidden = false;
+        empty.textContent = `Singular values were not computed for this step (${snap.A.rows} rows${snap.condEstimated ? '; κ is an estimate' : ''}).`;
+      }
+    },
+  );
+  return card('spectrum', 'Spectrum of A', [], [summary, chartWrap, empty]);
+}

@@ -1,0 +1,131 @@
+// Derived views of the panel state: pure functions the cards render from and the bootstrap's
+// effects act on (which snapshot to ask for, what to persist). No DOM; tested in Node.
+import type { Diagnostic, StepRecord, WebviewState } from '../src/protocol';
+import type { HeatmapSelection } from './heatmap/viewport';
+import type { PanelState } from './store';
+
+/** The step the transport should ask the host for now, if any (one request in flight at a time). */
+export function nextSnapshotRequest(s: PanelState): number | undefined {
+  return !s.report && s.wanted !== undefined && s.loading === undefined ? s.wanted : undefined;
+}
+
+/** What the webview persists (`setState`) so a restored panel shows the same view; none before a model. */
+export function persistedState(s: PanelState): WebviewState | undefined {
+  if (!s.model) return undefined;
+  return {
+    sceneUri: s.sceneUri,
+    selectedMatrix: s.matrix,
+    selectedStep: s.step,
+    logScale: s.logScale,
+    projection: s.projection,
+    selectedConstraint: s.snapshot?.constraints[s.selected]?.name,
+  };
+}
+
+/** The history record of step k (k ≥ 1), if recorded. */
+export function stepRecord(s: PanelState, k: number): StepRecord | undefined {
+  return k > 0 ? s.model?.history[k - 1] : undefined;
+}
+
+/** Simulated time at the shown step. */
+export function shownTime(s: PanelState): number {
+  const rec = stepRecord(s, s.step);
+  if (rec) return rec.t;
+  if (s.snapshot && s.snapshot.step === s.step) return s.snapshot.t;
+  return s.step * (s.model?.dt ?? 0);
+}
+
+/** Waiting for the shown step's snapshot (requested or about to be). */
+export function isLoading(s: PanelState): boolean {
+  return !s.report && s.snapshot !== undefined && s.snapshot.step !== s.step && (s.loading !== undefined || s.wanted !== undefined);
+}
+
+/** The note beside the timeline when the matrices are not those of the shown step ('' otherwise). */
+export function stepNote(s: PanelState): string {
+  const snap = s.snapshot;
+  if (!snap || snap.step === s.step) return '';
+  if (s.report) return `matrices from step ${snap.step} (nearest embedded)`;
+  return isLoading(s) ? 'loading matrices…' : `matrices from step ${snap.step}`;
+}
+
+/** κ(A), its estimate flag and the method at the shown step (history record when the snapshot lags). */
+export function shownCondition(s: PanelState): { cond: number | null; estimated: boolean; method: string } | undefined {
+  const snap = s.snapshot;
+  if (!snap) return undefined;
+  const rec = stepRecord(s, s.step);
+  const fromRec = rec !== undefined && rec.step !== snap.step;
+  return {
+    cond: fromRec ? rec.cond.A : snap.cond.A,
+    estimated: fromRec ? rec.condEstimated : snap.condEstimated,
+    method: rec?.method ?? snap.method,
+  };
+}
+
+export interface ProblemCounts {
+  error: number;
+  warning: number;
+  info: number;
+}
+export function problemCounts(diags: readonly Diagnostic[]): ProblemCounts {
+  const c = { error: 0, warning: 0, info: 0 };
+  for (const d of diags) {
+    if (d.severity === 'error') c.error++;
+    else if (d.severity === 'warning') c.warning++;
+    else c.info++;
+  }
+  return c;
+}
+
+/** Diagnostics by severity then line, identical (code, message) repeats collapsed with a count. */
+export function groupDiagnostics(diags: readonly Diagnostic[]): { d: Diagnostic; n: number }[] {
+  const order: Record<string, number> = { error: 0, warning: 1, information: 2, hint: 3 };
+  const sorted = [...diags].sort((a, b) => (order[a.severity] ?? 9) - (order[b.severity] ?? 9) || a.range.start.line - b.range.start.line);
+  const seen = new Map<string, { d: Diagnostic; n: number }>();
+  for (const d of sorted) {
+    const k = `${d.code}\u0000${d.message}`;
+    const e = seen.get(k);
+    if (e) e.n++;
+    else seen.set(k, { d, n: 1 });
+  }
+  return [...seen.values()];
+}
+
+/** Rows (of J) flagged redundant in any matrix of the shown snapshot. */
+export function redundantRows(s: PanelState): Set<number> {
+  const red = new Set<number>();
+  for (const m of s.matrices) for (const r of m.redundantRows ?? []) red.add(r);
+  return red;
+}
+
+/** What the heatmap outlines for the selected constraint in the shown matrix. */
+export function heatmapSelection(s: PanelState): HeatmapSelection {
+  const sel: HeatmapSelection = { rows: [], cols: [] };
+  const snap = s.snapshot;
+  const c = snap?.constraints[s.selected];
+  const id = s.matrix;
+  if (!snap || !c || !s.matrices.some((m) => m.id === id)) return sel;
+  const rowRange: [number, number] = [c.firstRow, c.firstRow + c.rows];
+  const bodyCols = (): [number, number][] =>
+    [c.bodyA, c.bodyB]
+      .map((b) => snap.bodyStates.find((x) => x.name === b)?.column ?? snap.bodies.indexOf(b) * 6)
+      .filter((x) => x !== undefined && x >= 0)
+      .map((x) => [x, x + 6] as [number, number]);
+  if (id === 'J') {
+    sel.rows.push(rowRange);
+    sel.cols.push(...bodyCols());
+  } else if (id === 'A' || id === 'W') {
+    sel.rows.push(rowRange);
+    sel.cols.push(rowRange);
+  } else if (id === 'rowVectors') {
+    sel.rows.push(rowRange);
+  } else if (id === 'Minv' || id === 'bodyVectors') {
+    for (const r of bodyCols()) {
+      sel.rows.push(r);
+      if (id === 'Minv') sel.cols.push(r);
+    }
+  }
+  return sel;
+}
+
+/** Matrices whose rows are constraint rows (the heatmap scrolls to a selected constraint's rows). */
+export const ROW_MATRICES: ReadonlySet<string> = new Set(['J', 'A', 'W', 'rowVectors']);

@@ -1,0 +1,303 @@
+// The panel's state and the pure reducer over host messages and user actions. No DOM: the cards
+// render from this state, the transport feeds it, and test/unit/webview-store.test.ts runs it in
+// Node. Derived views (what the header says, what the heatmap outlines…) live in selectors.ts.
+import type { HostMessage, PanelModel, Projection, SystemSnapshot, WebviewState } from '../src/protocol';
+import { matricesOf, normalizeSnapshot, type MatrixSource } from './matrix';
+import type { Palette } from './palette';
+
+export interface Banner {
+  kind: 'warning' | 'error';
+  text: string;
+}
+
+export interface PanelState {
+  /** Standalone report: read-only, the snapshots are embedded in the model, nothing is requested. */
+  readonly report: boolean;
+  readonly model: PanelModel | undefined;
+  /** The snapshot shown in the matrices (it lags `step` while that step's snapshot loads). */
+  readonly snapshot: SystemSnapshot | undefined;
+  /** The matrices and vector tables of `snapshot`. */
+  readonly matrices: readonly MatrixSource[];
+  /** The step-0 snapshot when known (history charts compare against it; step 0 needs no request). */
+  readonly initial: SystemSnapshot | undefined;
+  /** The step shown by the timeline, the header and the scene (0 … history.length). */
+  readonly step: number;
+  /** Following the live end of the run (a new history moves the timeline along). */
+  readonly follow: boolean;
+  /** Index of the selected constraint in `snapshot.constraints`, or -1. */
+  readonly selected: number;
+  /** Counts select actions, so re-selecting the same constraint reveals it again. */
+  readonly selectSeq: number;
+  readonly running: boolean;
+  /** Id of the matrix shown in the heatmap. */
+  readonly matrix: string;
+  readonly logScale: boolean;
+  readonly projection: Projection;
+  readonly sceneUri: string | undefined;
+  /** The step whose snapshot the panel still needs (undefined: nothing missing). */
+  readonly wanted: number | undefined;
+  /**
+   * The snapshot request in flight: the "loading…" state. Set by `snapshotRequested`, cleared by
+   * the reply (a `snapshot` message of that step) or by `snapshotFailed`; it never outlives it.
+   */
+  readonly loading: number | undefined;
+  readonly banner: Banner | undefined;
+  /** The scene changed and the results shown are from its previous version. */
+  readonly stale: boolean;
+  readonly palette: Palette | undefined;
+  /** What the webview state asked to restore, consumed by the first model. */
+  readonly restore: { step?: number; constraint?: string } | undefined;
+}
+
+export type Action =
+  /** A validated message from the extension host (or the report's embedded model). */
+  | { type: 'host'; message: HostMessage }
+  /** The user moved the timeline or clicked a history chart. */
+  | { type: 'goToStep'; step: number }
+  | { type: 'select'; index: number }
+  | { type: 'showMatrix'; id: string }
+  | { type: 'toggleLog' }
+  | { type: 'setProjection'; projection: Projection }
+  /** The transport sent `requestSnapshot` for this step. */
+  | { type: 'snapshotRequested'; step: number }
+  /** That request failed (timed out, or the channel closed). */
+  | { type: 'snapshotFailed'; step: number; reason: string }
+  | { type: 'themeChanged'; palette: Palette }
+  | { type: 'renderFailed'; message: string };
+
+export function initialState(opts: { report: boolean; restored?: WebviewState; palette?: Palette }): PanelState {
+  const r = opts.restored ?? {};
+  return {
+    report: opts.report,
+    model: undefined,
+    snapshot: undefined,
+    matrices: [],
+    initial: undefined,
+    step: 0,
+    follow: true,
+    selected: -1,
+    selectSeq: 0,
+    running: false,
+    matrix: r.selectedMatrix ?? 'J',
+    logScale: !!r.logScale,
+    projection: r.projection ?? 'XZ',
+    sceneUri: r.sceneUri,
+    wanted: undefined,
+    loading: undefined,
+    banner: undefined,
+    stale: false,
+    palette: opts.palette,
+    restore: r.selectedStep !== undefined || r.selectedConstraint !== undefined ? { step: r.selectedStep, constraint: r.selectedConstraint } : undefined,
+  };
+}
+
+export function reduce(s: PanelState, a: Action): PanelState {
+  switch (a.type) {
+    case 'host':
+      return onHost(s, a.message);
+    case 'goToStep':
+      return goToStep(s, a.step);
+    case 'select':
+      return select(s, a.index);
+    case 'showMatrix':
+      return s.matrices.some((m) => m.id === a.id) ? { ...s, matrix: a.id } : s;
+    case 'toggleLog':
+      return { ...s, logScale: !s.logScale };
+    case 'setProjection':
+      return { ...s, projection: a.projection };
+    case 'snapshotRequested':
+      return s.report ? s : { ...s, loading: a.step };
+    case 'snapshotFailed':
+      // Give up on that step (no retry loop); a different wanted step is asked for next.
+      return { ...s, loading: s.loading === a.step ? undefined : s.loading, wanted: s.wanted === a.step ? undefined : s.wanted };
+    case 'themeChanged':
+      return { ...s, palette: a.palette };
+    case 'renderFailed':
+      return { ...s, banner: { kind: 'error', text: `The panel failed to render: ${a.message}` } };
+  }
+}
+
+function onHost(s: PanelState, m: HostMessage): PanelState {
+  switch (m.type) {
+    case 'model':
+      return setModel(s, m.model);
+    case 'snapshot': {
+      const snap = normalizeSnapshot(m.snapshot);
+      let next: PanelState = { ...s, loading: s.loading === snap.step ? undefined : s.loading, initial: snap.step === 0 ? snap : s.initial };
+      // Show it when it is the step on screen, what was asked for, or nothing is awaited (Play).
+      if (snap.step === s.step || s.wanted === undefined || s.wanted === snap.step) next = setSnapshot({ ...next, wanted: undefined }, snap);
+      return next;
+    }
+    case 'history': {
+      if (!s.model) return s;
+      const next: PanelState = { ...s, model: { ...s.model, history: m.history } };
+      return s.follow || s.step > m.currentStep ? goToStep(next, m.currentStep) : next;
+    }
+    case 'running':
+      return { ...s, running: m.running };
+    case 'invalidated':
+      return { ...s, stale: true, banner: { kind: 'warning', text: `The scene changed (${m.reason}). The results below are from the previous version until it is re-analysed.` } };
+    case 'error':
+      return { ...s, banner: { kind: 'error', text: m.message } };
+    case 'select': {
+      if (!s.snapshot || m.constraint === undefined) return s;
+      const name = m.constraint;
+      return select(s, s.snapshot.constraints.findIndex((c) => c.name === name));
+    }
+  }
+}
+
+function setModel(s: PanelState, raw: PanelModel): PanelState {
+  const snapshot = normalizeSnapshot(raw.snapshot);
+  const snapshots = raw.snapshots?.map(normalizeSnapshot).sort((a, b) => a.step - b.step);
+  const model: PanelModel = { ...raw, snapshot, ...(snapshots ? { snapshots } : {}) };
+  const first = s.model === undefined;
+  const live = model.history.length;
+  let step = snapshot.step;
+  const restore = first ? s.restore : undefined;
+  if (restore?.step !== undefined && restore.step <= live) step = restore.step;
+  if (s.report && snapshots?.length) step = snapshots[snapshots.length - 1].step;
+  step = Math.min(step, live);
+  let next: PanelState = {
+    ...s,
+    model,
+    sceneUri: model.sceneUri ?? s.sceneUri,
+    initial: snapshot.step === 0 ? snapshot : snapshots?.find((x) => x.step === 0),
+    banner: undefined,
+    stale: false,
+    step,
+    follow: step === live,
+    restore: undefined,
+  };
+  const shown = snapshot.step === step ? snapshot : (nearestEmbedded(model, step) ?? snapshot);
+  next = setSnapshot(next, shown);
+  next = { ...next, wanted: !s.report && shown.step !== step ? step : undefined };
+  if (restore?.constraint !== undefined) {
+    const name = restore.constraint;
+    const i = shown.constraints.findIndex((c) => c.name === name);
+    if (i >= 0) next = { ...next, selected: i };
+  }
+  return next;
+}
+
+function setSnapshot(s: PanelState, snap: SystemSnapshot): PanelState {
+  const matrices = matricesOf(snap);
+  return {
+    ...s,
+    snapshot: snap,
+    matrices,
+    selected: s.selected < snap.constraints.length ? s.selected : -1,
+    matrix: matrices.some((m) => m.id === s.matrix) ? s.matrix : (matrices[0]?.id ?? 'J'),
+  };
+}
+
+function goToStep(s: PanelState, k: number): PanelState {
+  const m = s.model;
+  if (!m) return s;
+  const step = Math.max(0, Math.min(m.history.length, Math.round(k)));
+  let next: PanelState = { ...s, step, follow: step === m.history.length };
+  if (s.report) {
+    const snap = nearestEmbedded(m, step);
+    if (snap && snap !== s.snapshot) next = setSnapshot(next, snap);
+  } else if (s.snapshot?.step === step) {
+    next = { ...next, wanted: undefined };
+  } else if (step === 0 && s.initial) {
+    next = setSnapshot({ ...next, wanted: undefined }, s.initial);
+  } else {
+    next = { ...next, wanted: step };
+  }
+  return next;
+}
+
+function select(s: PanelState, i: number): PanelState {
+  const snap = s.snapshot;
+  if (!snap) return s;
+  return { ...s, selected: i >= 0 && i < snap.constraints.length ? i : -1, selectSeq: s.selectSeq + 1 };
+}
+
+/** Report mode: the embedded snapshot nearest at or below `step` (the first one when none is). */
+export function nearestEmbedded(m: PanelModel, step: number): SystemSnapshot | undefined {
+  const list = m.snapshots;
+  if (!list || !list.length) return undefined;
+  let best = list[0];
+  for (const x of list) if (x.step <= step) best = x;
+  return best;
+}
+
+// ---- the store ------------------------------------------------------------------------------
+
+export interface Store {
+  getState(): PanelState;
+  dispatch(a: Action): void;
+  /**
+   * Calls `listener(slice, state)` now and whenever `selector(state)` changes (compared shallowly:
+   * a selector may return a tuple or an object of slices). Returns the unsubscribe function.
+   */
+  watch<T>(selector: (s: PanelState) => T, listener: (slice: T, s: PanelState) => void, opts?: { immediate?: boolean }): () => void;
+}
+
+/** Equal by value for primitives, element-wise (===) for arrays, key-wise (===) for plain objects. */
+export function shallowEqual(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) || Array.isArray(b)) return false;
+  if (Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.is((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+interface Watcher {
+  selector: (s: PanelState) => unknown;
+  listener: (slice: unknown, s: PanelState) => void;
+  last: unknown;
+  active: boolean;
+}
+
+/**
+ * A tiny store: one state, one reducer, watchers by slice. A listener may dispatch; every watcher
+ * then sees the newest state (a watcher compares against the last slice it was given, so nested
+ * dispatches never hand it a stale one). A throwing listener is reported to `onError` and the
+ * other listeners still run.
+ */
+export function createStore(initial: PanelState, opts: { onError?: (e: unknown) => void } = {}): Store {
+  let state = initial;
+  const watchers: Watcher[] = [];
+  const guard = (fn: () => void): void => {
+    try {
+      fn();
+    } catch (e) {
+      if (opts.onError) opts.onError(e);
+      else throw e;
+    }
+  };
+  const call = (w: Watcher): void =>
+    guard(() => {
+      const slice = w.selector(state);
+      if (shallowEqual(slice, w.last)) return;
+      w.last = slice;
+      w.listener(slice, state);
+    });
+  return {
+    getState: () => state,
+    dispatch(a) {
+      const next = reduce(state, a);
+      if (next === state) return;
+      state = next;
+      for (const w of [...watchers]) if (w.active) call(w);
+    },
+    watch(selector, listener, o = {}) {
+      const w: Watcher = { selector, listener: listener as Watcher['listener'], last: undefined, active: true };
+      watchers.push(w);
+      guard(() => {
+        w.last = selector(state);
+        if (o.immediate !== false) listener(w.last as never, state);
+      });
+      return () => {
+        w.active = false;
+        const i = watchers.indexOf(w);
+        if (i >= 0) watchers.splice(i, 1);
+      };
+    },
+  };
+}

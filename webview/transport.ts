@@ -1,0 +1,94 @@
+// The host transport: the VS Code webview API behind one small interface. Incoming messages are
+// validated (invalid ones are logged to the host and dropped); snapshot requests go through the
+// shared request/reply helper, correlated by step (the protocol's messages carry no id) and
+// bounded by a timeout, so a request never waits forever.
+import { parseHostMessage, type HostMessage, type SystemSnapshot, type WebviewMessage, type WebviewState } from '../src/protocol';
+import { createRpcClient, type RpcWire } from '../src/shared/rpc';
+
+interface VsCodeApi {
+  postMessage(m: WebviewMessage): void;
+  getState(): WebviewState | undefined;
+  setState(s: WebviewState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+/** The panel's requests: method → params and result. */
+export interface PanelRequests {
+  snapshot: { params: { step: number }; result: SystemSnapshot };
+}
+
+/** `requestSnapshot {step}` out; a `snapshot` message of that step is its reply (the host also pushes unasked ones). */
+export const snapshotWire: RpcWire<PanelRequests, WebviewMessage, HostMessage> = {
+  request: (_method, { step }) => ({ message: { type: 'requestSnapshot', step }, key: step }),
+  reply: (m) => (m.type === 'snapshot' ? { key: m.snapshot.step, ok: true, result: m.snapshot } : undefined),
+};
+
+/** How long a snapshot request may take before the panel stops waiting for it. */
+export const SNAPSHOT_TIMEOUT_MS = 4000;
+
+export interface Transport {
+  post(m: WebviewMessage): void;
+  /** Valid host messages, in arrival order. Returns the unsubscribe function. */
+  onMessage(listener: (m: HostMessage) => void): () => void;
+  /** Resolves with the host's snapshot of `step`; rejects with an RpcError on timeout. */
+  requestSnapshot(step: number): Promise<SystemSnapshot>;
+  /** The state VS Code kept for this panel (restored after a reload). */
+  readonly restored: WebviewState | undefined;
+  persist(s: WebviewState): void;
+  log(level: 'info' | 'error', message: string): void;
+  dispose(): void;
+}
+
+/** The transport of a webview inside VS Code, or undefined outside one (no `acquireVsCodeApi`). */
+export function connectToHost(win: Window = window): Transport | undefined {
+  let api: VsCodeApi | undefined;
+  try {
+    api = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : undefined;
+  } catch {
+    api = undefined;
+  }
+  if (!api) return undefined;
+  const vscode = api;
+  const listeners = new Set<(m: HostMessage) => void>();
+  const post = (m: WebviewMessage): void => vscode.postMessage(m);
+  const log = (level: 'info' | 'error', message: string): void => post({ type: 'log', level, message });
+  const onEvent = (e: MessageEvent): void => {
+    const m = parseHostMessage(e.data);
+    if (!m) {
+      log('error', `webview: ignored invalid message ${describe(e.data)}`);
+      return;
+    }
+    for (const l of [...listeners]) l(m);
+  };
+  const onError = (e: ErrorEvent): void => log('error', `webview error: ${e.message} (${e.filename}:${e.lineno})`);
+  win.addEventListener('message', onEvent);
+  win.addEventListener('error', onError);
+  const subscribe = (l: (m: HostMessage) => void): (() => void) => {
+    listeners.add(l);
+    return () => listeners.delete(l);
+  };
+  const rpc = createRpcClient<PanelRequests, WebviewMessage, HostMessage>(post, subscribe, { wire: snapshotWire, timeoutMs: SNAPSHOT_TIMEOUT_MS });
+  return {
+    post,
+    onMessage: subscribe,
+    requestSnapshot: (step) => rpc.request('snapshot', { step }),
+    restored: vscode.getState(),
+    persist: (s) => vscode.setState(s),
+    log,
+    dispose() {
+      rpc.dispose('panel disposed');
+      win.removeEventListener('message', onEvent);
+      win.removeEventListener('error', onError);
+      listeners.clear();
+    },
+  };
+}
+
+function describe(x: unknown): string {
+  try {
+    const s = typeof x === 'string' ? x : JSON.stringify(x);
+    return (s ?? String(x)).slice(0, 120);
+  } catch {
+    return String(x);
+  }
+}
