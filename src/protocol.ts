@@ -55,8 +55,8 @@ export interface PanelModel {
   conditionWarning?: number;
   /**
    * The scene's diagnostics (parse + analysis + run). In the extension: exactly those published
-   * in the Problems panel (src/extension/logic/diagnostics.ts `publishedDiagnostics`), updated by
-   * `diagnostics` messages while a run adds some; in a report: all of them.
+   * in the Problems panel (src/extension/logic/diagnostics.ts `publishedDiagnostics`), replaced by
+   * a `history` message's `diagnostics` when a run adds some; in a report: all of them.
    */
   diagnostics: Diagnostic[];
   /**
@@ -87,9 +87,12 @@ export interface PanelModel {
 export type HostMessage =
   | { type: 'model'; model: PanelModel }
   | { type: 'snapshot'; snapshot: SystemSnapshot }
-  | { type: 'history'; history: StepRecord[]; currentStep: number }
-  /** The scene's diagnostics changed (a run added some, or Reset removed them): replaces PanelModel.diagnostics and .syntaxErrors. */
-  | { type: 'diagnostics'; diagnostics: Diagnostic[]; syntaxErrors?: Diagnostic[] }
+  /**
+   * The run's history. `diagnostics` (with `syntaxErrors`) is present when the scene's diagnostics
+   * changed since the last model or history message (a run added drift CL402 or non-finite CL401):
+   * it replaces PanelModel.diagnostics and .syntaxErrors.
+   */
+  | { type: 'history'; history: StepRecord[]; currentStep: number; diagnostics?: Diagnostic[]; syntaxErrors?: Diagnostic[] }
   | { type: 'running'; running: boolean }
   | { type: 'invalidated'; reason: string }
   | { type: 'select'; constraint?: string; body?: string }
@@ -206,9 +209,7 @@ export function isHostMessage(m: unknown): m is HostMessage {
     case 'snapshot':
       return isSystemSnapshot(m.snapshot);
     case 'history':
-      return Array.isArray(m.history) && m.history.every(isStepRecord) && isInt(m.currentStep) && m.currentStep >= 0;
-    case 'diagnostics':
-      return Array.isArray(m.diagnostics) && m.diagnostics.every(isDiagnostic) && optDiagnostics(m.syntaxErrors);
+      return Array.isArray(m.history) && m.history.every(isStepRecord) && isInt(m.currentStep) && m.currentStep >= 0 && optDiagnostics(m.diagnostics) && optDiagnostics(m.syntaxErrors);
     case 'running':
       return typeof m.running === 'boolean';
     case 'invalidated':

@@ -51,6 +51,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
   private ready = false;
   private historyTimer: ReturnType<typeof setTimeout> | undefined;
   private lastHistoryPost = 0;
+  /** The scene's diagnostics changed since the last model or history message. */
+  private diagnosticsChanged = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -131,6 +133,7 @@ class InspectorPanel extends Disposable implements PanelProbe {
       });
       if (model) {
         model.sceneUri = s.uri.toString();
+        if (this.ready) this.diagnosticsChanged = false;
         this.post({ type: 'model', model });
         if (large) this.postSnapshot(step);
       }
@@ -150,7 +153,14 @@ class InspectorPanel extends Disposable implements PanelProbe {
     this.historyTimer = undefined;
     const sim = this.state.sim;
     this.lastHistoryPost = performance.now();
-    this.post({ type: 'history', history: sim ? sim.records.slice() : [], currentStep: sim?.currentStep ?? 0 });
+    const msg: HostMessage = { type: 'history', history: sim ? sim.records.slice() : [], currentStep: sim?.currentStep ?? 0 };
+    if (this.diagnosticsChanged && this.ready) {
+      this.diagnosticsChanged = false;
+      msg.diagnostics = publishedFor(this.state);
+      const syntaxErrors = syntaxErrorsFor(this.state);
+      if (syntaxErrors.length) msg.syntaxErrors = syntaxErrors;
+    }
+    this.post(msg);
   }
 
   /** History during a run: at most a few times a second (less for long, wide histories). */
@@ -178,15 +188,13 @@ class InspectorPanel extends Disposable implements PanelProbe {
     );
   }
 
-  /** The scene's diagnostics changed without a new model (a run added some, Reset dropped them). */
-  postDiagnostics(): void {
-    const syntaxErrors = syntaxErrorsFor(this.state);
-    this.post({ type: 'diagnostics', diagnostics: publishedFor(this.state), ...(syntaxErrors.length ? { syntaxErrors } : {}) });
-  }
-
   onSceneEvent(e: SceneEvent): void {
-    // 'inspected' and 'reset' send a whole model (its diagnostics included).
-    if (e.diagnosticsChanged && e.kind !== 'inspected' && e.kind !== 'reset') this.postDiagnostics();
+    // A run added diagnostics (or a run event dropped them): the next history message carries
+    // them ('inspected' and 'reset' send a whole model, its diagnostics included).
+    if (e.diagnosticsChanged && e.kind !== 'inspected' && e.kind !== 'reset') {
+      this.diagnosticsChanged = true;
+      if (e.kind !== 'stepped') this.postHistoryThrottled();
+    }
     switch (e.kind) {
       case 'inspected':
       case 'reset':

@@ -165,10 +165,12 @@ test('the panel lists exactly the published diagnostics, run diagnostics (drift)
   assert.equal(model.syntaxErrors, undefined);
   assert.deepEqual(countProblems(model.diagnostics), countProblems(all));
   assert.ok(model.diagnostics.some((d) => d.code === Codes.drift), 'the panel has CL402 as the Problems panel does');
-  // the update while a run adds diagnostics is a valid host message
-  assert.equal(isHostMessage({ type: 'diagnostics', diagnostics: published }), true);
-  assert.equal(isHostMessage({ type: 'diagnostics', diagnostics: [{ message: 'x' }] }), false);
-  assert.equal(isHostMessage({ type: 'diagnostics', diagnostics: published, syntaxErrors: 'no' }), false);
+  // while a run adds diagnostics, the history message carries them (a valid host message)
+  const history = { type: 'history', history: r.sim.records.slice(), currentStep: r.sim.currentStep };
+  assert.equal(isHostMessage({ ...history, diagnostics: published }), true);
+  assert.equal(isHostMessage(history), true, 'optional: only when they changed');
+  assert.equal(isHostMessage({ ...history, diagnostics: [{ message: 'x' }] }), false);
+  assert.equal(isHostMessage({ ...history, diagnostics: published, syntaxErrors: 'no' }), false);
 });
 
 test('a report (no options) keeps every diagnostic of the scene and its run', () => {
@@ -311,5 +313,8 @@ test('conditionWarning: the setting wins over the scene’s, which wins over the
   assert.equal(conditionWarningOf(scene, 1e3), 1e3);
   assert.equal(conditionWarningOf(undefined, undefined), DEFAULT_CONDITION_WARNING);
   assert.equal(buildPanelModel('p', r)?.conditionWarning, 8, 'a report: the scene’s');
-  assert.equal(buildPanelModel('p', r, undefined, 0, { conditionWarning: conditionWarningOf(scene, 1e3) })?.conditionWarning, 1e3);
+  const model = buildPanelModel('p', r, undefined, 0, { conditionWarning: conditionWarningOf(scene, 1e3) });
+  assert.equal(model?.conditionWarning, 1e3);
+  assert.equal(model?.thresholds?.conditionWarning ?? 1e3, 1e3, 'the 3D view’s state colours use it too');
+  assert.equal(buildPanelModel('p', r)?.thresholds?.conditionWarning ?? 8, 8);
 });
