@@ -29,21 +29,6 @@ function sortDiagnostics(d: Diagnostic[]): Diagnostic[] {
   return d.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 
-/**
- * A constraint dropped because a body it names exists but has errors of its own is not an
- * unknown body: the parser marks that note (`data.reason: 'body-has-errors'`), and it is reported
- * as CL208, an information (the body's own error is the problem to fix). In place: the parse
- * result's diagnostics are the same objects.
- */
-export function classifyParseDiagnostics(diagnostics: readonly Diagnostic[]): void {
-  for (const d of diagnostics) {
-    if (d.code === Codes.unknownBody && d.data?.reason === 'body-has-errors') {
-      d.code = Codes.constraintIgnored;
-      d.severity = 'information';
-    }
-  }
-}
-
 /** Parse, model, solve and analyse step 0 of a scene. */
 export function inspectScene(text: string, opts: InspectOptions = {}): InspectResult {
   let parse: ParseResult;
@@ -58,7 +43,6 @@ export function inspectScene(text: string, opts: InspectOptions = {}): InspectRe
 
 /** Inspect an already parsed scene (the extension parses once and reuses it). */
 export function inspectParsed(text: string, parse: ParseResult, opts: InspectOptions = {}): InspectResult {
-  classifyParseDiagnostics(parse.diagnostics);
   const diagnostics = [...parse.diagnostics];
   if (!parse.scene) return { parse, diagnostics, hasErrors: true };
   try {
