@@ -59,18 +59,27 @@ async function runChain(opts: Options, peers: Peer[]): Promise<SizeResult[]> {
   for (const n of [...opts.sizes].sort((a, b) => a - b)) {
     const p = chainParams(n);
     process.stdout.write(`N = ${n}: preparing… `);
-    // Build every contender's chain first, then time them round by round, interleaved.
-    const jobs: { label: string; prep: Prepared<object>; done: (o: Outcome<object>) => void }[] = [];
-    const r: SizeResult = { n, dofs: 6 * n, rows: 3 * n, peers: {} };
-    if (engineOn) jobs.push({ label: 'engine', prep: prepareEngine(p, opts.budgetS, hist('engine')), done: (o) => (r.engine = o as Outcome<EngineExtra>) });
-    if (denseOn) jobs.push({ label: 'dense seed', prep: prepareDense(p, opts.denseBudgetS), done: (o) => (r.dense = o as Outcome<DenseExtra>) });
+    // Build every contender's chain first (timed: model compilation can be slow at large N), then
+    // time them round by round, interleaved.
+    const r: SizeResult = { n, dofs: 6 * n, rows: 3 * n, peers: {}, prepareMs: {} };
+    const todo: { label: string; prepare: () => Prepared<object>; done: (o: Outcome<object>) => void }[] = [];
+    if (engineOn) todo.push({ label: 'engine', prepare: () => prepareEngine(p, opts.budgetS, hist('engine')), done: (o) => (r.engine = o as Outcome<EngineExtra>) });
+    if (denseOn) todo.push({ label: 'dense seed', prepare: () => prepareDense(p, opts.denseBudgetS), done: (o) => (r.dense = o as Outcome<DenseExtra>) });
     for (const peer of peers) {
-      jobs.push({
+      todo.push({
         label: peer.label,
-        prep: preparePeer(peer, p, opts.budgetS, hist(peer.id)),
+        prepare: () => preparePeer(peer, p, opts.budgetS, hist(peer.id)),
         done: (o) => (r.peers[peer.id] = { main: o as Outcome<PeerExtra>, variants: [] }),
       });
     }
+    const jobs = todo.map((t) => {
+      const t0 = nowMs();
+      const prep = t.prepare();
+      const ms = nowMs() - t0;
+      r.prepareMs[t.label] = Math.round(ms);
+      if (ms > 1000) process.stdout.write(`${t.label} built in ${fmtMs(ms)}; `);
+      return { ...t, prep };
+    });
     const live = jobs.filter((j) => j.prep.ok);
     process.stdout.write(`timing ${live.map((j) => j.label).join(', ')}… `);
     const timed = interleavedRounds(

@@ -144,7 +144,7 @@ function makeChain(mj: MujocoModule, p: ChainParams, solver: MjSolver, jacobian:
 
 /**
  * Load a MuJoCo build and return it as a peer (main configuration Newton + sparse Jacobian).
- * `variants` adds CG + sparse and, for N ≤ 100, Newton + dense.
+ * `variants` adds CG + sparse (N ≤ 1000) and Newton + dense (N ≤ 100).
  */
 export async function loadMujocoPeer(build: MujocoBuild, opts: { variants: boolean }): Promise<Peer> {
   const mj = await importBuild(build);
@@ -168,6 +168,8 @@ export async function loadMujocoPeer(build: MujocoBuild, opts: { variants: boole
   };
   if (opts.variants) {
     peer.variants = (p) => {
+      // Each variant compiles its own model, which takes seconds from N ≈ 1000 on (4 s of CPU at N = 3000).
+      if (p.n > 1000) return [];
       const configs: [MjSolver, MjJacobian][] = [['CG', 'sparse']];
       if (p.n <= 100) configs.push(['Newton', 'dense']);
       return configs.map(([s, j]) => ({
