@@ -1,9 +1,10 @@
 // `npm run bench:profile`: where the engine's time goes on the small chains and while typing.
 // Runs the built bench (dist/bench.js) under `node --cpu-prof` three times — the engine alone at
 // N = 10 and N = 100 (many rounds of Simulation.step) and the typing path at N = 100
-// (inspectScene) — then prints, for the samples inside the function of interest, the functions
-// with the most self time and the most total time, mapped back to the TypeScript sources through
-// the bundle's source map. The .cpuprofile files stay in bench/results/profiles/ (open them in
+// (inspectScene) — without --expose-gc, so that the garbage collector's share is the allocation's.
+// Then prints, for the samples inside the function of interest, the functions with the most self
+// time and the most total time, mapped back to the TypeScript sources through the bundle's
+// source map. The .cpuprofile files stay in bench/results/profiles/ (open them in
 // Chrome DevTools or VS Code for the full picture).
 //
 // Usage: node --import tsx bench/profile.ts [--top K] [--interval MICROSECONDS] [--summarize FILE.cpuprofile WITHIN]
@@ -122,7 +123,7 @@ function run(name: string, args: string[], interval: number): string {
   const file = path.join(OUT, `${name}.cpuprofile`);
   const r = spawnSync(
     process.execPath,
-    ['--expose-gc', '--cpu-prof', `--cpu-prof-interval=${interval}`, `--cpu-prof-dir=${OUT}`, `--cpu-prof-name=${name}.cpuprofile`, BUNDLE, ...args, '--out', path.join(OUT, `${name}.json`)],
+    ['--cpu-prof', `--cpu-prof-interval=${interval}`, `--cpu-prof-dir=${OUT}`, `--cpu-prof-name=${name}.cpuprofile`, BUNDLE, ...args, '--out', path.join(OUT, `${name}.json`)],
     { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
   );
   if (r.status !== 0) throw new Error(`profiling ${name} failed:\n${r.stdout}`);
