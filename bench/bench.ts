@@ -17,7 +17,7 @@ import { parseArgs, type ContenderId, type Options } from './options';
 import { errorText, type Peer, type PeerLoadFailure } from './peer';
 import { loadRapierPeer } from './rapier';
 import { engineVsDense, fastestPeer, jsonReplacer, printChainTables, printNotes, printTyping, type Clock, type SizeResult } from './report';
-import { collectGarbage, interleavedRounds, nowMs, type RoundsPolicy } from './timing';
+import { collectGarbage, cpuMs, interleavedRounds, nowMs, projectMs, type RoundsPolicy } from './timing';
 import { runTyping, type TypingResult } from './typing';
 
 const PEER_LOADERS: { id: ContenderId; label: string; load: (o: Options) => Promise<Peer> }[] = [
@@ -73,10 +73,21 @@ async function runChain(opts: Options, peers: Peer[]): Promise<SizeResult[]> {
       });
     }
     const jobs = todo.map((t) => {
+      // Building can grow faster than stepping (MuJoCo's compiler): skip it, too, when its CPU time
+      // (robust to background load) is projected over budget.
+      const built = hist(`build:${t.label}`);
+      const proj = t.label === 'dense seed' ? undefined : projectMs(built, n);
+      if (proj !== undefined && proj > opts.budgetS * 1000) {
+        const last = built[built.length - 1];
+        const reason = `skipped: building the chain projected ≈ ${fmtMs(proj)} of CPU (${fmtMs(last.ms)} at N = ${last.n}) > budget ${opts.budgetS} s`;
+        return { ...t, prep: { ok: false, outcome: { ok: false, reason, projectedBuildMs: proj } } as Prepared<object> };
+      }
       const t0 = nowMs();
+      const c0 = cpuMs();
       const prep = t.prepare();
       const ms = nowMs() - t0;
       r.prepareMs[t.label] = Math.round(ms);
+      if (prep.ok) built.push({ n, ms: cpuMs() - c0 });
       if (ms > 1000) process.stdout.write(`${t.label} built in ${fmtMs(ms)}; `);
       return { ...t, prep };
     });

@@ -22,7 +22,9 @@ export interface Sanity {
   sane: boolean;
 }
 
-export type Outcome<T = object> = ({ ok: true; timing: Timing; sanity: Sanity } & T) | { ok: false; reason: string; projectedMs?: number };
+export type Outcome<T = object> =
+  | ({ ok: true; timing: Timing; sanity: Sanity } & T)
+  | { ok: false; reason: string; /** Projected per-step time of a skipped size. */ projectedMs?: number; /** Projected time to build the chain of a skipped size. */ projectedBuildMs?: number };
 
 /** Joint error above which the chain counts as broken: a whole link length. */
 const BROKEN_M = 0.1;

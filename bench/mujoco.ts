@@ -158,7 +158,7 @@ export async function loadMujocoPeer(build: MujocoBuild, opts: { variants: boole
     describe: () =>
       `mj_step per step. N free bodies (<freejoint/>, explicit <inertial> 1 kg, diag 0.01, no geoms → no contacts), ` +
       `one <connect> equality per joint (soft constraints, default solref/solimp), integrator Euler, timestep 0.005, ` +
-      `Newton + sparse Jacobian; <size memory> = max(64, N/10) MB (automatic sizing exceeds the 2 GB wasm heap at N ≈ 1000)`,
+      `Newton + sparse Jacobian; <size memory> = max(64, N/10) MB, set explicitly (the automatic arena of the mujoco-js build exceeds the 2 GB wasm heap at N ≈ 1000)`,
     settings: () => lastSettings,
     make: (p) => {
       const c = makeChain(mj, p, 'Newton', 'sparse');

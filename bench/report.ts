@@ -49,7 +49,8 @@ export function fastestPeer(r: SizeResult, peers: Peer[], clock: Clock = 'wall')
 const cell = (o: Outcome | undefined, clock: Clock): string => {
   if (!o) return '—';
   if (o.ok) return cellMs(fig(o, clock)) + (o.sanity.sane ? '' : ' (broken)');
-  return o.projectedMs !== undefined ? `skip (≈${fmtMs(o.projectedMs)})` : 'n/a';
+  if (o.projectedMs !== undefined) return `skip (≈${fmtMs(o.projectedMs)})`;
+  return o.projectedBuildMs !== undefined ? `skip (build ≈${fmtMs(o.projectedBuildMs)})` : 'n/a';
 };
 const sanityCell = (o: Outcome | undefined): string =>
   o?.ok ? `${o.sanity.jointError.toExponential(1)} / ${o.sanity.tipZ.toFixed(3)}${o.sanity.sane ? '' : ' BROKEN'}` : '—';
@@ -150,7 +151,8 @@ export function printNotes(results: SizeResult[], peers: Peer[], failures: PeerL
       '              Float64Array loops (single thread, no BLAS); no analysis.',
       ...peers.map((p) => '  ' + wrap(`${p.label}: ${p.version}. ${p.describe()}`, 116, 14)),
       '  Each figure is the lowest of the rounds\' per-step medians; each round resets the chain (10 untimed + 50 timed',
-      '  steps). "skip (≈…)" is the projected per-step time of a size left out to keep the run short (see --budget).',
+      '  steps). "skip (≈…)" is the projected per-step time of a size left out to keep the run short, "skip (build ≈…)"',
+      '  the projected time to build its chain (MuJoCo\'s compiler grows faster than its step); see --budget.',
       '  The seed formulation (rhs = −(1+β)J·v − α·C, no J̇v term) with α = β = 0 lets the engine\'s and the dense',
       '  path\'s joints drift apart as the chain swings (see the sanity table); the peers stabilise their joints.',
     ].join('\n'),
