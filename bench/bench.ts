@@ -105,10 +105,12 @@ async function runChain(opts: Options, peers: Peer[]): Promise<SizeResult[]> {
     for (const peer of peers) r.peers[peer.id].variants = runVariants(peer, p, r.peers[peer.id].main, opts.budgetS);
     r.engineVsDense = engineVsDense(r.engine, r.dense);
     const best = fastestPeer(r, peers);
-    const rounds = r.engine?.ok ? r.engine.timing.roundMedians.length : 0;
+    const bestCpu = fastestPeer(r, peers, 'cpu');
+    const e = r.engine?.ok ? r.engine.timing : undefined;
     console.log(
-      best && r.engine?.ok
-        ? `engine ${fmtMs(r.engine.timing.medianMs)} (${rounds} rounds), fastest peer ${best.peer.label} ${fmtMs(best.ms)}: ratio ${(r.engine.timing.medianMs / best.ms).toFixed(2)}`
+      best && bestCpu && e
+        ? `engine ${fmtMs(e.medianMs)} (CPU ${fmtMs(e.cpuMedianMs)}, ${e.roundMedians.length} rounds); engine/fastest peer ` +
+            `${(e.medianMs / best.ms).toFixed(2)} (${best.peer.label}), by CPU time ${(e.cpuMedianMs / bestCpu.ms).toFixed(2)} (${bestCpu.peer.label})`
         : 'done',
     );
     results.push(r);
