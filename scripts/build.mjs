@@ -18,7 +18,7 @@ const entries = [
   { entryPoints: ['src/extension/worker.ts'], outfile: 'dist/worker.js', platform: 'node', format: 'cjs', target: 'node20' },
   { entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
   { entryPoints: ['webview/main.css'], outfile: 'dist/webview.css', bundle: true },
-  { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js', platform: 'node', format: 'cjs', target: 'node20', external: ['mujoco-js'] },
+  { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js', platform: 'node', format: 'cjs', target: 'node20', external: ['mujoco-js', '@mujoco/mujoco', '@dimforge/rapier3d-compat', 'cannon-es'] },
   { entryPoints: ['test/e2e/suite/index.ts'], outfile: 'out/e2e/suite/index.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
 ];
 

@@ -15,7 +15,12 @@ export interface Fixture {
 /** Inspect and run an example scene (`examples/<name>.scene.json`) for `steps` steps. */
 export function buildFixture(name: string, steps?: number): Fixture {
   const file = `${name}.scene.json`;
-  const text = readFileSync(join(ROOT, 'examples', file), 'utf8');
+  return fixtureFromText(file, readFileSync(join(ROOT, 'examples', file), 'utf8'), steps);
+}
+
+/** Inspect and run scene text (shown as `file`) for `steps` steps (default: the scene's steps, at most 200). */
+export function fixtureFromText(file: string, text: string, steps?: number): Fixture {
+  const name = file.replace(/\.scene\.json$/, '');
   const inspect = inspectScene(text);
   const scene = inspect.parse.scene;
   if (!scene || !inspect.snapshot) throw new Error(`fixture ${name}: the scene could not be analysed`);
