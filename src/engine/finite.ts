@@ -232,7 +232,8 @@ export function describeFinding(f: Finding): string {
  */
 export function findingDiagnostic(f: Finding, step: number, dt: number, sm: SourceMap): Diagnostic {
   const what = describeFinding(f);
-  const value = f.reason === 'overflow' ? `|${f.symbol}| = ${fmt(Math.abs(f.value))} > ${fmt(HUGE)}` : `${f.symbol} = ${fmt(f.value)}`;
+  const abs = f.symbol.startsWith('|') ? f.symbol : `|${f.symbol}|`;
+  const value = f.reason === 'overflow' ? `${abs} = ${fmt(Math.abs(f.value))} > ${fmt(HUGE)}` : `${f.symbol} = ${fmt(f.value)}`;
   const when = step === 0 ? 'in the initial state (step 0)' : `at step ${step} (t = ${fmt(step * dt)} s)`;
   const head =
     f.reason === 'overflow'
