@@ -12,6 +12,7 @@ import type { BodyState } from './model/body';
 import { segmentOf } from './offsets';
 import type { SourceMap } from './scene/types';
 import type { Diagnostic, Range } from './types';
+import type { Energy } from './result';
 import { bodyRange, constraintRange, formatNumber as fmt } from './findings';
 
 /** Largest magnitude a computed value may have (its square still fits in a double). */
@@ -34,6 +35,8 @@ export interface Finding {
   owner?: Owner;
   /** The bad value (NaN, ±∞ or beyond ±HUGE). */
   value: number;
+  /** A scene setting it comes from (its range is used when there is no owner). */
+  path?: (string | number)[];
   reason: 'non-finite' | 'overflow';
 }
 
@@ -63,11 +66,15 @@ const WORDS: Record<string, string> = {
   B: 'the free velocity B',
   λ: 'the multiplier λ',
   a: 'the acceleration a',
+  a0: 'the free acceleration a0 = M⁻¹·F',
   'Jᵀλ': 'the generalised constraint force Jᵀλ',
   force: 'the force or torque the constraint applies',
   residual: 'the residual ‖J·a − rhs‖',
   κ: 'the condition number κ(A)',
   '|C|': 'the violation ‖C‖',
+  W: 'the Delassus matrix W = h·J·M⁻¹·Jᵀ (+Σ)',
+  Σ: 'the compliance Σ (solver.compliance)',
+  σ: 'a singular value of A',
   energy: 'the energy',
 };
 
@@ -119,13 +126,24 @@ export function checkSolve(w: World, asm: Assembly, out: SolveOutput, analysed =
     const k = firstBad(x);
     if (k >= 0) return finding(symbol, x[k], rowOwner(w, k));
   }
-  for (const [symbol, x] of [['a', out.a], ['Jᵀλ', out.constraintForce]] as const) {
+  // the compliance is added to the matrix solved (A + Σ, W + Σ)
+  const sigma = w.scene.solver.compliance;
+  if (w.nRows > 0 && isBad(sigma)) return { ...finding('Σ', sigma), path: ['solver', 'compliance'] };
+  if (out.W) {
+    const k = firstBad(out.W.values);
+    if (k >= 0) return finding('W', out.W.values[k], rowOwner(w, segmentOf(out.W.rowPtr, k)));
+  }
+  for (const [symbol, x] of [['a0', out.a0], ['a', out.a], ['Jᵀλ', out.constraintForce]] as const) {
     const k = firstBad(x);
     if (k >= 0) return finding(symbol, x[k], colOwner(w, k));
   }
   const force = checkConstraintForces(w, asm, out.lambda);
   if (force) return force;
   if (isBad(out.residual)) return finding('residual', out.residual);
+  if (out.singularValues) {
+    const k = firstBad(out.singularValues);
+    if (k >= 0) return finding('σ', out.singularValues[k]);
+  }
   // A solve that overflowed inside its factorisation reports it (λ = 0 would hide it).
   const overflowed = out.islands.find((i) => i.result && !i.result.ok && i.result.reason === 'non-finite');
   if (overflowed) return finding('λ', NaN, constraintOwner(w, overflowed.island.constraints[0]));
@@ -155,9 +173,10 @@ export function checkViolations(w: World, C: ArrayLike<number>): Finding | undef
   return k >= 0 ? finding('|C|', C[k], constraintOwner(w, k)) : undefined;
 }
 
-/** The energy: total, then the body whose kinetic or potential term is bad. */
-export function checkEnergy(w: World, states: readonly BodyState[], total: number): Finding | undefined {
-  if (!isBad(total)) return undefined;
+/** The energy (kinetic, potential, total): the body whose kinetic or potential term is bad, else the sum. */
+export function checkEnergy(w: World, states: readonly BodyState[], energy: { kinetic: number; potential: number; total: number }): Finding | undefined {
+  if (!isBad(energy.kinetic) && !isBad(energy.potential) && !isBad(energy.total)) return undefined;
+  const total = isBad(energy.kinetic) ? energy.kinetic : isBad(energy.potential) ? energy.potential : energy.total;
   const g = w.scene.gravity;
   for (let i = 0; i < w.bodies.length; i++) {
     const b = w.bodies[i];
@@ -188,7 +207,7 @@ export function checkSystem(w: World, asm: Assembly, out: SolveOutput, opts: { i
  * Step 0, as inspect and the first step of a run check it: the initial states, the system assembled
  * and solved there, ‖C‖ per constraint and the energy.
  */
-export function checkInitial(w: World, states: readonly BodyState[], asm: Assembly, out: SolveOutput, violations: ArrayLike<number>, energy: number, analysed = true): Finding | undefined {
+export function checkInitial(w: World, states: readonly BodyState[], asm: Assembly, out: SolveOutput, violations: ArrayLike<number>, energy: Energy, analysed = true): Finding | undefined {
   return checkSystem(w, asm, out, { initial: states, analysed }) ?? checkViolations(w, violations) ?? checkEnergy(w, states, energy);
 }
 
@@ -214,6 +233,7 @@ const INITIAL_ADVICE: Record<string, string> = {
 
 function rangeOf(f: Finding, sm: SourceMap, step: number): Range {
   const o = f.owner;
+  if (!o && f.path && sm.nodeSpan(f.path)) return sm.rangeOf(f.path);
   if (!o) return sm.keyRangeOf(['constraints']);
   if (o.kind === 'constraint') return constraintRange(sm, o.fileIndex);
   const field = INPUT_FIELD[f.symbol];

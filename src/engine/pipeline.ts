@@ -55,7 +55,7 @@ export function inspectParsed(text: string, parse: ParseResult, opts: InspectOpt
     const snapshot = buildSnapshot(world, 0, states, asm, out);
     const sm = parse.sourceMap;
     // every number shown at step 0 is finite and below ±1e150, or the first one that is not is an error
-    const bad = checkInitial(world, states, asm, out, snapshot.constraints.map((c) => c.violation), snapshot.energy.total);
+    const bad = checkInitial(world, states, asm, out, snapshot.constraints.map((c) => c.violation), snapshot.energy);
     if (bad) diagnostics.push(findingDiagnostic(bad, 0, parse.scene.solver.dt, sm));
     const gains = stabilityDiagnostic(parse.scene, sm);
     if (gains) diagnostics.push(gains);

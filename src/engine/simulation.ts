@@ -154,7 +154,7 @@ export class Simulation implements SimulationApi {
     const w = this.world;
     const asm = assemble(w, this.states);
     const out = solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: 0, wantSpectrum: false, wantScaledCond: false, skipAnalysis: true });
-    return checkInitial(w, this.states, asm, out, this.initialViolation, energyOf(w, this.states).total, false);
+    return checkInitial(w, this.states, asm, out, this.initialViolation, energyOf(w, this.states), false);
   }
 
   /** Stop the run at `step` on a bad value: CL401/CL403, the divergence analysis, the last good state restored. */
@@ -213,7 +213,7 @@ export class Simulation implements SimulationApi {
       const { out, drift } = res;
       const C = this.constraintViolations(this.states);
       const energy = energyOf(w, this.states);
-      const bad = checkViolations(w, C) ?? checkEnergy(w, this.states, energy.total);
+      const bad = checkViolations(w, C) ?? checkEnergy(w, this.states, energy);
       if (bad) {
         this.stopAt(stepIndex, bad);
         break;
