@@ -178,6 +178,7 @@ export function checkEnergy(w: World, states: readonly BodyState[], energy: { ki
   if (!isBad(energy.kinetic) && !isBad(energy.potential) && !isBad(energy.total)) return undefined;
   const total = isBad(energy.kinetic) ? energy.kinetic : isBad(energy.potential) ? energy.potential : energy.total;
   const g = w.scene.gravity;
+  let largest = { value: -1, body: -1 };
   for (let i = 0; i < w.bodies.length; i++) {
     const b = w.bodies[i];
     if (b.column < 0) continue;
@@ -191,8 +192,11 @@ export function checkEnergy(w: World, states: readonly BodyState[], energy: { ki
       b.spec.gravity ? -m * (g[0] * s.p[0] + g[1] * s.p[1] + g[2] * s.p[2]) : 0,
     ];
     for (const t of terms) if (isBad(t)) return finding('energy', t, bodyOwner(w, i));
+    const m2 = Math.max(...terms.map(Math.abs));
+    if (m2 > largest.value) largest = { value: m2, body: i };
   }
-  return finding('energy', total);
+  // no single body's term is bad, only their sum: name the body with the largest term
+  return finding('energy', total, largest.body >= 0 ? bodyOwner(w, largest.body) : undefined);
 }
 
 /**
