@@ -39,9 +39,12 @@ export const Codes = {
   initialViolation: 'CL304-initial-violation',
   overConstrained: 'CL305-over-constrained',
   singularSystem: 'CL306-singular-system',
+  unstableStabilization: 'CL307-unstable-stabilization',
   // simulation
   nonFinite: 'CL401-non-finite',
   drift: 'CL402-drift',
+  overflow: 'CL403-overflow',
+  divergence: 'CL404-divergence',
   // the engine itself
   internalError: 'CL900-internal-error',
 } as const;
@@ -80,9 +83,12 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.conflictingConstraints]: 'Redundant constraints ask for incompatible accelerations: no λ satisfies J·a = rhs; the least-squares λ is used.',
   [Codes.illConditioned]: 'κ(A) is above the warning threshold: λ is sensitive to round-off. Check mass ratios and near-parallel constraints.',
   [Codes.initialViolation]: 'The constraint is violated in the initial state (|C| above the tolerance); stabilisation will pull the bodies together at the first steps.',
-  [Codes.overConstrained]: 'There are more constraint rows than degrees of freedom, so some rows must be redundant.',
-  [Codes.singularSystem]: 'A = J·M⁻¹·Jᵀ is numerically singular.',
-  [Codes.nonFinite]: 'A NaN or infinity appeared during the run; the message names the step and the first quantity that went bad.',
+  [Codes.overConstrained]: 'There are more constraint rows than degrees of freedom, so some rows must be redundant. Remove the constraints CL301/CL302 name, or use types with fewer rows (e.g. a ball joint instead of a fixed joint).',
+  [Codes.singularSystem]: 'A = J·M⁻¹·Jᵀ is numerically singular: a constraint has a zero Jacobian row in this configuration and cannot apply any force. Change its geometry (anchors that do not coincide, a non-zero length or axis) or remove it.',
+  [Codes.unstableStabilization]: 'The stabilisation gains are too stiff for dt: the constraint error (C, h·Ċ) grows by the spectral radius ρ > 1 of its 2×2 recurrence every step (docs/divergence.md). The message gives the stable range of α and β (or erp) for this dt; the quick fix sets stable gains.',
+  [Codes.nonFinite]: 'A NaN or infinity appeared: the message names the first step (0 = the initial state, found by inspect) and the first quantity, with its body or constraint. The run stops there; CL404 explains why it diverged. At step 0 fix the named value; during a run reduce dt or bring the gains into their stable range.',
   [Codes.drift]: 'The constraint violation grew during the run beyond the tolerance. Increase alpha/beta (or erp), or reduce dt.',
+  [Codes.overflow]: 'A value beyond ±1e150 appeared: finite but meaningless (its square, an energy or a norm, overflows). Reported and stopped like CL401, at the first step and quantity; at step 0 fix the named value.',
+  [Codes.divergence]: 'The run diverged (a value went non-finite or beyond ±1e150, the energy grew without a source, or |C| grew a hundredfold): the step where growth began, the constraints and bodies that grew first and fastest, and the most likely cause with numbers (gains too stiff for dt, no position correction, a conflicting set, an initial violation, a mass or inertia ratio, or a time step too large for the motion). See docs/divergence.md.',
   [Codes.internalError]: 'The engine failed on this input. This is a bug in Constraint Lens: please report it with the scene file.',
 };
