@@ -13,6 +13,9 @@ import type { ParseResult } from './scene/types';
 import { Simulation } from './simulation';
 import { solveSystem } from './kkt';
 import type { Diagnostic } from './types';
+import { contactMode, ContactStepper, NO_WARM } from './stepContacts';
+import { addContactSnapshotFields, applyContactStep } from './contactReports';
+import { initialContactDiagnostics } from './contactFindings';
 
 const ORIGIN = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
 
@@ -50,7 +53,15 @@ export function inspectParsed(text: string, parse: ParseResult, opts: InspectOpt
     const states = parse.scene.bodies.map(initialState);
     const asm = assemble(world, states);
     const out = solveSystem(world, asm, parse.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: opts.wantSpectrum ?? true });
+    // contacts: detected at the initial state, solved for the first step
+    const mode = contactMode(parse.scene);
+    const stepper = mode ? new ContactStepper(world, parse.scene, mode) : undefined;
+    const contacts = stepper?.detect(states) ?? [];
+    const contact = stepper?.step(states, NO_WARM, asm, contacts);
+    if (contact) applyContactStep(world, asm, out, contact);
     const snapshot = buildSnapshot(world, 0, states, asm, out);
+    if (stepper) addContactSnapshotFields(snapshot, world, parse.scene, contact);
+    if (stepper) diagnostics.push(...initialContactDiagnostics(parse.scene, parse.sourceMap, states, contacts));
     diagnostics.push(
       ...analysisDiagnostics(snapshot, text, parse.sourceMap, {
         conditionWarning: parse.scene.solver.conditionWarning,

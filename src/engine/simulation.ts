@@ -13,6 +13,9 @@ import { solveSystem, type SolveOutput } from './kkt';
 import type { Diagnostic, Quat, Vec3 } from './types';
 import { firstNonFinite, isFiniteVec, norm2, quatIntegrateInto } from './math';
 import { segmentOf } from './offsets';
+import { contactMode, ContactStepper, NO_WARM, type ContactStep, type WarmStart } from './stepContacts';
+import { addContactSnapshotFields, applyContactStep, contactRecordFields, NO_CONTACT_FIELDS } from './contactReports';
+import { ContactFindings } from './contactFindings';
 
 export interface SimulationOptions {
   /** κ is exact per step up to this many rows per island, estimated above (flagged). Default 200. */
@@ -20,6 +23,8 @@ export interface SimulationOptions {
   /** Keep per-row λ in the records up to this many rows (default 600), and poses up to this many bodies (default 500). */
   maxRecordRows?: number;
   maxRecordBodies?: number;
+  /** Keep a step's contacts in its record up to this many (default 256); `contactCount` always says how many there were. */
+  maxRecordContacts?: number;
 }
 
 const STATE_SIZE = 13; // p(3) q(4) v(3) w(3)
@@ -57,6 +62,12 @@ export class Simulation implements SimulationApi {
   private _stopped = false;
   private initialViolation: Float64Array;
   private drifted = new Set<number>();
+  /** Contacts (velocity formulation with shapes, nonlinear formulation): the step, its warm start and its findings. */
+  private readonly contacts: ContactStepper | undefined;
+  private readonly contactFindings: ContactFindings;
+  private readonly maxRecordContacts: number;
+  private warm: WarmStart = NO_WARM;
+  private readonly warmAt = new Map<number, WarmStart>();
 
   /** `sourceMap` places the run's diagnostics in the scene text; a scene built in code gets an empty map. */
   constructor(
@@ -68,7 +79,13 @@ export class Simulation implements SimulationApi {
     this.states = scene.bodies.map(initialState);
     this.initial = pack(this.states);
     this.checkpoints.set(0, this.initial);
-    this.checkpointEvery = Math.max(1, Math.ceil(scene.bodies.length / 200));
+    const mode = contactMode(scene);
+    this.contacts = mode ? new ContactStepper(this.world, scene, mode) : undefined;
+    this.contactFindings = new ContactFindings(this.world, scene, sourceMap);
+    this.maxRecordContacts = opts.maxRecordContacts ?? 256;
+    // PGS is warm-started: a replay must start where a warm start was kept (one per checkpoint)
+    const shapes = mode === 'velocity' ? scene.bodies.reduce((n, b) => n + b.shapes.length, 0) : 0;
+    this.checkpointEvery = Math.max(1, Math.ceil(scene.bodies.length / 200), Math.ceil(shapes / 10));
     this.stepCondRows = opts.stepExactCondMaxRows ?? 200;
     this.maxRecordRows = opts.maxRecordRows ?? 600;
     this.maxRecordBodies = opts.maxRecordBodies ?? 500;
@@ -96,6 +113,9 @@ export class Simulation implements SimulationApi {
     this._diagnostics = [];
     this._stopped = false;
     this.drifted.clear();
+    this.warm = NO_WARM;
+    this.warmAt.clear();
+    this.contactFindings.reset();
   }
 
   /** ‖C‖₂ per constraint at the given states. */
@@ -115,7 +135,7 @@ export class Simulation implements SimulationApi {
   }
 
   /** One step from `states` (mutated in place). Returns the solve and per-body |q|−1, or a diagnostic if a value went non-finite. */
-  private advance(states: BodyState[], stepIndex: number, analyse: boolean): { out: SolveOutput; drift: Float64Array } | Diagnostic {
+  private advance(states: BodyState[], stepIndex: number, analyse: boolean, warm: WarmStart = NO_WARM): { out: SolveOutput; drift: Float64Array; contact?: ContactStep; warm: WarmStart } | Diagnostic {
     const w = this.world;
     const s = w.scene.solver;
     const asm = assemble(w, states);
@@ -127,6 +147,8 @@ export class Simulation implements SimulationApi {
       const bad = this.checkAssembly(asm, stepIndex) ?? this.checkSolve(out, stepIndex);
       if (bad) return bad;
     }
+    const contact = this.contacts?.step(states, warm, asm);
+    if (contact) return this.takeContactStep(states, stepIndex, out, contact);
     // semi-implicit Euler: v += a·dt (u⁺), p += v·dt, q = normalize(q + ½(ω,0)⊗q·dt)
     const dt = s.dt;
     const drift = new Float64Array(w.bodies.length);
@@ -147,7 +169,21 @@ export class Simulation implements SimulationApi {
         if (what) return this.nonFinite(stepIndex, `the ${what} of body \`${w.bodies[i].spec.name}\``, bodyRange(this.sourceMap, w.bodies[i].spec.index));
       }
     }
-    return { out, drift };
+    return { out, drift, warm: this.contacts ? this.contacts.plainWarm(out) : NO_WARM };
+  }
+
+  /** Copy a contact step's states into `states`, unless a value in it is not finite. */
+  private takeContactStep(states: BodyState[], stepIndex: number, out: SolveOutput, cs: ContactStep): { out: SolveOutput; drift: Float64Array; contact: ContactStep; warm: WarmStart } | Diagnostic {
+    const w = this.world;
+    for (let i = 0; i < w.bodies.length; i++) {
+      const st = cs.states[i];
+      const what = !isFiniteVec(st.p) ? 'position' : !isFiniteVec(st.v) ? 'velocity' : !isFiniteVec(st.w) ? 'angular velocity' : !isFiniteVec(st.q) ? 'orientation' : undefined;
+      if (what) return this.nonFinite(stepIndex, `the ${what} of body \`${w.bodies[i].spec.name}\` (${cs.mode === 'velocity' ? 'projected Gauss–Seidel' : 'Newton'} step)`, bodyRange(this.sourceMap, w.bodies[i].spec.index));
+      Object.assign(states[i], st);
+    }
+    const k = cs.forces.findIndex((f) => !Number.isFinite(f.normalForce + f.frictionForce[0] + f.frictionForce[1]));
+    if (k >= 0) return this.nonFinite(stepIndex, `the force of a contact of body \`${w.bodies[Math.max(cs.contacts[k].bodyA, cs.contacts[k].bodyB)].spec.name}\``, bodyRange(this.sourceMap, w.bodies[Math.max(cs.contacts[k].bodyA, cs.contacts[k].bodyB)].spec.index));
+    return { out, drift: cs.drift, contact: cs, warm: cs.warm };
   }
 
   private nonFinite(step: number, what: string, range: Diagnostic['range']): Diagnostic {
@@ -204,7 +240,7 @@ export class Simulation implements SimulationApi {
     const tol = s.driftTolerance;
     for (let k = 0; k < n && !this._stopped; k++) {
       const stepIndex = this._records.length + 1;
-      const res = this.advance(this.states, stepIndex, true);
+      const res = this.advance(this.states, stepIndex, true, this.warm);
       if ('code' in res) {
         this._stopped = true;
         this._diagnostics.push(res);
@@ -212,7 +248,9 @@ export class Simulation implements SimulationApi {
         this.states = unpack(this.stateAt(this._records.length));
         break;
       }
-      const { out, drift } = res;
+      const { out, drift, contact } = res;
+      this.warm = res.warm;
+      if (contact) this._diagnostics.push(...this.contactFindings.afterStep(contact, stepIndex));
       const C = this.constraintViolations(this.states);
       C.forEach((v, c) => {
         if (this.drifted.has(c) || !(v > Math.max(tol, 10 * this.initialViolation[c]))) return;
@@ -231,33 +269,44 @@ export class Simulation implements SimulationApi {
         step: stepIndex,
         t: stepIndex * s.dt,
         C: Array.from(C),
-        lambda: w.nRows <= this.maxRecordRows ? Array.from(out.lambda) : [],
+        lambda: w.nRows <= this.maxRecordRows ? Array.from(contact ? contact.lambda : out.lambda) : [],
         cond: { A: Number.isFinite(out.cond) ? out.cond : null },
         condEstimated: out.condEstimated,
         energy,
         quatDrift: drift.reduce((m, x) => Math.max(m, Math.abs(x)), 0),
-        method: out.method,
+        method: contact ? (contact.mode === 'velocity' ? 'pgs' : 'newton') : out.method,
+        ...(contact ? contactRecordFields(this.scene, contact, this.maxRecordContacts) : this.contacts ? NO_CONTACT_FIELDS : {}),
         poses: w.bodies.length <= this.maxRecordBodies ? this.states.flatMap((st) => [...st.p, ...st.q]) : [],
       };
       this._records.push(rec);
       added.push(rec);
-      if (stepIndex % this.checkpointEvery === 0) this.checkpoints.set(stepIndex, pack(this.states));
+      if (stepIndex % this.checkpointEvery === 0) {
+        this.checkpoints.set(stepIndex, pack(this.states));
+        if (this.contacts) this.warmAt.set(stepIndex, this.warm);
+      }
     }
     return added;
   }
 
   /** Packed state after step k (0 = initial), re-simulated from the nearest checkpoint when not stored. */
   private stateAt(k: number): Float64Array {
+    return this.replayTo(k).state;
+  }
+
+  /** The state after step k and the warm start of the step after it (contacts). */
+  private replayTo(k: number): { state: Float64Array; warm: WarmStart } {
     const exact = this.checkpoints.get(k);
-    if (exact) return exact;
+    if (exact) return { state: exact, warm: this.warmAt.get(k) ?? NO_WARM };
     let base = k - (k % this.checkpointEvery);
     while (!this.checkpoints.has(base)) base -= this.checkpointEvery;
     const states = unpack(this.checkpoints.get(base)!);
+    let warm = this.warmAt.get(base) ?? NO_WARM;
     for (let j = base + 1; j <= k; j++) {
-      const r = this.advance(states, j, false);
+      const r = this.advance(states, j, false, warm);
       if ('code' in r) break;
+      warm = r.warm;
     }
-    return pack(states);
+    return { state: pack(states), warm };
   }
 
   snapshotAt(k: number): SystemSnapshot {
@@ -266,15 +315,25 @@ export class Simulation implements SimulationApi {
     // Re-take the last step from the state before it: it reproduces the stored state exactly and gives |q|−1 per body.
     let states: BodyState[];
     let drift: Float64Array | undefined;
+    let warm: WarmStart = NO_WARM;
     if (step === 0) states = this.states.length && this._records.length === 0 ? this.states.map(cloneState) : unpack(this.initial);
     else {
-      states = unpack(this.stateAt(step - 1));
-      const r = this.advance(states, step, false);
-      if (!('code' in r)) drift = r.drift;
+      const before = this.replayTo(step - 1);
+      states = unpack(before.state);
+      const r = this.advance(states, step, false, before.warm);
+      if (!('code' in r)) {
+        drift = r.drift;
+        warm = r.warm;
+      }
     }
     const asm = assemble(w, states);
     const out = solveSystem(w, asm, this.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: true });
-    return buildSnapshot(w, step, states, asm, out, drift);
+    // contacts: the step from this state (as λ of the acceleration formulation is the step's from it)
+    const contact = this.contacts?.step(states, warm, asm);
+    if (contact) applyContactStep(w, asm, out, contact);
+    const snap = buildSnapshot(w, step, states, asm, out, drift);
+    if (this.contacts) addContactSnapshotFields(snap, w, this.scene, contact);
+    return snap;
   }
 
   result(): SimulationResult {
