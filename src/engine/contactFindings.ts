@@ -1,9 +1,9 @@
 // Diagnostics of contacts, on the range of the shape (or body, or constraint) concerned:
-//   at step 0 (inspect): shapes overlapping deeply (CL407), overlapping shapes of two ends that
-//     never move (CL406: no contact is solved between them);
-//   during a run, once per shape pair or per owner: penetration above the tolerance (CL403), Newton
-//     not converged, naming the block and the row with the largest residual (CL404), friction
-//     outside the Coulomb cone (CL405).
+//   at step 0 (inspect): shapes overlapping deeply (CL505), overlapping shapes of two ends that
+//     never move (CL504: no contact is solved between them);
+//   during a run, once per shape pair or per owner: penetration above the tolerance (CL501), Newton
+//     not converged, naming the block and the row with the largest residual (CL502), friction
+//     outside the Coulomb cone (CL503).
 import type { World } from './assemble';
 import { candidatePairsStatic } from './contactStatic';
 import { Codes } from './codes';
@@ -15,8 +15,10 @@ import type { SceneSpec, SourceMap } from './scene/types';
 import type { ContactStep } from './stepContacts';
 import type { Diagnostic, Range } from './types';
 
-/** Relative excess of ‖f_t‖ over μ·f_n reported as a cone violation (CL405). */
+/** Relative excess of ‖f_t‖ over μ·f_n reported as a cone violation (CL503). */
 export const CONE_TOLERANCE = 1e-3;
+/** At most this many CL502 per run (one per block and owner: body, constraint, or contact shape pair). */
+export const MAX_NEWTON_FINDINGS = 5;
 
 /** The range of shape `index` of body `owner` (−1: the world): its name, else its type, else the object. */
 export function shapeRange(sm: SourceMap, owner: number, index: number): Range {
@@ -33,7 +35,7 @@ function contactRange(scene: SceneSpec, sm: SourceMap, c: Contact): Range {
 
 const pairOf = (c: Contact): string => `${c.bodyA}:${c.shapeA}|${c.bodyB}:${c.shapeB}`;
 
-/** Diagnostics of the initial state: deep overlaps (CL407) and touching shapes that both never move (CL406). */
+/** Diagnostics of the initial state: deep overlaps (CL505) and touching shapes that both never move (CL504). */
 export function initialContactDiagnostics(scene: SceneSpec, sm: SourceMap, states: readonly BodyState[], contacts: readonly Contact[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   const tol = scene.solver.contacts.penetrationTolerance;
@@ -118,9 +120,10 @@ export class ContactFindings {
       }
     });
     const r = cs.newton;
-    if (r && !r.converged) {
+    if (r && !r.converged && this.unconverged.size < MAX_NEWTON_FINDINGS) {
       const o = r.worst.owner;
-      const key = `${r.worst.block}:${o.kind}:${o.index}`;
+      // contacts are renumbered every step: key them by their shape pair
+      const key = `${r.worst.block}:${o.kind === 'contact' && cs.contacts[o.index] ? pairOf(cs.contacts[o.index]) : `${o.kind}${o.index}`}`;
       if (!this.unconverged.has(key)) {
         this.unconverged.add(key);
         out.push(this.newtonDiagnostic(cs, step, t));

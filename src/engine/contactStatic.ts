@@ -1,6 +1,6 @@
 // Shapes that touch although neither can move (fixed bodies' shapes, world shapes): detection
 // leaves such pairs out (a contact between two immovable ends has nothing to solve), so they are
-// looked for separately, at the initial state, for diagnostic CL406. Same broad phase as detection.
+// looked for separately, at the initial state, for diagnostic CL504. Same broad phase as detection.
 import { planePairs, sweepAndPrune } from './collision/broadphase';
 import { collisionModel, poseShapes, toContact } from './collision/detect';
 import { collideShapes } from './collision/narrow';

@@ -41,7 +41,7 @@ export interface ContactSettings {
   level: ContactLevel;
   /** Collide shapes of two bodies joined by a constraint (default false). */
   jointedCollide: boolean;
-  /** Penetration (m) above which a run reports CL403 and an initial overlap CL407 (default 1e-3). */
+  /** Penetration (m) above which a run reports CL501 and an initial overlap CL505 (default 1e-3). */
   penetrationTolerance: number;
 }
 
