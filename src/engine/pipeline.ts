@@ -10,7 +10,7 @@ import type { SimulationResult } from './result';
 import { parseScene } from './scene/parse';
 import { emptySourceMap } from './scene/text';
 import type { ParseResult } from './scene/types';
-import { Simulation } from './simulation';
+import { Simulation, type SimulationOptions } from './simulation';
 import { solveSystem } from './kkt';
 import type { Diagnostic } from './types';
 import { contactMode, ContactStepper, NO_WARM } from './stepContacts';
@@ -84,12 +84,12 @@ export interface SimulateOutput {
 }
 
 /** Inspect, then run `steps` steps (default: the scene's `solver.steps`). */
-export function simulateScene(text: string, steps?: number, onProgress?: (done: number, total: number) => void): SimulateOutput {
+export function simulateScene(text: string, steps?: number, onProgress?: (done: number, total: number) => void, opts: SimulationOptions = {}): SimulateOutput {
   const inspect = inspectScene(text);
   const scene = inspect.parse.scene;
   if (!scene || !inspect.snapshot) return { inspect };
   try {
-    const sim = new Simulation(scene, inspect.parse.sourceMap);
+    const sim = new Simulation(scene, inspect.parse.sourceMap, opts);
     const total = steps ?? scene.solver.steps;
     const chunk = Math.max(1, Math.min(100, Math.ceil(total / 100)));
     for (let done = 0; done < total && !sim.stopped; done += chunk) {
