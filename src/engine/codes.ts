@@ -45,6 +45,12 @@ export const Codes = {
   drift: 'CL402-drift',
   overflow: 'CL403-overflow',
   divergence: 'CL404-divergence',
+  // contacts in a run (and at its initial state)
+  penetration: 'CL501-penetration',
+  newtonNotConverged: 'CL502-newton-not-converged',
+  frictionCone: 'CL503-friction-cone',
+  contactFixedEnds: 'CL504-contact-fixed-ends',
+  initialOverlap: 'CL505-initial-overlap',
   // the engine itself
   internalError: 'CL900-internal-error',
 } as const;
@@ -90,5 +96,10 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.drift]: 'The constraint violation grew during the run beyond the tolerance. Increase alpha/beta (or erp), or reduce dt.',
   [Codes.overflow]: 'A value beyond ±1e150 appeared: finite but meaningless (its square, an energy or a norm, overflows). Reported and stopped like CL401, at the first step and quantity; at step 0 fix the named value.',
   [Codes.divergence]: 'The run diverged (a value went non-finite or beyond ±1e150, the energy grew without a source, or |C| grew a hundredfold): the step where growth began, the constraints and bodies that grew first and fastest, and the most likely cause with numbers (gains too stiff for dt, no position correction, a conflicting set, an initial violation, a mass or inertia ratio, or a time step too large for the motion). See docs/divergence.md.',
+  [Codes.penetration]: 'After a step, two shapes overlap by more than `solver.contacts.penetrationTolerance`. Reduce `dt`; at the velocity level raise `erp` or use the nonlinear formulation (position-level contacts).',
+  [Codes.newtonNotConverged]: 'Newton\'s method on the nonlinear system did not reach `solver.newton.tolerance`; the message names the block (dyn, kin, b, n, f) and the body, constraint or contact with the largest residual.',
+  [Codes.frictionCone]: 'A friction force lies outside the Coulomb cone (‖f_t‖ > μ·f_n): the contact solver did not converge. Raise its iterations or reduce `dt`.',
+  [Codes.contactFixedEnds]: 'Two shapes touch but neither end can move (fixed bodies or the world): no contact is solved between them.',
+  [Codes.initialOverlap]: 'Two shapes overlap in the initial state by more than `solver.contacts.penetrationTolerance`; the first steps push them apart with large forces.',
   [Codes.internalError]: 'The engine failed on this input. This is a bug in Constraint Lens: please report it with the scene file.',
 };

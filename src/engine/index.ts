@@ -33,3 +33,5 @@ export type * from './types';
 export { detectContacts } from './collision/detect';
 export type * from './collision/types';
 export { stepNonlinear, solveContactsPgs, stepVelocity, defaultNonlinearSettings, defaultVelocitySettings, type NewtonReport, type PgsReport, type NonlinearSettings, type VelocitySettings } from './contact';
+// Contacts in a run: the finite cone-ratio convention of ContactReport.
+export { CONE_RATIO_MAX, finiteConeRatio } from './contactReports';

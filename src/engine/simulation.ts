@@ -15,6 +15,9 @@ import type { SceneSpec, SourceMap } from './scene/types';
 import { solveSystem, type SolveOutput } from './kkt';
 import type { Diagnostic, Quat, Vec3 } from './types';
 import { norm2, quatIntegrateInto } from './math';
+import { contactMode, ContactStepper, NO_WARM, type ContactStep, type WarmStart } from './stepContacts';
+import { addContactSnapshotFields, applyContactStep, contactRecordFields, NO_CONTACT_FIELDS } from './contactReports';
+import { ContactFindings } from './contactFindings';
 
 export interface SimulationOptions {
   /** κ is exact per step up to this many rows per island, estimated above (flagged). Default 200. */
@@ -22,6 +25,8 @@ export interface SimulationOptions {
   /** Keep per-row λ in the records up to this many rows (default 600), and poses up to this many bodies (default 500). */
   maxRecordRows?: number;
   maxRecordBodies?: number;
+  /** Keep a step's contacts in its record up to this many (default 256); `contactCount` always says how many there were. */
+  maxRecordContacts?: number;
 }
 
 const STATE_SIZE = 13; // p(3) q(4) v(3) w(3)
@@ -62,6 +67,12 @@ export class Simulation implements SimulationApi {
   private readonly watch: DivergenceWatch;
   /** The initial state and its system were checked (at the first step of a run). */
   private startChecked = false;
+  /** Contacts (velocity formulation with shapes, nonlinear formulation): the step, its warm start and its findings. */
+  private readonly contacts: ContactStepper | undefined;
+  private readonly contactFindings: ContactFindings;
+  private readonly maxRecordContacts: number;
+  private warm: WarmStart = NO_WARM;
+  private readonly warmAt = new Map<number, WarmStart>();
 
   /** `sourceMap` places the run's diagnostics in the scene text; a scene built in code gets an empty map. */
   constructor(
@@ -73,7 +84,13 @@ export class Simulation implements SimulationApi {
     this.states = scene.bodies.map(initialState);
     this.initial = pack(this.states);
     this.checkpoints.set(0, this.initial);
-    this.checkpointEvery = Math.max(1, Math.ceil(scene.bodies.length / 200));
+    const mode = contactMode(scene);
+    this.contacts = mode ? new ContactStepper(this.world, scene, mode) : undefined;
+    this.contactFindings = new ContactFindings(this.world, scene, sourceMap);
+    this.maxRecordContacts = opts.maxRecordContacts ?? 256;
+    // PGS is warm-started: a replay must start where a warm start was kept (one per checkpoint)
+    const shapes = mode === 'velocity' ? scene.bodies.reduce((n, b) => n + b.shapes.length, 0) : 0;
+    this.checkpointEvery = Math.max(1, Math.ceil(scene.bodies.length / 200), Math.ceil(shapes / 10));
     this.stepCondRows = opts.stepExactCondMaxRows ?? 200;
     this.maxRecordRows = opts.maxRecordRows ?? 600;
     this.maxRecordBodies = opts.maxRecordBodies ?? 500;
@@ -104,6 +121,9 @@ export class Simulation implements SimulationApi {
     this.drifted.clear();
     this.watch.reset();
     this.startChecked = false;
+    this.warm = NO_WARM;
+    this.warmAt.clear();
+    this.contactFindings.reset();
   }
 
   /** ‖C‖₂ per constraint at the given states. */
@@ -123,7 +143,7 @@ export class Simulation implements SimulationApi {
   }
 
   /** One step from `states` (mutated in place). Returns the solve and per-body |q|−1, or the first bad value (finite.ts). */
-  private advance(states: BodyState[], stepIndex: number, analyse: boolean): { out: SolveOutput; drift: Float64Array } | Finding {
+  private advance(states: BodyState[], stepIndex: number, analyse: boolean, warm: WarmStart = NO_WARM): { out: SolveOutput; drift: Float64Array; contact?: ContactStep; warm: WarmStart } | Finding {
     const w = this.world;
     const s = w.scene.solver;
     const asm = assemble(w, states);
@@ -131,6 +151,8 @@ export class Simulation implements SimulationApi {
     const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, wantScaledCond: false, skipAnalysis: !analyse });
     const bad = checkSystem(w, asm, out, { analysed: analyse });
     if (bad) return bad;
+    const contact = this.contacts?.step(states, warm, asm);
+    if (contact) return this.takeContactStep(states, out, contact);
     // semi-implicit Euler: v += a·dt (u⁺), p += v·dt, q = normalize(q + ½(ω,0)⊗q·dt)
     const dt = s.dt;
     const drift = new Float64Array(w.bodies.length);
@@ -145,7 +167,24 @@ export class Simulation implements SimulationApi {
       for (let d = 0; d < 3; d++) st.p[d] += st.v[d] * dt;
       drift[i] = quatIntegrateInto(st.q, st.w, dt) - 1;
     }
-    return checkStates(w, states) ?? { out, drift };
+    return checkStates(w, states) ?? { out, drift, warm: this.contacts ? this.contacts.plainWarm(out) : NO_WARM };
+  }
+
+  /** Copy a contact step's states into `states`, unless a value in it (or a contact force) is bad. */
+  private takeContactStep(states: BodyState[], out: SolveOutput, cs: ContactStep): { out: SolveOutput; drift: Float64Array; contact: ContactStep; warm: WarmStart } | Finding {
+    const w = this.world;
+    const bad = checkStates(w, cs.states);
+    if (bad) return bad;
+    for (let i = 0; i < w.bodies.length; i++) Object.assign(states[i], cs.states[i]);
+    const k = cs.forces.findIndex((f) => !(Math.abs(f.normalForce) <= 1e150 && Math.abs(f.frictionForce[0]) <= 1e150 && Math.abs(f.frictionForce[1]) <= 1e150));
+    if (k >= 0) {
+      const f = cs.forces[k];
+      const value = [f.normalForce, f.frictionForce[0], f.frictionForce[1]].find((x) => !(Math.abs(x) <= 1e150)) ?? NaN;
+      const b = Math.max(cs.contacts[k].bodyA, cs.contacts[k].bodyB);
+      const owner = { kind: 'body' as const, index: b, name: w.bodies[b].spec.name, fileIndex: w.bodies[b].spec.index };
+      return { symbol: 'force', quantity: 'a contact force', owner, value, reason: Number.isFinite(value) ? 'overflow' : 'non-finite' };
+    }
+    return { out, drift: cs.drift, contact: cs, warm: cs.warm };
   }
 
   /** Step 0 as inspect checks it: a run never starts from NaN, ∞ or values beyond ±1e150. */
@@ -205,12 +244,14 @@ export class Simulation implements SimulationApi {
     }
     for (let k = 0; k < n && !this._stopped; k++) {
       const stepIndex = this._records.length + 1;
-      const res = this.advance(this.states, stepIndex, true);
+      const res = this.advance(this.states, stepIndex, true, this.warm);
       if ('symbol' in res) {
         this.stopAt(stepIndex, res);
         break;
       }
-      const { out, drift } = res;
+      const { out, drift, contact } = res;
+      this.warm = res.warm;
+      if (contact) this._diagnostics.push(...this.contactFindings.afterStep(contact, stepIndex));
       const C = this.constraintViolations(this.states);
       const energy = energyOf(w, this.states);
       const bad = checkViolations(w, C) ?? checkEnergy(w, this.states, energy);
@@ -234,36 +275,47 @@ export class Simulation implements SimulationApi {
         step: stepIndex,
         t: stepIndex * s.dt,
         C: Array.from(C),
-        lambda: w.nRows <= this.maxRecordRows ? Array.from(out.lambda) : [],
+        lambda: w.nRows <= this.maxRecordRows ? Array.from(contact ? contact.lambda : out.lambda) : [],
         cond: { A: Number.isFinite(out.cond) ? out.cond : null },
         condEstimated: out.condEstimated,
         rank: out.rank,
         energy,
         quatDrift: drift.reduce((m, x) => Math.max(m, Math.abs(x)), 0),
-        method: out.method,
+        method: contact ? (contact.mode === 'velocity' ? 'pgs' : 'newton') : out.method,
+        ...(contact ? contactRecordFields(this.scene, contact, this.maxRecordContacts) : this.contacts ? NO_CONTACT_FIELDS : {}),
         poses: w.bodies.length <= this.maxRecordBodies ? this.states.flatMap((st) => [...st.p, ...st.q]) : [],
       };
       this._records.push(rec);
       added.push(rec);
       const trigger = this.watch.observe(rec);
       if (trigger) this.explain(trigger);
-      if (stepIndex % this.checkpointEvery === 0) this.checkpoints.set(stepIndex, pack(this.states));
+      if (stepIndex % this.checkpointEvery === 0) {
+        this.checkpoints.set(stepIndex, pack(this.states));
+        if (this.contacts) this.warmAt.set(stepIndex, this.warm);
+      }
     }
     return added;
   }
 
   /** Packed state after step k (0 = initial), re-simulated from the nearest checkpoint when not stored. */
   private stateAt(k: number): Float64Array {
+    return this.replayTo(k).state;
+  }
+
+  /** The state after step k and the warm start of the step after it (contacts). */
+  private replayTo(k: number): { state: Float64Array; warm: WarmStart } {
     const exact = this.checkpoints.get(k);
-    if (exact) return exact;
+    if (exact) return { state: exact, warm: this.warmAt.get(k) ?? NO_WARM };
     let base = k - (k % this.checkpointEvery);
     while (!this.checkpoints.has(base)) base -= this.checkpointEvery;
     const states = unpack(this.checkpoints.get(base)!);
+    let warm = this.warmAt.get(base) ?? NO_WARM;
     for (let j = base + 1; j <= k; j++) {
-      const r = this.advance(states, j, false);
+      const r = this.advance(states, j, false, warm);
       if ('symbol' in r) break;
+      warm = r.warm;
     }
-    return pack(states);
+    return { state: pack(states), warm };
   }
 
   snapshotAt(k: number): SystemSnapshot {
@@ -272,15 +324,25 @@ export class Simulation implements SimulationApi {
     // Re-take the last step from the state before it: it reproduces the stored state exactly and gives |q|−1 per body.
     let states: BodyState[];
     let drift: Float64Array | undefined;
+    let warm: WarmStart = NO_WARM;
     if (step === 0) states = this.states.length && this._records.length === 0 ? this.states.map(cloneState) : unpack(this.initial);
     else {
-      states = unpack(this.stateAt(step - 1));
-      const r = this.advance(states, step, false);
-      if (!('symbol' in r)) drift = r.drift;
+      const before = this.replayTo(step - 1);
+      states = unpack(before.state);
+      const r = this.advance(states, step, false, before.warm);
+      if (!('symbol' in r)) {
+        drift = r.drift;
+        warm = r.warm;
+      }
     }
     const asm = assemble(w, states);
     const out = solveSystem(w, asm, this.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: true });
-    return buildSnapshot(w, step, states, asm, out, drift);
+    // contacts: the step from this state (as λ of the acceleration formulation is the step's from it)
+    const contact = this.contacts?.step(states, warm, asm);
+    if (contact) applyContactStep(w, asm, out, contact);
+    const snap = buildSnapshot(w, step, states, asm, out, drift);
+    if (this.contacts) addContactSnapshotFields(snap, w, this.scene, contact);
+    return snap;
   }
 
   result(): SimulationResult {
