@@ -66,6 +66,9 @@ export interface ContactStep {
   warm: WarmStart;
 }
 
+/** Detection slop of velocity-level Newton contacts (m): a resting contact at gap +1e-16 must not be lost to round-off. */
+export const ROUND_OFF_SLOP = 1e-9;
+
 const pairKey = (c: Contact): string => `${c.bodyA}:${c.shapeA}|${c.bodyB}:${c.shapeB}`;
 
 /** A length that says how large a shape is (the matching radius of warm starts is a tenth of it). */
@@ -119,7 +122,10 @@ export class ContactStepper {
   detect(states: readonly BodyState[]): Contact[] {
     const c = this.scene.solver.contacts;
     if (!c.enabled) return [];
-    return detectContacts(this.scene, states, { ...c, margin: c.margin + this.speculative(states) });
+    // Velocity-level Newton rows (seed: φ(J_n·u + Υ·c_n(q⁻)/h, ·)) let an open contact close by only Υ·gap per
+    // step: a speculative contact would hold the bodies apart. They get the round-off slop only.
+    const velocityNewton = this.mode === 'nonlinear' && c.level === 'velocity';
+    return detectContacts(this.scene, states, { ...c, margin: c.margin + (velocityNewton ? ROUND_OFF_SLOP : this.speculative(states)) });
   }
 
   /**
