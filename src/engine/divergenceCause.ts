@@ -76,12 +76,17 @@ function gainKey(s: SolverSettings, rec: Recurrence): 'alpha' | 'beta' | 'erp' {
   return rec.b > 0 && rec.b < 2 ? 'alpha' : 'beta';
 }
 
-/** "Stable for dt = 0.01: β in (0, 200) and, for β = 20, α in (0, 3.8e4)". */
+/** "for dt = 0.01 the gains are stable iff 0 < β < 200 and 0 < α < (4 − 2hβ)/h²: with β = 20, α in (0, 3.6e4)". */
 export function stableRangeText(s: SolverSettings): string {
   const r = stableRanges(s);
-  if (r.erp) return `stable for any erp in (0, ${fmt(r.erp.hi)})`;
-  if (!r.alpha || !r.beta) return 'no gains enter (the constraint error is solved implicitly)';
-  return `stable for dt = ${fmt(s.dt)} when β is in [${fmt(r.beta.lo)}, ${fmt(r.beta.hi)}) with h·β${s.stabilization === 'aerislab' ? ' (here h·(1 + β))' : ''} > 0, and α is in (0, ${fmt(r.alpha.hi)}) for β = ${fmt(s.beta)}`;
+  if (r.erp) return `stable for dt = ${fmt(s.dt)} iff 0 < erp < ${fmt(r.erp.hi)}`;
+  if (!r.alpha || !r.beta) return 'not governed by gains (the constraint error is solved implicitly)';
+  const aer = s.stabilization === 'aerislab';
+  const bText = aer ? `0 ≤ β < ${fmt(r.beta.hi)} (h·(1 + β) < 2)` : `0 < β < ${fmt(r.beta.hi)}`;
+  const law = `stable for dt = ${fmt(s.dt)} iff ${bText} and 0 < α < (4 − 2·h·${aer ? '(1 + β)' : 'β'})/h²`;
+  const bOk = aer ? s.beta < r.beta.hi : s.beta > 0 && s.beta < r.beta.hi;
+  if (!bOk) return `${law}; β = ${fmt(s.beta)} is outside its range${s.beta === 0 && !aer ? ' (with β = 0 no α gives ρ < 1: the error oscillates without decaying)' : ''}`;
+  return `${law}: with β = ${fmt(s.beta)}, α in (0, ${fmt(r.alpha.hi)})`;
 }
 
 function recurrenceText(s: SolverSettings, rec: Recurrence): string {
@@ -155,7 +160,13 @@ function classify(world: World, trace: RunTrace, trigger: Trigger, g: GrowthRepo
     const c = firstC !== undefined && violated.includes(firstC) ? firstC : violated.reduce((m, c) => ((C0[c] ?? 0) > (C0[m] ?? 0) ? c : m), violated[0]);
     return { kind: 'initial-violation', constraint: c, violation: C0[c] ?? 0 };
   }
-  const candidates = firstC !== undefined ? [firstC, ...world.constraints.map((_, c) => c).filter((c) => c !== firstC)] : world.constraints.map((_, c) => c);
+  // the constraints involved in the growth, in the order they grew (those of growing bodies too); all of them without growth data
+  const involved: number[] = [];
+  for (const x of g.growing) {
+    if (x.owner.kind === 'constraint') involved.push(x.owner.index);
+    else world.constraints.forEach((_, c) => (world.endA[c] === x.owner.index || world.endB[c] === x.owner.index) && involved.push(c));
+  }
+  const candidates = [...new Set(involved.length ? involved : world.constraints.map((_, c) => c))];
   const ill = snap.cond.A === null || snap.cond.A >= s.conditionWarning;
   for (const c of candidates) {
     const r = ratioAcross(world, c);
@@ -207,7 +218,7 @@ function causeText(world: World, cause: Cause, g: GrowthReport, C0: ArrayLike<nu
       return ` Most likely cause: constraints ${cause.constraints.map((n) => `\`${n}\``).join(', ')} are redundant with incompatible targets at step ${cause.step} (least-squares residual ${fmt(cause.residual)}): no λ satisfies them all and the solver fights between them. Remove one of them or make their targets agree.`;
     case 'initial-violation': {
       const c = world.constraints[cause.constraint].spec;
-      const kick = s.formulation === 'velocity' ? `a correction velocity erp·|C₀|/dt = ${fmt((s.erp * cause.violation) / s.dt)} m/s` : `a correction acceleration α·|C₀| = ${fmt(s.alpha * cause.violation)} m/s²`;
+      const kick = s.formulation === 'velocity' ? `the velocity target erp·|C₀|/dt = ${fmt((s.erp * cause.violation) / s.dt)} (C's units per second)` : `the acceleration target α·|C₀| = ${fmt(s.alpha * cause.violation)} (C's units per s²)`;
       return ` Most likely cause: constraint \`${c.name}\` starts violated by |C₀| = ${fmt(cause.violation)} and the stabilisation pulls it in with ${kick}, pumping energy in at the first steps (the energy went from ${J(g.energy.initial)} to ${J(g.energy.end)}). Start from a configuration that satisfies it (CL304 has a fix for distances) or soften the gains.`;
     }
     case 'mass-ratio': {

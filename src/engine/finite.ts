@@ -119,7 +119,7 @@ export function checkAssembly(w: World, asm: Assembly): Finding | undefined {
 }
 
 /** What the solve produced: rhs, b, B, λ, a, Jᵀλ, each constraint's force and torque, the residual and κ. */
-export function checkSolve(w: World, asm: Assembly, out: SolveOutput, analysed = true): Finding | undefined {
+export function checkSolve(w: World, out: SolveOutput, analysed = true): Finding | undefined {
   const rows: [string, Float64Array | undefined][] = [['rhs', out.rhs], ['b', out.b], ['B', out.B], ['λ', out.lambda]];
   for (const [symbol, x] of rows) {
     if (!x) continue;
@@ -137,7 +137,7 @@ export function checkSolve(w: World, asm: Assembly, out: SolveOutput, analysed =
     const k = firstBad(x);
     if (k >= 0) return finding(symbol, x[k], colOwner(w, k));
   }
-  const force = checkConstraintForces(w, asm, out.lambda);
+  const force = checkConstraintForces(w, out.lambda);
   if (force) return force;
   if (isBad(out.residual)) return finding('residual', out.residual);
   if (out.singularValues) {
@@ -152,14 +152,20 @@ export function checkSolve(w: World, asm: Assembly, out: SolveOutput, analysed =
   return undefined;
 }
 
-/** J_Xᵀλ of each constraint on each of its ends (what the panel and the CLI print per constraint). */
-function checkConstraintForces(w: World, asm: Assembly, lambda: Float64Array): Finding | undefined {
-  const J = asm.J.values;
+/**
+ * J_Xᵀλ of each constraint on each of its ends, the world and fixed bodies included (what the panel
+ * and the CLI print per constraint). Reads the constraints' own Jacobian blocks, which hold the state
+ * just assembled.
+ */
+function checkConstraintForces(w: World, lambda: Float64Array): Finding | undefined {
   for (let c = 0; c < w.constraints.length; c++) {
-    for (const off of [w.jOffA, w.jOffB]) {
+    const ev = w.evals[c];
+    const r0 = w.rowStart[c];
+    const rows = w.rowStart[c + 1] - r0;
+    for (const blk of [ev.JA, ev.JB]) {
       for (let j = 0; j < 6; j++) {
         let s = 0;
-        for (let r = w.rowStart[c]; r < w.rowStart[c + 1]; r++) if (off[r] >= 0) s += J[off[r] + j] * lambda[r];
+        for (let r = 0; r < rows; r++) s += blk[r * 6 + j] * lambda[r0 + r];
         if (isBad(s)) return finding('force', s, constraintOwner(w, c));
       }
     }
@@ -204,7 +210,7 @@ export function checkEnergy(w: World, states: readonly BodyState[], energy: { ki
  * the solve (`analysed`: κ was asked for, so NaN there is a failure, not "not computed").
  */
 export function checkSystem(w: World, asm: Assembly, out: SolveOutput, opts: { initial?: readonly BodyState[]; analysed?: boolean } = {}): Finding | undefined {
-  return (opts.initial && checkStates(w, opts.initial)) || checkAssembly(w, asm) || checkSolve(w, asm, out, opts.analysed ?? true);
+  return (opts.initial && checkStates(w, opts.initial)) || checkAssembly(w, asm) || checkSolve(w, out, opts.analysed ?? true);
 }
 
 /**
