@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { chainJointError, chainParams, half, linkPosition, type ChainParams } from './chain';
 import { denseStep, denseStepMacs, makeBody, type DenseWorld } from './dense-seed';
 import { makeEngineChain } from './engine-runner';
+import { benchTall } from './tall';
 import { loadMujoco, makeMujocoChain, type MjJacobian, type MjSolver, type MujocoChain, type MujocoSettings } from './mujoco';
 
 // ---------------------------------------------------------------------------------------------
@@ -490,6 +491,7 @@ async function main(): Promise<void> {
     loadAverageAtEnd: os.loadavg().map((x) => Number(x.toFixed(2))),
     options: { sizes: opts.sizes, rounds: opts.rounds, denseBudgetS: opts.denseBudgetS, variants: opts.variants },
     results,
+    tall: benchTall(),
   };
   fs.mkdirSync(path.dirname(opts.outFile), { recursive: true });
   const replacer = (key: string, value: unknown) => (key === 'positions' ? undefined : value);
