@@ -19,6 +19,7 @@ import { loadRapierPeer } from './rapier';
 import { engineVsDense, fastestPeer, jsonReplacer, printChainTables, printNotes, printTyping, type Clock, type SizeResult } from './report';
 import { collectGarbage, cpuMs, interleavedRounds, nowMs, projectMs, type RoundsPolicy } from './timing';
 import { runTyping, type TypingResult } from './typing';
+import { benchTall, type TallResult } from './tall';
 
 const PEER_LOADERS: { id: ContenderId; label: string; load: (o: Options) => Promise<Peer> }[] = [
   { id: 'mujoco', label: 'MuJoCo (@mujoco/mujoco)', load: (o) => loadMujocoPeer('@mujoco/mujoco', { variants: o.variants }) },
@@ -156,6 +157,9 @@ async function main(): Promise<void> {
     console.log(`load average after the typing bench: ${fmtLoad(os.loadavg(), cores)}`);
   }
 
+  // tall systems: thousands of rows on one body (rank, redundancy and κ through J's column space)
+  const tall: TallResult[] = opts.typing ? benchTall() : [];
+
   const wallS = (nowMs() - wall0) / 1000;
   const json = {
     date: new Date().toISOString(),
@@ -180,6 +184,7 @@ async function main(): Promise<void> {
       return { ...r, fastestPeer: { wall: fastest('wall'), cpu: fastest('cpu') } };
     }),
     typing,
+    tall,
   };
   fs.mkdirSync(path.dirname(opts.outFile), { recursive: true });
   fs.writeFileSync(opts.outFile, JSON.stringify(json, jsonReplacer, 2) + '\n');

@@ -112,7 +112,7 @@ export function heatmapSelection(s: PanelState): HeatmapSelection {
       .map((x) => [x, x + 6] as [number, number]);
   if (id === 'J') {
     sel.rows.push(rowRange);
-    sel.cols.push(...bodyCols());
+    for (const c of bodyCols()) sel.cols.push(c);
   } else if (id === 'A' || id === 'W') {
     sel.rows.push(rowRange);
     sel.cols.push(rowRange);

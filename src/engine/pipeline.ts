@@ -106,7 +106,7 @@ export function simulateScene(text: string, steps?: number, onProgress?: (done: 
       onProgress?.(Math.min(done + chunk, total), total);
     }
     const result = sim.result();
-    inspect.diagnostics.push(...result.diagnostics);
+    for (const d of result.diagnostics) inspect.diagnostics.push(d);
     sortDiagnostics(inspect.diagnostics);
     inspect.hasErrors ||= result.diagnostics.some((d) => d.severity === 'error');
     return { inspect, result, simulation: sim };

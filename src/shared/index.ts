@@ -9,3 +9,4 @@ export { csvField, csvNumber, csvText, runCsv, runCsvHeader, type RunMeta, type 
 export { jsonCond, jsonNumber, stringifyJson } from './json';
 export { absRange, blockDiagonalCsr, csrEntry, csrFind, csrGet, csrLowerBound, csrToDense, csrToDenseFlat, type CsrArrays, type CsrView } from './csr';
 export { frameAt, norm3, type SceneFrame, type V3 } from './sceneFrame';
+export { maxOf, minOf, pushAll } from './arrays';
