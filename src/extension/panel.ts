@@ -10,8 +10,11 @@ import { isWebviewMessage, type HostMessage, type WebviewMessage, type WebviewSt
 import type { Range as EngineRange } from '../engine/types';
 import type { PanelProbe } from './api';
 import { ContextKeys, PanelCommandIds, ViewIds } from './commandIds';
+import type { Config } from './config';
 import { Disposable, disposeAll, toDisposable } from './dispose';
+import type { SceneItem } from './logic/itemAt';
 import type { SceneEvent, SceneManager, SceneState } from './scenes';
+import { conditionWarningOf } from './statusBar';
 import { errorMessage, fileNameOf, keyOf, makeNonce, parseUriArg, toVsRange } from './util';
 
 export const VIEW_TYPE = ViewIds.inspector;
@@ -42,6 +45,10 @@ class InspectorPanel extends Disposable implements PanelProbe {
   postedToWebview = 0;
   lastMessageFromWebview: WebviewMessage | undefined;
   postedTypes: string[] = [];
+  /** The last selection the host asked the webview to show (tree, editor cursor). */
+  lastSelect: { constraint?: string; body?: string } | undefined;
+  /** What the inspector last showed as selected, as far as the host knows ('' for nothing). */
+  selectedItem = '';
   /** The webview's script said `ready` and has not been unloaded since. */
   private ready = false;
   private historyTimer: ReturnType<typeof setTimeout> | undefined;
@@ -122,6 +129,9 @@ class InspectorPanel extends Disposable implements PanelProbe {
       const model = buildPanelModel(s.fileName, r, sim, large ? undefined : step);
       if (model) {
         model.sceneUri = s.uri.toString();
+        // The 3D view colours constraints by the tree's rule: the same κ threshold as the tree.
+        const cfg = this.host.config?.();
+        if (model.thresholds && cfg) model.thresholds = { ...model.thresholds, conditionWarning: conditionWarningOf(s, cfg) };
         this.post({ type: 'model', model });
         if (large) this.postSnapshot(step);
       }
@@ -196,6 +206,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
   }
 
   select(sel: { constraint?: string; body?: string }): void {
+    this.lastSelect = sel;
+    this.selectedItem = itemKey(sel.constraint !== undefined ? 'constraint' : 'body', sel.constraint ?? sel.body);
     this.post({ type: 'select', ...sel });
   }
 
@@ -227,9 +239,15 @@ class InspectorPanel extends Disposable implements PanelProbe {
           break;
         case 'reveal': {
           let range: vscode.Range | undefined;
+          // A body or a constraint: also selected in the Explorer tree; the cursor landing on it
+          // in the editor is the inspector's own selection (not sent back as a select).
+          const item = m.range ? undefined : revealedItem(s, m.constraintIndex, m.bodyIndex);
+          if (item) {
+            this.selectedItem = itemKey(item.kind, item.name);
+            this.host.onDidRevealItem?.(s, item);
+          }
           if (m.range) range = toVsRange(m.range as EngineRange);
-          else if (m.constraintIndex !== undefined) range = itemRange(s, 'constraint', m.constraintIndex);
-          else if (m.bodyIndex !== undefined) range = itemRange(s, 'body', m.bodyIndex);
+          else if (item) range = itemRange(s, item.kind, item.fileIndex);
           if (range) void revealInEditor(s.uri, range, { avoidColumn: this.panel.viewColumn }).then(undefined, (e: unknown) => this.host.log.error(`reveal failed: ${errorMessage(e)}`));
           break;
         }
@@ -243,6 +261,20 @@ class InspectorPanel extends Disposable implements PanelProbe {
     }
   }
 
+}
+
+const itemKey = (kind: 'body' | 'constraint', name: string | undefined): string => (name === undefined ? '' : `${kind}:${name}`);
+
+/** The body or constraint of a `reveal` message (indices in the file's arrays), if the scene has it. */
+function revealedItem(s: SceneState, constraintIndex: number | undefined, bodyIndex: number | undefined): SceneItem | undefined {
+  const scene = s.result?.parse.scene;
+  if (!scene) return undefined;
+  if (constraintIndex !== undefined) {
+    const c = scene.constraints.find((x) => x.index === constraintIndex);
+    return c && { kind: 'constraint', name: c.name, fileIndex: c.index };
+  }
+  const b = bodyIndex !== undefined ? scene.bodies.find((x) => x.index === bodyIndex) : undefined;
+  return b && { kind: 'body', name: b.name, fileIndex: b.index };
 }
 
 function webviewOptions(ext: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -264,12 +296,15 @@ function safeJson(x: unknown): string {
 
 export class PanelManager extends Disposable implements vscode.WebviewPanelSerializer<WebviewState> {
   private readonly panels = new Map<string, InspectorPanel>();
+  /** The inspector revealed a body or a constraint (the Explorer tree selects it too). */
+  onDidRevealItem: ((s: SceneState, item: SceneItem) => void) | undefined;
 
   constructor(
     readonly scenes: SceneManager,
     readonly log: vscode.LogOutputChannel,
     readonly extensionUri: vscode.Uri,
     private readonly memento: vscode.Memento,
+    readonly config?: () => Config,
   ) {
     super();
     // The open panels (each owns its webview panel and subscriptions) go first.
@@ -370,6 +405,20 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
   /** Ask the inspector of a scene to select a constraint or body. */
   select(uri: vscode.Uri | string, sel: { constraint?: string; body?: string }): void {
     this.get(uri)?.select(sel);
+  }
+
+  /**
+   * The editor's cursor is on `item` (undefined: on no item). The inspector is asked to select it
+   * when it differs from what the inspector last showed: not when the cursor only moved inside the
+   * item, nor when it landed there because the inspector revealed that item.
+   */
+  selectFromCursor(uri: vscode.Uri | string, item: SceneItem | undefined): void {
+    const p = this.get(uri);
+    if (!p) return;
+    const key = item ? itemKey(item.kind, item.name) : '';
+    if (key === p.selectedItem) return;
+    if (!item) p.selectedItem = '';
+    else p.select(item.kind === 'constraint' ? { constraint: item.name } : { body: item.name });
   }
 
   /** Show a step in the scene's inspector (Go to Step). */

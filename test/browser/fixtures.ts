@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectScene, Simulation } from '../../src/engine/index';
+import { sceneGeometry } from '../../src/panelModel';
 import type { PanelModel, SystemSnapshot } from '../../src/protocol';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -39,7 +40,8 @@ export function buildFixture(name: string, steps?: number): Fixture {
     plannedSteps: scene.solver.steps,
     dt: scene.solver.dt,
     diagnostics: [...inspect.diagnostics, ...sim.diagnostics],
-    sceneBodies: scene.bodies.map((b) => ({ name: b.name, fixed: b.fixed })),
+    // What the 3D view draws besides the poses: bodies, constraints' local anchors, thresholds.
+    ...sceneGeometry(scene),
   };
   return { model, snapshotAt };
 }

@@ -42,6 +42,9 @@ function describeSelection(s: PanelState): string {
 
 const sameSelection = (a: Selection3D, b: Selection3D): boolean => a.body === b.body && a.constraint === b.constraint;
 
+/** The view's element (`.cl3d`) holds the view, for tests and tools (screen positions, pixels). */
+export type SceneViewElement = HTMLElement & { sceneView?: SceneView3D };
+
 export function createSceneCard({ store, actions }: CardContext): HTMLElement {
   const host = h('div', { class: 'cl-scene3d' });
   const note = h('p', { class: 'cl-desc cl-scene-note' });
@@ -55,6 +58,7 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
     else actions.select(-1, false);
   };
   const view = new SceneView3D(host, { onSelect: pick });
+  (view.root as SceneViewElement).sceneView = view;
   view.canvas.addEventListener('keydown', (e) => {
     if (e.key !== 'Enter' || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     e.preventDefault();
@@ -93,10 +97,11 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
       note.textContent = describeSelection(s);
     },
   );
+  // The view reads its colours from the page's --vscode-* variables: once the card is in the page
+  // (the watches start after mounting), and on every theme change.
   store.watch(
     (s) => s.palette,
     () => view.setTheme(),
-    { immediate: false },
   );
   return card('scene', 'Scene', [], [host, note]);
 }

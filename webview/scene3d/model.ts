@@ -261,20 +261,18 @@ export function frameAt(model: PanelModel, data: SceneData, k: number, src?: Ste
   const states: ItemState[] = [];
   const violation: number[] = [];
   const lambda: (number | undefined)[] = [];
-  // The record's C is in the order of the snapshot's constraints (as in the tree), not the scene's.
-  const reports = new Map(base.constraints.map((c, j) => [c.name, { c, j }] as const));
+  const reports = new Map(base.constraints.map((c) => [c.name, c] as const));
   const forces: ConstraintForces[] | undefined = snapshot ? [] : undefined;
-  data.constraints.forEach((c) => {
-    const found = reports.get(c.name);
-    if (!found) {
+  data.constraints.forEach((c, i) => {
+    const rep = reports.get(c.name);
+    if (!rep) {
       states.push('unknown');
       violation.push(NaN);
       lambda.push(undefined);
       forces?.push({ forceA: [0, 0, 0], torqueA: [0, 0, 0], forceB: [0, 0, 0], torqueB: [0, 0, 0] });
       return;
     }
-    const rep = found.c;
-    const at = constraintAt(rep, found.j, base, snapshot ? undefined : record, th);
+    const at = constraintAt(rep, i, base, snapshot ? undefined : record, th);
     states.push(at.state);
     violation.push(at.violation);
     lambda.push(at.lambda && at.lambda.length ? Math.hypot(...at.lambda) : at.lambda ? 0 : undefined);

@@ -1,5 +1,6 @@
 // Drives the workbench UI as a person would: Quick Open, the command palette, the inspector
 // webview, the Problems panel; screenshots under test-results/e2e/.
+import { decodePng, inkStats } from './png.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -164,4 +165,60 @@ export async function workbenchThemeKind(page) {
     const [r, g, b] = [m[1], m[2], m[3]].map((h) => parseInt(h, 16) / 255);
     return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5 ? 'dark' : 'light';
   });
+}
+
+/**
+ * The inspector's 3D scene view: its WebGL canvas is there (not the "needs WebGL" message) and
+ * draws something besides its background. A WebGL canvas cannot be read back once composited, so
+ * the check reads a screenshot of it. Saves a screenshot of the scene card to `shot`.
+ */
+export async function check3dView(page, shot, { timeout = 30_000 } = {}) {
+  const inner = webviewContent(page);
+  const card = inner.locator('#cl-scene');
+  await card.waitFor({ state: 'visible', timeout });
+  const message = inner.locator('#cl-scene .cl3d-message');
+  const canvas = inner.locator('#cl-scene .cl3d-canvas');
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    if (await message.count()) throw new Error(`the 3D view shows its message instead of a canvas: ${(await message.innerText()).replace(/\s+/g, ' ')}`);
+    if (await canvas.count()) break;
+    if (Date.now() > deadline) throw new Error('no 3D canvas in the scene card');
+    await sleep(200);
+  }
+  await canvas.scrollIntoViewIfNeeded();
+  let stats;
+  for (;;) {
+    await sleep(300);
+    stats = inkStats(decodePng(await canvas.screenshot()));
+    if ((stats.ink > 0.01 && stats.colors >= 8) || Date.now() > deadline) break;
+  }
+  await card.screenshot({ path: shot });
+  if (!(stats.ink > 0.01 && stats.colors >= 8)) throw new Error(`the 3D canvas is blank: ${JSON.stringify(stats)}`);
+  return stats;
+}
+
+/**
+ * Puts the cursor of the scene's editor (the first editor group) at line:column with Quick Open's
+ * ":line:column", then waits for the inspector's scene card to say that `name` is selected
+ * (the host's `select`, sent after the cursor rests on the item).
+ */
+export async function cursorSelects(page, line, column, name, { timeout = 10_000 } = {}) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+1');
+  await sleep(300);
+  const input = page.locator('.quick-input-widget input').first();
+  await page.keyboard.press('Control+P');
+  await input.waitFor({ state: 'visible', timeout: 5000 });
+  await input.fill(`:${line}:${column}`);
+  await sleep(300);
+  await page.keyboard.press('Enter');
+  const note = webviewContent(page).locator('#cl-scene .cl-scene-note');
+  const deadline = Date.now() + timeout;
+  let text = '';
+  for (;;) {
+    text = (await note.innerText().catch(() => '')).trim();
+    if (text.startsWith(`${name} (`) || text.startsWith(`${name} selected`)) return text;
+    if (Date.now() > deadline) throw new Error(`the inspector did not select ${name} after the cursor moved to ${line}:${column} (scene note: "${text}")`);
+    await sleep(150);
+  }
 }
