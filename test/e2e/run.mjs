@@ -255,7 +255,15 @@ async function uiPhase() {
             if (!heat.ok) throw new Error(`no heatmap canvas with non-background pixels; canvases: ${JSON.stringify(heat.all)}`);
             if (base === SCENE_3D.scene) {
               // The 3D view draws (WebGL in the webview), and the editor's cursor selects in it.
-              const s3 = await check3dView(page, join(outDir, `scene3d-${base}-${themeKey}.png`));
+              // The inspector's group maximised for its screenshot (one column at the side's width
+              // puts the scene card below the matrices and half under the sticky header).
+              await runCommand(page, 'Toggle Maximize Editor Group');
+              let s3;
+              try {
+                s3 = await check3dView(page, join(outDir, `scene3d-${base}-${themeKey}.png`));
+              } finally {
+                await runCommand(page, 'Toggle Maximize Editor Group');
+              }
               mark('3D view');
               log(`  3D canvas ${s3.width}x${s3.height}: ${(s3.ink * 100).toFixed(1)}% non-background pixels, ${s3.colors} colours on ${s3.background}`);
               const at = positionOf(join(examplesWs, scene), SCENE_3D.text);

@@ -185,7 +185,13 @@ export async function check3dView(page, shot, { timeout = 30_000 } = {}) {
     if (Date.now() > deadline) throw new Error('no 3D canvas in the scene card');
     await sleep(200);
   }
-  await canvas.scrollIntoViewIfNeeded();
+  // In view, its top just below the panel's sticky header (which would otherwise cover it).
+  await canvas.evaluate((c) => {
+    const header = globalThis.document.querySelector('.cl-header');
+    const r = (c.closest('.cl-card') || c).getBoundingClientRect();
+    const below = (header ? header.getBoundingClientRect().bottom : 0) + 8;
+    if (r.top < below || r.bottom > globalThis.innerHeight) globalThis.scrollBy(0, r.top - below);
+  });
   let stats;
   for (;;) {
     await sleep(300);
@@ -207,11 +213,18 @@ export async function cursorSelects(page, line, column, name, { timeout = 10_000
   await page.keyboard.press('Control+1');
   await sleep(300);
   const input = page.locator('.quick-input-widget input').first();
-  await page.keyboard.press('Control+P');
-  await input.waitFor({ state: 'visible', timeout: 5000 });
-  await input.fill(`:${line}:${column}`);
-  await sleep(300);
-  await page.keyboard.press('Enter');
+  const goTo = async (where) => {
+    await page.keyboard.press('Control+P');
+    await input.waitFor({ state: 'visible', timeout: 5000 });
+    await input.fill(`:${where}`);
+    await sleep(300);
+    await page.keyboard.press('Enter');
+  };
+  // The editor may reopen with its cursor there already (VS Code keeps a file's view state): the
+  // cursor has to move onto the item while the inspector is open.
+  await goTo('1:1');
+  await sleep(500);
+  await goTo(`${line}:${column}`);
   const note = webviewContent(page).locator('#cl-scene .cl-scene-note');
   const deadline = Date.now() + timeout;
   let text = '';
