@@ -255,8 +255,10 @@ async function uiPhase() {
             if (!heat.ok) throw new Error(`no heatmap canvas with non-background pixels; canvases: ${JSON.stringify(heat.all)}`);
             if (base === SCENE_3D.scene) {
               // The 3D view draws (WebGL in the webview), and the editor's cursor selects in it.
-              // The inspector's group maximised for its screenshot (one column at the side's width
-              // puts the scene card below the matrices and half under the sticky header).
+              // The inspector's group maximised and the bottom panel (Problems) hidden for its
+              // screenshot: one column at the side's width puts the scene card below the matrices
+              // and half under the sticky header. openProblems below shows Problems again.
+              if (await page.locator('.part.panel').isVisible().catch(() => false)) await runCommand(page, 'Hide Panel');
               await runCommand(page, 'Toggle Maximize Editor Group');
               let s3;
               try {

@@ -209,16 +209,29 @@ export async function check3dView(page, shot, { timeout = 30_000 } = {}) {
  * (the host's `select`, sent after the cursor rests on the item).
  */
 export async function cursorSelects(page, line, column, name, { timeout = 10_000 } = {}) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+1');
-  await sleep(300);
   const input = page.locator('.quick-input-widget input').first();
+  // The scene's editor group focused, then Quick Open's ":line:column" (retried like quickPick:
+  // right after a layout change the quick input may close again before it takes the text).
   const goTo = async (where) => {
-    await page.keyboard.press('Control+P');
-    await input.waitFor({ state: 'visible', timeout: 5000 });
-    await input.fill(`:${where}`);
-    await sleep(300);
-    await page.keyboard.press('Enter');
+    let lastError;
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      try {
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Control+1');
+        await sleep(200);
+        await page.keyboard.press('Control+P');
+        await input.waitFor({ state: 'visible', timeout: 5000 });
+        await input.fill(`:${where}`, { timeout: 5000 });
+        if ((await input.inputValue()) !== `:${where}`) throw new Error(`quick input shows "${await input.inputValue()}"`);
+        await sleep(300);
+        await page.keyboard.press('Enter');
+        return;
+      } catch (e) {
+        lastError = e;
+        await sleep(300 * attempt);
+      }
+    }
+    throw new Error(`could not go to ${where}: ${lastError instanceof Error ? lastError.message.split('\n')[0] : lastError}`);
   };
   // The editor may reopen with its cursor there already (VS Code keeps a file's view state): the
   // cursor has to move onto the item while the inspector is open.
