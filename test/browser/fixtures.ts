@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectScene, Simulation } from '../../src/engine';
+import { sceneGeometry } from '../../src/panelModel';
 import type { PanelModel, SystemSnapshot } from '../../src/protocol';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -44,7 +45,8 @@ export function fixtureFromText(file: string, text: string, steps?: number): Fix
     plannedSteps: scene.solver.steps,
     dt: scene.solver.dt,
     diagnostics: [...inspect.diagnostics, ...sim.diagnostics],
-    sceneBodies: scene.bodies.map((b) => ({ name: b.name, fixed: b.fixed })),
+    // What the 3D view draws besides the poses: bodies, constraints' local anchors, thresholds.
+    ...sceneGeometry(scene),
   };
   return { model, snapshotAt };
 }

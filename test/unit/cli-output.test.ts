@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeFromJson, type PanelModel } from '../../src/protocol';
 import { simulateScene } from '../../src/engine';
-import { frameAt } from '../../src/shared';
+import { frameAt, sceneData } from '../../webview/scene3d/model';
 
 const root = join(__dirname, '../..');
 const cli = join(root, 'dist/cli.js');
@@ -139,20 +139,21 @@ test('report embeds the run: at a late step of the double pendulum the hinges ar
   assert.match(m.generator ?? '', /^Constraint Lens \S+ \(CLI\), \d{4}-\d{2}-\d{2}$/);
   assert.equal(m.conditionWarning, 1e6, 'the κ band threshold travels with the model');
   const truth = simulateScene(readFileSync(ex('double-pendulum.scene.json'), 'utf8'), 400).simulation!;
-  // A late embedded step, and a late step between two embedded ones (drawn from the history's poses).
+  // The 3D view's frame (webview/scene3d) of a late embedded step, and of late steps between two
+  // embedded ones (drawn from the history's poses and the scene's local anchors).
+  const data = sceneData(m);
   for (const step of [400, 399, 397]) {
-    let snap = m.snapshots[0];
-    for (const s of m.snapshots) if (s.step <= step) snap = s;
-    const frame = frameAt(snap, m.history, m.sceneBodies, step);
+    const frame = frameAt(m, data, step);
     const real = truth.snapshotAt(step);
     for (const c of real.constraints.filter((x) => x.type === 'hinge')) {
-      const drawn = frame.constraints.find((x) => x.name === c.name)!;
+      const i = data.constraintIndex.get(c.name)!;
+      const [a, b] = [frame.anchorA[i], frame.anchorB[i]];
       for (let k = 0; k < 3; k++) {
-        assert.ok(Math.abs(drawn.a[k] - c.anchorAWorld[k]) < 1e-9, `${c.name} anchor A at step ${step}`);
-        assert.ok(Math.abs(drawn.b[k] - c.anchorBWorld[k]) < 1e-9, `${c.name} anchor B at step ${step}`);
+        assert.ok(Math.abs(a[k] - c.anchorAWorld[k]) < 1e-9, `${c.name} anchor A at step ${step}`);
+        assert.ok(Math.abs(b[k] - c.anchorBWorld[k]) < 1e-9, `${c.name} anchor B at step ${step}`);
       }
       // The two anchors of the hinge coincide up to the hinge's own positional violation.
-      const gap = Math.hypot(drawn.a[0] - drawn.b[0], drawn.a[1] - drawn.b[1], drawn.a[2] - drawn.b[2]);
+      const gap = Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
       const Cxyz = Math.hypot(real.C[c.firstRow], real.C[c.firstRow + 1], real.C[c.firstRow + 2]);
       assert.ok(Math.abs(gap - Cxyz) < 1e-9, `${c.name} at step ${step}: gap ${gap} = |C_xyz| ${Cxyz}`);
     }
