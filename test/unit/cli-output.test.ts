@@ -108,20 +108,27 @@ test('text output never carries control characters or bidi overrides from names 
   assert.equal(JSON.parse(simJson.stdout).final.bodies[1].name, HOSTILE.bodies[1].name);
 });
 
-test('non-finite values: the same spelling in simulate --json and --csv; κ is null without constraints', () => {
+test('non-finite values: an overflowing initial state is an error at step 0; κ is null without constraints', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cl-cli-'));
   const scene = join(dir, 'fast.scene.json');
   writeFileSync(scene, JSON.stringify({ name: 'fast', bodies: [{ name: 'B', mass: 1, position: [0, 0, 0], velocity: [1e155, 0, 0] }], constraints: [] }));
-  const csvPath = join(dir, 'run.csv');
-  const r = run('simulate', scene, '--steps', '2', '--json', '--csv', csvPath);
+  const r = run('simulate', scene, '--steps', '2', '--json');
+  assert.equal(r.status, 1, 'nothing can be simulated from a state beyond ±1e150');
   const j = JSON.parse(r.stdout);
-  assert.equal(j.steps[0].energy.kinetic, 'Infinity', '½·m·v² overflows');
-  assert.equal(j.steps[0].cond.A, null, 'no constraints: κ is not defined');
+  const bad = (j.diagnostics as { code: string; message: string }[]).find((d) => d.code === 'CL403-overflow');
+  assert.ok(bad, 'CL403 names the overflow');
+  assert.match(bad.message, /initial state \(step 0\).*velocity of body `B`/);
+  assert.deepEqual(j.steps, []);
+  // κ without constraints: null in JSON, empty in CSV, "–" in the text
+  const calm = join(dir, 'calm.scene.json');
+  writeFileSync(calm, JSON.stringify({ name: 'calm', bodies: [{ name: 'B', mass: 1, position: [0, 0, 0] }], constraints: [] }));
+  const csvPath = join(dir, 'run.csv');
+  const ok = run('simulate', calm, '--steps', '2', '--json', '--csv', csvPath);
+  assert.equal(JSON.parse(ok.stdout).steps[0].cond.A, null, 'no constraints: κ is not defined');
   const [head, row] = readFileSync(csvPath, 'utf8').split('\n');
   const cells = Object.fromEntries(head.split(',').map((h, i) => [h, row.split(',')[i]]));
-  assert.equal(cells.kinetic, 'Infinity');
   assert.equal(cells.cond_A, '');
-  const text = run('inspect', scene);
+  const text = run('inspect', calm);
   assert.match(text.stdout, /κ₂\(A\) = – \(no constraints\)/);
   assert.doesNotMatch(text.stdout, /singular/);
 });
