@@ -234,17 +234,23 @@ export async function cursorSelects(page, line, column, name, { timeout = 10_000
     throw new Error(`could not go to ${where}: ${lastError instanceof Error ? lastError.message.split('\n')[0] : lastError}`);
   };
   // The editor may reopen with its cursor there already (VS Code keeps a file's view state): the
-  // cursor has to move onto the item while the inspector is open.
-  await goTo('1:1');
-  await sleep(500);
-  await goTo(`${line}:${column}`);
+  // cursor has to move onto the item while the inspector is open. On a loaded machine the first
+  // move can land before the editor group has focus (the cursor then moves elsewhere), so the
+  // move is made again, up to three times, before the selection is declared missing.
   const note = webviewContent(page).locator('#cl-scene .cl-scene-note');
-  const deadline = Date.now() + timeout;
+  const deadline = Date.now() + timeout * 2.5;
   let text = '';
-  for (;;) {
-    text = (await note.innerText().catch(() => '')).trim();
-    if (text.startsWith(`${name} (`) || text.startsWith(`${name} selected`)) return text;
-    if (Date.now() > deadline) throw new Error(`the inspector did not select ${name} after the cursor moved to ${line}:${column} (scene note: "${text}")`);
-    await sleep(150);
+  for (let move = 1; move <= 3; move++) {
+    await goTo('1:1');
+    await sleep(500);
+    await goTo(`${line}:${column}`);
+    const moveDeadline = Math.min(deadline, Date.now() + timeout * (move === 3 ? 2 : 0.8));
+    for (;;) {
+      text = (await note.innerText().catch(() => '')).trim();
+      if (text.startsWith(`${name} (`) || text.startsWith(`${name} selected`)) return text;
+      if (Date.now() > moveDeadline) break;
+      await sleep(150);
+    }
   }
+  throw new Error(`the inspector did not select ${name} after the cursor moved to ${line}:${column} three times (scene note: "${text}")`);
 }
