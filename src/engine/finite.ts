@@ -72,6 +72,8 @@ const WORDS: Record<string, string> = {
   residual: 'the residual ‖J·a − rhs‖',
   κ: 'the condition number κ(A)',
   '|C|': 'the violation ‖C‖',
+  '|q|−1': 'the drift |q| − 1 of the orientation before normalisation',
+  t: 'the time t = step·dt',
   W: 'the Delassus matrix W = h·J·M⁻¹·Jᵀ (+Σ)',
   Σ: 'the compliance Σ (solver.compliance)',
   σ: 'a singular value of A',
@@ -215,6 +217,19 @@ export function checkEnergy(w: World, states: readonly BodyState[], energy: { ki
   }
   // no single body's term is bad, only their sum: name the body with the largest term
   return finding('energy', total, largest.body >= 0 ? bodyOwner(w, largest.body) : undefined);
+}
+
+/**
+ * What a step's record holds beyond the state: |q| − 1 before normalisation per body, ‖C‖ per
+ * constraint, the energy and the time t = step·dt.
+ */
+export function checkRecord(w: World, states: readonly BodyState[], rec: { quatDrift: ArrayLike<number>; C: ArrayLike<number>; energy: Energy; t: number }): Finding | undefined {
+  const k = firstBad(rec.quatDrift);
+  if (k >= 0) return finding('|q|−1', rec.quatDrift[k], bodyOwner(w, k));
+  const bad = checkViolations(w, rec.C) ?? checkEnergy(w, states, rec.energy);
+  if (bad) return bad;
+  if (isBad(rec.t)) return { ...finding('t', rec.t), path: ['solver', 'dt'] };
+  return undefined;
 }
 
 /**

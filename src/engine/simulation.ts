@@ -5,7 +5,7 @@ import { buildSnapshot, energyOf } from './analysis';
 import type { SimulationApi } from './api';
 import { Codes } from './codes';
 import { constraintRange, formatNumber as fmt } from './findings';
-import { checkEnergy, checkInitial, checkStates, checkSystem, checkViolations, type Finding, findingDiagnostic } from './finite';
+import { checkInitial, checkRecord, checkStates, checkSystem, type Finding, findingDiagnostic } from './finite';
 import { DivergenceWatch, type Trigger } from './divergence';
 import { explainDivergence } from './divergenceCause';
 import { type BodyState, cloneState, initialState } from './model/body';
@@ -213,7 +213,7 @@ export class Simulation implements SimulationApi {
       const { out, drift } = res;
       const C = this.constraintViolations(this.states);
       const energy = energyOf(w, this.states);
-      const bad = checkViolations(w, C) ?? checkEnergy(w, this.states, energy);
+      const bad = checkRecord(w, this.states, { quatDrift: drift, C, energy, t: stepIndex * s.dt });
       if (bad) {
         this.stopAt(stepIndex, bad);
         break;
