@@ -34,7 +34,7 @@ export const GROWTH_FACTOR = 10;
 /** About this many radians per step is where explicit integration of rotation stops being accurate. */
 export const ROTATION_STEP_LIMIT = 1;
 /** The body-state replay covers at most this many body·steps (bounded work on large scenes). */
-const REPLAY_BUDGET = 400_000;
+const REPLAY_BUDGET = 100_000;
 
 /** The characteristic length of the scene: the diagonal of the box around the bodies and the world anchors (at least 1e-3 m). */
 export function sceneLength(world: World, states: readonly BodyState[]): number {
