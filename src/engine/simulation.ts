@@ -176,7 +176,11 @@ export class Simulation implements SimulationApi {
   private get trace() {
     return {
       records: this._records,
-      snapshotAt: (k: number) => this.snapshotAt(k),
+      solveAt: (k: number) => {
+        const w = this.world;
+        const asm = assemble(w, unpack(this.stateAt(k)));
+        return solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: this.stepCondRows, wantSpectrum: false, wantScaledCond: true });
+      },
       replay: (from: number, to: number, visit: (step: number, states: readonly BodyState[]) => void) => {
         const states = unpack(this.stateAt(from));
         visit(from, states);
