@@ -32,6 +32,8 @@ export interface RunTrace {
 
 /** |C| above this many times max(driftTolerance, ‖C₀‖) is a divergence (orders of magnitude, not drift). */
 export const VIOLATION_GROWTH = 100;
+/** A growth rate is measured over the first this many steps of an excursion. */
+export const RATE_STEPS = 20;
 /** A series is "growing" once above this many times its baseline. */
 export const GROWTH_FACTOR = 10;
 /** About this many radians per step is where explicit integration of rotation stops being accurate. */
@@ -132,7 +134,7 @@ export interface Growth {
   /** Its value before the excursion and at the end. */
   from: number;
   to: number;
-  /** Mean growth factor per step over the excursion. */
+  /** Mean growth factor per step over the first RATE_STEPS steps of the excursion. */
   rate: number;
 }
 
@@ -184,9 +186,12 @@ function growthOf(series: Series[], end: number): Growth[] {
       const normal = at(k) <= GROWTH_FACTOR * baseline;
       const start = normal ? k + 1 : s.first;
       const from = Math.max(normal ? at(k) : at(s.first), baseline);
-      const steps = Math.max(1, end - (start - 1));
       const to = Number.isFinite(last) ? last : Number.MAX_VALUE;
-      out.push({ owner: s.owner, quantity: s.quantity, baseline, start, from, to, rate: Math.exp(Math.log(to / from) / steps) });
+      // the rate over the first RATE_STEPS steps of the excursion: how fast it took off, not the final explosion
+      const m = Math.max(1, Math.min(RATE_STEPS, end - (start - 1)));
+      const early = at(start - 1 + m);
+      const rate = Math.exp(Math.log((Number.isFinite(early) ? early : Number.MAX_VALUE) / from) / m);
+      out.push({ owner: s.owner, quantity: s.quantity, baseline, start, from, to, rate });
     });
   }
   return out.sort((a, b) => a.start - b.start || b.rate - a.rate);
@@ -269,7 +274,10 @@ export function analyseGrowth(world: World, trace: RunTrace, trigger: Trigger, i
   });
   const growing = growthOf(series, end);
   const onset = growing.length ? growing[0].start : undefined;
-  const fastest = growing.reduce<Growth | undefined>((m, g) => (!m || g.rate > m.rate ? g : m), undefined);
+  // fastest among the early growers (excursions starting within RATE_STEPS of the onset): the
+  // culprits, not the bystanders swept up by the final explosion
+  const early = onset === undefined ? [] : growing.filter((g) => g.start <= onset + RATE_STEPS);
+  const fastest = early.reduce<Growth | undefined>((m, g) => (!m || g.rate > m.rate ? g : m), undefined);
   const E = (k: number) => (k <= 0 ? initialEnergy : recs[Math.min(k, recs.length) - 1].energy.total);
   // the first step where some body turned more than ROTATION_STEP_LIMIT rad in one step, else the largest turn
   const dt = world.scene.solver.dt;
