@@ -99,7 +99,8 @@ function recurrenceText(s: SolverSettings, rec: Recurrence): string {
 function gainsFix(sm: SourceMap, s: SolverSettings): Fix | undefined {
   const base = s.stabilization === 'none' ? { ...s, stabilization: 'baumgarte' as const, beta: 0 } : s;
   const g = stableGains(base);
-  if (!g) return undefined;
+  // no gains help when dt itself is too large (AerisLab with h ≥ 2: h·(1 + β) ≥ 2 for every β ≥ 0)
+  if (!g || !(g.rho < 1)) return undefined;
   const values: [string, number | string][] = [];
   if (s.stabilization === 'none') values.push(['stabilization', 'baumgarte']);
   values.push(['alpha', g.alpha]);
