@@ -6,7 +6,10 @@ import type { World } from './assemble';
 import { energyOf } from './analysis';
 import type { Finding } from './finite';
 import type { BodyState } from './model/body';
-import type { StepRecord, SystemSnapshot } from './result';
+import { quatConj, quatMul } from './math';
+import type { Quat } from './types';
+import type { SolveOutput } from './kkt';
+import type { StepRecord } from './result';
 
 /** What declared the divergence. */
 export type Trigger =
@@ -23,18 +26,20 @@ export interface RunTrace {
   readonly records: readonly StepRecord[];
   /** Calls `visit` with the body states after each step from…to (0 = the initial state), in order. */
   replay(from: number, to: number, visit: (step: number, states: readonly BodyState[]) => void): void;
-  /** The analysed system at step k (0 ≤ k ≤ N). */
-  snapshotAt(k: number): SystemSnapshot;
+  /** The system at step k (0 ≤ k ≤ N) solved with the analysis a step does (rank, consistency, κ, scaled κ). */
+  solveAt(k: number): SolveOutput;
 }
 
 /** |C| above this many times max(driftTolerance, ‖C₀‖) is a divergence (orders of magnitude, not drift). */
 export const VIOLATION_GROWTH = 100;
+/** A growth rate is measured over the first this many steps of an excursion. */
+export const RATE_STEPS = 20;
 /** A series is "growing" once above this many times its baseline. */
 export const GROWTH_FACTOR = 10;
 /** About this many radians per step is where explicit integration of rotation stops being accurate. */
 export const ROTATION_STEP_LIMIT = 1;
 /** The body-state replay covers at most this many body·steps (bounded work on large scenes). */
-const REPLAY_BUDGET = 400_000;
+const REPLAY_BUDGET = 100_000;
 
 /** The characteristic length of the scene: the diagonal of the box around the bodies and the world anchors (at least 1e-3 m). */
 export function sceneLength(world: World, states: readonly BodyState[]): number {
@@ -129,7 +134,7 @@ export interface Growth {
   /** Its value before the excursion and at the end. */
   from: number;
   to: number;
-  /** Mean growth factor per step over the excursion. */
+  /** Mean growth factor per step over the first RATE_STEPS steps of the excursion. */
   rate: number;
 }
 
@@ -146,7 +151,7 @@ export interface GrowthReport {
   energy: { initial: number; beforeOnset: number; atRotation: number; end: number };
   /** The first step where a body turned ≥ ROTATION_STEP_LIMIT rad in one step (|ω|·dt), else the largest turn, with the body. */
   rotation: { value: number; body?: string; step: number };
-  /** First step replayed for body velocities (bounded work). */
+  /** First step with body velocities (replays are bounded). */
   replayedFrom: number;
 }
 
@@ -181,12 +186,59 @@ function growthOf(series: Series[], end: number): Growth[] {
       const normal = at(k) <= GROWTH_FACTOR * baseline;
       const start = normal ? k + 1 : s.first;
       const from = Math.max(normal ? at(k) : at(s.first), baseline);
-      const steps = Math.max(1, end - (start - 1));
       const to = Number.isFinite(last) ? last : Number.MAX_VALUE;
-      out.push({ owner: s.owner, quantity: s.quantity, baseline, start, from, to, rate: Math.exp(Math.log(to / from) / steps) });
+      // the rate over the first RATE_STEPS steps of the excursion: how fast it took off, not the final explosion
+      const m = Math.max(1, Math.min(RATE_STEPS, end - (start - 1)));
+      const early = at(start - 1 + m);
+      const rate = Math.exp(Math.log((Number.isFinite(early) ? early : Number.MAX_VALUE) / from) / m);
+      out.push({ owner: s.owner, quantity: s.quantity, baseline, start, from, to, rate });
     });
   }
   return out.sort((a, b) => a.start - b.start || b.rate - a.rate);
+}
+
+/**
+ * |v| and |ω| of the moving bodies at steps from…end. From the recorded poses when the records keep
+ * them, inverting the integrator exactly (p_k = p_{k−1} + h·v_k; q_k ∝ (1 + ½h·(ω_k, 0))⊗q_{k−1}, so
+ * q_k⊗q̄_{k−1} ∝ (½h·ω_k, 1)); otherwise replayed from the checkpoints, at most REPLAY_BUDGET body·steps.
+ */
+function bodySpeeds(world: World, trace: RunTrace, movers: number[], end: number): { from: number; speed: Float64Array[]; spin: Float64Array[] } {
+  const recs = trace.records;
+  const nb = world.bodies.length;
+  const h = world.scene.solver.dt;
+  if (end >= 1 && recs[0].poses.length === nb * 7) {
+    const speed = movers.map(() => new Float64Array(end + 1));
+    const spin = movers.map(() => new Float64Array(end + 1));
+    movers.forEach((i, j) => {
+      const b = world.bodies[i].spec;
+      speed[j][0] = Math.hypot(...b.velocity);
+      spin[j][0] = Math.hypot(...b.angularVelocity);
+      let p: readonly number[] = b.position;
+      let q: Quat = [...b.orientation];
+      for (let k = 1; k <= end; k++) {
+        const o = recs[k - 1].poses;
+        const p2 = [o[i * 7], o[i * 7 + 1], o[i * 7 + 2]];
+        const q2: Quat = [o[i * 7 + 3], o[i * 7 + 4], o[i * 7 + 5], o[i * 7 + 6]];
+        speed[j][k] = Math.hypot(p2[0] - p[0], p2[1] - p[1], p2[2] - p[2]) / h;
+        const d = quatMul(q2, quatConj(q));
+        spin[j][k] = (2 * Math.hypot(d[0], d[1], d[2])) / (h * Math.abs(d[3]));
+        p = p2;
+        q = q2;
+      }
+    });
+    return { from: 0, speed, spin };
+  }
+  const window = Math.max(50, Math.floor(REPLAY_BUDGET / Math.max(1, movers.length)));
+  const from = Math.max(0, end - window);
+  const speed = movers.map(() => new Float64Array(end - from + 1));
+  const spin = movers.map(() => new Float64Array(end - from + 1));
+  trace.replay(from, end, (k, states) => {
+    movers.forEach((i, j) => {
+      speed[j][k - from] = Math.hypot(...states[i].v);
+      spin[j][k - from] = Math.hypot(...states[i].w);
+    });
+  });
+  return { from, speed, spin };
 }
 
 /** Where the growth began and who grew first and fastest, from the records and a replay of the body states. */
@@ -215,23 +267,17 @@ export function analyseGrowth(world: World, trace: RunTrace, trigger: Trigger, i
     }
   });
   const movers = world.bodies.map((b, i) => (b.column >= 0 ? i : -1)).filter((i) => i >= 0);
-  const window = Math.max(50, Math.floor(REPLAY_BUDGET / Math.max(1, movers.length)));
-  const from = Math.max(0, end - window);
-  const speed = movers.map(() => new Float64Array(end - from + 1));
-  const spin = movers.map(() => new Float64Array(end - from + 1));
-  trace.replay(from, end, (k, states) => {
-    movers.forEach((i, j) => {
-      speed[j][k - from] = Math.hypot(...states[i].v);
-      spin[j][k - from] = Math.hypot(...states[i].w);
-    });
-  });
+  const { from, speed, spin } = bodySpeeds(world, trace, movers, end);
   movers.forEach((i, j) => {
     series.push({ owner: owner('body', i), quantity: '|v|', values: speed[j], first: from });
     series.push({ owner: owner('body', i), quantity: '|ω|', values: spin[j], first: from });
   });
   const growing = growthOf(series, end);
   const onset = growing.length ? growing[0].start : undefined;
-  const fastest = growing.reduce<Growth | undefined>((m, g) => (!m || g.rate > m.rate ? g : m), undefined);
+  // fastest among the early growers (excursions starting within RATE_STEPS of the onset): the
+  // culprits, not the bystanders swept up by the final explosion
+  const early = onset === undefined ? [] : growing.filter((g) => g.start <= onset + RATE_STEPS);
+  const fastest = early.reduce<Growth | undefined>((m, g) => (!m || g.rate > m.rate ? g : m), undefined);
   const E = (k: number) => (k <= 0 ? initialEnergy : recs[Math.min(k, recs.length) - 1].energy.total);
   // the first step where some body turned more than ROTATION_STEP_LIMIT rad in one step, else the largest turn
   const dt = world.scene.solver.dt;
@@ -240,7 +286,8 @@ export function analyseGrowth(world: World, trace: RunTrace, trigger: Trigger, i
     let best = rot;
     movers.forEach((i, j) => {
       const v = spin[j][k - from] * dt;
-      if (v > best.value) best = { value: v, body: world.bodies[i].spec.name, step: k };
+      // the earliest of equal turns (equal up to round-off: poses and replays differ in the last digits)
+      if (v > best.value * (1 + 1e-9)) best = { value: v, body: world.bodies[i].spec.name, step: k };
     });
     rot = best;
     if (rot.value >= ROTATION_STEP_LIMIT) break;

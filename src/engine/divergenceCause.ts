@@ -10,6 +10,7 @@ import { Codes } from './codes';
 import { type GrowthReport, type RunTrace, type Trigger, analyseGrowth, type DivergenceWatch, type Growth, ROTATION_STEP_LIMIT as ROTATION_LIMIT } from './divergence';
 import { bodyRange, constraintRange, formatNumber as fmt } from './findings';
 import { describeFinding } from './finite';
+import { segmentOf } from './offsets';
 import { type Recurrence, recurrenceOf, stableGains, stableRanges } from './stability';
 import type { SceneSpec, SolverSettings, SourceMap } from './scene/types';
 import type { Diagnostic, Fix, Range, RelatedInformation } from './types';
@@ -98,7 +99,8 @@ function recurrenceText(s: SolverSettings, rec: Recurrence): string {
 function gainsFix(sm: SourceMap, s: SolverSettings): Fix | undefined {
   const base = s.stabilization === 'none' ? { ...s, stabilization: 'baumgarte' as const, beta: 0 } : s;
   const g = stableGains(base);
-  if (!g) return undefined;
+  // no gains help when dt itself is too large (AerisLab with h ≥ 2: h·(1 + β) ≥ 2 for every β ≥ 0)
+  if (!g || !(g.rho < 1)) return undefined;
   const values: [string, number | string][] = [];
   if (s.stabilization === 'none') values.push(['stabilization', 'baumgarte']);
   values.push(['alpha', g.alpha]);
@@ -148,10 +150,11 @@ function classify(world: World, trace: RunTrace, trigger: Trigger, g: GrowthRepo
   if (rec.kind !== 'implicit' && rec.a === 0 && grewC) return { kind: 'no-correction', rec };
   const firstC = g.growing.find((x) => x.owner.kind === 'constraint')?.owner.index ?? (trigger.kind === 'violation' ? trigger.constraint : undefined);
   const at = Math.max(0, Math.min((g.onset ?? g.end) - 1, trace.records.length));
-  const snap = trace.snapshotAt(at);
-  if (snap.consistent === false) {
-    const names = [...new Set(snap.redundant.flatMap((r) => [r.constraint, ...r.dependsOn.map((d) => d.constraint)]))];
-    return { kind: 'conflict', step: at, constraints: names, residual: snap.residual };
+  const out = trace.solveAt(at);
+  if (out.consistent === false) {
+    const name = (row: number) => world.constraints[segmentOf(world.rowStart, row)].spec.name;
+    const names = [...new Set(out.dependent.flatMap((d) => [...d.dependsOn.map((x) => name(x.row)), name(d.row)]))];
+    return { kind: 'conflict', step: at, constraints: names, residual: out.residual };
   }
   const tol = s.violationTolerance;
   const early = Math.max(5, Math.ceil(0.02 * g.end));
@@ -167,11 +170,13 @@ function classify(world: World, trace: RunTrace, trigger: Trigger, g: GrowthRepo
     else world.constraints.forEach((_, c) => (world.endA[c] === x.owner.index || world.endB[c] === x.owner.index) && involved.push(c));
   }
   const candidates = [...new Set(involved.length ? involved : world.constraints.map((_, c) => c))];
-  const ill = snap.cond.A === null || snap.cond.A >= s.conditionWarning;
+  const finite = (x: number) => (Number.isFinite(x) ? x : null);
+  const cond = finite(out.cond);
+  const ill = cond === null || cond >= s.conditionWarning;
   for (const c of candidates) {
     const r = ratioAcross(world, c);
     if (r && (r.ratio >= RATIO_LIMIT || (ill && r.ratio >= 10 && c === firstC))) {
-      return { kind: 'mass-ratio', constraint: c, ...r, cond: snap.cond.A, scaled: snap.cond.scaled, step: at };
+      return { kind: 'mass-ratio', constraint: c, ...r, cond, scaled: finite(out.condScaled), step: at };
     }
   }
   const gained = g.energy.end - g.energy.initial > 0 || trigger.kind === 'energy';

@@ -72,6 +72,8 @@ const WORDS: Record<string, string> = {
   residual: 'the residual ‖J·a − rhs‖',
   κ: 'the condition number κ(A)',
   '|C|': 'the violation ‖C‖',
+  '|q|−1': 'the drift |q| − 1 of the orientation before normalisation',
+  t: 'the time t = step·dt',
   W: 'the Delassus matrix W = h·J·M⁻¹·Jᵀ (+Σ)',
   Σ: 'the compliance Σ (solver.compliance)',
   σ: 'a singular value of A',
@@ -89,13 +91,22 @@ const colOwner = (w: World, col: number): Owner => bodyOwner(w, w.colBodies[Math
 /** The constraint owning row `row`. */
 const rowOwner = (w: World, row: number): Owner => constraintOwner(w, segmentOf(w.rowStart, row));
 
+const STATE_PARTS = [['v', 'v'], ['ω', 'w'], ['p', 'p'], ['q', 'q']] as const;
+
 /** The body states: v, ω, p, q in that order (the order semi-implicit Euler computes them). */
 export function checkStates(w: World, states: readonly BodyState[]): Finding | undefined {
-  for (const [symbol, key] of [['v', 'v'], ['ω', 'w'], ['p', 'p'], ['q', 'q']] as const) {
+  // one pass over all components first (the common case: nothing is bad), then find the first
+  let ok = true;
+  for (let i = 0; i < states.length && ok; i++) {
+    const s = states[i];
+    for (let d = 0; d < 3; d++) if (!(Math.abs(s.v[d]) <= HUGE && Math.abs(s.w[d]) <= HUGE && Math.abs(s.p[d]) <= HUGE && Math.abs(s.q[d]) <= HUGE)) ok = false;
+    if (!(Math.abs(s.q[3]) <= HUGE)) ok = false;
+  }
+  if (ok) return undefined;
+  for (const [symbol, key] of STATE_PARTS) {
     for (let i = 0; i < states.length; i++) {
       const x = states[i][key];
-      const k = firstBad(x);
-      if (k >= 0) return finding(symbol, x[k], bodyOwner(w, i));
+      for (let d = 0; d < x.length; d++) if (isBad(x[d])) return finding(symbol, x[d], bodyOwner(w, i));
     }
   }
   return undefined;
@@ -159,15 +170,18 @@ export function checkSolve(w: World, out: SolveOutput, analysed = true): Finding
  */
 function checkConstraintForces(w: World, lambda: Float64Array): Finding | undefined {
   for (let c = 0; c < w.constraints.length; c++) {
-    const ev = w.evals[c];
+    const { JA, JB } = w.evals[c];
     const r0 = w.rowStart[c];
     const rows = w.rowStart[c + 1] - r0;
-    for (const blk of [ev.JA, ev.JB]) {
-      for (let j = 0; j < 6; j++) {
-        let s = 0;
-        for (let r = 0; r < rows; r++) s += blk[r * 6 + j] * lambda[r0 + r];
-        if (isBad(s)) return finding('force', s, constraintOwner(w, c));
+    for (let j = 0; j < 6; j++) {
+      let sa = 0;
+      let sb = 0;
+      for (let r = 0; r < rows; r++) {
+        sa += JA[r * 6 + j] * lambda[r0 + r];
+        sb += JB[r * 6 + j] * lambda[r0 + r];
       }
+      if (!(Math.abs(sa) <= HUGE)) return finding('force', sa, constraintOwner(w, c));
+      if (!(Math.abs(sb) <= HUGE)) return finding('force', sb, constraintOwner(w, c));
     }
   }
   return undefined;
@@ -203,6 +217,19 @@ export function checkEnergy(w: World, states: readonly BodyState[], energy: { ki
   }
   // no single body's term is bad, only their sum: name the body with the largest term
   return finding('energy', total, largest.body >= 0 ? bodyOwner(w, largest.body) : undefined);
+}
+
+/**
+ * What a step's record holds beyond the state: |q| − 1 before normalisation per body, ‖C‖ per
+ * constraint, the energy and the time t = step·dt.
+ */
+export function checkRecord(w: World, states: readonly BodyState[], rec: { quatDrift: ArrayLike<number>; C: ArrayLike<number>; energy: Energy; t: number }): Finding | undefined {
+  const k = firstBad(rec.quatDrift);
+  if (k >= 0) return finding('|q|−1', rec.quatDrift[k], bodyOwner(w, k));
+  const bad = checkViolations(w, rec.C) ?? checkEnergy(w, states, rec.energy);
+  if (bad) return bad;
+  if (isBad(rec.t)) return { ...finding('t', rec.t), path: ['solver', 'dt'] };
+  return undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import { buildSnapshot, energyOf } from './analysis';
 import type { SimulationApi } from './api';
 import { Codes } from './codes';
 import { constraintRange, formatNumber as fmt } from './findings';
-import { checkEnergy, checkInitial, checkStates, checkSystem, checkViolations, type Finding, findingDiagnostic } from './finite';
+import { checkInitial, checkRecord, checkStates, checkSystem, type Finding, findingDiagnostic } from './finite';
 import { DivergenceWatch, type Trigger } from './divergence';
 import { explainDivergence } from './divergenceCause';
 import { type BodyState, cloneState, initialState } from './model/body';
@@ -215,7 +215,11 @@ export class Simulation implements SimulationApi {
   private get trace() {
     return {
       records: this._records,
-      snapshotAt: (k: number) => this.snapshotAt(k),
+      solveAt: (k: number) => {
+        const w = this.world;
+        const asm = assemble(w, unpack(this.stateAt(k)));
+        return solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: this.stepCondRows, wantSpectrum: false, wantScaledCond: true });
+      },
       replay: (from: number, to: number, visit: (step: number, states: readonly BodyState[]) => void) => {
         const states = unpack(this.stateAt(from));
         visit(from, states);
@@ -254,7 +258,7 @@ export class Simulation implements SimulationApi {
       if (contact) this._diagnostics.push(...this.contactFindings.afterStep(contact, stepIndex));
       const C = this.constraintViolations(this.states);
       const energy = energyOf(w, this.states);
-      const bad = checkViolations(w, C) ?? checkEnergy(w, this.states, energy);
+      const bad = checkRecord(w, this.states, { quatDrift: drift, C, energy, t: stepIndex * s.dt });
       if (bad) {
         this.stopAt(stepIndex, bad);
         break;

@@ -122,7 +122,7 @@ export function badInSnapshot(s: SystemSnapshot): string | undefined {
     const b = firstBadIn(l, x);
     if (b) return b;
   }
-  for (const [l, x] of [['residual', s.residual], ['energy.kinetic', s.energy.kinetic], ['energy.potential', s.energy.potential], ['energy.total', s.energy.total], ['cond.A', s.cond.A ?? 0], ['cond.scaled', s.cond.scaled ?? 0]] as const) {
+  for (const [l, x] of [['t', s.t], ['residual', s.residual], ['energy.kinetic', s.energy.kinetic], ['energy.potential', s.energy.potential], ['energy.total', s.energy.total], ['cond.A', s.cond.A ?? 0], ['cond.scaled', s.cond.scaled ?? 0]] as const) {
     if (bad(x)) return `${l} = ${x}`;
   }
   for (const c of s.constraints) {
@@ -174,7 +174,7 @@ export function checkScene(text: string, maxSteps = 150): Verdict {
         firstBadIn(`step ${rec.step} C`, rec.C) ??
         firstBadIn(`step ${rec.step} lambda`, rec.lambda) ??
         firstBadIn(`step ${rec.step} poses`, rec.poses) ??
-        firstBadIn(`step ${rec.step} energy`, [rec.energy.kinetic, rec.energy.potential, rec.energy.total, rec.quatDrift, rec.cond.A ?? 0]);
+        firstBadIn(`step ${rec.step} energy, |q|−1, κ, t`, [rec.energy.kinetic, rec.energy.potential, rec.energy.total, rec.quatDrift, rec.cond.A ?? 0, rec.t]);
       if (b) return { failure: `recorded ${b}`, outcome: 'ran', steps };
     }
     const res = sim.result();

@@ -108,8 +108,24 @@ test('text output never carries control characters or bidi overrides from names 
   assert.equal(JSON.parse(simJson.stdout).final.bodies[1].name, HOSTILE.bodies[1].name);
 });
 
-test('non-finite values: an overflowing initial state is an error at step 0; κ is null without constraints', () => {
+test('non-finite values: the same spelling in simulate --json and --csv; κ is null without constraints; 1e155 never reaches a record', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cl-cli-'));
+  // κ of a singular A is the one non-finite number a run records: "Infinity" in JSON and CSV alike
+  const csvPath = join(dir, 'run.csv');
+  const red = run('simulate', ex('redundant-rods.scene.json'), '--steps', '2', '--json', '--csv', csvPath);
+  assert.equal(JSON.parse(red.stdout).steps[0].cond.A, 'Infinity');
+  const cellsOf = (file: string) => {
+    const [head, row] = readFileSync(file, 'utf8').split('\n');
+    return Object.fromEntries(head.split(',').map((h, i) => [h, row.split(',')[i]]));
+  };
+  assert.equal(cellsOf(csvPath).cond_A, 'Infinity');
+  const free = join(dir, 'free.scene.json');
+  writeFileSync(free, JSON.stringify({ name: 'free', bodies: [{ name: 'B', mass: 1, velocity: [1, 0, 0] }], constraints: [] }));
+  const freeCsv = join(dir, 'free.csv');
+  const f = run('simulate', free, '--steps', '2', '--json', '--csv', freeCsv);
+  assert.equal(JSON.parse(f.stdout).steps[0].cond.A, null, 'no constraints: κ is not defined');
+  assert.equal(cellsOf(freeCsv).cond_A, '');
+  // a body at 1e155 m/s: its energy would overflow, so step 0 is an error and no step is recorded
   const scene = join(dir, 'fast.scene.json');
   writeFileSync(scene, JSON.stringify({ name: 'fast', bodies: [{ name: 'B', mass: 1, position: [0, 0, 0], velocity: [1e155, 0, 0] }], constraints: [] }));
   const r = run('simulate', scene, '--steps', '2', '--json');
@@ -119,17 +135,10 @@ test('non-finite values: an overflowing initial state is an error at step 0; κ 
   assert.ok(bad, 'CL403 names the overflow');
   assert.match(bad.message, /initial state \(step 0\).*velocity of body `B`/);
   assert.deepEqual(j.steps, []);
-  // κ without constraints: null in JSON, empty in CSV, "–" in the text
-  const calm = join(dir, 'calm.scene.json');
-  writeFileSync(calm, JSON.stringify({ name: 'calm', bodies: [{ name: 'B', mass: 1, position: [0, 0, 0] }], constraints: [] }));
-  const csvPath = join(dir, 'run.csv');
-  const ok = run('simulate', calm, '--steps', '2', '--json', '--csv', csvPath);
-  assert.equal(JSON.parse(ok.stdout).steps[0].cond.A, null, 'no constraints: κ is not defined');
-  const [head, row] = readFileSync(csvPath, 'utf8').split('\n');
-  const cells = Object.fromEntries(head.split(',').map((h, i) => [h, row.split(',')[i]]));
-  assert.equal(cells.cond_A, '');
-  const text = run('inspect', calm);
+  const text = run('inspect', scene);
+  assert.equal(text.status, 1);
   assert.match(text.stdout, /κ₂\(A\) = – \(no constraints\)/);
+  assert.match(text.stdout, /CL403-overflow .*velocity of body `B`/);
   assert.doesNotMatch(text.stdout, /singular/);
 });
 
