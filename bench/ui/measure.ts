@@ -30,9 +30,11 @@ function instrumented(browser: Browser, sceneName: string): Browser {
 }
 
 /**
- * The CPU time of the page's main thread so far (ms), from the DevTools protocol's Performance
- * domain measured in thread ticks; undefined when unavailable. Differences of it are what the
- * panel cost regardless of how busy the machine is (the wall-clock figures are not).
+ * The CPU time of the page's main thread (ms) from the DevTools protocol's Performance domain in
+ * thread ticks; undefined when unavailable. It counts from the start of the current document (it
+ * restarts at every navigation, reloads included) or from this call, whichever is later.
+ * Within one document, differences of it are what the panel cost regardless of how busy the
+ * machine is (the wall-clock figures are not).
  */
 export async function threadCpu(page: Page): Promise<() => Promise<number | undefined>> {
   try {
@@ -61,7 +63,7 @@ export interface LoadFigures {
   modelToPaintMs: number;
   /** Navigation start → the last drawing / DOM change (ms). */
   settledMs: number;
-  /** Main-thread CPU time from the reload to settled (ms; reloads only). */
+  /** Main-thread CPU time of the reloaded document up to settled (ms; reloads only). */
   cpuMs?: number;
 }
 
@@ -103,10 +105,11 @@ export async function firstPaint(
   const cpu = await threadCpu(page);
   const warm: LoadFigures[] = [];
   for (let k = 0; k < reloads; k++) {
-    const c0 = await cpu();
     await page.reload();
     const f = await readLoad(page, timeoutMs);
-    warm.push({ ...f, cpuMs: cpuDelta(c0, await cpu()) });
+    // the counter restarted with the reloaded document: its value is the load's main-thread CPU
+    // (plus the few polling evaluations of readLoad)
+    warm.push({ ...f, cpuMs: await cpu() });
   }
   const med = (f: (x: LoadFigures) => number) => (warm.length ? median(warm.map(f)) : f(cold));
   const cpus = warm.map((x) => x.cpuMs).filter((x): x is number => x !== undefined);
