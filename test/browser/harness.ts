@@ -454,4 +454,7 @@ export function shotPath(name: string): string {
   return join(SHOTS, `${name}.png`);
 }
 
-export const chromiumAvailable = (): boolean => existsSync(CHROMIUM);
+/** The browser suites never skip themselves: without Chromium they fail with how to get it. */
+export function requireChromium(): void {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`);
+}

@@ -12,9 +12,9 @@ import type { Browser, Page } from 'playwright-core';
 import { buildReportHtml, reportSnapshotSteps } from '../../src/report';
 import type { PanelModel, WebviewMessage } from '../../src/protocol';
 import { buildFixture, ROOT, type Fixture } from './fixtures';
-import { chromiumAvailable, CHROMIUM, ensureBuilt, launch, openFile, openPanel, settle, shotPath, THEMES, type PanelPage, type ThemeName } from './harness';
+import { requireChromium, ensureBuilt, launch, openFile, openPanel, settle, shotPath, THEMES, type PanelPage, type ThemeName } from './harness';
 
-const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}`;
+requireChromium();
 type Rgb = [number, number, number];
 type Sel = { body?: string; constraint?: string };
 const VIEW = '#cl-scene .cl3d';
@@ -93,7 +93,7 @@ const colsOf = (m: PanelModel, name: string): string => {
   return `${col}-${col + 6}`;
 };
 
-describe('panel scene card: the 3D view (Chromium, SwiftShader)', { skip }, () => {
+describe('panel scene card: the 3D view (Chromium, SwiftShader)', () => {
   let browser: Browser;
   let close: () => Promise<void>;
   let pendulum: Fixture;

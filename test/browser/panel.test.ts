@@ -1,5 +1,5 @@
 // The inspector panel and the standalone report in headless Chromium, fed with real engine output.
-// Run: npm run test:browser (needs /usr/bin/chromium; skipped with a message when it is missing).
+// Run: npm run test:browser (needs /usr/bin/chromium: fails with a message when it is missing; .ci/run installs it).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,12 +7,11 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildReportHtml, reportSnapshotSteps } from '../../src/report';
 import type { HostMessage, PanelModel, WebviewMessage } from '../../src/protocol';
-import { buildFixture, ROOT, type Fixture } from './fixtures';
-import { chromiumAvailable, CHROMIUM, ensureBuilt, launch, openFile, openPanel, settle, shotPath, THEMES, type PanelPage } from './harness';
+import { buildFixture, fixtureFromText, ROOT, type Fixture } from './fixtures';
+import { requireChromium, ensureBuilt, launch, openFile, openPanel, settle, shotPath, THEMES, type PanelPage } from './harness';
 import { bigChainModel } from './synthetic';
 
-const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
-if (skip) console.log(`# SKIP browser tests: ${skip}`);
+requireChromium();
 
 type Rgb = [number, number, number];
 
@@ -154,7 +153,7 @@ async function assertClean(p: Pick<PanelPage, 'cspViolations' | 'consoleErrors' 
   assert.deepEqual(p.externalRequests, [], `${what}: network requests outside the page`);
 }
 
-describe('inspector panel (Chromium)', { skip }, () => {
+describe('inspector panel (Chromium)', () => {
   let browser: Browser;
   let close: () => Promise<void>;
   let redundant: Fixture;
@@ -339,6 +338,18 @@ describe('inspector panel (Chromium)', { skip }, () => {
       await page.context().close();
     });
   }
+
+  test('a scene without constraints: κ reads "–" and "no constraints" in the header, never ∞', async () => {
+    const free = fixtureFromText('free.scene.json', JSON.stringify({ name: 'Free body', bodies: [{ name: 'B', mass: 1, velocity: [1, 0, 0] }], constraints: [] }), 5);
+    const p = await openPanel(browser, free);
+    const page = p.page;
+    const cond = (await page.textContent('[data-stat="cond"]'))!;
+    assert.match(cond, /–\s*no constraints/);
+    assert.doesNotMatch(cond, /∞|singular/);
+    assert.equal(await page.getAttribute('[data-stat="cond"]', 'class'), 'cl-stat cl-stat-cond cl-none');
+    await assertClean(p, 'free body');
+    await page.context().close();
+  });
 
   test('charts render: λ, spectrum and the five history charts', async () => {
     const p = await openPanel(browser, chain);

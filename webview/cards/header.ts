@@ -66,11 +66,11 @@ export function createHeader(ctx: CardContext): HTMLElement {
       const cond = shownCondition(s)!;
       stat('Method', cond.method, { id: 'method', title: 'Linear solver used for A·λ = rhs' });
       const band = condBand(cond.cond, { warning: m.conditionWarning, rows: snap.rank.rows });
-      const kv = h('span', { class: 'cl-cond' }, h('span', { class: 'cl-cond-num', text: formatCond(cond.cond, { estimated: cond.estimated }) }), h('span', { class: `cl-band cl-band-${band}`, text: condBandLabel[band] }));
+      const kv = h('span', { class: 'cl-cond' }, h('span', { class: 'cl-cond-num', text: formatCond(cond.cond, { estimated: cond.estimated, rows: snap.rank.rows }) }), h('span', { class: `cl-band cl-band-${band}`, text: condBandLabel[band] }));
       stat('κ(A)', kv, {
         id: 'cond',
         cls: `cl-stat-cond cl-${band}`,
-        title: `2-norm condition number of A${cond.estimated ? ' (estimated)' : ''}; Jacobi-scaled κ = ${formatCond(snap.cond.scaled)}. ${condBandDescription(band, m.conditionWarning)}. Bands: ${condBandLegend(m.conditionWarning)}.`,
+        title: `2-norm condition number of A${cond.estimated ? ' (estimated)' : ''}; Jacobi-scaled κ = ${formatCond(snap.cond.scaled, { rows: snap.rank.rows })}. ${condBandDescription(band, m.conditionWarning)}. Bands: ${condBandLegend(m.conditionWarning)}.`,
       });
       const deficient = snap.rank.J < snap.rank.rows;
       stat('rank J', `${snap.rank.J} / ${snap.rank.rows} rows`, { id: 'rank', cls: deficient ? 'cl-warn' : '', title: deficient ? `${snap.rank.rows - snap.rank.J} dependent row(s): see Redundancy` : 'Full row rank' });
