@@ -1,7 +1,7 @@
 // The header: scene name and file, the simulation controls (or the report badge), the summary
 // stats of the shown step, and the timeline below them.
 import { button, clear, h, icon } from '../dom';
-import { condBandDescription, condBandLegend, condBand, COND_BAND_LABEL as condBandLabel, formatNumber as fmt, formatCond, formatTime as fmtTime } from '../../src/shared';
+import { condBandDescription, condBandLegend, condBand, COND_BAND_LABEL as condBandLabel, formatNumber as fmt, formatCond, formatTime as fmtTime, plural } from '../../src/shared';
 import { problemCounts, shownCondition, shownTime } from '../selectors';
 import type { SimCommand } from '../actions';
 import { caps, type CardContext } from './card';
@@ -54,7 +54,7 @@ export function createHeader(ctx: CardContext): HTMLElement {
       const m = s.model;
       const snap = s.snapshot;
       if (!m || !snap) return;
-      subtitle.textContent = `${snap.formulation} formulation · ${snap.stabilization} stabilisation · dt = ${fmt(m.dt)} s · ${snap.bodies.length} moving bodies, ${snap.constraints.length} constraints`;
+      subtitle.textContent = `${snap.formulation} formulation · ${snap.stabilization} stabilisation · dt = ${fmt(m.dt)} s · ${plural(snap.bodies.length, 'moving body', 'moving bodies')}, ${plural(snap.constraints.length, 'constraint')}`;
       clear(stats);
       const stat = (label: string, value: string | Node, opts: { cls?: string; title?: string; id?: string } = {}): void => {
         stats.append(
