@@ -13,6 +13,8 @@
 //                    with the projected time printed
 //   --no-variants    time only MuJoCo's main configuration (Newton, sparse Jacobian)
 //   --out FILE       where to write the JSON (default bench/results/latest.json)
+//   --pile-sizes a,b the falling piles of boxes timed after the chains (default 10,100; bench/pileBench.ts)
+//   --no-pile        skip the piles; --pile-only: only the piles
 import * as os from 'node:os';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -20,6 +22,7 @@ import { chainJointError, chainParams, half, linkPosition, type ChainParams } fr
 import { denseStep, denseStepMacs, makeBody, type DenseWorld } from './dense-seed';
 import { makeEngineChain } from './engine-runner';
 import { loadMujoco, makeMujocoChain, type MjJacobian, type MjSolver, type MujocoChain, type MujocoSettings } from './mujoco';
+import { pileTables, runPileBench } from './pileBench';
 
 // ---------------------------------------------------------------------------------------------
 // options
@@ -30,6 +33,8 @@ interface Options {
   variants: boolean;
   rounds: number;
   outFile: string;
+  pileSizes: number[];
+  pileOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -39,6 +44,8 @@ function parseArgs(argv: string[]): Options {
     variants: true,
     rounds: 3,
     outFile: path.resolve(__dirname, '..', 'bench', 'results', 'latest.json'),
+    pileSizes: [10, 100],
+    pileOnly: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -53,12 +60,16 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--no-variants') o.variants = false;
     else if (a === '--rounds') o.rounds = Number(next());
     else if (a === '--out') o.outFile = path.resolve(next());
+    else if (a === '--pile-sizes') o.pileSizes = next().split(',').map((x) => Number(x.trim()));
+    else if (a === '--no-pile') o.pileSizes = [];
+    else if (a === '--pile-only') o.pileOnly = true;
     else if (a === '--help' || a === '-h') {
       console.log('usage: node dist/bench.js [--quick] [--sizes 10,100,1000,3000] [--rounds 3] [--dense-budget SECONDS] [--no-variants] [--out FILE]');
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
   if (!o.sizes.length || o.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--sizes: positive integers, comma-separated');
+  if (o.pileSizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--pile-sizes: positive integers, comma-separated');
   if (!(o.denseBudgetS >= 0)) throw new Error('--dense-budget: a number of seconds ≥ 0');
   if (!Number.isInteger(o.rounds) || o.rounds < 1) throw new Error('--rounds: a positive integer');
   return o;
@@ -375,7 +386,7 @@ async function main(): Promise<void> {
 
   const results: SizeResult[] = [];
   let mjSettings: MujocoSettings | undefined;
-  for (const n of [...opts.sizes].sort((a, b) => a - b)) {
+  for (const n of opts.pileOnly ? [] : [...opts.sizes].sort((a, b) => a - b)) {
     const p = chainParams(n);
     process.stdout.write(`N = ${n}: engine… `);
     const engine = runEngine(p, opts.rounds);
@@ -389,91 +400,101 @@ async function main(): Promise<void> {
     results.push({ n, dofs: 6 * n, rows: 3 * n, engine, dense, mujoco: mj.main, mujocoVariants: mj.variants, engineVsDense: engineVsDense(engine, dense) });
   }
 
-  console.log('\nPer-step median, ms (one full step; see notes below)\n');
-  console.log(
-    table(
-      ['N', 'unknowns', 'rows', 'engine', 'dense seed', 'MuJoCo', 'dense/engine', 'engine/MuJoCo', 'engine solve', 'engine κ'],
-      results.map((r) => [
-        String(r.n),
-        String(r.dofs),
-        String(r.rows),
-        r.engine.ok ? ms(r.engine) : 'n/a',
-        r.dense.ok || r.dense.projectedMs === undefined ? ms(r.dense) : `skipped (≈${fmtMs(r.dense.projectedMs)} proj.)`,
-        ms(r.mujoco),
-        !r.dense.ok && r.dense.projectedMs !== undefined && r.engine.ok
-          ? `≈${(r.dense.projectedMs / r.engine.timing.medianMs).toFixed(0)}× proj.`
-          : ratio(r.dense, r.engine),
-        ratio(r.engine, r.mujoco),
-        r.engine.ok ? r.engine.method : '—',
-        r.engine.ok ? (r.engine.condEstimated ? 'estimated' : 'exact') : '—',
-      ]),
-    ),
-  );
-
-  const notes: string[] = [];
-  for (const r of results) {
-    if (!r.engine.ok) notes.push(`N=${r.n} engine: ${r.engine.reason}`);
-    if (!r.dense.ok) notes.push(`N=${r.n} dense seed: ${r.dense.reason}`);
-    if (!r.mujoco.ok) notes.push(`N=${r.n} MuJoCo: ${r.mujoco.reason}`);
-  }
-  if (notes.length) console.log('\n' + notes.map((s) => `  • ${s}`).join('\n'));
-
-  console.log('\nMax joint error |x_A − x_B| after the timed steps (m) and steps timed');
-  console.log(
-    table(
-      ['N', 'engine', 'dense seed', 'MuJoCo', 'steps (engine/dense/MuJoCo)', 'max |p_engine − p_dense|'],
-      results.map((r) => [
-        String(r.n),
-        r.engine.ok ? r.engine.jointError.toExponential(1) : '—',
-        r.dense.ok ? r.dense.jointError.toExponential(1) : '—',
-        r.mujoco.ok ? r.mujoco.jointError.toExponential(1) : '—',
-        [r.engine, r.dense, r.mujoco].map((o) => (o.ok ? `${o.timing.warmupSteps}+${o.timing.measuredSteps}` : '—')).join(' / '),
-        r.engineVsDense ? `${r.engineVsDense.maxPositionDiff.toExponential(1)} (${r.engineVsDense.steps} steps)` : '—',
-      ]),
-    ),
-  );
-
-  if (results.some((r) => r.mujocoVariants.length)) {
-    console.log('\nMuJoCo configurations (ms/step median; solver iterations of the last step)');
-    const cfgs = ['Newton/sparse', 'CG/sparse', 'Newton/dense'];
+  if (results.length) {
+    console.log('\nPer-step median, ms (one full step; see notes below)\n');
     console.log(
       table(
-        ['N', ...cfgs],
+        ['N', 'unknowns', 'rows', 'engine', 'dense seed', 'MuJoCo', 'dense/engine', 'engine/MuJoCo', 'engine solve', 'engine κ'],
         results.map((r) => [
           String(r.n),
-          ...cfgs.map((cfg) => {
-            const o = [r.mujoco, ...r.mujocoVariants].find((x) => x.ok && `${x.solver}/${x.jacobian}` === cfg);
-            return o && o.ok ? `${ms(o)} (${o.iterations} it)` : '—';
-          }),
+          String(r.dofs),
+          String(r.rows),
+          r.engine.ok ? ms(r.engine) : 'n/a',
+          r.dense.ok || r.dense.projectedMs === undefined ? ms(r.dense) : `skipped (≈${fmtMs(r.dense.projectedMs)} proj.)`,
+          ms(r.mujoco),
+          !r.dense.ok && r.dense.projectedMs !== undefined && r.engine.ok
+            ? `≈${(r.dense.projectedMs / r.engine.timing.medianMs).toFixed(0)}× proj.`
+            : ratio(r.dense, r.engine),
+          ratio(r.engine, r.mujoco),
+          r.engine.ok ? r.engine.method : '—',
+          r.engine.ok ? (r.engine.condEstimated ? 'estimated' : 'exact') : '—',
         ]),
       ),
     );
+
+    const notes: string[] = [];
+    for (const r of results) {
+      if (!r.engine.ok) notes.push(`N=${r.n} engine: ${r.engine.reason}`);
+      if (!r.dense.ok) notes.push(`N=${r.n} dense seed: ${r.dense.reason}`);
+      if (!r.mujoco.ok) notes.push(`N=${r.n} MuJoCo: ${r.mujoco.reason}`);
+    }
+    if (notes.length) console.log('\n' + notes.map((s) => `  • ${s}`).join('\n'));
+
+    console.log('\nMax joint error |x_A − x_B| after the timed steps (m) and steps timed');
+    console.log(
+      table(
+        ['N', 'engine', 'dense seed', 'MuJoCo', 'steps (engine/dense/MuJoCo)', 'max |p_engine − p_dense|'],
+        results.map((r) => [
+          String(r.n),
+          r.engine.ok ? r.engine.jointError.toExponential(1) : '—',
+          r.dense.ok ? r.dense.jointError.toExponential(1) : '—',
+          r.mujoco.ok ? r.mujoco.jointError.toExponential(1) : '—',
+          [r.engine, r.dense, r.mujoco].map((o) => (o.ok ? `${o.timing.warmupSteps}+${o.timing.measuredSteps}` : '—')).join(' / '),
+          r.engineVsDense ? `${r.engineVsDense.maxPositionDiff.toExponential(1)} (${r.engineVsDense.steps} steps)` : '—',
+        ]),
+      ),
+    );
+
+    if (results.some((r) => r.mujocoVariants.length)) {
+      console.log('\nMuJoCo configurations (ms/step median; solver iterations of the last step)');
+      const cfgs = ['Newton/sparse', 'CG/sparse', 'Newton/dense'];
+      console.log(
+        table(
+          ['N', ...cfgs],
+          results.map((r) => [
+            String(r.n),
+            ...cfgs.map((cfg) => {
+              const o = [r.mujoco, ...r.mujocoVariants].find((x) => x.ok && `${x.solver}/${x.jacobian}` === cfg);
+              return o && o.ok ? `${ms(o)} (${o.iterations} it)` : '—';
+            }),
+          ]),
+        ),
+      );
+    }
+
+    console.log(
+      [
+        '',
+        'Notes:',
+        '  engine     Simulation.step(1) from parseScene(scene text): assemble + solve + analysis (κ, rank, residual,',
+        '             energy, drift check) + semi-implicit Euler + the history record.',
+        '  dense seed AerisLab assemble_system + solve_kkt + HybridSolver step followed literally: dense M⁻¹ (6N×6N),',
+        '             dense J, A = J·(M⁻¹·Jᵀ) by dense products, λ by dense LU with partial pivoting (≈ numpy solve /',
+        '             LAPACK gesv), plain Float64Array loops (single thread, no BLAS); no analysis.',
+        `  MuJoCo     ${mjVersion ? `MuJoCo ${mjVersion}` : 'MuJoCo'} (mujoco-js WebAssembly, single thread), mj_step per step. N free bodies`,
+        '             (<freejoint/>, explicit <inertial> 1 kg, diag 0.01, no geoms → no contacts), one <connect> equality per',
+        '             joint (soft constraints, default solref/solimp), integrator Euler, timestep 0.005.',
+        mjSettings
+          ? `             main configuration: solver ${mjSettings.solver}, jacobian ${mjSettings.jacobian}, integrator ${mjSettings.integrator}, ` +
+            `iterations ${mjSettings.iterations}, tolerance ${mjSettings.tolerance}, equality solref [${mjSettings.solref.join(', ')}], ` +
+            `solimp [${mjSettings.solimp.join(', ')}]; <size memory> = max(64, N/10) MB (automatic sizing exceeds the 2 GB wasm heap at N ≈ 1000)`
+          : '',
+        '             The figure is the lowest of the rounds\' medians; each round resets the chain (10 untimed + 50 timed steps).',
+        '  The seed formulation (rhs = −(1+β)J·v − α·C, no J̇v term) with α = β = 0 lets the joints drift apart as the',
+        '  chain swings (see the joint-error table); MuJoCo\'s soft equality constraints hold them to a few mm.',
+      ]
+        .filter((s) => s !== '')
+        .join('\n'),
+    );
   }
 
-  console.log(
-    [
-      '',
-      'Notes:',
-      '  engine     Simulation.step(1) from parseScene(scene text): assemble + solve + analysis (κ, rank, residual,',
-      '             energy, drift check) + semi-implicit Euler + the history record.',
-      '  dense seed AerisLab assemble_system + solve_kkt + HybridSolver step followed literally: dense M⁻¹ (6N×6N),',
-      '             dense J, A = J·(M⁻¹·Jᵀ) by dense products, λ by dense LU with partial pivoting (≈ numpy solve /',
-      '             LAPACK gesv), plain Float64Array loops (single thread, no BLAS); no analysis.',
-      `  MuJoCo     ${mjVersion ? `MuJoCo ${mjVersion}` : 'MuJoCo'} (mujoco-js WebAssembly, single thread), mj_step per step. N free bodies`,
-      '             (<freejoint/>, explicit <inertial> 1 kg, diag 0.01, no geoms → no contacts), one <connect> equality per',
-      '             joint (soft constraints, default solref/solimp), integrator Euler, timestep 0.005.',
-      mjSettings
-        ? `             main configuration: solver ${mjSettings.solver}, jacobian ${mjSettings.jacobian}, integrator ${mjSettings.integrator}, ` +
-          `iterations ${mjSettings.iterations}, tolerance ${mjSettings.tolerance}, equality solref [${mjSettings.solref.join(', ')}], ` +
-          `solimp [${mjSettings.solimp.join(', ')}]; <size memory> = max(64, N/10) MB (automatic sizing exceeds the 2 GB wasm heap at N ≈ 1000)`
-        : '',
-      '             The figure is the lowest of the rounds\' medians; each round resets the chain (10 untimed + 50 timed steps).',
-      '  The seed formulation (rhs = −(1+β)J·v − α·C, no J̇v term) with α = β = 0 lets the joints drift apart as the',
-      '  chain swings (see the joint-error table); MuJoCo\'s soft equality constraints hold them to a few mm.',
-    ]
-      .filter((s) => s !== '')
-      .join('\n'),
-  );
+  // the contact benchmark: falling piles of boxes, both contact solvers vs MuJoCo
+  let pile: Awaited<ReturnType<typeof runPileBench>> | undefined;
+  if (opts.pileSizes.length) {
+    console.log('');
+    pile = await runPileBench(opts.pileSizes, opts.rounds, (x) => process.stdout.write(x));
+    console.log('\n' + pileTables(pile.results, table, pile.mujocoVersion));
+  }
 
   const wallS = (nowMs() - wall0) / 1000;
   const json = {
@@ -490,6 +511,7 @@ async function main(): Promise<void> {
     loadAverageAtEnd: os.loadavg().map((x) => Number(x.toFixed(2))),
     options: { sizes: opts.sizes, rounds: opts.rounds, denseBudgetS: opts.denseBudgetS, variants: opts.variants },
     results,
+    pile,
   };
   fs.mkdirSync(path.dirname(opts.outFile), { recursive: true });
   const replacer = (key: string, value: unknown) => (key === 'positions' ? undefined : value);
