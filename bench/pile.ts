@@ -2,7 +2,8 @@
 // boxes, poses, masses, friction and time step for the engine (scene JSON, both contact
 // formulations) and for MuJoCo (MJCF: free bodies with box geoms and a plane, contacts on).
 import { parseScene, Simulation } from '../src/engine';
-import { loadMujoco } from './mujoco';
+import { importBuild, loadModel, type MjDataLike } from './mujoco';
+import { packageVersion } from './versions';
 
 export interface PileParams {
   n: number;
@@ -142,33 +143,20 @@ export function makeEnginePile(p: PileParams, formulation: 'velocity' | 'nonline
   };
 }
 
-interface MjPileData {
+interface MjPileData extends MjDataLike {
   ncon: number;
-  readonly xpos: ArrayLike<number>;
-  readonly solver_niter: ArrayLike<number>;
-  /** Each `get` returns a handle to free with `delete()`. */
-  readonly contact: { get(i: number): { dist: number; delete?(): void } | undefined } | undefined;
-  delete(): void;
+  /** A vector of handles: each `get` returns one to free with `delete()`, the vector too. */
+  readonly contact: { size(): number; get(i: number): { dist: number; delete?(): void } | undefined; delete?(): void } | undefined;
 }
 
+/** The pile in MuJoCo 3.14 (`@mujoco/mujoco`, the newest official WebAssembly build). */
 export async function makeMujocoPile(p: PileParams): Promise<PileRunner & { version: string }> {
-  const mj = (await loadMujoco()) as unknown as {
-    FS: { writeFile(path: string, data: string): void; unlink(path: string): void };
-    MjModel: { loadFromXML(path: string): { delete(): void } };
-    MjData: new (m: unknown) => MjPileData;
-    mj_step(m: unknown, d: unknown): void;
-    mj_forward(m: unknown, d: unknown): void;
-    mj_resetData(m: unknown, d: unknown): void;
-    mj_versionString?: () => string;
-  };
-  const path = `/working/pile${p.n}.xml`;
-  mj.FS.writeFile(path, pileMjcf(p));
-  const model = mj.MjModel.loadFromXML(path);
-  mj.FS.unlink(path);
-  const data = new mj.MjData(model);
+  const mj = await importBuild('@mujoco/mujoco');
+  const model = loadModel(mj, pileMjcf(p), p.n);
+  const data = new mj.MjData(model) as MjPileData;
   mj.mj_forward(model, data);
   return {
-    version: mj.mj_versionString ? mj.mj_versionString() : 'unknown',
+    version: `MuJoCo ${mj.mj_versionString ? mj.mj_versionString() : '?'} (@mujoco/mujoco ${packageVersion('@mujoco/mujoco') ?? '?'})`,
     reset: () => {
       mj.mj_resetData(model, data);
       mj.mj_forward(model, data);
@@ -176,16 +164,19 @@ export async function makeMujocoPile(p: PileParams): Promise<PileRunner & { vers
     step: () => mj.mj_step(model, data),
     last: () => ({ contacts: data.ncon, iterations: data.solver_niter[0] ?? 0, converged: true }),
     penetration: () => {
-      // MuJoCo's contact distance (negative: penetration), when the binding exposes it
+      // MuJoCo's contact distance (negative: penetration)
       let pen = 0;
+      const vec = data.contact;
       try {
         for (let i = 0; i < data.ncon; i++) {
-          const c = data.contact?.get(i);
+          const c = vec?.get(i);
           pen = Math.max(pen, -(c?.dist ?? 0));
           c?.delete?.();
         }
       } catch {
         return NaN;
+      } finally {
+        vec?.delete?.();
       }
       return pen;
     },

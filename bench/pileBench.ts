@@ -4,6 +4,7 @@
 // measured in the same run. Each contender: reset, the untimed fall (the first steps have no
 // contact), then timed steps while the boxes land and pile up.
 import { makeEnginePile, makeMujocoPile, pileParams, type PileParams, type PileRunner } from './pile';
+import { collectGarbage, cpuMs, median, nowMs } from './timing';
 
 export interface PileTiming {
   ok: boolean;
@@ -11,6 +12,8 @@ export interface PileTiming {
   /** Lowest of the rounds' per-step medians (ms), and the per-step mean of the best round. */
   medianMs?: number;
   meanMs?: number;
+  /** The same round's per-step median of the process's CPU time (ms): robust to other processes' load. */
+  cpuMedianMs?: number;
   /** Over the timed steps: mean contacts per step, mean and largest solver iterations, steps not converged. */
   contacts?: number;
   iterations?: number;
@@ -30,24 +33,20 @@ export interface PileResult {
   mujoco: PileTiming;
 }
 
-const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 function time(r: PileRunner, untimed: number, timed: number, rounds: number): PileTiming {
   let best: PileTiming | undefined;
   for (let round = 0; round < rounds; round++) {
     r.reset();
     for (let k = 0; k < untimed; k++) r.step();
-    const times: number[] = [];
+    collectGarbage();
+    const times: number[] = [], cpu: number[] = [];
     let contacts = 0, its = 0, maxIt = 0, unconverged = 0;
     for (let k = 0; k < timed; k++) {
-      const t0 = nowMs();
+      const t0 = nowMs(), c0 = cpuMs();
       r.step();
       times.push(nowMs() - t0);
+      cpu.push(cpuMs() - c0);
       const l = r.last();
       contacts += l.contacts;
       its += l.iterations;
@@ -62,6 +61,7 @@ function time(r: PileRunner, untimed: number, timed: number, rounds: number): Pi
         ok: true,
         medianMs: med,
         meanMs: times.reduce((a, b) => a + b, 0) / times.length,
+        cpuMedianMs: median(cpu),
         contacts: contacts / timed,
         iterations: its / timed,
         maxIterations: maxIt,
@@ -83,7 +83,13 @@ function guard(f: () => PileTiming): PileTiming {
 }
 
 /** The pile at each size: untimed fall (0.5 s), then `timed` steps (default 100, 0.5 s) of landing and piling. */
-export async function runPileBench(sizes: number[], rounds: number, log: (s: string) => void): Promise<{ results: PileResult[]; mujocoVersion?: string; params: Omit<PileParams, 'poses' | 'n'> }> {
+export interface PileRun {
+  results: PileResult[];
+  mujocoVersion?: string;
+  params: Omit<PileParams, 'poses' | 'n'>;
+}
+
+export async function runPileBench(sizes: number[], rounds: number, log: (s: string) => void): Promise<PileRun> {
   const results: PileResult[] = [];
   let mujocoVersion: string | undefined;
   for (const n of sizes) {
@@ -113,16 +119,31 @@ export async function runPileBench(sizes: number[], rounds: number, log: (s: str
   return { results, mujocoVersion, params };
 }
 
-const cell = (t: PileTiming, digits = 2): string => (t.ok ? t.medianMs!.toFixed(digits) : 'n/a');
-const ratio = (a: PileTiming, b: PileTiming): string => (a.ok && b.ok ? `${(a.medianMs! / b.medianMs!).toFixed(a.medianMs! / b.medianMs! < 10 ? 1 : 0)}×` : '—');
+const msOf = (t: PileTiming, clock: 'wall' | 'cpu'): number | undefined => (t.ok ? (clock === 'wall' ? t.medianMs : t.cpuMedianMs) : undefined);
+const cell = (t: PileTiming, clock: 'wall' | 'cpu'): string => {
+  const v = msOf(t, clock);
+  return v === undefined ? 'n/a' : v.toFixed(v < 1 ? 3 : 2);
+};
+const ratio = (a: PileTiming, b: PileTiming, clock: 'wall' | 'cpu'): string => {
+  const x = msOf(a, clock), y = msOf(b, clock);
+  return x !== undefined && y !== undefined && y > 0 ? `${(x / y).toFixed(x / y < 10 ? 1 : 0)}×` : '—';
+};
 
 export function pileTables(results: PileResult[], table: (h: string[], rows: string[][]) => string, mujocoVersion?: string): string {
   const out: string[] = [];
-  out.push('Falling pile of N boxes (0.2 m, 1 kg, μ 0.5) on a plane, dt 0.005: per-step median, ms (timed: steps 101–200, landing and piling)\n');
+  out.push('Falling pile of N boxes (0.2 m, 1 kg, μ 0.5) on a plane, dt 0.005: per-step median, ms, wall clock / CPU time of the process');
+  out.push('(timed: steps 101–200, landing and piling)\n');
   out.push(
     table(
-      ['N', 'engine PGS (velocity)', 'engine Newton (nonlinear)', 'MuJoCo', 'PGS/MuJoCo', 'Newton/MuJoCo'],
-      results.map((r) => [String(r.n), cell(r.pgs), cell(r.newton), cell(r.mujoco, 3), ratio(r.pgs, r.mujoco), ratio(r.newton, r.mujoco)]),
+      ['N', 'engine PGS (velocity)', 'engine Newton (nonlinear)', 'MuJoCo 3.14', 'PGS/MuJoCo', 'Newton/MuJoCo'],
+      results.map((r) => [
+        String(r.n),
+        `${cell(r.pgs, 'wall')} / ${cell(r.pgs, 'cpu')}`,
+        `${cell(r.newton, 'wall')} / ${cell(r.newton, 'cpu')}`,
+        `${cell(r.mujoco, 'wall')} / ${cell(r.mujoco, 'cpu')}`,
+        `${ratio(r.pgs, r.mujoco, 'wall')} / ${ratio(r.pgs, r.mujoco, 'cpu')}`,
+        `${ratio(r.newton, r.mujoco, 'wall')} / ${ratio(r.newton, r.mujoco, 'cpu')}`,
+      ]),
     ),
   );
   out.push('\nPer timed step: mean contacts, mean / max solver iterations, steps not converged; after them: largest penetration (m), lowest box centre (m)');
@@ -137,7 +158,7 @@ export function pileTables(results: PileResult[], table: (h: string[], rows: str
       '             box–plane manifolds) + the contact solver + integration + the history record (contacts with names).',
       '             PGS: velocity formulation, solver.pgs defaults (100 sweeps, tolerance 1e-10), warm-started. Newton:',
       '             nonlinear formulation, position-level contacts, solver.newton defaults (20 iterations, 1e-10), sparse LU.',
-      `  MuJoCo     ${mujocoVersion ? `MuJoCo ${mujocoVersion}` : 'MuJoCo'} (mujoco-js WebAssembly, single thread), mj_step: free bodies with box geoms`,
+      `  MuJoCo     ${mujocoVersion ?? 'MuJoCo'} (WebAssembly, single thread): mj_step: free bodies with box geoms`,
       '             (explicit <inertial>), a plane, condim 3, friction 0.5, default solver (Newton), soft contacts, Euler.',
       '  MuJoCo counts contacts per geom pair point (ncon); the engine counts contact points (up to 4 per box face).',
     ].join('\n'),

@@ -24,6 +24,9 @@ export { inspectScene, inspectParsed, simulateScene, internalError, type Simulat
 export { Simulation, type SimulationOptions } from './simulation';
 export type { InspectOptions, InspectResult, SimulationApi } from './api';
 
+// The linear stability of the stabilised constraint error (docs/divergence.md).
+export { recurrenceOf, stableRanges, stableGains, spectralRadius2, type Recurrence, type StableRanges } from './stability';
+
 // What the engine produces, its diagnostics and their stable codes.
 export { Codes, CodeDescriptions, type Code } from './codes';
 export type * from './result';

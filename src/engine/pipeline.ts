@@ -5,6 +5,8 @@ import { assemble, buildWorld } from './assemble';
 import { buildSnapshot } from './analysis';
 import { Codes } from './codes';
 import { analysisDiagnostics } from './findings';
+import { checkInitial, findingDiagnostic, isInitialFinding } from './finite';
+import { stabilityDiagnostic } from './divergenceCause';
 import { initialState } from './model/body';
 import type { SimulationResult } from './result';
 import { parseScene } from './scene/parse';
@@ -62,6 +64,12 @@ export function inspectParsed(text: string, parse: ParseResult, opts: InspectOpt
     const snapshot = buildSnapshot(world, 0, states, asm, out);
     if (stepper) addContactSnapshotFields(snapshot, world, parse.scene, contact);
     if (stepper) diagnostics.push(...initialContactDiagnostics(parse.scene, parse.sourceMap, states, contacts));
+    const sm = parse.sourceMap;
+    // every number shown at step 0 is finite and below ±1e150, or the first one that is not is an error
+    const bad = checkInitial(world, states, asm, out, snapshot.constraints.map((c) => c.violation), snapshot.energy);
+    if (bad) diagnostics.push(findingDiagnostic(bad, 0, parse.scene.solver.dt, sm));
+    const gains = stabilityDiagnostic(parse.scene, sm);
+    if (gains) diagnostics.push(gains);
     diagnostics.push(
       ...analysisDiagnostics(snapshot, text, parse.sourceMap, {
         conditionWarning: parse.scene.solver.conditionWarning,
@@ -87,7 +95,8 @@ export interface SimulateOutput {
 export function simulateScene(text: string, steps?: number, onProgress?: (done: number, total: number) => void, opts: SimulationOptions = {}): SimulateOutput {
   const inspect = inspectScene(text);
   const scene = inspect.parse.scene;
-  if (!scene || !inspect.snapshot) return { inspect };
+  // nothing can be simulated from an initial state with NaN, ∞ or values beyond ±1e150 (reported at step 0)
+  if (!scene || !inspect.snapshot || inspect.diagnostics.some(isInitialFinding)) return { inspect };
   try {
     const sim = new Simulation(scene, inspect.parse.sourceMap, opts);
     const total = steps ?? scene.solver.steps;
@@ -97,7 +106,7 @@ export function simulateScene(text: string, steps?: number, onProgress?: (done: 
       onProgress?.(Math.min(done + chunk, total), total);
     }
     const result = sim.result();
-    inspect.diagnostics.push(...result.diagnostics);
+    for (const d of result.diagnostics) inspect.diagnostics.push(d);
     sortDiagnostics(inspect.diagnostics);
     inspect.hasErrors ||= result.diagnostics.some((d) => d.severity === 'error');
     return { inspect, result, simulation: sim };

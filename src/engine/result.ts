@@ -241,6 +241,8 @@ export interface StepRecord extends ContactStepFields {
   lambda: number[];
   cond: { A: number | null };
   condEstimated: boolean;
+  /** Numerical rank of A at this step (as SystemSnapshot.rank.J at step 0); absent in records made before it was kept. */
+  rank?: number;
   energy: Energy;
   /** max over bodies of ||q|−1| before normalisation. */
   quatDrift: number;

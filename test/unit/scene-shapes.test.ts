@@ -238,6 +238,6 @@ test('CL116: shapes in the acceleration formulation → warning naming velocity 
 test('a constraint on a body dropped for a bad shape gets the information note, not a second error', () => {
   const text = '{ "solver": { "formulation": "velocity" }, "bodies": [ { "name": "A", "mass": 1, "shapes": [ { "type": "sphere", "radius": -1 } ] } ], "constraints": [ { "type": "ball", "bodyA": "A", "bodyB": "world" } ] }';
   const r = parseScene(text);
-  assert.deepEqual(codes(r), [Codes.nonPositiveSize, Codes.unknownBody]);
+  assert.deepEqual(codes(r), [Codes.nonPositiveSize, Codes.constraintIgnored]);
   assert.equal(r.diagnostics[1].severity, 'information');
 });
