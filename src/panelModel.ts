@@ -43,7 +43,7 @@ export function sceneGeometry(scene: SceneSpec): Pick<PanelModel, 'sceneBodies' 
       angular: c.angular,
     })),
     worldShapes: shapesOf((scene as { world?: unknown }).world),
-    thresholds: { violationTolerance: scene.solver.violationTolerance, conditionWarning: scene.solver.conditionWarning },
+    thresholds: { violationTolerance: scene.solver.violationTolerance, conditionWarning: scene.solver.conditionWarning, penetrationTolerance: scene.solver.contacts?.penetrationTolerance },
   };
 }
 

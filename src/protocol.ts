@@ -4,6 +4,7 @@
 import type { StepRecord, SystemSnapshot, Diagnostic, Range, Vec3, ShapeSpec } from './engine';
 
 export type { StepRecord, SystemSnapshot, Diagnostic, Range };
+export type { ContactReport, NewtonSnapshot, NewtonStepReport, PgsStepReport } from './engine';
 
 /** A body as the scene file defines it (what the 3D view draws besides the poses). */
 export interface SceneBodyInfo {
@@ -74,7 +75,7 @@ export interface PanelModel {
   /** Shapes of the world (e.g. a ground plane), when the scene gives any. */
   worldShapes?: ShapeSpec[];
   /** The scene's `solver.violationTolerance` and `solver.conditionWarning` (state colours at a step, as in the tree). */
-  thresholds?: { violationTolerance: number; conditionWarning: number };
+  thresholds?: { violationTolerance: number; conditionWarning: number; penetrationTolerance?: number };
   /**
    * Report mode: analysed snapshots of several steps (e.g. first and last, or all when small),
    * sorted by step. The panel shows the nearest embedded step ≤ the selected one. Optional; the

@@ -3,10 +3,13 @@ import { clear, h } from '../dom';
 import { createBanner } from './banner';
 import type { Store } from '../store';
 import type { CardContext } from './card';
+import { createContactsCard } from './contacts';
 import { createForcesCard } from './forces';
 import { createHeader } from './header';
 import { createHistoryCard } from './history';
 import { createMatricesCard } from './matrices';
+import { createNewtonCard } from './newton';
+import { createPgsCard } from './pgs';
 import { createProblemsCard } from './problems';
 import { createRedundancyCard } from './redundancy';
 import { createSceneCard } from './scene';
@@ -22,8 +25,8 @@ export function mountPanel(root: HTMLElement, context: CardContext): void {
   const main = h(
     'main',
     { class: 'cl-main' },
-    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createForcesCard(ctx)),
-    h('div', { class: 'cl-col cl-col-side' }, createSceneCard(ctx), createRedundancyCard(ctx), createSpectrumCard(ctx), createProblemsCard(ctx)),
+    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createContactsCard(ctx), createNewtonCard(ctx), createForcesCard(ctx)),
+    h('div', { class: 'cl-col cl-col-side' }, createSceneCard(ctx), createPgsCard(ctx), createRedundancyCard(ctx), createSpectrumCard(ctx), createProblemsCard(ctx)),
   );
   const footer = h('footer', { class: 'cl-footer' });
   if (ctx.report) {
