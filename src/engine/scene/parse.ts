@@ -16,6 +16,7 @@ import {
   DEFAULT_SLIDER_AXIS,
   DEFAULT_SOLVER,
   FORMULATIONS,
+  MAX_COUPLER_COEFFICIENTS,
   INERTIA_SYMMETRY_TOLERANCE,
   QUATERNION_TOLERANCE,
   SCENE_FIELDS,
@@ -30,6 +31,7 @@ import { LineIndex, closest, createSourceMap, removePropertyEdit, replaceNodeEdi
 import {
   CONSTRAINT_TYPES,
   type BodySpec,
+  type CoupledJoint,
   type ConstraintSpec,
   type ConstraintType,
   type JsonPath,
@@ -153,11 +155,22 @@ interface NamedConstraint {
   index: number;
 }
 
+/** A coupler whose joint names are resolved once every constraint has been read. */
+interface PendingCoupler {
+  index: number;
+  name: string;
+  joints: { value: string; node: Node }[];
+  coefficients: number[];
+  initial: number[];
+  data: Data;
+}
+
 class SceneParser {
   private readonly index: LineIndex;
   private readonly diagnostics: Diagnostic[] = [];
   private errorCount = 0;
   private root: Node | undefined;
+  private readonly couplers: PendingCoupler[] = [];
 
   constructor(private readonly text: string) {
     this.index = new LineIndex(text);
@@ -512,6 +525,8 @@ class SceneParser {
         });
       }
     }
+    this.resolveCouplers(constraints);
+    constraints.sort((a, b) => a.index - b.index);
     this.duplicateConstraintNames(named);
 
     return {
@@ -730,11 +745,11 @@ class SceneParser {
     return S;
   }
 
-  private orientation(o: Obj, label: string, data: Data): Quat | Bad {
-    const node = this.valueOf(o, 'orientation');
+  private orientation(o: Obj, label: string, data: Data, key = 'orientation'): Quat | Bad {
+    const node = this.valueOf(o, key);
     if (node === undefined) return [...DEFAULT_ORIENTATION] as Quat;
     if (node === BAD) return BAD;
-    const path = [...o.path, 'orientation'];
+    const path = [...o.path, key];
     const v = this.numbers(node, path, label, 4, 'a quaternion `[x, y, z, w]` (scalar last)', data);
     if (v === BAD) return BAD;
     const q: Quat = [v[0], v[1], v[2], v[3]];
@@ -803,6 +818,10 @@ class SceneParser {
       }
     }
     if (explicitName || (type && typeNode)) named.push({ name, node: explicitName?.node ?? typeNode!, index: i });
+    if (type === 'coupler') {
+      this.coupler(o, i, name, data, label);
+      return undefined; // added by resolveCouplers once the joints it names are known
+    }
 
     const ends: { key: 'bodyA' | 'bodyB'; value?: string; node?: Node }[] = [];
     for (const key of ['bodyA', 'bodyB'] as const) {
@@ -916,7 +935,15 @@ class SceneParser {
         }
         break;
       }
-      case 'hinge': {
+      case 'fixed': {
+        if (o.props.has('relativeOrientation')) {
+          const q = this.orientation(o, label('relativeOrientation'), data, 'relativeOrientation');
+          if (q !== BAD) spec.relativeOrientation = q;
+        }
+        break;
+      }
+      case 'hinge':
+      case 'universal': {
         const a = this.axis(o, 'axisA', label('axisA'), DEFAULT_HINGE_AXIS, data);
         const b = this.axis(o, 'axisB', label('axisB'), DEFAULT_HINGE_AXIS, data);
         if (a !== BAD) spec.axisA = a;
@@ -954,6 +981,85 @@ class SceneParser {
 
     if (this.errorCount !== errorsBefore || droppedBody || !type || !rA || !rB) return undefined;
     return spec;
+  }
+
+  /** Read a coupler's `joints`, `coefficients` and `initial`; the joints are resolved by `resolveCouplers`. */
+  private coupler(o: Obj, i: number, name: string, data: Data, label: (f: string) => string): void {
+    const path: JsonPath = ['constraints', i];
+    const errorsBefore = this.errorCount;
+    const list = (key: string, shape: string, min: number, max: number): Node[] | undefined => {
+      const node = this.valueOf(o, key);
+      if (node === undefined || node === BAD) return undefined;
+      const n = node.children?.length ?? 0;
+      if (node.type !== 'array') this.typeError(node, [...path, key], `${label(key)} must be ${shape}, not ${describe(node)}.`, data);
+      else if (n < min || n > max) this.typeError(node, [...path, key], `${label(key)} must be ${shape}: it has ${n} entries.`, data);
+      else return node.children ?? [];
+      return undefined;
+    };
+    const joints: { value: string; node: Node }[] = [];
+    if (!o.props.has('joints')) this.missing(o, 'joints', `Coupler ${quote(name)} has no \`joints\`. Add \`"joints": ["<driven hinge or slider>", "<driving hinge or slider>"]\`.`, data);
+    for (const [k, item] of (list('joints', 'one or two names of hinge or slider constraints', 1, 2) ?? []).entries()) {
+      if (item.type === 'string') joints.push({ value: String(item.value), node: item });
+      else this.typeError(item, [...path, 'joints', k], `Entry ${k} of ${label('joints')} must be a constraint name in double quotes, not ${describe(item)}.`, data);
+    }
+    const numbers = (key: string, nodes: Node[] | undefined): number[] | undefined => {
+      if (!nodes) return undefined;
+      const out = nodes.map((n, k) => this.numberNode(n, [...path, key, k], `Entry ${k} of ${label(key)}`, {}, data));
+      return out.includes(BAD) ? undefined : (out as number[]);
+    };
+    const coefficients = numbers('coefficients', list('coefficients', `1 to ${MAX_COUPLER_COEFFICIENTS} polynomial coefficients [c0, c1, …]`, 1, MAX_COUPLER_COEFFICIENTS));
+    const initial = numbers('initial', list('initial', 'one initial coordinate per joint', 1, 2));
+    const initNode = this.valueOf(o, 'initial');
+    if (initial && initNode && initNode !== BAD && joints.length && initial.length !== joints.length) {
+      this.typeError(initNode, [...path, 'initial'], `${label('initial')} must have one entry per joint (${joints.length}), not ${initial.length}.`, data);
+    }
+    if (this.errorCount !== errorsBefore || joints.length === 0) return;
+    this.couplers.push({
+      index: i,
+      name,
+      joints,
+      coefficients: coefficients ?? (joints.length === 2 ? [0, 1] : [0]),
+      initial: initial ?? joints.map(() => 0),
+      data,
+    });
+  }
+
+  /** Resolve each coupler's joint names to hinge or slider constraints and add the valid couplers. */
+  private resolveCouplers(constraints: ConstraintSpec[]): void {
+    const byName = new Map(constraints.filter((c) => c.type === 'hinge' || c.type === 'slider').map((c) => [c.name, c]));
+    for (const p of this.couplers) {
+      const coupled: CoupledJoint[] = [];
+      for (const [k, j] of p.joints.entries()) {
+        const c = byName.get(j.value);
+        if (!c) {
+          const other = constraints.find((x) => x.name === j.value);
+          const why = other ? `${quote(j.value)} is a ${other.type} constraint; a coupler couples hinge or slider coordinates.` : `there is no valid hinge or slider constraint named ${JSON.stringify(j.value)}.`;
+          const fixes = other ? [] : closest(j.value, [...byName.keys()], Math.max(2, Math.floor(j.value.length / 2)), 3).map((n, r) => ({
+            title: `Rename to ${quote(n)}`,
+            edits: [replaceNodeEdit(this.index, j.node, JSON.stringify(n))],
+            preferred: r === 0,
+          }));
+          this.report('error', Codes.couplerJoint, `Coupler ${quote(p.name)}: ${why}`, j.node, { ...p.data, path: ['constraints', p.index, 'joints', k], joint: j.value }, { fixes });
+          continue;
+        }
+        coupled.push({ joint: c.name, kind: c.type as 'hinge' | 'slider', body: c.bodyB, parent: c.bodyA, axis: c.axisA ?? [0, 0, 1], initial: p.initial[k] ?? 0 });
+      }
+      if (coupled.length !== p.joints.length) continue;
+      if (coupled.length === 2 && coupled[0].joint === coupled[1].joint) {
+        this.report('error', Codes.couplerJoint, `Coupler ${quote(p.name)} couples ${quote(coupled[0].joint)} with itself.`, p.joints[1].node, { ...p.data, path: ['constraints', p.index, 'joints', 1] });
+        continue;
+      }
+      constraints.push({
+        index: p.index,
+        name: p.name,
+        type: 'coupler',
+        bodyA: coupled[0].body,
+        bodyB: coupled[0].parent,
+        anchorA: [0, 0, 0],
+        anchorB: [0, 0, 0],
+        coupling: { joints: coupled as [CoupledJoint] | [CoupledJoint, CoupledJoint], coefficients: p.coefficients },
+      });
+    }
   }
 
   private toBallFix(o: Obj, typeNode: Node | undefined): Fix[] {
