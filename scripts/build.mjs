@@ -1,7 +1,7 @@
 // Bundles every entry point with esbuild. Entries whose source does not exist are skipped.
 // Usage: node scripts/build.mjs [--watch] [--minify]
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const minify = process.argv.includes('--minify');
@@ -19,6 +19,12 @@ const entries = [
 ];
 
 mkdirSync('dist', { recursive: true });
+// MuJoCo's WebAssembly (src/import/mujoco.ts loads it lazily from dist/mujoco/): shipped as files, not bundled.
+const mujoco = 'node_modules/@mujoco/mujoco';
+if (existsSync(`${mujoco}/mujoco.wasm`)) {
+  mkdirSync('dist/mujoco', { recursive: true });
+  for (const f of ['mujoco.js', 'mujoco.wasm', 'package.json']) copyFileSync(`${mujoco}/${f}`, `dist/mujoco/${f}`);
+}
 const todo = entries.filter((e) => e.entryPoints.every((p) => existsSync(p)));
 if (watch) {
   for (const e of todo) await (await esbuild.context({ ...common, ...e })).watch();

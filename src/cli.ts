@@ -5,7 +5,8 @@
 // Exit status: 0 no errors (warnings allowed), 1 the scene has errors, 2 usage or I/O error.
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { inspectScene, simulateScene } from './engine/pipeline';
+import { inspectParsed, simulateInspected } from './engine/pipeline';
+import { IMPORT_USAGE, parseForCli, runImportCommand } from './import/cli';
 import type { SystemSnapshot } from './engine/result';
 import type { Diagnostic } from './engine/types';
 import { csrRows, diagnosticLine, historyCsv, inspectJson, matrixSummary, minvCsr, num, textColumns, textMatrix } from './format';
@@ -16,6 +17,7 @@ const USAGE = `Usage:
   constraint-lens inspect SCENE [--json]
   constraint-lens simulate SCENE [--steps N] [--json] [--csv FILE]
   constraint-lens report SCENE [-o FILE] [--steps N]
+${IMPORT_USAGE}
 
 Exit status: 0 no errors (warnings allowed), 1 the scene has errors, 2 usage or I/O error.`;
 
@@ -28,6 +30,7 @@ interface Args {
   steps?: number;
   csv?: string;
   output?: string;
+  keyframe?: string;
 }
 
 function parseArgs(argv: string[]): Args | 'help' {
@@ -50,6 +53,7 @@ function parseArgs(argv: string[]): Args | 'help' {
       a.steps = n;
     } else if (t === '--csv') a.csv = val();
     else if (t === '-o' || t === '--output') a.output = val();
+    else if (t === '--keyframe') a.keyframe = val();
     else if (t.startsWith('-')) throw new UsageError(`unknown option '${t}'`);
     else if (a.file === undefined) a.file = t;
     else throw new UsageError(`unexpected argument '${t}'`);
@@ -170,17 +174,20 @@ function printInspect(file: string, snap: SystemSnapshot | undefined, diags: Dia
   printDiagnostics(file, diags);
 }
 
-function run(argv: string[]): number {
+async function run(argv: string[]): Promise<number> {
+  const imported = await runImportCommand(argv);
+  if (imported !== undefined) return imported;
   const args = parseArgs(argv);
   if (args === 'help') {
     print(USAGE);
     return 0;
   }
   const text = readScene(args.file);
+  const parsed = await parseForCli(args.file, text, args.keyframe);
   const exitFor = (hasErrors: boolean) => (hasErrors ? 1 : 0);
 
   if (args.command === 'inspect') {
-    const r = inspectScene(text);
+    const r = inspectParsed(text, parsed);
     if (args.json) print(JSON.stringify(inspectJson(r.snapshot, r.diagnostics)));
     else printInspect(args.file, r.snapshot, r.diagnostics, r.parse.scene?.name ?? basename(args.file));
     return exitFor(r.hasErrors);
@@ -191,7 +198,7 @@ function run(argv: string[]): number {
         if (total >= 200) process.stderr.write(`\r  step ${done}/${total} (${Math.round((100 * done) / total)}%)${done === total ? '\n' : ''}`);
       }
     : undefined;
-  const sim = simulateScene(text, args.steps, progress);
+  const sim = simulateInspected(inspectParsed(text, parsed), args.steps, progress);
   const { inspect } = sim;
 
   if (args.command === 'report') {
@@ -205,7 +212,7 @@ function run(argv: string[]): number {
     const css = join(dist, 'webview.css');
     if (!existsSync(js) || !existsSync(css)) throw new IoError(`the panel bundle is missing next to the CLI (${js}); run 'npm run build'`);
     const html = buildReportHtml(model, { js: readFileSync(js, 'utf8'), css: readFileSync(css, 'utf8') });
-    const out = args.output ?? args.file.replace(/(\.scene)?\.json$/, '') + '.report.html';
+    const out = args.output ?? args.file.replace(/(\.scene)?\.json$|\.(xml|urdf)$/i, '') + '.report.html';
     writeOut(out, html);
     print(`Report written to ${resolve(out)} (${(html.length / 1024).toFixed(0)} KiB, ${model.history.length} steps)`);
     printDiagnostics(args.file, inspect.diagnostics);
@@ -250,7 +257,7 @@ function run(argv: string[]): number {
   return exitFor(inspect.hasErrors);
 }
 
-function main(): void {
+async function main(): Promise<void> {
   // `constraint-lens inspect … | head` closes the pipe early: that is not an error.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -258,7 +265,7 @@ function main(): void {
   });
   let code: number;
   try {
-    code = run(process.argv.slice(2));
+    code = await run(process.argv.slice(2));
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`constraint-lens: ${e.message}\n\n${USAGE}\n`);
@@ -274,4 +281,4 @@ function main(): void {
   process.exitCode = code;
 }
 
-main();
+void main();
