@@ -184,6 +184,15 @@ function mujocoDiagnostic(sm: XmlSourceMap, root: XmlElement, error: string): Di
     walk(root);
     const hit = candidates.find((e) => (tag && e.name === tag) || (named && attr(e, 'name') === named)) ?? candidates[0];
     range = hit ? sm.elementRange(hit) : sm.index.range(start, end);
+  } else if (named) {
+    // No line (e.g. URDF): the element with that name.
+    let hit: XmlElement | undefined;
+    const walk = (e: XmlElement) => {
+      if (!hit && e.source === 0 && attr(e, 'name') === named) hit = e;
+      e.children.forEach(walk);
+    };
+    walk(root);
+    if (hit) range = sm.elementRange(hit);
   }
   const message = error.replace(/\s*\n\s*/g, ' ').replace(/\s+$/, '');
   return { severity: 'error', code: Codes.mujocoError, message: `MuJoCo: ${message}`, range };
