@@ -138,6 +138,7 @@ export function formatComparison(c: CompareResult): string {
   const lines: string[] = [];
   lines.push(`MuJoCo vs Constraint Lens: ${c.model}${c.keyframe ? ` (keyframe ${c.keyframe})` : ''}`);
   lines.push(`Run: ${c.steps} steps of ${fmt(c.dt)} s (t = ${fmt(c.steps * c.dt)} s). MuJoCo: soft constraints (solref/solimp), ${fmt(c.solver.iterationsMin, 3)}–${fmt(c.solver.iterationsMax, 3)} solver iterations per step (mean ${fmt(c.solver.iterationsMean, 3)}), warnings: ${c.solver.warnings.length ? c.solver.warnings.map((w) => `${w.name} ×${w.count}`).join(', ') : 'none'}. Ours: exact solve (KKT).`);
+  if (c.contacts.max > 0) lines.push(`MuJoCo had contacts in ${c.contacts.steps} of ${c.steps + 1} states (up to ${c.contacts.max} at once); they are not simulated here, so the runs differ by them too.`);
   if (c.stoppedAt !== undefined) lines.push(`Our run stopped at step ${c.stoppedAt} (non-finite value).`);
   if (c.equalities.length === 0) lines.push('The model has no equality constraints: MuJoCo has no efc rows to compare (joints are its coordinates).');
   for (const e of c.equalities) {
@@ -145,10 +146,11 @@ export function formatComparison(c: CompareResult): string {
     lines.push(`${e.type} ${e.name}${e.constraint ? ` → ${e.constraint}` : ' (not converted)'}   solref (${e.solref.map((x) => fmt(x, 4)).join(', ')}), solimp (${e.solimp.map((x) => fmt(x, 4)).join(', ')})`);
     const n = Math.max(e.mujocoForce.length, e.ourLambda.length);
     if (n > 0) {
-      lines.push(`  ${pad('row', 8)}${pad('MuJoCo efc_force', 20)}${pad('our λ', 20)}${pad('MuJoCo R', 16)}${pad('MuJoCo A_ii', 16)}our A_ii`);
+      const w = Math.max(5, ...e.rows.map((x) => x.length)) + 2;
+      lines.push(`  ${pad('row', w)}${pad('MuJoCo efc_force', 20)}${pad('our λ', 20)}${pad('MuJoCo R', 16)}${pad('MuJoCo A_ii', 16)}our A_ii`);
       for (let r = 0; r < n; r++) {
-        const cell = (a: number[], w: number) => pad(r < a.length ? fmt(a[r]) : '–', w);
-        lines.push(`  ${pad(e.rows[r] ?? String(r), 8)}${cell(e.mujocoForce, 20)}${cell(e.ourLambda, 20)}${cell(e.mujocoR, 16)}${cell(e.mujocoDiagA, 16)}${r < e.ourDiagA.length ? fmt(e.ourDiagA[r]) : '–'}`);
+        const cell = (a: number[], cw: number) => pad(r < a.length ? fmt(a[r]) : '–', cw);
+        lines.push(`  ${pad(e.rows[r] ?? String(r), w)}${cell(e.mujocoForce, 20)}${cell(e.ourLambda, 20)}${cell(e.mujocoR, 16)}${cell(e.mujocoDiagA, 16)}${r < e.ourDiagA.length ? fmt(e.ourDiagA[r]) : '–'}`);
       }
     }
     const v = e.violation;

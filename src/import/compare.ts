@@ -37,6 +37,8 @@ export interface CompareResult {
   times: number[];
   equalities: EqualityComparison[];
   solver: { iterationsMin: number; iterationsMax: number; iterationsMean: number; warnings: { name: string; count: number }[] };
+  /** MuJoCo's contacts (most in one step; steps with any). Our engine simulates none of them here. */
+  contacts: { max: number; steps: number };
   /** Distance between MuJoCo's and our centre of mass of each body after the run. */
   bodies: { name: string; distance: number }[];
   /** Our run stopped early (non-finite value) at this step. */
@@ -131,6 +133,7 @@ export async function compareWithMujoco(parse: ModelParseResult, steps?: number)
       iterationsMean: iters.length ? iters.reduce((a, b) => a + b, 0) / iters.length : 0,
       warnings: run.warnings,
     },
+    contacts: { max: Math.max(0, ...run.steps.map((s) => s.contacts)), steps: run.steps.filter((s) => s.contacts > 0).length },
     bodies,
     stoppedAt: res.stoppedAt,
     timing: { wasmLoadMs: rt.loadMs, mujocoMs, oursMs },

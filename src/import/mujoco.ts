@@ -363,7 +363,7 @@ function readState(rt: MujocoRuntime, m: MjModelHandle, d: MjDataHandle, res: Ha
 /** MuJoCo's own run of the model, for the comparison (compare.ts). */
 export interface MujocoRun {
   /** Per recorded step: time, per equality the efc rows' force and violation (efc_pos), solver iterations, warnings. */
-  steps: { t: number; eqForce: number[][]; eqPos: number[][]; eqR: number[][]; eqDiagA: number[][]; iterations: number }[];
+  steps: { t: number; eqForce: number[][]; eqPos: number[][]; eqR: number[][]; eqDiagA: number[][]; iterations: number; contacts: number }[];
   warnings: { name: string; count: number }[];
   /** The state after the run. */
   final: MujocoState;
@@ -391,7 +391,7 @@ export function runMujoco(rt: MujocoRuntime, m: MjModelHandle, qpos: readonly nu
         eqDiagA[id[r]].push(diagA[r]);
       }
       const niter = d.solver_niter as Num;
-      return { t: Number(d.time), eqForce, eqPos, eqR, eqDiagA, iterations: niter[0] ?? 0 };
+      return { t: Number(d.time), eqForce, eqPos, eqR, eqDiagA, iterations: niter[0] ?? 0, contacts: Number(d.ncon) };
     };
     rt.mj.mj_forward(m, d);
     const out: MujocoRun['steps'] = [record()];
