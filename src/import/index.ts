@@ -199,7 +199,7 @@ function mujocoDiagnostic(sm: XmlSourceMap, root: XmlElement, error: string): Di
 }
 
 /** loadModel, then the engine's analysis of step 0 (the same InspectResult a scene gets). */
-export async function inspectModel(path: string, text: string, opts: LoadOptions & InspectOptions = {}): Promise<InspectResult & { parse: ModelParseResult }> {
+export async function inspectModel(path: string, text: string, opts: LoadOptions & InspectOptions = {}): Promise<Omit<InspectResult, 'parse'> & { parse: ModelParseResult }> {
   const parse = await loadModel(path, text, opts);
   const r = inspectParsed(text, parse, opts);
   // The engine's quick fixes edit JSON scene files: never offer them on XML.
