@@ -138,7 +138,11 @@ export function formatComparison(c: CompareResult): string {
   const lines: string[] = [];
   lines.push(`MuJoCo vs Constraint Lens: ${c.model}${c.keyframe ? ` (keyframe ${c.keyframe})` : ''}`);
   lines.push(`Run: ${c.steps} steps of ${fmt(c.dt)} s (t = ${fmt(c.steps * c.dt)} s). MuJoCo: soft constraints (solref/solimp), ${fmt(c.solver.iterationsMin, 3)}–${fmt(c.solver.iterationsMax, 3)} solver iterations per step (mean ${fmt(c.solver.iterationsMean, 3)}), warnings: ${c.solver.warnings.length ? c.solver.warnings.map((w) => `${w.name} ×${w.count}`).join(', ') : 'none'}. Ours: exact solve (KKT).`);
-  if (c.contacts.max > 0) lines.push(`MuJoCo had contacts in ${c.contacts.steps} of ${c.steps + 1} states (up to ${c.contacts.max} at once); they are not simulated here, so the runs differ by them too.`);
+  const other = (['contacts', 'limits', 'friction'] as const).filter((k) => c.otherRows[k].max > 0);
+  if (other.length) {
+    const what = { contacts: 'contact rows', limits: 'joint-limit rows', friction: 'friction-loss rows' };
+    lines.push(`MuJoCo also had ${other.map((k) => `${what[k]} in ${c.otherRows[k].states} of ${c.steps + 1} states (up to ${c.otherRows[k].max})`).join(', ')}; they are not simulated here, so the runs differ by them too.`);
+  }
   if (c.stoppedAt !== undefined) lines.push(`Our run stopped at step ${c.stoppedAt} (non-finite value).`);
   if (c.equalities.length === 0) lines.push('The model has no equality constraints: MuJoCo has no efc rows to compare (joints are its coordinates).');
   for (const e of c.equalities) {

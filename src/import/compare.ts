@@ -37,8 +37,11 @@ export interface CompareResult {
   times: number[];
   equalities: EqualityComparison[];
   solver: { iterationsMin: number; iterationsMax: number; iterationsMean: number; warnings: { name: string; count: number }[] };
-  /** MuJoCo's contacts (most in one step; steps with any). Our engine simulates none of them here. */
-  contacts: { max: number; steps: number };
+  /**
+   * MuJoCo's constraint rows that are not equalities — contacts, joint limits, friction loss — as the most
+   * rows in one state and the number of states with any. Our engine simulates none of them here.
+   */
+  otherRows: Record<'contacts' | 'limits' | 'friction', { max: number; states: number }>;
   /** Distance between MuJoCo's and our centre of mass of each body after the run. */
   bodies: { name: string; distance: number }[];
   /** Our run stopped early (non-finite value) at this step. */
@@ -133,13 +136,22 @@ export async function compareWithMujoco(parse: ModelParseResult, steps?: number)
       iterationsMean: iters.length ? iters.reduce((a, b) => a + b, 0) / iters.length : 0,
       warnings: run.warnings,
     },
-    contacts: { max: Math.max(0, ...run.steps.map((s) => s.contacts)), steps: run.steps.filter((s) => s.contacts > 0).length },
+    otherRows: {
+      contacts: tally(run, 'contacts'),
+      limits: tally(run, 'limits'),
+      friction: tally(run, 'friction'),
+    },
     bodies,
     stoppedAt: res.stoppedAt,
     timing: { wasmLoadMs: rt.loadMs, mujocoMs, oursMs },
     notes,
   };
 }
+
+const tally = (run: MujocoRun, k: 'contacts' | 'limits' | 'friction') => ({
+  max: Math.max(0, ...run.steps.map((s) => s.other[k])),
+  states: run.steps.filter((s) => s.other[k] > 0).length,
+});
 
 /** Rotation of the weld's body2 at the initial state (for converting its rotational rows). */
 function rotationOfBody2(model: ImportedModel, eq: number): number[] | undefined {

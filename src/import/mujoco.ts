@@ -360,10 +360,17 @@ function readState(rt: MujocoRuntime, m: MjModelHandle, d: MjDataHandle, res: Ha
   };
 }
 
+/** MuJoCo's constraint rows that are not equalities (counts in one state). */
+export interface OtherRows {
+  friction: number;
+  limits: number;
+  contacts: number;
+}
+
 /** MuJoCo's own run of the model, for the comparison (compare.ts). */
 export interface MujocoRun {
   /** Per recorded step: time, per equality the efc rows' force and violation (efc_pos), solver iterations, warnings. */
-  steps: { t: number; eqForce: number[][]; eqPos: number[][]; eqR: number[][]; eqDiagA: number[][]; iterations: number; contacts: number }[];
+  steps: { t: number; eqForce: number[][]; eqPos: number[][]; eqR: number[][]; eqDiagA: number[][]; iterations: number; other: OtherRows }[];
   warnings: { name: string; count: number }[];
   /** The state after the run. */
   final: MujocoState;
@@ -383,15 +390,22 @@ export function runMujoco(rt: MujocoRuntime, m: MjModelHandle, qpos: readonly nu
       const force = d.efc_force as Num, pos = d.efc_pos as Num, R = d.efc_R as Num, diagA = d.efc_diagA as Num;
       const rows = (): number[][] => Array.from({ length: neq }, () => []);
       const eqForce = rows(), eqPos = rows(), eqR = rows(), eqDiagA = rows();
+      const other: OtherRows = { friction: 0, limits: 0, contacts: 0 };
       for (let r = 0; r < nefc; r++) {
-        if (type[r] !== 0) continue; // mjCNSTR_EQUALITY
+        // mjtConstraint: 0 equality, 1–2 friction loss, 3–4 limits, 5–7 contacts
+        if (type[r] !== 0) {
+          if (type[r] <= 2) other.friction++;
+          else if (type[r] <= 4) other.limits++;
+          else other.contacts++;
+          continue;
+        }
         eqForce[id[r]].push(force[r]);
         eqPos[id[r]].push(pos[r]);
         eqR[id[r]].push(R[r]);
         eqDiagA[id[r]].push(diagA[r]);
       }
       const niter = d.solver_niter as Num;
-      return { t: Number(d.time), eqForce, eqPos, eqR, eqDiagA, iterations: niter[0] ?? 0, contacts: Number(d.ncon) };
+      return { t: Number(d.time), eqForce, eqPos, eqR, eqDiagA, iterations: niter[0] ?? 0, other };
     };
     rt.mj.mj_forward(m, d);
     const out: MujocoRun['steps'] = [record()];

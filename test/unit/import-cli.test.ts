@@ -86,7 +86,7 @@ test('compare --json: per equality MuJoCo\'s efc_force, R and A next to our λ a
   // MuJoCo's soft connect sags under gravity; the exact solve holds it to round-off.
   assert.ok(e.violation.mujocoMax > 1e-4 && e.violation.oursMax < 1e-9, `${e.violation.mujocoMax} vs ${e.violation.oursMax}`);
   assert.ok(c.solver.iterationsMin >= 1);
-  assert.deepEqual(c.contacts, { max: 0, steps: 0 });
+  assert.deepEqual(c.otherRows, { contacts: { max: 0, states: 0 }, limits: { max: 0, states: 0 }, friction: { max: 0, states: 0 } });
   assert.deepEqual(c.diagnostics, [], 'the import itself is clean (the redundancy is an analysis diagnostic)');
   const text = await command('compare', fx('four-bar.xml'), '--steps', '5');
   assert.match(text.out, /connect close → close/);
