@@ -5,6 +5,7 @@
 //   inspectModel(path, text, opts) → the engine's InspectResult for the model
 //   isModelFile(path, text)        → whether a file is an MJCF or URDF model
 //   exportScene(model)             → the converted scene as *.scene.json text
+//   compareWithMujoco(parse, steps) → MuJoCo's run next to ours (the inspector's "MuJoCo" section)
 import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Codes, inspectParsed, type Diagnostic, type InspectOptions, type InspectResult, type ParseResult } from '../engine';
@@ -19,6 +20,7 @@ import { attr, parseXml, type XmlElement } from './xml';
 export type { FileAccess } from './files';
 export type { ImportedBody, ImportedScene } from './types';
 export { exportScene } from './export';
+export { compareWithMujoco, type CompareResult, type EqualityComparison } from './compare';
 
 export interface LoadOptions {
   /** Start from this <key> (by name) instead of qpos0 / zero velocity. */
