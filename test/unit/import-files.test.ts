@@ -115,3 +115,15 @@ test('which files are models: .urdf, and .xml with a <mujoco> root; other XML is
   assert.ok(!isModelFile('m.xml', '<mujocox/>'));
   assert.ok(!isModelFile('m.scene.json', '{}'));
 });
+
+test('mesh assets are read from the workspace (meshdir) and give MuJoCo\'s mass; a missing mesh is refused on its element', async () => {
+  const r = await importFixture('mesh.xml');
+  const body = r.parse.scene!.bodies[0];
+  assert.ok(Math.abs(body.mass - 1000 * (0.1 ** 3 / 6)) < 1e-6, `tetrahedron mass ${body.mass}`);
+  assert.match(r.diagnostics.find((d) => d.code === Codes.notSimulated)!.message, /mesh geoms/);
+  const text = r.text.replace('tet.obj', 'gone.obj');
+  const m = await loadModel(join(FIXTURES, 'mesh.xml'), text, { files: nodeFileAccess(FIXTURES) });
+  const d = m.diagnostics.find((x) => x.code === Codes.fileRefused)!;
+  assert.equal(d.range.start.line, lineOf(text, '<mesh'));
+  assert.match(d.message, /Asset file \(mesh file\) "assets\/gone\.obj" was not found/);
+});
