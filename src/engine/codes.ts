@@ -31,6 +31,7 @@ export const Codes = {
   zeroAxis: 'CL205-zero-axis',
   duplicateConstraintName: 'CL206-duplicate-constraint-name',
   emptyLock: 'CL207-empty-lock',
+  couplerJoint: 'CL208-coupler-joint',
   // analysis of the assembled system
   redundantConstraint: 'CL301-redundant-constraint',
   conflictingConstraints: 'CL302-conflicting-constraints',
@@ -41,6 +42,18 @@ export const Codes = {
   // simulation
   nonFinite: 'CL401-non-finite',
   drift: 'CL402-drift',
+  // imported models (MJCF, URDF): src/import
+  xmlSyntax: 'CL501-xml-syntax',
+  notAModel: 'CL502-not-a-model',
+  fileRefused: 'CL503-file-refused',
+  mujocoError: 'CL504-mujoco-error',
+  unsupportedJoint: 'CL505-unsupported-joint',
+  notSimulated: 'CL506-not-simulated',
+  masslessBody: 'CL507-massless-body',
+  mimicMissing: 'CL508-mimic-missing',
+  unknownKeyframe: 'CL509-unknown-keyframe',
+  unsupportedEquality: 'CL510-unsupported-equality',
+  mujocoUnavailable: 'CL511-mujoco-unavailable',
   // the engine itself
   internalError: 'CL900-internal-error',
 } as const;
@@ -74,6 +87,7 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.zeroAxis]: 'A joint axis has zero length.',
   [Codes.duplicateConstraintName]: 'Two constraints share a name; diagnostics and charts would be ambiguous.',
   [Codes.emptyLock]: 'A lock constraint with no axis locked has no rows.',
+  [Codes.couplerJoint]: 'A coupler names a constraint that is not a valid hinge or slider (or the same joint twice). Name the hinge or slider constraints whose coordinates it couples.',
   [Codes.redundantConstraint]: 'The constraint rows are linear combinations of earlier rows: A = J·M⁻¹·Jᵀ is singular and λ is not unique. Remove the redundant constraint.',
   [Codes.conflictingConstraints]: 'Redundant constraints ask for incompatible accelerations: no λ satisfies J·a = rhs; the least-squares λ is used.',
   [Codes.illConditioned]: 'κ(A) is above the warning threshold: λ is sensitive to round-off. Check mass ratios and near-parallel constraints.',
@@ -82,5 +96,16 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.singularSystem]: 'A = J·M⁻¹·Jᵀ is numerically singular.',
   [Codes.nonFinite]: 'A NaN or infinity appeared during the run; the message names the step and the first quantity that went bad.',
   [Codes.drift]: 'The constraint violation grew during the run beyond the tolerance. Increase alpha/beta (or erp), or reduce dt.',
+  [Codes.xmlSyntax]: 'The model file is not well-formed XML. Fix the syntax at the range shown; nothing else is analysed.',
+  [Codes.notAModel]: 'The XML file is neither a MuJoCo model (root <mujoco>) nor a URDF robot (root <robot>).',
+  [Codes.fileRefused]: 'An <include> or asset file is outside the workspace folder, a URL, missing or too large: it is not read, and the model cannot be compiled without it.',
+  [Codes.mujocoError]: 'MuJoCo\'s compiler rejected the model; the message is MuJoCo\'s, placed on the element it names.',
+  [Codes.unsupportedJoint]: 'The joints between a body and its parent have no equivalent constraint (only one hinge, slide, ball or free joint, a weld, or two or three hinges meeting in one point). The body is left without a joint constraint.',
+  [Codes.notSimulated]: 'Parts of the model the constraint engine does not simulate (other geom types, tendons, actuators, sensors, joint limits, …), listed once.',
+  [Codes.masslessBody]: 'A body without mass is merged into its parent (its joints, if any, join those of its children).',
+  [Codes.mimicMissing]: 'A URDF <mimic> did not arrive in MuJoCo\'s compiled model as a joint equality; the coupler is added from the XML.',
+  [Codes.unknownKeyframe]: 'The requested <key> does not exist; the model\'s reference configuration qpos0 is used.',
+  [Codes.unsupportedEquality]: 'An equality constraint that cannot be converted (tendon, flex, between two fixed bodies, or on a joint that is not a single hinge or slide).',
+  [Codes.mujocoUnavailable]: 'MuJoCo\'s WebAssembly could not be loaded, so the model cannot be compiled.',
   [Codes.internalError]: 'The engine failed on this input. This is a bug in Constraint Lens: please report it with the scene file.',
 };

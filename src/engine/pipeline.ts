@@ -74,7 +74,11 @@ export interface SimulateOutput {
 
 /** Inspect, then run `steps` steps (default: the scene's `solver.steps`). */
 export function simulateScene(text: string, steps?: number, onProgress?: (done: number, total: number) => void): SimulateOutput {
-  const inspect = inspectScene(text);
+  return simulateInspected(inspectScene(text), steps, onProgress);
+}
+
+/** Run an already inspected scene (e.g. an imported MJCF/URDF model: `inspectParsed` of its ParseResult). */
+export function simulateInspected(inspect: InspectResult, steps?: number, onProgress?: (done: number, total: number) => void): SimulateOutput {
   const scene = inspect.parse.scene;
   if (!scene || !inspect.snapshot) return { inspect };
   try {
