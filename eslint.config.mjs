@@ -19,6 +19,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/contact-newton.test.ts',
   'test/unit/contact-pgs.test.ts',
   'test/unit/contact-sparse-lu.test.ts',
+  'test/unit/engine-text-edits.test.ts',
   // The importer's analytic rows follow the engine's row conventions (perpendicularBasis, quaternions).
   'test/unit/import-helpers.ts',
   'test/unit/import-loops.test.ts',
@@ -27,6 +28,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/linalg-dense.test.ts',
   'test/unit/linalg-fixtures.ts',
   'test/unit/linalg-redundancy.test.ts',
+  'test/unit/linalg-reference.ts',
   'test/unit/linalg-solve.test.ts',
   'test/unit/linalg-sparse.test.ts',
   'test/unit/scene-fuzz.test.ts',

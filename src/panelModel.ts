@@ -1,6 +1,21 @@
 // Builds the PanelModel (protocol.ts) from engine output: shared by the extension host, the CLI report and tests.
-import type { InspectResult, Simulation, ShapeSpec, SceneSpec } from './engine';
+import type { Diagnostic, InspectResult, Simulation, ShapeSpec, SceneSpec } from './engine';
 import type { PanelModel } from './protocol';
+
+/** What the extension host decides for its panel (a report takes the scene's own). */
+export interface PanelModelOptions {
+  /** The diagnostics to list (the extension: those it publishes in the Problems panel); default: all of the scene's. */
+  diagnostics?: Diagnostic[];
+  /** Syntax errors VS Code's JSON service reports instead (PanelModel.syntaxErrors). */
+  syntaxErrors?: Diagnostic[];
+  /** The κ warning threshold (the extension's setting); default: the scene's `solver.conditionWarning`. */
+  conditionWarning?: number;
+}
+
+/** All diagnostics of an inspection and of its run so far (each once). */
+export function sceneDiagnostics(inspect: InspectResult, sim?: Simulation): Diagnostic[] {
+  return [...inspect.diagnostics, ...(sim?.diagnostics ?? []).filter((d) => !inspect.diagnostics.includes(d))];
+}
 
 /**
  * What the 3D view needs from the scene file besides the poses: bodies (mass, inertia, shapes),
@@ -32,21 +47,24 @@ export function sceneGeometry(scene: SceneSpec): Pick<PanelModel, 'sceneBodies' 
   };
 }
 
-export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: Simulation, step?: number): PanelModel | undefined {
+export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: Simulation, step?: number, opts: PanelModelOptions = {}): PanelModel | undefined {
   const scene = inspect.parse.scene;
   if (!scene || !inspect.snapshot) return undefined;
   const history = sim ? sim.records.slice() : [];
   const snapshot = sim && step !== undefined && step > 0 ? sim.snapshotAt(step) : inspect.snapshot;
   if (snapshot !== inspect.snapshot) snapshot.diagnostics = inspect.snapshot.diagnostics;
-  return {
+  const model: PanelModel = {
     sceneName: scene.name,
     fileName,
     snapshot,
     history,
     plannedSteps: scene.solver.steps,
     dt: scene.solver.dt,
-    conditionWarning: scene.solver.conditionWarning,
-    diagnostics: [...inspect.diagnostics, ...(sim?.diagnostics ?? []).filter((d) => !inspect.diagnostics.includes(d))],
+    conditionWarning: opts.conditionWarning ?? scene.solver.conditionWarning,
+    diagnostics: opts.diagnostics ?? sceneDiagnostics(inspect, sim),
     ...sceneGeometry(scene),
   };
+  if (opts.conditionWarning !== undefined && model.thresholds) model.thresholds = { ...model.thresholds, conditionWarning: opts.conditionWarning };
+  if (opts.syntaxErrors?.length) model.syntaxErrors = opts.syntaxErrors;
+  return model;
 }

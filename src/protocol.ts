@@ -47,10 +47,24 @@ export interface PanelModel {
   /** Step count set in the scene (default for Run N Steps). */
   plannedSteps: number;
   dt: number;
-  /** The scene's `solver.conditionWarning`: the threshold of the κ bands (src/shared/kappa.ts `condBand`). */
+  /**
+   * The threshold of the κ bands (src/shared/kappa.ts `condBand`): the scene's
+   * `solver.conditionWarning`, or in the extension the `constraintLens.conditionWarning` setting
+   * when it is set (as the status bar, CodeLens and tree use it).
+   */
   conditionWarning?: number;
-  /** All diagnostics of the scene (parse + analysis + run). */
+  /**
+   * The scene's diagnostics (parse + analysis + run). In the extension: exactly those published
+   * in the Problems panel (src/extension/logic/diagnostics.ts `publishedDiagnostics`), replaced by
+   * a `history` message's `diagnostics` when a run adds some; in a report: all of them.
+   */
   diagnostics: Diagnostic[];
+  /**
+   * Extension only: the JSON syntax errors (CL001) left out of `diagnostics` because VS Code's
+   * JSON language service shows them in the Problems panel itself. The panel lists them with the
+   * others and counts them, so its count equals the Problems panel's for the file.
+   */
+  syntaxErrors?: Diagnostic[];
   /** Body names in scene order with fixed flags, for the scene view (poses in history/snapshot); mass, inertia and shapes when known. */
   sceneBodies: SceneBodyInfo[];
   /** The scene's constraints (local anchors and axes), for the 3D view. Optional: older reports lack it. */
@@ -73,7 +87,12 @@ export interface PanelModel {
 export type HostMessage =
   | { type: 'model'; model: PanelModel }
   | { type: 'snapshot'; snapshot: SystemSnapshot }
-  | { type: 'history'; history: StepRecord[]; currentStep: number }
+  /**
+   * The run's history. `diagnostics` (with `syntaxErrors`) is present when the scene's diagnostics
+   * changed since the last model or history message (a run added drift CL402 or non-finite CL401):
+   * it replaces PanelModel.diagnostics and .syntaxErrors.
+   */
+  | { type: 'history'; history: StepRecord[]; currentStep: number; diagnostics?: Diagnostic[]; syntaxErrors?: Diagnostic[] }
   | { type: 'running'; running: boolean }
   | { type: 'invalidated'; reason: string }
   | { type: 'select'; constraint?: string; body?: string }
@@ -161,6 +180,13 @@ export function isStepRecord(r: unknown): r is StepRecord {
   return isObj(r) && typeof r.step === 'number' && typeof r.t === 'number' && Array.isArray(r.C) && Array.isArray(r.lambda) && isObj(r.energy);
 }
 
+/** Structural check of a diagnostic (enough for the panel to list it and reveal its range). */
+export function isDiagnostic(d: unknown): d is Diagnostic {
+  return isObj(d) && typeof d.message === 'string' && typeof d.code === 'string' && typeof d.severity === 'string' && isRange(d.range);
+}
+
+const optDiagnostics = (x: unknown): boolean => x === undefined || (Array.isArray(x) && x.every(isDiagnostic));
+
 export function isPanelModel(m: unknown): m is PanelModel {
   return (
     isObj(m) &&
@@ -169,6 +195,7 @@ export function isPanelModel(m: unknown): m is PanelModel {
     Array.isArray(m.history) &&
     m.history.every(isStepRecord) &&
     Array.isArray(m.diagnostics) &&
+    optDiagnostics(m.syntaxErrors) &&
     (m.snapshots === undefined || (Array.isArray(m.snapshots) && m.snapshots.every(isSystemSnapshot)))
   );
 }
@@ -182,7 +209,7 @@ export function isHostMessage(m: unknown): m is HostMessage {
     case 'snapshot':
       return isSystemSnapshot(m.snapshot);
     case 'history':
-      return Array.isArray(m.history) && m.history.every(isStepRecord) && isInt(m.currentStep) && m.currentStep >= 0;
+      return Array.isArray(m.history) && m.history.every(isStepRecord) && isInt(m.currentStep) && m.currentStep >= 0 && optDiagnostics(m.diagnostics) && optDiagnostics(m.syntaxErrors);
     case 'running':
       return typeof m.running === 'boolean';
     case 'invalidated':

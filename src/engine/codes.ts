@@ -31,7 +31,8 @@ export const Codes = {
   zeroAxis: 'CL205-zero-axis',
   duplicateConstraintName: 'CL206-duplicate-constraint-name',
   emptyLock: 'CL207-empty-lock',
-  couplerJoint: 'CL208-coupler-joint',
+  constraintIgnored: 'CL208-constraint-ignored',
+  couplerJoint: 'CL209-coupler-joint',
   // analysis of the assembled system
   redundantConstraint: 'CL301-redundant-constraint',
   conflictingConstraints: 'CL302-conflicting-constraints',
@@ -87,6 +88,7 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.zeroAxis]: 'A joint axis has zero length.',
   [Codes.duplicateConstraintName]: 'Two constraints share a name; diagnostics and charts would be ambiguous.',
   [Codes.emptyLock]: 'A lock constraint with no axis locked has no rows.',
+  [Codes.constraintIgnored]: 'The constraint is left out of the analysis because a body it connects has errors of its own (reported on the body). Fix the body; the constraint comes back.',
   [Codes.couplerJoint]: 'A coupler names a constraint that is not a valid hinge or slider (or the same joint twice). Name the hinge or slider constraints whose coordinates it couples.',
   [Codes.redundantConstraint]: 'The constraint rows are linear combinations of earlier rows: A = J·M⁻¹·Jᵀ is singular and λ is not unique. Remove the redundant constraint.',
   [Codes.conflictingConstraints]: 'Redundant constraints ask for incompatible accelerations: no λ satisfies J·a = rhs; the least-squares λ is used.',

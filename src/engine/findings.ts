@@ -9,6 +9,7 @@ import type { Diagnostic, Fix, Range, TextEdit } from './types';
 import { norm, sub } from './math';
 import { formatNumber } from '../shared/number';
 import { condBand, formatCond } from '../shared/kappa';
+import { removeArrayElementEdits } from './textEdits';
 
 // Numbers in messages are spelled by the one shared formatter (also re-exported for simulation.ts).
 const fmt = formatNumber;
@@ -31,15 +32,13 @@ function toEdits(sm: SourceMap, edits: EditResult): TextEdit[] {
   return edits.map((e) => ({ range: { start: sm.positionAt(e.offset), end: sm.positionAt(e.offset + e.length) }, newText: e.content }));
 }
 
-/** A fix that removes constraint `fileIndex` from the file (undoable edit). */
+/** A fix that removes constraint `fileIndex` from the file (undoable edit): its text and one comma, nothing of its neighbours. */
 function removeConstraintFix(text: string, sm: SourceMap, fileIndex: number, name: string): Fix | undefined {
-  try {
-    const edits = modify(text, ['constraints', fileIndex], undefined, FORMAT);
-    if (edits.length === 0) return undefined;
-    return { title: `Remove redundant constraint \`${name}\``, edits: toEdits(sm, edits), preferred: true };
-  } catch {
-    return undefined;
-  }
+  const element = sm.nodeSpan(['constraints', fileIndex]);
+  if (!element) return undefined;
+  const previous = fileIndex > 0 ? sm.nodeSpan(['constraints', fileIndex - 1]) : undefined;
+  const edits = removeArrayElementEdits(text, element, previous);
+  return { title: `Remove redundant constraint \`${name}\``, edits: toEdits(sm, edits), preferred: true };
 }
 
 function setLengthFix(text: string, sm: SourceMap, fileIndex: number, length: number): Fix | undefined {

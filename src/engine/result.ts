@@ -144,6 +144,8 @@ export interface StepRecord {
   lambda: number[];
   cond: { A: number | null };
   condEstimated: boolean;
+  /** Numerical rank of A at this step (as SystemSnapshot.rank.J at step 0); absent in records made before it was kept. */
+  rank?: number;
   energy: Energy;
   /** max over bodies of ||q|−1| before normalisation. */
   quatDrift: number;

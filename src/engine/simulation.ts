@@ -235,6 +235,7 @@ export class Simulation implements SimulationApi {
         lambda: w.nRows <= this.maxRecordRows ? Array.from(out.lambda) : [],
         cond: { A: Number.isFinite(out.cond) ? out.cond : null },
         condEstimated: out.condEstimated,
+        rank: out.rank,
         energy,
         quatDrift: drift.reduce((m, x) => Math.max(m, Math.abs(x)), 0),
         method: out.method,

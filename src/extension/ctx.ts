@@ -41,8 +41,8 @@ export class Ctx extends Disposable implements vscode.Disposable {
     this.analyzer = this._register(new Analyzer(this.worker, this.log, () => ({ inlineMaxBodies: this.config.inlineMaxBodies, useWorker: this.config.useWorker })));
     this.scenes = this._register(new SceneManager(this.analyzer, this.log, cfg));
     this.runner = new Runner(this.scenes, this.log, cfg); // owns nothing: the scene manager stops the runs
-    this._register(new DiagnosticsPublisher(this.scenes));
-    this.panels = this._register(new PanelManager(this.scenes, this.log, extension.extensionUri, extension.workspaceState));
+    const diagnostics = this._register(new DiagnosticsPublisher(this.scenes));
+    this.panels = this._register(new PanelManager(this.scenes, this.log, extension.extensionUri, extension.workspaceState, cfg));
     this.statusBar = this._register(new SceneStatusBar(this.scenes, cfg));
     this.tree = this._register(new SceneTreeProvider(this.scenes, cfg));
     this.tree.view = this._register(vscode.window.createTreeView(TREE_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true }));
@@ -53,11 +53,15 @@ export class Ctx extends Disposable implements vscode.Disposable {
 
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration('constraintLens')) return;
+        // json.validate.enable decides whether VS Code's JSON service or the extension reports syntax errors.
+        const jsonValidation = e.affectsConfiguration('json.validate');
+        if (jsonValidation) diagnostics.republishAll();
+        if (!e.affectsConfiguration('constraintLens') && !jsonValidation) return;
         this.config = readConfig();
         this.statusBar.update();
         this.codeLens.refresh();
         this.tree.refresh();
+        this.panels.refreshAll();
       }),
     );
     // Context keys for `when`/`enablement` clauses.

@@ -2,7 +2,9 @@
 // reload by a WebviewPanelSerializer. Messages from the webview are validated; the host answers
 // `ready` with the PanelModel and `requestSnapshot` with the analysed step, runs the registered
 // command of a button (with the panel's scene), and reveals ranges in the editor. Runs and edits
-// of the scene are pushed live.
+// of the scene are pushed live. The panel lists exactly the diagnostics published in the Problems
+// panel (`publishedFor`, updated when a run adds some) and bands κ with the same threshold as the
+// status bar and the tree (the `constraintLens.conditionWarning` setting, else the scene's).
 import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
 import { renderPanelHtml } from '../panelHtml';
@@ -10,8 +12,11 @@ import { isWebviewMessage, type HostMessage, type WebviewMessage, type WebviewSt
 import type { Range as EngineRange } from '../engine';
 import type { PanelProbe } from './api';
 import { ContextKeys, PanelCommandIds, ViewIds } from './commandIds';
+import type { Config } from './config';
+import { publishedFor, syntaxErrorsFor } from './diagnostics';
 import { Disposable, disposeAll, toDisposable } from './dispose';
 import type { SceneEvent, SceneManager, SceneState } from './scenes';
+import { sceneConditionWarning } from './statusBar';
 import { errorMessage, fileNameOf, keyOf, makeNonce, parseUriArg, toVsRange } from './util';
 
 export const VIEW_TYPE = ViewIds.inspector;
@@ -46,6 +51,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
   private ready = false;
   private historyTimer: ReturnType<typeof setTimeout> | undefined;
   private lastHistoryPost = 0;
+  /** The scene's diagnostics changed since the last model or history message. */
+  private diagnosticsChanged = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -119,9 +126,14 @@ class InspectorPanel extends Disposable implements PanelProbe {
       const step = s.shownStep ?? sim?.currentStep ?? 0;
       // Large scenes: the model carries step 0; the shown step's analysis follows from the worker.
       const large = step > 0 && this.host.scenes.isLarge(s);
-      const model = buildPanelModel(s.fileName, r, sim, large ? undefined : step);
+      const model = buildPanelModel(s.fileName, r, sim, large ? undefined : step, {
+        diagnostics: publishedFor(s),
+        syntaxErrors: syntaxErrorsFor(s),
+        conditionWarning: sceneConditionWarning(s, this.host.config()),
+      });
       if (model) {
         model.sceneUri = s.uri.toString();
+        if (this.ready) this.diagnosticsChanged = false;
         this.post({ type: 'model', model });
         if (large) this.postSnapshot(step);
       }
@@ -141,7 +153,14 @@ class InspectorPanel extends Disposable implements PanelProbe {
     this.historyTimer = undefined;
     const sim = this.state.sim;
     this.lastHistoryPost = performance.now();
-    this.post({ type: 'history', history: sim ? sim.records.slice() : [], currentStep: sim?.currentStep ?? 0 });
+    const msg: HostMessage = { type: 'history', history: sim ? sim.records.slice() : [], currentStep: sim?.currentStep ?? 0 };
+    if (this.diagnosticsChanged && this.ready) {
+      this.diagnosticsChanged = false;
+      msg.diagnostics = publishedFor(this.state);
+      const syntaxErrors = syntaxErrorsFor(this.state);
+      if (syntaxErrors.length) msg.syntaxErrors = syntaxErrors;
+    }
+    this.post(msg);
   }
 
   /** History during a run: at most a few times a second (less for long, wide histories). */
@@ -170,6 +189,12 @@ class InspectorPanel extends Disposable implements PanelProbe {
   }
 
   onSceneEvent(e: SceneEvent): void {
+    // A run added diagnostics (or a run event dropped them): the next history message carries
+    // them ('inspected' and 'reset' send a whole model, its diagnostics included).
+    if (e.diagnosticsChanged && e.kind !== 'inspected' && e.kind !== 'reset') {
+      this.diagnosticsChanged = true;
+      if (e.kind !== 'stepped') this.postHistoryThrottled();
+    }
     switch (e.kind) {
       case 'inspected':
       case 'reset':
@@ -270,6 +295,7 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
     readonly log: vscode.LogOutputChannel,
     readonly extensionUri: vscode.Uri,
     private readonly memento: vscode.Memento,
+    readonly config: () => Config,
   ) {
     super();
     // The open panels (each owns its webview panel and subscriptions) go first.
@@ -370,6 +396,11 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
   /** Ask the inspector of a scene to select a constraint or body. */
   select(uri: vscode.Uri | string, sel: { constraint?: string; body?: string }): void {
     this.get(uri)?.select(sel);
+  }
+
+  /** Send every open panel its model again (a setting the model depends on changed). */
+  refreshAll(): void {
+    for (const p of this.panels.values()) p.sendModel();
   }
 
   /** Show a step in the scene's inspector (Go to Step). */

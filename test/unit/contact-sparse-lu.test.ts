@@ -3,12 +3,11 @@
 // Newton matrix of a contact system.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rng as prng } from './linalg-fixtures';
-import { CsrBuilder, csrMulVec } from '../../src/engine/linalg/sparse';
+import { rng as prng, CsrBuilder, csrTranspose } from './linalg-fixtures';
+import { csrMulVec } from '../../src/engine/linalg/sparse';
 import { denseSolveLU } from '../../src/engine/linalg/dense';
 import type { CsrMatrix } from '../../src/engine/linalg/types';
 import { sparseLu, sparseLuNnz, sparseLuSolve, sparseLuSolveTranspose } from '../../src/engine/contact/sparse-lu';
-import { csrTranspose } from '../../src/engine/linalg/sparse';
 import { inverse, Matrix } from 'ml-matrix';
 import { NonlinearSystem } from '../../src/engine/contact/system';
 import { PatternAssembler } from '../../src/engine/contact/assembler';

@@ -2,10 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CholeskyDecomposition, Matrix, solve } from 'ml-matrix';
 import { analyze, factor, type Factor } from '../../src/engine/linalg/cholesky';
-import { amdOrdering, isPermutation, minimumDegreeOrdering } from '../../src/engine/linalg/ordering';
-import { chainSystem, randomSpd, rng } from './linalg-fixtures';
-import { CsrBuilder, csrFromDense, csrMulVec, csrToDense } from '../../src/engine/linalg/sparse';
+import { amdOrdering } from '../../src/engine/linalg/ordering';
+import { chainSystem, randomSpd, rng, CsrBuilder, csrFromDense } from './linalg-fixtures';
+import { csrMulVec, csrToDense } from '../../src/engine/linalg/sparse';
 import type { CsrMatrix } from '../../src/engine/linalg/types';
+import { isPermutation, minimumDegreeOrdering } from './linalg-reference';
 
 /** Dense lower-triangular Cholesky factor (in the factor's elimination order) from L, D. */
 function denseCholeskyOf(F: Factor): number[][] {

@@ -5,8 +5,8 @@ import { Matrix, pseudoInverse, solve as mlSolve, SingularValueDecomposition } f
 import { SymmetricSolver } from '../../src/engine/linalg/solve';
 import { analyze, factor } from '../../src/engine/linalg/cholesky';
 import { estimateInverseNorm1 } from '../../src/engine/linalg/condest';
-import { chainSystem, denseJDJt, randomDense, randomSpd, rng, solveSymmetric } from './linalg-fixtures';
-import { CsrBuilder, csrFromDense, csrMulDiagTranspose, csrMulVec, csrNorm1, csrToDense } from '../../src/engine/linalg/sparse';
+import { chainSystem, denseJDJt, randomDense, randomSpd, rng, solveSymmetric, CsrBuilder, csrFromDense, csrMulDiagTranspose } from './linalg-fixtures';
+import { csrMulVec, csrNorm1, csrToDense } from '../../src/engine/linalg/sparse';
 
 const norm = (v: ArrayLike<number>) => Math.sqrt(Array.from(v).reduce((s, x) => s + x * x, 0));
 const relErr = (x: ArrayLike<number>, y: ArrayLike<number>) => {

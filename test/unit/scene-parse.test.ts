@@ -483,7 +483,7 @@ test('a constraint on a body that has errors is dropped with an information note
   const text = sceneText(['{ "name": "A", "mass": -1 }', B], ['{ "type": "ball", "bodyA": "A", "bodyB": "B" }', '{ "type": "ball", "bodyA": "B", "bodyB": "world" }']);
   const r = parseScene(text);
   assert.equal(r.diagnostics.filter((d) => d.severity === 'error').length, 1);
-  const note = only(r, Codes.unknownBody);
+  const note = only(r, Codes.constraintIgnored);
   assert.equal(note.severity, 'information');
   assert.deepEqual(note.range, find(text, '"A"', 1));
   assert.deepEqual(note.related?.[0].range, find(text, '"A"', 0));

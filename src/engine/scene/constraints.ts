@@ -106,10 +106,10 @@ export function readConstraint(
       droppedBody = true;
       r.report(
         'information',
-        Codes.unknownBody,
+        Codes.constraintIgnored,
         `Constraint ${quote(name)} is ignored because body ${quote(e.value)} has errors. Fix the body first.`,
         e.node,
-        { ...data, path: [...path, e.key], bodyName: e.value, reason: 'body-has-errors' },
+        { ...data, path: [...path, e.key], bodyName: e.value },
         { related: [r.related(`Body ${quote(e.value)}`, d.nameNode)] },
       );
       return undefined;
