@@ -9,6 +9,7 @@ import { emptySourceMap, inspectParsed, parseScene, internalError } from '../eng
 import type { InspectOptions, InspectResult, ParseResult, SystemSnapshot } from '../engine';
 import { SingleLane, VersionTracker, type Ticket } from './logic/schedule';
 import { isWorkerResponse, type WorkerInspectResult, type WorkerRequest, type WorkerSnapshotResult } from './logic/workerProtocol';
+import { withoutFixes } from './logic/fileKind';
 
 /** The part of vscode.LogOutputChannel used here (keeps this module free of vscode at run time). */
 export type Log = Pick<vscode.LogOutputChannel, 'trace' | 'debug' | 'info' | 'warn' | 'error'>;
@@ -153,9 +154,12 @@ export class Analyzer {
 
   /**
    * Inspect `text` (version `version` of document `key`). Resolves with undefined when a newer
-   * request for the same document superseded this one. Never rejects.
+   * request for the same document superseded this one. Never rejects. `loadModel` (MJCF and URDF
+   * documents) replaces the scene parser; a model is analysed in the extension host, never in the
+   * worker (loading it reads the workspace's files), and keeps no quick fixes (they edit JSON).
    */
-  async analyze(key: string, version: number, text: string): Promise<InspectResult | undefined> {
+  async analyze(key: string, version: number, text: string, loadModel?: () => Promise<ParseResult>): Promise<InspectResult | undefined> {
+    if (loadModel) return this.analyzeModel(key, version, text, loadModel);
     const ticket = this.tracker.begin(key, version);
     const t0 = performance.now();
     const opt = this.options();
@@ -205,6 +209,32 @@ export class Analyzer {
       return undefined;
     }
     this.log.trace(`analysed ${key} v${version} in ${this.stats.lastMs.toFixed(1)} ms (${this.stats.lastWhere})`);
+    return result;
+  }
+
+  private async analyzeModel(key: string, version: number, text: string, loadModel: () => Promise<ParseResult>): Promise<InspectResult | undefined> {
+    const ticket = this.tracker.begin(key, version);
+    const t0 = performance.now();
+    let result: InspectResult;
+    try {
+      const parse = await loadModel();
+      if (!this.tracker.isCurrent(ticket)) {
+        this.stats.stale++;
+        return undefined;
+      }
+      result = withoutFixes(inspectParsed(text, parse));
+    } catch (e) {
+      this.log.error(`analysing the model ${key} failed: ${errorMessage(e)}`);
+      result = this.internalFailure(e);
+    }
+    this.stats.inline++;
+    this.stats.lastWhere = 'host';
+    this.stats.lastMs = performance.now() - t0;
+    if (!this.tracker.isCurrent(ticket)) {
+      this.stats.stale++;
+      return undefined;
+    }
+    this.log.trace(`analysed model ${key} v${version} in ${this.stats.lastMs.toFixed(1)} ms`);
     return result;
   }
 

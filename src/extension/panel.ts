@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
 import { renderPanelHtml } from '../panelHtml';
-import { isWebviewMessage, type HostMessage, type WebviewMessage, type WebviewState } from '../protocol';
+import { isWebviewMessage, type HostMessage, type MujocoSection, type WebviewMessage, type WebviewState } from '../protocol';
 import type { Range as EngineRange } from '../engine';
 import type { PanelProbe } from './api';
 import { ContextKeys, PanelCommandIds, ViewIds } from './commandIds';
@@ -133,6 +133,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
       });
       if (model) {
         model.sceneUri = s.uri.toString();
+        const mujoco = this.host.mujocoFor?.(s);
+        if (mujoco) model.mujoco = mujoco;
         if (this.ready) this.diagnosticsChanged = false;
         this.post({ type: 'model', model });
         if (large) this.postSnapshot(step);
@@ -289,6 +291,8 @@ function safeJson(x: unknown): string {
 
 export class PanelManager extends Disposable implements vscode.WebviewPanelSerializer<WebviewState> {
   private readonly panels = new Map<string, InspectorPanel>();
+  /** The MuJoCo section of a model's panel (models.ts); undefined for scene files. */
+  mujocoFor: ((s: SceneState) => MujocoSection | undefined) | undefined;
 
   constructor(
     readonly scenes: SceneManager,

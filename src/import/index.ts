@@ -18,13 +18,19 @@ import type { ImportedScene } from './types';
 import { attr, parseXml, type XmlElement } from './xml';
 
 export type { FileAccess } from './files';
+export { isModelFile, modelFormatOf, MODEL_HEAD_CHARS } from './kind';
 export type { ImportedBody, ImportedScene } from './types';
 export { exportScene } from './export';
 export { compareWithMujoco, type CompareResult, type EqualityComparison } from './compare';
 
 export interface LoadOptions {
-  /** Start from this <key> (by name) instead of qpos0 / zero velocity. */
+  /** Start from this <key> (by name) instead of qpos0 / zero velocity; an unknown name is an error (CL509). */
   keyframe?: string;
+  /**
+   * Without `keyframe`: start from the <key> of this name when the model has one, else from qpos0
+   * (no diagnostic). The extension's `constraintLens.import.keyframe` setting.
+   */
+  defaultKeyframe?: string;
   /** How to read <include> and asset files; default: node:fs, limited to the model's own folder. */
   files?: FileAccess;
 }
@@ -36,6 +42,7 @@ export interface ImportedModel {
   compiled: CompiledModel;
   /** MuJoCo's kinematics at the initial state. */
   state: MujocoState;
+  /** The <key> the initial state came from (undefined: qpos0). */
   keyframe?: string;
   converted: Converted;
   /** The files MuJoCo compiled the model from (to compile it again for a comparison run). */
@@ -49,14 +56,6 @@ export interface ModelParseResult extends ParseResult {
   scene: ImportedScene | undefined;
   sourceMap: XmlSourceMap;
   model?: ImportedModel;
-}
-
-/** An MJCF file (.xml whose root element is <mujoco>) or a URDF file (.urdf). Other XML is not a model. */
-export function isModelFile(path: string, text: string): boolean {
-  if (/\.urdf$/i.test(path)) return true;
-  if (!/\.xml$/i.test(path)) return false;
-  const head = text.slice(0, 4096).replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/g, '');
-  return /^\s*(\ufeff)?\s*<mujoco[\s>/]/.test(head);
 }
 
 /** Node file access for the CLI and tests: files under `workspaceRoot` only. */
@@ -141,15 +140,17 @@ async function load(path: string, src: string, root: XmlElement, format: 'mjcf' 
     const m = snapshotModel(rt, compiled.model);
     let qpos = m.qpos0, qvel = new Array<number>(m.nv).fill(0);
     const map = buildElementMap(root, m, format === 'urdf');
-    if (opts.keyframe !== undefined) {
-      const k = m.keys.findIndex((key) => key.name === opts.keyframe);
+    let keyframe = opts.keyframe;
+    if (keyframe === undefined && opts.defaultKeyframe && m.keys.some((key) => key.name === opts.defaultKeyframe)) keyframe = opts.defaultKeyframe;
+    if (keyframe !== undefined) {
+      const k = m.keys.findIndex((key) => key.name === keyframe);
       if (k < 0) {
         const known = m.keys.map((key) => key.name).filter(Boolean);
         const keyframeEl = root.children.find((e) => e.name === 'keyframe');
         diagnostics.push({
           severity: 'error',
           code: Codes.unknownKeyframe,
-          message: `No <key> named ${JSON.stringify(opts.keyframe)}${known.length ? ` (keys: ${known.join(', ')})` : ' (the model has no named keys)'}; the initial state is qpos0.`,
+          message: `No <key> named ${JSON.stringify(keyframe)}${known.length ? ` (keys: ${known.join(', ')})` : ' (the model has no named keys)'}; the initial state is qpos0.`,
           range: pre.elementRange(keyframeEl ?? root),
         });
       } else {
@@ -162,7 +163,8 @@ async function load(path: string, src: string, root: XmlElement, format: 'mjcf' 
     const converted = convertModel(m, state, map, name);
     const sm = new XmlSourceMap(src, root, files.sources, converted.bodyElements, converted.constraintElements, map.worldbody);
     diagnostics.push(...converted.issues.map((i) => sm.toDiagnostic(i)));
-    const model: ImportedModel = { path, format, compiled: m, state, keyframe: opts.keyframe, converted, vfs, mainName, wasmLoadMs: rt.loadMs };
+    const used = keyframe !== undefined && m.keys.some((key) => key.name === keyframe) ? keyframe : undefined;
+    const model: ImportedModel = { path, format, compiled: m, state, keyframe: used, converted, vfs, mainName, wasmLoadMs: rt.loadMs };
     return result(sm, converted.scene, model);
   } finally {
     compiled.model.delete();

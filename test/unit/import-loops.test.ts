@@ -164,4 +164,23 @@ test('keyframes: qpos0 by default, a key by name, an unknown key is an error on 
   assert.match(d.message, /No <key> named "tilt" \(keys: rest, tilted\)/);
   assert.equal(d.range.start.line, lineOf(bad.text, '<keyframe>'));
   checkMassProperties(bad.snapshot!, ref0);
+  assert.equal(bad.parse.model?.keyframe, undefined, 'the keyframe in use is qpos0');
+});
+
+test('defaultKeyframe (the extension\'s setting): used when the model has that key, silently qpos0 otherwise; an explicit keyframe wins', async () => {
+  const refTilted = await mujocoReference('joint-equality.xml', 'tilted');
+  const ref0 = await mujocoReference('joint-equality.xml');
+  const byDefault = await importFixture('joint-equality.xml', { defaultKeyframe: 'tilted' });
+  assert.equal(byDefault.parse.model?.keyframe, 'tilted');
+  checkMassProperties(byDefault.snapshot!, refTilted);
+  const missing = await importFixture('joint-equality.xml', { defaultKeyframe: 'nope' });
+  assert.equal(missing.parse.model?.keyframe, undefined);
+  assert.ok(!missing.diagnostics.some((x) => x.code === Codes.unknownKeyframe), 'no error for a setting the model does not use');
+  checkMassProperties(missing.snapshot!, ref0);
+  const explicit = await importFixture('joint-equality.xml', { keyframe: 'rest', defaultKeyframe: 'tilted' });
+  assert.equal(explicit.parse.model?.keyframe, 'rest');
+  // The URDF has no keys: the setting changes nothing.
+  const urdf = await importFixture('arm-gripper.urdf', { defaultKeyframe: 'tilted' });
+  assert.equal(urdf.parse.model?.keyframe, undefined);
+  assert.ok(!urdf.diagnostics.some((x) => x.code === Codes.unknownKeyframe));
 });

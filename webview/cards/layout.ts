@@ -7,6 +7,7 @@ import { createForcesCard } from './forces';
 import { createHeader } from './header';
 import { createHistoryCard } from './history';
 import { createMatricesCard } from './matrices';
+import { createMujocoCard } from './mujoco';
 import { createProblemsCard } from './problems';
 import { createRedundancyCard } from './redundancy';
 import { createSceneCard } from './scene';
@@ -22,7 +23,7 @@ export function mountPanel(root: HTMLElement, context: CardContext): void {
   const main = h(
     'main',
     { class: 'cl-main' },
-    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createForcesCard(ctx)),
+    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createForcesCard(ctx), createMujocoCard(ctx)),
     h('div', { class: 'cl-col cl-col-side' }, createSceneCard(ctx), createRedundancyCard(ctx), createSpectrumCard(ctx), createProblemsCard(ctx)),
   );
   const footer = h('footer', { class: 'cl-footer' });
