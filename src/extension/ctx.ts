@@ -134,6 +134,10 @@ export class Ctx extends Disposable implements vscode.Disposable {
         await p.receive(message);
         return true;
       },
+      mujocoSection: (uri) => {
+        const s = state(uri);
+        return s ? this.models.section(s) : undefined;
+      },
     };
   }
 
