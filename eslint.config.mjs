@@ -31,6 +31,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/linalg-reference.ts',
   'test/unit/linalg-solve.test.ts',
   'test/unit/linalg-sparse.test.ts',
+  'test/unit/linalg-tall.test.ts',
   'test/unit/scene-fuzz.test.ts',
   'test/unit/scene-parse.test.ts',
   'test/unit/scene-schema.test.ts',

@@ -28,7 +28,7 @@ export function sceneGeometry(scene: SceneSpec): Pick<PanelModel, 'sceneBodies' 
     return Array.isArray(s) && s.length ? (s as ShapeSpec[]) : undefined;
   };
   return {
-    sceneBodies: scene.bodies.map((b) => ({ name: b.name, fixed: b.fixed, mass: b.mass, inertia: [...b.inertia], shapes: shapesOf(b) })),
+    sceneBodies: scene.bodies.map((b) => ({ name: b.name, fixed: b.fixed, fileIndex: b.index, mass: b.mass, inertia: [...b.inertia], shapes: shapesOf(b) })),
     sceneConstraints: scene.constraints.map((c) => ({
       name: c.name,
       type: c.type,

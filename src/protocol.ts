@@ -9,6 +9,8 @@ export type { StepRecord, SystemSnapshot, Diagnostic, Range };
 export interface SceneBodyInfo {
   name: string;
   fixed: boolean;
+  /** Index in the file's bodies array (the `reveal` message's bodyIndex); the array position when absent. */
+  fileIndex?: number;
   mass?: number;
   /** Body-frame inertia, row-major 3×3 (for the inertia box). */
   inertia?: number[];
@@ -173,15 +175,15 @@ export type WebviewMessage =
   | { type: 'reveal'; constraintIndex?: number; bodyIndex?: number; range?: Range }
   | { type: 'log'; level: 'info' | 'error'; message: string };
 
-export type Projection = 'XY' | 'XZ' | 'YZ';
-
-/** State persisted by the webview (`setState`) and restored by the serializer. */
+/**
+ * State persisted by the webview (`setState`) and restored by the serializer. A state saved by an
+ * older version may hold more (the 2D view's `projection`): unknown fields are ignored.
+ */
 export interface WebviewState {
   sceneUri?: string;
   selectedMatrix?: string;
   selectedStep?: number;
   logScale?: boolean;
-  projection?: Projection;
   /** Name of the selected constraint. */
   selectedConstraint?: string;
 }

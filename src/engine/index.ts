@@ -27,6 +27,9 @@ export { inspectScene, inspectParsed, simulateScene, simulateInspected, internal
 export { Simulation, type SimulationOptions } from './simulation';
 export type { InspectOptions, InspectResult, SimulationApi } from './api';
 
+// The linear stability of the stabilised constraint error (docs/divergence.md).
+export { recurrenceOf, stableRanges, stableGains, spectralRadius2, type Recurrence, type StableRanges } from './stability';
+
 // What the engine produces, its diagnostics and their stable codes.
 export { Codes, CodeDescriptions, type Code } from './codes';
 export type * from './result';
@@ -36,3 +39,5 @@ export type * from './types';
 export { detectContacts } from './collision/detect';
 export type * from './collision/types';
 export { stepNonlinear, solveContactsPgs, stepVelocity, defaultNonlinearSettings, defaultVelocitySettings, type NewtonReport, type PgsReport, type NonlinearSettings, type VelocitySettings } from './contact';
+// Contacts in a run: the finite cone-ratio convention of ContactReport.
+export { CONE_RATIO_MAX, finiteConeRatio } from './contactReports';

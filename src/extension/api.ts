@@ -11,6 +11,8 @@ export interface PanelProbe {
   lastMessageFromWebview?: WebviewMessage;
   /** Types of the messages posted so far, oldest first (at most the last 200). */
   postedTypes: string[];
+  /** The last `select` the host sent the panel (from the tree or the editor's cursor). */
+  lastSelect?: { constraint?: string; body?: string };
   /** Whether the panel is currently visible. */
   visible: boolean;
 }
@@ -35,6 +37,8 @@ export interface ConstraintLensApi {
   whenIdle(uri: string): Promise<void>;
   /** The status bar text shown for the active scene ('' when hidden). */
   statusText(): string;
+  /** What the Explorer tree view selects: `body:NAME`, `constraint:NAME` or a group's name. */
+  treeSelection(): string[];
   /**
    * Hands `message` to the scene's inspector as if its webview had posted it (validated the same
    * way); resolves when it was handled — for `{ type: 'command' }`, when the command finished.

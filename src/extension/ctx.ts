@@ -9,6 +9,7 @@ import { SceneCodeLensProvider } from './codeLens';
 import { ContextKeys, ViewIds } from './commandIds';
 import { Commands } from './commands';
 import { readConfig, type Config } from './config';
+import { CursorSelection } from './cursorSelect';
 import { DiagnosticsPublisher, FixProvider } from './diagnostics';
 import { Disposable, toDisposable } from './dispose';
 import { isModelKind, isModelPath } from './logic/fileKind';
@@ -52,6 +53,9 @@ export class Ctx extends Disposable implements vscode.Disposable {
     this.statusBar = this._register(new SceneStatusBar(this.scenes, cfg));
     this.tree = this._register(new SceneTreeProvider(this.scenes, cfg));
     this.tree.view = this._register(vscode.window.createTreeView(TREE_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true }));
+    // One selection: what the inspector reveals is selected in the tree; the editor's cursor selects in the inspector.
+    this.panels.onDidRevealItem = (s, item) => this.tree.revealItem(s.key, item.kind, item.fileIndex);
+    this._register(new CursorSelection(this.scenes, this.panels));
     this.codeLens = this._register(new SceneCodeLensProvider(this.scenes, cfg));
     this._register(vscode.languages.registerCodeLensProvider(LENS_SELECTOR, this.codeLens));
     // Quick fixes edit JSON: offered on scene files only, never on MJCF or URDF models.
@@ -120,6 +124,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
           postedToWebview: p.postedToWebview,
           lastMessageFromWebview: p.lastMessageFromWebview,
           postedTypes: [...p.postedTypes],
+          lastSelect: p.lastSelect,
           visible: p.visible,
         };
       },
@@ -128,6 +133,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
       isRunning: (uri) => state(uri)?.running ?? false,
       whenIdle: (uri) => state(uri)?.whenIdle() ?? Promise.resolve(),
       statusText: () => this.statusBar.text,
+      treeSelection: () => (this.tree.view?.selection ?? []).map((n) => (n.kind === 'group' ? n.group : `${n.kind}:${n.name}`)),
       receiveFromWebview: async (uri, message) => {
         const p = this.panels.get(keyOf(parseUriArg(uri)));
         if (!p) return false;

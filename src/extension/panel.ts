@@ -15,6 +15,7 @@ import { ContextKeys, PanelCommandIds, ViewIds } from './commandIds';
 import type { Config } from './config';
 import { publishedFor, syntaxErrorsFor } from './diagnostics';
 import { Disposable, disposeAll, toDisposable } from './dispose';
+import type { SceneItem } from './logic/itemAt';
 import type { SceneEvent, SceneManager, SceneState } from './scenes';
 import { sceneConditionWarning } from './statusBar';
 import { errorMessage, fileNameOf, keyOf, makeNonce, parseUriArg, toVsRange } from './util';
@@ -47,6 +48,10 @@ class InspectorPanel extends Disposable implements PanelProbe {
   postedToWebview = 0;
   lastMessageFromWebview: WebviewMessage | undefined;
   postedTypes: string[] = [];
+  /** The last selection the host asked the webview to show (tree, editor cursor). */
+  lastSelect: { constraint?: string; body?: string } | undefined;
+  /** What the inspector last showed as selected, as far as the host knows ('' for nothing). */
+  selectedItem = '';
   /** The webview's script said `ready` and has not been unloaded since. */
   private ready = false;
   private historyTimer: ReturnType<typeof setTimeout> | undefined;
@@ -136,6 +141,9 @@ class InspectorPanel extends Disposable implements PanelProbe {
         const mujoco = this.host.mujocoFor?.(s);
         if (mujoco) model.mujoco = mujoco;
         if (this.ready) this.diagnosticsChanged = false;
+        // The 3D view colours constraints by the tree's rule: the same κ threshold as the tree.
+        const cfg = this.host.config?.();
+        if (model.thresholds && cfg) model.thresholds = { ...model.thresholds, conditionWarning: sceneConditionWarning(s, cfg) };
         this.post({ type: 'model', model });
         if (large) this.postSnapshot(step);
       }
@@ -223,6 +231,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
   }
 
   select(sel: { constraint?: string; body?: string }): void {
+    this.lastSelect = sel;
+    this.selectedItem = itemKey(sel.constraint !== undefined ? 'constraint' : 'body', sel.constraint ?? sel.body);
     this.post({ type: 'select', ...sel });
   }
 
@@ -254,9 +264,15 @@ class InspectorPanel extends Disposable implements PanelProbe {
           break;
         case 'reveal': {
           let range: vscode.Range | undefined;
+          // A body or a constraint: also selected in the Explorer tree; the cursor landing on it
+          // in the editor is the inspector's own selection (not sent back as a select).
+          const item = m.range ? undefined : revealedItem(s, m.constraintIndex, m.bodyIndex);
+          if (item) {
+            this.selectedItem = itemKey(item.kind, item.name);
+            this.host.onDidRevealItem?.(s, item);
+          }
           if (m.range) range = toVsRange(m.range as EngineRange);
-          else if (m.constraintIndex !== undefined) range = itemRange(s, 'constraint', m.constraintIndex);
-          else if (m.bodyIndex !== undefined) range = itemRange(s, 'body', m.bodyIndex);
+          else if (item) range = itemRange(s, item.kind, item.fileIndex);
           if (range) void revealInEditor(s.uri, range, { avoidColumn: this.panel.viewColumn }).then(undefined, (e: unknown) => this.host.log.error(`reveal failed: ${errorMessage(e)}`));
           break;
         }
@@ -270,6 +286,20 @@ class InspectorPanel extends Disposable implements PanelProbe {
     }
   }
 
+}
+
+const itemKey = (kind: 'body' | 'constraint', name: string | undefined): string => (name === undefined ? '' : `${kind}:${name}`);
+
+/** The body or constraint of a `reveal` message (indices in the file's arrays), if the scene has it. */
+function revealedItem(s: SceneState, constraintIndex: number | undefined, bodyIndex: number | undefined): SceneItem | undefined {
+  const scene = s.result?.parse.scene;
+  if (!scene) return undefined;
+  if (constraintIndex !== undefined) {
+    const c = scene.constraints.find((x) => x.index === constraintIndex);
+    return c && { kind: 'constraint', name: c.name, fileIndex: c.index };
+  }
+  const b = bodyIndex !== undefined ? scene.bodies.find((x) => x.index === bodyIndex) : undefined;
+  return b && { kind: 'body', name: b.name, fileIndex: b.index };
 }
 
 function webviewOptions(ext: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -293,6 +323,8 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
   private readonly panels = new Map<string, InspectorPanel>();
   /** The MuJoCo section of a model's panel (models.ts); undefined for scene files. */
   mujocoFor: ((s: SceneState) => MujocoSection | undefined) | undefined;
+  /** The inspector revealed a body or a constraint (the Explorer tree selects it too). */
+  onDidRevealItem: ((s: SceneState, item: SceneItem) => void) | undefined;
 
   constructor(
     readonly scenes: SceneManager,
@@ -405,6 +437,20 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
   /** Send every open panel its model again (a setting the model depends on changed). */
   refreshAll(): void {
     for (const p of this.panels.values()) p.sendModel();
+  }
+
+  /**
+   * The editor's cursor is on `item` (undefined: on no item). The inspector is asked to select it
+   * when it differs from what the inspector last showed: not when the cursor only moved inside the
+   * item, nor when it landed there because the inspector revealed that item.
+   */
+  selectFromCursor(uri: vscode.Uri | string, item: SceneItem | undefined): void {
+    const p = this.get(uri);
+    if (!p) return;
+    const key = item ? itemKey(item.kind, item.name) : '';
+    if (key === p.selectedItem) return;
+    if (!item) p.selectedItem = '';
+    else p.select(item.kind === 'constraint' ? { constraint: item.name } : { body: item.name });
   }
 
   /** Show a step in the scene's inspector (Go to Step). */

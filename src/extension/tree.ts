@@ -182,6 +182,18 @@ export class SceneTreeProvider extends Disposable implements vscode.TreeDataProv
     return t;
   }
 
+  /**
+   * Selects a body or a constraint in the view (the inspector revealed it), when the view is
+   * visible and shows that scene; never opens the view nor takes the focus.
+   */
+  revealItem(key: string, kind: 'body' | 'constraint', fileIndex: number): void {
+    const view = this.view;
+    if (!view?.visible || this.scenes.active?.key !== key) return;
+    const group = this.getChildren().find((g) => g.kind === 'group' && g.group === (kind === 'body' ? 'bodies' : 'constraints'));
+    const node = group && this.getChildren(group).find((n) => n.kind === kind && n.fileIndex === fileIndex);
+    if (node) view.reveal(node, { select: true, focus: false }).then(undefined, () => undefined);
+  }
+
   getParent(node: SceneNode): SceneNode | undefined {
     if (node.kind === 'group') return undefined;
     const s = this.scenes.active;

@@ -55,7 +55,7 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
   };
   // Fresh contact settings (never the engine's shared defaults). The acceleration formulation does not
   // solve contacts: the shapes are kept (drawn, exported) and contacts are off, as the scene parser
-  // decides for a scene with shapes and this formulation; the CL506 note says so (convertGeoms).
+  // decides for a scene with shapes and this formulation; the CL606 note says so (convertGeoms).
   scene.solver.contacts = { ...DEFAULT_SOLVER.contacts, enabled: false };
   scene.solver.newton = { ...DEFAULT_SOLVER.newton };
   scene.solver.fb = { ...DEFAULT_SOLVER.fb };
@@ -274,7 +274,7 @@ function convertGeoms(ctx: ConvertContext): void {
 
 /**
  * Contacts between the shapes, which MuJoCo computes (unless `<flag contact="disable"/>`) and the
- * acceleration formulation of the converted scene does not solve: listed last in the CL506 note.
+ * acceleration formulation of the converted scene does not solve: listed last in the CL606 note.
  */
 function contactsNote(ctx: ConvertContext): void {
   const shapes = ctx.scene.world.shapes.length + ctx.scene.bodies.reduce((n, b) => n + b.shapes.length, 0);

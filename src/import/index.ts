@@ -24,7 +24,7 @@ export { exportScene } from './export';
 export { compareWithMujoco, type CompareResult, type EqualityComparison } from './compare';
 
 export interface LoadOptions {
-  /** Start from this <key> (by name) instead of qpos0 / zero velocity; an unknown name is an error (CL509). */
+  /** Start from this <key> (by name) instead of qpos0 / zero velocity; an unknown name is an error (CL609). */
   keyframe?: string;
   /**
    * Without `keyframe`: start from the <key> of this name when the model has one, else from qpos0

@@ -12,7 +12,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { renderPanelHtml } from '../../src/panelHtml';
 import { encodeForJson, type PanelModel } from '../../src/protocol';
 import { ROOT } from './fixtures';
-import { CHROMIUM, chromiumAvailable, ORIGIN, openFile, shotPath, THEMES, type ThemeName } from './harness';
+import { CHROMIUM, chromiumAvailable, ORIGIN, openFile, shotPath, THEMES, WEBGL_ARGS, type ThemeName } from './harness';
 import { chainText, contactModel, exampleModel, galleryText, modelFromText } from './scene3d/models';
 
 const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}`;
@@ -40,7 +40,7 @@ async function build(): Promise<{ js: string; css: string }> {
 async function launch3d(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--disable-background-networking', '--no-first-run', '--font-render-hinting=none'],
+    args: ['--headless', '--no-sandbox', ...WEBGL_ARGS, '--disable-background-networking', '--no-first-run', '--font-render-hinting=none'],
   });
 }
 

@@ -105,12 +105,14 @@ test('a scene built in code runs without a source map; its run diagnostics point
   const parsed = parseScene(JSON.stringify({ bodies: [{ name: 'rocket', mass: 0.5 }] }));
   assert.ok(parsed.scene);
   // Built in code from the parsed defaults, then given a force the file never had.
-  const scene: SceneSpec = { ...parsed.scene, bodies: [{ ...parsed.scene.bodies[0], force: [1.7e308, 0, 0] }] };
+  const scene: SceneSpec = { ...parsed.scene, bodies: [{ ...parsed.scene.bodies[0], force: [Infinity, 0, 0] }] };
   const sim = new Simulation(scene);
   assert.equal(sim.step(3).length, 0);
   assert.equal(sim.stopped, true);
   const d = sim.diagnostics.find((x) => x.code === Codes.nonFinite);
   assert.ok(d, JSON.stringify(sim.diagnostics));
+  assert.equal(d.data?.step, 0, 'a run never starts from a non-finite state');
+  assert.equal(d.data?.quantity, 'F');
   assert.deepEqual(d.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
   assert.equal(sim.sourceMap.nodeSpan(['bodies', 0]), undefined);
 });

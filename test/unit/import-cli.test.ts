@@ -51,10 +51,10 @@ test('simulate MODEL --keyframe NAME runs from the key; an unknown key or a refu
   assert.ok(Math.abs(j.steps[0].C[3] - 0.723) < 0.05, `gear starts violated by ≈ 0.723: ${j.steps[0].C[3]}`);
   const bad = run('inspect', fx('joint-equality.xml'), '--keyframe', 'nope');
   assert.equal(bad.status, 1);
-  assert.match(bad.stdout, /CL509-unknown-keyframe/);
+  assert.match(bad.stdout, /CL609-unknown-keyframe/);
   const escape = run('inspect', fx('include-escape.xml'));
   assert.equal(escape.status, 1);
-  assert.match(escape.stdout, /include-escape\.xml:3:3: error CL503-file-refused/);
+  assert.match(escape.stdout, /include-escape\.xml:3:3: error CL603-file-refused/);
   const scene = run('inspect', join(root, 'examples', 'hanging-mass.scene.json'), '--keyframe', 'k');
   assert.equal(scene.status, 1, '--keyframe on a scene file is an error');
 });

@@ -19,7 +19,7 @@ export async function importFixture(name: string, opts: LoadOptions = {}) {
 }
 
 /**
- * The only diagnostic is the CL506 note that the `shapes` shapes are not in contact (the converted
+ * The only diagnostic is the CL606 note that the `shapes` shapes are not in contact (the converted
  * scene uses the acceleration formulation), related to the first geom of the worldbody.
  */
 export function assertOnlyContactsNote(diagnostics: readonly Diagnostic[], shapes: number, text: string): void {

@@ -67,13 +67,15 @@ describe('webview store', () => {
   });
 
   test('the restored webview state picks the step, matrix, scale and constraint of the first model', () => {
-    const s0 = initialState({ report: false, restored: { selectedStep: 5, selectedMatrix: 'A', logScale: true, projection: 'XY', selectedConstraint: 'joint3' } });
+    // A state saved by the 2D scene view also held its projection: ignored, the rest restored.
+    const saved = { selectedStep: 5, selectedMatrix: 'A', logScale: true, projection: 'XY', selectedConstraint: 'joint3' };
+    const s0 = initialState({ report: false, restored: saved });
     const s = run(s0, host({ type: 'model', model: chain.model }));
     assert.equal(s.step, 5);
     assert.equal(s.follow, false);
     assert.equal(s.matrix, 'A');
     assert.equal(s.logScale, true);
-    assert.equal(s.projection, 'XY');
+    assert.ok(!('projection' in s) && !('projection' in persistedState(s)!), 'the old projection is not carried on');
     assert.equal(s.snapshot?.constraints[s.selected]?.name, 'joint3');
     assert.equal(s.wanted, 5, 'the model carries step 20: step 5 must be asked for');
     assert.equal(nextSnapshotRequest(s), 5);
@@ -195,6 +197,36 @@ describe('webview store', () => {
     assert.equal(s.selected, -1, 'rods has 2 constraints');
   });
 
+  test('body selection: one thing selected, by name from the host, its columns in J and its constraints in A', () => {
+    let s = run(panel(), host({ type: 'model', model: chain.model }), { type: 'select', index: 3 });
+    const seq = s.selectSeq;
+    s = reduce(s, { type: 'selectBody', name: 'link4' });
+    assert.equal(s.selectedBody, 'link4');
+    assert.equal(s.selected, -1, 'selecting a body clears the constraint');
+    assert.equal(s.selectSeq, seq + 1);
+    const snap = s.snapshot!;
+    const col = snap.bodyStates.find((b) => b.name === 'link4')!.column;
+    assert.deepEqual(heatmapSelection(s), { rows: [], cols: [[col, col + 6]] }, 'J: the body’s six columns');
+    // link4 is held by joint4 (link3–link4) and joint5 (link4–link5).
+    const rowsOf = (n: string): [number, number] => {
+      const c = snap.constraints.find((x) => x.name === n)!;
+      return [c.firstRow, c.firstRow + c.rows];
+    };
+    const onA = reduce(s, { type: 'showMatrix', id: 'A' });
+    assert.deepEqual(heatmapSelection(onA), { rows: [rowsOf('joint4'), rowsOf('joint5')], cols: [rowsOf('joint4'), rowsOf('joint5')] });
+    const onMinv = reduce(s, { type: 'showMatrix', id: 'Minv' });
+    assert.deepEqual(heatmapSelection(onMinv), { rows: [[col, col + 6]], cols: [[col, col + 6]] });
+    // A constraint selected afterwards clears the body; the host selects bodies by name.
+    assert.equal(reduce(s, { type: 'select', index: 2 }).selectedBody, undefined);
+    s = reduce(s, host({ type: 'select', body: 'link7' }));
+    assert.equal(s.selectedBody, 'link7');
+    assert.equal(reduce(s, host({ type: 'select', body: 'nobody' })).selectedBody, undefined, 'an unknown body selects nothing');
+    assert.equal(reduce(s, host({ type: 'select', constraint: 'joint2' })).selectedBody, undefined);
+    // A model without that body drops it; the same scene again keeps it.
+    assert.equal(reduce(s, host({ type: 'model', model: chain.model })).selectedBody, 'link7');
+    assert.equal(reduce(s, host({ type: 'model', model: rods.model })).selectedBody, undefined);
+  });
+
   test('banner and stale flag: invalidated, error, render failure; a new model clears them', () => {
     let s = run(panel(), host({ type: 'model', model: rods.model }), host({ type: 'invalidated', reason: 'edited' }));
     assert.equal(s.stale, true);
@@ -211,8 +243,8 @@ describe('webview store', () => {
 
   test('persisted state follows the view; nothing is persisted before a model', () => {
     assert.equal(persistedState(panel()), undefined);
-    const s = run(panel(), host({ type: 'model', model: { ...chain.model, sceneUri: 'file:///c.scene.json' } }), { type: 'toggleLog' }, { type: 'setProjection', projection: 'YZ' }, { type: 'select', index: 2 }, { type: 'showMatrix', id: 'A' });
-    assert.deepEqual(persistedState(s), { sceneUri: 'file:///c.scene.json', selectedMatrix: 'A', selectedStep: 20, logScale: true, projection: 'YZ', selectedConstraint: 'joint2' });
+    const s = run(panel(), host({ type: 'model', model: { ...chain.model, sceneUri: 'file:///c.scene.json' } }), { type: 'toggleLog' }, { type: 'select', index: 2 }, { type: 'showMatrix', id: 'A' });
+    assert.deepEqual(persistedState(s), { sceneUri: 'file:///c.scene.json', selectedMatrix: 'A', selectedStep: 20, logScale: true, selectedConstraint: 'joint2' });
   });
 
   test('problems: counts by severity, repeats collapsed', () => {
@@ -250,7 +282,7 @@ describe('store machinery', () => {
       (s) => s.logScale,
       (v) => {
         seen.push(`log:${v}`);
-        if (v) store.dispatch({ type: 'setProjection', projection: 'YZ' });
+        if (v) store.dispatch({ type: 'snapshotRequested', step: 3 });
       },
     );
     store.watch(
@@ -261,21 +293,21 @@ describe('store machinery', () => {
       { immediate: false },
     );
     const stop = store.watch(
-      (s) => [s.projection, s.logScale],
+      (s) => [s.loading, s.logScale],
       ([p, l], s) => {
         seen.push(`view:${p}:${l}`);
         assert.equal(s, store.getState(), 'listeners get the current state');
       },
     );
-    assert.deepEqual(seen, ['log:false', 'view:XZ:false']);
+    assert.deepEqual(seen, ['log:false', 'view:undefined:false']);
     assert.equal(errors.length, 1, 'the throwing selector is reported, not thrown');
     store.dispatch({ type: 'toggleLog' });
-    assert.deepEqual(seen, ['log:false', 'view:XZ:false', 'log:true', 'view:YZ:true']);
+    assert.deepEqual(seen, ['log:false', 'view:undefined:false', 'log:true', 'view:3:true']);
     assert.ok(errors.length >= 2 && errors.every((e) => /bad selector/.test(String(e))));
     stop();
-    store.dispatch({ type: 'setProjection', projection: 'XY' });
+    store.dispatch({ type: 'snapshotRequested', step: 4 });
     assert.equal(seen.length, 4, 'unsubscribed');
-    store.dispatch({ type: 'setProjection', projection: 'XY' });
+    store.dispatch({ type: 'snapshotRequested', step: 4 });
     store.dispatch({ type: 'snapshotFailed', step: 1, reason: 'x' });
     assert.equal(seen.length, 4);
   });

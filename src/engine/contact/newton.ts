@@ -64,6 +64,8 @@ export interface NewtonReport {
   maxPenetration: number;
   /** Largest | |Q⁺| − 1 | before the renormalisation. */
   quatDrift: number;
+  /** |Q⁺| − 1 before the renormalisation, per scene body (0 for fixed bodies). */
+  bodyQuatDrift: Float64Array;
 }
 
 /** Copy of a CSR matrix with its rows taken in the order `order` (row i of the result = row order[i]). */
@@ -274,12 +276,14 @@ export function stepNonlinear(
   const blk = sys.rowBlocks.find((b) => wi >= b.start && wi < b.start + b.size) ?? sys.rowBlocks[0];
   // states
   let quatDrift = 0;
+  const bodyQuatDrift = new Float64Array(states.length);
   const out = states.map((s, i) => {
     const k = world.bodies[i].column < 0 ? -1 : world.bodies[i].column / 6;
     if (k < 0) return { p: [...s.p], q: [...s.q], v: [...s.v], w: [...s.w] } as BodyState;
     const o = 7 * k, u = sys.cu + 6 * k;
     const n = Math.hypot(x[o + 3], x[o + 4], x[o + 5], x[o + 6]);
     quatDrift = Math.max(quatDrift, Math.abs(n - 1));
+    bodyQuatDrift[i] = n - 1;
     return {
       p: [x[o], x[o + 1], x[o + 2]],
       q: [x[o + 3] / n, x[o + 4] / n, x[o + 5] / n, x[o + 6] / n],
@@ -328,6 +332,7 @@ export function stepNonlinear(
     complementarity,
     maxPenetration,
     quatDrift,
+    bodyQuatDrift,
   };
   return { states: out, report };
 }

@@ -3,7 +3,8 @@
 //   U = B + W·R,  W = h·J·M⁻¹·Jᵀ,  B = J·(u⁻ + h·M⁻¹F),  u⁺ = u⁻ + h·M⁻¹F + h·M⁻¹·Jᵀ·R
 // R are forces (h·R impulses). Each row visit projects R_i onto its admissible set:
 //   bilateral   U_i + Σ·R_i = −(erp/h)·C_i                     (unprojected)
-//   normal      0 ≤ R_n ⊥ U_n − t_n ≥ 0,  t_n = restitution / penetration target (below)
+//   normal      0 ≤ R_n ⊥ U_n − t_n ≥ 0,  t_n = restitution / penetration target (below;
+//               restitution only when the free motion closes the gap within the step)
 //   friction    R_t = proj_{‖R_t‖ ≤ μR_n}(R_t − U_t/λ_max(W_tt))   (Coulomb disc)
 // W is never formed: U is kept as J·u with u updated by h·M⁻¹·Jᵀ·ΔR (the same algebra, O(1) per row).
 import { quatIntegrateInto } from '../math';
@@ -184,7 +185,10 @@ export function solveContactsPgs(
     if (cr.slotB >= 0) un += dot6(cr.JB, 0, uMinus, cr.slotB);
     const gap = cr.contact.gap;
     const pos = gap >= 0 ? -gap / h : -(settings.erp * gap) / h;
-    const bounce = un < -settings.restitutionThreshold ? -cr.contact.restitution * un : 0;
+    // restitution only when the free motion closes the gap within this step (an open speculative
+    // contact further away must not bounce early): gap + h·J_n·u_free ≤ 0, u the free velocity here
+    const closes = gap <= 0 || gap + h * contactU(cr, 0, u) <= 0;
+    const bounce = closes && un < -settings.restitutionThreshold ? -cr.contact.restitution * un : 0;
     target[r0] = bounce > 0 ? Math.max(bounce, pos) : pos;
   }
   // rows' U at the free velocity (B)

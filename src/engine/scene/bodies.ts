@@ -1,7 +1,8 @@
 // The `bodies` section of a scene: one body per entry (name, mass, inertia, initial state, loads).
 import type { Node } from 'jsonc-parser';
 import { Codes } from '../codes';
-import { isPositiveDefinite3 } from '../math';
+import { HUGE } from '../finite';
+import { isPositiveDefinite3, mat3Inverse } from '../math';
 import type { Mat3 } from '../types';
 import { BODY_FIELDS, DEFAULT_INERTIA_DIAGONAL, INERTIA_SYMMETRY_TOLERANCE, WORLD } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, fmt, quote } from './reader';
@@ -71,6 +72,14 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
   let mass = r.number(o, 'mass', label('mass'), { min: 0, exclusiveMin: true, rangeCode: Codes.nonPositiveMass, expect: 'greater than 0 (use `"fixed": true` for an immovable body)' }, data);
   if (mass === undefined) {
     mass = r.missing(o, 'mass', `Body ${name !== undefined ? quote(name) : i} has no \`mass\`. Add \`"mass": <kg>\` (a number greater than 0).`, data);
+  } else if (typeof mass === 'number' && !(1 / mass <= HUGE)) {
+    r.report('error', Codes.invalidValue, `${label('mass')} is ${fmt(mass)}: so small that 1/m ${1 / mass === Infinity ? 'overflows to ∞' : `= ${fmt(1 / mass)} exceeds ${fmt(HUGE)}`}, which makes M⁻¹ meaningless. A mass must be at least ${fmt(1 / HUGE)}.`, r.valueOf(o, 'mass') as Node, {
+      ...data,
+      path: [...path, 'mass'],
+      value: mass,
+      min: 1 / HUGE,
+    });
+    mass = BAD;
   }
 
   const inertia = readInertia(r, o, label('inertia'), data);
@@ -146,6 +155,8 @@ function readInertia(r: FieldReader, o: FieldObject, label: string, data: Data):
         return BAD;
       }
     }
+    const k = v.findIndex((x) => !(1 / x <= HUGE));
+    if (k >= 0) return tinyInertia(r, label, items[k], [...path, k], v[k], data);
     return [v[0], 0, 0, 0, v[1], 0, 0, 0, v[2]];
   }
   if (items.length !== 3) return r.typeError(node, path, `${label} must be ${shape}: it has ${items.length} rows instead of 3.`, data);
@@ -190,5 +201,19 @@ function readInertia(r: FieldReader, o: FieldObject, label: string, data: Data):
     );
     return BAD;
   }
+  const inv = mat3Inverse(S);
+  const worst = inv ? Math.max(...inv.map(Math.abs)) : Infinity;
+  if (!(worst <= HUGE)) return tinyInertia(r, label, node, path, 1 / worst, data);
   return S;
+}
+
+/** An inertia so small that its inverse overflows (CL005 with the allowed minimum). */
+function tinyInertia(r: FieldReader, label: string, node: Node, path: JsonPath, value: number, data: Data): Bad {
+  r.report('error', Codes.invalidValue, `${label}: a principal moment of about ${fmt(value)} is so small that the inverse inertia overflows, which makes M⁻¹ meaningless. Every principal moment must be at least ${fmt(1 / HUGE)}.`, node, {
+    ...data,
+    path,
+    value,
+    min: 1 / HUGE,
+  });
+  return BAD;
 }

@@ -2,7 +2,7 @@
 // of its type), the ends resolved against the bodies, and names checked for duplicates.
 import type { Node } from 'jsonc-parser';
 import { Codes } from '../codes';
-import { norm, normalize, quatToMat3, sub } from '../math';
+import { mat3MulVec, mat3TMulVec, norm, normalize, quatToMat3, sub } from '../math';
 import { worldPoint } from '../model/kinematics';
 import type { Fix, Vec3 } from '../types';
 import type { DeclaredBody } from './bodies';
@@ -206,9 +206,14 @@ export function readConstraint(
     case 'hinge':
     case 'universal': {
       const a = readAxis(r, o, 'axisA', label('axisA'), DEFAULT_HINGE_AXIS, data);
-      const b = readAxis(r, o, 'axisB', label('axisB'), DEFAULT_HINGE_AXIS, data);
       if (a !== BAD) spec.axisA = a;
-      if (b !== BAD) spec.axisB = b;
+      if (o.props.has('axisB')) {
+        const b = readAxis(r, o, 'axisB', label('axisB'), DEFAULT_HINGE_AXIS, data);
+        if (b !== BAD) spec.axisB = b;
+      } else if (a !== BAD) {
+        // axisA carried into B's frame at the initial pose: the hinge holds at the start
+        spec.axisB = rA && rB ? axisInB(a, rA, rB) : a;
+      }
       break;
     }
     case 'slider': {
@@ -339,6 +344,12 @@ function describeTypeFields(type: ConstraintType): string {
 }
 
 const isFixed = (end: BodySpec | 'world'): boolean => end === 'world' || end.fixed;
+
+/** A direction given in A's frame, expressed in B's frame at the initial pose: R_Bᵀ·R_A·axis. */
+function axisInB(axis: Vec3, a: BodySpec | 'world', b: BodySpec | 'world'): Vec3 {
+  const world = a === 'world' ? axis : mat3MulVec(quatToMat3(a.orientation), axis);
+  return normalize(b === 'world' ? world : mat3TMulVec(quatToMat3(b.orientation), world));
+}
 
 /** x = p + R(q)·anchor; for the world, the anchor itself. */
 function anchorPoint(end: BodySpec | 'world', anchor: Vec3): Vec3 {

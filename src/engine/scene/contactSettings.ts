@@ -56,6 +56,8 @@ export function readContactSettings(r: FieldReader, top: FieldObject, s: SolverS
       if (typeof l === 'string') level = l;
       const jc = r.boolean(contacts, 'jointedCollide', '`solver.contacts.jointedCollide`', {});
       if (typeof jc === 'boolean') s.contacts.jointedCollide = jc;
+      const pt = r.number(contacts, 'penetrationTolerance', '`solver.contacts.penetrationTolerance`', { min: 0 }, {});
+      if (typeof pt === 'number') s.contacts.penetrationTolerance = pt;
     }
     const newton = sub(r, solver, 'newton', NEWTON_FIELDS, '{ "maxIterations": 20 }');
     if (newton) {

@@ -117,7 +117,7 @@ export function createSourceMap(root: Node | undefined, index: LineIndex): Sourc
     const node = Array.isArray(path) ? findNode(root, path) : undefined;
     return node ? { offset: node.offset, length: nodeEnd(node, index.text.length) - node.offset } : undefined;
   };
-  return { rangeOf, keyRangeOf, positionAt, nodeSpan };
+  return { rangeOf, keyRangeOf, positionAt, nodeSpan, text: index.text };
 }
 
 /**

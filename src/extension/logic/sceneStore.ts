@@ -109,7 +109,9 @@ class Scene<U extends SceneUri> implements SceneState<U> {
   allDiagnostics(): Diagnostic[] {
     const base = this.result?.diagnostics ?? [];
     const run = this.sim?.diagnostics ?? [];
-    return run.length ? [...base, ...run.filter((d) => !base.includes(d))] : base;
+    // a run that cannot start (a bad initial state) repeats inspect's step-0 diagnostic: show it once
+    const same = (a: Diagnostic, b: Diagnostic) => a === b || (a.code === b.code && a.message === b.message && a.range.start.line === b.range.start.line && a.range.start.character === b.range.start.character);
+    return run.length ? [...base, ...run.filter((d) => !base.some((b) => same(b, d)))] : base;
   }
 
   whenIdle(): Promise<void> {

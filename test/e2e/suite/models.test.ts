@@ -34,7 +34,7 @@ export default function register(): void {
       assert.strictEqual(red[0].range.start.line, lineOf(doc, '<connect'), 'on the <connect> element');
       assert.match(red[0].message, /close/);
       assert.ok((red[0].relatedInformation ?? []).length > 0, 'related: the rows it depends on');
-      assert.ok(ours.every((d) => codeOf(d) !== 'CL501-xml-syntax'));
+      assert.ok(ours.every((d) => codeOf(d) !== 'CL601-xml-syntax'));
       const r = api.inspect(uri.toString());
       assert.strictEqual(r?.snapshot?.rank.rows, 18);
       assert.strictEqual(r?.snapshot?.rank.J, 17);
@@ -131,7 +131,7 @@ export default function register(): void {
       assert.ok(r?.parse.scene?.constraints.some((c) => c.type === 'coupler'), 'the mimic is a coupler');
       const inc = (await openScene('include-ok.xml')).uri;
       const d2 = (await analysed(api, inc)).filter((d) => d.source === LENS_SOURCE);
-      assert.ok(!d2.some((d) => codeOf(d).startsWith('CL503')), `the include is read: ${describeDiagnostics(inc)}`);
+      assert.ok(!d2.some((d) => codeOf(d).startsWith('CL603')), `the include is read: ${describeDiagnostics(inc)}`);
       assert.ok((api.inspect(inc.toString())?.parse.scene?.bodies.length ?? 0) > 0, 'the included body is there');
     });
 
