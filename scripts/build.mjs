@@ -1,7 +1,7 @@
 // Bundles every entry point with esbuild. Entries whose source does not exist are skipped.
 // Usage: node scripts/build.mjs [--watch] [--minify]
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
@@ -25,6 +25,12 @@ const entries = [
 ];
 
 mkdirSync('dist', { recursive: true });
+// MuJoCo's WebAssembly (src/import/mujoco.ts loads it lazily from dist/mujoco/): shipped as files, not bundled.
+const mujoco = 'node_modules/@mujoco/mujoco';
+if (existsSync(`${mujoco}/mujoco.wasm`)) {
+  mkdirSync('dist/mujoco', { recursive: true });
+  for (const f of ['mujoco.js', 'mujoco.wasm', 'package.json']) copyFileSync(`${mujoco}/${f}`, `dist/mujoco/${f}`);
+}
 const todo = entries.filter((e) => e.entryPoints.every((p) => existsSync(p)));
 if (watch) {
   for (const e of todo) await (await esbuild.context({ ...common, ...e })).watch();

@@ -36,6 +36,61 @@ export interface SceneConstraintInfo {
   angular?: [boolean, boolean, boolean];
 }
 
+/** A number of the MuJoCo section; null where it is not finite (messages travel as JSON). */
+export type MaybeNumber = number | null;
+
+/** One equality constraint of a MuJoCo comparison (src/import/compare.ts; units in docs/import.md). */
+export interface MujocoEquality {
+  /** MuJoCo's name (or `<type><id>`), its type, and the constraint it became here (none: not converted). */
+  name: string;
+  type: string;
+  constraint?: string;
+  /** Our row labels (`close.x` …). */
+  rows: string[];
+  /** At t = 0: MuJoCo's efc_force of the rows, our λ, MuJoCo's regulariser R and A diagonal, ours. */
+  mujocoForce: MaybeNumber[];
+  ourLambda: MaybeNumber[];
+  mujocoR: MaybeNumber[];
+  mujocoDiagA: MaybeNumber[];
+  ourDiagA: MaybeNumber[];
+  solref: [number, number];
+  solimp: number[];
+  /** ‖C‖ per recorded state (t = 0 first), both in our units. */
+  violation: { mujoco: MaybeNumber[]; ours: MaybeNumber[]; mujocoMax: MaybeNumber; oursMax: MaybeNumber; mujocoFinal: MaybeNumber; oursFinal: MaybeNumber };
+}
+
+/** MuJoCo's run of the model next to ours (the inspector's "MuJoCo" section). */
+export interface MujocoComparison {
+  steps: number;
+  dt: number;
+  keyframe?: string;
+  equalities: MujocoEquality[];
+  /** MuJoCo's solver iterations per step and its warnings. */
+  solver: { iterationsMin: number; iterationsMax: number; iterationsMean: number; warnings: { name: string; count: number }[] };
+  /** MuJoCo's rows that are not equalities (not simulated here): most rows in one state, states with any. */
+  otherRows: Record<'contacts' | 'limits' | 'friction', { max: number; states: number }>;
+  /** Distance between MuJoCo's and our centre of mass of each body after the run (m). */
+  bodies: { name: string; distance: MaybeNumber }[];
+  stoppedAt?: number;
+  timing: { wasmLoadMs: number; mujocoMs: number; oursMs: number };
+  notes: string[];
+}
+
+/**
+ * The "MuJoCo" section of an MJCF or URDF model's inspector (absent for scene files). The host fills
+ * it on request — the Compare with MuJoCo command or button — never on an edit; an edit of the
+ * model makes it idle again.
+ */
+export interface MujocoSection {
+  status: 'idle' | 'running' | 'done' | 'failed';
+  comparison?: MujocoComparison;
+  /** Why the comparison failed. */
+  error?: string;
+  /** The <key> the model starts from (undefined: qpos0) and the model's named keys. */
+  keyframe?: string;
+  keyframes: string[];
+}
+
 /** Everything the panel needs to render one scene. */
 export interface PanelModel {
   sceneName: string;
@@ -84,6 +139,8 @@ export interface PanelModel {
   snapshots?: SystemSnapshot[];
   /** Free text shown in the report footer (e.g. "constraint-lens 0.1.0, 2025-01-01"). */
   generator?: string;
+  /** MJCF and URDF models: the MuJoCo section (see MujocoSection); absent for scene files. */
+  mujoco?: MujocoSection;
 }
 
 // ---- host → webview -------------------------------------------------------
@@ -99,11 +156,13 @@ export type HostMessage =
   | { type: 'running'; running: boolean }
   | { type: 'invalidated'; reason: string }
   | { type: 'select'; constraint?: string; body?: string }
+  /** The MuJoCo section changed (a comparison started, finished or failed; the model changed). */
+  | { type: 'mujoco'; mujoco: MujocoSection }
   | { type: 'error'; message: string };
 
 // ---- webview → host -------------------------------------------------------
 /** The panel's buttons; the host runs the registered command of each (src/extension/commandIds.ts). */
-export const PANEL_COMMANDS = ['step', 'run', 'playPause', 'reset'] as const;
+export const PANEL_COMMANDS = ['step', 'run', 'playPause', 'reset', 'compareMujoco', 'chooseKeyframe'] as const;
 export type PanelCommand = (typeof PANEL_COMMANDS)[number];
 
 export type WebviewMessage =
@@ -190,6 +249,41 @@ export function isDiagnostic(d: unknown): d is Diagnostic {
 
 const optDiagnostics = (x: unknown): boolean => x === undefined || (Array.isArray(x) && x.every(isDiagnostic));
 
+const isNumbers = (x: unknown): boolean => Array.isArray(x) && x.every((v) => v === null || typeof v === 'number');
+
+/** Structural check of a MuJoCo section (enough for the card to render it). */
+export function isMujocoSection(x: unknown): x is MujocoSection {
+  if (!isObj(x) || !['idle', 'running', 'done', 'failed'].includes(x.status as string)) return false;
+  if (!Array.isArray(x.keyframes) || !x.keyframes.every((k) => typeof k === 'string') || !optStr(x.keyframe) || !optStr(x.error)) return false;
+  const c = x.comparison;
+  if (c === undefined) return x.status !== 'done';
+  return (
+    isObj(c) &&
+    typeof c.steps === 'number' &&
+    typeof c.dt === 'number' &&
+    isObj(c.solver) &&
+    isObj(c.otherRows) &&
+    isObj(c.timing) &&
+    Array.isArray(c.notes) &&
+    Array.isArray(c.bodies) &&
+    Array.isArray(c.equalities) &&
+    c.equalities.every(
+      (e: unknown) =>
+        isObj(e) &&
+        typeof e.name === 'string' &&
+        Array.isArray(e.rows) &&
+        isNumbers(e.mujocoForce) &&
+        isNumbers(e.ourLambda) &&
+        isNumbers(e.mujocoR) &&
+        isNumbers(e.mujocoDiagA) &&
+        isNumbers(e.ourDiagA) &&
+        isObj(e.violation) &&
+        isNumbers(e.violation.mujoco) &&
+        isNumbers(e.violation.ours),
+    )
+  );
+}
+
 export function isPanelModel(m: unknown): m is PanelModel {
   return (
     isObj(m) &&
@@ -199,7 +293,8 @@ export function isPanelModel(m: unknown): m is PanelModel {
     m.history.every(isStepRecord) &&
     Array.isArray(m.diagnostics) &&
     optDiagnostics(m.syntaxErrors) &&
-    (m.snapshots === undefined || (Array.isArray(m.snapshots) && m.snapshots.every(isSystemSnapshot)))
+    (m.snapshots === undefined || (Array.isArray(m.snapshots) && m.snapshots.every(isSystemSnapshot))) &&
+    (m.mujoco === undefined || isMujocoSection(m.mujoco))
   );
 }
 
@@ -221,6 +316,8 @@ export function isHostMessage(m: unknown): m is HostMessage {
       return typeof m.message === 'string';
     case 'select':
       return optStr(m.constraint) && optStr(m.body);
+    case 'mujoco':
+      return isMujocoSection(m.mujoco);
     default:
       return false;
   }

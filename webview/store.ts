@@ -147,6 +147,9 @@ function onHost(s: PanelState, m: HostMessage): PanelState {
       const name = m.constraint;
       return select(s, s.snapshot.constraints.findIndex((c) => c.name === name));
     }
+    case 'mujoco':
+      // A model's MuJoCo section (cards/mujoco.ts); the next model message carries it too.
+      return s.model ? { ...s, model: { ...s.model, mujoco: m.mujoco } } : s;
   }
 }
 

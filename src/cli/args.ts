@@ -15,6 +15,8 @@ export interface Args {
   steps?: number;
   csv?: string;
   output?: string;
+  /** MJCF/URDF models: start from this <key> (src/import, docs/import.md). */
+  keyframe?: string;
 }
 
 export type Parsed = Args | { help: Command | 'all' } | { version: true } | { usage: true };
@@ -27,24 +29,31 @@ interface CommandHelp {
 
 const OPT_JSON: [string, string] = ['--json', 'print one JSON object instead of text (fields: docs/cli.md)'];
 const OPT_STEPS: [string, string] = ['--steps N', "number of steps to run (a whole number ≥ 0; default: the scene's solver.steps)"];
+const OPT_KEYFRAME: [string, string] = ['--keyframe NAME', 'MJCF/URDF models: start from the <key> named NAME instead of qpos0'];
+
+/** The MJCF/URDF commands (src/import/cli.ts runs them; docs/import.md). SCENE may also be MODEL.xml or MODEL.urdf. */
+const MODEL_COMMANDS: [string, string][] = [
+  ['compare MODEL [--steps N] [--keyframe NAME] [--json]', "run MuJoCo and this engine on the same model: per equality constraint MuJoCo's efc_force next to our λ, both violations over the run"],
+  ['export-scene MODEL [-o OUT] [--keyframe NAME]', 'write the converted model as a *.scene.json (default OUT: MODEL.scene.json next to it)'],
+];
 
 export const COMMANDS: Record<Command, CommandHelp> = {
   inspect: {
     synopsis: 'constraint-lens inspect SCENE [--json]',
     summary:
       'Analyse the initial state (step 0): bodies and constraints, M⁻¹, J, A = J·M⁻¹·Jᵀ (and W for the velocity formulation), κ(A), rank(J), λ, the constraint forces on each body, redundant rows and the diagnostics.',
-    options: [OPT_JSON],
+    options: [OPT_JSON, OPT_KEYFRAME],
   },
   simulate: {
     synopsis: 'constraint-lens simulate SCENE [--steps N] [--json] [--csv FILE]',
     summary: 'Run the scene and summarise the run: |C| per constraint (final and max), κ(A), energy, quaternion drift, the final state and the run diagnostics (drift, non-finite values).',
-    options: [OPT_STEPS, OPT_JSON, ['--csv FILE', 'also write the run to FILE as CSV, one row per step (columns: docs/cli.md)']],
+    options: [OPT_STEPS, OPT_JSON, ['--csv FILE', 'also write the run to FILE as CSV, one row per step (columns: docs/cli.md)'], OPT_KEYFRAME],
   },
   report: {
     synopsis: 'constraint-lens report SCENE [--steps N] [-o FILE]',
     summary:
       "Run the scene and write one self-contained, read-only HTML report: the inspector panel with the run's history and the matrices of selected steps embedded (the same report as the extension's Export Report).",
-    options: [OPT_STEPS, ['-o, --output FILE', 'where to write; default: next to the scene, SCENE with .scene.json (or .json) replaced by .report.html']],
+    options: [OPT_STEPS, ['-o, --output FILE', 'where to write; default: next to the scene, SCENE with .scene.json (or .json) replaced by .report.html'], OPT_KEYFRAME],
   },
 };
 
@@ -79,6 +88,7 @@ export const USAGE = `Usage:
 ${Object.values(COMMANDS)
   .map((c) => `  ${c.synopsis}`)
   .join('\n')}
+${MODEL_COMMANDS.map(([c]) => `  constraint-lens ${c}`).join('\n')}
   constraint-lens --help | --version
 
 Run 'constraint-lens --help' for the commands, options and exit status.`;
@@ -102,10 +112,15 @@ ${Object.values(COMMANDS)
 Commands:
 ${pad((Object.keys(COMMANDS) as Command[]).map((k) => [k, COMMANDS[k].summary]))}
 
+MJCF (MuJoCo) and URDF models: SCENE may also be MODEL.xml (root element <mujoco>) or
+MODEL.urdf; details in docs/import.md.
+${MODEL_COMMANDS.map(([c, what]) => `  constraint-lens ${c}\n      ${wrap(what, 72).join('\n      ')}`).join('\n')}
+
 Options:
 ${pad([
   OPT_JSON,
   OPT_STEPS,
+  OPT_KEYFRAME,
   ['--csv FILE', 'simulate: write the run as CSV'],
   ['-o, --output FILE', 'report: the HTML file (default: SCENE.report.html next to the scene)'],
   ['-h, --help', 'this help'],
@@ -143,7 +158,7 @@ export function parseArgs(argv: string[]): Parsed {
       return v;
     };
     if (t.startsWith('-') && t !== '-' && !allowed.has(t)) {
-      throw new UsageError(['--json', '--steps', '--csv', '-o', '--output'].includes(t) ? `${first} does not take ${t}` : `unknown option '${t}'`);
+      throw new UsageError(['--json', '--steps', '--csv', '-o', '--output', '--keyframe'].includes(t) ? `${first} does not take ${t}` : `unknown option '${t}'`);
     }
     if (t === '--json') a.json = true;
     else if (t === '--steps') {
@@ -153,6 +168,7 @@ export function parseArgs(argv: string[]): Parsed {
       a.steps = n;
     } else if (t === '--csv') a.csv = val();
     else if (t === '-o' || t === '--output') a.output = val();
+    else if (t === '--keyframe') a.keyframe = val();
     else if (a.file === undefined) a.file = t;
     else throw new UsageError(`unexpected argument '${t}'`);
   }
@@ -160,7 +176,7 @@ export function parseArgs(argv: string[]): Parsed {
   return a as Args;
 }
 
-/** The report's default path: next to the scene, `.scene.json` (or `.json`) replaced by `.report.html`. */
+/** The report's default path: next to the scene, `.scene.json` (or `.json`, `.xml`, `.urdf`) replaced by `.report.html`. */
 export function defaultReportPath(scene: string): string {
-  return scene.replace(/(\.scene)?\.json$/i, '') + '.report.html';
+  return scene.replace(/(\.scene)?\.json$|\.(xml|urdf)$/i, '') + '.report.html';
 }

@@ -2,7 +2,8 @@
 // Exit status: 0 no errors (warnings allowed), 1 the scene has errors, 2 usage or I/O error.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { inspectScene, simulateScene } from '../engine';
+import { simulateInspected, type InspectResult } from '../engine';
+import { inspectForCli, runImportCommand } from '../import/cli';
 import { buildPanelModel } from '../panelModel';
 import { buildReportHtml, buildReportModel, reportGenerator } from '../report';
 import { conditionWarning, runCsv } from '../shared';
@@ -19,6 +20,9 @@ const exitFor = (hasErrors: boolean): number => (hasErrors ? 1 : 0);
 
 /** Runs the CLI on `argv` (without node and the script); returns the exit status. */
 export async function run(argv: string[]): Promise<number> {
+  // `compare` and `export-scene` (MJCF/URDF models only).
+  const imported = await runImportCommand(argv, print, printError);
+  if (imported !== undefined) return imported;
   const parsed = parseArgs(argv);
   if ('usage' in parsed) {
     printError(USAGE);
@@ -37,13 +41,14 @@ export async function run(argv: string[]): Promise<number> {
   if (args.csv) checkWritable(args.csv);
   if (args.command === 'report') checkWritable(args.output ?? defaultReportPath(args.file));
   const text = readScene(args.file);
+  // A scene file, or an MJCF/URDF model converted by src/import (MuJoCo's WebAssembly, loaded here only).
+  const r = await inspectForCli(args.file, text, args.keyframe);
   if (args.command === 'inspect') {
-    const r = inspectScene(text);
     if (args.json) print(inspectJson(r.snapshot, r.diagnostics));
     else printInspect(args.file, r.snapshot, r.diagnostics, r.parse.scene?.name ?? basename(args.file), conditionWarning(r.parse.scene?.solver.conditionWarning));
     return exitFor(r.hasErrors);
   }
-  return args.command === 'report' ? report(args, text) : simulate(args, text);
+  return args.command === 'report' ? report(args, r) : simulate(args, r);
 }
 
 function progressReporter(args: Args): ((done: number, total: number) => void) | undefined {
@@ -53,9 +58,9 @@ function progressReporter(args: Args): ((done: number, total: number) => void) |
   };
 }
 
-function simulate(args: Args, text: string): number {
+function simulate(args: Args, inspected: InspectResult): number {
   // every contact of every step in the JSON (the panel's records keep at most 256 per step)
-  const sim = simulateScene(text, args.steps, progressReporter(args), args.json ? { maxRecordContacts: Number.MAX_SAFE_INTEGER } : {});
+  const sim = simulateInspected(inspected, args.steps, progressReporter(args), args.json ? { maxRecordContacts: Number.MAX_SAFE_INTEGER } : {});
   const { inspect, result: res, simulation } = sim;
   if (args.csv && res && simulation && inspect.snapshot && inspect.parse.scene) {
     // The same columns as the extension's Export Step Data.
@@ -71,12 +76,12 @@ function simulate(args: Args, text: string): number {
   return exitFor(inspect.hasErrors);
 }
 
-async function report(args: Args, text: string): Promise<number> {
+async function report(args: Args, inspected: InspectResult): Promise<number> {
   const dist = __dirname;
   const js = join(dist, 'webview.js');
   const css = join(dist, 'webview.css');
   if (!existsSync(js) || !existsSync(css)) throw new IoError(`the panel bundle is missing next to the CLI (${js}); run 'npm run build'`);
-  const sim = simulateScene(text, args.steps, progressReporter(args));
+  const sim = simulateInspected(inspected, args.steps, progressReporter(args));
   const { inspect, simulation } = sim;
   const base = buildPanelModel(basename(args.file), inspect, simulation);
   if (!base) {

@@ -1,7 +1,7 @@
 // Assembly of the constrained system (AerisLab `assemble_system`), block-sparse:
 // M⁻¹ as per-body 6×6 blocks (never a dense 6N×6N matrix), J in CSR with a pattern built
 // once per world, and A = J·M⁻¹·Jᵀ accumulated block by block from the bodies rows share.
-import { createConstraint } from './model';
+import { createConstraint, extraBodiesOf } from './model';
 import { type BodyModel, type BodyState, createBodyModel, initialState } from './model/body';
 import { type ConstraintEval, type ConstraintModel, makeEval, type Pose } from './model/constraint';
 import { cross, IDENTITY_MAT3, mat3MulVec, mat3TMulVec, quatToMat3, rotateTensorInto } from './math';
@@ -21,6 +21,8 @@ export interface World {
   /** Body index of end A and B per constraint (-1 = world). */
   endA: Int32Array;
   endB: Int32Array;
+  /** Body indices of each constraint's `extraBodies` (coupler only; empty otherwise). */
+  endX: Int32Array[];
   /** First row of each constraint; rowStart[nc] = nRows. */
   rowStart: Int32Array;
   nCols: number;
@@ -32,11 +34,13 @@ export interface World {
   jColIdx: Int32Array;
   jOffA: Int32Array; // per row: value offset of end A's 6 entries, -1 if A owns no columns
   jOffB: Int32Array;
+  /** Per constraint with extra ends: value offsets of each row's extra-end blocks, rows × extras, -1 if none. */
+  jOffX: Int32Array[];
   /** A's pattern and, per body, the constraints touching it with the value offsets of each pair's block. */
   aRowPtr: Int32Array;
   aColIdx: Int32Array;
-  /** For each column-owning body (column order): list of [constraint, end(0=A,1=B)]. */
-  touching: Array<Array<[number, 0 | 1]>>;
+  /** For each column-owning body (column order): list of [constraint, end(0=A, 1=B, 2+k = extra end k)]. */
+  touching: Array<Array<[number, number]>>;
   /** For each column-owning body: offsets (within the A row) of block (ci, cj) for every pair, row-major over touching². */
   pairOffset: Int32Array[];
   /** Rows of A that belong to each constraint pair are contiguous; offset of row r of c = aRowPtr[rowStart[c]+r] + pairOffset. */
@@ -69,15 +73,18 @@ export function buildWorld(scene: SceneSpec): World {
   const constraints: ConstraintModel[] = [];
   const endA: number[] = [];
   const endB: number[] = [];
+  const endX: Int32Array[] = [];
   for (const spec of scene.constraints) {
     const ia = spec.bodyA === 'world' ? -1 : (bodyIndex.get(spec.bodyA) ?? -2);
     const ib = spec.bodyB === 'world' ? -1 : (bodyIndex.get(spec.bodyB) ?? -2);
-    if (ia === -2 || ib === -2) continue; // the parser reports these; never model them
+    const ix = extraBodiesOf(spec).map((n) => bodyIndex.get(n) ?? -2);
+    if (ia === -2 || ib === -2 || ix.includes(-2)) continue; // the parser reports these; never model them
     const pa = ia < 0 ? WORLD_POSE : poseOf(states[ia], true);
     const pb = ib < 0 ? WORLD_POSE : poseOf(states[ib], true);
-    constraints.push(createConstraint(spec, pa, pb));
+    constraints.push(createConstraint(spec, pa, pb, ix.map((i) => poseOf(states[i], true))));
     endA.push(ia);
     endB.push(ib);
+    endX.push(Int32Array.from(ix));
   }
   const nc = constraints.length;
   const rowStart = new Int32Array(nc + 1);
@@ -86,43 +93,43 @@ export function buildWorld(scene: SceneSpec): World {
   const nCols = colBodies.length * 6;
   const colOf = (i: number) => (i < 0 ? -1 : bodies[i].column);
 
-  // J pattern: per row, end A's 6 columns and end B's 6 columns, sorted.
+  // J pattern: per row, the 6 columns of every end that owns columns (A, B, extra ends), sorted.
+  const endsOf = (c: number): number[] => [endA[c], endB[c], ...endX[c]];
   const jRowPtr = new Int32Array(nRows + 1);
   const jOffA = new Int32Array(nRows).fill(-1);
   const jOffB = new Int32Array(nRows).fill(-1);
+  const jOffX = endX.map((x, c) => new Int32Array(x.length * constraints[c].rows).fill(-1));
   for (let c = 0; c < nc; c++) {
-    const per = (colOf(endA[c]) >= 0 ? 6 : 0) + (colOf(endB[c]) >= 0 ? 6 : 0);
+    const per = 6 * endsOf(c).filter((i) => colOf(i) >= 0).length;
     for (let r = rowStart[c]; r < rowStart[c + 1]; r++) jRowPtr[r + 1] = per;
   }
   cumsum(jRowPtr);
   const jColIdx = new Int32Array(jRowPtr[nRows]);
   for (let c = 0; c < nc; c++) {
-    const ca = colOf(endA[c]);
-    const cb = colOf(endB[c]);
+    const owned = endsOf(c)
+      .map((i, e) => ({ e, col: colOf(i) }))
+      .filter((x) => x.col >= 0)
+      .sort((x, y) => x.col - y.col);
+    const nx = endX[c].length;
     for (let r = rowStart[c]; r < rowStart[c + 1]; r++) {
       let k = jRowPtr[r];
-      const put = (col: number) => {
+      for (const { e, col } of owned) {
         const off = k;
         for (let j = 0; j < 6; j++) jColIdx[k++] = col + j;
-        return off;
-      };
-      if (ca >= 0 && (cb < 0 || ca < cb)) {
-        jOffA[r] = put(ca);
-        if (cb >= 0) jOffB[r] = put(cb);
-      } else if (cb >= 0) {
-        jOffB[r] = put(cb);
-        if (ca >= 0) jOffA[r] = put(ca);
+        if (e === 0) jOffA[r] = off;
+        else if (e === 1) jOffB[r] = off;
+        else jOffX[c][(r - rowStart[c]) * nx + e - 2] = off;
       }
     }
   }
 
   // Which constraints touch each column-owning body.
-  const touching: Array<Array<[number, 0 | 1]>> = colBodies.map(() => []);
+  const touching: Array<Array<[number, number]>> = colBodies.map(() => []);
   for (let c = 0; c < nc; c++) {
-    const ca = colOf(endA[c]);
-    const cb = colOf(endB[c]);
-    if (ca >= 0) touching[ca / 6].push([c, 0]);
-    if (cb >= 0) touching[cb / 6].push([c, 1]);
+    endsOf(c).forEach((i, e) => {
+      const col = colOf(i);
+      if (col >= 0) touching[col / 6].push([c, e]);
+    });
   }
   // A pattern: row block of c has the row blocks of every constraint sharing a body with c, sorted.
   const neighbours: number[][] = constraints.map(() => []);
@@ -163,14 +170,16 @@ export function buildWorld(scene: SceneSpec): World {
     constraints,
     endA: Int32Array.from(endA),
     endB: Int32Array.from(endB),
+    endX,
     rowStart,
     nCols,
     nRows,
-    evals: constraints.map((c) => makeEval(c.rows)),
+    evals: constraints.map((c, i) => makeEval(c.rows, endX[i].length)),
     jRowPtr,
     jColIdx,
     jOffA,
     jOffB,
+    jOffX,
     aRowPtr,
     aColIdx,
     touching,
@@ -246,7 +255,8 @@ export function assemble(world: World, states: BodyState[]): Assembly {
     const pa = ia < 0 ? WORLD_POSE : poses[ia];
     const pb = ib < 0 ? WORLD_POSE : poses[ib];
     const ev = evals[c];
-    constraints[c].evaluate(pa, pb, ev);
+    const ex = world.endX[c];
+    constraints[c].evaluate(pa, pb, ev, ex.length ? extraPoses(ex, poses) : undefined);
     const r0 = rowStart[c];
     for (let r = 0; r < constraints[c].rows; r++) {
       const row = r0 + r;
@@ -269,6 +279,16 @@ export function assemble(world: World, states: BodyState[]): Assembly {
           cd += ev.JB[r * 6 + j] * v[col + j];
         }
       }
+      for (let e = 0; e < ex.length; e++) {
+        const ox = world.jOffX[c][r * ex.length + e];
+        if (ox < 0) continue;
+        const col = bodies[ex[e]].column;
+        const JX = ev.JX[e];
+        for (let j = 0; j < 6; j++) {
+          Jvals[ox + j] = JX[r * 6 + j];
+          cd += JX[r * 6 + j] * v[col + j];
+        }
+      }
       Cdot[row] = cd;
     }
   }
@@ -276,6 +296,14 @@ export function assemble(world: World, states: BodyState[]): Assembly {
   const A = assembleA(world, minvCompact);
   return { minvCompact, F, v, J, A, C, Cdot, Jdotv, poses };
 }
+
+/** The poses of a constraint's extra ends (world pose for -1). */
+export function extraPoses(ends: Int32Array, poses: readonly Pose[]): Pose[] {
+  return Array.from(ends, (i) => (i < 0 ? WORLD_POSE : poses[i]));
+}
+
+/** The Jacobian block of end `e` (0 = A, 1 = B, 2+k = extra end k). */
+const blockOf = (ev: ConstraintEval, e: number): Float64Array => (e === 0 ? ev.JA : e === 1 ? ev.JB : ev.JX[e - 2]);
 
 /** A = J·M⁻¹·Jᵀ block by block: for each body, every pair of constraints touching it adds J_ib·M⁻¹_b·J_jbᵀ. */
 function assembleA(world: World, minvCompact: Float64Array): CsrMatrix {
@@ -292,7 +320,7 @@ function assembleA(world: World, minvCompact: Float64Array): CsrMatrix {
     const i6 = minvCompact[m0 + 7], i7 = minvCompact[m0 + 8], i8 = minvCompact[m0 + 9];
     for (let i = 0; i < t.length; i++) {
       const [ci, ei] = t[i];
-      const Ji = ei === 0 ? evals[ci].JA : evals[ci].JB;
+      const Ji = blockOf(evals[ci], ei);
       const ri = constraints[ci].rows;
       // G = J_i,b · M⁻¹_b
       for (let r = 0; r < ri; r++) {
@@ -307,7 +335,7 @@ function assembleA(world: World, minvCompact: Float64Array): CsrMatrix {
       }
       for (let j = 0; j < t.length; j++) {
         const [cj, ej] = t[j];
-        const Jj = ej === 0 ? evals[cj].JA : evals[cj].JB;
+        const Jj = blockOf(evals[cj], ej);
         const rj = constraints[cj].rows;
         const po = pairOffset[k][i * t.length + j];
         for (let r = 0; r < ri; r++) {

@@ -6,10 +6,13 @@
 // Scene text → validated scene, diagnostics and the source map.
 export { parseScene } from './scene/parse';
 export { emptySourceMap } from './scene/text';
+export { DEFAULT_SOLVER } from './scene/fields';
 export type {
   BodySpec,
   ConstraintSpec,
   ConstraintType,
+  CoupledJoint,
+  CouplingSpec,
   Formulation,
   JsonPath,
   ParseResult,
@@ -20,7 +23,7 @@ export type {
 } from './scene/types';
 
 // The pipeline (inspect step 0, run N steps) and the stepping simulation with its history.
-export { inspectScene, inspectParsed, simulateScene, internalError, type SimulateOutput } from './pipeline';
+export { inspectScene, inspectParsed, simulateScene, simulateInspected, internalError, type SimulateOutput } from './pipeline';
 export { Simulation, type SimulationOptions } from './simulation';
 export type { InspectOptions, InspectResult, SimulationApi } from './api';
 

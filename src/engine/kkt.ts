@@ -73,10 +73,9 @@ export function islandsOf(world: World): Island[] {
   };
   const colK = (i: number) => (i < 0 ? -1 : world.bodies[i].column / 6);
   for (let c = 0; c < world.constraints.length; c++) {
-    const a = colK(world.endA[c]);
-    const b = colK(world.endB[c]);
-    if (a >= 0 && b >= 0) {
-      const ra = find(a), rb = find(b);
+    const ends = [world.endA[c], world.endB[c], ...world.endX[c]].map(colK).filter((k) => k >= 0);
+    for (let e = 1; e < ends.length; e++) {
+      const ra = find(ends[0]), rb = find(ends[e]);
       if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
     }
   }
@@ -93,8 +92,7 @@ export function islandsOf(world: World): Island[] {
   for (let k = 0; k < nb; k++) get(k).bodies.push(world.colBodies[k]);
   const rowLists = new Map<Island, number[]>();
   for (let c = 0; c < world.constraints.length; c++) {
-    const a = colK(world.endA[c]);
-    const k = a >= 0 ? a : colK(world.endB[c]);
+    const k = [world.endA[c], world.endB[c], ...world.endX[c]].map(colK).find((x) => x >= 0) ?? -1;
     if (k < 0) continue;
     const isl = get(k);
     isl.constraints.push(c);

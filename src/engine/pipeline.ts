@@ -93,7 +93,11 @@ export interface SimulateOutput {
 
 /** Inspect, then run `steps` steps (default: the scene's `solver.steps`). */
 export function simulateScene(text: string, steps?: number, onProgress?: (done: number, total: number) => void, opts: SimulationOptions = {}): SimulateOutput {
-  const inspect = inspectScene(text);
+  return simulateInspected(inspectScene(text), steps, onProgress, opts);
+}
+
+/** Run an already inspected scene (e.g. an imported MJCF/URDF model: `inspectParsed` of its ParseResult). */
+export function simulateInspected(inspect: InspectResult, steps?: number, onProgress?: (done: number, total: number) => void, opts: SimulationOptions = {}): SimulateOutput {
   const scene = inspect.parse.scene;
   // nothing can be simulated from an initial state with NaN, ∞ or values beyond ±1e150 (reported at step 0)
   if (!scene || !inspect.snapshot || inspect.diagnostics.some(isInitialFinding)) return { inspect };

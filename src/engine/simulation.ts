@@ -136,7 +136,8 @@ export class Simulation implements SimulationApi {
       const pa = ia < 0 ? WORLD_POSE : poseOf(states[ia], w.bodies[ia].column < 0);
       const pb = ib < 0 ? WORLD_POSE : poseOf(states[ib], w.bodies[ib].column < 0);
       const ev = w.evals[c];
-      w.constraints[c].evaluate(pa, pb, ev);
+      const ex = w.endX[c];
+      w.constraints[c].evaluate(pa, pb, ev, ex.length ? Array.from(ex, (i) => poseOf(states[i], w.bodies[i].column < 0)) : undefined);
       out[c] = norm2(ev.C, 0, w.constraints[c].rows);
     }
     return out;

@@ -10,6 +10,7 @@ import type { InspectOptions, InspectResult, ParseResult, SystemSnapshot } from 
 import { SingleLane, VersionTracker, type Ticket } from './logic/schedule';
 import { workerWire, type WorkerInspectResult, type WorkerMethods, type WorkerSnapshotResult } from './logic/workerProtocol';
 import { createRpcClient, type RpcClient } from '../shared/rpc';
+import { withoutFixes } from './logic/fileKind';
 
 /** The part of vscode.LogOutputChannel used here (keeps this module free of vscode at run time). */
 export type Log = Pick<vscode.LogOutputChannel, 'trace' | 'debug' | 'info' | 'warn' | 'error'>;
@@ -150,9 +151,12 @@ export class Analyzer {
 
   /**
    * Inspect `text` (version `version` of document `key`). Resolves with undefined when a newer
-   * request for the same document superseded this one. Never rejects.
+   * request for the same document superseded this one. Never rejects. `loadModel` (MJCF and URDF
+   * documents) replaces the scene parser; a model is analysed in the extension host, never in the
+   * worker (loading it reads the workspace's files), and keeps no quick fixes (they edit JSON).
    */
-  async analyze(key: string, version: number, text: string): Promise<InspectResult | undefined> {
+  async analyze(key: string, version: number, text: string, loadModel?: () => Promise<ParseResult>): Promise<InspectResult | undefined> {
+    if (loadModel) return this.analyzeModel(key, version, text, loadModel);
     const ticket = this.tracker.begin(key, version);
     const t0 = performance.now();
     const opt = this.options();
@@ -202,6 +206,32 @@ export class Analyzer {
       return undefined;
     }
     this.log.trace(`analysed ${key} v${version} in ${this.stats.lastMs.toFixed(1)} ms (${this.stats.lastWhere})`);
+    return result;
+  }
+
+  private async analyzeModel(key: string, version: number, text: string, loadModel: () => Promise<ParseResult>): Promise<InspectResult | undefined> {
+    const ticket = this.tracker.begin(key, version);
+    const t0 = performance.now();
+    let result: InspectResult;
+    try {
+      const parse = await loadModel();
+      if (!this.tracker.isCurrent(ticket)) {
+        this.stats.stale++;
+        return undefined;
+      }
+      result = withoutFixes(inspectParsed(text, parse));
+    } catch (e) {
+      this.log.error(`analysing the model ${key} failed: ${errorMessage(e)}`);
+      result = this.internalFailure(e);
+    }
+    this.stats.inline++;
+    this.stats.lastWhere = 'host';
+    this.stats.lastMs = performance.now() - t0;
+    if (!this.tracker.isCurrent(ticket)) {
+      this.stats.stale++;
+      return undefined;
+    }
+    this.log.trace(`analysed model ${key} v${version} in ${this.stats.lastMs.toFixed(1)} ms`);
     return result;
   }
 

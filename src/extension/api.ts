@@ -2,7 +2,7 @@
 //   const api = vscode.extensions.getExtension<ConstraintLensApi>('constraint-lens.constraint-lens')!.exports;
 // URIs are given as strings: `uri.toString()` of a scene document (a plain file path is accepted too).
 import type { InspectResult } from '../engine';
-import type { WebviewMessage } from '../protocol';
+import type { MujocoSection, WebviewMessage } from '../protocol';
 
 export interface PanelProbe {
   /** Number of messages the host posted to this scene's inspector webview. */
@@ -45,4 +45,6 @@ export interface ConstraintLensApi {
    * False when the scene has no inspector open.
    */
   receiveFromWebview(uri: string, message: unknown): Promise<boolean>;
+  /** An MJCF or URDF model's MuJoCo section, as its inspector shows it (undefined for scenes and unknown documents). */
+  mujocoSection(uri: string): MujocoSection | undefined;
 }

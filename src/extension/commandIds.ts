@@ -16,6 +16,10 @@ export const CommandIds = {
   newScene: 'constraintLens.newScene',
   showOutput: 'constraintLens.showOutput',
   revealItem: 'constraintLens.revealItem',
+  // MJCF and URDF models (models.ts, modelCommands.ts)
+  compareWithMujoco: 'constraintLens.compareWithMujoco',
+  chooseKeyframe: 'constraintLens.chooseKeyframe',
+  exportScene: 'constraintLens.exportScene',
 } as const;
 
 export type CommandKey = keyof typeof CommandIds;
@@ -27,11 +31,15 @@ export const PanelCommandIds: Readonly<Record<PanelCommand, CommandId>> = {
   run: CommandIds.runSteps,
   playPause: CommandIds.playPause,
   reset: CommandIds.reset,
+  compareMujoco: CommandIds.compareWithMujoco,
+  chooseKeyframe: CommandIds.chooseKeyframe,
 };
 
 /** Context keys set with `setContext` (used by package.json `when`/`enablement` clauses). */
 export const ContextKeys = {
   sceneActive: 'constraintLens.sceneActive',
+  /** The active scene (of the active editor or the focused inspector) is an MJCF or URDF model. */
+  modelActive: 'constraintLens.modelActive',
   playing: 'constraintLens.playing',
   running: 'constraintLens.running',
   inspectorActive: 'constraintLens.inspectorActive',

@@ -12,6 +12,9 @@ import { CommandIds, type CommandKey } from './commandIds';
 import type { Config } from './config';
 import { exportStepData, formatFromPath, type ExportMeta } from './logic/exportData';
 import { validateStepCount, validateStepIndex } from './logic/format';
+import { exportStem } from './logic/fileKind';
+import { ModelCommands } from './modelCommands';
+import type { ModelService } from './models';
 import { newScene } from './newScene';
 import { itemRange, revealInEditor, type PanelManager } from './panel';
 import type { Runner } from './runner';
@@ -26,6 +29,7 @@ export interface CommandDeps {
   log: vscode.LogOutputChannel;
   config: () => Config;
   extension: vscode.ExtensionContext;
+  models: ModelService;
 }
 
 /** A command handler as VS Code calls it. */
@@ -55,7 +59,11 @@ function isRevealArg(a: unknown): a is RevealArg {
 }
 
 export class Commands {
-  constructor(private readonly d: CommandDeps) {}
+  private readonly models: ModelCommands;
+
+  constructor(private readonly d: CommandDeps) {
+    this.models = new ModelCommands({ ...d, destination: (s, name, filters, target, opts) => this.destination(s, name, filters, target, opts) });
+  }
 
   /** Every command's handler, by its key in the id table (the type keeps the two complete). */
   handlers(): Record<CommandKey, Cmd> {
@@ -71,6 +79,9 @@ export class Commands {
       newScene: async () => (await newScene()).document.uri.toString(),
       showOutput: () => this.d.log.show(),
       revealItem: (a) => this.revealItem(a),
+      compareWithMujoco: this.withScene((t) => this.models.compare(t)),
+      chooseKeyframe: this.withScene((t, name) => this.models.chooseKeyframe(t, name)),
+      exportScene: this.withScene((t, target, opts) => this.models.exportScene(t, target, opts)),
     };
   }
 
@@ -124,14 +135,13 @@ export class Commands {
       else uri = this.d.panels.activeScene()?.uri ?? this.d.scenes.active?.uri;
     }
     if (!uri) {
-      void vscode.window.showInformationMessage('Constraint Lens: open a *.scene.json file first.');
+      void vscode.window.showInformationMessage('Constraint Lens: open a *.scene.json file (or an MJCF or URDF model) first.');
       return undefined;
     }
-    if (!isSceneUri(uri)) {
-      void vscode.window.showWarningMessage(`Constraint Lens: ${fileNameOf(uri)} is not a *.scene.json file.`);
-      return undefined;
-    }
+    const notOurs = () => void vscode.window.showWarningMessage(`Constraint Lens: ${fileNameOf(uri)} is not a *.scene.json file, a URDF file or an MJCF model (.xml with a <mujoco> root element).`);
+    if (!isSceneUri(uri)) return notOurs();
     const doc = await vscode.workspace.openTextDocument(uri);
+    if (!isSceneDocument(doc)) return notOurs();
     const state = this.d.scenes.stateFor(doc.uri);
     await this.d.scenes.whenInspected(doc);
     return { doc, state };
@@ -239,7 +249,7 @@ export class Commands {
   private async exportStepData(r: ReadyScene, target: unknown, opts: unknown): Promise<string | undefined> {
     const s = r.state;
     if (!(await this.ensureHistory(r))) return undefined;
-    const stem = s.fileName.replace(/\.scene\.json$/i, '');
+    const stem = exportStem(s.fileName);
     const dest = await this.destination(s, `${stem}.steps.csv`, { CSV: ['csv'], JSON: ['json'] }, target, opts);
     if (!dest) return undefined;
     const { sim, snapshot: snap, scene } = r;
@@ -260,7 +270,7 @@ export class Commands {
   private async exportReport(r: ReadyScene, target: unknown, opts: unknown): Promise<string | undefined> {
     const s = r.state;
     if (!(await this.ensureHistory(r))) return undefined;
-    const stem = s.fileName.replace(/\.scene\.json$/i, '');
+    const stem = exportStem(s.fileName);
     const dest = await this.destination(s, `${stem}.report.html`, { HTML: ['html'] }, target, opts);
     if (!dest) return undefined;
     const ext = this.d.extension.extensionUri;
@@ -296,6 +306,9 @@ export class Commands {
     const { state: s, result: r, sim } = ready;
     const base = buildPanelModel(s.fileName, r, sim, undefined);
     if (!base) return undefined;
+    // A model's comparison with MuJoCo, when one was run, goes into the report as the panel shows it.
+    const mujoco = this.d.models.section(s);
+    if (mujoco?.status === 'done') base.mujoco = mujoco;
     const version = (this.d.extension.extension.packageJSON as { version?: string }).version ?? '';
     const run = { currentStep: sim.currentStep, snapshotAt: (k: number) => this.d.scenes.snapshotAt(s, k) };
     return buildReportModel(base, run, reportGenerator(version, 'VS Code'));

@@ -16,6 +16,8 @@ export interface Config {
   statusBar: boolean;
   /** Upper bound of a run's history length (Play stops there). */
   maxSteps: number;
+  /** MJCF/URDF models start from the <key> of this name when they have one (undefined: qpos0). */
+  importKeyframe: string | undefined;
 }
 
 const num = (v: unknown, def: number, min: number, max: number): number =>
@@ -33,5 +35,6 @@ export function readConfig(): Config {
     codeLens: c.get<boolean>('codeLens.enabled', true) !== false,
     statusBar: c.get<boolean>('statusBar.enabled', true) !== false,
     maxSteps: num(c.get('run.maxSteps'), 100_000, 1, 10_000_000),
+    importKeyframe: ((k) => (typeof k === 'string' && k.trim() !== '' ? k.trim() : undefined))(c.get<string>('import.keyframe', '')),
   };
 }

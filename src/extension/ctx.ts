@@ -12,15 +12,19 @@ import { readConfig, type Config } from './config';
 import { CursorSelection } from './cursorSelect';
 import { DiagnosticsPublisher, FixProvider } from './diagnostics';
 import { Disposable, toDisposable } from './dispose';
+import { isModelKind, isModelPath } from './logic/fileKind';
+import { ModelService } from './models';
 import { PanelManager, VIEW_TYPE } from './panel';
 import { Runner } from './runner';
 import { SceneManager } from './scenes';
 import { SceneStatusBar } from './statusBar';
 import { SceneTreeProvider } from './tree';
-import { isSceneDocument, keyOf, parseUriArg } from './util';
+import { fileKindOfDocument, isSceneDocument, keyOf, parseUriArg } from './util';
 
 export const TREE_VIEW_ID = ViewIds.sceneTree;
 const SCENE_SELECTOR: vscode.DocumentSelector = [{ pattern: '**/*.scene.json' }];
+/** Scenes and the documents that may be models (the CodeLens provider checks an .xml's root element itself). */
+const LENS_SELECTOR: vscode.DocumentSelector = [...SCENE_SELECTOR, { pattern: '**/*.urdf' }, { pattern: '**/*.xml' }];
 
 export class Ctx extends Disposable implements vscode.Disposable {
   private config: Config = readConfig();
@@ -33,6 +37,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
   readonly statusBar: SceneStatusBar;
   readonly tree: SceneTreeProvider;
   readonly codeLens: SceneCodeLensProvider;
+  readonly models: ModelService;
 
   constructor(readonly extension: vscode.ExtensionContext) {
     super();
@@ -40,7 +45,8 @@ export class Ctx extends Disposable implements vscode.Disposable {
     this.log = this._register(vscode.window.createOutputChannel('Constraint Lens', { log: true }));
     this.worker = this._register(new InspectWorker(vscode.Uri.joinPath(extension.extensionUri, 'dist', 'worker.js').fsPath, this.log));
     this.analyzer = this._register(new Analyzer(this.worker, this.log, () => ({ inlineMaxBodies: this.config.inlineMaxBodies, useWorker: this.config.useWorker })));
-    this.scenes = this._register(new SceneManager(this.analyzer, this.log, cfg));
+    this.models = this._register(new ModelService(this.log, () => this.config.importKeyframe));
+    this.scenes = this._register(new SceneManager(this.analyzer, this.log, cfg, this.models));
     this.runner = new Runner(this.scenes, this.log, cfg); // owns nothing: the scene manager stops the runs
     const diagnostics = this._register(new DiagnosticsPublisher(this.scenes));
     this.panels = this._register(new PanelManager(this.scenes, this.log, extension.extensionUri, extension.workspaceState, cfg));
@@ -51,9 +57,18 @@ export class Ctx extends Disposable implements vscode.Disposable {
     this.panels.onDidRevealItem = (s, item) => this.tree.revealItem(s.key, item.kind, item.fileIndex);
     this._register(new CursorSelection(this.scenes, this.panels));
     this.codeLens = this._register(new SceneCodeLensProvider(this.scenes, cfg));
-    this._register(vscode.languages.registerCodeLensProvider(SCENE_SELECTOR, this.codeLens));
+    this._register(vscode.languages.registerCodeLensProvider(LENS_SELECTOR, this.codeLens));
+    // Quick fixes edit JSON: offered on scene files only, never on MJCF or URDF models.
     this._register(vscode.languages.registerCodeActionsProvider(SCENE_SELECTOR, new FixProvider(this.scenes), FixProvider.metadata));
-    for (const d of new Commands({ scenes: this.scenes, runner: this.runner, panels: this.panels, log: this.log, config: cfg, extension }).register()) this._register(d);
+    for (const d of new Commands({ scenes: this.scenes, runner: this.runner, panels: this.panels, log: this.log, config: cfg, extension, models: this.models }).register()) this._register(d);
+    // The inspector's MuJoCo section: in every model sent to a panel, and pushed when it changes.
+    this.panels.mujocoFor = (s) => this.models.section(s);
+    this._register(this.models.onDidChangeSection((e) => this.panels.get(e.key)?.post({ type: 'mujoco', mujoco: e.section })));
+    this._register(
+      this.scenes.onDidChange((e) => {
+        if (e.kind === 'inspected') this.models.modelChanged(e.state);
+      }),
+    );
 
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -61,7 +76,11 @@ export class Ctx extends Disposable implements vscode.Disposable {
         const jsonValidation = e.affectsConfiguration('json.validate');
         if (jsonValidation) diagnostics.republishAll();
         if (!e.affectsConfiguration('constraintLens') && !jsonValidation) return;
+        const keyframe = this.config.importKeyframe;
         this.config = readConfig();
+        if (keyframe !== this.config.importKeyframe) {
+          for (const d of vscode.workspace.textDocuments) if (isModelKind(fileKindOfDocument(d))) this.scenes.reanalyze(d);
+        }
         this.statusBar.update();
         this.codeLens.refresh();
         this.tree.refresh();
@@ -72,6 +91,9 @@ export class Ctx extends Disposable implements vscode.Disposable {
     const setContext = (): void => {
       const ed = vscode.window.activeTextEditor;
       void vscode.commands.executeCommand('setContext', ContextKeys.sceneActive, !!ed && isSceneDocument(ed.document));
+      // The active scene (its editor's, or the focused inspector's) is an MJCF or URDF model.
+      const active = this.scenes.active;
+      void vscode.commands.executeCommand('setContext', ContextKeys.modelActive, !!active && isModelPath(active.uri.path));
       const s = this.scenes.active;
       void vscode.commands.executeCommand('setContext', ContextKeys.playing, !!s && s.run?.kind === 'play');
       void vscode.commands.executeCommand('setContext', ContextKeys.running, !!s && s.running);
@@ -117,6 +139,10 @@ export class Ctx extends Disposable implements vscode.Disposable {
         if (!p) return false;
         await p.receive(message);
         return true;
+      },
+      mujocoSection: (uri) => {
+        const s = state(uri);
+        return s ? this.models.section(s) : undefined;
       },
     };
   }

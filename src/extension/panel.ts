@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
 import { renderPanelHtml } from '../panelHtml';
-import { isWebviewMessage, type HostMessage, type WebviewMessage, type WebviewState } from '../protocol';
+import { isWebviewMessage, type HostMessage, type MujocoSection, type WebviewMessage, type WebviewState } from '../protocol';
 import type { Range as EngineRange } from '../engine';
 import type { PanelProbe } from './api';
 import { ContextKeys, PanelCommandIds, ViewIds } from './commandIds';
@@ -138,6 +138,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
       });
       if (model) {
         model.sceneUri = s.uri.toString();
+        const mujoco = this.host.mujocoFor?.(s);
+        if (mujoco) model.mujoco = mujoco;
         if (this.ready) this.diagnosticsChanged = false;
         // The 3D view colours constraints by the tree's rule: the same κ threshold as the tree.
         const cfg = this.host.config?.();
@@ -319,6 +321,8 @@ function safeJson(x: unknown): string {
 
 export class PanelManager extends Disposable implements vscode.WebviewPanelSerializer<WebviewState> {
   private readonly panels = new Map<string, InspectorPanel>();
+  /** The MuJoCo section of a model's panel (models.ts); undefined for scene files. */
+  mujocoFor: ((s: SceneState) => MujocoSection | undefined) | undefined;
   /** The inspector revealed a body or a constraint (the Explorer tree selects it too). */
   onDidRevealItem: ((s: SceneState, item: SceneItem) => void) | undefined;
 

@@ -9,7 +9,9 @@ import type { Analyzer } from './analyzer';
 import type { Config } from './config';
 import { KeyedDebouncer } from './logic/schedule';
 import { SceneStore, type ReadyScene as AnyReadyScene, type SceneEvent as AnySceneEvent, type SceneState as AnySceneState } from './logic/sceneStore';
-import { errorMessage, isSceneDocument, keyOf } from './util';
+import { isModelKind, isModelPath } from './logic/fileKind';
+import type { ModelService } from './models';
+import { errorMessage, fileKindOfDocument, isSceneDocument, keyOf } from './util';
 
 export type { RunHandle, SceneEventKind } from './logic/sceneStore';
 export type SceneState = AnySceneState<vscode.Uri>;
@@ -30,6 +32,8 @@ export class SceneManager extends SceneStore<vscode.Uri> {
     private readonly analyzer: Analyzer,
     log: vscode.LogOutputChannel,
     private readonly config: () => Config,
+    /** MJCF and URDF documents are loaded through the importer (models.ts). */
+    private readonly models?: ModelService,
   ) {
     const emitter = new vscode.EventEmitter<SceneEvent>();
     super((e) => emitter.fire(e), log);
@@ -46,7 +50,12 @@ export class SceneManager extends SceneStore<vscode.Uri> {
     );
     this._register(
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length === 0 || !isSceneDocument(e.document)) return;
+        if (e.contentChanges.length === 0) return;
+        if (!isSceneDocument(e.document)) {
+          // An .xml whose root element stopped being <mujoco>: no longer a model.
+          if (this.get(e.document.uri)) this.drop(keyOf(e.document.uri));
+          return;
+        }
         // The simulation belongs to the old text: stop it and drop it.
         this.invalidate(this.stateFor(e.document.uri));
         this.schedule(e.document);
@@ -109,6 +118,13 @@ export class SceneManager extends SceneStore<vscode.Uri> {
     this.debouncer.trigger(keyOf(doc.uri), () => void this.analyzeNow(doc), delayMs);
   }
 
+  /** Analyse again although the text did not change (a model's keyframe was chosen). */
+  reanalyze(doc: vscode.TextDocument): void {
+    const s = this.stateFor(doc.uri);
+    this.forgetVersion(s);
+    this.schedule(doc, 0);
+  }
+
   private onClosed(doc: vscode.TextDocument): void {
     const k = keyOf(doc.uri);
     this.debouncer.cancel(k);
@@ -118,6 +134,7 @@ export class SceneManager extends SceneStore<vscode.Uri> {
 
   protected override drop(k: string): SceneState | undefined {
     this.analyzer.forget(k);
+    this.models?.forget(k);
     const s = super.drop(k);
     if (this.activeKey === k) this.setActive(undefined);
     return s;
@@ -146,8 +163,10 @@ export class SceneManager extends SceneStore<vscode.Uri> {
     const text = doc.getText();
     this.beginAnalysis(s, version);
     let result: InspectResult | undefined;
+    const models = this.models;
+    const load = models && isModelKind(fileKindOfDocument(doc)) ? () => models.load(doc.uri, text) : undefined;
     try {
-      result = await this.analyzer.analyze(s.key, version, text);
+      result = await this.analyzer.analyze(s.key, version, text, load);
     } catch (e) {
       this.log.error(`analysis of ${s.key} failed: ${errorMessage(e)}`);
     }
@@ -192,7 +211,8 @@ export class SceneManager extends SceneStore<vscode.Uri> {
 
   /** True when analysing a step of this scene is slow enough to belong in the worker. */
   isLarge(s: SceneState): boolean {
-    return this.analyzer.usesWorkerFor(s.result?.parse.scene?.bodies.length ?? 0);
+    // A model's text is XML: the worker (which parses scene text) never analyses its steps.
+    return !isModelPath(s.uri.path) && this.analyzer.usesWorkerFor(s.result?.parse.scene?.bodies.length ?? 0);
   }
 
   /**

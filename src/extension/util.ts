@@ -1,18 +1,28 @@
 // Small helpers shared by the extension modules.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { isAnalysableScheme, isSceneFileName } from './logic/format';
 import type { Range as EngineRange } from '../engine';
 import { errorMessage } from './logic/errors';
+import { fileKindOf, MODEL_HEAD_CHARS, mayBeAnalysed, type FileKind } from './logic/fileKind';
 import { fileNameOf, keyOf } from './logic/uri';
 
-/** True for documents the extension analyses: `*.scene.json` outside diff/SCM views. */
+/**
+ * True for URIs that may be documents the extension analyses (outside diff/SCM views): a
+ * `*.scene.json`, a `*.urdf`, or an `*.xml` (an MJCF model when its root element is <mujoco>,
+ * which only its text can tell: see `isSceneDocument`).
+ */
 export function isSceneUri(uri: vscode.Uri): boolean {
-  return isAnalysableScheme(uri.scheme) && isSceneFileName(uri.path);
+  return mayBeAnalysed(uri);
 }
 
+/** The kind of a document (logic/fileKind.ts); an .xml is read only up to its first 4096 characters. */
+export function fileKindOfDocument(doc: vscode.TextDocument): FileKind | undefined {
+  return fileKindOf(doc.uri, () => doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(MODEL_HEAD_CHARS))));
+}
+
+/** True for documents the extension analyses: scenes, URDF files and MJCF models (not other XML). */
 export function isSceneDocument(doc: vscode.TextDocument): boolean {
-  return isSceneUri(doc.uri);
+  return fileKindOfDocument(doc) !== undefined;
 }
 
 export { fileNameOf, keyOf };

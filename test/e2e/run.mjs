@@ -20,7 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureApt, ensureCodeServer, ensureNode24, paths } from './lib/setup.mjs';
 import { installVsix, startCodeServer, tail, writeUserSettings } from './lib/server.mjs';
-import { check3dView, closeAllEditors, cursorSelects, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewText, workbenchThemeKind } from './lib/ui.mjs';
+import { check3dView, closeAllEditors, cursorSelects, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewContent, webviewText, workbenchThemeKind } from './lib/ui.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const argv = process.argv.slice(2);
@@ -197,6 +197,8 @@ async function uiPhase() {
   if (existsSync(join(ROOT, 'schemas'))) cpSync(join(ROOT, 'schemas'), join(uiRoot, 'schemas'), { recursive: true });
   const examplesWs = join(uiRoot, 'examples');
   const scenes = readdirSync(examplesWs).filter((f) => f.endsWith('.scene.json')).sort();
+  // An MJCF model next to the scenes: the inspector with its MuJoCo section (modelStep below).
+  cpSync(join(ROOT, 'test', 'fixtures', 'import', 'four-bar.xml'), join(examplesWs, 'four-bar.xml'));
   if (scenes.length === 0) throw new Error('no examples/*.scene.json');
 
   const server = await step('start code-server (ui) + install .vsix', async () => {
@@ -293,6 +295,11 @@ async function uiPhase() {
         failures++;
       }
     }
+    try {
+      await step(`inspector + MuJoCo four-bar.xml (${themeKey})`, () => modelStep(page, join(outDir, `four-bar-mujoco-${themeKey}.png`)));
+    } catch {
+      failures++;
+    }
     await page.close().catch(() => {});
   }
   await browser.close().catch(() => {});
@@ -302,6 +309,40 @@ async function uiPhase() {
   }
   server.stop();
   if (failures) throw new Error(`${failures} UI step(s) failed`);
+}
+
+/**
+ * The four-bar MJCF: Open Inspector, the redundant row in Problems on the <connect> line (22),
+ * Compare with MuJoCo from the palette, the MuJoCo card's table; a screenshot of the workbench with
+ * the card scrolled into view, and one of the card alone.
+ */
+async function modelStep(page, shot) {
+  try {
+    await closeAllEditors(page);
+    await quickOpen(page, 'four-bar.xml');
+    await runCommand(page, 'Constraint Lens: Open Inspector');
+    const heat = await waitForHeatmap(page);
+    if (!heat.ok) throw new Error(`no heatmap drawn for four-bar.xml: ${JSON.stringify(heat.all)}`);
+    const problems = await openProblems(page);
+    const red = problems.find((p) => p.includes('CL301'));
+    if (!red || !/\[Ln 22, Col \d+\]/.test(red)) throw new Error(`CL301 not on the <connect> line (22): ${JSON.stringify(problems)}`);
+    const t0 = Date.now();
+    await runCommand(page, 'Constraint Lens: Compare with MuJoCo');
+    const card = webviewContent(page).locator('#cl-mujoco');
+    await card.locator('.cl-mj-table').waitFor({ state: 'visible', timeout: 90_000 });
+    const compareMs = Date.now() - t0;
+    await card.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    const text = (await card.innerText()).replace(/\s+/g, ' ');
+    if (!/MuJoCo efc_force/.test(text) || !/close\.z/.test(text)) throw new Error(`the MuJoCo card lacks its table: ${text.slice(0, 300)}`);
+    await page.screenshot({ path: shot });
+    await card.screenshot({ path: shot.replace(/\.png$/, '-card.png') });
+    log(`  compare with MuJoCo in ${secs(compareMs)}; card: ${text.slice(0, 240)}`);
+    return `${shot.slice(ROOT.length + 1)} — ${red.slice(0, 80)}`;
+  } catch (e) {
+    await page.screenshot({ path: shot.replace(/\.png$/, '-FAILED.png') }).catch(() => {});
+    throw e;
+  }
 }
 
 main()

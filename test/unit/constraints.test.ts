@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Quat, Vec3 } from '../../src/engine/types';
-import type { ConstraintSpec, ConstraintType } from '../../src/engine/scene/types';
+import type { ConstraintSpec, ConstraintType, CoupledJoint } from '../../src/engine/scene/types';
 import { CONSTRAINT_TYPES } from '../../src/engine/scene/types';
 import { IDENTITY_QUAT, quatFromRotationVector, quatMul, quatNormalize, quatToMat3 } from '../../src/engine/math';
 import { makeEval, type ConstraintEval, type ConstraintModel, type Pose } from '../../src/engine/model/constraint';
@@ -45,6 +45,17 @@ function randomSpec(type: ConstraintType, rng: Rng): ConstraintSpec {
   const lin: [boolean, boolean, boolean] = [rng() < 0.6, rng() < 0.6, rng() < 0.6];
   const ang: [boolean, boolean, boolean] = [rng() < 0.6, rng() < 0.6, rng() < 0.6];
   if (!lin.some(Boolean) && !ang.some(Boolean)) lin[0] = true;
+  // Two-body couplers (both coordinates between A and B, e.g. a screw); four-body ones: constraints-coupler.test.ts.
+  const joint = (k: number): CoupledJoint => ({
+    joint: `j${k}`,
+    kind: k === 0 || rng() < 0.5 ? 'hinge' : 'slider',
+    body: k === 0 || rng() < 0.5 ? 'A' : 'B',
+    parent: 'B',
+    axis: runit(rng),
+    initial: uni(rng, -1, 1),
+  });
+  const j0 = joint(0), j1 = joint(1);
+  if (j1.body === 'B') j1.parent = 'A';
   return spec(type, {
     anchorA: rvec(rng, 1),
     anchorB: rvec(rng, 1),
@@ -53,6 +64,7 @@ function randomSpec(type: ConstraintType, rng: Rng): ConstraintSpec {
     axisB: runit(rng),
     linear: lin,
     angular: ang,
+    coupling: type === 'coupler' ? { joints: [j0, j1], coefficients: [uni(rng, -1, 1), uni(rng, -2, 2), uni(rng, -1, 1), uni(rng, -0.5, 0.5)] } : undefined,
   });
 }
 
@@ -114,7 +126,7 @@ function nearFlip(a: Pose, b: Pose, a0: Pose, b0: Pose): boolean {
 }
 
 const N_STATES = 60;
-const EXPECTED_ROWS: Record<ConstraintType, number> = { distance: 1, ball: 3, hinge: 5, fixed: 6, slider: 5, lock: -1 };
+const EXPECTED_ROWS: Record<ConstraintType, number> = { distance: 1, ball: 3, hinge: 5, fixed: 6, slider: 5, lock: -1, universal: 4, coupler: 1 };
 
 interface Case {
   m: ConstraintModel;

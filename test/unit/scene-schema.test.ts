@@ -75,7 +75,8 @@ test('the schema lists exactly the fields the parser knows', () => {
   }
   assert.deepEqual(schema.required, ['bodies']);
   assert.deepEqual(sorted(defs.body.required), ['mass', 'name']);
-  assert.deepEqual(sorted(defs.constraint.required), ['bodyA', 'bodyB', 'type']);
+  assert.deepEqual(sorted(defs.constraint.required), ['type']);
+  for (const r of rules) assert.deepEqual(sorted(r.then.required), r.if.properties.type.const === 'coupler' ? ['joints'] : ['bodyA', 'bodyB']);
   for (const o of [schema, schema.properties.solver, defs.body, defs.constraint]) assert.equal(o.additionalProperties, false);
   // Shapes, world and the contact-solver settings.
   const sp = schema.properties.solver.properties;

@@ -8,6 +8,7 @@ import { createForcesCard } from './forces';
 import { createHeader } from './header';
 import { createHistoryCard } from './history';
 import { createMatricesCard } from './matrices';
+import { createMujocoCard } from './mujoco';
 import { createNewtonCard } from './newton';
 import { createPgsCard } from './pgs';
 import { createProblemsCard } from './problems';
@@ -25,7 +26,7 @@ export function mountPanel(root: HTMLElement, context: CardContext): void {
   const main = h(
     'main',
     { class: 'cl-main' },
-    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createContactsCard(ctx), createNewtonCard(ctx), createForcesCard(ctx)),
+    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createContactsCard(ctx), createNewtonCard(ctx), createForcesCard(ctx), createMujocoCard(ctx)),
     h('div', { class: 'cl-col cl-col-side' }, createSceneCard(ctx), createPgsCard(ctx), createRedundancyCard(ctx), createSpectrumCard(ctx), createProblemsCard(ctx)),
   );
   const footer = h('footer', { class: 'cl-footer' });

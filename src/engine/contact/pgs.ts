@@ -76,7 +76,11 @@ function islandRoots(world: World, contacts: readonly ContactRows[]): Int32Array
   };
   const slots = slotsOf(world);
   const slot = (i: number) => (i < 0 ? -1 : slots[i]);
-  for (let c = 0; c < world.constraints.length; c++) join(slot(world.endA[c]), slot(world.endB[c]));
+  for (let c = 0; c < world.constraints.length; c++) {
+    // every end of the constraint (A, B and a coupler's extra ends) in one island
+    const ends = [world.endA[c], world.endB[c], ...world.endX[c]].map(slot).filter((s) => s >= 0);
+    for (let e = 1; e < ends.length; e++) join(ends[0], ends[e]);
+  }
   for (const cr of contacts) join(cr.slotA, cr.slotB);
   for (let k = 0; k < nb; k++) parent[k] = find(k);
   return parent;
@@ -154,17 +158,11 @@ export function solveContactsPgs(
   const nbr = world.nRows, nc = crs.length, nr = nbr + 3 * nc;
   const slots = slotsOf(world);
   const slot = (i: number) => (i < 0 ? -1 : slots[i]);
-  // bilateral row layout: the 6 J entries of each end in J.values
-  const rowA = new Int32Array(nbr).fill(-1), rowB = new Int32Array(nbr).fill(-1);
+  // bilateral row layout: in J's CSR row r, every end owning columns (A, B and a coupler's extra
+  // ends) is one block of 6 consecutive entries, its slot the block's first column / 6.
   const rowOwner = new Int32Array(nbr);
-  for (let c = 0; c < world.constraints.length; c++) {
-    for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) {
-      rowOwner[r] = c;
-      rowA[r] = world.jOffA[r] >= 0 ? slot(world.endA[c]) : -1;
-      rowB[r] = world.jOffB[r] >= 0 ? slot(world.endB[c]) : -1;
-    }
-  }
-  const Jv = asm.J.values;
+  for (let c = 0; c < world.constraints.length; c++) for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) rowOwner[r] = c;
+  const Jv = asm.J.values, Jp = asm.J.rowPtr, Jc = asm.J.colIdx;
   const R = new Float64Array(nr);
   const target = new Float64Array(nr);
   const Wd = new Float64Array(nr);
@@ -172,8 +170,7 @@ export function solveContactsPgs(
   const Sigma = settings.compliance;
   for (let r = 0; r < nbr; r++) {
     target[r] = -(settings.erp / h) * asm.C[r];
-    if (rowA[r] >= 0) Wd[r] += h * rowMinvRow(Jv, world.jOffA[r], minv, rowA[r]);
-    if (rowB[r] >= 0) Wd[r] += h * rowMinvRow(Jv, world.jOffB[r], minv, rowB[r]);
+    for (let k = Jp[r]; k < Jp[r + 1]; k += 6) Wd[r] += h * rowMinvRow(Jv, k, minv, Jc[k] / 6);
   }
   const Wt = new Float64Array(3 * nc); // per contact: W11, W12, W22 of the tangent block
   const uMinus = asm.v;
@@ -198,8 +195,7 @@ export function solveContactsPgs(
   const rowU = (r: number): number => {
     if (r < nbr) {
       let s = 0;
-      if (rowA[r] >= 0) s += dot6(Jv, world.jOffA[r], u, rowA[r]);
-      if (rowB[r] >= 0) s += dot6(Jv, world.jOffB[r], u, rowB[r]);
+      for (let k = Jp[r]; k < Jp[r + 1]; k += 6) s += dot6(Jv, k, u, Jc[k] / 6);
       return s;
     }
     const c = Math.floor((r - nbr) / 3);
@@ -209,8 +205,7 @@ export function solveContactsPgs(
   const applyRow = (r: number, dR: number) => {
     if (dR === 0) return;
     if (r < nbr) {
-      if (rowA[r] >= 0) kick(u, Jv, world.jOffA[r], rowA[r], minv, h * dR);
-      if (rowB[r] >= 0) kick(u, Jv, world.jOffB[r], rowB[r], minv, h * dR);
+      for (let k = Jp[r]; k < Jp[r + 1]; k += 6) kick(u, Jv, k, Jc[k] / 6, minv, h * dR);
       return;
     }
     contactKick(crs[Math.floor((r - nbr) / 3)], (r - nbr) % 3, u, minv, h * dR);
@@ -228,7 +223,7 @@ export function solveContactsPgs(
   };
   for (let k = 0; k < nb; k++) get(k).bodies.push(world.colBodies[k]);
   for (let c = 0; c < world.constraints.length; c++) {
-    const k = slot(world.endA[c]) >= 0 ? slot(world.endA[c]) : slot(world.endB[c]);
+    const k = [world.endA[c], world.endB[c], ...world.endX[c]].map(slot).find((s) => s >= 0) ?? -1;
     if (k >= 0) get(k).constraints.push(c);
   }
   for (let c = 0; c < nc; c++) {

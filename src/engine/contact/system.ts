@@ -165,7 +165,7 @@ export class NonlinearSystem {
       this.deadN[c] = cr.slotA < 0 && cr.slotB < 0 ? 1 : 0;
     });
     for (let r = 0; r < mb; r++) this.deadB[r] = asm.J.rowPtr[r] === asm.J.rowPtr[r + 1] ? 1 : 0;
-    this.evals = world.constraints.map((m) => makeEval(m.rows));
+    this.evals = world.constraints.map((m, c) => makeEval(m.rows, world.endX[c].length));
   }
 
   /** The initial iterate: u = ũ, q = q⁻ + h·G(q⁻)·ũ, λ = λ₀ (default 0). */
@@ -191,6 +191,11 @@ export class NonlinearSystem {
     if (body < 0) return WORLD_POSE;
     const k = this.slots[body];
     return k < 0 ? statePose(this.states, body) : poseFrom(x, 7 * k, x, 7 * k + 3);
+  }
+
+  /** The poses of a constraint's extra ends (a coupler's further bodies); undefined when it has none. */
+  private extraPoses(x: ArrayLike<number>, ends: Int32Array): Pose[] | undefined {
+    return ends.length ? Array.from(ends, (body) => this.endPose(x, body)) : undefined;
   }
 
   /** Axion's fixed-point W at the iterate x (per contact), and whether the friction rows are active. */
@@ -261,7 +266,7 @@ export class NonlinearSystem {
       const w = this.world;
       for (let c = 0; c < w.constraints.length; c++) {
         const ev = this.evals[c];
-        w.constraints[c].evaluate(this.endPose(x, w.endA[c]), this.endPose(x, w.endB[c]), ev);
+        w.constraints[c].evaluate(this.endPose(x, w.endA[c]), this.endPose(x, w.endB[c]), ev, this.extraPoses(x, w.endX[c]));
         for (let r = 0; r < w.constraints[c].rows; r++) {
           const row = w.rowStart[c] + r;
           out[rb + row] = this.deadB[row] ? x[clb + row] : ev.C[r] + Sigma * x[clb + row];
@@ -340,8 +345,10 @@ export class NonlinearSystem {
       const dq = new Float64Array(4);
       for (let c = 0; c < w.constraints.length; c++) {
         const ev = this.evals[c];
-        w.constraints[c].evaluate(this.endPose(x, w.endA[c]), this.endPose(x, w.endB[c]), ev);
-        for (const [body, Jb] of [[w.endA[c], ev.JA], [w.endB[c], ev.JB]] as const) {
+        w.constraints[c].evaluate(this.endPose(x, w.endA[c]), this.endPose(x, w.endB[c]), ev, this.extraPoses(x, w.endX[c]));
+        const ends: [number, Float64Array][] = [[w.endA[c], ev.JA], [w.endB[c], ev.JB]];
+        w.endX[c].forEach((body, e) => ends.push([body, ev.JX[e]]));
+        for (const [body, Jb] of ends) {
           const k = body < 0 ? -1 : this.slots[body];
           if (k < 0) continue;
           for (let r = 0; r < w.constraints[c].rows; r++) {

@@ -26,6 +26,8 @@ export interface ConstraintEval {
   JB: Float64Array;
   /** J̇·v (the velocity-product term of C̈ = J·a + J̇·v), length rows. */
   Jdotv: Float64Array;
+  /** Jacobian blocks of the model's `extraBodies`, in that order (rows×6 each); empty for two-body types. */
+  JX: Float64Array[];
 }
 
 export interface ConstraintModel {
@@ -35,19 +37,26 @@ export interface ConstraintModel {
   /** A short label per row, e.g. `['d']`, `['x','y','z']`, `['x','y','z','⊥1','⊥2']`. */
   readonly rowLabels: readonly string[];
   /**
+   * Bodies beyond bodyA and bodyB whose motion the rows depend on (the coupler: the bodies of the
+   * coupled joints), never "world", bodyA or bodyB; absent for two-body types. Their poses are passed
+   * to `evaluate` as `extra`, in this order, and their Jacobian blocks are written to `out.JX`.
+   */
+  readonly extraBodies?: readonly string[];
+  /**
    * Evaluate C, the two Jacobian blocks and J̇v at the given end states. Ċ = JA·[vA;ωA] + JB·[vB;ωB]
    * must hold exactly (checked against finite differences of C in tests).
    * Must not allocate per call beyond small temporaries, and never throw.
    */
-  evaluate(a: Pose, b: Pose, out: ConstraintEval): void;
+  evaluate(a: Pose, b: Pose, out: ConstraintEval, extra?: readonly Pose[]): void;
 }
 
-/** Allocate output buffers for a constraint with `rows` rows. */
-export function makeEval(rows: number): ConstraintEval {
+/** Allocate output buffers for a constraint with `rows` rows (and `extra` further bodies). */
+export function makeEval(rows: number, extra = 0): ConstraintEval {
   return {
     C: new Float64Array(rows),
     JA: new Float64Array(rows * 6),
     JB: new Float64Array(rows * 6),
     Jdotv: new Float64Array(rows),
+    JX: Array.from({ length: extra }, () => new Float64Array(rows * 6)),
   };
 }

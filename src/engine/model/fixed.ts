@@ -1,5 +1,6 @@
 // Fixed (weld) joint: ball rows + relative-orientation rows. 6 rows 'x','y','z','θx','θy','θz'.
-//   q_err = q_A ⊗ q_rel0 ⊗ q_B⁻¹,  q_rel0 = q_A0⁻¹ ⊗ q_B0 (so q_err = ±1 initially),
+//   q_err = q_A ⊗ q_rel0 ⊗ q_B⁻¹,  q_rel0 = q_A0⁻¹ ⊗ q_B0 (so q_err = ±1 initially) unless the spec
+//   gives `relativeOrientation` (a weld's relpose),
 //   σ = sign(w_err) (w ≥ 0 hemisphere), (v, s) = σ·q_err,  C_ang = 2v.
 //   Ċ_ang = (sI − [v]×)ω_A − (sI + [v]×)ω_B  ⇒  J_A,ang = sI − [v]×,  J_B,ang = −(sI + [v]×)
 //   J̇v_ang = −½(v·Δω)Δω − ½ Ċ_ang × (ω_A + ω_B),  Δω = ω_A − ω_B
@@ -21,7 +22,7 @@ import {
 export class FixedConstraint implements ConstraintModel {
   readonly rows = 6;
   readonly rowLabels = ['x', 'y', 'z', 'θx', 'θy', 'θz'] as const;
-  /** q_rel0 = q_A0⁻¹ ⊗ q_B0, captured from the initial poses. */
+  /** q_rel0 = q_A0⁻¹ ⊗ q_B0, captured from the initial poses (or `spec.relativeOrientation`). */
   readonly qRel0: Quat;
   private readonly anchorA: Vec3;
   private readonly anchorB: Vec3;
@@ -31,7 +32,8 @@ export class FixedConstraint implements ConstraintModel {
   constructor(readonly spec: ConstraintSpec, a0: Pose, b0: Pose) {
     this.anchorA = vecOr(spec.anchorA, [0, 0, 0]);
     this.anchorB = vecOr(spec.anchorB, [0, 0, 0]);
-    this.qRel0 = relativeReference(a0, b0);
+    const r = spec.relativeOrientation;
+    this.qRel0 = r ? [r[0], r[1], r[2], r[3]] : relativeReference(a0, b0);
   }
 
   evaluate(a: Pose, b: Pose, out: ConstraintEval): void {

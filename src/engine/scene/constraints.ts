@@ -6,6 +6,7 @@ import { mat3MulVec, mat3TMulVec, norm, normalize, quatToMat3, sub } from '../ma
 import { worldPoint } from '../model/kinematics';
 import type { Fix, Vec3 } from '../types';
 import type { DeclaredBody } from './bodies';
+import { type PendingCoupler, readCoupler } from './couplers';
 import { CONSTRAINT_ALL_FIELDS, CONSTRAINT_TYPE_FIELDS, DEFAULT_HINGE_AXIS, DEFAULT_SLIDER_AXIS, WORLD, ZERO_LENGTH, constraintFields } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
 import { closest, removePropertyEdit, replaceNodeEdit } from './text';
@@ -36,6 +37,7 @@ export function readConstraint(
   bodies: Map<string, BodySpec>,
   declared: Map<string, DeclaredBody>,
   named: NamedConstraint[],
+  couplers: PendingCoupler[],
 ): ConstraintSpec | undefined {
   const path: JsonPath = ['constraints', i];
   if (node.type !== 'object') {
@@ -75,6 +77,12 @@ export function readConstraint(
     }
   }
   if (explicitName || (type && typeNode)) named.push({ name, node: explicitName?.node ?? typeNode!, index: i });
+  if (type === 'coupler') {
+    // Added by resolveCouplers (couplers.ts) once the joints it names are known.
+    const pending = readCoupler(r, o, i, name, data, label);
+    if (pending) couplers.push(pending);
+    return undefined;
+  }
 
   const ends: { key: 'bodyA' | 'bodyB'; value?: string; node?: Node }[] = [];
   for (const key of ['bodyA', 'bodyB'] as const) {
@@ -188,7 +196,15 @@ export function readConstraint(
       }
       break;
     }
-    case 'hinge': {
+    case 'fixed': {
+      if (o.props.has('relativeOrientation')) {
+        const q = r.orientation(o, label('relativeOrientation'), data, 'relativeOrientation');
+        if (q !== BAD) spec.relativeOrientation = q;
+      }
+      break;
+    }
+    case 'hinge':
+    case 'universal': {
       const a = readAxis(r, o, 'axisA', label('axisA'), DEFAULT_HINGE_AXIS, data);
       if (a !== BAD) spec.axisA = a;
       if (o.props.has('axisB')) {

@@ -53,10 +53,15 @@ export const CONSTRAINT_TYPE_FIELDS: Readonly<Record<ConstraintType, readonly st
   distance: ['length'],
   ball: [],
   hinge: ['axisA', 'axisB'],
-  fixed: [],
+  fixed: ['relativeOrientation'],
   slider: ['axisA'],
   lock: ['linear', 'angular'],
+  universal: ['axisA', 'axisB'],
+  coupler: ['joints', 'coefficients', 'initial'],
 };
+
+/** The coupler names the joints it couples instead of two bodies (see CouplingSpec). */
+const NO_ENDS: readonly ConstraintType[] = ['coupler'];
 
 /** Every field a constraint of any type may have. */
 export const CONSTRAINT_ALL_FIELDS: readonly string[] = [
@@ -66,8 +71,12 @@ export const CONSTRAINT_ALL_FIELDS: readonly string[] = [
 
 /** Fields of a constraint of the given type. */
 export function constraintFields(type: ConstraintType): readonly string[] {
-  return [...CONSTRAINT_COMMON_FIELDS, ...CONSTRAINT_TYPE_FIELDS[type]];
+  const common = NO_ENDS.includes(type) ? ['name', 'type'] : CONSTRAINT_COMMON_FIELDS;
+  return [...common, ...CONSTRAINT_TYPE_FIELDS[type]];
 }
+
+/** Longest coupler polynomial (c₀ … c₇). */
+export const MAX_COUPLER_COEFFICIENTS = 8;
 
 export const STABILIZATIONS = ['aerislab', 'baumgarte', 'none'] as const;
 export const FORMULATIONS = ['acceleration', 'velocity', 'nonlinear'] as const;

@@ -1,13 +1,14 @@
 // Scene format v1: JSONC text → validated SceneSpec + diagnostics with exact ranges and quick fixes.
 // `parseScene` never throws. See docs/scene-format.md for the format and the diagnostic table.
 // This file walks the document; each section has its own file: solver.ts, bodies.ts (with shapes.ts),
-// constraints.ts, the world's shapes and the contact settings (shapes.ts, contactSettings.ts), all
+// constraints.ts (with couplers.ts), the world's shapes and the contact settings (shapes.ts, contactSettings.ts), all
 // reading fields through the value readers of reader.ts.
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { Codes } from '../codes';
 import type { Diagnostic } from '../types';
 import { readBody, type DeclaredBody } from './bodies';
 import { readConstraint, reportDuplicateConstraintNames, type NamedConstraint } from './constraints';
+import { resolveCouplers, type PendingCoupler } from './couplers';
 import { readContactSettings } from './contactSettings';
 import { DEFAULT_GRAVITY, DEFAULT_SCENE_NAME, SCENE_FIELDS } from './fields';
 import { BAD, describe, FieldReader } from './reader';
@@ -125,17 +126,19 @@ function readScene(r: FieldReader, root: Node): SceneSpec {
   // Constraints.
   const constraints: ConstraintSpec[] = [];
   const named: NamedConstraint[] = [];
+  const couplers: PendingCoupler[] = [];
   const consNode = r.valueOf(top, 'constraints');
   if (consNode !== undefined && consNode !== BAD) {
     if (consNode.type !== 'array') {
       r.typeError(consNode, ['constraints'], `\`constraints\` must be an array of constraints, not ${describe(consNode)}.`, {});
     } else {
       (consNode.children ?? []).forEach((c, i) => {
-        const spec = readConstraint(r, c, i, byName, declared, named);
+        const spec = readConstraint(r, c, i, byName, declared, named, couplers);
         if (spec) constraints.push(spec);
       });
     }
   }
+  resolveCouplers(r, couplers, constraints);
   reportDuplicateConstraintNames(r, named);
   const world = readWorld(r, top);
   readContactSettings(r, top, solver, bodies, world);

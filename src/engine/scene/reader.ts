@@ -322,11 +322,11 @@ export class FieldReader {
   }
 
 
-  orientation(o: FieldObject, label: string, data: Data): Quat | Bad {
-    const node = this.valueOf(o, 'orientation');
+  orientation(o: FieldObject, label: string, data: Data, key = 'orientation'): Quat | Bad {
+    const node = this.valueOf(o, key);
     if (node === undefined) return [...DEFAULT_ORIENTATION] as Quat;
     if (node === BAD) return BAD;
-    const path = [...o.path, 'orientation'];
+    const path = [...o.path, key];
     const v = this.numbers(node, path, label, 4, 'a quaternion `[x, y, z, w]` (scalar last)', data);
     if (v === BAD) return BAD;
     const q: Quat = [v[0], v[1], v[2], v[3]];

@@ -6,9 +6,35 @@ import type { Diagnostic, Mat3, Quat, Range, Vec3 } from '../types';
 export type Stabilization = 'aerislab' | 'baumgarte' | 'none';
 export type Formulation = 'acceleration' | 'velocity' | 'nonlinear';
 export type SolveMethodSetting = 'auto' | 'cholesky' | 'lu' | 'lstsq';
-export type ConstraintType = 'distance' | 'ball' | 'hinge' | 'fixed' | 'slider' | 'lock';
+export type ConstraintType = 'distance' | 'ball' | 'hinge' | 'fixed' | 'slider' | 'lock' | 'universal' | 'coupler';
 
-export const CONSTRAINT_TYPES: readonly ConstraintType[] = ['distance', 'ball', 'hinge', 'fixed', 'slider', 'lock'];
+export const CONSTRAINT_TYPES: readonly ConstraintType[] = ['distance', 'ball', 'hinge', 'fixed', 'slider', 'lock', 'universal', 'coupler'];
+
+/**
+ * One joint coordinate of a coupler: the motion of `body` relative to `parent` ("world" allowed)
+ * allowed by a hinge or slider constraint — for 'hinge' the rotation angle (rad) about `axis`, for
+ * 'slider' the displacement (m) of the centre of mass along `axis` — measured from the initial state,
+ * where it equals `initial`.
+ */
+export interface CoupledJoint {
+  /** Name of the hinge or slider constraint this coordinate belongs to. */
+  joint: string;
+  kind: 'hinge' | 'slider';
+  /** The joint's bodyB (the moving side) and bodyA (the reference side). */
+  body: string;
+  parent: string;
+  /** Unit axis in the parent's frame (the joint's axisA). */
+  axis: Vec3;
+  /** The coordinate's value in the initial state. */
+  initial: number;
+}
+
+/** coupler: q₁ = c₀ + c₁·q₂ + c₂·q₂² + … (with one joint: q₁ = c₀). */
+export interface CouplingSpec {
+  joints: [CoupledJoint] | [CoupledJoint, CoupledJoint];
+  /** Polynomial coefficients c₀, c₁, … (at least one). */
+  coefficients: number[];
+}
 
 export interface SolverSettings {
   dt: number; // default 0.01
@@ -77,6 +103,10 @@ export interface ConstraintSpec {
   /** lock: which world axes are locked. */
   linear?: [boolean, boolean, boolean];
   angular?: [boolean, boolean, boolean];
+  /** fixed: the rest orientation of B relative to A, q_A⁻¹ ⊗ q_B (default: taken from the initial poses). */
+  relativeOrientation?: Quat;
+  /** coupler: the coupled joint coordinates and the polynomial (bodyA/bodyB are the first joint's body/parent). */
+  coupling?: CouplingSpec;
 }
 
 export interface SceneSpec {

@@ -1,0 +1,181 @@
+// The CLI's hook for MJCF/URDF models (src/cli/run.ts calls these):
+//   parseForCli(file, text, keyframe) — a model file → loadModel, anything else → the scene parser
+//   inspectForCli(file, text, keyframe) — the same, then the engine's analysis of step 0
+//   runImportCommand(argv)            — `compare MODEL [--steps N] [--keyframe K] [--json]`
+//                                       `export-scene MODEL [-o OUT] [--keyframe K]`
+import { writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Codes, inspectParsed, parseScene, type Diagnostic, type InspectResult, type ParseResult } from '../engine';
+import { compareWithMujoco, type CompareResult } from './compare';
+import { exportScene } from './export';
+import { cliWorkspace, isModelFile, loadModel, nodeFileAccess, type ModelParseResult } from './index';
+
+export const IMPORT_USAGE = `  constraint-lens inspect|simulate|report MODEL.xml|MODEL.urdf [--keyframe NAME] …
+  constraint-lens compare MODEL [--steps N] [--keyframe NAME] [--json]
+  constraint-lens export-scene MODEL [-o OUT.scene.json] [--keyframe NAME]`;
+
+/** Whether the CLI should read `file` as an MJCF/URDF model. */
+export const isModelPath = (file: string, text: string): boolean => isModelFile(file, text);
+
+/** Parse a scene, or load a model (its <include>s and assets only from the current folder, or the model's). */
+export async function parseForCli(file: string, text: string, keyframe?: string): Promise<ParseResult> {
+  if (!isModelFile(file, text)) {
+    const r = parseScene(text);
+    if (keyframe !== undefined) {
+      const d: Diagnostic = { severity: 'error', code: Codes.unknownKeyframe, message: '--keyframe applies to MJCF and URDF models only.', range: r.sourceMap.rangeOf([]) };
+      return { ...r, diagnostics: [d, ...r.diagnostics], hasErrors: true };
+    }
+    return r;
+  }
+  return loadModel(file, text, { keyframe, files: nodeFileAccess(cliWorkspace(file)) });
+}
+
+/**
+ * Parse (or load) and analyse step 0. For models the engine's quick fixes (edits of JSON scene
+ * text) are dropped: they never apply to XML.
+ */
+export async function inspectForCli(file: string, text: string, keyframe?: string): Promise<InspectResult> {
+  const parse = await parseForCli(file, text, keyframe);
+  const r = inspectParsed(text, parse);
+  if (isModelFile(file, text)) for (const d of r.diagnostics) delete d.fixes;
+  return r;
+}
+
+/** No terminal control characters from a model file reach the terminal. */
+export const printable = (s: string): string => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?'); // eslint-disable-line no-control-regex
+
+class ImportUsageError extends Error {}
+
+interface ImportArgs {
+  command: 'compare' | 'export-scene';
+  file: string;
+  json: boolean;
+  steps?: number;
+  keyframe?: string;
+  output?: string;
+}
+
+function parseImportArgs(argv: string[]): ImportArgs {
+  const [command, ...rest] = argv;
+  const a: Partial<ImportArgs> = { command: command as ImportArgs['command'], json: false };
+  for (let i = 0; i < rest.length; i++) {
+    const t = rest[i];
+    const val = () => {
+      const v = rest[++i];
+      if (v === undefined) throw new ImportUsageError(`${t} needs a value`);
+      return v;
+    };
+    if (t === '--json' && command === 'compare') a.json = true;
+    else if (t === '--steps' && command === 'compare') {
+      const v = val();
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 1_000_000) throw new ImportUsageError(`--steps must be an integer from 0 to 1000000, got '${v}'`);
+      a.steps = n;
+    } else if (t === '--keyframe') a.keyframe = val();
+    else if ((t === '-o' || t === '--output') && command === 'export-scene') a.output = val();
+    else if (t.startsWith('-')) throw new ImportUsageError(`unknown option '${t}' for ${command}`);
+    else if (a.file === undefined) a.file = t;
+    else throw new ImportUsageError(`unexpected argument '${t}'`);
+  }
+  if (!a.file) throw new ImportUsageError(`${command} needs a MODEL file (.xml or .urdf)`);
+  return a as ImportArgs;
+}
+
+/**
+ * Run `compare` or `export-scene`; undefined when argv is another command. Exit status as the
+ * CLI's: 0 fine, 1 the model has errors, 2 usage or I/O error. Output goes to `out`.
+ */
+export async function runImportCommand(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s + '\n'), err: (s: string) => void = (s) => process.stderr.write(s + '\n')): Promise<number | undefined> {
+  if (argv[0] !== 'compare' && argv[0] !== 'export-scene') return undefined;
+  let args: ImportArgs;
+  try {
+    args = parseImportArgs(argv);
+  } catch (e) {
+    err(`constraint-lens: ${(e as Error).message}\n\nUsage:\n${IMPORT_USAGE}`);
+    return 2;
+  }
+  let text: string;
+  try {
+    text = readFileSync(args.file, 'utf8');
+  } catch (e) {
+    err(`constraint-lens: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return 2;
+  }
+  if (!isModelFile(args.file, text)) {
+    err(`constraint-lens: ${args.command} needs an MJCF model (.xml with a <mujoco> root) or a URDF file (.urdf)`);
+    return 2;
+  }
+  const parse = (await parseForCli(args.file, text, args.keyframe)) as ModelParseResult;
+  const diagLines = (ds: Diagnostic[]) => ds.map((d) => printable(`  ${args.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code} ${d.message}`));
+  if (!parse.scene || !parse.model) {
+    if (args.json) out(JSON.stringify({ diagnostics: parse.diagnostics }));
+    else out(['The model could not be converted:', ...diagLines(parse.diagnostics)].join('\n'));
+    return 1;
+  }
+  if (args.command === 'export-scene') {
+    const target = args.output ?? args.file.replace(/\.(xml|urdf)$/i, '') + '.scene.json';
+    try {
+      writeFileSync(target, exportScene({ scene: parse.scene, path: args.file, keyframe: args.keyframe }));
+    } catch (e) {
+      err(`constraint-lens: cannot write ${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return 2;
+    }
+    out(printable(`Scene written to ${resolve(target)} (${parse.scene.bodies.length} bodies, ${parse.scene.constraints.length} constraints)`));
+    if (parse.diagnostics.length) out(['Diagnostics:', ...diagLines(parse.diagnostics)].join('\n'));
+    return parse.hasErrors ? 1 : 0;
+  }
+  let cmp: CompareResult;
+  try {
+    cmp = await compareWithMujoco(parse, args.steps);
+  } catch (e) {
+    err(printable(`constraint-lens: compare failed: ${(e as Error).message}`));
+    return 1;
+  }
+  if (args.json) out(JSON.stringify({ ...cmp, diagnostics: parse.diagnostics }));
+  else out(printable(formatComparison(cmp)) + (parse.diagnostics.length ? '\n' + ['Diagnostics:', ...diagLines(parse.diagnostics)].join('\n') : ''));
+  return parse.hasErrors ? 1 : 0;
+}
+
+const fmt = (x: number, d = 6): string => {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'NaN' : x > 0 ? '∞' : '−∞';
+  if (x === 0) return '0';
+  const a = Math.abs(x);
+  return a >= 1e-3 && a < 1e6 ? String(Number(x.toPrecision(d))) : x.toExponential(d - 1);
+};
+const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+
+/** The comparison as text (one block per equality). */
+export function formatComparison(c: CompareResult): string {
+  const lines: string[] = [];
+  lines.push(`MuJoCo vs Constraint Lens: ${c.model}${c.keyframe ? ` (keyframe ${c.keyframe})` : ''}`);
+  lines.push(`Run: ${c.steps} steps of ${fmt(c.dt)} s (t = ${fmt(c.steps * c.dt)} s). MuJoCo: soft constraints (solref/solimp), ${fmt(c.solver.iterationsMin, 3)}–${fmt(c.solver.iterationsMax, 3)} solver iterations per step (mean ${fmt(c.solver.iterationsMean, 3)}), warnings: ${c.solver.warnings.length ? c.solver.warnings.map((w) => `${w.name} ×${w.count}`).join(', ') : 'none'}. Ours: exact solve (KKT).`);
+  const other = (['contacts', 'limits', 'friction'] as const).filter((k) => c.otherRows[k].max > 0);
+  if (other.length) {
+    const what = { contacts: 'contact rows', limits: 'joint-limit rows', friction: 'friction-loss rows' };
+    lines.push(`MuJoCo also had ${other.map((k) => `${what[k]} in ${c.otherRows[k].states} of ${c.steps + 1} states (up to ${c.otherRows[k].max})`).join(', ')}; they are not simulated here, so the runs differ by them too.`);
+  }
+  if (c.stoppedAt !== undefined) lines.push(`Our run stopped at step ${c.stoppedAt} (non-finite value).`);
+  if (c.equalities.length === 0) lines.push('The model has no equality constraints: MuJoCo has no efc rows to compare (joints are its coordinates).');
+  for (const e of c.equalities) {
+    lines.push('');
+    lines.push(`${e.type} ${e.name}${e.constraint ? ` → ${e.constraint}` : ' (not converted)'}   solref (${e.solref.map((x) => fmt(x, 4)).join(', ')}), solimp (${e.solimp.map((x) => fmt(x, 4)).join(', ')})`);
+    const n = Math.max(e.mujocoForce.length, e.ourLambda.length);
+    if (n > 0) {
+      const w = Math.max(5, ...e.rows.map((x) => x.length)) + 2;
+      lines.push(`  ${pad('row', w)}${pad('MuJoCo efc_force', 20)}${pad('our λ', 20)}${pad('MuJoCo R', 16)}${pad('MuJoCo A_ii', 16)}our A_ii`);
+      for (let r = 0; r < n; r++) {
+        const cell = (a: number[], cw: number) => pad(r < a.length ? fmt(a[r]) : '–', cw);
+        lines.push(`  ${pad(e.rows[r] ?? String(r), w)}${cell(e.mujocoForce, 20)}${cell(e.ourLambda, 20)}${cell(e.mujocoR, 16)}${cell(e.mujocoDiagA, 16)}${r < e.ourDiagA.length ? fmt(e.ourDiagA[r]) : '–'}`);
+      }
+    }
+    const v = e.violation;
+    lines.push(`  violation |C|: MuJoCo max ${fmt(v.mujocoMax)}, final ${fmt(v.mujocoFinal)}; ours max ${fmt(v.oursMax)}, final ${fmt(v.oursFinal)}`);
+  }
+  const far = c.bodies.filter((b) => Number.isFinite(b.distance)).sort((a, b) => b.distance - a.distance);
+  if (far.length) lines.push('', `Centres of mass after the run, MuJoCo vs ours: largest distance ${fmt(far[0].distance)} m (${far[0].name})${far.length > 1 ? `, median ${fmt(far[Math.floor(far.length / 2)].distance)} m` : ''}.`);
+  lines.push('', `Time: MuJoCo ${fmt(c.timing.mujocoMs, 3)} ms, ours ${fmt(c.timing.oursMs, 3)} ms (WebAssembly load ${fmt(c.timing.wasmLoadMs, 3)} ms).`);
+  for (const note of c.notes) lines.push(`Note: ${note}`);
+  lines.push('MuJoCo regularises each row (R = (1 − d)/d · A_ii-approx from solimp) and pulls toward C = 0 with solref, so its forces and violations differ from the exact solve; see docs/import.md.');
+  return lines.join('\n');
+}

@@ -1,0 +1,97 @@
+// "Export as Scene": the converted model as a *.scene.json the user can edit (docs/scene-format.md).
+// Numbers are written with JSON's shortest round-trip form, so the scene parser reads back exactly
+// the converted values. Shapes are written in the contact format (`shapes` per body, `world.shapes`).
+import type { ConstraintSpec, ShapeSpec } from '../engine';
+import type { ImportedBody, ImportedScene } from './types';
+
+export interface ExportSource {
+  /** The converted scene (ModelParseResult.scene). */
+  scene: ImportedScene;
+  /** The model file, for the header comment. */
+  path?: string;
+  keyframe?: string;
+}
+
+const vec = (v: readonly number[]) => [...v];
+
+function shapeJson(s: ShapeSpec): Record<string, unknown> {
+  const o: Record<string, unknown> = { name: s.name, type: s.type };
+  if (s.type === 'plane') {
+    o.normal = vec(s.normal);
+    o.offset = s.offset;
+  } else {
+    o.position = vec(s.position);
+    o.orientation = vec(s.orientation);
+    if (s.type === 'sphere') o.radius = s.radius;
+    if (s.type === 'capsule') Object.assign(o, { radius: s.radius, halfLength: s.halfLength });
+    if (s.type === 'box') o.halfExtents = vec(s.halfExtents);
+  }
+  o.friction = s.friction;
+  if (s.restitution) o.restitution = s.restitution;
+  return o;
+}
+
+function bodyJson(b: ImportedBody): Record<string, unknown> {
+  const I = b.inertia;
+  const diagonal = I[1] === 0 && I[2] === 0 && I[3] === 0 && I[5] === 0 && I[6] === 0 && I[7] === 0;
+  const o: Record<string, unknown> = {
+    name: b.name,
+    mass: b.mass,
+    inertia: diagonal ? [I[0], I[4], I[8]] : [[I[0], I[1], I[2]], [I[3], I[4], I[5]], [I[6], I[7], I[8]]],
+    position: vec(b.position),
+    orientation: vec(b.orientation),
+  };
+  if (b.velocity.some((x) => x !== 0)) o.velocity = vec(b.velocity);
+  if (b.angularVelocity.some((x) => x !== 0)) o.angularVelocity = vec(b.angularVelocity);
+  if (!b.gravity) o.gravity = false;
+  if (b.fixed) o.fixed = true;
+  if (b.shapes.length) o.shapes = b.shapes.map(shapeJson);
+  return o;
+}
+
+function constraintJson(c: ConstraintSpec): Record<string, unknown> {
+  if (c.type === 'coupler' && c.coupling) {
+    return {
+      name: c.name,
+      type: 'coupler',
+      joints: c.coupling.joints.map((j) => j.joint),
+      coefficients: [...c.coupling.coefficients],
+      initial: c.coupling.joints.map((j) => j.initial),
+    };
+  }
+  const o: Record<string, unknown> = { name: c.name, type: c.type, bodyA: c.bodyA, bodyB: c.bodyB, anchorA: vec(c.anchorA), anchorB: vec(c.anchorB) };
+  if ((c.type === 'hinge' || c.type === 'universal') && c.axisA) Object.assign(o, { axisA: vec(c.axisA), axisB: vec(c.axisB ?? c.axisA) });
+  if (c.type === 'slider' && c.axisA) o.axisA = vec(c.axisA);
+  if (c.type === 'fixed' && c.relativeOrientation) o.relativeOrientation = vec(c.relativeOrientation);
+  return o;
+}
+
+/**
+ * The solver settings as the scene format writes them: `contacts` only says whether contacts are
+ * solved (with shapes: the import's choice, written out so the file means what the import meant);
+ * the contact solvers' own settings are left at their defaults.
+ */
+function solverJson(s: ImportedScene): Record<string, unknown> {
+  const { contacts, newton: _newton, regularization: _regularization, fb: _fb, pgs: _pgs, ...rest } = s.solver;
+  const shapes = s.world.shapes.length + s.bodies.reduce((n, b) => n + b.shapes.length, 0);
+  return shapes > 0 ? { ...rest, contacts: { enabled: contacts.enabled } } : rest;
+}
+
+/** The converted model as scene-file text (JSON with a header comment). */
+export function exportScene(model: ExportSource): string {
+  const s = model.scene;
+  const doc: Record<string, unknown> = {
+    name: s.name,
+    gravity: vec(s.gravity),
+    solver: solverJson(s),
+    bodies: s.bodies.map(bodyJson),
+    constraints: s.constraints.map(constraintJson),
+  };
+  if (s.world.shapes.length) doc.world = { shapes: s.world.shapes.map(shapeJson) };
+  const from = model.path ? model.path.split(/[\\/]/).pop() : 'an imported model';
+  const header = [
+    `// Converted from ${from}${model.keyframe ? ` (keyframe ${JSON.stringify(model.keyframe)})` : ''} by Constraint Lens.`,
+    '// Bodies sit at their centres of mass, oriented along their principal axes (see docs/import.md).',
+  ];
+  return `${header.join('\n')}\n${JSON.stringify(doc, null, 2)}\n`;
+}

@@ -1,0 +1,169 @@
+// The files a model needs besides itself: MJCF <include> (expanded into the element tree, so that
+// body ids keep following document order) and asset files (meshes, textures, height fields, skins).
+// Only files inside the workspace folder are read; anything else is refused with a diagnostic on the
+// element that asked for it. No network: URLs are refused, ROS `package://` paths are reduced to
+// their file name as MuJoCo's URDF reader does.
+import { basename, dirname, isAbsolute, join, normalize, relative, resolve } from 'node:path';
+import { attr, descendants, parseXml, type XmlElement } from './xml';
+
+export interface FileAccess {
+  /** Absolute path of the workspace folder that contains the model: no file outside it is read. */
+  workspaceRoot: string;
+  /** Read a file (absolute path); undefined when it does not exist or cannot be read. */
+  readFile(path: string): Uint8Array | undefined | Promise<Uint8Array | undefined>;
+  /** Resolve symbolic links (so a link cannot lead outside the workspace); undefined when missing. */
+  realPath?(path: string): string | undefined | Promise<string | undefined>;
+}
+
+/** One source text of the model: 0 is the model file, the others were included. */
+export interface SourceFile {
+  path: string;
+  text: string;
+  /** For included files: the <include> element of the model file that (transitively) brought it in. */
+  via?: XmlElement;
+}
+
+export interface FileProblem {
+  element: XmlElement;
+  message: string;
+  /** True when MuJoCo cannot compile the model without this file. */
+  fatal: boolean;
+}
+
+export const FILE_LIMITS = { maxIncludeDepth: 16, maxFileBytes: 64 * 1024 * 1024, maxTotalBytes: 256 * 1024 * 1024, maxFiles: 2000 };
+
+/** Attributes naming asset files, per element. */
+const ASSET_ATTRS: Record<string, string[]> = {
+  mesh: ['file'],
+  hfield: ['file'],
+  skin: ['file'],
+  texture: ['file', 'fileright', 'fileleft', 'fileup', 'filedown', 'filefront', 'fileback'],
+  model: ['file'],
+};
+
+function inside(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+export interface ResolvedFiles {
+  sources: SourceFile[];
+  /** Files for MuJoCo's virtual file system: name relative to the model's folder → bytes. */
+  vfs: Map<string, Uint8Array>;
+  problems: FileProblem[];
+}
+
+/**
+ * Expand the MJCF includes of `root` in place (their elements replace the <include>, with `source`
+ * set to the included file's index) and collect every asset file the model names.
+ */
+export async function resolveFiles(modelPath: string, root: XmlElement, mainText: string, access: FileAccess, urdf: boolean): Promise<ResolvedFiles> {
+  const dir = dirname(resolve(modelPath));
+  const sources: SourceFile[] = [{ path: resolve(modelPath), text: mainText }];
+  const vfs = new Map<string, Uint8Array>();
+  const problems: FileProblem[] = [];
+  let total = 0;
+  const wsRoot = resolve(access.workspaceRoot);
+  const wsReal = (await access.realPath?.(wsRoot)) ?? wsRoot;
+
+  /** Read `name` (relative to the model's folder, or absolute) if allowed. */
+  const read = async (name: string, element: XmlElement, what: string, fatal: boolean): Promise<{ abs: string; data: Uint8Array } | undefined> => {
+    const refuse = (message: string) => {
+      problems.push({ element, message, fatal });
+      return undefined;
+    };
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(name) && !/^file:\/\//i.test(name)) return refuse(`${what} ${JSON.stringify(name)} is a URL: only files inside the workspace folder are read.`);
+    const plain = name.replace(/^file:\/\//i, '');
+    const abs = resolve(dir, plain);
+    if (!inside(wsRoot, abs)) return refuse(`${what} ${JSON.stringify(name)} is outside the workspace folder (${wsRoot}) and is not read.`);
+    const real = (await access.realPath?.(abs)) ?? abs;
+    if (!inside(wsReal, real)) return refuse(`${what} ${JSON.stringify(name)} is a link to ${real}, outside the workspace folder, and is not read.`);
+    if (vfs.size >= FILE_LIMITS.maxFiles) return refuse(`More than ${FILE_LIMITS.maxFiles} files: ${what} ${JSON.stringify(name)} is not read.`);
+    let data: Uint8Array | undefined;
+    try {
+      data = await access.readFile(abs);
+    } catch {
+      data = undefined;
+    }
+    if (!data) return refuse(`${what} ${JSON.stringify(name)} was not found (looked for ${abs}).`);
+    if (data.byteLength > FILE_LIMITS.maxFileBytes || total + data.byteLength > FILE_LIMITS.maxTotalBytes) return refuse(`${what} ${JSON.stringify(name)} is too large to read.`);
+    total += data.byteLength;
+    vfs.set(toVfsName(relative(dir, abs)), data);
+    return { abs, data };
+  };
+
+  if (!urdf) await expandIncludes(root, 0, [resolve(modelPath)]);
+
+  async function expandIncludes(el: XmlElement, depth: number, chain: string[]): Promise<void> {
+    for (let k = 0; k < el.children.length; k++) {
+      const child = el.children[k];
+      if (child.name !== 'include') {
+        await expandIncludes(child, depth, chain);
+        continue;
+      }
+      const anchor = child.source === 0 ? child : (sources[child.source].via ?? child);
+      const file = attr(child, 'file');
+      if (file === undefined) {
+        problems.push({ element: anchor, message: '<include> needs a `file` attribute.', fatal: true });
+        continue;
+      }
+      if (depth >= FILE_LIMITS.maxIncludeDepth) {
+        problems.push({ element: anchor, message: `Includes are nested more than ${FILE_LIMITS.maxIncludeDepth} deep (at ${JSON.stringify(file)}).`, fatal: true });
+        continue;
+      }
+      const got = await read(file, anchor, 'Included file', true);
+      if (!got) continue;
+      if (chain.includes(got.abs)) {
+        problems.push({ element: anchor, message: `Included file ${JSON.stringify(file)} includes itself (${chain.map((p) => basename(p)).join(' → ')} → ${basename(got.abs)}).`, fatal: true });
+        continue;
+      }
+      const text = new TextDecoder('utf-8', { fatal: false }).decode(got.data);
+      const index = sources.length;
+      sources.push({ path: got.abs, text, via: anchor });
+      const doc = parseXml(text, index);
+      if (doc.errors.length || !doc.root) {
+        const e = doc.errors[0];
+        const line = e ? text.slice(0, e.offset).split(/\r\n|\r|\n/).length : 1;
+        problems.push({ element: anchor, message: `Included file ${JSON.stringify(file)} is not well-formed XML (line ${line}: ${e?.message ?? 'empty'}).`, fatal: true });
+        continue;
+      }
+      if (doc.root.name !== 'mujoco') {
+        problems.push({ element: anchor, message: `Included file ${JSON.stringify(file)} must have a <mujoco> root element, not <${doc.root.name}>.`, fatal: true });
+        continue;
+      }
+      // Expand its own includes, then replace the <include> by the included root's children (MuJoCo's semantics).
+      await expandIncludes(doc.root, depth + 1, [...chain, got.abs]);
+      const inserted = doc.root.children;
+      for (const c of inserted) c.parent = el;
+      el.children.splice(k, 1, ...inserted);
+      k += inserted.length - 1;
+    }
+  }
+
+  // Asset files: relative to meshdir / texturedir / assetdir of <compiler>, else the model's folder.
+  const compiler = [...descendants(root)].filter((e) => e.name === 'compiler');
+  const dirAttr = (name: string) => compiler.map((c) => attr(c, name)).find((v) => v !== undefined);
+  const assetdir = dirAttr('assetdir');
+  const meshdir = dirAttr('meshdir') ?? assetdir;
+  const texturedir = dirAttr('texturedir') ?? assetdir;
+  for (const el of descendants(root)) {
+    if (urdf && el.name === 'mesh' && el.attrs.has('filename')) {
+      // MuJoCo's URDF reader keeps only the file name (strippath) and looks for it in meshdir.
+      const file = basename(attr(el, 'filename')!.replace(/^package:\/\/[^/]*\//, ''));
+      await read(meshdir ? join(meshdir, file) : file, el, 'Mesh file', true);
+      continue;
+    }
+    const names = ASSET_ATTRS[el.name];
+    if (!names || urdf) continue;
+    for (const a of names) {
+      const v = attr(el, a);
+      if (v === undefined || v === '') continue;
+      const base = el.name === 'mesh' || el.name === 'skin' ? meshdir : el.name === 'texture' ? texturedir : el.name === 'hfield' ? assetdir : undefined;
+      await read(base && !isAbsolute(v) ? join(base, v) : v, el, `Asset file (${el.name} ${a})`, true);
+    }
+  }
+  return { sources, vfs, problems };
+}
+
+/** A path relative to the model folder, '/'-separated, as the VFS entry name. */
+export const toVfsName = (rel: string): string => normalize(rel).split(/[\\/]+/).join('/');

@@ -1,0 +1,212 @@
+// Bring your own model: MJCF (MuJoCo) and URDF files → the engine's scene, with diagnostics on the XML.
+// MuJoCo's own compiler (WebAssembly, loaded on first use) decides what the model means; saxes gives
+// the element positions; convert.ts turns the compiled model into maximal coordinates. See docs/import.md.
+//   loadModel(path, text, opts)   → ModelParseResult (the scene parser's ParseResult shape, plus `model`)
+//   inspectModel(path, text, opts) → the engine's InspectResult for the model
+//   isModelFile(path, text)        → whether a file is an MJCF or URDF model
+//   exportScene(model)             → the converted scene as *.scene.json text
+//   compareWithMujoco(parse, steps) → MuJoCo's run next to ours (the inspector's "MuJoCo" section)
+import { readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { Codes, inspectParsed, type Diagnostic, type InspectOptions, type InspectResult, type ParseResult } from '../engine';
+import { convertModel, type Converted } from './convert';
+import { resolveFiles, type FileAccess } from './files';
+import { buildElementMap } from './map';
+import { compileModel, loadMujoco, snapshotModel, stateOf, type CompiledModel, type MujocoState } from './mujoco';
+import { XmlSourceMap } from './sourcemap';
+import type { ImportedScene } from './types';
+import { attr, parseXml, type XmlElement } from './xml';
+
+export type { FileAccess } from './files';
+export { isModelFile, modelFormatOf, MODEL_HEAD_CHARS } from './kind';
+export type { ImportedBody, ImportedScene } from './types';
+export { exportScene } from './export';
+export { compareWithMujoco, type CompareResult, type EqualityComparison } from './compare';
+
+export interface LoadOptions {
+  /** Start from this <key> (by name) instead of qpos0 / zero velocity; an unknown name is an error (CL609). */
+  keyframe?: string;
+  /**
+   * Without `keyframe`: start from the <key> of this name when the model has one, else from qpos0
+   * (no diagnostic). The extension's `constraintLens.import.keyframe` setting.
+   */
+  defaultKeyframe?: string;
+  /** How to read <include> and asset files; default: node:fs, limited to the model's own folder. */
+  files?: FileAccess;
+}
+
+/** Everything compare and export need besides the scene. */
+export interface ImportedModel {
+  path: string;
+  format: 'mjcf' | 'urdf';
+  compiled: CompiledModel;
+  /** MuJoCo's kinematics at the initial state. */
+  state: MujocoState;
+  /** The <key> the initial state came from (undefined: qpos0). */
+  keyframe?: string;
+  converted: Converted;
+  /** The files MuJoCo compiled the model from (to compile it again for a comparison run). */
+  vfs: Map<string, Uint8Array>;
+  mainName: string;
+  /** How long loading MuJoCo's WebAssembly took in this process (ms, first load). */
+  wasmLoadMs: number;
+}
+
+export interface ModelParseResult extends ParseResult {
+  scene: ImportedScene | undefined;
+  sourceMap: XmlSourceMap;
+  model?: ImportedModel;
+}
+
+/** Node file access for the CLI and tests: files under `workspaceRoot` only. */
+export function nodeFileAccess(workspaceRoot: string): FileAccess {
+  return {
+    workspaceRoot,
+    readFile: (p) => {
+      try {
+        return readFileSync(p);
+      } catch {
+        return undefined;
+      }
+    },
+    realPath: (p) => {
+      try {
+        return realpathSync(p);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** The workspace of a model opened from the CLI: the current folder if the model is inside it, else the model's folder. */
+export function cliWorkspace(path: string): string {
+  const cwd = process.cwd();
+  const rel = relative(cwd, resolve(path));
+  return !rel.startsWith('..') && !isAbsolute(rel) ? cwd : dirname(resolve(path));
+}
+
+/** Read, compile and convert an MJCF or URDF model. Never throws: problems are diagnostics on the XML. */
+export async function loadModel(path: string, text: string, opts: LoadOptions = {}): Promise<ModelParseResult> {
+  const src = typeof text === 'string' ? text : '';
+  const doc = parseXml(src);
+  const fail = (sm: XmlSourceMap, diagnostics: Diagnostic[]): ModelParseResult => ({ scene: undefined, diagnostics, sourceMap: sm, hasErrors: diagnostics.some((d) => d.severity === 'error') });
+  if (doc.errors.length || !doc.root) {
+    const sm = new XmlSourceMap(src, doc.root);
+    const errs = doc.errors.length ? doc.errors : [{ message: 'The file is empty: a model has a <mujoco> or <robot> root element.', offset: 0 }];
+    return fail(sm, errs.map((e) => ({ severity: 'error', code: Codes.xmlSyntax, message: `Malformed XML: ${e.message}`, range: sm.index.range(e.offset, Math.min(src.length, e.offset + 1)) })));
+  }
+  const root = doc.root;
+  const format = root.name === 'mujoco' ? 'mjcf' : root.name === 'robot' ? 'urdf' : undefined;
+  if (!format) {
+    const sm = new XmlSourceMap(src, root);
+    return fail(sm, [{ severity: 'error', code: Codes.notAModel, message: `<${root.name}> is not a model: MuJoCo models have a <mujoco> root element, URDF robots a <robot> root element.`, range: sm.elementRange(root) }]);
+  }
+  try {
+    return await load(path, src, root, format, opts);
+  } catch (e) {
+    const sm = new XmlSourceMap(src, root);
+    return fail(sm, [{ severity: 'error', code: Codes.internalError, message: `Internal error while importing the model: ${e instanceof Error ? e.message : String(e)}. This is a bug in Constraint Lens; please report it with the model file.`, range: sm.elementRange(root) }]);
+  }
+}
+
+async function load(path: string, src: string, root: XmlElement, format: 'mjcf' | 'urdf', opts: LoadOptions): Promise<ModelParseResult> {
+  const access = opts.files ?? nodeFileAccess(dirname(resolve(path)));
+  const files = await resolveFiles(path, root, src, access, format === 'urdf');
+  const pre = new XmlSourceMap(src, root, files.sources);
+  const diagnostics: Diagnostic[] = files.problems.map((p) => pre.toDiagnostic({ severity: 'error', code: Codes.fileRefused, message: p.message, element: p.element }));
+  const result = (sm: XmlSourceMap, scene?: ImportedScene, model?: ImportedModel): ModelParseResult => {
+    diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+    return { scene, diagnostics, sourceMap: sm, hasErrors: diagnostics.some((d) => d.severity === 'error'), model };
+  };
+  if (files.problems.some((p) => p.fatal)) return result(pre);
+
+  let rt;
+  try {
+    rt = await loadMujoco();
+  } catch (e) {
+    diagnostics.push({ severity: 'error', code: Codes.mujocoUnavailable, message: e instanceof Error ? e.message : String(e), range: pre.elementRange(root) });
+    return result(pre);
+  }
+  const mainName = basename(path);
+  const vfs = new Map(files.vfs);
+  vfs.set(mainName, new TextEncoder().encode(src));
+  const compiled = compileModel(rt, mainName, [...vfs].map(([name, data]) => ({ name, data })));
+  if ('error' in compiled) {
+    diagnostics.push(mujocoDiagnostic(pre, root, compiled.error));
+    return result(pre);
+  }
+  try {
+    const m = snapshotModel(rt, compiled.model);
+    let qpos = m.qpos0, qvel = new Array<number>(m.nv).fill(0);
+    const map = buildElementMap(root, m, format === 'urdf');
+    let keyframe = opts.keyframe;
+    if (keyframe === undefined && opts.defaultKeyframe && m.keys.some((key) => key.name === opts.defaultKeyframe)) keyframe = opts.defaultKeyframe;
+    if (keyframe !== undefined) {
+      const k = m.keys.findIndex((key) => key.name === keyframe);
+      if (k < 0) {
+        const known = m.keys.map((key) => key.name).filter(Boolean);
+        const keyframeEl = root.children.find((e) => e.name === 'keyframe');
+        diagnostics.push({
+          severity: 'error',
+          code: Codes.unknownKeyframe,
+          message: `No <key> named ${JSON.stringify(keyframe)}${known.length ? ` (keys: ${known.join(', ')})` : ' (the model has no named keys)'}; the initial state is qpos0.`,
+          range: pre.elementRange(keyframeEl ?? root),
+        });
+      } else {
+        qpos = m.keys[k].qpos;
+        qvel = m.keys[k].qvel;
+      }
+    }
+    const state = stateOf(rt, compiled.model, qpos, qvel);
+    const name = attr(root, format === 'mjcf' ? 'model' : 'name') || m.name || basename(path);
+    const converted = convertModel(m, state, map, name);
+    const sm = new XmlSourceMap(src, root, files.sources, converted.bodyElements, converted.constraintElements, map.worldbody);
+    diagnostics.push(...converted.issues.map((i) => sm.toDiagnostic(i)));
+    const used = keyframe !== undefined && m.keys.some((key) => key.name === keyframe) ? keyframe : undefined;
+    const model: ImportedModel = { path, format, compiled: m, state, keyframe: used, converted, vfs, mainName, wasmLoadMs: rt.loadMs };
+    return result(sm, converted.scene, model);
+  } finally {
+    compiled.model.delete();
+  }
+}
+
+/** MuJoCo's compile error on the element it names ("Element 'joint', line 4" / "Element name 'a', id 1, line 1"). */
+function mujocoDiagnostic(sm: XmlSourceMap, root: XmlElement, error: string): Diagnostic {
+  const lineMatch = /line (\d+)/.exec(error);
+  const tag = /Element '([^']+)'/.exec(error)?.[1];
+  const named = /Element name '([^']*)'/.exec(error)?.[1];
+  let range = sm.elementRange(root);
+  if (lineMatch) {
+    const line = Number(lineMatch[1]) - 1;
+    const start = sm.index.lineStart(line), end = line + 1 < sm.index.lineCount ? sm.index.lineStart(line + 1) : sm.index.text.length;
+    const candidates: XmlElement[] = [];
+    const walk = (e: XmlElement) => {
+      if (e.source === 0 && e.start >= start && e.start < end) candidates.push(e);
+      e.children.forEach(walk);
+    };
+    walk(root);
+    const hit = candidates.find((e) => (tag && e.name === tag) || (named && attr(e, 'name') === named)) ?? candidates[0];
+    range = hit ? sm.elementRange(hit) : sm.index.range(start, end);
+  } else if (named) {
+    // No line (e.g. URDF): the element with that name.
+    let hit: XmlElement | undefined;
+    const walk = (e: XmlElement) => {
+      if (!hit && e.source === 0 && attr(e, 'name') === named) hit = e;
+      e.children.forEach(walk);
+    };
+    walk(root);
+    if (hit) range = sm.elementRange(hit);
+  }
+  const message = error.replace(/\s*\n\s*/g, ' ').replace(/\s+$/, '');
+  return { severity: 'error', code: Codes.mujocoError, message: `MuJoCo: ${message}`, range };
+}
+
+/** loadModel, then the engine's analysis of step 0 (the same InspectResult a scene gets). */
+export async function inspectModel(path: string, text: string, opts: LoadOptions & InspectOptions = {}): Promise<Omit<InspectResult, 'parse'> & { parse: ModelParseResult }> {
+  const parse = await loadModel(path, text, opts);
+  const r = inspectParsed(text, parse, opts);
+  // The engine's quick fixes edit JSON scene files: never offer them on XML.
+  for (const d of r.diagnostics) delete d.fixes;
+  return { ...r, parse };
+}

@@ -1,0 +1,435 @@
+// The official MuJoCo WebAssembly build (@mujoco/mujoco, Apache-2.0), loaded lazily, once per process.
+// Models are compiled from an in-memory virtual file system (MjVFS) that holds only the files the
+// importer read and allowed (see files.ts): MuJoCo never touches the disk or the network.
+// Everything MuJoCo computes is copied out into plain data (CompiledModel, MujocoState), and every
+// WebAssembly handle is deleted before returning.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The parts of the bindings the importer uses (typed here: the package's .d.ts needs ESM resolution). */
+type Num = ArrayLike<number>;
+interface Handle {
+  delete(): void;
+}
+export interface MjModelHandle extends Handle {
+  [field: string]: unknown;
+}
+interface MjDataHandle extends Handle {
+  [field: string]: unknown;
+}
+interface Enum {
+  [name: string]: { value: number };
+}
+export interface MujocoModule {
+  MjVFS: new () => Handle & { addBuffer(name: string, data: Uint8Array): void };
+  MjModel: { mj_loadXML(name: string, vfs: Handle): MjModelHandle };
+  MjData: new (m: MjModelHandle) => MjDataHandle;
+  DoubleBuffer: new (n: number) => Handle & { GetView(): Float64Array };
+  mj_forward(m: MjModelHandle, d: MjDataHandle): void;
+  mj_step(m: MjModelHandle, d: MjDataHandle): void;
+  mj_resetData(m: MjModelHandle, d: MjDataHandle): void;
+  mj_objectVelocity(m: MjModelHandle, d: MjDataHandle, type: number, id: number, res: Handle, local: number): void;
+  mjtObj: Enum;
+  mjtJoint: Enum;
+  mjtGeom: Enum;
+  mjtEq: Enum;
+  mjtDisableBit: Enum;
+}
+
+export interface MujocoRuntime {
+  mj: MujocoModule;
+  /** Wall time of the first load (fetch + compile + instantiate the WebAssembly), ms. */
+  loadMs: number;
+  /** Where the module was loaded from. */
+  source: string;
+}
+
+let loading: Promise<MujocoRuntime> | undefined;
+
+/**
+ * Load MuJoCo's WebAssembly once (later calls share the promise). A bundle ships the package's
+ * `mujoco.js` and `mujoco.wasm` in `mujoco/` next to itself (scripts/build.mjs); from sources the
+ * npm package is imported. Rejects with a readable message when the module cannot be loaded.
+ */
+export function loadMujoco(): Promise<MujocoRuntime> {
+  loading ??= (async () => {
+    const t0 = performance.now();
+    const bundled = typeof __dirname === 'string' ? join(__dirname, 'mujoco', 'mujoco.js') : '';
+    const source = bundled && existsSync(bundled) ? pathToFileURL(bundled).href : '@mujoco/mujoco';
+    try {
+      const mod = (await import(source)) as { default: (opts?: object) => Promise<MujocoModule> };
+      // MuJoCo prints warnings through emscripten's print hooks: keep them off stdout.
+      const mj = await mod.default({ print: () => undefined, printErr: () => undefined });
+      return { mj, loadMs: performance.now() - t0, source };
+    } catch (e) {
+      loading = undefined;
+      throw new Error(`MuJoCo's WebAssembly could not be loaded from ${source}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  })();
+  return loading;
+}
+
+export interface VfsFile {
+  /** Path relative to the model's folder, '/'-separated (the model itself: its file name). */
+  name: string;
+  data: Uint8Array;
+}
+
+/** Compile the model `main` from the given files. MuJoCo's error message on failure. */
+export function compileModel(rt: MujocoRuntime, main: string, files: readonly VfsFile[]): { model: MjModelHandle } | { error: string } {
+  const vfs = new rt.mj.MjVFS();
+  try {
+    for (const f of files) vfs.addBuffer(f.name, f.data);
+    return { model: rt.mj.MjModel.mj_loadXML(main, vfs) };
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    return { error: msg.replace(/^MuJoCo Error:\s*/, '').replace(/^Loading error:\s*/, '').trim() };
+  } finally {
+    vfs.delete();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plain copies of the compiled model. Quaternions are converted to [x, y, z, w] (MuJoCo: w first).
+
+export type Vec3 = [number, number, number];
+export type Quat = [number, number, number, number];
+export type JointType = 'free' | 'ball' | 'slide' | 'hinge';
+export type GeomType = 'plane' | 'hfield' | 'sphere' | 'capsule' | 'ellipsoid' | 'cylinder' | 'box' | 'mesh' | 'sdf' | string;
+export type EqType = 'connect' | 'weld' | 'joint' | 'tendon' | 'flex' | string;
+
+export interface CompiledBody {
+  name: string;
+  parent: number;
+  mass: number;
+  /** Principal moments of inertia, in the inertial frame (ipos, iquat) of the body frame. */
+  inertia: Vec3;
+  ipos: Vec3;
+  iquat: Quat;
+  jntadr: number;
+  jntnum: number;
+  geomadr: number;
+  geomnum: number;
+  /** Id of the body this one is welded to (0: the world). */
+  weldid: number;
+  gravcomp: number;
+  mocap: boolean;
+}
+export interface CompiledJoint {
+  name: string;
+  type: JointType;
+  body: number;
+  qposadr: number;
+  dofadr: number;
+  limited: boolean;
+  stiffness: number;
+}
+export interface CompiledGeom {
+  name: string;
+  type: GeomType;
+  body: number;
+  size: Vec3;
+  friction: Vec3;
+  contype: number;
+  conaffinity: number;
+}
+export interface CompiledEquality {
+  name: string;
+  type: EqType;
+  obj1: number;
+  obj2: number;
+  /** 'body' | 'site' | 'joint' | … (MuJoCo's eq_objtype). */
+  objtype: string;
+  /** eq_data (11 numbers; quaternions inside it stay w-first as MuJoCo stores them). */
+  data: number[];
+  /** eq_active0 (true when the bindings cannot read it; the XML's `active` attribute decides then). */
+  active: boolean;
+  solref: [number, number];
+  solimp: number[];
+}
+export interface CompiledSite {
+  name: string;
+  body: number;
+  pos: Vec3;
+  quat: Quat;
+}
+export interface CompiledKey {
+  name: string;
+  qpos: number[];
+  qvel: number[];
+}
+export interface CompiledModel {
+  name: string;
+  nq: number;
+  nv: number;
+  timestep: number;
+  gravity: Vec3;
+  /** `<flag contact="disable"/>`: MuJoCo computes no contacts. */
+  contactDisabled: boolean;
+  qpos0: number[];
+  bodies: CompiledBody[];
+  joints: CompiledJoint[];
+  geoms: CompiledGeom[];
+  equalities: CompiledEquality[];
+  sites: CompiledSite[];
+  keys: CompiledKey[];
+  /** Per dof: damping, armature, frictionloss (for the "not simulated" note). */
+  dofDamping: number[];
+  dofArmature: number[];
+  dofFrictionloss: number[];
+  counts: { tendons: number; actuators: number; sensors: number; flexes: number; pairs: number; excludes: number; skins: number };
+}
+
+/** A model array; some byte arrays (mjtByte) are not readable in this build of the bindings: undefined then. */
+function field(m: MjModelHandle, name: string): Num | undefined {
+  try {
+    return (m[name] as Num | undefined) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+const arr = (m: MjModelHandle, name: string): Num => field(m, name) ?? [];
+const v3 = (a: Num, i: number): Vec3 => [a[3 * i], a[3 * i + 1], a[3 * i + 2]];
+/** MuJoCo [w, x, y, z] at offset 4i → [x, y, z, w]. */
+const q4 = (a: Num, i: number): Quat => [a[4 * i + 1], a[4 * i + 2], a[4 * i + 3], a[4 * i]];
+const names = (m: MjModelHandle): string => new TextDecoder().decode(Uint8Array.from(arr(m, 'names'), (x) => x & 0xff));
+function nameAt(all: string, adr: number): string {
+  if (!(adr >= 0) || adr >= all.length) return '';
+  const end = all.indexOf('\0', adr);
+  return all.slice(adr, end < 0 ? all.length : end);
+}
+function enumNames(e: Enum, prefix: string): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const [k, v] of Object.entries(e)) if (k.startsWith(prefix) && v && typeof v.value === 'number') out.set(v.value, k.slice(prefix.length).toLowerCase());
+  return out;
+}
+
+/** Copy what the importer needs out of a compiled model. */
+export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
+  const all = names(m);
+  const n = (f: string) => Number(m[f] ?? 0);
+  const jt = enumNames(rt.mj.mjtJoint, 'mjJNT_');
+  const gt = enumNames(rt.mj.mjtGeom, 'mjGEOM_');
+  const et = enumNames(rt.mj.mjtEq, 'mjEQ_');
+  const ot = enumNames(rt.mj.mjtObj, 'mjOBJ_');
+  const opt = m.opt as { timestep: number; gravity: Num; disableflags: number };
+  const contactBit = rt.mj.mjtDisableBit.mjDSBL_CONTACT?.value ?? 16;
+  const nq = n('nq');
+  const range = (k: number) => Array.from({ length: k }, (_, i) => i);
+  const nameAdr = (f: string) => arr(m, f);
+  return {
+    name: nameAt(all, 0),
+    nq,
+    nv: n('nv'),
+    timestep: opt.timestep,
+    gravity: v3(opt.gravity, 0),
+    contactDisabled: (Number(opt.disableflags) & contactBit) !== 0,
+    qpos0: Array.from(arr(m, 'qpos0')),
+    bodies: range(n('nbody')).map((i) => ({
+      name: nameAt(all, nameAdr('name_bodyadr')[i]),
+      parent: arr(m, 'body_parentid')[i],
+      mass: arr(m, 'body_mass')[i],
+      inertia: v3(arr(m, 'body_inertia'), i),
+      ipos: v3(arr(m, 'body_ipos'), i),
+      iquat: q4(arr(m, 'body_iquat'), i),
+      jntadr: arr(m, 'body_jntadr')[i],
+      jntnum: arr(m, 'body_jntnum')[i],
+      geomadr: arr(m, 'body_geomadr')[i],
+      geomnum: arr(m, 'body_geomnum')[i],
+      weldid: arr(m, 'body_weldid')[i],
+      gravcomp: arr(m, 'body_gravcomp')[i] ?? 0,
+      mocap: (arr(m, 'body_mocapid')[i] ?? -1) >= 0,
+    })),
+    joints: range(n('njnt')).map((i) => ({
+      name: nameAt(all, nameAdr('name_jntadr')[i]),
+      type: (jt.get(arr(m, 'jnt_type')[i]) ?? 'free') as JointType,
+      body: arr(m, 'jnt_bodyid')[i],
+      qposadr: arr(m, 'jnt_qposadr')[i],
+      dofadr: arr(m, 'jnt_dofadr')[i],
+      // jnt_limited is a byte array the bindings cannot read: a limited joint has lower < upper.
+      limited: (field(m, 'jnt_limited')?.[i] ?? Number(arr(m, 'jnt_range')[2 * i] < arr(m, 'jnt_range')[2 * i + 1])) !== 0,
+      stiffness: arr(m, 'jnt_stiffness')[i] ?? 0,
+    })),
+    geoms: range(n('ngeom')).map((i) => ({
+      name: nameAt(all, nameAdr('name_geomadr')[i]),
+      type: gt.get(arr(m, 'geom_type')[i]) ?? String(arr(m, 'geom_type')[i]),
+      body: arr(m, 'geom_bodyid')[i],
+      size: v3(arr(m, 'geom_size'), i),
+      friction: v3(arr(m, 'geom_friction'), i),
+      contype: arr(m, 'geom_contype')[i],
+      conaffinity: arr(m, 'geom_conaffinity')[i],
+    })),
+    equalities: range(n('neq')).map((i) => {
+      const data = Array.from(arr(m, 'eq_data')).slice(11 * i, 11 * i + 11);
+      return {
+        name: nameAt(all, nameAdr('name_eqadr')[i]),
+        type: et.get(arr(m, 'eq_type')[i]) ?? String(arr(m, 'eq_type')[i]),
+        obj1: arr(m, 'eq_obj1id')[i],
+        obj2: arr(m, 'eq_obj2id')[i],
+        objtype: ot.get(arr(m, 'eq_objtype')[i]) ?? String(arr(m, 'eq_objtype')[i]),
+        data,
+        // eq_active0 is a byte array too: undefined here, the importer reads `active` from the XML.
+        active: field(m, 'eq_active0')?.[i] !== 0,
+        solref: [arr(m, 'eq_solref')[2 * i], arr(m, 'eq_solref')[2 * i + 1]],
+        solimp: Array.from(arr(m, 'eq_solimp')).slice(5 * i, 5 * i + 5),
+      };
+    }),
+    sites: range(n('nsite')).map((i) => ({
+      name: nameAt(all, nameAdr('name_siteadr')[i]),
+      body: arr(m, 'site_bodyid')[i],
+      pos: v3(arr(m, 'site_pos'), i),
+      quat: q4(arr(m, 'site_quat'), i),
+    })),
+    keys: range(n('nkey')).map((i) => ({
+      name: nameAt(all, nameAdr('name_keyadr')[i]),
+      qpos: Array.from(arr(m, 'key_qpos')).slice(nq * i, nq * i + nq),
+      qvel: Array.from(arr(m, 'key_qvel')).slice(n('nv') * i, n('nv') * i + n('nv')),
+    })),
+    dofDamping: Array.from(arr(m, 'dof_damping')),
+    dofArmature: Array.from(arr(m, 'dof_armature')),
+    dofFrictionloss: Array.from(arr(m, 'dof_frictionloss')),
+    counts: {
+      tendons: n('ntendon'),
+      actuators: n('nu'),
+      sensors: n('nsensor'),
+      flexes: n('nflex'),
+      pairs: n('npair'),
+      excludes: n('nexclude'),
+      skins: n('nskin'),
+    },
+  };
+}
+
+/** World-frame kinematics of one state (MuJoCo's mj_forward), per body / joint / geom. */
+export interface MujocoState {
+  qpos: number[];
+  qvel: number[];
+  /** Centre of mass and principal inertial frame (ximat, row-major) per body. */
+  xipos: Vec3[];
+  ximat: number[][];
+  /** Body frame. */
+  xpos: Vec3[];
+  xquat: Quat[];
+  xmat: number[][];
+  /** Joint anchor and axis (world). */
+  xanchor: Vec3[];
+  xaxis: Vec3[];
+  geomXpos: Vec3[];
+  geomXmat: number[][];
+  siteXpos: Vec3[];
+  /** Velocity of each body's centre of mass: [ω (3), v (3)], world frame (mj_objectVelocity, mjOBJ_BODY). */
+  cvel: number[][];
+}
+
+const mats = (a: Num, k: number): number[][] => Array.from({ length: k }, (_, i) => Array.from({ length: 9 }, (_, j) => a[9 * i + j]));
+const vecs = (a: Num, k: number): Vec3[] => Array.from({ length: k }, (_, i) => v3(a, i));
+
+/** Set (qpos, qvel), run mj_forward and copy the kinematics out. */
+export function stateOf(rt: MujocoRuntime, m: MjModelHandle, qpos: readonly number[], qvel: readonly number[]): MujocoState {
+  const d = new rt.mj.MjData(m);
+  const res = new rt.mj.DoubleBuffer(6);
+  try {
+    (d.qpos as Float64Array).set(qpos);
+    (d.qvel as Float64Array).set(qvel);
+    rt.mj.mj_forward(m, d);
+    return readState(rt, m, d, res);
+  } finally {
+    res.delete();
+    d.delete();
+  }
+}
+
+function readState(rt: MujocoRuntime, m: MjModelHandle, d: MjDataHandle, res: Handle & { GetView(): Float64Array }): MujocoState {
+  const nb = Number(m.nbody), nj = Number(m.njnt), ng = Number(m.ngeom), ns = Number(m.nsite);
+  const body = rt.mj.mjtObj.mjOBJ_BODY.value;
+  const cvel = Array.from({ length: nb }, (_, i) => {
+    rt.mj.mj_objectVelocity(m, d, body, i, res, 0);
+    return Array.from(res.GetView());
+  });
+  const a = (f: string) => d[f] as Num;
+  return {
+    qpos: Array.from(a('qpos')),
+    qvel: Array.from(a('qvel')),
+    xipos: vecs(a('xipos'), nb),
+    ximat: mats(a('ximat'), nb),
+    xpos: vecs(a('xpos'), nb),
+    xquat: Array.from({ length: nb }, (_, i) => q4(a('xquat'), i)),
+    xmat: mats(a('xmat'), nb),
+    xanchor: vecs(a('xanchor'), nj),
+    xaxis: vecs(a('xaxis'), nj),
+    geomXpos: vecs(a('geom_xpos'), ng),
+    geomXmat: mats(a('geom_xmat'), ng),
+    siteXpos: vecs(a('site_xpos'), ns),
+    cvel,
+  };
+}
+
+/** MuJoCo's constraint rows that are not equalities (counts in one state). */
+export interface OtherRows {
+  friction: number;
+  limits: number;
+  contacts: number;
+}
+
+/** MuJoCo's own run of the model, for the comparison (compare.ts). */
+export interface MujocoRun {
+  /** Per recorded step: time, per equality the efc rows' force and violation (efc_pos), solver iterations, warnings. */
+  steps: { t: number; eqForce: number[][]; eqPos: number[][]; eqR: number[][]; eqDiagA: number[][]; iterations: number; other: OtherRows }[];
+  warnings: { name: string; count: number }[];
+  /** The state after the run. */
+  final: MujocoState;
+}
+
+/** Step MuJoCo `steps` times from (qpos, qvel), recording the equality rows after every mj_step (forward at the new state). */
+export function runMujoco(rt: MujocoRuntime, m: MjModelHandle, qpos: readonly number[], qvel: readonly number[], steps: number): MujocoRun {
+  const d = new rt.mj.MjData(m);
+  const res = new rt.mj.DoubleBuffer(6);
+  try {
+    (d.qpos as Float64Array).set(qpos);
+    (d.qvel as Float64Array).set(qvel);
+    const neq = Number(m.neq);
+    const record = (): MujocoRun['steps'][number] => {
+      const nefc = Number(d.nefc);
+      const type = d.efc_type as Num, id = d.efc_id as Num;
+      const force = d.efc_force as Num, pos = d.efc_pos as Num, R = d.efc_R as Num, diagA = d.efc_diagA as Num;
+      const rows = (): number[][] => Array.from({ length: neq }, () => []);
+      const eqForce = rows(), eqPos = rows(), eqR = rows(), eqDiagA = rows();
+      const other: OtherRows = { friction: 0, limits: 0, contacts: 0 };
+      for (let r = 0; r < nefc; r++) {
+        // mjtConstraint: 0 equality, 1–2 friction loss, 3–4 limits, 5–7 contacts
+        if (type[r] !== 0) {
+          if (type[r] <= 2) other.friction++;
+          else if (type[r] <= 4) other.limits++;
+          else other.contacts++;
+          continue;
+        }
+        eqForce[id[r]].push(force[r]);
+        eqPos[id[r]].push(pos[r]);
+        eqR[id[r]].push(R[r]);
+        eqDiagA[id[r]].push(diagA[r]);
+      }
+      const niter = d.solver_niter as Num;
+      return { t: Number(d.time), eqForce, eqPos, eqR, eqDiagA, iterations: niter[0] ?? 0, other };
+    };
+    rt.mj.mj_forward(m, d);
+    const out: MujocoRun['steps'] = [record()];
+    for (let k = 0; k < steps; k++) {
+      rt.mj.mj_step(m, d);
+      rt.mj.mj_forward(m, d);
+      out.push(record());
+    }
+    // A view into MjData (deleting it would free MjData's memory): read, never delete.
+    const warn = d.warning as { size(): number; get(i: number): { number: number } | undefined };
+    const labels = ['inertia', 'contactfull', 'cnstrfull', 'badqpos', 'badqvel', 'badqacc', 'badctrl'];
+    const warnings: MujocoRun['warnings'] = [];
+    for (let i = 0; i < Math.min(warn.size(), labels.length); i++) {
+      const w = warn.get(i);
+      if (w && w.number > 0) warnings.push({ name: labels[i], count: w.number });
+    }
+    return { steps: out, warnings, final: readState(rt, m, d, res) };
+  } finally {
+    res.delete();
+    d.delete();
+  }
+}

@@ -1,0 +1,136 @@
+// The inspector's MuJoCo card in headless Chromium, fed with a real model: the four-bar MJCF,
+// converted and analysed by the engine, compared with MuJoCo by the importer. The card is hidden for
+// scene files; for a model its button posts the compareMujoco command, the running state disables
+// it, and the finished comparison shows efc_force next to λ, R and A_ii, both violations (table and
+// sparkline) and MuJoCo's iterations; keyboard operable; a report shows it read-only.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { inspectParsed, Simulation } from '../../src/engine';
+import { toPanelComparison } from '../../src/extension/logic/mujocoSection';
+import { compareWithMujoco, loadModel, nodeFileAccess } from '../../src/import/index';
+import { buildPanelModel } from '../../src/panelModel';
+import type { MujocoSection, PanelModel, SystemSnapshot } from '../../src/protocol';
+import { buildReportHtml } from '../../src/report';
+import { buildFixture, ROOT, type Fixture } from './fixtures';
+import { chromiumAvailable, CHROMIUM, ensureBuilt, launch, openFile, openPanel, settle, shotPath } from './harness';
+
+const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'import');
+
+/** The four-bar model as the extension host would send it (step 0, no run yet), with its comparison. */
+async function fourBar(): Promise<{ fixture: Fixture; done: MujocoSection }> {
+  const path = join(FIXTURES, 'four-bar.xml');
+  const text = readFileSync(path, 'utf8');
+  const parse = await loadModel(path, text, { files: nodeFileAccess(FIXTURES) });
+  const inspect = inspectParsed(text, parse);
+  const sim = new Simulation(parse.scene!, parse.sourceMap);
+  const model = buildPanelModel('four-bar.xml', inspect, sim, 0)!;
+  const snapshotAt = (k: number): SystemSnapshot => sim.snapshotAt(k);
+  const comparison = toPanelComparison(await compareWithMujoco(parse, 200));
+  return {
+    fixture: { model: { ...model, mujoco: { status: 'idle', keyframes: [] } }, snapshotAt },
+    done: { status: 'done', comparison, keyframes: [] },
+  };
+}
+
+describe('MuJoCo card (Chromium)', { skip }, () => {
+  let browser: Browser;
+  let close: () => Promise<void>;
+  let fx: Fixture;
+  let done: MujocoSection;
+
+  before(async () => {
+    ensureBuilt();
+    ({ browser, close } = await launch());
+    ({ fixture: fx, done } = await fourBar());
+  });
+  after(async () => {
+    await close?.();
+  });
+
+  test('hidden for a scene file', async () => {
+    const p = await openPanel(browser, buildFixture('redundant-rods', 5));
+    assert.equal(await p.page.isVisible('#cl-mujoco'), false);
+    await p.page.context().close();
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`a model (${theme}): Compare posts the command, running disables it, the result is shown`, async () => {
+      const p = await openPanel(browser, fx, { theme, height: 1600 });
+      const page = p.page;
+      const card = page.locator('#cl-mujoco');
+      assert.equal(await card.isVisible(), true);
+      assert.match((await card.locator('.cl-card-title').textContent())!, /MUJOCO/);
+      assert.match((await card.locator('.cl-mj-start').textContent())!, /Initial state: qpos0/);
+      assert.match((await card.locator('.cl-mj-status').textContent())!, /Compare with MuJoCo runs MuJoCo/);
+      // The button, by keyboard: focus it and press Enter.
+      const compare = card.getByRole('button', { name: 'Compare with MuJoCo' });
+      await compare.focus();
+      await page.keyboard.press('Enter');
+      await p.waitForPost((m) => m.type === 'command' && m.command === 'compareMujoco');
+      await card.getByRole('button', { name: /Choose Keyframe/ }).click();
+      await p.waitForPost((m) => m.type === 'command' && m.command === 'chooseKeyframe');
+      // The host says it is running, then done.
+      await p.send({ type: 'mujoco', mujoco: { status: 'running', keyframes: [] } });
+      await page.waitForFunction(() => document.querySelector('#cl-mujoco')?.getAttribute('aria-busy') === 'true');
+      assert.equal(await compare.isDisabled(), true);
+      assert.match((await card.locator('.cl-mj-status').textContent())!, /Running MuJoCo and the engine for \d+ steps/);
+      await p.send({ type: 'mujoco', mujoco: done }, theme === 'dark' ? 'json' : 'object');
+      await page.waitForSelector('#cl-mujoco .cl-mj-table');
+      assert.equal(await card.getAttribute('aria-busy'), 'false');
+      assert.equal(await card.getByRole('button', { name: 'Compare Again' }).isEnabled(), true);
+      const status = (await card.locator('.cl-mj-status').textContent())!;
+      assert.match(status, /^200 steps of 0\.002 s \(t = 0\.4 s\) from qpos0\. MuJoCo: soft constraints \(solref\/solimp\), \d+–\d+ solver iterations per step/);
+      // The table: one row per connect row, MuJoCo's force next to our λ.
+      const head = await card.locator('.cl-mj-table thead th').allTextContents();
+      assert.deepEqual(head, ['ROW', 'MuJoCo efc_force', 'our λ', 'MuJoCo R', 'MuJoCo A_ii', 'our A_ii']);
+      const rows = await card.locator('.cl-mj-table tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => c.textContent ?? '')));
+      assert.deepEqual(rows.map((r) => r[0]), ['close.x', 'close.y', 'close.z']);
+      const e = done.comparison!.equalities[0];
+      const z = Number(rows[2][2]);
+      assert.ok(Math.abs(z - (e.ourLambda[2] as number)) < 1e-4 * Math.abs(e.ourLambda[2] as number), `our λ_z shown: ${rows[2][2]}`);
+      assert.match((await card.locator('.cl-mj-title').textContent())!, /connect close → close\s+solref \(0\.02, 1\)/);
+      assert.match((await card.locator('.cl-mj-violation .cl-desc').textContent())!, /Violation ‖C‖: MuJoCo max .*; ours max /);
+      // The sparkline: two lines over the run, drawn in the theme's series colours.
+      const lines = await card.locator('.cl-mj-spark polyline').evaluateAll((ps) => ps.map((p) => ({ n: (p.getAttribute('points') ?? '').split(' ').length, stroke: getComputedStyle(p).stroke })));
+      assert.equal(lines.length, 2);
+      assert.ok(lines.every((l) => l.n === 201), JSON.stringify(lines));
+      assert.notEqual(lines[0].stroke, lines[1].stroke);
+      assert.match((await card.locator('.cl-mj-spark').getAttribute('aria-label'))!, /connect close → close: Violation/);
+      assert.match((await card.textContent())!, /Why they differ: MuJoCo's equality constraints are soft/);
+      assert.match((await card.textContent())!, /MuJoCo's WebAssembly loaded in/);
+      // A failure is shown as such.
+      await p.send({ type: 'mujoco', mujoco: { status: 'failed', error: 'MuJoCo: something broke', keyframes: [] } });
+      await page.waitForFunction(() => document.querySelector('#cl-mujoco .cl-mj-status')?.textContent?.startsWith('The comparison failed'));
+      assert.equal(await card.locator('.cl-mj-table').count(), 0);
+      await p.send({ type: 'mujoco', mujoco: done });
+      await page.waitForSelector('#cl-mujoco .cl-mj-table');
+      await card.scrollIntoViewIfNeeded();
+      await settle(page);
+      await card.screenshot({ path: shotPath(`mujoco-card-${theme}`) });
+      assert.deepEqual(p.invalidPosts, []);
+      assert.deepEqual(p.consoleErrors, []);
+      assert.deepEqual(p.cspViolations, []);
+      await page.context().close();
+    });
+  }
+
+  test('a report embeds a finished comparison, read-only (no buttons)', async () => {
+    const model: PanelModel = { ...fx.model, mujoco: done, generator: 'browser test' };
+    const html = buildReportHtml(model, { js: readFileSync(join(ROOT, 'dist', 'webview.js'), 'utf8'), css: readFileSync(join(ROOT, 'dist', 'webview.css'), 'utf8') });
+    const dir = join(ROOT, 'test-results');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'report-four-bar.html');
+    writeFileSync(file, html);
+    const p = await openFile(browser, file);
+    const card = p.page.locator('#cl-mujoco');
+    assert.equal(await card.isVisible(), true);
+    assert.equal(await card.locator('button').count(), 0);
+    assert.equal(await card.locator('.cl-mj-table tbody tr').count(), 3);
+    assert.deepEqual(p.consoleErrors, []);
+    await p.page.context().close();
+  });
+});
