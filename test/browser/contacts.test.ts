@@ -5,10 +5,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { buildFixture, type Fixture } from './fixtures';
-import { chromiumAvailable, CHROMIUM, ensureBuilt, launch, openPanel, settle, shotPath, type PanelPage } from './harness';
+import { requireChromium, ensureBuilt, launch, openPanel, settle, shotPath, type PanelPage } from './harness';
 
-const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
-if (skip) console.log(`# SKIP browser tests: ${skip}`);
+requireChromium();
 
 /** Non-transparent pixels of a canvas. */
 async function ink(page: Page, sel: string): Promise<number> {
@@ -41,7 +40,7 @@ function assertClean(p: PanelPage, what: string): void {
   assert.deepEqual(p.externalRequests, [], `${what}: network requests outside the page`);
 }
 
-describe('contact cards (Chromium)', { skip }, () => {
+describe('contact cards (Chromium)', () => {
   let browser: Browser;
   let close: () => Promise<void>;
   let stack: Fixture;
@@ -67,7 +66,7 @@ describe('contact cards (Chromium)', { skip }, () => {
     assert.equal(await hidden(page, 'newton'), false);
     assert.equal(await hidden(page, 'pgs'), true, 'no PGS in the nonlinear formulation');
     // the table: one row per contact, the 4 ground contacts carry 3mg together
-    const rows = await page.$$eval('#cl-contacts tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent ?? '')));
+    const rows = await page.$$eval('#cl-contacts tbody tr', (trs) => trs.map((tr) => Array.from(tr.children).map((td) => td.textContent ?? '')));
     assert.equal(rows.length, 12);
     const ground = rows.filter((r) => r[1] === 'bottom → world').reduce((s, r) => s + Number(r[6]), 0);
     assert.ok(Math.abs(ground - 3 * 9.81) < 1e-2, `ground ${ground}`);
