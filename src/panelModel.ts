@@ -3,10 +3,14 @@ import type { InspectResult } from './engine/api';
 import type { Simulation } from './engine/simulation';
 import type { PanelModel } from './protocol';
 
-export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: Simulation, step?: number): PanelModel | undefined {
+/**
+ * `opts.history: false` leaves the run's records out (a live panel receives them as appended
+ * columns after the model); `steps` still says how many there are.
+ */
+export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: Simulation, step?: number, opts: { history?: boolean } = {}): PanelModel | undefined {
   const scene = inspect.parse.scene;
   if (!scene || !inspect.snapshot) return undefined;
-  const history = sim ? sim.records.slice() : [];
+  const history = sim && opts.history !== false ? sim.records.slice() : [];
   const snapshot = sim && step !== undefined && step > 0 ? sim.snapshotAt(step) : inspect.snapshot;
   if (snapshot !== inspect.snapshot) snapshot.diagnostics = inspect.snapshot.diagnostics;
   return {
@@ -14,6 +18,7 @@ export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: 
     fileName,
     snapshot,
     history,
+    steps: sim?.currentStep ?? 0,
     plannedSteps: scene.solver.steps,
     dt: scene.solver.dt,
     conditionWarning: scene.solver.conditionWarning,

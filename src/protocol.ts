@@ -3,8 +3,9 @@
 // no vscode, no DOM, no Node APIs.
 import type { StepRecord, SystemSnapshot } from './engine/result';
 import type { Diagnostic, Range } from './engine/types';
+import { isHistoryChunk, type HistoryChunk } from './shared/history';
 
-export type { StepRecord, SystemSnapshot, Diagnostic, Range };
+export type { StepRecord, SystemSnapshot, Diagnostic, Range, HistoryChunk };
 
 /** Everything the panel needs to render one scene. */
 export interface PanelModel {
@@ -15,8 +16,13 @@ export interface PanelModel {
   sceneUri?: string;
   /** The step shown in the matrices. */
   snapshot: SystemSnapshot;
-  /** Per-step records of the run so far (index k = step k+1). */
+  /**
+   * Per-step records of the run (index k = step k+1). A live panel's model carries none: the host
+   * streams the history in `historyAppend` messages after it (`steps` says how long the run is).
+   */
   history: StepRecord[];
+  /** Steps taken so far (default: `history.length`). */
+  steps?: number;
   /** Step count set in the scene (default for Run N Steps). */
   plannedSteps: number;
   dt: number;
@@ -37,10 +43,21 @@ export interface PanelModel {
 }
 
 // ---- host → webview -------------------------------------------------------
+// A message with a `seq` is flow-controlled: the host sends the next one only after the panel
+// answered `{ type: 'ack', seq }` (one such message in flight per panel).
 export type HostMessage =
-  | { type: 'model'; model: PanelModel }
-  | { type: 'snapshot'; snapshot: SystemSnapshot }
-  | { type: 'history'; history: StepRecord[]; currentStep: number }
+  /** Everything anew (the panel's history becomes `model.history`). */
+  | { type: 'model'; model: PanelModel; seq?: number }
+  /**
+   * The analysed system of a step: the reply to `requestSnapshot`, or the current step pushed
+   * during and after a run (shown when the panel follows the run). `goTo`: the panel moves there
+   * (Go to Step).
+   */
+  | { type: 'snapshot'; snapshot: SystemSnapshot; goTo?: boolean; seq?: number }
+  /** Records [chunk.from, chunk.from + chunk.count) of the run; `total`: steps taken on the host. */
+  | { type: 'historyAppend'; chunk: HistoryChunk; total: number; seq?: number }
+  /** The run is `length` steps long now (reset: 0): the panel drops the records past it. */
+  | { type: 'historyReset'; length: number; seq?: number }
   | { type: 'running'; running: boolean }
   | { type: 'invalidated'; reason: string }
   | { type: 'select'; constraint?: string; body?: string }
@@ -53,6 +70,8 @@ export type PanelCommand = (typeof PANEL_COMMANDS)[number];
 
 export type WebviewMessage =
   | { type: 'ready' }
+  /** The panel applied the host message carrying this `seq`. */
+  | { type: 'ack'; seq: number }
   | { type: 'requestSnapshot'; step: number }
   | { type: 'command'; command: PanelCommand }
   /**
@@ -88,6 +107,8 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
   switch (m.type) {
     case 'ready':
       return true;
+    case 'ack':
+      return isInt(m.seq) && m.seq >= 0;
     case 'requestSnapshot':
       return isInt(m.step) && m.step >= 0;
     case 'command':
@@ -135,6 +156,7 @@ export function isPanelModel(m: unknown): m is PanelModel {
     isSystemSnapshot(m.snapshot) &&
     Array.isArray(m.history) &&
     m.history.every(isStepRecord) &&
+    optInt(m.steps) &&
     Array.isArray(m.diagnostics) &&
     (m.snapshots === undefined || (Array.isArray(m.snapshots) && m.snapshots.every(isSystemSnapshot)))
   );
@@ -143,13 +165,16 @@ export function isPanelModel(m: unknown): m is PanelModel {
 /** Runtime validation of a message received from the host. */
 export function isHostMessage(m: unknown): m is HostMessage {
   if (!isObj(m) || typeof m.type !== 'string') return false;
+  if (!optInt(m.seq)) return false;
   switch (m.type) {
     case 'model':
       return isPanelModel(m.model);
     case 'snapshot':
-      return isSystemSnapshot(m.snapshot);
-    case 'history':
-      return Array.isArray(m.history) && m.history.every(isStepRecord) && isInt(m.currentStep) && m.currentStep >= 0;
+      return isSystemSnapshot(m.snapshot) && (m.goTo === undefined || typeof m.goTo === 'boolean');
+    case 'historyAppend':
+      return isHistoryChunk(m.chunk) && isInt(m.total) && m.total >= m.chunk.from + m.chunk.count;
+    case 'historyReset':
+      return isInt(m.length) && m.length >= 0;
     case 'running':
       return typeof m.running === 'boolean';
     case 'invalidated':

@@ -17,9 +17,11 @@ import {
   type ChartType,
   type Plugin,
 } from 'chart.js';
-import type { StepRecord, SystemSnapshot } from '../src/protocol';
+import type { SystemSnapshot } from '../src/protocol';
 import { formatNumber as fmt, formatCond } from '../src/shared';
 import { COND_BAND_LABEL, condThresholds } from '../src/shared';
+import { decimate, type Point } from './decimate';
+import { condAt, energyPartAt, lambdaAt, quatDriftAt, violationAt, type History } from './history';
 import { withAlpha, type Palette } from './theme';
 
 declare module 'chart.js' {
@@ -120,36 +122,34 @@ function logTick(this: unknown, v: number | string, _i: number, ticks: { value: 
 const linTick = (v: number | string): string => fmt(Number(v), 3);
 const logv = (x: number): number => (Number.isFinite(x) ? Math.max(FLOOR, Math.abs(x)) : NaN);
 
-/** Index stride so a history of any length is drawn with ≤ maxPts points (max-preserving). */
-function buckets(n: number, maxPts = 1500): number {
-  return Math.max(1, Math.ceil(n / maxPts));
-}
-
 interface SeriesSpec {
   label: string;
   color: string;
-  data: { x: number; y: number }[];
+  data: Point[];
   width?: number;
   dash?: number[];
   dim?: boolean;
 }
 
-function seriesOf(history: StepRecord[], get: (r: StepRecord) => number, agg: 'max' | 'last' = 'last', initial?: number): { x: number; y: number }[] {
-  const out: { x: number; y: number }[] = [];
-  if (initial !== undefined) out.push({ x: 0, y: initial });
-  const k = buckets(history.length);
-  for (let i = 0; i < history.length; i += k) {
-    let y = get(history[i]);
-    let x = history[i].step;
-    for (let q = 1; q < k && i + q < history.length; q++) {
-      const r = history[i + q];
-      const v = get(r);
-      if (agg === 'max' ? Math.abs(v) > Math.abs(y) : true) y = v;
-      x = r.step;
-    }
-    out.push({ x, y });
+/** `get(k)` over the records (x = step k + 1), decimated to at most 2000 points (decimate.ts). */
+function seriesOf(history: History, get: (k: number) => number): Point[] {
+  return decimate(history.length, get, (k) => k + 1);
+}
+
+/** Largest |get(k)| over the run. */
+function maxAbs(history: History, get: (k: number) => number): number {
+  let m = 0;
+  for (let k = 0; k < history.length; k++) {
+    const v = Math.abs(get(k));
+    if (v > m) m = v;
   }
-  return out;
+  return m;
+}
+
+/** Some record is singular (κ = ∞). */
+function anySingular(history: History): boolean {
+  for (let k = 0; k < history.length; k++) if (condAt(history, k) === null) return true;
+  return false;
 }
 
 export interface HistoryChartSpec {
@@ -161,7 +161,7 @@ export interface HistoryChartSpec {
 }
 
 export interface HistoryContext {
-  history: StepRecord[];
+  history: History;
   snapshot: SystemSnapshot;
   initial?: SystemSnapshot;
   palette: Palette;
@@ -190,14 +190,14 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
     log: true,
     build: ({ history, snapshot, palette, selectedConstraint }) => {
       const cs = snapshot.constraints;
-      const n = Math.max(cs.length, history[0]?.C.length ?? 0);
-      const maxC = (i: number): number => history.reduce((m, r) => Math.max(m, Math.abs(r.C[i] ?? 0)), 0);
+      const n = Math.max(cs.length, history.length ? history.buf.nC : 0);
+      const maxC = (i: number): number => maxAbs(history, (k) => violationAt(history, k, i) || 0);
       const chosen = pick(n, maxC, selectedConstraint);
       return {
         series: chosen.map((i, k) => ({
           label: cs[i]?.name ?? `c${i}`,
           color: palette.series[k % palette.series.length],
-          data: seriesOf(history, (r) => logv(r.C[i] ?? 0), 'max'),
+          data: seriesOf(history, (k) => logv(violationAt(history, k, i))),
           width: i === selectedConstraint ? 2.5 : 1.5,
           dash: k >= palette.series.length ? [5, 3] : undefined,
           dim: selectedConstraint >= 0 && i !== selectedConstraint,
@@ -213,10 +213,10 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
     log: false,
     build: ({ history, snapshot, palette, selectedConstraint }) => {
       const rows = snapshot.rows;
-      const n = Math.max(rows.length, history[0]?.lambda.length ?? 0);
+      const n = Math.max(rows.length, history.length ? history.buf.nL : 0);
       const sel = snapshot.constraints[selectedConstraint];
       const selRow = sel ? sel.firstRow : -1;
-      const maxL = (i: number): number => history.reduce((m, r) => Math.max(m, Math.abs(r.lambda[i] ?? 0)), 0);
+      const maxL = (i: number): number => maxAbs(history, (k) => lambdaAt(history, k, i) || 0);
       const chosen = pick(n, maxL, selRow);
       return {
         series: chosen.map((i, k) => {
@@ -224,7 +224,7 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
           return {
             label: rows[i]?.label ?? `r${i}`,
             color: palette.series[k % palette.series.length],
-            data: seriesOf(history, (r) => r.lambda[i] ?? NaN),
+            data: seriesOf(history, (k) => lambdaAt(history, k, i)),
             width: inSel ? 2.5 : 1.5,
             dash: k >= palette.series.length ? [5, 3] : undefined,
             dim: sel !== undefined && !inSel,
@@ -244,7 +244,10 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
         {
           label: 'κ(A)',
           color: palette.series[0],
-          data: seriesOf(history, (r) => (r.cond.A === null || !Number.isFinite(r.cond.A) ? 1e17 : Math.max(1, r.cond.A)), 'max'),
+          data: seriesOf(history, (k) => {
+            const c = condAt(history, k);
+            return c === null ? 1e17 : Math.max(1, c);
+          }),
         },
       ],
       // The shared κ band edges with the scene's threshold (src/shared/kappa.ts).
@@ -252,7 +255,7 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
         { y: condThresholds(conditionWarning).caution, color: palette.warning, label: `${COND_BAND_LABEL.caution} ${formatCond(condThresholds(conditionWarning).caution)}` },
         { y: condThresholds(conditionWarning).bad, color: palette.error, label: `${COND_BAND_LABEL.bad} ${formatCond(condThresholds(conditionWarning).bad)}` },
       ],
-      note: history.some((r) => r.cond.A === null) ? 'singular steps drawn at 1e17' : undefined,
+      note: anySingular(history) ? 'singular steps drawn at 1e17' : undefined,
     }),
   },
   {
@@ -262,9 +265,9 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
     log: false,
     build: ({ history, palette }) => ({
       series: [
-        { label: 'total', color: palette.series[0], data: seriesOf(history, (r) => r.energy.total), width: 2 },
-        { label: 'kinetic', color: palette.series[2], data: seriesOf(history, (r) => r.energy.kinetic), dash: [4, 3] },
-        { label: 'potential', color: palette.series[3], data: seriesOf(history, (r) => r.energy.potential), dash: [2, 2] },
+        { label: 'total', color: palette.series[0], data: seriesOf(history, (k) => energyPartAt(history, k, 2)), width: 2 },
+        { label: 'kinetic', color: palette.series[2], data: seriesOf(history, (k) => energyPartAt(history, k, 0)), dash: [4, 3] },
+        { label: 'potential', color: palette.series[3], data: seriesOf(history, (k) => energyPartAt(history, k, 1)), dash: [2, 2] },
       ],
     }),
   },
@@ -274,7 +277,7 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
     yTitle: '||q|−1| (log)',
     log: true,
     build: ({ history, palette }) => ({
-      series: [{ label: '||q|−1|', color: palette.series[4], data: seriesOf(history, (r) => logv(r.quatDrift), 'max') }],
+      series: [{ label: '||q|−1|', color: palette.series[4], data: seriesOf(history, (k) => logv(quatDriftAt(history, k))) }],
       lines: [{ y: 1e-6, color: palette.warning, label: '1e−6' }],
     }),
   },
@@ -347,10 +350,10 @@ export class HistoryChart {
     o.plugins!.clCursor = { x: step, color: p.focus };
     o.plugins!.clLines = { lines: built.lines ?? [] };
     o.plugins!.legend!.display = built.series.length > 1;
-    const last = ctx.history.length ? ctx.history[ctx.history.length - 1].step : 1;
+    const last = ctx.history.length || 1;
     if (this.spec.id === 'cond') {
       const ys = o.scales!.y as { min?: number; max?: number };
-      const singular = ctx.history.some((r) => r.cond.A === null || !Number.isFinite(r.cond.A));
+      const singular = anySingular(ctx.history);
       ys.max = singular ? 1e18 : undefined;
       ys.min = singular ? 1 : undefined;
     }

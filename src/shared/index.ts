@@ -8,4 +8,4 @@ export { safeText } from './text';
 export { csvField, csvNumber, csvText, runCsv, runCsvHeader, type RunMeta, type RunRecord } from './csv';
 export { jsonCond, jsonNumber, stringifyJson } from './json';
 export { absRange, blockDiagonalCsr, csrEntry, csrFind, csrGet, csrLowerBound, csrToDense, csrToDenseFlat, type CsrArrays, type CsrView } from './csr';
-export { frameAt, norm3, type SceneFrame, type V3 } from './sceneFrame';
+export { frameAt, norm3, recordPoses, type PoseSource, type SceneFrame, type V3 } from './sceneFrame';

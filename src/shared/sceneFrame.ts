@@ -41,15 +41,29 @@ function relative(a: Q, b: Q): Q {
   return n > 0 && Number.isFinite(n) ? [q[0] / n, q[1] / n, q[2] / n, q[3] / n] : [0, 0, 0, 1];
 }
 
+/** Where the run's poses come from: records, or anything that can give the poses after a step (the panel's columns). */
+export interface PoseSource {
+  readonly length: number;
+  /** [p(3), q(4)] per body after `step` (1 … length), or undefined when not recorded. */
+  posesAt(step: number): ArrayLike<number> | undefined;
+}
+
+/** The poses of a history of records. */
+export function recordPoses(history: readonly StepRecord[]): PoseSource {
+  return { length: history.length, posesAt: (step) => history[step - 1]?.poses };
+}
+
 /**
  * The frame at `step`. Body poses come from the snapshot when it is that step, else from the run's
  * history (`poses`). Anchors are known at the snapshot's step only; at another step each anchor
  * follows its body rigidly: anchor = p_k + R_k·R_sᵀ·(anchor_s − p_s), so joints stay joined.
  */
-export function frameAt(snapshot: SystemSnapshot, history: readonly StepRecord[], sceneBodies: readonly { name: string; fixed: boolean }[], step: number): SceneFrame {
+export function frameAt(snapshot: SystemSnapshot, history: readonly StepRecord[] | PoseSource, sceneBodies: readonly { name: string; fixed: boolean }[], step: number): SceneFrame {
+  const src = Array.isArray(history) ? recordPoses(history as readonly StepRecord[]) : (history as PoseSource);
   const names = sceneBodies.length ? sceneBodies : snapshot.bodyStates.map((b) => ({ name: b.name, fixed: b.fixed }));
-  const useSnap = snapshot.step === step || step === 0 || history.length === 0;
-  const rec = step > 0 ? history[Math.min(history.length, step) - 1] : undefined;
+  const useSnap = snapshot.step === step || step === 0 || src.length === 0;
+  const poses = step > 0 ? src.posesAt(Math.min(src.length, step)) : undefined;
+  const rec = poses ? { poses } : undefined;
   const byName = new Map(snapshot.bodyStates.map((b) => [b.name, b] as const));
   const rot: (Q | undefined)[] = [];
   const bodies = names.map((b, i) => {

@@ -16,13 +16,13 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
   });
 
   store.watch(
-    (s) => [s.model?.history, s.initial, s.palette, s.selected],
+    (s) => [s.history, s.initial, s.palette, s.selected],
     (_, s) => {
       const m = s.model;
       const snap = s.snapshot;
       if (!m || !snap || !s.palette) return;
-      empty.hidden = m.history.length !== 0;
-      const ctx: HistoryContext = { history: m.history, snapshot: snap, initial: s.initial, palette: s.palette, selectedConstraint: s.selected, conditionWarning: m.conditionWarning };
+      empty.hidden = s.history.length !== 0;
+      const ctx: HistoryContext = { history: s.history, snapshot: snap, initial: s.initial, palette: s.palette, selectedConstraint: s.selected, conditionWarning: m.conditionWarning };
       for (const c of charts) c.note.textContent = c.chart.update(ctx, s.step) ?? '';
     },
   );

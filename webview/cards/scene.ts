@@ -4,6 +4,7 @@ import type { Projection } from '../../src/protocol';
 import { h } from '../dom';
 import { formatNumber as fmt, formatVec as fmtVec } from '../../src/shared';
 import { SceneView, frameAt } from '../sceneView';
+import { poseSource } from '../history';
 import { card, type CardContext } from './card';
 
 /** Most history frames sampled for the view's bounds. */
@@ -20,6 +21,7 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
     return b;
   });
   const note = h('p', { class: 'cl-desc' });
+  const cardEl = card('scene', 'Scene', [proj], [view.el, note]);
 
   store.watch(
     (s) => s.palette,
@@ -36,23 +38,25 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
   let boundsKey = '';
   let boundsModel: unknown;
   store.watch(
-    (s) => [s.model, s.snapshot, s.step, s.selected],
+    (s) => [s.model, s.history, s.snapshot, s.step, s.selected],
     (_, s) => {
       const m = s.model;
       const snap = s.snapshot;
       if (!m || !snap) return;
-      const key = `${m.history.length}:${snap.step === 0 ? 'init' : ''}`;
+      const poses = poseSource(s.history);
+      const key = `${poses.length}:${snap.step === 0 ? 'init' : ''}`;
       if (key !== boundsKey || m.snapshot !== boundsModel) {
         boundsKey = key;
         boundsModel = m.snapshot;
         const frames: { p: [number, number, number] }[][] = [];
-        const stride = Math.max(1, Math.floor(m.history.length / BOUNDS_FRAMES));
-        for (let k = 0; k < m.history.length; k += stride) frames.push(frameAt(snap, m.history, m.sceneBodies, k + 1).bodies);
-        frames.push(frameAt(snap, m.history, m.sceneBodies, snap.step).bodies);
+        const stride = Math.max(1, Math.floor(poses.length / BOUNDS_FRAMES));
+        for (let k = 0; k < poses.length; k += stride) frames.push(frameAt(snap, poses, m.sceneBodies, k + 1).bodies);
+        frames.push(frameAt(snap, poses, m.sceneBodies, snap.step).bodies);
         const extra = snap.constraints.flatMap((c) => [c.anchorAWorld, c.anchorBWorld] as [number, number, number][]);
         view.setBounds(frames, extra);
       }
-      view.setFrame(frameAt(snap, m.history, m.sceneBodies, s.step));
+      view.setFrame(frameAt(snap, poses, m.sceneBodies, s.step));
+      cardEl.dataset.step = String(s.step);
       view.setSelected(s.selected);
       const sel = snap.constraints[s.selected];
       note.textContent = sel
@@ -60,5 +64,5 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
         : 'Arrows: constraint forces on each end, length ∝ |F|. Click a constraint to select it.';
     },
   );
-  return card('scene', 'Scene', [proj], [view.el, note]);
+  return cardEl;
 }
