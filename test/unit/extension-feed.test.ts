@@ -33,7 +33,6 @@ function rig(opts: { ack: 'never' | 'sync' | 'manual'; undelivered?: boolean; ma
   let total = 0;
   const shown: number[] = [];
   let pushedAhead = 0;
-  let feed!: PanelFeed;
   const model = (): FeedModel => ({
     message: { type: 'model', model: { sceneName: 's', fileName: 's.scene.json', snapshot: { step: records.length } as SystemSnapshot, history: [], steps: records.length, plannedSteps: 10, dt: 0.01, diagnostics: [], sceneBodies: [] } satisfies PanelModel },
   });
@@ -55,7 +54,7 @@ function rig(opts: { ack: 'never' | 'sync' | 'manual'; undelivered?: boolean; ma
       if (m.snapshot.step > history.length) pushedAhead++;
     }
   };
-  feed = new PanelFeed(
+  const feed: PanelFeed = new PanelFeed(
     (m) => {
       if (opts.undelivered) return Promise.resolve(false);
       posted.push(m);

@@ -167,11 +167,11 @@ describe('playing a scene through the store', () => {
     const clock = new FakeClock();
     const log: Log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as unknown as Log;
     const events: SceneEvent<{ path: string; toString(): string }>[] = [];
-    let feed!: PanelFeed;
+    const sink: { feed?: PanelFeed } = {};
     const store = new SceneStore<{ path: string; toString(): string }>((e) => {
       events.push(e);
-      if (e.kind === 'stepped') feed.stepped(e.settled === true);
-      if (e.kind === 'reset') feed.modelChanged();
+      if (e.kind === 'stepped') sink.feed?.stepped(e.settled === true);
+      if (e.kind === 'reset') sink.feed?.modelChanged();
     }, log);
     const u = { path: '/w/h.scene.json', toString: () => 'file:///w/h.scene.json' };
     const s = store.stateFor(u);
@@ -179,7 +179,7 @@ describe('playing a scene through the store', () => {
     const sim = store.simulation(s)!;
     const posted: HostMessage[] = [];
     // A panel that never acknowledges.
-    feed = new PanelFeed(
+    const feed = new PanelFeed(
       (m) => (posted.push(m), true),
       {
         model: () => ({ message: { type: 'model', model: { sceneName: 'h', fileName: 'h.scene.json', snapshot: { step: 0 } as SystemSnapshot, history: [], steps: sim.currentStep, plannedSteps: 1, dt: 0.01, diagnostics: [], sceneBodies: [] } } }),
@@ -188,6 +188,7 @@ describe('playing a scene through the store', () => {
       },
       { timers: clock },
     );
+    sink.feed = feed;
     feed.connect();
     // Each real step costs 0.3 ms of clock time.
     const step = sim.step.bind(sim);
