@@ -11,8 +11,9 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
   const charts = HISTORY_CHARTS.map((spec) => {
     const canvas = h('canvas', { role: 'img', 'aria-label': `${spec.title} over time` });
     const note = h('span', { class: 'cl-chart-note' });
-    grid.append(h('figure', { class: 'cl-history-item', 'data-chart': spec.id }, h('figcaption', {}, h('span', { text: spec.title }), note), h('div', { class: 'cl-chart cl-chart-history' }, canvas)));
-    return { chart: new HistoryChart(spec, canvas, (step) => actions.goToStep(step)), note };
+    const figure = h('figure', { class: 'cl-history-item', 'data-chart': spec.id }, h('figcaption', {}, h('span', { text: spec.title }), note), h('div', { class: 'cl-chart cl-chart-history' }, canvas));
+    grid.append(figure);
+    return { chart: new HistoryChart(spec, canvas, (step) => actions.goToStep(step)), note, figure };
   });
 
   store.watch(
@@ -23,7 +24,11 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
       if (!m || !snap || !s.palette) return;
       empty.hidden = s.history.length !== 0;
       const ctx: HistoryContext = { history: s.history, snapshot: snap, initial: s.initial, palette: s.palette, selectedConstraint: s.selected, conditionWarning: m.conditionWarning };
-      for (const c of charts) c.note.textContent = c.chart.update(ctx, s.step) ?? '';
+      for (const c of charts) {
+        c.note.textContent = c.chart.update(ctx, s.step) ?? '';
+        // The most points a series of this chart draws (the decimation bounds it whatever the run's length).
+        c.figure.dataset.points = String(c.chart.chart.data.datasets.reduce((m, d) => Math.max(m, d.data.length), 0));
+      }
     },
   );
   store.watch(
