@@ -20,7 +20,7 @@ import {
 import type { SystemSnapshot } from '../src/protocol';
 import { formatNumber as fmt, formatCond } from '../src/shared';
 import { COND_BAND_LABEL, condThresholds } from '../src/shared';
-import { decimate, type Point } from './decimate';
+import { decimate, MAX_BUCKETS, type Point } from './decimate';
 import { condAt, energyPartAt, lambdaAt, quatDriftAt, violationAt, type History } from './history';
 import { withAlpha, type Palette } from './theme';
 
@@ -35,9 +35,13 @@ declare module 'chart.js' {
 
 Chart.register(LineController, LineElement, PointElement, BarController, BarElement, ScatterController, LinearScale, LogarithmicScale, CategoryScale, Tooltip, Legend);
 
+/** A chart whose cursor can move without an update (the cursor is read at draw time). */
+type CursorChart = Chart & { clCursorAt?: { x?: number; color?: string } };
+
 const cursorPlugin: Plugin = {
   id: 'clCursor',
-  afterDatasetsDraw(chart, _args, opts: { x?: number; color?: string }) {
+  afterDatasetsDraw(chart, _args, pluginOpts: { x?: number; color?: string }) {
+    const opts = (chart as CursorChart).clCursorAt ?? pluginOpts;
     if (opts?.x === undefined) return;
     const xs = chart.scales.x;
     if (!xs) return;
@@ -131,9 +135,12 @@ interface SeriesSpec {
   dim?: boolean;
 }
 
-/** `get(k)` over the records (x = step k + 1), decimated to at most 2000 points (decimate.ts). */
+/** Buckets of the decimation: one per pixel of the chart's width, at most MAX_BUCKETS (≤ 2000 points). */
+let buckets = MAX_BUCKETS;
+
+/** `get(k)` over the records (x = step k + 1), decimated to min/max per pixel (decimate.ts). */
 function seriesOf(history: History, get: (k: number) => number): Point[] {
-  return decimate(history.length, get, (k) => k + 1);
+  return decimate(history.length, get, (k) => k + 1, buckets);
 }
 
 /** Largest |get(k)| over the run. */
@@ -333,6 +340,7 @@ export class HistoryChart {
   }
 
   update(ctx: HistoryContext, step: number): string | undefined {
+    buckets = Math.max(100, Math.min(MAX_BUCKETS, Math.round(this.chart.width || MAX_BUCKETS)));
     const built = this.spec.build(ctx);
     const p = ctx.palette;
     this.chart.data.datasets = built.series.map(
@@ -347,7 +355,7 @@ export class HistoryChart {
       }),
     );
     const o = this.chart.options;
-    o.plugins!.clCursor = { x: step, color: p.focus };
+    (this.chart as CursorChart).clCursorAt = { x: step, color: p.focus };
     o.plugins!.clLines = { lines: built.lines ?? [] };
     o.plugins!.legend!.display = built.series.length > 1;
     const last = ctx.history.length || 1;
@@ -363,9 +371,10 @@ export class HistoryChart {
     return built.note;
   }
 
+  /** Moves the cursor: a redraw of what is there, no update of the data or the scales. */
   updateCursor(step: number, color: string): void {
-    this.chart.options.plugins!.clCursor = { x: step, color };
-    this.chart.update('none');
+    (this.chart as CursorChart).clCursorAt = { x: step, color };
+    this.chart.draw();
   }
 
   destroy(): void {

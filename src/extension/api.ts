@@ -13,6 +13,8 @@ export interface PanelProbe {
   postedTypes: string[];
   /** Whether the panel is currently visible. */
   visible: boolean;
+  /** The flow-controlled feed (model, history, snapshots): what it posted, and whether a message awaits its acknowledgement. */
+  flow?: { posted: number; historyBytes: number; historyRecords: number; maxInFlight: number; waiting: boolean };
 }
 
 export interface ConstraintLensApi {

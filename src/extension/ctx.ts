@@ -95,6 +95,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
           lastMessageFromWebview: p.lastMessageFromWebview,
           postedTypes: [...p.postedTypes],
           visible: p.visible,
+          flow: { ...p.feed.stats, waiting: p.feed.waiting },
         };
       },
       currentStep: (uri) => state(uri)?.sim?.currentStep ?? 0,

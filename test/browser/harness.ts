@@ -330,7 +330,10 @@ export async function openPanel(
       outbox.push(encodeForJson(m));
       await page.evaluate(`window.__clPull().then((text) => {
         const decode = ${DECODE_IN_PAGE};
-        window.dispatchEvent(new MessageEvent('message', { data: ${as === 'object' ? 'decode(text)' : 'text'} }));
+        const data = ${as === 'object' ? 'decode(text)' : 'text'};
+        const t0 = performance.now();
+        window.dispatchEvent(new MessageEvent('message', { data }));
+        (window.__clApplyMs = window.__clApplyMs || []).push(performance.now() - t0);
       })`);
     },
     waitForPost: async (pred, timeoutMs = 5000) => {

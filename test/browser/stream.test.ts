@@ -75,6 +75,12 @@ describe('a long run streamed into the panel (Chromium)', { skip }, () => {
     const acks = p.posted.filter((m) => m.type === 'ack').map((m) => (m as { seq: number }).seq);
     assert.deepEqual(acks, Array.from({ length: seq - 1 }, (_, i) => i + 1));
     const heap1 = await used();
+    // Time the panel took to apply each message and render it (synchronous part, in the page).
+    const applyMs = (await page.evaluate('window.__clApplyMs')) as number[];
+    const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const appendMs = applyMs.filter((_, i) => i % 5 !== 4);
+    const snapMs = applyMs.filter((_, i) => i % 5 === 4);
+    console.log(`# the panel applied an append in ${med(appendMs.slice(0, 8)).toFixed(1)} ms (first ones) → ${med(appendMs.slice(-8)).toFixed(1)} ms (last ones), a snapshot in ${med(snapMs).toFixed(1)} ms (medians)`);
     const first = times.slice(0, 5).reduce((a, b) => a + b) / 5;
     const last = times.slice(-5).reduce((a, b) => a + b) / 5;
     console.log(`# ${STEPS} steps in ${times.length} appends of ${CHUNK}: first appends ${first.toFixed(0)} ms, last ${last.toFixed(0)} ms (send + apply + render); panel heap ${(heap0 / 1e6).toFixed(1)} → ${(heap1 / 1e6).toFixed(1)} MB`);
