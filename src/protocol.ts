@@ -54,8 +54,11 @@ export type HostMessage =
    * (Go to Step).
    */
   | { type: 'snapshot'; snapshot: SystemSnapshot; goTo?: boolean; seq?: number }
-  /** Records [chunk.from, chunk.from + chunk.count) of the run; `total`: steps taken on the host. */
-  | { type: 'historyAppend'; chunk: HistoryChunk; total: number; seq?: number }
+  /**
+   * Records [chunk.from, chunk.from + chunk.count) of the run; `total`: steps taken on the host;
+   * `snapshot`: the current step's (the last record's), applied with the records.
+   */
+  | { type: 'historyAppend'; chunk: HistoryChunk; total: number; snapshot?: SystemSnapshot; seq?: number }
   /** The run is `length` steps long now (reset: 0): the panel drops the records past it. */
   | { type: 'historyReset'; length: number; seq?: number }
   | { type: 'running'; running: boolean }
@@ -172,7 +175,7 @@ export function isHostMessage(m: unknown): m is HostMessage {
     case 'snapshot':
       return isSystemSnapshot(m.snapshot) && (m.goTo === undefined || typeof m.goTo === 'boolean');
     case 'historyAppend':
-      return isHistoryChunk(m.chunk) && isInt(m.total) && m.total >= m.chunk.from + m.chunk.count;
+      return isHistoryChunk(m.chunk) && isInt(m.total) && m.total >= m.chunk.from + m.chunk.count && (m.snapshot === undefined || isSystemSnapshot(m.snapshot));
     case 'historyReset':
       return isInt(m.length) && m.length >= 0;
     case 'running':

@@ -133,24 +133,13 @@ function onHost(s: PanelState, m: HostMessage): PanelState {
   switch (m.type) {
     case 'model':
       return setModel(s, m.model);
-    case 'snapshot': {
-      const snap = normalizeSnapshot(m.snapshot);
-      const next: PanelState = { ...s, loading: s.loading === snap.step ? undefined : s.loading, initial: snap.step === 0 ? snap : s.initial };
-      // Go to Step from the host: the panel moves there.
-      if (m.goTo && s.model) {
-        const step = Math.max(0, Math.min(snap.step, next.total));
-        return setSnapshot({ ...next, step, follow: step === next.total, wanted: undefined }, snap);
-      }
-      // The step on screen, or what was asked for.
-      if (snap.step === s.step || s.wanted === snap.step) return setSnapshot({ ...next, wanted: undefined }, snap);
-      // The run's current step while following it: the step moves with its snapshot (never back).
-      if (s.follow && s.wanted === undefined && snap.step > s.step && snap.step <= s.total) return setSnapshot({ ...next, step: snap.step }, snap);
-      return next;
-    }
+    case 'snapshot':
+      return onSnapshot(s, m.snapshot, m.goTo === true);
     case 'historyAppend': {
       if (!s.model) return s;
       const history = appendHistory(s.history, normalizeChunk(m.chunk));
-      return { ...s, history, total: Math.max(m.total, history.length) };
+      const next: PanelState = { ...s, history, total: Math.max(m.total, history.length) };
+      return m.snapshot ? onSnapshot(next, m.snapshot, false) : next;
     }
     case 'historyReset': {
       if (!s.model) return s;
@@ -169,6 +158,22 @@ function onHost(s: PanelState, m: HostMessage): PanelState {
       return select(s, s.snapshot.constraints.findIndex((c) => c.name === name));
     }
   }
+}
+
+/** A snapshot from the host: a reply, the run's current step (shown when following), or Go to Step (`goTo`). */
+function onSnapshot(s: PanelState, raw: SystemSnapshot, goTo: boolean): PanelState {
+  const snap = normalizeSnapshot(raw);
+  const next: PanelState = { ...s, loading: s.loading === snap.step ? undefined : s.loading, initial: snap.step === 0 ? snap : s.initial };
+  // Go to Step from the host: the panel moves there.
+  if (goTo && s.model) {
+    const step = Math.max(0, Math.min(snap.step, next.total));
+    return setSnapshot({ ...next, step, follow: step === next.total, wanted: undefined }, snap);
+  }
+  // The step on screen, or what was asked for.
+  if (snap.step === s.step || s.wanted === snap.step) return setSnapshot({ ...next, wanted: undefined }, snap);
+  // The run's current step while following it: the step moves with its snapshot (never back).
+  if (s.follow && s.wanted === undefined && snap.step > s.step && snap.step <= s.total) return setSnapshot({ ...next, step: snap.step }, snap);
+  return next;
 }
 
 function setModel(s: PanelState, raw: PanelModel): PanelState {

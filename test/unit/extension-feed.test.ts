@@ -45,6 +45,10 @@ function rig(opts: { ack: 'never' | 'sync' | 'manual'; undelivered?: boolean; ma
       assert.equal(m.chunk.from, history.length, 'appends start where the panel is');
       history = next;
       total = m.total;
+      if (m.snapshot) {
+        shown.push(m.snapshot.step);
+        if (m.snapshot.step > history.length) pushedAhead++;
+      }
     } else if (m.type === 'historyReset') {
       history = truncateHistory(history, m.length);
       total = m.length;
@@ -130,16 +134,22 @@ describe('panel feed', () => {
     const during = r.posted.slice(1);
     const seconds = (r.clock.t - t0) / 1000;
     const hist = during.filter((m) => m.type === 'historyAppend').length;
-    const snaps = during.filter((m) => m.type === 'snapshot').length;
+    const snaps = during.filter((m) => m.type === 'snapshot' || (m.type === 'historyAppend' && m.snapshot)).length;
     assert.ok(hist <= 10 * seconds + 1 && hist >= 8 * seconds, `${hist} history messages in ${seconds} s`);
     assert.ok(snaps <= 10 * seconds + 1 && snaps >= 8 * seconds, `${snaps} snapshots in ${seconds} s`);
+    assert.ok(
+      during.every((m) => m.type === 'historyAppend'),
+      'the current step’s snapshot travels with the records (one message, one round trip)',
+    );
     assert.equal(r.feed.stats.maxInFlight, 1);
     // The run settles: its end goes now, not after the interval.
     for (let i = 0; i < 5; i++) r.records.push(record(r.records.length));
     const n = r.posted.length;
     r.feed.stepped(true);
     r.clock.advance(10);
-    assert.deepEqual(types(r.posted.slice(n)), ['historyAppend', 'snapshot']);
+    assert.deepEqual(types(r.posted.slice(n)), ['historyAppend']);
+    const end = r.posted.at(-1);
+    assert.equal(end?.type === 'historyAppend' && end.snapshot?.step, r.records.length, 'the end’s records and its snapshot in one message');
     assert.equal(r.shown.at(-1), r.records.length, 'the final step’s snapshot');
     assert.ok(r.pushedAhead === 0, 'no pushed snapshot ran ahead of the records the panel had');
     assert.equal(r.history.length, r.records.length);

@@ -194,6 +194,22 @@ describe('webview store', () => {
     assert.ok(isConsistent(s));
   });
 
+  test('records and the current step’s snapshot in one message move together', () => {
+    const records = chain.model.history;
+    let s = run(panel(), host({ type: 'model', model: { ...chain.model, history: [], steps: 0, snapshot: chain.snapshotAt(0) } }));
+    s = reduce(s, host({ type: 'historyAppend', chunk: encodeHistory(records, 0, 9), total: 9, snapshot: chain.snapshotAt(9), seq: 4 }));
+    assert.equal(s.history.length, 9);
+    assert.equal(s.step, 9);
+    assert.equal(s.snapshot?.step, 9);
+    assert.deepEqual(shownSteps(s), { header: 9, scene: 9, forces: 9, matrices: 9 });
+    // Not following: the records extend the run, the shown step stays.
+    s = run(s, { type: 'goToStep', step: 0 }, host({ type: 'historyAppend', chunk: encodeHistory(records, 9, 20), total: 20, snapshot: chain.snapshotAt(20) }));
+    assert.equal(s.history.length, 20);
+    assert.equal(s.step, 0);
+    assert.equal(s.snapshot?.step, 0);
+    assert.ok(isConsistent(s));
+  });
+
   test('Go to Step from the host moves the panel; a model announces steps still to come', () => {
     let s = run(panel(), host({ type: 'model', model: { ...chain.model, history: [], steps: 20 } }));
     assert.equal(s.total, 20);

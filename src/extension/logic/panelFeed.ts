@@ -1,11 +1,12 @@
 // What the host sends one inspector panel, with backpressure: at most one flow-controlled message
 // (model, history, snapshot) is in flight, and the next goes only when the panel acknowledged it.
 // Meanwhile updates coalesce: the history is sent as the records appended since the last message
-// (compact columns, src/shared/history.ts), the snapshot as the current step's only. During a run
-// both go at most every `intervalMs` (≤ 10 Hz); when the run settles the end goes at once. So the
-// host never runs ahead of the panel, and the work per message does not grow with the run.
+// (compact columns, src/shared/history.ts) with the current step's snapshot in the same message.
+// During a run an update goes at most every `intervalMs` (≤ 10 Hz); when the run settles the end
+// goes at once. So the host never runs ahead of the panel, and the work per message does not grow
+// with the run.
 // Pure: no vscode; timers injectable (test/unit/extension-feed.test.ts).
-import type { HostMessage, StepRecord, SystemSnapshot } from '../../protocol';
+import type { HistoryChunk, HostMessage, StepRecord, SystemSnapshot } from '../../protocol';
 import { chunkBytes, encodeHistory, historyShape, recordsPerChunk } from '../../shared/history';
 import { realTimers, type Timers } from './schedule';
 
@@ -31,7 +32,7 @@ export interface FeedSource {
 
 export interface FeedOptions {
   timers?: Timers;
-  /** Least time between two history messages, and between two pushed snapshots, while a run goes on (ms). */
+  /** Least time between two updates (records and the current step's snapshot) while a run goes on (ms). */
   intervalMs?: number;
   /** Largest history message (bytes of its columns). */
   maxChunkBytes?: number;
@@ -67,8 +68,8 @@ export class PanelFeed {
   private flush = false;
   /** The last history message stopped short of the end (its size was capped): the rest goes at once. */
   private partial = false;
-  private lastHistoryAt = Number.NEGATIVE_INFINITY;
-  private lastPushAt = Number.NEGATIVE_INFINITY;
+  /** When the last update of the run (records and/or the current step's snapshot) went. */
+  private lastUpdateAt = Number.NEGATIVE_INFINITY;
   private timer: unknown;
   /** Bumped whenever what the panel has is replaced: snapshots made for before are dropped. */
   private epoch = 0;
@@ -146,8 +147,7 @@ export class PanelFeed {
     this.pushedStep = -1;
     this.flush = false;
     this.partial = false;
-    this.lastHistoryAt = Number.NEGATIVE_INFINITY;
-    this.lastPushAt = Number.NEGATIVE_INFINITY;
+    this.lastUpdateAt = Number.NEGATIVE_INFINITY;
     this.epoch++;
     this.clearTimer();
   }
@@ -181,7 +181,7 @@ export class PanelFeed {
     }
     let wake = Number.POSITIVE_INFINITY;
     if (records.length > this.sent) {
-      const at = this.flush || this.partial ? now : this.lastHistoryAt + this.intervalMs;
+      const at = this.flush || this.partial ? now : this.lastUpdateAt + this.intervalMs;
       if (at <= now) {
         this.sendHistory(records, now);
         return;
@@ -191,10 +191,10 @@ export class PanelFeed {
     // The current step's snapshot, once the panel has its record.
     const target = this.sent;
     if (target !== this.pushedStep) {
-      const at = this.flush ? now : this.lastPushAt + this.intervalMs;
+      const at = this.flush ? now : this.lastUpdateAt + this.intervalMs;
       if (at <= now) {
         this.pushedStep = target;
-        this.lastPushAt = now;
+        this.lastUpdateAt = now;
         this.sendSnapshot(target, 'push');
         return;
       }
@@ -220,35 +220,52 @@ export class PanelFeed {
     const model = m.message.model;
     this.sent = model.history.length;
     this.pushedStep = model.steps ?? model.history.length;
-    this.lastPushAt = this.timers.now();
+    this.lastUpdateAt = this.timers.now();
     if (m.showStep !== undefined && m.showStep !== model.snapshot.step) this.requested = { step: m.showStep, goTo: true };
     this.send(m.message);
   }
 
+  /**
+   * The records the panel is missing (up to the size cap). When they reach the end and the current
+   * step's snapshot is due, it travels in the same message: one round trip, and the panel moves its
+   * records and its step together.
+   */
   private sendHistory(records: readonly StepRecord[], now: number): void {
     const shape = historyShape(records);
     const to = Math.min(records.length, this.sent + recordsPerChunk(shape.nC, shape.nL, shape.nP, this.maxChunkBytes));
     const chunk = encodeHistory(records, this.sent, to, shape);
+    const total = records.length;
     this.stats.historyBytes += chunkBytes(chunk);
     this.stats.historyRecords += chunk.count;
     this.sent = to;
     this.partial = to < records.length;
-    this.lastHistoryAt = now;
-    this.send({ type: 'historyAppend', chunk, total: records.length });
+    this.lastUpdateAt = now;
+    // Records that reach the end bring the current step's snapshot along.
+    const withSnapshot = !this.partial && to !== this.pushedStep;
+    if (!withSnapshot) {
+      this.send({ type: 'historyAppend', chunk, total });
+      return;
+    }
+    this.pushedStep = to;
+    this.sendSnapshot(to, 'push', { chunk, total });
   }
 
-  private sendSnapshot(step: number, why: 'reply' | 'push' | 'goTo'): void {
+  /** The snapshot of `step` (made maybe asynchronously: it holds the slot meanwhile), alone or with the records before it. */
+  private sendSnapshot(step: number, why: 'reply' | 'push' | 'goTo', withRecords?: { chunk: HistoryChunk; total: number }): void {
     const epoch = this.epoch;
     this.busy = true;
     const done = (snap: SystemSnapshot | undefined): void => {
       this.busy = false;
-      if (snap && epoch === this.epoch && this.open) this.send(why === 'goTo' ? { type: 'snapshot', snapshot: snap, goTo: true } : { type: 'snapshot', snapshot: snap });
+      if (epoch !== this.epoch || !this.open) this.pump(); // replaced meanwhile: the model goes again
+      else if (withRecords) this.send(snap ? { type: 'historyAppend', ...withRecords, snapshot: snap } : { type: 'historyAppend', ...withRecords });
+      else if (snap) this.send(why === 'goTo' ? { type: 'snapshot', snapshot: snap, goTo: true } : { type: 'snapshot', snapshot: snap });
       else this.pump();
     };
     const failed = (e: unknown): void => {
       this.busy = false;
       this.opts.onSnapshotError?.(step, e);
-      this.pump();
+      if (withRecords && epoch === this.epoch && this.open) this.send({ type: 'historyAppend', ...withRecords });
+      else this.pump();
     };
     let out: SystemSnapshot | undefined | Promise<SystemSnapshot | undefined>;
     try {

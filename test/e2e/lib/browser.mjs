@@ -18,6 +18,8 @@ export async function launchBrowser(p, { width = 1600, height = 1000 } = {}) {
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       '--disable-dev-shm-usage',
+      // exact performance.memory and a gc() for the panel's heap figures (lib/runloop.mjs)
+      '--enable-precise-memory-info', '--js-flags=--expose-gc',
     ],
   });
   return ctx;
