@@ -186,7 +186,10 @@ class InspectorPanel extends Disposable implements PanelProbe {
         this.post({ type: 'invalidated', reason: `${e.state.fileName} changed; re-analysing…` });
         break;
       case 'stepped':
-        this.feed.stepped(e.settled === true);
+        // A run's end: its 'running' message (fired right after) goes first, so the panel's Play
+        // button shows the stop before the last records arrive.
+        if (e.settled) queueMicrotask(() => this.feed.stepped(true));
+        else this.feed.stepped(false);
         break;
       case 'running':
         this.post({ type: 'running', running: e.state.running });

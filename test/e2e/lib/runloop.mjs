@@ -38,11 +38,13 @@ export function extensionHostRss(pgid) {
   return { rss, pids };
 }
 
-/** In the webview: record every change of the header's step counter with its wall-clock time. */
+/** In the webview: record every change of the header's step counter and of the Play button, with its wall-clock time. */
 function installStepLog() {
   const w = globalThis;
+  w.__clStepObserver?.disconnect();
   w.__clStepLog = [];
-  const read = () => w.document.querySelector('[data-stat="step"] .cl-stat-value')?.textContent ?? '';
+  const button = () => w.document.querySelector('[data-command="playPause"]');
+  const read = () => `${w.document.querySelector('[data-stat="step"] .cl-stat-value')?.textContent ?? ''}|${button()?.getAttribute('aria-pressed')}`;
   let last = read();
   w.__clStepLog.push({ t: Date.now(), text: last });
   const obs = new w.MutationObserver(() => {
@@ -53,6 +55,8 @@ function installStepLog() {
     }
   });
   obs.observe(w.document.querySelector('.cl-stats'), { childList: true, subtree: true, characterData: true });
+  obs.observe(button(), { attributes: true });
+  w.__clStepObserver = obs;
 }
 
 /** The header's step counter "shown / taken", the steps the cards show, and the panel's heap. */
@@ -90,7 +94,11 @@ async function preparePalette(page, title) {
   throw new Error(`the palette does not offer "${title}"`);
 }
 
-/** Enter on the prepared palette; resolves with the time the panel's counter last changed after it (ms from Enter). */
+/**
+ * Enter on the prepared palette. Resolves with, in ms from Enter: `stopped`, when the panel's Play
+ * button showed the run had stopped (the host's 'running' message), and `latency`, when the
+ * panel's step counter last changed (its final step, which follows the stop by one update).
+ */
 async function paletteAndSettle(page, inner, title, settleMs = 1500) {
   await preparePalette(page, title);
   await inner.locator('body').evaluate(installStepLog);
@@ -101,8 +109,21 @@ async function paletteAndSettle(page, inner, title, settleMs = 1500) {
   await sleep(1000);
   const b = await inner.locator('body').evaluate(readPanel);
   const changes = a.log.filter((e) => e.t >= t0);
-  const lastChange = changes.length ? changes[changes.length - 1].t - t0 : 0;
-  return { latency: lastChange, before: a, after: b, changes: changes.length };
+  const counter = (e) => e.text.split('|')[0];
+  let lastChange = 0;
+  for (let i = 0; i < changes.length; i++) {
+    const prev = i === 0 ? a.log.filter((e) => e.t < t0).at(-1) : changes[i - 1];
+    if (!prev || counter(prev) !== counter(changes[i])) lastChange = changes[i].t - t0;
+  }
+  const stop = changes.find((e) => e.text.endsWith('|false'));
+  const start = changes.find((e) => e.text.endsWith('|true'));
+  return { latency: lastChange, stopped: stop ? stop.t - t0 : -1, started: start ? start.t - t0 : -1, before: a, after: b, changes: changes.length };
+}
+
+/** The panel's scene and history cards (below the fold of the workbench screenshot). */
+async function cardShots(inner, outDir, name) {
+  for (const card of ['scene', 'history']) await inner.locator(`#cl-${card}`).screenshot({ path: join(outDir, `runloop-${name}-${card}.png`) });
+  await inner.locator('.cl-header').scrollIntoViewIfNeeded();
 }
 
 function consistent(p) {
@@ -115,7 +136,7 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
   mkdirSync(join(folder, '.vscode'), { recursive: true });
   writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'constraintLens.play.stepsPerSecond': 1000 }, null, 2) + '\n');
   await closeAllEditors(page);
-  await quickOpen(page, 'hanging-mass.scene.json');
+  await quickOpen(page, 'horizontal-rod.scene.json'); // a swinging rod: the scene and the charts keep moving
   await runCommand(page, 'Constraint Lens: Open Inspector');
   const heat = await waitForHeatmap(page);
   if (!heat.ok) throw new Error('the inspector did not draw');
@@ -141,19 +162,24 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
   const playS = (Date.now() - t0) / 1000;
   log(`  Play: ${p.taken} steps in ${playS.toFixed(1)} s (${(p.taken / playS).toFixed(0)} steps/s shown by the panel); header "${p.text}"`);
   await page.screenshot({ path: join(outDir, 'runloop-long-play.png') });
+  await cardShots(inner, outDir, 'long-play');
 
   // Pause from the palette, several times (Play again from the palette between them).
   const pauses = [];
+  const pauseStops = [];
+  const starts = [];
   let last;
   for (let i = 0; i < 5; i++) {
     const r = await paletteAndSettle(page, inner, 'Constraint Lens: Play / Pause');
     if (r.after.playing || r.after.taken !== r.before.taken) throw new Error(`Pause ${i + 1}: the counter still moves (${r.before.text} → ${r.after.text})`);
     pauses.push(r.latency);
+    pauseStops.push(r.stopped);
     last = r.after;
     if (i < 4) {
-      await preparePalette(page, 'Constraint Lens: Play / Pause');
-      await page.keyboard.press('Enter');
-      await sleep(1500);
+      // Play again from the palette: the same path with next to no work in the host (a baseline).
+      const g = await paletteAndSettle(page, inner, 'Constraint Lens: Play / Pause', 1000);
+      if (!g.after.playing) throw new Error(`Play ${i + 1} did not start`);
+      starts.push(g.started);
     }
   }
   if (!consistent(last)) throw new Error(`after Pause the panel shows different steps: ${JSON.stringify({ ...last, log: undefined })}`);
@@ -177,9 +203,11 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
   afterRun = await inner.locator('body').evaluate(readPanel);
   if (afterRun.taken !== target || !consistent(afterRun)) throw new Error(`after Run 300: ${JSON.stringify({ ...afterRun, log: undefined })} (expected ${target})`);
   await page.screenshot({ path: join(outDir, 'runloop-after-run.png') });
+  await cardShots(inner, outDir, 'after-run');
 
   // Reset while playing, from the palette.
   const resets = [];
+  const resetStops = [];
   let afterReset;
   for (let i = 0; i < 3; i++) {
     await inner.locator('[data-command="playPause"]').click();
@@ -187,16 +215,19 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
     const r = await paletteAndSettle(page, inner, 'Constraint Lens: Reset');
     if (r.after.taken !== 0 || r.after.playing) throw new Error(`Reset ${i + 1}: ${r.after.text}, playing ${r.after.playing}`);
     resets.push(r.latency);
+    resetStops.push(r.stopped);
     afterReset = r.after;
   }
   if (!consistent(afterReset)) throw new Error(`after Reset the panel shows different steps: ${JSON.stringify({ ...afterReset, log: undefined })}`);
   await page.screenshot({ path: join(outDir, 'runloop-after-reset.png') });
+  await cardShots(inner, outDir, 'after-reset');
 
   const fmt = (xs) => `median ${median(xs).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
-  log(`  palette Pause → the panel's counter still: ${fmt(pauses)}`);
-  log(`  palette Reset while playing → the panel at 0 / 0: ${fmt(resets)}`);
+  log(`  palette Pause (Enter) → the panel's button shows Play: ${fmt(pauseStops)}; → its counter at the final step: ${fmt(pauses)}`);
+  log(`  palette Play (Enter) → the panel's button shows Pause (the same path, no work in the host): ${fmt(starts)}`);
+  log(`  palette Reset while playing (Enter) → the panel's button shows Play: ${fmt(resetStops)}; → its counter at 0 / 0: ${fmt(resets)}`);
   log(`  extension host rss ${mb(host0.rss)} → peak ${mb(peakRss)} during Play → ${mb(hostPaused.rss)} paused at ${last.taken} steps`);
-  log(`  panel heap ${mb(p0.heap)} → peak ${mb(peakHeap)} during Play → ${mb(last.heap)} paused → ${mb(afterReset.heap)} after Reset`);
+  log(`  JS heap of the webview's renderer (performance.memory after gc(); the workbench may share it) ${mb(p0.heap)} → peak ${mb(peakHeap)} during Play → ${mb(last.heap)} paused → ${mb(afterReset.heap)} after Reset`);
   if (median(pauses) > 1000 || median(resets) > 1000) throw new Error(`Pause ${fmt(pauses)}; Reset ${fmt(resets)}`);
-  return `${last.taken} steps; Pause ${fmt(pauses)}; Reset ${fmt(resets)}; host rss peak ${mb(peakRss)}; panel heap peak ${mb(peakHeap)}`;
+  return `${last.taken} steps; Pause → stopped ${fmt(pauseStops)}, counter final ${fmt(pauses)}; Reset → 0 ${fmt(resets)}; host rss peak ${mb(peakRss)}; renderer heap peak ${mb(peakHeap)}`;
 }
