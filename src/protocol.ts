@@ -91,6 +91,8 @@ export interface WebviewState {
   sceneUri?: string;
   selectedMatrix?: string;
   selectedStep?: number;
+  /** The panel followed the run's live end (a reloaded panel goes on following it, wherever it is now). */
+  following?: boolean;
   logScale?: boolean;
   projection?: Projection;
   /** Name of the selected constraint. */

@@ -116,10 +116,16 @@ export function applyChartTheme(p: Palette): void {
 const FLOOR = 1e-16;
 
 const isPow10 = (v: number): boolean => v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
+/** Powers of ten among an axis's ticks, counted once per tick list (the callback runs for every tick). */
+const powCounts = new WeakMap<object, number>();
 /** Log axes: label only powers of ten when at least two are shown, every tick otherwise. */
 function logTick(this: unknown, v: number | string, _i: number, ticks: { value: number }[]): string {
   const x = Number(v);
-  const pows = ticks.filter((t) => isPow10(t.value)).length;
+  let pows = powCounts.get(ticks);
+  if (pows === undefined) {
+    pows = ticks.filter((t) => isPow10(t.value)).length;
+    powCounts.set(ticks, pows);
+  }
   if (pows >= 2 && !isPow10(x)) return '';
   return fmt(x, 2);
 }

@@ -17,6 +17,7 @@ export function persistedState(s: PanelState): WebviewState | undefined {
     sceneUri: s.sceneUri,
     selectedMatrix: s.matrix,
     selectedStep: s.step,
+    following: s.follow,
     logScale: s.logScale,
     projection: s.projection,
     selectedConstraint: s.snapshot?.constraints[s.selected]?.name,

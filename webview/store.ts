@@ -56,7 +56,7 @@ export interface PanelState {
   readonly stale: boolean;
   readonly palette: Palette | undefined;
   /** What the webview state asked to restore, consumed by the first model. */
-  readonly restore: { step?: number; constraint?: string } | undefined;
+  readonly restore: { step?: number; following?: boolean; constraint?: string } | undefined;
 }
 
 export type Action =
@@ -99,7 +99,7 @@ export function initialState(opts: { report: boolean; restored?: WebviewState; p
     banner: undefined,
     stale: false,
     palette: opts.palette,
-    restore: r.selectedStep !== undefined || r.selectedConstraint !== undefined ? { step: r.selectedStep, constraint: r.selectedConstraint } : undefined,
+    restore: r.selectedStep !== undefined || r.selectedConstraint !== undefined ? { step: r.selectedStep, following: r.following, constraint: r.selectedConstraint } : undefined,
   };
 }
 
@@ -185,7 +185,8 @@ function setModel(s: PanelState, raw: PanelModel): PanelState {
   const live = Math.max(history.length, raw.steps ?? 0);
   let step = snapshot.step;
   const restore = first ? s.restore : undefined;
-  if (restore?.step !== undefined && restore.step <= live) step = restore.step;
+  // A restored step, unless the panel was following the run: then the run's end, wherever it is now.
+  if (restore?.step !== undefined && restore.step <= live && !restore.following) step = restore.step;
   if (s.report && snapshots?.length) step = snapshots[snapshots.length - 1].step;
   step = Math.min(step, live);
   let next: PanelState = {

@@ -78,6 +78,10 @@ describe('webview store', () => {
     assert.equal(s.snapshot?.constraints[s.selected]?.name, 'joint3');
     assert.equal(s.wanted, 5, 'the model carries step 20: step 5 must be asked for');
     assert.equal(nextSnapshotRequest(s), 5);
+    // A panel that followed the run and reloads (hidden and shown again) follows it on: the run's end now.
+    const followed = run(initialState({ report: false, restored: { selectedStep: 5, following: true } }), host({ type: 'model', model: chain.model }));
+    assert.equal(followed.step, 20);
+    assert.equal(followed.follow, true);
     // A second model does not restore again.
     const again = run(s, host({ type: 'model', model: chain.model }));
     assert.equal(again.step, 20);
@@ -288,7 +292,7 @@ describe('webview store', () => {
   test('persisted state follows the view; nothing is persisted before a model', () => {
     assert.equal(persistedState(panel()), undefined);
     const s = run(panel(), host({ type: 'model', model: { ...chain.model, sceneUri: 'file:///c.scene.json' } }), { type: 'toggleLog' }, { type: 'setProjection', projection: 'YZ' }, { type: 'select', index: 2 }, { type: 'showMatrix', id: 'A' });
-    assert.deepEqual(persistedState(s), { sceneUri: 'file:///c.scene.json', selectedMatrix: 'A', selectedStep: 20, logScale: true, projection: 'YZ', selectedConstraint: 'joint2' });
+    assert.deepEqual(persistedState(s), { sceneUri: 'file:///c.scene.json', selectedMatrix: 'A', selectedStep: 20, following: true, logScale: true, projection: 'YZ', selectedConstraint: 'joint2' });
   });
 
   test('problems: counts by severity, repeats collapsed', () => {

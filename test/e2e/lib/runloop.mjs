@@ -120,10 +120,22 @@ async function paletteAndSettle(page, inner, title, settleMs = 1500) {
   return { latency: lastChange, stopped: stop ? stop.t - t0 : -1, started: start ? start.t - t0 : -1, before: a, after: b, changes: changes.length };
 }
 
-/** The panel's scene and history cards (below the fold of the workbench screenshot). */
-async function cardShots(inner, outDir, name) {
-  for (const card of ['scene', 'history']) await inner.locator(`#cl-${card}`).screenshot({ path: join(outDir, `runloop-${name}-${card}.png`) });
-  await inner.locator('.cl-header').scrollIntoViewIfNeeded();
+/**
+ * The panel scrolled to its scene card and to its history card (below the fold of the first
+ * screenshot). Only the webview's own document scrolls: an element screenshot would scroll the
+ * workbench around the webview too.
+ */
+async function cardShots(page, inner, outDir, name) {
+  for (const card of ['scene', 'history']) {
+    await inner.locator('body').evaluate((_, id) => {
+      const d = globalThis.document;
+      const el = d.getElementById(id);
+      if (el) d.scrollingElement.scrollTop = el.getBoundingClientRect().top + d.scrollingElement.scrollTop - 8;
+    }, `cl-${card}`);
+    await sleep(400);
+    await page.screenshot({ path: join(outDir, `runloop-${name}-${card}.png`) });
+  }
+  await inner.locator('body').evaluate(() => (globalThis.document.scrollingElement.scrollTop = 0));
 }
 
 function consistent(p) {
@@ -162,7 +174,7 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
   const playS = (Date.now() - t0) / 1000;
   log(`  Play: ${p.taken} steps in ${playS.toFixed(1)} s (${(p.taken / playS).toFixed(0)} steps/s shown by the panel); header "${p.text}"`);
   await page.screenshot({ path: join(outDir, 'runloop-long-play.png') });
-  await cardShots(inner, outDir, 'long-play');
+  await cardShots(page, inner, outDir, 'long-play');
 
   // Pause from the palette, several times (Play again from the palette between them).
   const pauses = [];
@@ -182,7 +194,7 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
       starts.push(g.started);
     }
   }
-  if (!consistent(last)) throw new Error(`after Pause the panel shows different steps: ${JSON.stringify({ ...last, log: undefined })}`);
+  if (!consistent(last) || last.shown !== last.taken) throw new Error(`after Pause the panel does not show the last step everywhere: ${JSON.stringify({ ...last, log: undefined })}`);
   await page.screenshot({ path: join(outDir, 'runloop-after-pause.png') });
   const hostPaused = extensionHostRss(server.pid);
 
@@ -201,9 +213,9 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
   }
   await sleep(500);
   afterRun = await inner.locator('body').evaluate(readPanel);
-  if (afterRun.taken !== target || !consistent(afterRun)) throw new Error(`after Run 300: ${JSON.stringify({ ...afterRun, log: undefined })} (expected ${target})`);
+  if (afterRun.taken !== target || afterRun.shown !== target || !consistent(afterRun)) throw new Error(`after Run 300: ${JSON.stringify({ ...afterRun, log: undefined })} (expected ${target})`);
   await page.screenshot({ path: join(outDir, 'runloop-after-run.png') });
-  await cardShots(inner, outDir, 'after-run');
+  await cardShots(page, inner, outDir, 'after-run');
 
   // Reset while playing, from the palette.
   const resets = [];
@@ -220,7 +232,7 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
   }
   if (!consistent(afterReset)) throw new Error(`after Reset the panel shows different steps: ${JSON.stringify({ ...afterReset, log: undefined })}`);
   await page.screenshot({ path: join(outDir, 'runloop-after-reset.png') });
-  await cardShots(inner, outDir, 'after-reset');
+  await cardShots(page, inner, outDir, 'after-reset');
 
   const fmt = (xs) => `median ${median(xs).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
   log(`  palette Pause (Enter) → the panel's button shows Play: ${fmt(pauseStops)}; → its counter at the final step: ${fmt(pauses)}`);
