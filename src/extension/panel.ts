@@ -62,7 +62,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
       (m) => this.postFlow(m),
       {
         model: () => this.buildModel(),
-        records: () => this.state.sim?.records ?? [],
+        // No simulation (not stepped yet, or the text changed): the panel keeps its run until the next model.
+        records: () => this.state.sim?.records,
         snapshot: (k) => this.host.scenes.snapshotAt(this.state, k),
       },
       {

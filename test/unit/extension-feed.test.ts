@@ -218,6 +218,26 @@ describe('panel feed', () => {
     assert.equal(r.history.length, 5);
   });
 
+  test('while the scene has no simulation (its text changed) the panel keeps its run; requests are still answered', () => {
+    const clock = new FakeClock();
+    const posted: HostMessage[] = [];
+    const records = Array.from({ length: 10 }, (_, k) => record(k));
+    let gone = false;
+    const model: FeedModel = { message: { type: 'model', model: { sceneName: 's', fileName: 's.scene.json', snapshot: { step: 10 } as SystemSnapshot, history: [], steps: 10, plannedSteps: 10, dt: 0.01, diagnostics: [], sceneBodies: [] } } };
+    const feed = new PanelFeed((m) => (posted.push(m), true), { model: () => model, records: () => (gone ? undefined : records), snapshot: (k) => ({ step: k }) as SystemSnapshot }, { timers: clock });
+    feed.connect();
+    feed.ack(seqOf(posted.at(-1)));
+    clock.advance(200);
+    feed.ack(seqOf(posted.at(-1)));
+    assert.deepEqual(types(posted), ['model', 'historyAppend']);
+    gone = true; // edited: the simulation is dropped until the new analysis
+    feed.stepped(true);
+    clock.advance(200);
+    assert.deepEqual(types(posted), ['model', 'historyAppend'], 'no historyReset: the panel keeps its run');
+    feed.request(4);
+    assert.deepEqual(types(posted), ['model', 'historyAppend', 'snapshot'], 'a request is still answered');
+  });
+
   test('snapshots made asynchronously (worker) hold the slot; one made for a replaced run is dropped', async () => {
     const r = rig({ ack: 'manual', asyncSnapshots: true });
     r.feed.connect();

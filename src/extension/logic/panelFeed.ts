@@ -24,8 +24,11 @@ export interface FeedModel {
 export interface FeedSource {
   /** The model without its history (streamed after it); undefined while the scene is not analysed. */
   model(): FeedModel | undefined;
-  /** The run's records so far (empty when there is no run). */
-  records(): readonly StepRecord[];
+  /**
+   * The run's records so far; undefined while the scene has no simulation for its text (edited,
+   * re-analysis pending): the panel keeps what it shows until the new model.
+   */
+  records(): readonly StepRecord[] | undefined;
   /** The analysed system after step k (maybe in a worker); undefined when superseded. */
   snapshot(step: number): SystemSnapshot | undefined | Promise<SystemSnapshot | undefined>;
 }
@@ -167,6 +170,14 @@ export class PanelFeed {
       return;
     }
     const records = this.source.records();
+    if (records === undefined) {
+      if (this.requested) {
+        const r = this.requested;
+        this.requested = undefined;
+        this.sendSnapshot(r.step, r.goTo ? 'goTo' : 'reply');
+      }
+      return;
+    }
     if (records.length < this.sent) {
       this.send({ type: 'historyReset', length: records.length });
       this.sent = records.length;
