@@ -25,7 +25,7 @@ function record(k: number): StepRecord {
 }
 
 /** A host: a run (records), a model, snapshots; a panel that applies what it gets and acks when told. */
-function rig(opts: { ack: 'never' | 'sync' | 'manual'; undelivered?: boolean; maxChunkBytes?: number; asyncSnapshots?: boolean }) {
+function rig(opts: { ack: 'never' | 'sync' | 'manual'; ackDelayMs?: number; undelivered?: boolean; maxChunkBytes?: number; asyncSnapshots?: boolean }) {
   const clock = new FakeClock();
   const records: StepRecord[] = [];
   const posted: HostMessage[] = [];
@@ -65,7 +65,7 @@ function rig(opts: { ack: 'never' | 'sync' | 'manual'; undelivered?: boolean; ma
       apply(m);
       if (opts.ack === 'sync' && seqOf(m) >= 0) {
         const seq = seqOf(m);
-        clock.setTimeout(() => feed.ack(seq), 2); // the panel takes 2 ms to apply and paint
+        clock.setTimeout(() => feed.ack(seq), opts.ackDelayMs ?? 2); // the panel's time to apply and paint
       }
       return true;
     },
@@ -161,6 +161,18 @@ describe('panel feed', () => {
     r.clock.advance(1000);
     assert.equal(r.posted.length, m);
     assert.equal(r.clock.pending, 0);
+  });
+
+  test('a slow panel gets fewer updates: at least four times its acknowledgement time apart', () => {
+    const r = rig({ ack: 'sync', ackDelayMs: 60 }); // the panel takes 60 ms for each message
+    r.feed.connect();
+    r.clock.advance(100);
+    const n0 = r.posted.length;
+    r.play(10_000, 16);
+    const updates = r.posted.length - n0;
+    assert.ok(updates <= 10_000 / 240 + 2 && updates >= 10_000 / 300 - 2, `${updates} updates in 10 s for a panel that takes 60 ms each`);
+    assert.ok(r.records.length - r.history.length < 16 * 20, 'the panel is at most one update behind');
+    assert.deepEqual(recordAt(r.history, r.history.length - 1), r.records[r.history.length - 1], 'coalesced, not lost');
   });
 
   test('a long history goes in bounded chunks after the model; a requested snapshot comes first, then the rest', () => {

@@ -2,9 +2,11 @@
 // (model, history, snapshot) is in flight, and the next goes only when the panel acknowledged it.
 // Meanwhile updates coalesce: the history is sent as the records appended since the last message
 // (compact columns, src/shared/history.ts) with the current step's snapshot in the same message.
-// During a run an update goes at most every `intervalMs` (≤ 10 Hz); when the run settles the end
-// goes at once. So the host never runs ahead of the panel, and the work per message does not grow
-// with the run.
+// During a run an update goes at most every `intervalMs` (≤ 10 Hz), and never sooner than
+// `dutyFactor` times the panel's last acknowledgement time after the previous one, so a slow panel
+// (whose page may share its thread with the workbench) spends at most about 1/dutyFactor of its time
+// on the run; when the run settles the end goes at once. So the host never runs ahead of the
+// panel, and the work per message does not grow with the run.
 // Pure: no vscode; timers injectable (test/unit/extension-feed.test.ts).
 import type { HistoryChunk, HostMessage, StepRecord, SystemSnapshot } from '../../protocol';
 import { chunkBytes, encodeHistory, historyShape, recordsPerChunk } from '../../shared/history';
@@ -37,6 +39,8 @@ export interface FeedOptions {
   timers?: Timers;
   /** Least time between two updates (records and the current step's snapshot) while a run goes on (ms). */
   intervalMs?: number;
+  /** During a run, updates are at least this many times the panel's acknowledgement time apart. Default 4. */
+  dutyFactor?: number;
   /** Largest history message (bytes of its columns). */
   maxChunkBytes?: number;
   /** A snapshot could not be made. */
@@ -78,6 +82,10 @@ export class PanelFeed {
   private epoch = 0;
   private readonly timers: Timers;
   private readonly intervalMs: number;
+  private readonly dutyFactor: number;
+  /** When the message in flight went, and how long the panel took to acknowledge the last one (ms). */
+  private sentAt = 0;
+  private ackMs = 0;
   private readonly maxChunkBytes: number;
   readonly stats: FeedStats = { posted: 0, historyBytes: 0, historyRecords: 0, maxInFlight: 0 };
 
@@ -88,6 +96,7 @@ export class PanelFeed {
   ) {
     this.timers = opts.timers ?? realTimers;
     this.intervalMs = opts.intervalMs ?? 100;
+    this.dutyFactor = opts.dutyFactor ?? 4;
     this.maxChunkBytes = opts.maxChunkBytes ?? 1 << 20;
   }
 
@@ -134,6 +143,7 @@ export class PanelFeed {
   ack(seq: number): void {
     if (seq !== this.inFlight) return;
     this.inFlight = undefined;
+    this.ackMs = this.timers.now() - this.sentAt;
     this.pump();
   }
 
@@ -151,6 +161,7 @@ export class PanelFeed {
     this.flush = false;
     this.partial = false;
     this.lastUpdateAt = Number.NEGATIVE_INFINITY;
+    this.ackMs = 0;
     this.epoch++;
     this.clearTimer();
   }
@@ -192,7 +203,7 @@ export class PanelFeed {
     }
     let wake = Number.POSITIVE_INFINITY;
     if (records.length > this.sent) {
-      const at = this.flush || this.partial ? now : this.lastUpdateAt + this.intervalMs;
+      const at = this.flush || this.partial ? now : this.lastUpdateAt + this.gap();
       if (at <= now) {
         this.sendHistory(records, now);
         return;
@@ -202,7 +213,7 @@ export class PanelFeed {
     // The current step's snapshot, once the panel has its record.
     const target = this.sent;
     if (target !== this.pushedStep) {
-      const at = this.flush ? now : this.lastUpdateAt + this.intervalMs;
+      const at = this.flush ? now : this.lastUpdateAt + this.gap();
       if (at <= now) {
         this.pushedStep = target;
         this.lastUpdateAt = now;
@@ -217,6 +228,11 @@ export class PanelFeed {
         this.pump();
       }, wake - now);
     }
+  }
+
+  /** Least time between two updates of a running run: the interval, or more for a slow panel. */
+  private gap(): number {
+    return Math.max(this.intervalMs, this.dutyFactor * this.ackMs);
   }
 
   private sendModel(): void {
@@ -293,6 +309,7 @@ export class PanelFeed {
   private send(m: FlowMessage): void {
     const seq = ++this.seq;
     this.inFlight = seq;
+    this.sentAt = this.timers.now();
     this.stats.posted++;
     this.stats.maxInFlight = Math.max(this.stats.maxInFlight, 1);
     const undelivered = (): void => {
