@@ -1,6 +1,38 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// White-box unit tests of engine internals (the linear algebra, the constraint models, the scene
+// parser and its text helpers, the collision narrow phase, the contact solvers): they test
+// functions the engine deliberately does not export, so they may import past src/engine/index.ts.
+// Every other file outside src/engine/ goes through the index.
+export const ENGINE_WHITE_BOX_TESTS = [
+  'test/unit/collision-detect.test.ts',
+  'test/unit/collision-fuzz.test.ts',
+  'test/unit/collision-helpers.ts',
+  'test/unit/collision-narrow.test.ts',
+  'test/unit/collision-properties.test.ts',
+  'test/unit/constraints.test.ts',
+  'test/unit/contact-helpers.ts',
+  'test/unit/contact-jacobian.test.ts',
+  'test/unit/contact-newton.test.ts',
+  'test/unit/contact-pgs.test.ts',
+  'test/unit/contact-sparse-lu.test.ts',
+  'test/unit/engine-text-edits.test.ts',
+  'test/unit/linalg-cholesky.test.ts',
+  'test/unit/linalg-condest.test.ts',
+  'test/unit/linalg-dense.test.ts',
+  'test/unit/linalg-fixtures.ts',
+  'test/unit/linalg-redundancy.test.ts',
+  'test/unit/linalg-reference.ts',
+  'test/unit/linalg-solve.test.ts',
+  'test/unit/linalg-sparse.test.ts',
+  'test/unit/linalg-tall.test.ts',
+  'test/unit/scene-fuzz.test.ts',
+  'test/unit/scene-parse.test.ts',
+  'test/unit/scene-schema.test.ts',
+  'test/unit/scene-shapes.test.ts',
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.e2e/**', 'test-results/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -22,6 +54,24 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: ['vscode', '../extension/*', '../../webview/*'] }],
       'no-restricted-globals': ['error', 'window', 'document', 'eval'],
+    },
+  },
+  {
+    // The engine's one door: outside src/engine/, import `…/engine` (its index.ts), never a file inside it.
+    files: ['**/*.ts', '**/*.mts', '**/*.mjs', '**/*.js'],
+    ignores: ['src/engine/**', ...ENGINE_WHITE_BOX_TESTS],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)engine/(?!index(\\.ts)?$)',
+              message: 'Import the engine through its index (`…/engine`), its only door; see docs/architecture.md.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

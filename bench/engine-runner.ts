@@ -1,10 +1,9 @@
 // This engine on the benchmark chain: the scene is built as JSON text and goes through the real
-// front door (`parseScene` → `new Simulation(scene, sourceMap)`), and one timed step is
-// `Simulation.step(1)`: assemble + solve + analysis (κ, rank, residual, energy, drift check) +
-// integrate + the history record.
-import { parseScene } from '../src/engine/scene/parse';
-import { Simulation } from '../src/engine/simulation';
-import { chainSceneText, type ChainParams } from './chain';
+// front door (`parseScene` → `new Simulation(scene, sourceMap)`, both from the engine's public
+// index), and one timed step is `Simulation.step(1)`: assemble + solve + analysis (κ, rank,
+// residual, energy, drift check) + integrate + the history record.
+import { parseScene, Simulation } from '../src/engine/index';
+import { chainJointError, chainSceneText, type ChainParams } from './chain';
 
 export interface EngineChain {
   /** Rows of J and unknowns (6 per moving body). */
@@ -15,10 +14,12 @@ export interface EngineChain {
   step(): void;
   /** Of the last step: solve method, κ(A) and whether κ was estimated. */
   lastStepInfo(): { method: string; cond: number | null; condEstimated: boolean };
-  /** max over constraints of ‖C‖₂ after the last step (m). */
+  /** max over joints of |x_A − x_B| after the last step (m), from the final poses. */
   jointError(): number;
-  /** Centres of mass after the last step, [x,y,z] per link (undefined above the engine's record limit of 500 bodies). */
-  positions(): number[] | undefined;
+  /** z of the last link's centre after the last step (m). */
+  tipZ(): number;
+  /** Centres of mass after the last step, [x,y,z] per link. */
+  positions(): number[];
   /** Set when the run stopped early (non-finite value). */
   stopped(): string | undefined;
 }
@@ -35,6 +36,7 @@ export function makeEngineChain(p: ChainParams): EngineChainResult {
   const rows = parsed.scene.constraints.length * 3;
   const dofs = parsed.scene.bodies.filter((b) => !b.fixed).length * 6;
   const last = () => sim.records[sim.records.length - 1];
+  const finalBodies = () => sim.result().final.bodies;
   return {
     ok: true,
     chain: {
@@ -49,16 +51,11 @@ export function makeEngineChain(p: ChainParams): EngineChainResult {
         return r ? { method: r.method, cond: r.cond.A, condEstimated: r.condEstimated } : { method: 'none', cond: null, condEstimated: false };
       },
       jointError: () => {
-        const r = last();
-        return r ? r.C.reduce((m, c) => Math.max(m, c), 0) : 0;
+        const b = finalBodies();
+        return chainJointError(p, (k) => ({ pos: b[k].position, quatXyzw: b[k].orientation }));
       },
-      positions: () => {
-        const r = last();
-        if (!r || r.poses.length !== 7 * p.n) return undefined;
-        const out: number[] = [];
-        for (let k = 0; k < p.n; k++) out.push(r.poses[7 * k], r.poses[7 * k + 1], r.poses[7 * k + 2]);
-        return out;
-      },
+      tipZ: () => finalBodies()[p.n - 1].position[2],
+      positions: () => finalBodies().flatMap((b) => [...b.position]),
       stopped: () => {
         if (!sim.stopped) return undefined;
         const d = sim.diagnostics.find((x) => x.severity === 'error');

@@ -1,11 +1,40 @@
 // The typed messages between the extension host and the inspector webview (and the data
 // embedded in a standalone report). The only module both sides import: pure TypeScript,
 // no vscode, no DOM, no Node APIs.
-import type { StepRecord, SystemSnapshot } from './engine/result';
-import type { Diagnostic, Range } from './engine/types';
+import type { StepRecord, SystemSnapshot, Diagnostic, Range, Vec3, ShapeSpec } from './engine';
 import { isHistoryChunk, type HistoryChunk } from './shared/history';
 
 export type { StepRecord, SystemSnapshot, Diagnostic, Range, HistoryChunk };
+
+/** A body as the scene file defines it (what the 3D view draws besides the poses). */
+export interface SceneBodyInfo {
+  name: string;
+  fixed: boolean;
+  /** Index in the file's bodies array (the `reveal` message's bodyIndex); the array position when absent. */
+  fileIndex?: number;
+  mass?: number;
+  /** Body-frame inertia, row-major 3×3 (for the inertia box). */
+  inertia?: number[];
+  /** Contact shapes in the body frame, when the scene gives any. */
+  shapes?: ShapeSpec[];
+}
+
+/** A constraint as the scene file defines it: anchors and axes in the bodies' frames (world frame for "world"). */
+export interface SceneConstraintInfo {
+  name: string;
+  type: string;
+  /** Index in the file's constraints array (ConstraintReport.fileIndex). */
+  fileIndex: number;
+  bodyA: string;
+  bodyB: string;
+  anchorA: Vec3;
+  anchorB: Vec3;
+  axisA?: Vec3;
+  axisB?: Vec3;
+  /** lock: the locked world axes. */
+  linear?: [boolean, boolean, boolean];
+  angular?: [boolean, boolean, boolean];
+}
 
 /** Everything the panel needs to render one scene. */
 export interface PanelModel {
@@ -26,12 +55,32 @@ export interface PanelModel {
   /** Step count set in the scene (default for Run N Steps). */
   plannedSteps: number;
   dt: number;
-  /** The scene's `solver.conditionWarning`: the threshold of the κ bands (src/shared/kappa.ts `condBand`). */
+  /**
+   * The threshold of the κ bands (src/shared/kappa.ts `condBand`): the scene's
+   * `solver.conditionWarning`, or in the extension the `constraintLens.conditionWarning` setting
+   * when it is set (as the status bar, CodeLens and tree use it).
+   */
   conditionWarning?: number;
-  /** All diagnostics of the scene (parse + analysis + run). */
+  /**
+   * The scene's diagnostics (parse + analysis + run). In the extension: exactly those published
+   * in the Problems panel (src/extension/logic/diagnostics.ts `publishedDiagnostics`), replaced by
+   * a `diagnostics` message when a run adds some; in a report: all of them.
+   */
   diagnostics: Diagnostic[];
-  /** Body names in scene order with fixed flags, for the scene view (poses in history/snapshot). */
-  sceneBodies: { name: string; fixed: boolean }[];
+  /**
+   * Extension only: the JSON syntax errors (CL001) left out of `diagnostics` because VS Code's
+   * JSON language service shows them in the Problems panel itself. The panel lists them with the
+   * others and counts them, so its count equals the Problems panel's for the file.
+   */
+  syntaxErrors?: Diagnostic[];
+  /** Body names in scene order with fixed flags, for the scene view (poses in history/snapshot); mass, inertia and shapes when known. */
+  sceneBodies: SceneBodyInfo[];
+  /** The scene's constraints (local anchors and axes), for the 3D view. Optional: older reports lack it. */
+  sceneConstraints?: SceneConstraintInfo[];
+  /** Shapes of the world (e.g. a ground plane), when the scene gives any. */
+  worldShapes?: ShapeSpec[];
+  /** The scene's `solver.violationTolerance` and `solver.conditionWarning` (state colours at a step, as in the tree). */
+  thresholds?: { violationTolerance: number; conditionWarning: number };
   /**
    * Report mode: analysed snapshots of several steps (e.g. first and last, or all when small),
    * sorted by step. The panel shows the nearest embedded step ≤ the selected one. Optional; the
@@ -61,6 +110,11 @@ export type HostMessage =
   | { type: 'historyAppend'; chunk: HistoryChunk; total: number; snapshot?: SystemSnapshot; seq?: number }
   /** The run is `length` steps long now (reset: 0): the panel drops the records past it. */
   | { type: 'historyReset'; length: number; seq?: number }
+  /**
+   * The scene's diagnostics changed during a run (drift CL402, non-finite CL401…): they replace
+   * PanelModel.diagnostics and .syntaxErrors ('model' carries them otherwise).
+   */
+  | { type: 'diagnostics'; diagnostics: Diagnostic[]; syntaxErrors?: Diagnostic[] }
   | { type: 'running'; running: boolean }
   | { type: 'invalidated'; reason: string }
   | { type: 'select'; constraint?: string; body?: string }
@@ -84,9 +138,10 @@ export type WebviewMessage =
   | { type: 'reveal'; constraintIndex?: number; bodyIndex?: number; range?: Range }
   | { type: 'log'; level: 'info' | 'error'; message: string };
 
-export type Projection = 'XY' | 'XZ' | 'YZ';
-
-/** State persisted by the webview (`setState`) and restored by the serializer. */
+/**
+ * State persisted by the webview (`setState`) and restored by the serializer. A state saved by an
+ * older version may hold more (the 2D view's `projection`): unknown fields are ignored.
+ */
 export interface WebviewState {
   sceneUri?: string;
   selectedMatrix?: string;
@@ -94,7 +149,6 @@ export interface WebviewState {
   /** The panel followed the run's live end (a reloaded panel goes on following it, wherever it is now). */
   following?: boolean;
   logScale?: boolean;
-  projection?: Projection;
   /** Name of the selected constraint. */
   selectedConstraint?: string;
 }
@@ -154,6 +208,13 @@ export function isStepRecord(r: unknown): r is StepRecord {
   return isObj(r) && typeof r.step === 'number' && typeof r.t === 'number' && Array.isArray(r.C) && Array.isArray(r.lambda) && isObj(r.energy);
 }
 
+/** Structural check of a diagnostic (enough for the panel to list it and reveal its range). */
+export function isDiagnostic(d: unknown): d is Diagnostic {
+  return isObj(d) && typeof d.message === 'string' && typeof d.code === 'string' && typeof d.severity === 'string' && isRange(d.range);
+}
+
+const optDiagnostics = (x: unknown): boolean => x === undefined || (Array.isArray(x) && x.every(isDiagnostic));
+
 export function isPanelModel(m: unknown): m is PanelModel {
   return (
     isObj(m) &&
@@ -163,6 +224,7 @@ export function isPanelModel(m: unknown): m is PanelModel {
     m.history.every(isStepRecord) &&
     optInt(m.steps) &&
     Array.isArray(m.diagnostics) &&
+    optDiagnostics(m.syntaxErrors) &&
     (m.snapshots === undefined || (Array.isArray(m.snapshots) && m.snapshots.every(isSystemSnapshot)))
   );
 }
@@ -180,6 +242,8 @@ export function isHostMessage(m: unknown): m is HostMessage {
       return isHistoryChunk(m.chunk) && isInt(m.total) && m.total >= m.chunk.from + m.chunk.count && (m.snapshot === undefined || isSystemSnapshot(m.snapshot));
     case 'historyReset':
       return isInt(m.length) && m.length >= 0;
+    case 'diagnostics':
+      return Array.isArray(m.diagnostics) && optDiagnostics(m.diagnostics) && optDiagnostics(m.syntaxErrors);
     case 'running':
       return typeof m.running === 'boolean';
     case 'invalidated':

@@ -1,6 +1,6 @@
 // What the user can do in the panel: store actions plus their messages to the host. The cards
 // call these; they never post or dispatch on their own.
-import type { Projection, Range, WebviewMessage } from '../src/protocol';
+import type { Range, WebviewMessage } from '../src/protocol';
 import type { Store } from './store';
 
 export type SimCommand = Extract<WebviewMessage, { type: 'command' }>['command'];
@@ -11,12 +11,23 @@ export interface PanelActions {
   select(index: number, reveal: boolean): void;
   showMatrix(id: string): void;
   toggleLog(): void;
-  setProjection(p: Projection): void;
+  /** Select a body by name (undefined: none); `reveal` also shows it in the scene file and the Explorer tree. */
+  selectBody(name: string | undefined, reveal: boolean): void;
+  /** Show the selected body or constraint in the scene file (and the Explorer tree). */
+  revealSelection(): void;
   command(c: SimCommand): void;
   reveal(target: { range?: Range; constraintIndex?: number; bodyIndex?: number }): void;
 }
 
 export function createActions(store: Store, post: (m: WebviewMessage) => void): PanelActions {
+  const revealSelection = (): void => {
+    const s = store.getState();
+    const c = s.snapshot?.constraints[s.selected];
+    if (c) return post({ type: 'reveal', constraintIndex: c.fileIndex });
+    const bodies = s.model?.sceneBodies ?? [];
+    const i = bodies.findIndex((b) => b.name === s.selectedBody);
+    if (i >= 0) post({ type: 'reveal', bodyIndex: bodies[i].fileIndex ?? i });
+  };
   return {
     goToStep: (step) => store.dispatch({ type: 'goToStep', step }),
     select(index, reveal) {
@@ -27,7 +38,11 @@ export function createActions(store: Store, post: (m: WebviewMessage) => void): 
     },
     showMatrix: (id) => store.dispatch({ type: 'showMatrix', id }),
     toggleLog: () => store.dispatch({ type: 'toggleLog' }),
-    setProjection: (projection) => store.dispatch({ type: 'setProjection', projection }),
+    selectBody(name, reveal) {
+      store.dispatch({ type: 'selectBody', name });
+      if (reveal) revealSelection();
+    },
+    revealSelection,
     command: (command) => post({ type: 'command', command }),
     reveal: (t) => post({ type: 'reveal', ...t }),
   };

@@ -23,6 +23,7 @@ import { COND_BAND_LABEL, condThresholds } from '../src/shared';
 import { decimate, MAX_BUCKETS, type Point } from './decimate';
 import { condAt, energyPartAt, lambdaAt, quatDriftAt, violationAt, type History } from './history';
 import { withAlpha, type Palette } from './theme';
+import { minOf } from '../src/shared/arrays';
 
 declare module 'chart.js' {
   // Declaration merging needs chart.js's own type parameter name.
@@ -434,7 +435,7 @@ export class SpectrumChart {
     xs.min = pts.length > 1 ? 1 : 0;
     xs.max = Math.max(2, pts.length);
     const ys = this.chart.options.scales!.y as { min?: number };
-    const minV = Math.min(...pts.map((q) => q.y), tol > 0 ? tol : Infinity);
+    const minV = minOf(pts, (q) => q.y, tol > 0 ? tol : Infinity);
     ys.min = Number.isFinite(minV) ? Math.pow(10, Math.floor(Math.log10(minV)) - 1) : undefined;
     this.chart.update('none');
   }

@@ -3,8 +3,9 @@
 // its end in place and returns a new view, so older views stay valid (they never look past their
 // own length) and the reducers stay pure. Truncation or a new shape starts a new buffer.
 // Pure: no DOM; unit-tested in Node.
-import { HISTORY_METHODS, historyShape, type HistoryChunk } from '../src/shared/history';
+import { HISTORY_METHODS, historyShape, methodCode, type HistoryChunk } from '../src/shared/history';
 import type { StepRecord } from '../src/protocol';
+import type { RunRecords } from './scene3d/model';
 
 /** Column storage of a history (one per run; views share it). */
 export class Columns {
@@ -18,6 +19,7 @@ export class Columns {
   condEstimated: Uint8Array = new Uint8Array(0);
   energy: Float64Array = new Float64Array(0);
   quatDrift: Float64Array = new Float64Array(0);
+  rank: Float64Array = new Float64Array(0);
   method: Uint8Array = new Uint8Array(0);
   poses: Float64Array = new Float64Array(0);
 
@@ -49,6 +51,7 @@ export class Columns {
     this.condEstimated = u8(this.condEstimated);
     this.energy = f64(this.energy, 3);
     this.quatDrift = f64(this.quatDrift, 1);
+    this.rank = f64(this.rank, 1);
     this.method = u8(this.method);
     this.poses = f64(this.poses, this.nP);
     this.capacity = cap;
@@ -65,6 +68,7 @@ export class Columns {
     c.condEstimated.set(this.condEstimated.subarray(0, n));
     c.energy.set(this.energy.subarray(0, 3 * n));
     c.quatDrift.set(this.quatDrift.subarray(0, n));
+    c.rank.set(this.rank.subarray(0, n));
     c.method.set(this.method.subarray(0, n));
     c.poses.set(this.poses.subarray(0, n * this.nP));
     c.filled = n;
@@ -81,6 +85,7 @@ export class Columns {
     this.condEstimated.set(ch.condEstimated, at);
     this.energy.set(ch.energy, 3 * at);
     this.quatDrift.set(ch.quatDrift, at);
+    this.rank.set(ch.rank, at);
     this.method.set(ch.method, at);
     this.poses.set(ch.poses, at * this.nP);
     this.filled = at + n;
@@ -99,7 +104,7 @@ export const emptyHistory = (): History => ({ length: 0, buf: new Columns(0, 0, 
 /** Bytes the history's columns take (capacity included). */
 export function historyBytes(h: History): number {
   const b = h.buf;
-  return b.t.byteLength + b.C.byteLength + b.lambda.byteLength + b.cond.byteLength + b.condEstimated.byteLength + b.energy.byteLength + b.quatDrift.byteLength + b.method.byteLength + b.poses.byteLength;
+  return b.t.byteLength + b.C.byteLength + b.lambda.byteLength + b.cond.byteLength + b.condEstimated.byteLength + b.energy.byteLength + b.quatDrift.byteLength + b.rank.byteLength + b.method.byteLength + b.poses.byteLength;
 }
 
 /**
@@ -147,7 +152,8 @@ export function historyFromRecords(records: readonly StepRecord[]): History {
     buf.energy[3 * k + 1] = r.energy.potential;
     buf.energy[3 * k + 2] = r.energy.total;
     buf.quatDrift[k] = r.quatDrift;
-    buf.method[k] = Math.max(0, HISTORY_METHODS.indexOf(r.method));
+    buf.rank[k] = r.rank ?? NaN;
+    buf.method[k] = methodCode(r.method);
     for (let i = 0; i < nP; i++) buf.poses[k * nP + i] = i < r.poses.length ? r.poses[i] : NaN;
   });
   buf.filled = records.length;
@@ -196,8 +202,11 @@ export function recordAt(h: History, k: number): StepRecord | undefined {
     quatDrift: b.quatDrift[k],
     method: HISTORY_METHODS[b.method[k]] ?? 'none',
     poses: Array.from(b.poses.subarray(k * b.nP, (k + 1) * b.nP)),
+    ...(Number.isFinite(b.rank[k]) ? { rank: b.rank[k] } : {}),
   };
 }
 
-/** The pose source of the scene frame (src/shared/sceneFrame.ts) over this history. */
-export const poseSource = (h: History): { length: number; posesAt(step: number): ArrayLike<number> | undefined } => ({ length: h.length, posesAt: (step) => posesAt(h, step) });
+/** The run as the 3D view reads it (webview/scene3d `RunRecords`): one record or one step's poses at a time, in place. */
+export function runRecords(h: History): RunRecords {
+  return { length: h.length, record: (k) => recordAt(h, k - 1), poses: (k) => posesAt(h, k) };
+}

@@ -89,12 +89,12 @@ export function normalizeSnapshot(s: SystemSnapshot): SystemSnapshot {
 function rowConstraintMap(s: SystemSnapshot): Int32Array {
   const n = s.rows.length;
   const out = new Int32Array(n).fill(-1);
-  // rows[].constraintIndex indexes the scene's valid constraint list, which is snapshot.constraints' order;
+  // rows[].modelIndex indexes the scene's valid constraint list, which is snapshot.constraints' order;
   // map through firstRow to be robust.
   s.constraints.forEach((c, ci) => {
     for (let r = c.firstRow; r < c.firstRow + c.rows && r < n; r++) out[r] = ci;
   });
-  for (let r = 0; r < n; r++) if (out[r] < 0) out[r] = s.rows[r]?.constraintIndex ?? -1;
+  for (let r = 0; r < n; r++) if (out[r] < 0) out[r] = s.rows[r]?.modelIndex ?? -1;
   return out;
 }
 

@@ -1,6 +1,6 @@
 // Derived views of the panel state: pure functions the cards render from and the bootstrap's
 // effects act on (which snapshot to ask for, what to persist). No DOM; tested in Node.
-import type { Diagnostic, StepRecord, WebviewState } from '../src/protocol';
+import type { Diagnostic, StepRecord, SystemSnapshot, WebviewState } from '../src/protocol';
 import type { HeatmapSelection } from './heatmap/viewport';
 import { recordAt } from './history';
 import type { PanelState } from './store';
@@ -19,7 +19,6 @@ export function persistedState(s: PanelState): WebviewState | undefined {
     selectedStep: s.step,
     following: s.follow,
     logScale: s.logScale,
-    projection: s.projection,
     selectedConstraint: s.snapshot?.constraints[s.selected]?.name,
   };
 }
@@ -115,22 +114,52 @@ export function redundantRows(s: PanelState): Set<number> {
   return red;
 }
 
-/** What the heatmap outlines for the selected constraint in the shown matrix. */
+/** First column of a body's 6-column block in J (its velocity and angular velocity), or -1. */
+export function bodyColumn(snap: SystemSnapshot, name: string): number {
+  const col = snap.bodyStates.find((x) => x.name === name)?.column ?? snap.bodies.indexOf(name) * 6;
+  return col >= 0 ? col : -1;
+}
+
+/** Row ranges (in J, A) of the constraints acting on a body. */
+export function bodyConstraintRows(snap: SystemSnapshot, name: string): [number, number][] {
+  return snap.constraints.filter((c) => c.rows > 0 && (c.bodyA === name || c.bodyB === name)).map((c) => [c.firstRow, c.firstRow + c.rows]);
+}
+
+/**
+ * What the heatmap outlines for the selection in the shown matrix. A constraint: its rows (and in
+ * J its bodies' columns; in A and W its rows and columns). A body: its columns in J, its block in
+ * M⁻¹ and the body vectors, and the rows and columns of the constraints acting on it in A and W.
+ */
 export function heatmapSelection(s: PanelState): HeatmapSelection {
   const sel: HeatmapSelection = { rows: [], cols: [] };
   const snap = s.snapshot;
-  const c = snap?.constraints[s.selected];
   const id = s.matrix;
-  if (!snap || !c || !s.matrices.some((m) => m.id === id)) return sel;
+  if (!snap || !s.matrices.some((m) => m.id === id)) return sel;
+  const block = (name: string): [number, number][] => {
+    const x = bodyColumn(snap, name);
+    return x >= 0 ? [[x, x + 6]] : [];
+  };
+  const c = snap.constraints[s.selected];
+  if (!c) {
+    if (s.selectedBody === undefined) return sel;
+    const cols = block(s.selectedBody);
+    const rows = bodyConstraintRows(snap, s.selectedBody);
+    if (id === 'J') sel.cols.push(...cols);
+    else if (id === 'A' || id === 'W') {
+      sel.rows.push(...rows);
+      sel.cols.push(...rows);
+    } else if (id === 'rowVectors') sel.rows.push(...rows);
+    else if (id === 'Minv' || id === 'bodyVectors') {
+      sel.rows.push(...cols);
+      if (id === 'Minv') sel.cols.push(...cols);
+    }
+    return sel;
+  }
   const rowRange: [number, number] = [c.firstRow, c.firstRow + c.rows];
-  const bodyCols = (): [number, number][] =>
-    [c.bodyA, c.bodyB]
-      .map((b) => snap.bodyStates.find((x) => x.name === b)?.column ?? snap.bodies.indexOf(b) * 6)
-      .filter((x) => x !== undefined && x >= 0)
-      .map((x) => [x, x + 6] as [number, number]);
+  const bodyCols = (): [number, number][] => [c.bodyA, c.bodyB].flatMap(block);
   if (id === 'J') {
     sel.rows.push(rowRange);
-    sel.cols.push(...bodyCols());
+    for (const c of bodyCols()) sel.cols.push(c);
   } else if (id === 'A' || id === 'W') {
     sel.rows.push(rowRange);
     sel.cols.push(rowRange);

@@ -1,7 +1,7 @@
 // The panel's state and the pure reducer over host messages and user actions. No DOM: the cards
 // render from this state, the transport feeds it, and test/unit/webview-store.test.ts runs it in
 // Node. Derived views (what the header says, what the heatmap outlines…) live in selectors.ts.
-import type { HostMessage, PanelModel, Projection, SystemSnapshot, WebviewState } from '../src/protocol';
+import type { HostMessage, PanelModel, SystemSnapshot, WebviewState } from '../src/protocol';
 import { normalizeChunk } from '../src/shared/history';
 import { appendHistory, emptyHistory, historyFromRecords, truncateHistory, type History } from './history';
 import { matricesOf, normalizeSnapshot, type MatrixSource } from './matrix';
@@ -36,13 +36,14 @@ export interface PanelState {
   readonly follow: boolean;
   /** Index of the selected constraint in `snapshot.constraints`, or -1. */
   readonly selected: number;
+  /** Name of the selected body (one thing is selected: a body or a constraint, never both). */
+  readonly selectedBody: string | undefined;
   /** Counts select actions, so re-selecting the same constraint reveals it again. */
   readonly selectSeq: number;
   readonly running: boolean;
   /** Id of the matrix shown in the heatmap. */
   readonly matrix: string;
   readonly logScale: boolean;
-  readonly projection: Projection;
   readonly sceneUri: string | undefined;
   /** The step whose snapshot the panel still needs (undefined: nothing missing). */
   readonly wanted: number | undefined;
@@ -65,9 +66,10 @@ export type Action =
   /** The user moved the timeline or clicked a history chart. */
   | { type: 'goToStep'; step: number }
   | { type: 'select'; index: number }
+  /** Select a body by name (undefined: none); the constraint selection is cleared. */
+  | { type: 'selectBody'; name: string | undefined }
   | { type: 'showMatrix'; id: string }
   | { type: 'toggleLog' }
-  | { type: 'setProjection'; projection: Projection }
   /** The transport sent `requestSnapshot` for this step. */
   | { type: 'snapshotRequested'; step: number }
   /** That request failed (timed out, or the channel closed). */
@@ -88,11 +90,11 @@ export function initialState(opts: { report: boolean; restored?: WebviewState; p
     step: 0,
     follow: true,
     selected: -1,
+    selectedBody: undefined,
     selectSeq: 0,
     running: false,
     matrix: r.selectedMatrix ?? 'J',
     logScale: !!r.logScale,
-    projection: r.projection ?? 'XZ',
     sceneUri: r.sceneUri,
     wanted: undefined,
     loading: undefined,
@@ -111,12 +113,12 @@ export function reduce(s: PanelState, a: Action): PanelState {
       return goToStep(s, a.step);
     case 'select':
       return select(s, a.index);
+    case 'selectBody':
+      return selectBody(s, a.name);
     case 'showMatrix':
       return s.matrices.some((m) => m.id === a.id) ? { ...s, matrix: a.id } : s;
     case 'toggleLog':
       return { ...s, logScale: !s.logScale };
-    case 'setProjection':
-      return { ...s, projection: a.projection };
     case 'snapshotRequested':
       return s.report ? s : { ...s, loading: a.step };
     case 'snapshotFailed':
@@ -146,6 +148,13 @@ function onHost(s: PanelState, m: HostMessage): PanelState {
       const next: PanelState = { ...s, history: truncateHistory(s.history, m.length), total: m.length };
       return s.step > m.length ? goToStep(next, m.length) : next;
     }
+    case 'diagnostics': {
+      if (!s.model) return s;
+      const model: PanelModel = { ...s.model, diagnostics: m.diagnostics };
+      if (m.syntaxErrors?.length) model.syntaxErrors = m.syntaxErrors;
+      else delete model.syntaxErrors;
+      return { ...s, model };
+    }
     case 'running':
       return { ...s, running: m.running };
     case 'invalidated':
@@ -153,6 +162,7 @@ function onHost(s: PanelState, m: HostMessage): PanelState {
     case 'error':
       return { ...s, banner: { kind: 'error', text: m.message } };
     case 'select': {
+      if (m.body !== undefined && m.constraint === undefined) return selectBody(s, m.body);
       if (!s.snapshot || m.constraint === undefined) return s;
       const name = m.constraint;
       return select(s, s.snapshot.constraints.findIndex((c) => c.name === name));
@@ -196,6 +206,7 @@ function setModel(s: PanelState, raw: PanelModel): PanelState {
     total: live,
     sceneUri: model.sceneUri ?? s.sceneUri,
     initial: snapshot.step === 0 ? snapshot : snapshots?.find((x) => x.step === 0),
+    selectedBody: model.sceneBodies.some((b) => b.name === s.selectedBody) ? s.selectedBody : undefined,
     banner: undefined,
     stale: false,
     step,
@@ -245,7 +256,13 @@ function goToStep(s: PanelState, k: number): PanelState {
 function select(s: PanelState, i: number): PanelState {
   const snap = s.snapshot;
   if (!snap) return s;
-  return { ...s, selected: i >= 0 && i < snap.constraints.length ? i : -1, selectSeq: s.selectSeq + 1 };
+  return { ...s, selected: i >= 0 && i < snap.constraints.length ? i : -1, selectedBody: undefined, selectSeq: s.selectSeq + 1 };
+}
+
+function selectBody(s: PanelState, name: string | undefined): PanelState {
+  if (!s.model) return s;
+  const known = name !== undefined && s.model.sceneBodies.some((b) => b.name === name);
+  return { ...s, selected: -1, selectedBody: known ? name : undefined, selectSeq: s.selectSeq + 1 };
 }
 
 /** Report mode: the embedded snapshot nearest at or below `step` (the first one when none is). */

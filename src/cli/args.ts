@@ -69,7 +69,7 @@ function wrap(text: string, width: number): string[] {
 
 /** Two columns, the second wrapped to fit 80 characters. */
 const pad = (rows: [string, string][]): string => {
-  const w = Math.max(...rows.map(([a]) => a.length));
+  const w = rows.reduce((w, [a]) => Math.max(w, a.length), 0);
   const indent = ' '.repeat(w + 4);
   return rows.map(([a, b]) => `  ${a.padEnd(w)}  ${wrap(b, 78 - w - 4).join(`\n${indent}`)}`).join('\n');
 };

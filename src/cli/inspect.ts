@@ -3,6 +3,7 @@ import type { Diagnostic, SystemSnapshot } from '../engine';
 import { blockDiagonalCsr, COND_BAND_LABEL, condBand, csrToDense, formatCond, formatNumber, formatQuantity, safeText, UNITS, WORDS } from '../shared';
 import { print } from './io';
 import { diagnosticLine, listed, matrixSummary, textColumns, textMatrix } from './text';
+import { printContacts } from './contacts';
 
 /** Matrices with at most this many rows and columns are printed in full. */
 const SMALL = 24;
@@ -105,6 +106,7 @@ export function printInspect(file: string, snap: SystemSnapshot | undefined, dia
     for (const r of snap.redundant) print(`  ${s(r.constraint)}[${r.row}] = ${r.dependsOn.map((d) => `${formatNumber(d.coefficient)}·${s(d.constraint)}[${d.row}]`).join(' + ') || '0'}`);
     print();
   }
+  printContacts(snap);
   const e = snap.energy;
   print(`Energy: kinetic ${formatQuantity(e.kinetic, UNITS.energy)}, potential ${formatQuantity(e.potential, UNITS.energy)}, total ${formatQuantity(e.total, UNITS.energy)}`);
   printDiagnostics(file, diags);

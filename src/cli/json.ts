@@ -3,6 +3,7 @@
 // "-Infinity"); κ(A) is "Infinity" when A is singular and null without constraints.
 import type { CsrMatrix, Diagnostic, SimulationResult, SystemSnapshot } from '../engine';
 import { blockDiagonalCsr, csrToDense, jsonCond, stringifyJson } from '../shared';
+import { contactFieldsJson } from './contacts';
 
 /** Matrices up to this many entries are written densely; larger ones as CSR objects. */
 export const DENSE_JSON_LIMIT = 4_000_000;
@@ -46,6 +47,7 @@ export function inspectJson(snap: SystemSnapshot | undefined, diagnostics: reado
   if (snap.W) out.W = matrixJson(snap.W);
   if (snap.B) out.B = snap.B;
   if (snap.R) out.R = snap.R;
+  Object.assign(out, contactFieldsJson(snap));
   return stringifyJson(out);
 }
 
@@ -60,6 +62,7 @@ export function simulateJson(res: SimulationResult | undefined, rows: number, di
       ...(s.condEstimated ? { condEstimated: true } : {}),
       energy: s.energy,
       method: s.method,
+      ...contactFieldsJson(s),
     })),
     final: res?.final ?? { bodies: [] },
     diagnostics: diagnosticsJson(diagnostics),

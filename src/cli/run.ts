@@ -54,7 +54,8 @@ function progressReporter(args: Args): ((done: number, total: number) => void) |
 }
 
 function simulate(args: Args, text: string): number {
-  const sim = simulateScene(text, args.steps, progressReporter(args));
+  // every contact of every step in the JSON (the panel's records keep at most 256 per step)
+  const sim = simulateScene(text, args.steps, progressReporter(args), args.json ? { maxRecordContacts: Number.MAX_SAFE_INTEGER } : {});
   const { inspect, result: res, simulation } = sim;
   if (args.csv && res && simulation && inspect.snapshot && inspect.parse.scene) {
     // The same columns as the extension's Export Step Data.

@@ -3,6 +3,7 @@
 import type { SimulateOutput } from '../engine';
 import { formatCond, formatNumber, formatTime, safeText, UNITS, WORDS } from '../shared';
 import { print } from './io';
+import { printContactRun } from './contacts';
 
 export function printSimulate(file: string, sim: SimulateOutput, csvPath: string | undefined): void {
   const { inspect, result: res } = sim;
@@ -32,6 +33,7 @@ export function printSimulate(file: string, sim: SimulateOutput, csvPath: string
     print(`Constraint violation |C|: ${names.map((n, c) => `${n} final ${formatNumber(last.C[c])}, max ${formatNumber(maxC[c])}`).join('; ') || WORDS.noConstraints}`);
     const kappa = rows === 0 ? formatCond(null, { rows }) : `min ${formatCond(kMin)}, max ${formatCond(kMax)}${estimated ? ' (estimated)' : ''}`;
     print(`κ(A): ${kappa}; methods: ${[...methods].join(', ')}`);
+    printContactRun(steps);
     print(`Energy: first step ${formatNumber(steps[0].energy.total)} ${UNITS.energy}, last ${formatNumber(last.energy.total)} ${UNITS.energy}; max ||q|−1| ${formatNumber(drift)}`);
   }
   print('Final state:');

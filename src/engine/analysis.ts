@@ -2,25 +2,26 @@
 // and the SystemSnapshot the CLI, panel and report show.
 import { type Assembly, minvBlocks, type World } from './assemble';
 import type { BodyState } from './model/body';
-import { add, mat3MulVec, norm2 } from './math';
+import { mat3MulVec, norm2, quatRotateInv } from './math';
+import { worldPoint } from './model/kinematics';
 import { csrAddDiagonal } from './linalg/sparse';
-import type { SolveOutput } from './solve';
+import type { SolveOutput } from './kkt';
 import type { BodyReport, ConstraintReport, Energy, IslandReport, RedundantRow, RowInfo, SystemSnapshot } from './result';
 import type { Vec3 } from './types';
 
 const DOF = ['vx', 'vy', 'vz', 'ωx', 'ωy', 'ωz'];
 
-export function columnLabels(world: World): string[] {
+function columnLabels(world: World): string[] {
   const out: string[] = [];
   for (const bi of world.colBodies) for (const d of DOF) out.push(`${world.bodies[bi].spec.name}.${d}`);
   return out;
 }
 
-export function rowInfos(world: World): RowInfo[] {
+function rowInfos(world: World): RowInfo[] {
   const out: RowInfo[] = [];
   world.constraints.forEach((c, ci) => {
     for (let r = 0; r < c.rows; r++)
-      out.push({ constraint: c.spec.name, constraintIndex: ci, row: r, label: `${c.spec.name}.${c.rowLabels[r] ?? r}` });
+      out.push({ constraint: c.spec.name, modelIndex: ci, row: r, label: `${c.spec.name}.${c.rowLabels[r] ?? r}` });
   });
   return out;
 }
@@ -35,8 +36,7 @@ export function energyOf(world: World, states: BodyState[]): Energy {
     const m = b.spec.mass;
     kinetic += 0.5 * m * (s.v[0] ** 2 + s.v[1] ** 2 + s.v[2] ** 2);
     // ½ ωᵀ I_world ω = ½ (Rᵀω)ᵀ I_body (Rᵀω)
-    const { q } = s;
-    const wb = rotateInv(q, s.w);
+    const wb = quatRotateInv(s.q, s.w);
     const Iw = mat3MulVec(b.inertia, wb);
     kinetic += 0.5 * (wb[0] * Iw[0] + wb[1] * Iw[1] + wb[2] * Iw[2]);
     if (b.spec.gravity) potential -= m * (g[0] * s.p[0] + g[1] * s.p[1] + g[2] * s.p[2]);
@@ -44,18 +44,7 @@ export function energyOf(world: World, states: BodyState[]): Energy {
   return { kinetic, potential, total: kinetic + potential };
 }
 
-/** Rᵀ·v for the rotation of unit quaternion q ([x,y,z,w]). */
-function rotateInv(q: readonly number[], v: Vec3): Vec3 {
-  const [x, y, z, w] = q;
-  // v' = q* v q
-  const ix = w * v[0] - y * v[2] + z * v[1];
-  const iy = w * v[1] - z * v[0] + x * v[2];
-  const iz = w * v[2] - x * v[1] + y * v[0];
-  const iw = x * v[0] + y * v[1] + z * v[2];
-  return [ix * w + iw * x + iy * z - iz * y, iy * w + iw * y + iz * x - ix * z, iz * w + iw * z + ix * y - iy * x];
-}
-
-export function redundantRows(world: World, out: SolveOutput): RedundantRow[] {
+function redundantRows(world: World, out: SolveOutput): RedundantRow[] {
   const infos = rowInfos(world);
   return out.dependent.map((d) => ({
     constraint: infos[d.row].constraint,
@@ -64,7 +53,7 @@ export function redundantRows(world: World, out: SolveOutput): RedundantRow[] {
   }));
 }
 
-export function constraintReports(world: World, asm: Assembly, out: SolveOutput, tolerance: number): ConstraintReport[] {
+function constraintReports(world: World, asm: Assembly, out: SolveOutput, tolerance: number): ConstraintReport[] {
   const depRows = new Set(out.dependent.map((d) => d.row));
   return world.constraints.map((c, ci) => {
     const r0 = world.rowStart[ci];
@@ -90,7 +79,7 @@ export function constraintReports(world: World, asm: Assembly, out: SolveOutput,
     const anchorWorld = (i: number, anchor: Vec3): Vec3 => {
       if (i < 0) return [anchor[0], anchor[1], anchor[2]];
       const p = asm.poses[i];
-      return add(p.p, mat3MulVec(p.R, anchor));
+      return worldPoint(p.p, p.R, anchor);
     };
     const status: ConstraintReport['status'] =
       redundant && out.consistent === false ? 'conflicting' : redundant ? 'redundant' : viol > tolerance ? 'violated' : 'ok';
@@ -116,7 +105,7 @@ export function constraintReports(world: World, asm: Assembly, out: SolveOutput,
   });
 }
 
-export function bodyReports(world: World, states: BodyState[], quatDrift?: Float64Array): BodyReport[] {
+function bodyReports(world: World, states: BodyState[], quatDrift?: Float64Array): BodyReport[] {
   return world.bodies.map((b, i) => ({
     name: b.spec.name,
     column: b.column,
@@ -130,7 +119,7 @@ export function bodyReports(world: World, states: BodyState[], quatDrift?: Float
   }));
 }
 
-export function islandReports(world: World, out: SolveOutput): IslandReport[] {
+function islandReports(world: World, out: SolveOutput): IslandReport[] {
   return out.islands.map(({ island, result }) => ({
     bodies: island.bodies.map((i) => world.bodies[i].spec.name),
     constraints: island.constraints.map((c) => world.constraints[c].spec.name),

@@ -20,6 +20,7 @@ export interface InspectResult {
 /** A running simulation with its history; every past step can be re-analysed. */
 export interface SimulationApi {
   readonly scene: SceneSpec;
+  /** Where the scene's items are in its text (an empty map for a scene built in code). */
   readonly sourceMap: SourceMap;
   /** Number of steps taken so far (0 = initial state). */
   readonly currentStep: number;

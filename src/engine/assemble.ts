@@ -2,9 +2,10 @@
 // M⁻¹ as per-body 6×6 blocks (never a dense 6N×6N matrix), J in CSR with a pattern built
 // once per world, and A = J·M⁻¹·Jᵀ accumulated block by block from the bodies rows share.
 import { createConstraint } from './model';
-import { type BodyModel, type BodyState, createBodyModel, initialState, rotateTensorInto } from './model/body';
+import { type BodyModel, type BodyState, createBodyModel, initialState } from './model/body';
 import { type ConstraintEval, type ConstraintModel, makeEval, type Pose } from './model/constraint';
-import { IDENTITY_MAT3, mat3MulVec, mat3TMulVec, quatToMat3 } from './math';
+import { cross, IDENTITY_MAT3, mat3MulVec, mat3TMulVec, quatToMat3, rotateTensorInto } from './math';
+import { cumsum } from './offsets';
 import type { CsrMatrix } from './linalg/types';
 import type { SceneSpec } from './scene/types';
 import type { Vec3 } from './types';
@@ -80,8 +81,8 @@ export function buildWorld(scene: SceneSpec): World {
   }
   const nc = constraints.length;
   const rowStart = new Int32Array(nc + 1);
-  for (let c = 0; c < nc; c++) rowStart[c + 1] = rowStart[c] + constraints[c].rows;
-  const nRows = rowStart[nc];
+  for (let c = 0; c < nc; c++) rowStart[c + 1] = constraints[c].rows;
+  const nRows = cumsum(rowStart);
   const nCols = colBodies.length * 6;
   const colOf = (i: number) => (i < 0 ? -1 : bodies[i].column);
 
@@ -91,8 +92,9 @@ export function buildWorld(scene: SceneSpec): World {
   const jOffB = new Int32Array(nRows).fill(-1);
   for (let c = 0; c < nc; c++) {
     const per = (colOf(endA[c]) >= 0 ? 6 : 0) + (colOf(endB[c]) >= 0 ? 6 : 0);
-    for (let r = rowStart[c]; r < rowStart[c + 1]; r++) jRowPtr[r + 1] = jRowPtr[r] + per;
+    for (let r = rowStart[c]; r < rowStart[c + 1]; r++) jRowPtr[r + 1] = per;
   }
+  cumsum(jRowPtr);
   const jColIdx = new Int32Array(jRowPtr[nRows]);
   for (let c = 0; c < nc; c++) {
     const ca = colOf(endA[c]);
@@ -137,8 +139,9 @@ export function buildWorld(scene: SceneSpec): World {
       off += constraints[n].rows;
     }
     nbOffset.push(m);
-    for (let r = rowStart[c]; r < rowStart[c + 1]; r++) aRowPtr[r + 1] = aRowPtr[r] + off;
+    for (let r = rowStart[c]; r < rowStart[c + 1]; r++) aRowPtr[r + 1] = off;
   }
+  cumsum(aRowPtr);
   const aColIdx = new Int32Array(aRowPtr[nRows]);
   for (let c = 0; c < nc; c++) {
     for (let r = rowStart[c]; r < rowStart[c + 1]; r++) {
@@ -218,13 +221,7 @@ export function assemble(world: World, states: BodyState[]): Assembly {
     const m = b.spec.mass;
     const gs = b.spec.gravity ? 1 : 0;
     const w = s.w;
-    let gx = 0, gy = 0, gz = 0;
-    if (w[0] !== 0 || w[1] !== 0 || w[2] !== 0) {
-      const Iw = mat3MulVec(R, mat3MulVec(b.inertia, mat3TMulVec(R, w)));
-      gx = w[1] * Iw[2] - w[2] * Iw[1];
-      gy = w[2] * Iw[0] - w[0] * Iw[2];
-      gz = w[0] * Iw[1] - w[1] * Iw[0];
-    }
+    const [gx, gy, gz] = w[0] !== 0 || w[1] !== 0 || w[2] !== 0 ? cross(w, mat3MulVec(R, mat3MulVec(b.inertia, mat3TMulVec(R, w)))) : [0, 0, 0];
     const col = b.column;
     const f = b.spec.force, t = b.spec.torque;
     F[col] = f[0] + gs * m * g[0];

@@ -2,13 +2,15 @@
 // initial violation, over-constraint) and of a run (non-finite values, drift), each on the
 // range of the offending constraint in the scene file, with quick fixes where obvious.
 import { type EditResult, modify } from 'jsonc-parser';
-import { Codes } from './diagnostics';
+import { Codes } from './codes';
 import type { SystemSnapshot } from './result';
 import type { SourceMap } from './scene/types';
 import type { Diagnostic, Fix, Range, TextEdit } from './types';
 import { norm, sub } from './math';
+import { ZERO_LENGTH } from './scene/fields';
 import { formatNumber } from '../shared/number';
 import { condBand, formatCond } from '../shared/kappa';
+import { removeArrayElementEdits } from './textEdits';
 
 // Numbers in messages are spelled by the one shared formatter (also re-exported for simulation.ts).
 const fmt = formatNumber;
@@ -31,15 +33,13 @@ function toEdits(sm: SourceMap, edits: EditResult): TextEdit[] {
   return edits.map((e) => ({ range: { start: sm.positionAt(e.offset), end: sm.positionAt(e.offset + e.length) }, newText: e.content }));
 }
 
-/** A fix that removes constraint `fileIndex` from the file (undoable edit). */
-export function removeConstraintFix(text: string, sm: SourceMap, fileIndex: number, name: string): Fix | undefined {
-  try {
-    const edits = modify(text, ['constraints', fileIndex], undefined, FORMAT);
-    if (edits.length === 0) return undefined;
-    return { title: `Remove redundant constraint \`${name}\``, edits: toEdits(sm, edits), preferred: true };
-  } catch {
-    return undefined;
-  }
+/** A fix that removes constraint `fileIndex` from the file (undoable edit): its text and one comma, nothing of its neighbours. */
+function removeConstraintFix(text: string, sm: SourceMap, fileIndex: number, name: string): Fix | undefined {
+  const element = sm.nodeSpan(['constraints', fileIndex]);
+  if (!element) return undefined;
+  const previous = fileIndex > 0 ? sm.nodeSpan(['constraints', fileIndex - 1]) : undefined;
+  const edits = removeArrayElementEdits(text, element, previous);
+  return { title: `Remove redundant constraint \`${name}\``, edits: toEdits(sm, edits), preferred: true };
 }
 
 function setLengthFix(text: string, sm: SourceMap, fileIndex: number, length: number): Fix | undefined {
@@ -50,6 +50,19 @@ function setLengthFix(text: string, sm: SourceMap, fileIndex: number, length: nu
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CL303's cause: compare κ with κ of the diagonally (Jacobi) scaled A, which removes what comes from
+ * the rows' scales alone (mass and inertia ratios, lever arms, units).
+ */
+function conditioningCause(scaled: number | null, k: number, warning: number): string {
+  const ks = `κ of the diagonally scaled A is ${formatCond(scaled)}`;
+  if (scaled !== null && scaled < warning)
+    return `${ks}, below the threshold: the ill-conditioning is a scaling issue (mass or inertia ratios across the constraints, lever arms, or units of very different size), not the geometry. Bring the masses and inertias closer together, or choose units in which they are of similar size.`;
+  if (scaled !== null && scaled < k / 100)
+    return `${ks}: most of it is scaling (mass or inertia ratios), but the scaled system is ill-conditioned too, so the geometry (long chains, nearly parallel or nearly dependent constraints) also contributes.`;
+  return `${ks}, so the cause is the geometry (long chains, nearly parallel or nearly dependent constraints), not the scaling: make the constraints less dependent (e.g. remove a nearly redundant one).`;
 }
 
 /** Diagnostics of the analysed step-0 system. */
@@ -88,7 +101,7 @@ export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: Sour
       out.push({
         severity: 'error',
         code: Codes.singularSystem,
-        message: `Constraint \`${name}\` has ${rows.length === 1 ? 'a zero Jacobian row' : 'zero Jacobian rows'} in this configuration (${combos.join('; ')}): it cannot apply any force and A = J·M⁻¹·Jᵀ is singular.`,
+        message: `Constraint \`${name}\` has ${rows.length === 1 ? 'a zero Jacobian row' : 'zero Jacobian rows'} in this configuration (${combos.join('; ')}): it cannot apply any force and A = J·M⁻¹·Jᵀ is singular. Change its geometry so that the row depends on the motion (anchors that do not coincide, a non-zero length or axis) or remove it.`,
         range,
         data,
       });
@@ -122,7 +135,7 @@ export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: Sour
     out.push({
       severity: 'warning',
       code: Codes.illConditioned,
-      message: `κ(A) = ${formatCond(k)}${snap.condEstimated ? ' (estimated)' : ''} is at or above ${formatCond(opts.conditionWarning)} (solver.conditionWarning): λ is sensitive to round-off. κ of the diagonally scaled A is ${formatCond(snap.cond.scaled)}${snap.cond.scaled !== null && snap.cond.scaled < k / 100 ? ', so the cause is mostly the scaling (mass or inertia ratios), not geometry' : ', so the cause is the geometry (long chains, nearly parallel or nearly dependent constraints), not the scaling'}.`,
+      message: `κ(A) = ${formatCond(k)}${snap.condEstimated ? ' (estimated)' : ''} is at or above ${formatCond(opts.conditionWarning)} (solver.conditionWarning): λ is sensitive to round-off. ${conditioningCause(snap.cond.scaled, k, opts.conditionWarning)}`,
       range: sm.keyRangeOf(['constraints']),
       data: { cond: k, scaled: snap.cond.scaled },
     });
@@ -132,7 +145,7 @@ export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: Sour
     out.push({
       severity: 'warning',
       code: Codes.overConstrained,
-      message: `${snap.rank.rows} constraint rows for ${snap.rank.dofs} degrees of freedom: at least ${snap.rank.rows - snap.rank.dofs} rows must be redundant.`,
+      message: `${snap.rank.rows} constraint rows for ${snap.rank.dofs} degrees of freedom: at least ${snap.rank.rows - snap.rank.dofs} rows must be redundant. Remove the constraints that CL301/CL302 name, or use constraint types with fewer rows (a ball joint has 3, a hinge 5, a fixed joint 6).`,
       range: sm.keyRangeOf(['constraints']),
       data: { rows: snap.rank.rows, dofs: snap.rank.dofs },
     });
@@ -144,9 +157,14 @@ export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: Sour
       let hint = 'Move the bodies or anchors so that the constraint holds initially.';
       if (c.type === 'distance') {
         const dist = norm(sub(c.anchorAWorld, c.anchorBWorld));
-        const f = setLengthFix(text, sm, c.fileIndex, dist);
-        if (f) fixes.push(f);
-        hint = `The anchors are ${fmt(dist, 6)} apart; set \`length\` to that or move the bodies.`;
+        if (dist > ZERO_LENGTH) {
+          const f = setLengthFix(text, sm, c.fileIndex, dist);
+          if (f) fixes.push(f);
+          hint = `The anchors are ${fmt(dist, 6)} apart; set \`length\` to that or move the bodies.`;
+        } else {
+          // never advise a zero length: a distance of 0 has a zero Jacobian (CL204)
+          hint = 'The anchors coincide, and a distance constraint needs a positive length: move the bodies apart to the `length` given, or use a ball joint to keep the points together.';
+        }
       }
       out.push({
         severity: 'warning',

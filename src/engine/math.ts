@@ -2,8 +2,6 @@
 // Quaternions are [x, y, z, w], scalar last. Matrices are row-major.
 import type { Mat3, Quat, Vec3 } from './types';
 
-export const vec3 = (x = 0, y = 0, z = 0): Vec3 => [x, y, z];
-export const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 export const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 export const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
 export const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -12,27 +10,57 @@ export const cross = (a: Vec3, b: Vec3): Vec3 => [
   a[2] * b[0] - a[0] * b[2],
   a[0] * b[1] - a[1] * b[0],
 ];
+/** out[offset..offset+2] = sign·(a × b), in place. */
+export function crossInto(a: ArrayLike<number>, b: ArrayLike<number>, out: Vec3 | Float64Array, offset = 0, sign = 1): void {
+  const x = a[1] * b[2] - a[2] * b[1];
+  const y = a[2] * b[0] - a[0] * b[2];
+  const z = a[0] * b[1] - a[1] * b[0];
+  if (sign === 1) {
+    out[offset] = x;
+    out[offset + 1] = y;
+    out[offset + 2] = z;
+  } else {
+    out[offset] = -x;
+    out[offset + 1] = -y;
+    out[offset + 2] = -z;
+  }
+}
 export const norm = (a: Vec3): number => Math.sqrt(dot(a, a));
 export const normalize = (a: Vec3): Vec3 => {
   const n = norm(a);
   return n > 0 ? scale(a, 1 / n) : [0, 0, 0];
 };
 
+/** A copy of `v` when it is a 3-vector, else of `fallback`. */
+export const vecOr = (v: Vec3 | undefined, fallback: Vec3): Vec3 =>
+  v && v.length === 3 ? [v[0], v[1], v[2]] : [fallback[0], fallback[1], fallback[2]];
+
 export const IDENTITY_QUAT: Quat = [0, 0, 0, 1];
 export const IDENTITY_MAT3: Mat3 = [1, 0, 0, 0, 1, 0, 0, 0, 1];
 
+/** out = a ⊗ b (Hamilton product, [x,y,z,w]), in place; `out` may alias neither input. */
+export function quatMulInto(a: Quat, b: Quat, out: Quat): void {
+  const ax = a[0], ay = a[1], az = a[2], aw = a[3];
+  const bx = b[0], by = b[1], bz = b[2], bw = b[3];
+  out[0] = aw * bx + ax * bw + ay * bz - az * by;
+  out[1] = aw * by - ax * bz + ay * bw + az * bx;
+  out[2] = aw * bz + ax * by - ay * bx + az * bw;
+  out[3] = aw * bw - ax * bx - ay * by - az * bz;
+}
 /** Hamilton product a ⊗ b, both [x,y,z,w]. */
 export function quatMul(a: Quat, b: Quat): Quat {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
+  const out: Quat = [0, 0, 0, 1];
+  quatMulInto(a, b, out);
+  return out;
 }
 export const quatConj = (q: Quat): Quat => [-q[0], -q[1], -q[2], q[3]];
+/** out = q* (the inverse of a unit quaternion), in place. */
+export function quatConjInto(q: Quat, out: Quat): void {
+  out[0] = -q[0];
+  out[1] = -q[1];
+  out[2] = -q[2];
+  out[3] = q[3];
+}
 export const quatNorm = (q: Quat): number => Math.hypot(q[0], q[1], q[2], q[3]);
 export function quatNormalize(q: Quat): Quat {
   const n = quatNorm(q);
@@ -51,6 +79,36 @@ export function quatToMat3(q: Quat): Mat3 {
   ];
 }
 
+/** Rᵀ·v for the rotation R of the unit quaternion q ([x,y,z,w]), computed as q*·v·q. */
+export function quatRotateInv(q: Readonly<Quat>, v: Vec3): Vec3 {
+  const [x, y, z, w] = q;
+  const ix = w * v[0] - y * v[2] + z * v[1];
+  const iy = w * v[1] - z * v[0] + x * v[2];
+  const iz = w * v[2] - x * v[1] + y * v[0];
+  const iw = x * v[0] + y * v[1] + z * v[2];
+  return [ix * w + iw * x + iy * z - iz * y, iy * w + iw * y + iz * x - ix * z, iz * w + iw * z + ix * y - iy * x];
+}
+
+/**
+ * One first-order step of q̇ = ½·(ω, 0)⊗q (ω in the world frame), in place: q ← normalise(q + ½·(ω,0)⊗q·dt).
+ * Returns |q + ½·(ω,0)⊗q·dt| before normalisation (its distance from 1 is the step's quaternion drift).
+ */
+export function quatIntegrateInto(q: Quat, w: Vec3, dt: number): number {
+  const [x, y, z, qw] = q;
+  const [wx, wy, wz] = w;
+  const h = 0.5 * dt;
+  const nx = x + h * (wx * qw + wy * z - wz * y);
+  const ny = y + h * (wy * qw + wz * x - wx * z);
+  const nz = z + h * (wz * qw + wx * y - wy * x);
+  const nw = qw - h * (wx * x + wy * y + wz * z);
+  const n = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
+  q[0] = nx / n;
+  q[1] = ny / n;
+  q[2] = nz / n;
+  q[3] = nw / n;
+  return n;
+}
+
 /** Quaternion of a rotation by angle |θ| about θ/|θ| (exponential map of a rotation vector). */
 export function quatFromRotationVector(t: Vec3): Quat {
   const a = norm(t);
@@ -66,6 +124,13 @@ export function mat3MulVec(m: Mat3, v: Vec3): Vec3 {
     m[6] * v[0] + m[7] * v[1] + m[8] * v[2],
   ];
 }
+/** out = m·v, in place (`out` may be `v`). */
+export function mat3MulVecInto(m: Mat3, v: Vec3, out: Vec3): void {
+  const x = v[0], y = v[1], z = v[2];
+  out[0] = m[0] * x + m[1] * y + m[2] * z;
+  out[1] = m[3] * x + m[4] * y + m[5] * z;
+  out[2] = m[6] * x + m[7] * y + m[8] * z;
+}
 export function mat3TMulVec(m: Mat3, v: Vec3): Vec3 {
   return [
     m[0] * v[0] + m[3] * v[1] + m[6] * v[2],
@@ -79,7 +144,6 @@ export function mat3Mul(a: Mat3, b: Mat3): Mat3 {
     for (let j = 0; j < 3; j++) r[i * 3 + j] = a[i * 3] * b[j] + a[i * 3 + 1] * b[3 + j] + a[i * 3 + 2] * b[6 + j];
   return r;
 }
-export const mat3Transpose = (m: Mat3): Mat3 => [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]];
 
 /** Inverse of a 3×3 matrix, or undefined when singular. */
 export function mat3Inverse(m: Mat3): Mat3 | undefined {
@@ -95,12 +159,34 @@ export function mat3Inverse(m: Mat3): Mat3 | undefined {
   ];
 }
 
-/** Skew matrix [v]× such that [v]×·u = v × u. */
-export const skew = (v: Vec3): Mat3 => [0, -v[2], v[1], v[2], 0, -v[0], -v[1], v[0], 0];
+/** out[off..off+9] = R·M·Rᵀ (row-major), without allocating. */
+export function rotateTensorInto(R: Mat3, M: Mat3, out: Float64Array, off: number): void {
+  for (let i = 0; i < 3; i++) {
+    // row i of R·M
+    const a0 = R[i * 3] * M[0] + R[i * 3 + 1] * M[3] + R[i * 3 + 2] * M[6];
+    const a1 = R[i * 3] * M[1] + R[i * 3 + 1] * M[4] + R[i * 3 + 2] * M[7];
+    const a2 = R[i * 3] * M[2] + R[i * 3 + 1] * M[5] + R[i * 3 + 2] * M[8];
+    for (let j = 0; j < 3; j++) out[off + i * 3 + j] = a0 * R[j * 3] + a1 * R[j * 3 + 1] + a2 * R[j * 3 + 2];
+  }
+}
 
-/** R · M · Rᵀ. */
-export function rotateTensor(R: Mat3, M: Mat3): Mat3 {
-  return mat3Mul(mat3Mul(R, M), mat3Transpose(R));
+/** True when the symmetric 3×3 matrix is (numerically) positive definite: Cholesky succeeds with pivots above 1e-12·max|diag|. */
+export function isPositiveDefinite3(m: Mat3): boolean {
+  const L = new Array<number>(9).fill(0);
+  const maxDiag = Math.max(Math.abs(m[0]), Math.abs(m[4]), Math.abs(m[8]));
+  if (!(maxDiag > 0) || !Number.isFinite(maxDiag)) return false;
+  for (let j = 0; j < 3; j++) {
+    let d = m[j * 3 + j];
+    for (let k = 0; k < j; k++) d -= L[j * 3 + k] * L[j * 3 + k];
+    if (!(d > 1e-12 * maxDiag)) return false;
+    L[j * 3 + j] = Math.sqrt(d);
+    for (let r = j + 1; r < 3; r++) {
+      let s = m[r * 3 + j];
+      for (let k = 0; k < j; k++) s -= L[r * 3 + k] * L[j * 3 + k];
+      L[r * 3 + j] = s / L[j * 3 + j];
+    }
+  }
+  return true;
 }
 
 /** A unit vector perpendicular to the unit vector `a`, and a second one completing the right-handed frame. */
@@ -111,10 +197,12 @@ export function perpendicularBasis(a: Vec3): [Vec3, Vec3] {
   return [p1, p2];
 }
 
-export const isFiniteVec = (v: ArrayLike<number>): boolean => {
-  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return false;
-  return true;
-};
+/** Index of the first NaN or infinite entry, or −1. */
+export function firstNonFinite(x: ArrayLike<number>): number {
+  for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) return i;
+  return -1;
+}
+export const isFiniteVec = (v: ArrayLike<number>): boolean => firstNonFinite(v) < 0;
 
 /** ‖x‖₂ without overflow or underflow (scaled by max |xᵢ|, as LAPACK's nrm2). */
 export function norm2(x: ArrayLike<number>, from = 0, to = x.length): number {

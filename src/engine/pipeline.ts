@@ -3,15 +3,21 @@
 import type { InspectOptions, InspectResult } from './api';
 import { assemble, buildWorld } from './assemble';
 import { buildSnapshot } from './analysis';
-import { Codes } from './diagnostics';
+import { Codes } from './codes';
 import { analysisDiagnostics } from './findings';
+import { checkInitial, findingDiagnostic, isInitialFinding } from './finite';
+import { stabilityDiagnostic } from './divergenceCause';
 import { initialState } from './model/body';
 import type { SimulationResult } from './result';
 import { parseScene } from './scene/parse';
+import { emptySourceMap } from './scene/text';
 import type { ParseResult } from './scene/types';
-import { Simulation } from './simulation';
-import { solveSystem } from './solve';
+import { Simulation, type SimulationOptions } from './simulation';
+import { solveSystem } from './kkt';
 import type { Diagnostic } from './types';
+import { contactMode, ContactStepper, NO_WARM } from './stepContacts';
+import { addContactSnapshotFields, applyContactStep } from './contactReports';
+import { initialContactDiagnostics } from './contactFindings';
 
 const ORIGIN = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
 
@@ -24,7 +30,7 @@ export function internalError(e: unknown, where: string): Diagnostic {
   };
 }
 
-export function sortDiagnostics(d: Diagnostic[]): Diagnostic[] {
+function sortDiagnostics(d: Diagnostic[]): Diagnostic[] {
   return d.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 
@@ -35,7 +41,7 @@ export function inspectScene(text: string, opts: InspectOptions = {}): InspectRe
     parse = parseScene(text);
   } catch (e) {
     const d = internalError(e, 'parsing the scene');
-    return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: undefined as never }, diagnostics: [d], hasErrors: true };
+    return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: emptySourceMap(text) }, diagnostics: [d], hasErrors: true };
   }
   return inspectParsed(text, parse, opts);
 }
@@ -49,7 +55,21 @@ export function inspectParsed(text: string, parse: ParseResult, opts: InspectOpt
     const states = parse.scene.bodies.map(initialState);
     const asm = assemble(world, states);
     const out = solveSystem(world, asm, parse.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: opts.wantSpectrum ?? true });
+    // contacts: detected at the initial state, solved for the first step
+    const mode = contactMode(parse.scene);
+    const stepper = mode ? new ContactStepper(world, parse.scene, mode) : undefined;
+    const contacts = stepper?.detect(states) ?? [];
+    const contact = stepper?.step(states, NO_WARM, asm, contacts);
+    if (contact) applyContactStep(world, asm, out, contact);
     const snapshot = buildSnapshot(world, 0, states, asm, out);
+    if (stepper) addContactSnapshotFields(snapshot, world, parse.scene, contact);
+    if (stepper) diagnostics.push(...initialContactDiagnostics(parse.scene, parse.sourceMap, states, contacts));
+    const sm = parse.sourceMap;
+    // every number shown at step 0 is finite and below ±1e150, or the first one that is not is an error
+    const bad = checkInitial(world, states, asm, out, snapshot.constraints.map((c) => c.violation), snapshot.energy);
+    if (bad) diagnostics.push(findingDiagnostic(bad, 0, parse.scene.solver.dt, sm));
+    const gains = stabilityDiagnostic(parse.scene, sm);
+    if (gains) diagnostics.push(gains);
     diagnostics.push(
       ...analysisDiagnostics(snapshot, text, parse.sourceMap, {
         conditionWarning: parse.scene.solver.conditionWarning,
@@ -72,12 +92,13 @@ export interface SimulateOutput {
 }
 
 /** Inspect, then run `steps` steps (default: the scene's `solver.steps`). */
-export function simulateScene(text: string, steps?: number, onProgress?: (done: number, total: number) => void): SimulateOutput {
+export function simulateScene(text: string, steps?: number, onProgress?: (done: number, total: number) => void, opts: SimulationOptions = {}): SimulateOutput {
   const inspect = inspectScene(text);
   const scene = inspect.parse.scene;
-  if (!scene || !inspect.snapshot) return { inspect };
+  // nothing can be simulated from an initial state with NaN, ∞ or values beyond ±1e150 (reported at step 0)
+  if (!scene || !inspect.snapshot || inspect.diagnostics.some(isInitialFinding)) return { inspect };
   try {
-    const sim = new Simulation(scene, inspect.parse.sourceMap);
+    const sim = new Simulation(scene, inspect.parse.sourceMap, opts);
     const total = steps ?? scene.solver.steps;
     const chunk = Math.max(1, Math.min(100, Math.ceil(total / 100)));
     for (let done = 0; done < total && !sim.stopped; done += chunk) {
@@ -85,7 +106,7 @@ export function simulateScene(text: string, steps?: number, onProgress?: (done: 
       onProgress?.(Math.min(done + chunk, total), total);
     }
     const result = sim.result();
-    inspect.diagnostics.push(...result.diagnostics);
+    for (const d of result.diagnostics) inspect.diagnostics.push(d);
     sortDiagnostics(inspect.diagnostics);
     inspect.hasErrors ||= result.diagnostics.some((d) => d.severity === 'error');
     return { inspect, result, simulation: sim };

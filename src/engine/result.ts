@@ -3,14 +3,113 @@
 import type { CsrMatrix, DependentRow, SolveMethod } from './linalg/types';
 import type { Diagnostic, Quat, Vec3 } from './types';
 import type { Formulation, Stabilization } from './scene/types';
+import type { ContactState } from './collision/types';
 
 export type { CsrMatrix, DependentRow, SolveMethod };
+
+/** The method that produced a step: a linear solve of the KKT system, or a contact solver. */
+export type StepMethod = SolveMethod | 'none' | 'pgs' | 'newton';
+
+/**
+ * One contact of a step (contacts detected at the state before the step, forces of the step):
+ * who touches whom, where, and what the contact solver found. Forces are impulses / h.
+ */
+export interface ContactReport {
+  /** Body names; `world` for world shapes. */
+  bodyA: string;
+  bodyB: string;
+  /** Shape names (given, or `<type><index>`). */
+  shapeA: string;
+  shapeB: string;
+  /** World contact point (midway between the surfaces), unit normal from B to A, tangents (t1, t2, n right-handed). */
+  point: Vec3;
+  normal: Vec3;
+  t1: Vec3;
+  t2: Vec3;
+  /** Signed gap at detection (m; negative: penetration). */
+  gap: number;
+  normalForce: number;
+  /** Friction force along t1, t2. */
+  frictionForce: [number, number];
+  state: ContactState;
+  /**
+   * ‖f_t‖ / (μ·f_n): ≤ 1 inside the Coulomb cone. Always finite: 0 when f_t = 0, and
+   * CONE_RATIO_MAX (1e6) when f_t ≠ 0 without any friction budget (μ·f_n = 0) or above it.
+   */
+  coneRatio: number;
+}
+
+/** Residual norms of the blocks of Axion's nonlinear system. */
+export interface NewtonBlocks {
+  dyn: number;
+  kin: number;
+  b: number;
+  n: number;
+  f: number;
+}
+
+/** Newton's method on one step (nonlinear formulation), as kept in the history. */
+export interface NewtonStepReport {
+  iterations: number;
+  converged: boolean;
+  /** ‖h‖₂ at every iterate x₀ … x_final (iterations + 1 numbers). */
+  residuals: number[];
+  /** Block norms at the final iterate. */
+  blocks: NewtonBlocks;
+  /** Line-search step length α of each iteration. */
+  stepLengths: number[];
+  /** The linear solver: the least robust one any iteration needed ('none' without iterations). */
+  method: 'sparse-lu' | 'dense-lu' | 'dense-lstsq' | 'failed' | 'none';
+  /** κ₁ estimate of the last Newton matrix; null when singular. */
+  cond: number | null;
+}
+
+/** Newton on the analysed step: the history's fields plus the per-iteration blocks and the Newton matrix. */
+export interface NewtonSnapshot extends NewtonStepReport {
+  /** Block norms at every iterate (iterations + 1 entries). */
+  blockResiduals: NewtonBlocks[];
+  /** The Newton matrix ∂h/∂x (+ the regularisation on the λ diagonal) of the last iteration. */
+  matrix: CsrMatrix;
+  /** Row blocks (dyn, kin, b, n, f) and column blocks (q, u, λb, λn, λf): name, first index, size. */
+  rowBlocks: { name: string; start: number; size: number }[];
+  colBlocks: { name: string; start: number; size: number }[];
+  rowLabels: string[];
+  colLabels: string[];
+  /** The largest |h_i| at the final iterate: its block, the row label and what owns it. */
+  worst: { block: string; label: string; value: number; owner: string };
+}
+
+/** Projected Gauss–Seidel on one step (velocity formulation with contacts). */
+export interface PgsStepReport {
+  /** Largest sweep count over the islands. */
+  iterations: number;
+  /** ‖r‖₂ of the rows' natural-map residuals at their last visit (m/s). */
+  residual: number;
+  converged: boolean;
+}
+
+/** The contact part of a step record or snapshot (velocity formulation with contacts, nonlinear formulation). */
+export interface ContactStepFields {
+  /** The step's contacts (a record keeps at most `maxRecordContacts` of them; see `contactCount`). */
+  contacts?: ContactReport[];
+  /** How many contacts the step had (also when `contacts` was left out of a record). */
+  contactCount?: number;
+  /** max over contacts of |min(gap or velocity target, normal impulse)| (m or m/s; 0 without contacts). */
+  complementarity?: number;
+  /** Largest penetration max(0, −gap) after the step (m). */
+  maxPenetration?: number;
+  pgs?: PgsStepReport;
+}
 
 /** One row of J: which constraint it belongs to and its row within that constraint. */
 export interface RowInfo {
   constraint: string;
-  /** Index of the constraint in the scene's (valid) constraint list. */
-  constraintIndex: number;
+  /**
+   * Index of the constraint among the modelled ones, i.e. in `SystemSnapshot.constraints` (not its
+   * index in the file's `constraints` array: that is `ConstraintReport.fileIndex`, and
+   * `constraintIndex` in diagnostics' data).
+   */
+  modelIndex: number;
   /** Row within the constraint (0-based). */
   row: number;
   /** Label, e.g. `rod.d`, `hinge1.x`, `hinge1.⊥1`. */
@@ -80,7 +179,7 @@ export interface Energy {
 }
 
 /** The analysed system at one step (the CLI's `inspect --json`, the panel's matrices). */
-export interface SystemSnapshot {
+export interface SystemSnapshot extends ContactStepFields {
   step: number;
   t: number;
   formulation: Formulation;
@@ -111,7 +210,7 @@ export interface SystemSnapshot {
   W?: CsrMatrix;
   B?: Float64Array;
   R?: Float64Array;
-  method: SolveMethod | 'none';
+  method: StepMethod;
   cond: { A: number | null; scaled: number | null };
   condEstimated: boolean;
   /** Singular values of A, descending (when computed exactly), and the rank tolerance. */
@@ -128,10 +227,12 @@ export interface SystemSnapshot {
   energy: Energy;
   islands: IslandReport[];
   diagnostics: Diagnostic[];
+  /** Nonlinear formulation: Newton's method on the step from this state. */
+  newton?: NewtonSnapshot;
 }
 
 /** One step of a run, as kept in the history (cheap: no matrices). */
-export interface StepRecord {
+export interface StepRecord extends ContactStepFields {
   step: number;
   t: number;
   /** Per constraint ‖C‖₂ (same order as snapshot.constraints). */
@@ -140,10 +241,14 @@ export interface StepRecord {
   lambda: number[];
   cond: { A: number | null };
   condEstimated: boolean;
+  /** Numerical rank of A at this step (as SystemSnapshot.rank.J at step 0); absent in records made before it was kept. */
+  rank?: number;
   energy: Energy;
   /** max over bodies of ||q|−1| before normalisation. */
   quatDrift: number;
-  method: SolveMethod | 'none';
+  method: StepMethod;
+  /** Nonlinear formulation: Newton's method on this step. */
+  newton?: NewtonStepReport;
   /** Body positions and orientations after the step, flattened [p(3), q(4)] per body in scene order (fixed bodies too). */
   poses: number[];
 }

@@ -3,14 +3,21 @@
 import { assemble, buildWorld, poseOf, type World, WORLD_POSE } from './assemble';
 import { buildSnapshot, energyOf } from './analysis';
 import type { SimulationApi } from './api';
-import { Codes } from './diagnostics';
-import { bodyRange, constraintRange, formatNumber as fmt } from './findings';
+import { Codes } from './codes';
+import { constraintRange, formatNumber as fmt } from './findings';
+import { checkInitial, checkRecord, checkStates, checkSystem, type Finding, findingDiagnostic } from './finite';
+import { DivergenceWatch, type Trigger } from './divergence';
+import { explainDivergence } from './divergenceCause';
 import { type BodyState, cloneState, initialState } from './model/body';
 import type { SimulationResult, StepRecord, SystemSnapshot } from './result';
+import { emptySourceMap } from './scene/text';
 import type { SceneSpec, SourceMap } from './scene/types';
-import { solveSystem, type SolveOutput } from './solve';
+import { solveSystem, type SolveOutput } from './kkt';
 import type { Diagnostic, Quat, Vec3 } from './types';
-import { isFiniteVec, norm2 } from './math';
+import { norm2, quatIntegrateInto } from './math';
+import { contactMode, ContactStepper, NO_WARM, type ContactStep, type WarmStart } from './stepContacts';
+import { addContactSnapshotFields, applyContactStep, contactRecordFields, NO_CONTACT_FIELDS } from './contactReports';
+import { ContactFindings } from './contactFindings';
 
 export interface SimulationOptions {
   /** κ is exact per step up to this many rows per island, estimated above (flagged). Default 200. */
@@ -18,6 +25,8 @@ export interface SimulationOptions {
   /** Keep per-row λ in the records up to this many rows (default 600), and poses up to this many bodies (default 500). */
   maxRecordRows?: number;
   maxRecordBodies?: number;
+  /** Keep a step's contacts in its record up to this many (default 256); `contactCount` always says how many there were. */
+  maxRecordContacts?: number;
 }
 
 const STATE_SIZE = 13; // p(3) q(4) v(3) w(3)
@@ -41,12 +50,6 @@ function unpack(buf: Float64Array): BodyState[] {
   return out;
 }
 
-/** Where the first non-finite value is, if any. */
-function firstNonFinite(x: ArrayLike<number>): number {
-  for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) return i;
-  return -1;
-}
-
 export class Simulation implements SimulationApi {
   readonly world: World;
   private states: BodyState[];
@@ -61,21 +64,38 @@ export class Simulation implements SimulationApi {
   private _stopped = false;
   private initialViolation: Float64Array;
   private drifted = new Set<number>();
+  private readonly watch: DivergenceWatch;
+  /** The initial state and its system were checked (at the first step of a run). */
+  private startChecked = false;
+  /** Contacts (velocity formulation with shapes, nonlinear formulation): the step, its warm start and its findings. */
+  private readonly contacts: ContactStepper | undefined;
+  private readonly contactFindings: ContactFindings;
+  private readonly maxRecordContacts: number;
+  private warm: WarmStart = NO_WARM;
+  private readonly warmAt = new Map<number, WarmStart>();
 
+  /** `sourceMap` places the run's diagnostics in the scene text; a scene built in code gets an empty map. */
   constructor(
     readonly scene: SceneSpec,
-    readonly sourceMap: SourceMap,
+    readonly sourceMap: SourceMap = emptySourceMap(),
     opts: SimulationOptions = {},
   ) {
     this.world = buildWorld(scene);
     this.states = scene.bodies.map(initialState);
     this.initial = pack(this.states);
     this.checkpoints.set(0, this.initial);
-    this.checkpointEvery = Math.max(1, Math.ceil(scene.bodies.length / 200));
+    const mode = contactMode(scene);
+    this.contacts = mode ? new ContactStepper(this.world, scene, mode) : undefined;
+    this.contactFindings = new ContactFindings(this.world, scene, sourceMap);
+    this.maxRecordContacts = opts.maxRecordContacts ?? 256;
+    // PGS is warm-started: a replay must start where a warm start was kept (one per checkpoint)
+    const shapes = mode === 'velocity' ? scene.bodies.reduce((n, b) => n + b.shapes.length, 0) : 0;
+    this.checkpointEvery = Math.max(1, Math.ceil(scene.bodies.length / 200), Math.ceil(shapes / 10));
     this.stepCondRows = opts.stepExactCondMaxRows ?? 200;
     this.maxRecordRows = opts.maxRecordRows ?? 600;
     this.maxRecordBodies = opts.maxRecordBodies ?? 500;
     this.initialViolation = this.constraintViolations(this.states);
+    this.watch = new DivergenceWatch(this.world, this.states, this.initialViolation);
   }
 
   get currentStep(): number {
@@ -99,6 +119,11 @@ export class Simulation implements SimulationApi {
     this._diagnostics = [];
     this._stopped = false;
     this.drifted.clear();
+    this.watch.reset();
+    this.startChecked = false;
+    this.warm = NO_WARM;
+    this.warmAt.clear();
+    this.contactFindings.reset();
   }
 
   /** ‖C‖₂ per constraint at the given states. */
@@ -117,19 +142,17 @@ export class Simulation implements SimulationApi {
     return out;
   }
 
-  /** One step from `states` (mutated in place). Returns the solve and per-body |q|−1, or a diagnostic if a value went non-finite. */
-  private advance(states: BodyState[], stepIndex: number, analyse: boolean): { out: SolveOutput; drift: Float64Array } | Diagnostic {
+  /** One step from `states` (mutated in place). Returns the solve and per-body |q|−1, or the first bad value (finite.ts). */
+  private advance(states: BodyState[], stepIndex: number, analyse: boolean, warm: WarmStart = NO_WARM): { out: SolveOutput; drift: Float64Array; contact?: ContactStep; warm: WarmStart } | Finding {
     const w = this.world;
     const s = w.scene.solver;
     const asm = assemble(w, states);
     // per step: κ(A) (exact when small, else estimated) but not the scaled κ, which only inspect/snapshots show
     const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, wantScaledCond: false, skipAnalysis: !analyse });
-    // A NaN or ∞ anywhere in F, M⁻¹, C, J or A reaches λ or a, or makes the solver give up; only then
-    // look for the first bad quantity (scanning every input each step would cost more than the solve).
-    if (out.islands.some((i) => i.result && !i.result.ok) || firstNonFinite(out.lambda) >= 0 || firstNonFinite(out.a) >= 0) {
-      const bad = this.checkAssembly(asm, stepIndex) ?? this.checkSolve(out, stepIndex);
-      if (bad) return bad;
-    }
+    const bad = checkSystem(w, asm, out, { analysed: analyse });
+    if (bad) return bad;
+    const contact = this.contacts?.step(states, warm, asm);
+    if (contact) return this.takeContactStep(states, out, contact);
     // semi-implicit Euler: v += a·dt (u⁺), p += v·dt, q = normalize(q + ½(ω,0)⊗q·dt)
     const dt = s.dt;
     const drift = new Float64Array(w.bodies.length);
@@ -142,75 +165,72 @@ export class Simulation implements SimulationApi {
         st.w[d] = out.uPlus[col + 3 + d];
       }
       for (let d = 0; d < 3; d++) st.p[d] += st.v[d] * dt;
-      const q = st.q;
-      const [x, y, z, qw] = q;
-      const [wx, wy, wz] = st.w;
-      // q + ½·(ω,0)⊗q·dt
-      const h = 0.5 * dt;
-      const nx = x + h * (wx * qw + wy * z - wz * y);
-      const ny = y + h * (wy * qw + wz * x - wx * z);
-      const nz = z + h * (wz * qw + wx * y - wy * x);
-      const nw = qw - h * (wx * x + wy * y + wz * z);
-      const n = Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
-      drift[i] = n - 1;
-      q[0] = nx / n;
-      q[1] = ny / n;
-      q[2] = nz / n;
-      q[3] = nw / n;
-      // a sum of finite terms is finite unless it overflows: only then look closer
-      if (!Number.isFinite(st.p[0] + st.p[1] + st.p[2] + st.v[0] + st.v[1] + st.v[2] + st.w[0] + st.w[1] + st.w[2] + q[0] + q[1] + q[2] + q[3])) {
-        const what = !isFiniteVec(st.p) ? 'position' : !isFiniteVec(st.v) ? 'velocity' : !isFiniteVec(st.w) ? 'angular velocity' : !isFiniteVec(q) ? 'orientation' : undefined;
-        if (what) return this.nonFinite(stepIndex, `the ${what} of body \`${w.bodies[i].spec.name}\``, bodyRange(this.sourceMap, w.bodies[i].spec.index));
-      }
+      drift[i] = quatIntegrateInto(st.q, st.w, dt) - 1;
     }
-    return { out, drift };
+    return checkStates(w, states) ?? { out, drift, warm: this.contacts ? this.contacts.plainWarm(out) : NO_WARM };
   }
 
-  private nonFinite(step: number, what: string, range: Diagnostic['range']): Diagnostic {
+  /** Copy a contact step's states into `states`, unless a value in it (or a contact force) is bad. */
+  private takeContactStep(states: BodyState[], out: SolveOutput, cs: ContactStep): { out: SolveOutput; drift: Float64Array; contact: ContactStep; warm: WarmStart } | Finding {
+    const w = this.world;
+    const bad = checkStates(w, cs.states);
+    if (bad) return bad;
+    for (let i = 0; i < w.bodies.length; i++) Object.assign(states[i], cs.states[i]);
+    const k = cs.forces.findIndex((f) => !(Math.abs(f.normalForce) <= 1e150 && Math.abs(f.frictionForce[0]) <= 1e150 && Math.abs(f.frictionForce[1]) <= 1e150));
+    if (k >= 0) {
+      const f = cs.forces[k];
+      const value = [f.normalForce, f.frictionForce[0], f.frictionForce[1]].find((x) => !(Math.abs(x) <= 1e150)) ?? NaN;
+      const b = Math.max(cs.contacts[k].bodyA, cs.contacts[k].bodyB);
+      const owner = { kind: 'body' as const, index: b, name: w.bodies[b].spec.name, fileIndex: w.bodies[b].spec.index };
+      return { symbol: 'force', quantity: 'a contact force', owner, value, reason: Number.isFinite(value) ? 'overflow' : 'non-finite' };
+    }
+    return { out, drift: cs.drift, contact: cs, warm: cs.warm };
+  }
+
+  /** Step 0 as inspect checks it: a run never starts from NaN, ∞ or values beyond ±1e150. */
+  private checkStart(): Finding | undefined {
+    if (this._records.length > 0) return undefined;
+    const w = this.world;
+    const asm = assemble(w, this.states);
+    const out = solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: 0, wantSpectrum: false, wantScaledCond: false, skipAnalysis: true });
+    return checkInitial(w, this.states, asm, out, this.initialViolation, energyOf(w, this.states), false);
+  }
+
+  /** Stop the run at `step` on a bad value: CL401/CL403, the divergence analysis, the last good state restored. */
+  private stopAt(step: number, bad: Finding): void {
+    this._stopped = true;
+    this._diagnostics.push(findingDiagnostic(bad, step, this.scene.solver.dt, this.sourceMap));
+    this.states = unpack(this.stateAt(this._records.length));
+    this.explain(this.watch.stop(step, bad));
+  }
+
+  /** The one divergence diagnostic (CL404) of the run, replaced when a later trigger knows more. */
+  private explain(trigger: Trigger): void {
+    const d = explainDivergence(this.world, this.sourceMap, this.trace, trigger, this.initialViolation, this.watch);
+    this._diagnostics = this._diagnostics.filter((x) => x.code !== Codes.divergence);
+    if (d) this._diagnostics.push(d);
+  }
+
+  /** The run as the divergence analysis reads it. */
+  private get trace() {
     return {
-      severity: 'error',
-      code: Codes.nonFinite,
-      message: `A non-finite value (NaN or ∞) appeared at step ${step} (t = ${fmt(step * this.scene.solver.dt)} s): first in ${what}. The run stopped there; earlier steps are kept.`,
-      range,
-      data: { step, quantity: what },
+      records: this._records,
+      solveAt: (k: number) => {
+        const w = this.world;
+        const asm = assemble(w, unpack(this.stateAt(k)));
+        return solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: this.stepCondRows, wantSpectrum: false, wantScaledCond: true });
+      },
+      replay: (from: number, to: number, visit: (step: number, states: readonly BodyState[]) => void) => {
+        const states = unpack(this.stateAt(from));
+        visit(from, states);
+        for (let j = from + 1; j <= to; j++) {
+          const cp = this.checkpoints.get(j);
+          if (cp) unpack(cp).forEach((st, i) => (states[i] = st));
+          else if ('symbol' in this.advance(states, j, false)) return;
+          visit(j, states);
+        }
+      },
     };
-  }
-
-  private checkAssembly(asm: ReturnType<typeof assemble>, step: number): Diagnostic | undefined {
-    const w = this.world;
-    const sm = this.sourceMap;
-    const bodyAtCol = (col: number) => w.bodies[w.colBodies[Math.floor(col / 6)]];
-    let i = firstNonFinite(asm.F);
-    if (i >= 0) return this.nonFinite(step, `the applied force/torque F of body \`${bodyAtCol(i).spec.name}\``, bodyRange(sm, bodyAtCol(i).spec.index));
-    i = firstNonFinite(asm.minvCompact);
-    if (i >= 0) {
-      const b = bodyAtCol(Math.floor(i / 10) * 6);
-      return this.nonFinite(step, `M⁻¹ of body \`${b.spec.name}\``, bodyRange(sm, b.spec.index));
-    }
-    for (const [name, vec] of [['C', asm.C], ['J', asm.J.values], ['A', asm.A.values]] as const) {
-      i = firstNonFinite(vec);
-      if (i >= 0) {
-        const row = name === 'C' ? i : rowOfValue(name === 'J' ? asm.J.rowPtr : asm.A.rowPtr, i);
-        const c = constraintOfRow(w, row);
-        return this.nonFinite(step, `${name} of constraint \`${w.constraints[c].spec.name}\``, constraintRange(sm, w.constraints[c].spec.index));
-      }
-    }
-    return undefined;
-  }
-
-  private checkSolve(out: SolveOutput, step: number): Diagnostic | undefined {
-    const w = this.world;
-    for (const [name, vec] of [['λ', out.lambda], ['a', out.a]] as const) {
-      const i = firstNonFinite(vec);
-      if (i < 0) continue;
-      if (name === 'λ') {
-        const c = constraintOfRow(w, i);
-        return this.nonFinite(step, `λ of constraint \`${w.constraints[c].spec.name}\``, constraintRange(this.sourceMap, w.constraints[c].spec.index));
-      }
-      const b = w.bodies[w.colBodies[Math.floor(i / 6)]];
-      return this.nonFinite(step, `the acceleration of body \`${b.spec.name}\``, bodyRange(this.sourceMap, b.spec.index));
-    }
-    return undefined;
   }
 
   step(n = 1): StepRecord[] {
@@ -218,18 +238,31 @@ export class Simulation implements SimulationApi {
     const w = this.world;
     const s = this.scene.solver;
     const tol = s.driftTolerance;
+    if (!this.startChecked && !this._stopped) {
+      this.startChecked = true;
+      const bad = this.checkStart();
+      if (bad) {
+        this._stopped = true;
+        this._diagnostics.push(findingDiagnostic(bad, 0, s.dt, this.sourceMap));
+      }
+    }
     for (let k = 0; k < n && !this._stopped; k++) {
       const stepIndex = this._records.length + 1;
-      const res = this.advance(this.states, stepIndex, true);
-      if ('code' in res) {
-        this._stopped = true;
-        this._diagnostics.push(res);
-        // restore the last good state
-        this.states = unpack(this.stateAt(this._records.length));
+      const res = this.advance(this.states, stepIndex, true, this.warm);
+      if ('symbol' in res) {
+        this.stopAt(stepIndex, res);
         break;
       }
-      const { out, drift } = res;
+      const { out, drift, contact } = res;
+      this.warm = res.warm;
+      if (contact) this._diagnostics.push(...this.contactFindings.afterStep(contact, stepIndex));
       const C = this.constraintViolations(this.states);
+      const energy = energyOf(w, this.states);
+      const bad = checkRecord(w, this.states, { quatDrift: drift, C, energy, t: stepIndex * s.dt });
+      if (bad) {
+        this.stopAt(stepIndex, bad);
+        break;
+      }
       C.forEach((v, c) => {
         if (this.drifted.has(c) || !(v > Math.max(tol, 10 * this.initialViolation[c]))) return;
         this.drifted.add(c);
@@ -242,38 +275,51 @@ export class Simulation implements SimulationApi {
           data: { constraint: spec.name, constraintIndex: spec.index, step: stepIndex, violation: v },
         });
       });
-      const energy = energyOf(w, this.states);
       const rec: StepRecord = {
         step: stepIndex,
         t: stepIndex * s.dt,
         C: Array.from(C),
-        lambda: w.nRows <= this.maxRecordRows ? Array.from(out.lambda) : [],
+        lambda: w.nRows <= this.maxRecordRows ? Array.from(contact ? contact.lambda : out.lambda) : [],
         cond: { A: Number.isFinite(out.cond) ? out.cond : null },
         condEstimated: out.condEstimated,
+        rank: out.rank,
         energy,
         quatDrift: drift.reduce((m, x) => Math.max(m, Math.abs(x)), 0),
-        method: out.method,
+        method: contact ? (contact.mode === 'velocity' ? 'pgs' : 'newton') : out.method,
+        ...(contact ? contactRecordFields(this.scene, contact, this.maxRecordContacts) : this.contacts ? NO_CONTACT_FIELDS : {}),
         poses: w.bodies.length <= this.maxRecordBodies ? this.states.flatMap((st) => [...st.p, ...st.q]) : [],
       };
       this._records.push(rec);
       added.push(rec);
-      if (stepIndex % this.checkpointEvery === 0) this.checkpoints.set(stepIndex, pack(this.states));
+      const trigger = this.watch.observe(rec);
+      if (trigger) this.explain(trigger);
+      if (stepIndex % this.checkpointEvery === 0) {
+        this.checkpoints.set(stepIndex, pack(this.states));
+        if (this.contacts) this.warmAt.set(stepIndex, this.warm);
+      }
     }
     return added;
   }
 
   /** Packed state after step k (0 = initial), re-simulated from the nearest checkpoint when not stored. */
   private stateAt(k: number): Float64Array {
+    return this.replayTo(k).state;
+  }
+
+  /** The state after step k and the warm start of the step after it (contacts). */
+  private replayTo(k: number): { state: Float64Array; warm: WarmStart } {
     const exact = this.checkpoints.get(k);
-    if (exact) return exact;
+    if (exact) return { state: exact, warm: this.warmAt.get(k) ?? NO_WARM };
     let base = k - (k % this.checkpointEvery);
     while (!this.checkpoints.has(base)) base -= this.checkpointEvery;
     const states = unpack(this.checkpoints.get(base)!);
+    let warm = this.warmAt.get(base) ?? NO_WARM;
     for (let j = base + 1; j <= k; j++) {
-      const r = this.advance(states, j, false);
-      if ('code' in r) break;
+      const r = this.advance(states, j, false, warm);
+      if ('symbol' in r) break;
+      warm = r.warm;
     }
-    return pack(states);
+    return { state: pack(states), warm };
   }
 
   snapshotAt(k: number): SystemSnapshot {
@@ -282,15 +328,25 @@ export class Simulation implements SimulationApi {
     // Re-take the last step from the state before it: it reproduces the stored state exactly and gives |q|−1 per body.
     let states: BodyState[];
     let drift: Float64Array | undefined;
+    let warm: WarmStart = NO_WARM;
     if (step === 0) states = this.states.length && this._records.length === 0 ? this.states.map(cloneState) : unpack(this.initial);
     else {
-      states = unpack(this.stateAt(step - 1));
-      const r = this.advance(states, step, false);
-      if (!('code' in r)) drift = r.drift;
+      const before = this.replayTo(step - 1);
+      states = unpack(before.state);
+      const r = this.advance(states, step, false, before.warm);
+      if (!('symbol' in r)) {
+        drift = r.drift;
+        warm = r.warm;
+      }
     }
     const asm = assemble(w, states);
     const out = solveSystem(w, asm, this.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: true });
-    return buildSnapshot(w, step, states, asm, out, drift);
+    // contacts: the step from this state (as λ of the acceleration formulation is the step's from it)
+    const contact = this.contacts?.step(states, warm, asm);
+    if (contact) applyContactStep(w, asm, out, contact);
+    const snap = buildSnapshot(w, step, states, asm, out, drift);
+    if (this.contacts) addContactSnapshotFields(snap, w, this.scene, contact);
+    return snap;
   }
 
   result(): SimulationResult {
@@ -309,20 +365,4 @@ export class Simulation implements SimulationApi {
       stoppedAt: this._stopped ? this._records.length + 1 : undefined,
     };
   }
-}
-
-function rowOfValue(rowPtr: Int32Array, k: number): number {
-  let lo = 0, hi = rowPtr.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (rowPtr[mid] <= k) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-function constraintOfRow(w: World, row: number): number {
-  let c = 0;
-  while (c + 1 < w.constraints.length && w.rowStart[c + 1] <= row) c++;
-  return c;
 }

@@ -41,7 +41,7 @@ export interface RelatedInformation {
 }
 
 /**
- * A problem with a scene. `code` is stable (see `diagnostics.ts`), `range` is the
+ * A problem with a scene. `code` is stable (see `codes.ts`), `range` is the
  * offending value (never the whole file unless the file itself is the problem).
  */
 export interface Diagnostic {

@@ -5,18 +5,15 @@
 import { existsSync } from 'node:fs';
 import type * as vscode from 'vscode';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { inspectParsed, parseScene } from '../engine';
-import { internalError } from '../engine/pipeline';
-import type { InspectOptions, InspectResult } from '../engine/api';
-import type { ParseResult } from '../engine/scene/types';
+import { emptySourceMap, inspectParsed, parseScene, internalError } from '../engine';
+import type { InspectOptions, InspectResult, ParseResult, SystemSnapshot } from '../engine';
 import { SingleLane, VersionTracker, type Ticket } from './logic/schedule';
-import { isWorkerResponse, type WorkerInspectResult, type WorkerRequest, type WorkerSnapshotResult } from './logic/workerProtocol';
-import type { SystemSnapshot } from '../engine/result';
+import { workerWire, type WorkerInspectResult, type WorkerMethods, type WorkerSnapshotResult } from './logic/workerProtocol';
+import { createRpcClient, type RpcClient } from '../shared/rpc';
 
 /** The part of vscode.LogOutputChannel used here (keeps this module free of vscode at run time). */
 export type Log = Pick<vscode.LogOutputChannel, 'trace' | 'debug' | 'info' | 'warn' | 'error'>;
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 import { errorMessage } from './logic/errors';
 
 /** How long a stale request may keep the worker busy before the worker is restarted (ms). */
@@ -26,8 +23,8 @@ const IDLE_MS = 120_000;
 
 export class InspectWorker {
   private worker: Worker | undefined;
-  private readonly pending = new Map<number, { resolve: (r: WorkerInspectResult | WorkerSnapshotResult) => void; reject: (e: Error) => void }>();
-  private nextId = 1;
+  /** The request/reply channel to the current worker (src/shared/rpc.ts over the worker's message shapes). */
+  private client: RpcClient<WorkerMethods> | undefined;
   private failures = 0;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   restarts = 0;
@@ -45,46 +42,43 @@ export class InspectWorker {
   }
 
   inspect(text: string, opts?: InspectOptions): Promise<WorkerInspectResult> {
-    return this.request({ kind: 'inspect', text, opts }) as Promise<WorkerInspectResult>;
+    return this.request((c) => c.request('inspect', { text, opts }));
   }
 
   snapshot(key: string, version: number, text: string, step: number): Promise<WorkerSnapshotResult> {
-    return this.request({ kind: 'snapshot', key, version, text, step }) as Promise<WorkerSnapshotResult>;
+    return this.request((c) => c.request('snapshot', { key, version, text, step }));
   }
 
-  private request(body: DistributiveOmit<WorkerRequest, 'id'>): Promise<WorkerInspectResult | WorkerSnapshotResult> {
-    return new Promise((resolve, reject) => {
-      let w: Worker;
-      try {
-        w = this.ensure();
-      } catch (e) {
-        this.failures++;
-        reject(e instanceof Error ? e : new Error(String(e)));
-        return;
-      }
-      const id = this.nextId++;
-      this.pending.set(id, { resolve, reject });
-      if (this.idleTimer) clearTimeout(this.idleTimer);
-      const req = { ...body, id } as WorkerRequest;
-      w.postMessage(req);
-    });
+  private async request<R>(send: (c: RpcClient<WorkerMethods>) => Promise<R>): Promise<R> {
+    let c: RpcClient<WorkerMethods>;
+    try {
+      c = this.ensure();
+    } catch (e) {
+      this.failures++;
+      throw e instanceof Error ? e : new Error(String(e));
+    }
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    try {
+      const r = await send(c);
+      this.failures = 0;
+      return r;
+    } finally {
+      if (this.client === c && c.pending().length === 0) this.armIdle();
+    }
   }
 
-  private ensure(): Worker {
-    if (this.worker) return this.worker;
+  private ensure(): RpcClient<WorkerMethods> {
+    if (this.worker && this.client) return this.client;
     const w = new Worker(this.scriptPath, { name: 'constraint-lens-inspect', ...this.workerOptions });
     w.unref();
-    w.on('message', (m: unknown) => {
-      if (!isWorkerResponse(m)) return;
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
-      if (m.ok) {
-        this.failures = 0;
-        p.resolve(m.result);
-      } else p.reject(new Error(m.error));
-      if (this.pending.size === 0) this.armIdle();
-    });
+    this.client = createRpcClient<WorkerMethods, unknown, unknown>(
+      (m) => w.postMessage(m),
+      (listener) => {
+        w.on('message', listener);
+        return () => w.off('message', listener);
+      },
+      { wire: workerWire },
+    );
     w.on('error', (e) => {
       this.failures++;
       this.log.error(`analysis worker failed: ${errorMessage(e)}`);
@@ -95,7 +89,7 @@ export class InspectWorker {
       this.drop(w, new Error(`worker exited (${code})`));
     });
     this.worker = w;
-    return w;
+    return this.client;
   }
 
   private armIdle(): void {
@@ -107,8 +101,8 @@ export class InspectWorker {
   private drop(w: Worker, e: Error): void {
     if (this.worker !== w) return;
     this.worker = undefined;
-    for (const p of this.pending.values()) p.reject(e);
-    this.pending.clear();
+    this.client?.dispose(e.message);
+    this.client = undefined;
   }
 
   /** Stop the worker now (cancels whatever it is computing); pending requests reject. */
@@ -261,7 +255,7 @@ export class Analyzer {
 
   private internalFailure(e: unknown): InspectResult {
     const d = internalError(e, 'analysing the scene');
-    return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: undefined as never }, diagnostics: [d], hasErrors: true };
+    return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: emptySourceMap() }, diagnostics: [d], hasErrors: true };
   }
 
   dispose(): void {

@@ -1,7 +1,7 @@
 // The small API `activate()` returns, for tests of the real extension host:
 //   const api = vscode.extensions.getExtension<ConstraintLensApi>('constraint-lens.constraint-lens')!.exports;
 // URIs are given as strings: `uri.toString()` of a scene document (a plain file path is accepted too).
-import type { InspectResult } from '../engine/api';
+import type { InspectResult } from '../engine';
 import type { WebviewMessage } from '../protocol';
 
 export interface PanelProbe {
@@ -11,6 +11,8 @@ export interface PanelProbe {
   lastMessageFromWebview?: WebviewMessage;
   /** Types of the messages posted so far, oldest first (at most the last 200). */
   postedTypes: string[];
+  /** The last `select` the host sent the panel (from the tree or the editor's cursor). */
+  lastSelect?: { constraint?: string; body?: string };
   /** Whether the panel is currently visible. */
   visible: boolean;
   /** The flow-controlled feed (model, history, snapshots): what it posted, and whether a message awaits its acknowledgement. */
@@ -37,6 +39,8 @@ export interface ConstraintLensApi {
   whenIdle(uri: string): Promise<void>;
   /** The status bar text shown for the active scene ('' when hidden). */
   statusText(): string;
+  /** What the Explorer tree view selects: `body:NAME`, `constraint:NAME` or a group's name. */
+  treeSelection(): string[];
   /**
    * Hands `message` to the scene's inspector as if its webview had posted it (validated the same
    * way); resolves when it was handled — for `{ type: 'command' }`, when the command finished.

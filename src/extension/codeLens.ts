@@ -1,30 +1,37 @@
-// CodeLens at the top of a scene: Inspect · Step · Run N steps · κ(A) and the number of problems.
+// CodeLens at the top of a scene: Inspect · Step · Run N steps · κ(A), rank and step (the step the
+// inspector shows, as the status bar) and the number of problems. Follows a run, throttled.
 import * as vscode from 'vscode';
 import { CommandIds } from './commandIds';
 import type { Config } from './config';
-import { Disposable } from './dispose';
+import { Disposable, toDisposable } from './dispose';
 import { codeLensTitles, countProblems } from './logic/format';
+import { shownCondFacts } from './logic/shown';
+import { Throttle, VIEW_REFRESH } from './logic/throttle';
 import type { SceneManager } from './scenes';
 import { isSceneDocument, toVsRange } from './util';
-import { condFacts } from './statusBar';
 
 export class SceneCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
   private readonly emitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.emitter.event;
+  private readonly throttle = new Throttle(() => this.emitter.fire(), VIEW_REFRESH);
 
   constructor(
     private readonly scenes: SceneManager,
     private readonly config: () => Config,
   ) {
     super();
+    this._register(toDisposable(() => this.throttle.dispose()));
     this._register(
       scenes.onDidChange((e) => {
-        if (e.kind === 'inspected' || e.kind === 'running' || e.kind === 'reset' || e.diagnosticsChanged) this.emitter.fire();
+        // Steps of a run: throttled (the last one always shows); anything else at once.
+        if (e.kind === 'stepped' && !e.settled && !e.diagnosticsChanged) this.throttle.trigger();
+        else if (e.kind !== 'invalidated' && e.kind !== 'closed') this.refresh();
       }),
     );
   }
 
   refresh(): void {
+    this.throttle.cancel();
     this.emitter.fire();
   }
 
@@ -47,7 +54,7 @@ export class SceneCodeLensProvider extends Disposable implements vscode.CodeLens
     if (!r) {
       return [new vscode.CodeLens(range, { title: '$(loading~spin) Constraint Lens: analysing…', command: CommandIds.openInspector, arguments: [uri] })];
     }
-    const facts = r.snapshot ? condFacts(r.snapshot) : undefined;
+    const facts = shownCondFacts(s);
     const t = codeLensTitles(planned, facts, countProblems(s.allDiagnostics()), s.running);
     const lenses = [new vscode.CodeLens(range, { title: t.inspect, tooltip: 'Open the Constraint Lens inspector', command: CommandIds.openInspector, arguments: [uri] })];
     if (r.snapshot && r.parse.scene) {

@@ -9,6 +9,7 @@ import { SceneCodeLensProvider } from './codeLens';
 import { ContextKeys, ViewIds } from './commandIds';
 import { Commands } from './commands';
 import { readConfig, type Config } from './config';
+import { CursorSelection } from './cursorSelect';
 import { DiagnosticsPublisher, FixProvider } from './diagnostics';
 import { Disposable, toDisposable } from './dispose';
 import { PanelManager, VIEW_TYPE } from './panel';
@@ -41,11 +42,14 @@ export class Ctx extends Disposable implements vscode.Disposable {
     this.analyzer = this._register(new Analyzer(this.worker, this.log, () => ({ inlineMaxBodies: this.config.inlineMaxBodies, useWorker: this.config.useWorker })));
     this.scenes = this._register(new SceneManager(this.analyzer, this.log, cfg));
     this.runner = new Runner(this.scenes, this.log, cfg); // owns nothing: the scene manager stops the runs
-    this._register(new DiagnosticsPublisher(this.scenes));
-    this.panels = this._register(new PanelManager(this.scenes, this.log, extension.extensionUri, extension.workspaceState));
+    const diagnostics = this._register(new DiagnosticsPublisher(this.scenes));
+    this.panels = this._register(new PanelManager(this.scenes, this.log, extension.extensionUri, extension.workspaceState, cfg));
     this.statusBar = this._register(new SceneStatusBar(this.scenes, cfg));
     this.tree = this._register(new SceneTreeProvider(this.scenes, cfg));
     this.tree.view = this._register(vscode.window.createTreeView(TREE_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true }));
+    // One selection: what the inspector reveals is selected in the tree; the editor's cursor selects in the inspector.
+    this.panels.onDidRevealItem = (s, item) => this.tree.revealItem(s.key, item.kind, item.fileIndex);
+    this._register(new CursorSelection(this.scenes, this.panels));
     this.codeLens = this._register(new SceneCodeLensProvider(this.scenes, cfg));
     this._register(vscode.languages.registerCodeLensProvider(SCENE_SELECTOR, this.codeLens));
     this._register(vscode.languages.registerCodeActionsProvider(SCENE_SELECTOR, new FixProvider(this.scenes), FixProvider.metadata));
@@ -53,11 +57,15 @@ export class Ctx extends Disposable implements vscode.Disposable {
 
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration('constraintLens')) return;
+        // json.validate.enable decides whether VS Code's JSON service or the extension reports syntax errors.
+        const jsonValidation = e.affectsConfiguration('json.validate');
+        if (jsonValidation) diagnostics.republishAll();
+        if (!e.affectsConfiguration('constraintLens') && !jsonValidation) return;
         this.config = readConfig();
         this.statusBar.update();
         this.codeLens.refresh();
         this.tree.refresh();
+        this.panels.refreshAll();
       }),
     );
     // Context keys for `when`/`enablement` clauses.
@@ -94,6 +102,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
           postedToWebview: p.postedToWebview,
           lastMessageFromWebview: p.lastMessageFromWebview,
           postedTypes: [...p.postedTypes],
+          lastSelect: p.lastSelect,
           visible: p.visible,
           flow: { ...p.feed.stats, waiting: p.feed.waiting },
         };
@@ -103,6 +112,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
       isRunning: (uri) => state(uri)?.running ?? false,
       whenIdle: (uri) => state(uri)?.whenIdle() ?? Promise.resolve(),
       statusText: () => this.statusBar.text,
+      treeSelection: () => (this.tree.view?.selection ?? []).map((n) => (n.kind === 'group' ? n.group : `${n.kind}:${n.name}`)),
       receiveFromWebview: async (uri, message) => {
         const p = this.panels.get(keyOf(parseUriArg(uri)));
         if (!p) return false;

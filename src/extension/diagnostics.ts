@@ -1,9 +1,20 @@
 // Publishes the engine's diagnostics (one DiagnosticCollection) and offers their fixes as quick
-// fixes. A shown vscode.Diagnostic is mapped back to the engine's fixes by code + range in the
+// fixes. What is published (`publishedFor`) is also what the inspector lists and every problem
+// count counts: JSON syntax errors are left to VS Code's JSON language service, which reports
+// them already (the CLI and the panel still list them). A shown vscode.Diagnostic is mapped back to the engine's fixes by code + range in the
 // FixIndex of the document version the diagnostics were computed for.
 import * as vscode from 'vscode';
-import type { Fix } from '../engine/types';
-import { DIAGNOSTIC_SOURCE, PlainTag, codeOf, toPlainDiagnostic, type PlainDiagnostic } from './logic/diagnostics';
+import type { Diagnostic, Fix } from '../engine';
+import {
+  DIAGNOSTIC_SOURCE,
+  PlainTag,
+  codeOf,
+  jsonServiceSyntaxErrors,
+  publishedDiagnostics,
+  toPlainDiagnostic,
+  type PlainDiagnostic,
+  type ProblemsContext,
+} from './logic/diagnostics';
 import { Disposable } from './dispose';
 import type { SceneManager, SceneState } from './scenes';
 import { toVsRange } from './util';
@@ -24,10 +35,31 @@ export function toVsDiagnostic(p: PlainDiagnostic, uri: vscode.Uri): vscode.Diag
   return d;
 }
 
+/**
+ * Whether VS Code's JSON language service reports this scene's syntax errors: its document is
+ * JSON or JSON with comments (*.scene.json is jsonc) and `json.validate.enable` is not off.
+ */
+export function problemsContextFor(uri: vscode.Uri): ProblemsContext {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  const isJson = doc === undefined || doc.languageId === 'jsonc' || doc.languageId === 'json';
+  const validates = vscode.workspace.getConfiguration('json', uri).get<boolean>('validate.enable', true) !== false;
+  return { jsonServiceReportsSyntax: isJson && validates };
+}
+
+/** The scene's diagnostics as the Problems panel shows them (analysis and run; no duplicate syntax errors). */
+export function publishedFor(s: SceneState): Diagnostic[] {
+  return publishedDiagnostics(s.allDiagnostics(), problemsContextFor(s.uri));
+}
+
+/** The scene's syntax errors that VS Code's JSON service reports instead of the extension. */
+export function syntaxErrorsFor(s: SceneState): Diagnostic[] {
+  return jsonServiceSyntaxErrors(s.allDiagnostics(), problemsContextFor(s.uri));
+}
+
 export class DiagnosticsPublisher extends Disposable {
   readonly collection = this._register(vscode.languages.createDiagnosticCollection('constraint-lens'));
 
-  constructor(scenes: SceneManager) {
+  constructor(private readonly scenes: SceneManager) {
     super();
     this._register(
       scenes.onDidChange((e) => {
@@ -37,8 +69,13 @@ export class DiagnosticsPublisher extends Disposable {
     );
   }
 
+  /** Publish again (a setting that changes what is published changed). */
+  republishAll(): void {
+    for (const s of this.scenes.all()) if (s.result) this.publish(s);
+  }
+
   publish(s: SceneState): void {
-    const diags = s.allDiagnostics().map((d) => toVsDiagnostic(toPlainDiagnostic(d), s.uri));
+    const diags = publishedFor(s).map((d) => toVsDiagnostic(toPlainDiagnostic(d), s.uri));
     this.collection.set(s.uri, diags);
   }
 }

@@ -4,17 +4,24 @@
 // command of a button (with the panel's scene), and reveals ranges in the editor. Runs and edits
 // of the scene are pushed live through a PanelFeed (logic/panelFeed.ts): the history as appended
 // columns, the current step's snapshot at most 10 times a second, one message in flight until the
-// panel acknowledges it.
+// panel acknowledges it. The panel lists exactly the diagnostics published in the Problems panel
+// (`publishedFor`, a `diagnostics` message when a run adds some) and bands κ with the same
+// threshold as the status bar and the tree (the `constraintLens.conditionWarning` setting, else
+// the scene's).
 import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
 import { renderPanelHtml } from '../panelHtml';
 import { isWebviewMessage, type HostMessage, type WebviewMessage, type WebviewState } from '../protocol';
-import type { Range as EngineRange } from '../engine/types';
+import type { Range as EngineRange } from '../engine';
 import type { PanelProbe } from './api';
 import { PanelFeed, type FeedModel } from './logic/panelFeed';
 import { ContextKeys, PanelCommandIds, ViewIds } from './commandIds';
+import type { Config } from './config';
+import { publishedFor, syntaxErrorsFor } from './diagnostics';
 import { Disposable, disposeAll, toDisposable } from './dispose';
+import type { SceneItem } from './logic/itemAt';
 import type { SceneEvent, SceneManager, SceneState } from './scenes';
+import { sceneConditionWarning } from './statusBar';
 import { errorMessage, fileNameOf, keyOf, makeNonce, parseUriArg, toVsRange } from './util';
 
 export const VIEW_TYPE = ViewIds.inspector;
@@ -45,6 +52,10 @@ class InspectorPanel extends Disposable implements PanelProbe {
   postedToWebview = 0;
   lastMessageFromWebview: WebviewMessage | undefined;
   postedTypes: string[] = [];
+  /** The last selection the host asked the webview to show (tree, editor cursor). */
+  lastSelect: { constraint?: string; body?: string } | undefined;
+  /** What the inspector last showed as selected, as far as the host knows ('' for nothing). */
+  selectedItem = '';
   /** The webview's script said `ready` and has not been unloaded since. */
   private ready = false;
   /** Model, history and snapshots, with backpressure. */
@@ -159,7 +170,12 @@ class InspectorPanel extends Disposable implements PanelProbe {
       const step = s.shownStep ?? sim?.currentStep ?? 0;
       // Large scenes: the model carries step 0; the shown step's analysis follows from the worker.
       const large = step > 0 && this.host.scenes.isLarge(s);
-      const model = buildPanelModel(s.fileName, r, sim, large ? undefined : step, { history: false });
+      const model = buildPanelModel(s.fileName, r, sim, large ? undefined : step, {
+        diagnostics: publishedFor(s),
+        syntaxErrors: syntaxErrorsFor(s),
+        conditionWarning: sceneConditionWarning(s, this.host.config()),
+        history: false,
+      });
       if (model) {
         model.sceneUri = s.uri.toString();
         return { message: { type: 'model', model }, showStep: large ? step : undefined };
@@ -172,12 +188,23 @@ class InspectorPanel extends Disposable implements PanelProbe {
     }
   }
 
+  /** The model again (a setting changed): the feed sends it, its history streamed after it. */
+  sendModel(): void {
+    this.feed.modelChanged();
+  }
+
   /** Show a step's analysed system in the panel (Go to Step): the panel moves there. */
   showStep(step: number): void {
     this.feed.request(step, true);
   }
 
   onSceneEvent(e: SceneEvent): void {
+    // A run added diagnostics (or a run event dropped them): they go now, a small message outside
+    // the flow ('inspected' and 'reset' send a whole model, its diagnostics included).
+    if (e.diagnosticsChanged && e.kind !== 'inspected' && e.kind !== 'reset') {
+      const syntaxErrors = syntaxErrorsFor(this.state);
+      this.post({ type: 'diagnostics', diagnostics: publishedFor(this.state), ...(syntaxErrors.length ? { syntaxErrors } : {}) });
+    }
     switch (e.kind) {
       case 'inspected':
       case 'reset':
@@ -202,6 +229,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
   }
 
   select(sel: { constraint?: string; body?: string }): void {
+    this.lastSelect = sel;
+    this.selectedItem = itemKey(sel.constraint !== undefined ? 'constraint' : 'body', sel.constraint ?? sel.body);
     this.post({ type: 'select', ...sel });
   }
 
@@ -239,9 +268,15 @@ class InspectorPanel extends Disposable implements PanelProbe {
           break;
         case 'reveal': {
           let range: vscode.Range | undefined;
+          // A body or a constraint: also selected in the Explorer tree; the cursor landing on it
+          // in the editor is the inspector's own selection (not sent back as a select).
+          const item = m.range ? undefined : revealedItem(s, m.constraintIndex, m.bodyIndex);
+          if (item) {
+            this.selectedItem = itemKey(item.kind, item.name);
+            this.host.onDidRevealItem?.(s, item);
+          }
           if (m.range) range = toVsRange(m.range as EngineRange);
-          else if (m.constraintIndex !== undefined) range = itemRange(s, 'constraint', m.constraintIndex);
-          else if (m.bodyIndex !== undefined) range = itemRange(s, 'body', m.bodyIndex);
+          else if (item) range = itemRange(s, item.kind, item.fileIndex);
           if (range) void revealInEditor(s.uri, range, { avoidColumn: this.panel.viewColumn }).then(undefined, (e: unknown) => this.host.log.error(`reveal failed: ${errorMessage(e)}`));
           break;
         }
@@ -255,6 +290,20 @@ class InspectorPanel extends Disposable implements PanelProbe {
     }
   }
 
+}
+
+const itemKey = (kind: 'body' | 'constraint', name: string | undefined): string => (name === undefined ? '' : `${kind}:${name}`);
+
+/** The body or constraint of a `reveal` message (indices in the file's arrays), if the scene has it. */
+function revealedItem(s: SceneState, constraintIndex: number | undefined, bodyIndex: number | undefined): SceneItem | undefined {
+  const scene = s.result?.parse.scene;
+  if (!scene) return undefined;
+  if (constraintIndex !== undefined) {
+    const c = scene.constraints.find((x) => x.index === constraintIndex);
+    return c && { kind: 'constraint', name: c.name, fileIndex: c.index };
+  }
+  const b = bodyIndex !== undefined ? scene.bodies.find((x) => x.index === bodyIndex) : undefined;
+  return b && { kind: 'body', name: b.name, fileIndex: b.index };
 }
 
 function webviewOptions(ext: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -276,12 +325,15 @@ function safeJson(x: unknown): string {
 
 export class PanelManager extends Disposable implements vscode.WebviewPanelSerializer<WebviewState> {
   private readonly panels = new Map<string, InspectorPanel>();
+  /** The inspector revealed a body or a constraint (the Explorer tree selects it too). */
+  onDidRevealItem: ((s: SceneState, item: SceneItem) => void) | undefined;
 
   constructor(
     readonly scenes: SceneManager,
     readonly log: vscode.LogOutputChannel,
     readonly extensionUri: vscode.Uri,
     private readonly memento: vscode.Memento,
+    readonly config: () => Config,
   ) {
     super();
     // The open panels (each owns its webview panel and subscriptions) go first.
@@ -382,6 +434,25 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
   /** Ask the inspector of a scene to select a constraint or body. */
   select(uri: vscode.Uri | string, sel: { constraint?: string; body?: string }): void {
     this.get(uri)?.select(sel);
+  }
+
+  /** Send every open panel its model again (a setting the model depends on changed). */
+  refreshAll(): void {
+    for (const p of this.panels.values()) p.sendModel();
+  }
+
+  /**
+   * The editor's cursor is on `item` (undefined: on no item). The inspector is asked to select it
+   * when it differs from what the inspector last showed: not when the cursor only moved inside the
+   * item, nor when it landed there because the inspector revealed that item.
+   */
+  selectFromCursor(uri: vscode.Uri | string, item: SceneItem | undefined): void {
+    const p = this.get(uri);
+    if (!p) return;
+    const key = item ? itemKey(item.kind, item.name) : '';
+    if (key === p.selectedItem) return;
+    if (!item) p.selectedItem = '';
+    else p.select(item.kind === 'constraint' ? { constraint: item.name } : { body: item.name });
   }
 
   /** Show a step in the scene's inspector (Go to Step). */

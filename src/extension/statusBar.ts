@@ -1,26 +1,26 @@
-// The status bar item of the active scene: `κ 1.2e3 · rank 5/6`, with a warning background when
-// A is singular or ill-conditioned. Click: open the inspector.
+// The status bar item of the active scene: `κ 1.2e3 · rank 5/6 · step 0`, the κ of the step the
+// inspector shows (the run's current step, or the one chosen by Go to Step), with a warning
+// background when A is singular or ill-conditioned. It follows a run (throttled like the tree).
+// Click: open the inspector.
 import * as vscode from 'vscode';
-import type { SystemSnapshot } from '../engine/result';
 import { CommandIds } from './commandIds';
 import type { Config } from './config';
-import { condBand, condBandDescription, DEFAULT_CONDITION_WARNING, formatCond, isIllConditioned, type CondBand } from '../shared';
-import { Disposable } from './dispose';
-import { countProblems, problemsText, statusText, type CondFacts } from './logic/format';
+import { condBand, condBandDescription, formatCond, isIllConditioned, type CondBand } from '../shared';
+import { Disposable, toDisposable } from './dispose';
+import { countProblems, problemsText, statusText } from './logic/format';
+import { conditionWarningOf, shownCondFacts, shownRecord } from './logic/shown';
+import { Throttle, VIEW_REFRESH } from './logic/throttle';
 import type { SceneManager, SceneState } from './scenes';
 import { isSceneDocument } from './util';
 
-export function condFacts(snap: SystemSnapshot): CondFacts {
-  return { cond: snap.cond.A, condEstimated: snap.condEstimated, rank: snap.rank.J, rows: snap.rank.rows };
-}
-
 /** The κ warning threshold for a scene: the setting's override, else the scene's solver.conditionWarning. */
-export function conditionWarningOf(s: SceneState | undefined, cfg: Config): number {
-  return cfg.conditionWarning ?? s?.result?.parse.scene?.solver.conditionWarning ?? DEFAULT_CONDITION_WARNING;
+export function sceneConditionWarning(s: SceneState | undefined, cfg: Config): number {
+  return conditionWarningOf(s?.result?.parse.scene, cfg.conditionWarning);
 }
 
 export class SceneStatusBar extends Disposable {
   private readonly item = this._register(vscode.window.createStatusBarItem('constraintLens.status', vscode.StatusBarAlignment.Right, 100));
+  private readonly throttle = new Throttle(() => this.update(), VIEW_REFRESH);
 
   constructor(
     private readonly scenes: SceneManager,
@@ -28,10 +28,17 @@ export class SceneStatusBar extends Disposable {
   ) {
     super();
     this.item.name = 'Constraint Lens';
+    this._register(toDisposable(() => this.throttle.dispose()));
     this._register(scenes.onDidChangeActive(() => this.update()));
     this._register(
       scenes.onDidChange((e) => {
-        if (e.state === scenes.active && e.kind !== 'stepped') this.update();
+        if (e.state !== scenes.active) return;
+        // Steps of a run: throttled (the last one always shows); anything else at once.
+        if (e.kind === 'stepped' && !e.settled) this.throttle.trigger();
+        else {
+          this.throttle.cancel();
+          this.update();
+        }
       }),
     );
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.update()));
@@ -52,23 +59,29 @@ export class SceneStatusBar extends Disposable {
     }
     const r = s.result;
     const snap = r?.snapshot;
+    const f = shownCondFacts(s);
     let text: string;
     let band: CondBand | undefined;
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = false;
-    if (!snap) {
+    if (!snap || !f) {
       text = r ? '$(error) κ –' : '$(loading~spin) κ …';
       band = undefined;
-      md.appendMarkdown(r ? `**${s.fileName}** could not be analysed (${problemsText(countProblems(r.diagnostics))}).` : `Analysing **${s.fileName}**…`);
+      md.appendMarkdown(r ? `**${s.fileName}** could not be analysed (${problemsText(countProblems(s.allDiagnostics()))}).` : `Analysing **${s.fileName}**…`);
     } else {
-      const f = condFacts(snap);
-      const warning = conditionWarningOf(s, this.config());
-      band = condBand(f.cond, { warning, rows: f.rows, rankDeficient: f.rank < f.rows });
+      const warning = sceneConditionWarning(s, this.config());
+      band = condBand(f.cond, { warning, rows: f.rows, rankDeficient: f.rank !== undefined && f.rank < f.rows });
       const icon = isIllConditioned(band) ? '$(warning)' : '$(pulse)';
       text = `${icon} ${statusText(f)}`;
-      md.appendMarkdown(`**Constraint Lens** · ${s.fileName}\n\n`);
-      md.appendMarkdown(`κ(A) = ${formatCond(f.cond, { rows: f.rows })}${f.condEstimated ? ' (estimated)' : ''} · κ(scaled) = ${formatCond(snap.cond.scaled, { rows: f.rows })}\n\n`);
-      md.appendMarkdown(`rank ${f.rank} of ${f.rows} rows · ${snap.rank.dofs} DOFs · ${snap.method}\n\n`);
+      const rec = shownRecord(s);
+      md.appendMarkdown(`**Constraint Lens** · ${s.fileName} · step ${f.step}${f.step === 0 ? ' (initial state)' : ''}\n\n`);
+      if (rec) {
+        md.appendMarkdown(`κ(A) = ${formatCond(f.cond, { rows: f.rows })}${f.condEstimated ? ' (estimated)' : ''} · ${rec.method}\n\n`);
+        md.appendMarkdown(`${f.rank === undefined ? '' : `rank ${f.rank} of `}${f.rows} rows · ${snap.rank.dofs} DOFs\n\n`);
+      } else {
+        md.appendMarkdown(`κ(A) = ${formatCond(f.cond, { rows: f.rows })}${f.condEstimated ? ' (estimated)' : ''} · κ(scaled) = ${formatCond(snap.cond.scaled, { rows: f.rows })}\n\n`);
+        md.appendMarkdown(`rank ${f.rank ?? '–'} of ${f.rows} rows · ${snap.rank.dofs} DOFs · ${snap.method}\n\n`);
+      }
       md.appendMarkdown(`${condBandDescription(band, warning)} · ${problemsText(countProblems(s.allDiagnostics()))}\n\n`);
       md.appendMarkdown('Click to open the inspector.');
     }

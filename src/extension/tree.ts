@@ -1,34 +1,36 @@
 // The Explorer view "Constraint Lens": the active scene's bodies and constraints with their state
-// (ok / redundant / violated / conflicting / ill-conditioned), λ and |C| in the tooltips. The
-// constraints follow the current step of the scene's run (its latest StepRecord on top of the
+// (ok / redundant / violated / conflicting / ill-conditioned), λ and |C| in the tooltips. An item's
+// icon has the severity of its diagnostics in the Problems panel. The constraints follow the step
+// the inspector shows (the run's current step, or Go to Step's: its StepRecord on top of the
 // step-0 analysis; refreshes throttled to 4 per second while it runs); the view's header shows the
 // step and κ(A). Selecting an item reveals it in the editor and in the inspector.
 import * as vscode from 'vscode';
-import type { BodyReport, ConstraintReport, StepRecord, SystemSnapshot } from '../engine/result';
-import type { BodySpec, ConstraintSpec } from '../engine/scene/types';
+import type { BodyReport, BodySpec, ConstraintReport, ConstraintSpec, Severity, StepRecord, SystemSnapshot } from '../engine';
 import { CommandIds } from './commandIds';
 import type { Config } from './config';
 import { Disposable, toDisposable } from './dispose';
-import { Throttle } from './logic/throttle';
+import { Throttle, VIEW_REFRESH } from './logic/throttle';
 import {
-  STATE_ICONS,
   bodyDescription,
   bodyState,
   bodyTooltip,
   constraintAt,
   constraintDescriptionAt,
   constraintTooltipAt,
+  itemIcon,
+  severityOfItem,
   specDescription,
   stepHeader,
   type ConstraintAtStep,
   type ItemState,
 } from './logic/tree';
+import { shownRecord } from './logic/shown';
 import type { SceneManager, SceneState } from './scenes';
-import { conditionWarningOf } from './statusBar';
+import { sceneConditionWarning } from './statusBar';
 
 export type SceneNode =
   | { kind: 'group'; group: 'bodies' | 'constraints'; key: string; count: number }
-  | { kind: 'body'; key: string; name: string; fileIndex: number; report?: BodyReport; spec: BodySpec }
+  | { kind: 'body'; key: string; name: string; fileIndex: number; report?: BodyReport; spec: BodySpec; severity?: Severity }
   | {
       kind: 'constraint';
       key: string;
@@ -37,6 +39,8 @@ export type SceneNode =
       report?: ConstraintReport;
       spec: ConstraintSpec;
       state: ItemState;
+      /** The highest severity of its diagnostics and its state (the icon's). */
+      severity?: Severity;
       /** The constraint at the shown step (the run's current one, else 0). */
       at?: ConstraintAtStep;
       violationTolerance?: number;
@@ -51,18 +55,13 @@ export interface RevealArg {
   name: string;
 }
 
-/** Tree refreshes: at most one per REFRESH_INTERVAL_MS (4 per second while a run steps), bursts coalesced over REFRESH_DELAY_MS. */
-const REFRESH_INTERVAL_MS = 250;
-const REFRESH_DELAY_MS = 50;
-
-/** The latest step record of the scene's run, if it took any step (Reset and edits bring it back to none). */
+/** The record of the step the tree shows (the inspector's step); none at step 0 (Reset and edits bring it back there). */
 export function currentRecord(s: SceneState | undefined): StepRecord | undefined {
-  const sim = s?.sim;
-  return sim && sim.currentStep > 0 ? sim.records[sim.currentStep - 1] : undefined;
+  return shownRecord(s);
 }
 
-const icon = (s: ItemState): vscode.ThemeIcon => {
-  const i = STATE_ICONS[s];
+const icon = (s: ItemState, severity: Severity | undefined): vscode.ThemeIcon => {
+  const i = itemIcon(s, severity);
   return new vscode.ThemeIcon(i.id, i.color ? new vscode.ThemeColor(i.color) : undefined);
 };
 
@@ -74,7 +73,7 @@ export class SceneTreeProvider extends Disposable implements vscode.TreeDataProv
       this.emitter.fire();
       this.updateMessage();
     },
-    { intervalMs: REFRESH_INTERVAL_MS, delayMs: REFRESH_DELAY_MS },
+    VIEW_REFRESH,
   );
   view: vscode.TreeView<SceneNode> | undefined;
 
@@ -88,9 +87,9 @@ export class SceneTreeProvider extends Disposable implements vscode.TreeDataProv
     this._register(
       scenes.onDidChange((e) => {
         if (e.state !== scenes.active) return;
-        // New analyses, and the run's steps (the constraints show the current step); 'invalidated':
-        // the run was dropped with the old text, so back to step 0 until the new analysis.
-        if (e.kind === 'inspected' || e.kind === 'closed' || e.kind === 'stepped' || e.kind === 'reset' || e.kind === 'invalidated') this.refresh();
+        // New analyses, the run's steps and Go to Step (the constraints show the inspector's step);
+        // 'invalidated': the run was dropped with the old text, so back to step 0 until the new analysis.
+        if (e.kind !== 'running' || e.diagnosticsChanged) this.refresh();
       }),
     );
   }
@@ -129,16 +128,28 @@ export class SceneTreeProvider extends Disposable implements vscode.TreeDataProv
     }
     if (node.kind !== 'group' || node.key !== s.key) return [];
     const snap = s.result?.snapshot;
+    // Every diagnostic the Problems panel shows for the file (the JSON service's syntax errors included).
+    const diagnostics = s.allDiagnostics();
     if (node.group === 'bodies') {
-      return scene.bodies.map((b) => ({ kind: 'body', key: s.key, name: b.name, fileIndex: b.index, spec: b, report: snap?.bodyStates.find((r) => r.name === b.name) }));
+      return scene.bodies.map((b) => ({
+        kind: 'body',
+        key: s.key,
+        name: b.name,
+        fileIndex: b.index,
+        spec: b,
+        report: snap?.bodyStates.find((r) => r.name === b.name),
+        severity: severityOfItem(bodyState(b), diagnostics, s.result?.parse.sourceMap, 'bodies', b.index),
+      }));
     }
-    const th = { violationTolerance: scene.solver.violationTolerance, conditionWarning: conditionWarningOf(s, this.config()) };
+    const th = { violationTolerance: scene.solver.violationTolerance, conditionWarning: sceneConditionWarning(s, this.config()) };
     const record = currentRecord(s);
     return scene.constraints.map((c) => {
       const index = snap ? snap.constraints.findIndex((r) => r.fileIndex === c.index) : -1;
       const report = snap && index >= 0 ? snap.constraints[index] : undefined;
       const at = report && snap ? constraintAt(report, index, snap, record, th) : undefined;
-      return { kind: 'constraint', key: s.key, name: c.name, fileIndex: c.index, spec: c, report, state: at?.state ?? 'unknown', at, violationTolerance: th.violationTolerance, snapshot: snap };
+      const state = at?.state ?? 'unknown';
+      const severity = severityOfItem(state, diagnostics, s.result?.parse.sourceMap, 'constraints', c.index);
+      return { kind: 'constraint', key: s.key, name: c.name, fileIndex: c.index, spec: c, report, state, severity, at, violationTolerance: th.violationTolerance, snapshot: snap };
     });
   }
 
@@ -156,20 +167,31 @@ export class SceneTreeProvider extends Disposable implements vscode.TreeDataProv
     t.id = `${node.key}#${node.kind}:${node.fileIndex}:${node.name}`;
     t.command = { title: 'Reveal', command: CommandIds.revealItem, arguments: [arg] };
     if (node.kind === 'body') {
-      const state = bodyState(node.spec);
-      t.iconPath = icon(state);
+      t.iconPath = icon(bodyState(node.spec), node.severity);
       t.description = bodyDescription(node.report ?? node.spec);
       t.tooltip = node.report ? new vscode.MarkdownString(bodyTooltip(node.report)) : node.name;
       t.contextValue = 'constraintLens.body';
-      t.accessibilityInformation = { label: `body ${node.name}, ${t.description}` };
+      t.accessibilityInformation = { label: `body ${node.name}${node.severity ? `, ${node.severity}` : ''}, ${t.description}` };
     } else {
-      t.iconPath = icon(node.state);
+      t.iconPath = icon(node.state, node.severity);
       t.description = node.report && node.at ? constraintDescriptionAt(node.report, node.at) : specDescription(node.spec);
       t.tooltip = node.report && node.at && node.snapshot ? new vscode.MarkdownString(constraintTooltipAt(node.report, node.at, node.snapshot, node.violationTolerance)) : `${node.name} (not analysed)`;
       t.contextValue = `constraintLens.constraint.${node.state}`;
-      t.accessibilityInformation = { label: `constraint ${node.name}, ${node.state}, ${t.description}` };
+      t.accessibilityInformation = { label: `constraint ${node.name}, ${node.state}${node.severity ? ` (${node.severity})` : ''}, ${t.description}` };
     }
     return t;
+  }
+
+  /**
+   * Selects a body or a constraint in the view (the inspector revealed it), when the view is
+   * visible and shows that scene; never opens the view nor takes the focus.
+   */
+  revealItem(key: string, kind: 'body' | 'constraint', fileIndex: number): void {
+    const view = this.view;
+    if (!view?.visible || this.scenes.active?.key !== key) return;
+    const group = this.getChildren().find((g) => g.kind === 'group' && g.group === (kind === 'body' ? 'bodies' : 'constraints'));
+    const node = group && this.getChildren(group).find((n) => n.kind === kind && n.fileIndex === fileIndex);
+    if (node) view.reveal(node, { select: true, focus: false }).then(undefined, () => undefined);
   }
 
   getParent(node: SceneNode): SceneNode | undefined {

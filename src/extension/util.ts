@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { isAnalysableScheme, isSceneFileName } from './logic/format';
-import type { Range as EngineRange } from '../engine/types';
+import type { Range as EngineRange } from '../engine';
 import { errorMessage } from './logic/errors';
 import { fileNameOf, keyOf } from './logic/uri';
 

@@ -4,7 +4,13 @@
 import type { StepRecord } from '../protocol';
 
 /** The solve methods a record may name (index = the `method` code on the wire). */
-export const HISTORY_METHODS = ['none', 'cholesky', 'lu', 'lstsq'] as const;
+export const HISTORY_METHODS = ['none', 'cholesky', 'lu', 'lstsq', 'pgs', 'newton'] as const satisfies readonly StepRecord['method'][];
+
+/** The wire code of a record's method (every method has one: the type check below fails otherwise). */
+export function methodCode(m: StepRecord['method']): number {
+  const codes: Record<StepRecord['method'], number> = { none: 0, cholesky: 1, lu: 2, lstsq: 3, pgs: 4, newton: 5 };
+  return codes[m] ?? 0;
+}
 
 export interface HistoryChunk {
   /** Index of the first record (its step is `from + 1`). */
@@ -23,6 +29,8 @@ export interface HistoryChunk {
   /** kinetic, potential, total per record. */
   energy: Float64Array;
   quatDrift: Float64Array;
+  /** Numerical rank of A per record; NaN when the record has none. */
+  rank: Float64Array;
   /** Index into HISTORY_METHODS per record. */
   method: Uint8Array;
   poses: Float64Array;
@@ -30,7 +38,7 @@ export interface HistoryChunk {
 
 /** Numbers (8 bytes each) one record takes in a chunk. */
 export function recordWidth(nC: number, nL: number, nP: number): number {
-  return 7 + nC + nL + nP;
+  return 8 + nC + nL + nP;
 }
 
 /** How many records of this shape fit in `maxBytes` (at least one). */
@@ -66,6 +74,7 @@ export function encodeHistory(records: readonly StepRecord[], from: number, to: 
     condEstimated: new Uint8Array(count),
     energy: new Float64Array(count * 3),
     quatDrift: new Float64Array(count),
+    rank: new Float64Array(count),
     method: new Uint8Array(count),
     poses: new Float64Array(count * nP),
   };
@@ -83,7 +92,8 @@ export function encodeHistory(records: readonly StepRecord[], from: number, to: 
     out.energy[3 * k + 1] = r.energy.potential;
     out.energy[3 * k + 2] = r.energy.total;
     out.quatDrift[k] = r.quatDrift;
-    out.method[k] = Math.max(0, HISTORY_METHODS.indexOf(r.method));
+    out.rank[k] = r.rank ?? NaN;
+    out.method[k] = methodCode(r.method);
     put(out.poses, k * nP, r.poses, nP);
   }
   return out;
@@ -91,7 +101,7 @@ export function encodeHistory(records: readonly StepRecord[], from: number, to: 
 
 /** Bytes of the typed arrays of a chunk (what travels besides a few numbers). */
 export function chunkBytes(c: HistoryChunk): number {
-  return c.t.byteLength + c.C.byteLength + c.lambda.byteLength + c.cond.byteLength + c.condEstimated.byteLength + c.energy.byteLength + c.quatDrift.byteLength + c.method.byteLength + c.poses.byteLength;
+  return c.t.byteLength + c.C.byteLength + c.lambda.byteLength + c.cond.byteLength + c.condEstimated.byteLength + c.energy.byteLength + c.quatDrift.byteLength + c.rank.byteLength + c.method.byteLength + c.poses.byteLength;
 }
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
@@ -117,6 +127,7 @@ export function isHistoryChunk(x: unknown): x is HistoryChunk {
     ['condEstimated', n],
     ['energy', 3 * n],
     ['quatDrift', n],
+    ['rank', n],
     ['method', n],
     ['poses', n * x.nP],
   ];
@@ -151,6 +162,7 @@ export function normalizeChunk(c: HistoryChunk): HistoryChunk {
     condEstimated: toU8(c.condEstimated),
     energy: toF64(c.energy),
     quatDrift: toF64(c.quatDrift),
+    rank: toF64(c.rank),
     method: toU8(c.method),
     poses: toF64(c.poses),
   };
@@ -170,5 +182,6 @@ export function chunkRecord(c: HistoryChunk, k: number): StepRecord {
     quatDrift: c.quatDrift[k],
     method: HISTORY_METHODS[c.method[k]] ?? 'none',
     poses: Array.from(c.poses.subarray(k * c.nP, (k + 1) * c.nP)),
+    ...(Number.isFinite(c.rank[k]) ? { rank: c.rank[k] } : {}),
   };
 }

@@ -1,6 +1,6 @@
 // What the CLI, the extension, the worker, the panel and the report all need, written once:
 // number formatting, κ bands, words and units, safe text, CSV and JSON conventions, CSR lookups,
-// the scene frame. Pure TypeScript: no vscode, no DOM, no Node APIs.
+// a vector length. Pure TypeScript: no vscode, no DOM, no Node APIs.
 export { DEFAULT_DIGITS, exactNumber, formatNumber, formatQuantity, formatTime, formatVec, type Notation } from './number';
 export { COND_BAND_LABEL, DEFAULT_CONDITION_WARNING, condBand, condBandDescription, condBandLegend, condThresholds, conditionWarning, formatCond, isIllConditioned, WELL_CONDITIONED_BELOW, type CondBand, type CondContext, type CondFormat } from './kappa';
 export { UNITS, WORDS, plural, type Unit } from './words';
@@ -8,4 +8,5 @@ export { safeText } from './text';
 export { csvField, csvNumber, csvText, runCsv, runCsvHeader, type RunMeta, type RunRecord } from './csv';
 export { jsonCond, jsonNumber, stringifyJson } from './json';
 export { absRange, blockDiagonalCsr, csrEntry, csrFind, csrGet, csrLowerBound, csrToDense, csrToDenseFlat, type CsrArrays, type CsrView } from './csr';
-export { frameAt, norm3, recordPoses, type PoseSource, type SceneFrame, type V3 } from './sceneFrame';
+export { norm3 } from './vec';
+export { maxOf, minOf, pushAll } from './arrays';

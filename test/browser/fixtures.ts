@@ -1,7 +1,8 @@
 // PanelModels built from the real engine on the example scenes, for the browser tests.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectScene, Simulation } from '../../src/engine/index';
+import { inspectScene, Simulation } from '../../src/engine';
+import { sceneGeometry } from '../../src/panelModel';
 import type { PanelModel, SystemSnapshot } from '../../src/protocol';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -15,7 +16,12 @@ export interface Fixture {
 /** Inspect and run an example scene (`examples/<name>.scene.json`) for `steps` steps. */
 export function buildFixture(name: string, steps?: number): Fixture {
   const file = `${name}.scene.json`;
-  const text = readFileSync(join(ROOT, 'examples', file), 'utf8');
+  return fixtureFromText(file, readFileSync(join(ROOT, 'examples', file), 'utf8'), steps);
+}
+
+/** Inspect and run scene text (shown as `file`) for `steps` steps (default: the scene's steps, at most 200). */
+export function fixtureFromText(file: string, text: string, steps?: number): Fixture {
+  const name = file.replace(/\.scene\.json$/, '');
   const inspect = inspectScene(text);
   const scene = inspect.parse.scene;
   if (!scene || !inspect.snapshot) throw new Error(`fixture ${name}: the scene could not be analysed`);
@@ -39,7 +45,8 @@ export function buildFixture(name: string, steps?: number): Fixture {
     plannedSteps: scene.solver.steps,
     dt: scene.solver.dt,
     diagnostics: [...inspect.diagnostics, ...sim.diagnostics],
-    sceneBodies: scene.bodies.map((b) => ({ name: b.name, fixed: b.fixed })),
+    // What the 3D view draws besides the poses: bodies, constraints' local anchors, thresholds.
+    ...sceneGeometry(scene),
   };
   return { model, snapshotAt };
 }

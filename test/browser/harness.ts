@@ -22,6 +22,12 @@ export function ensureBuilt(): void {
   built = true;
 }
 
+/**
+ * A software WebGL 2 (SwiftShader through ANGLE) for the 3D scene view: headless Chromium has no
+ * GPU here, and recent Chromium no longer falls back to SwiftShader for WebGL unless asked.
+ */
+export const WEBGL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'];
+
 export async function launch(): Promise<{ browser: Browser; close: () => Promise<void> }> {
   // launch() gives every browser a fresh temporary profile (user-data-dir), removed on close.
   const browser = await chromium.launch({
@@ -29,7 +35,7 @@ export async function launch(): Promise<{ browser: Browser; close: () => Promise
     args: [
       '--headless',
       '--no-sandbox',
-      '--disable-gpu',
+      ...WEBGL_ARGS,
       '--disable-background-networking',
       '--disable-component-update',
       '--no-first-run',

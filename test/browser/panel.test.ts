@@ -251,7 +251,6 @@ describe('inspector panel (Chromium)', { skip }, () => {
         ['card table cell', '#cl-forces tbody td', 4.5],
         ['secondary button', '.cl-btn:not(.cl-btn-primary):not(.cl-icon-btn)', 4.5],
         ['primary button', '.cl-btn-primary', 4.5],
-        ['checked segment', '.cl-seg[aria-checked="true"]', 4.5],
         ['badge', '.cl-count', 4.5],
       ] as const) {
         const r = await textContrast(page, sel);
@@ -260,8 +259,8 @@ describe('inspector panel (Chromium)', { skip }, () => {
       }
       console.log(`# ${theme} contrast ratios: ${JSON.stringify(ratios)}`);
 
-      // Cards, header stats, buttons and the segmented control are outlined with contrastBorder.
-      for (const sel of ['.cl-card', '.cl-stat:not(.cl-warn)', '.cl-btn:not(.cl-icon-btn)', '.cl-segmented', '.cl-card-head']) {
+      // Cards, header stats, buttons and the 3D view are outlined with contrastBorder.
+      for (const sel of ['.cl-card', '.cl-stat:not(.cl-warn)', '.cl-btn:not(.cl-icon-btn)', '.cl3d', '.cl-card-head']) {
         const side = sel.endsWith('head') ? 'Bottom' : 'Top';
         const b = await page
           .$eval(
@@ -350,7 +349,7 @@ describe('inspector panel (Chromium)', { skip }, () => {
     for (const id of ['violation', 'lambda', 'cond', 'energy', 'drift']) {
       assert.ok((await chartInk(page, `[data-chart="${id}"] canvas`)) > 2000, `history chart ${id} drawn`);
     }
-    assert.ok((await chartInk(page, '.cl-scene-canvas')) > 2000, 'scene view drawn');
+    assert.equal(await page.$eval('#cl-scene .cl3d', (el) => (el as HTMLElement & { sceneView?: { available: boolean } }).sceneView?.available), true, '3D scene view running');
     await assertClean(p, 'charts');
     await page.context().close();
   });
@@ -447,12 +446,13 @@ describe('inspector panel (Chromium)', { skip }, () => {
   });
 
   test('messages: invalid ones are ignored and logged, JSON text and typed arrays both accepted, state restored', async () => {
+    // A state saved by an older panel (with the 2D view's projection): the rest is restored.
     const p = await openPanel(browser, redundant, { initialState: { selectedMatrix: 'A', logScale: true, projection: 'XY' } });
     const page = p.page;
     assert.equal(await page.getAttribute('#cl-tab-A', 'aria-selected'), 'true');
     assert.equal(await page.getAttribute('.cl-toggle', 'aria-pressed'), 'true');
-    assert.equal(await page.getAttribute('.cl-seg[aria-checked="true"]', 'aria-checked'), 'true');
-    assert.equal(await page.textContent('.cl-seg[aria-checked="true"]'), 'XY');
+    const saved = (await page.evaluate('window.__clStates')) as Record<string, unknown>[];
+    assert.ok(saved.length > 0 && !('projection' in saved.at(-1)!), `the projection is not saved again: ${JSON.stringify(saved.at(-1))}`);
     await page.evaluate(() => window.dispatchEvent(new MessageEvent('message', { data: { type: 'snapshot', snapshot: 42 } })));
     await page.evaluate(() => window.dispatchEvent(new MessageEvent('message', { data: '{"type":"nope"}' })));
     await p.waitForPost((m) => m.type === 'log' && m.level === 'error');

@@ -98,7 +98,7 @@ export function bigChainModel(nBodies: number): PanelModel {
     stabilization: 'aerislab',
     bodies: names,
     columnLabels,
-    rows: Array.from({ length: nRows }, (_, i) => ({ constraint: `joint${Math.floor(i / 3)}`, constraintIndex: Math.floor(i / 3), row: i % 3, label: `joint${Math.floor(i / 3)}.${'xyz'[i % 3]}` })),
+    rows: Array.from({ length: nRows }, (_, i) => ({ constraint: `joint${Math.floor(i / 3)}`, modelIndex: Math.floor(i / 3), row: i % 3, label: `joint${Math.floor(i / 3)}.${'xyz'[i % 3]}` })),
     MinvBlocks,
     J,
     A,

@@ -24,7 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureApt, ensureCodeServer, ensureNode24, paths } from './lib/setup.mjs';
 import { installVsix, startCodeServer, tail, writeUserSettings } from './lib/server.mjs';
-import { closeAllEditors, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewText, workbenchThemeKind } from './lib/ui.mjs';
+import { check3dView, closeAllEditors, cursorSelects, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewText, workbenchThemeKind } from './lib/ui.mjs';
 import { runLoopScenario } from './lib/runloop.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -182,6 +182,17 @@ async function packageVsix() {
   return `${P.vsix} (${mb.toFixed(2)} MB)`;
 }
 
+/** The inspector whose 3D view is checked in the UI phase, and the constraint the cursor selects. */
+const SCENE_3D = { scene: 'double-pendulum', name: 'elbow', text: '"name": "elbow"' };
+
+/** 1-based line and column just inside `text` in a file (for Quick Open's ":line:column"). */
+function positionOf(file, text) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const i = lines.findIndex((l) => l.includes(text));
+  if (i < 0) throw new Error(`"${text}" not in ${file}`);
+  return { line: i + 1, column: lines[i].indexOf(text) + 2 };
+}
+
 async function uiPhase() {
   await step('package .vsix', packageVsix);
   // a copy of examples/ next to a copy of schemas/ (the scenes' "$schema": "../schemas/...")
@@ -248,6 +259,26 @@ async function uiPhase() {
             const heat = await waitForHeatmap(page);
             mark('heatmap');
             if (!heat.ok) throw new Error(`no heatmap canvas with non-background pixels; canvases: ${JSON.stringify(heat.all)}`);
+            if (base === SCENE_3D.scene) {
+              // The 3D view draws (WebGL in the webview), and the editor's cursor selects in it.
+              // The inspector's group maximised and the bottom panel (Problems) hidden for its
+              // screenshot: one column at the side's width puts the scene card below the matrices
+              // and half under the sticky header. openProblems below shows Problems again.
+              if (await page.locator('.part.panel').isVisible().catch(() => false)) await runCommand(page, 'Hide Panel');
+              await runCommand(page, 'Toggle Maximize Editor Group');
+              let s3;
+              try {
+                s3 = await check3dView(page, join(outDir, `scene3d-${base}-${themeKey}.png`));
+              } finally {
+                await runCommand(page, 'Toggle Maximize Editor Group');
+              }
+              mark('3D view');
+              log(`  3D canvas ${s3.width}x${s3.height}: ${(s3.ink * 100).toFixed(1)}% non-background pixels, ${s3.colors} colours on ${s3.background}`);
+              const at = positionOf(join(examplesWs, scene), SCENE_3D.text);
+              const note = await cursorSelects(page, at.line, at.column, SCENE_3D.name);
+              mark('cursor → select');
+              log(`  cursor at ${at.line}:${at.column} → scene card: ${note}`);
+            }
             const text = await webviewText(page);
             const problems = await openProblems(page);
             mark('problems');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeFromJson, type PanelModel } from '../../src/protocol';
 import { simulateScene } from '../../src/engine';
-import { frameAt } from '../../src/shared';
+import { frameAt, sceneData } from '../../webview/scene3d/model';
 
 const root = join(__dirname, '../..');
 const cli = join(root, 'dist/cli.js');
@@ -108,21 +108,37 @@ test('text output never carries control characters or bidi overrides from names 
   assert.equal(JSON.parse(simJson.stdout).final.bodies[1].name, HOSTILE.bodies[1].name);
 });
 
-test('non-finite values: the same spelling in simulate --json and --csv; κ is null without constraints', () => {
+test('non-finite values: the same spelling in simulate --json and --csv; κ is null without constraints; 1e155 never reaches a record', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cl-cli-'));
+  // κ of a singular A is the one non-finite number a run records: "Infinity" in JSON and CSV alike
+  const csvPath = join(dir, 'run.csv');
+  const red = run('simulate', ex('redundant-rods.scene.json'), '--steps', '2', '--json', '--csv', csvPath);
+  assert.equal(JSON.parse(red.stdout).steps[0].cond.A, 'Infinity');
+  const cellsOf = (file: string) => {
+    const [head, row] = readFileSync(file, 'utf8').split('\n');
+    return Object.fromEntries(head.split(',').map((h, i) => [h, row.split(',')[i]]));
+  };
+  assert.equal(cellsOf(csvPath).cond_A, 'Infinity');
+  const free = join(dir, 'free.scene.json');
+  writeFileSync(free, JSON.stringify({ name: 'free', bodies: [{ name: 'B', mass: 1, velocity: [1, 0, 0] }], constraints: [] }));
+  const freeCsv = join(dir, 'free.csv');
+  const f = run('simulate', free, '--steps', '2', '--json', '--csv', freeCsv);
+  assert.equal(JSON.parse(f.stdout).steps[0].cond.A, null, 'no constraints: κ is not defined');
+  assert.equal(cellsOf(freeCsv).cond_A, '');
+  // a body at 1e155 m/s: its energy would overflow, so step 0 is an error and no step is recorded
   const scene = join(dir, 'fast.scene.json');
   writeFileSync(scene, JSON.stringify({ name: 'fast', bodies: [{ name: 'B', mass: 1, position: [0, 0, 0], velocity: [1e155, 0, 0] }], constraints: [] }));
-  const csvPath = join(dir, 'run.csv');
-  const r = run('simulate', scene, '--steps', '2', '--json', '--csv', csvPath);
+  const r = run('simulate', scene, '--steps', '2', '--json');
+  assert.equal(r.status, 1, 'nothing can be simulated from a state beyond ±1e150');
   const j = JSON.parse(r.stdout);
-  assert.equal(j.steps[0].energy.kinetic, 'Infinity', '½·m·v² overflows');
-  assert.equal(j.steps[0].cond.A, null, 'no constraints: κ is not defined');
-  const [head, row] = readFileSync(csvPath, 'utf8').split('\n');
-  const cells = Object.fromEntries(head.split(',').map((h, i) => [h, row.split(',')[i]]));
-  assert.equal(cells.kinetic, 'Infinity');
-  assert.equal(cells.cond_A, '');
+  const bad = (j.diagnostics as { code: string; message: string }[]).find((d) => d.code === 'CL403-overflow');
+  assert.ok(bad, 'CL403 names the overflow');
+  assert.match(bad.message, /initial state \(step 0\).*velocity of body `B`/);
+  assert.deepEqual(j.steps, []);
   const text = run('inspect', scene);
+  assert.equal(text.status, 1);
   assert.match(text.stdout, /κ₂\(A\) = – \(no constraints\)/);
+  assert.match(text.stdout, /CL403-overflow .*velocity of body `B`/);
   assert.doesNotMatch(text.stdout, /singular/);
 });
 
@@ -139,20 +155,21 @@ test('report embeds the run: at a late step of the double pendulum the hinges ar
   assert.match(m.generator ?? '', /^Constraint Lens \S+ \(CLI\), \d{4}-\d{2}-\d{2}$/);
   assert.equal(m.conditionWarning, 1e6, 'the κ band threshold travels with the model');
   const truth = simulateScene(readFileSync(ex('double-pendulum.scene.json'), 'utf8'), 400).simulation!;
-  // A late embedded step, and a late step between two embedded ones (drawn from the history's poses).
+  // The 3D view's frame (webview/scene3d) of a late embedded step, and of late steps between two
+  // embedded ones (drawn from the history's poses and the scene's local anchors).
+  const data = sceneData(m);
   for (const step of [400, 399, 397]) {
-    let snap = m.snapshots[0];
-    for (const s of m.snapshots) if (s.step <= step) snap = s;
-    const frame = frameAt(snap, m.history, m.sceneBodies, step);
+    const frame = frameAt(m, data, step);
     const real = truth.snapshotAt(step);
     for (const c of real.constraints.filter((x) => x.type === 'hinge')) {
-      const drawn = frame.constraints.find((x) => x.name === c.name)!;
+      const i = data.constraintIndex.get(c.name)!;
+      const [a, b] = [frame.anchorA[i], frame.anchorB[i]];
       for (let k = 0; k < 3; k++) {
-        assert.ok(Math.abs(drawn.a[k] - c.anchorAWorld[k]) < 1e-9, `${c.name} anchor A at step ${step}`);
-        assert.ok(Math.abs(drawn.b[k] - c.anchorBWorld[k]) < 1e-9, `${c.name} anchor B at step ${step}`);
+        assert.ok(Math.abs(a[k] - c.anchorAWorld[k]) < 1e-9, `${c.name} anchor A at step ${step}`);
+        assert.ok(Math.abs(b[k] - c.anchorBWorld[k]) < 1e-9, `${c.name} anchor B at step ${step}`);
       }
       // The two anchors of the hinge coincide up to the hinge's own positional violation.
-      const gap = Math.hypot(drawn.a[0] - drawn.b[0], drawn.a[1] - drawn.b[1], drawn.a[2] - drawn.b[2]);
+      const gap = Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
       const Cxyz = Math.hypot(real.C[c.firstRow], real.C[c.firstRow + 1], real.C[c.firstRow + 2]);
       assert.ok(Math.abs(gap - Cxyz) < 1e-9, `${c.name} at step ${step}: gap ${gap} = |C_xyz| ${Cxyz}`);
     }

@@ -3,7 +3,7 @@
 // every field of Contact, determinism, and no NaN from non-finite poses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rng } from '../../src/engine/linalg/fixtures';
+import { rng } from './linalg-fixtures';
 import { mat3MulVec, quatToMat3 } from '../../src/engine/math';
 import { aabbNearPlane, aabbOverlap } from '../../src/engine/collision/broadphase';
 import { candidatePairs, collisionModel, detectContacts, mayCollide, poseShapes, toContact } from '../../src/engine/collision/detect';
@@ -16,7 +16,7 @@ import type { BodySpec, ConstraintSpec, SceneSpec } from '../../src/engine/scene
 import type { Quat, Vec3 } from '../../src/engine/types';
 import { boxSpec, capsuleSpec, planeSpec, randomQuat, sphereSpec } from './collision-helpers';
 
-const settings = (over: Partial<ContactSettings> = {}): ContactSettings => ({ enabled: true, margin: 0, level: 'velocity', jointedCollide: false, ...over });
+const settings = (over: Partial<ContactSettings> = {}): ContactSettings => ({ enabled: true, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3, ...over });
 
 function body(index: number, position: Vec3, shapes: ShapeSpec[], extra: Partial<BodySpec> = {}): BodySpec {
   return {
@@ -192,7 +192,7 @@ test('a box resting on the ground plane from a parsed scene: four contacts, norm
       "shapes": [ { "type": "box", "halfExtents": [0.5, 0.25, 0.25], "friction": 0.25, "restitution": 0.3 } ] } ] }`);
   assert.deepEqual(r.diagnostics, []);
   const s = r.scene!;
-  assert.deepEqual(s.solver.contacts, { enabled: true, margin: 0, level: 'position', jointedCollide: false });
+  assert.deepEqual(s.solver.contacts, { enabled: true, margin: 0, level: 'position', jointedCollide: false, penetrationTolerance: 1e-3 });
   const cs = detectContacts(s, posesOf(s));
   assert.equal(cs.length, 4);
   for (const c of cs) {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseScene } from '../../src/engine/scene/parse';
-import { Codes } from '../../src/engine/diagnostics';
+import { Codes } from '../../src/engine/codes';
 import { detectContacts } from '../../src/engine/collision/detect';
 import { collideShapes } from '../../src/engine/collision/narrow';
 import type { Contact, ShapeSpec } from '../../src/engine/collision/types';

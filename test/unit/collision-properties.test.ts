@@ -9,7 +9,7 @@
 //   • swapping A and B gives the same contacts with the normal flipped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rng } from '../../src/engine/linalg/fixtures';
+import { rng } from './linalg-fixtures';
 import { collideShapes } from '../../src/engine/collision/narrow';
 import type { PosedShape, RawContact } from '../../src/engine/collision/pose';
 import type { ShapeSpec, ShapeType } from '../../src/engine/collision/types';

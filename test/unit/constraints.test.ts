@@ -8,7 +8,7 @@ import { CONSTRAINT_TYPES } from '../../src/engine/scene/types';
 import { IDENTITY_QUAT, quatFromRotationVector, quatMul, quatNormalize, quatToMat3 } from '../../src/engine/math';
 import { makeEval, type ConstraintEval, type ConstraintModel, type Pose } from '../../src/engine/model/constraint';
 import { createConstraint } from '../../src/engine/model/index';
-import { rng as prng } from '../../src/engine/linalg/fixtures';
+import { rng as prng } from './linalg-fixtures';
 
 // ---------------------------------------------------------------- helpers
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectScene, simulateScene } from '../../src/engine/pipeline';
+import { inspectScene, simulateScene } from '../../src/engine';
 import { csrToDense as csrRows } from '../../src/shared';
 
 const example = (name: string) => readFileSync(join(__dirname, '../../examples', name), 'utf8');

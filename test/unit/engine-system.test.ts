@@ -5,11 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Matrix, solve as mlSolve } from 'ml-matrix';
-import { inspectScene, simulateScene } from '../../src/engine/pipeline';
-import { Simulation } from '../../src/engine/simulation';
-import { parseScene } from '../../src/engine/scene/parse';
+import { inspectScene, simulateScene, Simulation, parseScene, Codes } from '../../src/engine';
 import { blockDiagonalCsr, csrToDense as csrRows } from '../../src/shared';
-import { Codes } from '../../src/engine/diagnostics';
 
 const example = (name: string) => readFileSync(join(__dirname, '../../examples', name), 'utf8');
 const maxAbsDiff = (a: number[][], b: number[][]) => Math.max(0, ...a.flatMap((r, i) => r.map((x, j) => Math.abs(x - b[i][j]))));
@@ -200,16 +197,40 @@ test('over-constrained: more rows than DOFs is reported', () => {
   assert.ok(r.diagnostics.some((d) => d.code === Codes.redundantConstraint));
 });
 
-test('non-finite values stop the run with CL401 naming the step and the first bad quantity', () => {
+test('a force of 1.7e308 is caught at step 0 by inspect (CL403 on F of the body, an error) and no run starts', () => {
   const text = JSON.stringify({ bodies: [{ name: 'rocket', mass: 0.5, force: [1.7e308, 0, 0] }], solver: { steps: 10 } });
   const out = simulateScene(text);
-  const d = out.inspect.diagnostics.find((x) => x.code === Codes.nonFinite)!;
+  const d = out.inspect.diagnostics.find((x) => x.code === Codes.overflow)!;
   assert.ok(d, JSON.stringify(out.inspect.diagnostics));
-  assert.match(d.message, /step 1\b/);
-  assert.match(d.message, /acceleration of body `rocket`/);
-  assert.equal(out.result!.steps.length, 0);
-  assert.equal(out.result!.stoppedAt, 1);
+  assert.equal(d.severity, 'error');
+  assert.match(d.message, /initial state \(step 0\)/);
+  assert.match(d.message, /applied force\/torque F .* of body `rocket`/);
+  assert.deepEqual(d.data, { step: 0, quantity: 'F', owner: { kind: 'body', name: 'rocket', index: 0 }, value: 1.7e308, reason: 'overflow' });
+  assert.equal(out.result, undefined);
   assert.equal(out.inspect.hasErrors, true);
+});
+
+test('a run that overflows stops at the first step and quantity (CL403), with the divergence explained (CL404)', () => {
+  // α = 1e100 with dt = 0.01: ρ ≈ h²α, so the rod's error is multiplied by ~1e96 per step
+  const text = JSON.stringify({
+    solver: { dt: 0.01, steps: 50, alpha: 1e100, beta: 1, stabilization: 'baumgarte' },
+    bodies: [{ name: 'bob', mass: 1, position: [1, 0, 0] }],
+    constraints: [{ name: 'rod', type: 'distance', bodyA: 'world', bodyB: 'bob' }],
+  });
+  const out = simulateScene(text);
+  const d = out.inspect.diagnostics.find((x) => x.code === Codes.overflow)!;
+  assert.ok(d, JSON.stringify(out.inspect.diagnostics));
+  const step = d.data!.step as number;
+  assert.equal(out.result!.stoppedAt, step);
+  assert.equal(out.result!.steps.length, step - 1);
+  for (const r of out.result!.steps) for (const x of [...r.C, ...r.lambda, r.energy.total]) assert.ok(Math.abs(x) <= 1e150, `step ${r.step}: ${x}`);
+  // step 1 moves the bob by ~1e-3 (gravity); step 2's rhs α·C ≈ 5e93 throws it ~5e89 m away: C = ½(|d|² − L²) ≈ 1e179
+  assert.equal(step, 2);
+  assert.equal(d.data!.quantity, '|C|');
+  const why = out.inspect.diagnostics.find((x) => x.code === Codes.divergence)!;
+  assert.ok(why);
+  assert.equal(why.data!.cause, 'gains');
+  assert.ok(out.inspect.diagnostics.some((x) => x.code === Codes.unstableStabilization), 'inspect warns before the run');
 });
 
 test('drift: without stabilisation a pendulum drifts and CL402 is reported once, with the step', () => {

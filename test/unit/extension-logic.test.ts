@@ -17,9 +17,8 @@ import {
 import { FixIndex, PlainSeverity, PlainTag, codeOf, fixKey, sanitizeRange, toPlainDiagnostic } from '../../src/extension/logic/diagnostics';
 import { exportStepData, formatFromPath, toJson, type ExportMeta } from '../../src/extension/logic/exportData';
 import { STATE_ICONS, constraintState, constraintTooltip, type ItemState } from '../../src/extension/logic/tree';
-import { Codes } from '../../src/engine/diagnostics';
-import type { Diagnostic } from '../../src/engine/types';
-import type { ConstraintReport, IslandReport, RowInfo, StepRecord } from '../../src/engine/result';
+import { Codes } from '../../src/engine';
+import type { Diagnostic, ConstraintReport, IslandReport, RowInfo, StepRecord } from '../../src/engine';
 
 // ---- a fake clock ----------------------------------------------------------------------------
 
@@ -119,10 +118,13 @@ test('single lane: a failing job resolves undefined and the lane goes on', async
 // ---- format -------------------------------------------------------------------------------------
 test('statusText', () => {
   // κ is spelled by the shared formatCond (3 digits, ≈ when estimated): the status bar, CodeLens, tree and panel agree.
-  assert.equal(statusText({ cond: 1234, condEstimated: false, rank: 5, rows: 6 }), 'κ 1230 · rank 5/6');
-  assert.equal(statusText({ cond: 1.2e3 * 10, condEstimated: true, rank: 6, rows: 6 }), 'κ ≈1.2e4 · rank 6/6');
-  assert.equal(statusText({ cond: null, condEstimated: true, rank: 5, rows: 6 }), 'κ ∞ · rank 5/6');
-  assert.equal(statusText({ cond: 1, condEstimated: false, rank: 0, rows: 0 }), 'κ – · no constraints');
+  // The step is always named: `step 0` is the analysis of the initial state.
+  assert.equal(statusText({ step: 0, cond: 1234, condEstimated: false, rank: 5, rows: 6 }), 'κ 1230 · rank 5/6 · step 0');
+  assert.equal(statusText({ step: 12, cond: 1.2e3 * 10, condEstimated: true, rank: 6, rows: 6 }), 'κ ≈1.2e4 · rank 6/6 · step 12');
+  assert.equal(statusText({ step: 0, cond: null, condEstimated: true, rank: 5, rows: 6 }), 'κ ∞ · rank 5/6 · step 0');
+  assert.equal(statusText({ step: 0, cond: 1, condEstimated: false, rank: 0, rows: 0 }), 'κ – · no constraints · step 0');
+  // a record that does not keep the rank: no rank rather than step 0's
+  assert.equal(statusText({ step: 3, cond: 176, condEstimated: false, rank: undefined, rows: 6 }), 'κ 176 · step 3');
 });
 
 test('problem counts and code lens titles', () => {
@@ -132,9 +134,9 @@ test('problem counts and code lens titles', () => {
   assert.equal(problemsText({ errors: 0, warnings: 1, infos: 5 }), '1 problem');
   assert.equal(problemsText({ errors: 0, warnings: 0, infos: 5 }), 'no problems');
   assert.equal(problemsText({ errors: 2, warnings: 0, infos: 0 }), '2 problems');
-  const t = codeLensTitles(100, { cond: 4.2e7, condEstimated: false, rank: 3, rows: 4 }, c);
+  const t = codeLensTitles(100, { step: 0, cond: 4.2e7, condEstimated: false, rank: 3, rows: 4 }, c);
   assert.equal(t.run, '$(run-all) Run 100 steps');
-  assert.equal(t.summary, 'κ 4.2e7 · rank 3/4 · 3 problems (1 error)');
+  assert.equal(t.summary, 'κ 4.2e7 · rank 3/4 · step 0 · 3 problems (1 error)');
   assert.equal(codeLensTitles(1, undefined, { errors: 1, warnings: 0, infos: 0 }).run, '$(run-all) Run 1 step');
   assert.equal(codeLensTitles(1, undefined, { errors: 1, warnings: 0, infos: 0 }).summary, 'not analysed · 1 problem');
   assert.match(codeLensTitles(5, undefined, c, true).run, /Pause/);
@@ -292,7 +294,7 @@ test('constraint state classification', () => {
 });
 
 test('constraint tooltip lists λ per row and |C|', () => {
-  const rows: RowInfo[] = [{ constraint: 'rod', constraintIndex: 0, row: 0, label: 'rod.d' }];
+  const rows: RowInfo[] = [{ constraint: 'rod', modelIndex: 0, row: 0, label: 'rod.d' }];
   const t = constraintTooltip(creport({ violation: 2e-9 }), 'ok', { islands: [island(12)], rows });
   assert.match(t, /rod\.d = 4\.2/);
   assert.match(t, /\|C\| = 2e-9/);

@@ -276,3 +276,16 @@ test('drop: waiters answered with undefined, the run cancelled, "closed" fired, 
   assert.equal(store.get(s.key), undefined);
   assert.equal(store.close(s.key), undefined, 'dropped once');
 });
+
+test('a run that cannot start repeats inspect\'s step-0 diagnostic: the scene shows it once', () => {
+  const { store } = setup();
+  const bad = HANGING.replace('"position": [0, 0, 0] }', '"position": [0, 0, 0], "velocity": [1e155, 0, 0] }');
+  const s = inspected(store, bad);
+  const r = store.ready(s);
+  assert.ok(r);
+  assert.equal(r.sim.step(5).length, 0);
+  assert.equal(r.sim.stopped, true);
+  const overflow = (d: { code: string }) => d.code === 'CL403-overflow';
+  assert.equal(r.sim.diagnostics.filter(overflow).length, 1, 'the run reports step 0 itself');
+  assert.equal(s.allDiagnostics().filter(overflow).length, 1);
+});

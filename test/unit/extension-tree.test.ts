@@ -7,7 +7,7 @@ import { Throttle } from '../../src/extension/logic/throttle';
 import { fakeTimers } from './fake-timers';
 import { constraintAt, constraintAtStep0, constraintDescription, constraintDescriptionAt, constraintTooltip, constraintTooltipAt, stepHeader, type StepFacts, type TreeThresholds } from '../../src/extension/logic/tree';
 import { Simulation, inspectScene } from '../../src/engine';
-import type { ConstraintReport, IslandReport, RowInfo } from '../../src/engine/result';
+import type { ConstraintReport, IslandReport, RowInfo } from '../../src/engine';
 
 // ---- fixtures --------------------------------------------------------------------------------------
 const creport = (over: Partial<ConstraintReport>): ConstraintReport => ({
@@ -32,9 +32,9 @@ const creport = (over: Partial<ConstraintReport>): ConstraintReport => ({
 });
 const island = (cond: number | null, constraints = ['rod', 'hinge', 'rod2'], rows = 7): IslandReport => ({ bodies: ['A', 'B'], constraints, rows, cond, condEstimated: false, rank: 6, method: 'cholesky' });
 const rows: RowInfo[] = [
-  { constraint: 'rod', constraintIndex: 0, row: 0, label: 'rod.d' },
-  ...['x', 'y', 'z', '⊥1', '⊥2'].map((l, i) => ({ constraint: 'hinge', constraintIndex: 1, row: i, label: `hinge.${l}` })),
-  { constraint: 'rod2', constraintIndex: 2, row: 0, label: 'rod2.d' },
+  { constraint: 'rod', modelIndex: 0, row: 0, label: 'rod.d' },
+  ...['x', 'y', 'z', '⊥1', '⊥2'].map((l, i) => ({ constraint: 'hinge', modelIndex: 1, row: i, label: `hinge.${l}` })),
+  { constraint: 'rod2', modelIndex: 2, row: 0, label: 'rod2.d' },
 ];
 // step 0: rod ok, hinge (5 rows from row 1) ok, rod2 redundant (row 6)
 const rod = creport({ violation: 1e-12, lambda: [4.2] });

@@ -1,14 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CholeskyDecomposition, Matrix, solve } from 'ml-matrix';
-import { analyze, factor } from '../../src/engine/linalg/cholesky';
-import { amdOrdering, isPermutation, minimumDegreeOrdering } from '../../src/engine/linalg/ordering';
-import { chainSystem, randomSpd, rng } from '../../src/engine/linalg/fixtures';
-import { CsrBuilder, csrFromDense, csrMulVec, csrToDense } from '../../src/engine/linalg/sparse';
+import { analyze, factor, type Factor } from '../../src/engine/linalg/cholesky';
+import { amdOrdering } from '../../src/engine/linalg/ordering';
+import { chainSystem, randomSpd, rng, CsrBuilder, csrFromDense } from './linalg-fixtures';
+import { csrMulVec, csrToDense } from '../../src/engine/linalg/sparse';
 import type { CsrMatrix } from '../../src/engine/linalg/types';
+import { isPermutation, minimumDegreeOrdering } from './linalg-reference';
 
 /** Dense lower-triangular Cholesky factor (in the factor's elimination order) from L, D. */
-function denseCholeskyOf(F: ReturnType<typeof factor>): number[][] {
+function denseCholeskyOf(F: Factor): number[][] {
   const n = F.n;
   const { Lp } = F.symbolic;
   const L: number[][] = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
@@ -53,7 +54,7 @@ test('sparse LDLᵀ equals the dense Cholesky (natural and minimum-degree orderi
     for (const ordering of ['natural', 'amd'] as const) {
       const S = analyze(A, { ordering });
       const F = factor(A, S);
-      assert.ok(F.ok && F.complete);
+      assert.ok(F.ok && F.dependent.length === 0);
       const Lref = new CholeskyDecomposition(new Matrix(permuted(Ad, S.perm))).lowerTriangularMatrix.to2DArray();
       const L = denseCholeskyOf(F);
       for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) assert.ok(Math.abs(L[i][j] - Lref[i][j]) < 1e-10 * Math.abs(Lref[0][0]), `${ordering} ${i},${j}`);
@@ -96,6 +97,7 @@ test('symbolic analysis is reusable across values with the same pattern', () => 
   const A3 = csrFromDense(d);
   assert.deepEqual(A3.colIdx, A.colIdx);
   const F = factor(A3, S);
+  assert.ok(F.ok);
   const b = Array.from({ length: A.rows }, (_, i) => Math.cos(i));
   const x = F.solve(b);
   const r = csrMulVec(A3, x);
@@ -107,17 +109,20 @@ test('zero and negative pivots are detected', () => {
   const indef = csrFromDense([[1, 2], [2, 1]]);
   const f1 = factor(indef, S(indef));
   assert.equal(f1.ok, false);
-  assert.equal(f1.failedAt, 1);
-  assert.equal(f1.failure, 'negative');
+  assert.equal(f1.step, 1);
+  assert.equal(f1.reason, 'indefinite');
   const f1b = factor(indef, S(indef), { onSmallPivot: 'indefinite' });
-  assert.ok(f1b.complete && f1b.negativePivots === 1);
+  assert.ok(f1b.ok && f1b.negativePivots === 1);
   const x = f1b.solve([3, 3]);
   assert.ok(Math.abs(x[0] - 1) < 1e-14 && Math.abs(x[1] - 1) < 1e-14);
   const sing = csrFromDense([[1, 1], [1, 1]]);
   const f2 = factor(sing, S(sing));
-  assert.equal(f2.failure, 'zero');
+  assert.equal(f2.ok, false);
+  assert.equal(f2.reason, 'singular');
   const zeroRow = csrFromDense([[2, 0], [0, 0]]);
-  assert.equal(factor(zeroRow, S(zeroRow)).failedAt, 1);
+  const f4 = factor(zeroRow, S(zeroRow));
+  assert.equal(f4.ok, false);
+  assert.equal(f4.step, 1);
   // With a shift (compliance) the singular matrix factors.
   const f3 = factor(sing, S(sing), { shift: 0.5 });
   assert.ok(f3.ok);
@@ -145,6 +150,7 @@ test('AMD (quotient graph) vs exact minimum degree vs natural on a 2D mesh', () 
   assert.ok(isPermutation(md, A.rows));
   assert.ok(amd.lnz < nat.lnz, `amd ${amd.lnz} natural ${nat.lnz}`);
   const F = factor(A, amd);
+  assert.ok(F.ok);
   const rhs = Array.from({ length: A.rows }, (_, i) => Math.sin(i));
   const x = F.solve(rhs);
   const r = csrMulVec(A, x);

@@ -1,20 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EigenvalueDecomposition, Matrix, pseudoInverse, solve } from 'ml-matrix';
-import {
-  denseLstsqMinNorm,
-  denseSolveCholesky,
-  denseSolveLU,
-  halfBandwidth,
-  matrixRank,
-  symmetricBandEigenvalues,
-  symmetricEigenvaluesAuto,
-  symmetricEigenvaluesFlatInPlace,
-  symmetricEigenvalues,
-  singularValues,
-} from '../../src/engine/linalg/dense';
-import { denseJDJt, randomDense, randomSpd, rng } from '../../src/engine/linalg/fixtures';
-import { csrFromDense } from '../../src/engine/linalg/sparse';
+import { denseLstsqMinNorm, denseSolveLU, halfBandwidth, symmetricBandEigenvalues, symmetricEigenvaluesAuto, symmetricEigenvaluesFlatInPlace } from '../../src/engine/linalg/dense';
+import { denseJDJt, randomDense, randomSpd, rng, csrFromDense } from './linalg-fixtures';
+import { denseSolveCholesky, matrixRank, symmetricEigenvalues, singularValues } from './linalg-reference';
 
 const relErr = (x: ArrayLike<number>, y: ArrayLike<number>) => {
   let d = 0;
@@ -60,12 +49,19 @@ test('Cholesky / LU solves match ml-matrix; failures return null', () => {
     const A = randomSpd(n, rand);
     const b = Array.from({ length: n }, () => rand() - 0.5);
     const ref = solve(new Matrix(A), Matrix.columnVector(b)).getColumn(0);
-    assert.ok(relErr(denseSolveCholesky(A, b)!, ref) < 1e-10);
-    assert.ok(relErr(denseSolveLU(A, b)!, ref) < 1e-10);
+    const ch = denseSolveCholesky(A, b);
+    const lu = denseSolveLU(A, b);
+    assert.ok(ch.ok && lu.ok);
+    assert.ok(relErr(ch.x, ref) < 1e-10);
+    assert.ok(relErr(lu.x, ref) < 1e-10);
   }
-  assert.equal(denseSolveCholesky([[1, 2], [2, 1]], [1, 1]), null); // indefinite
-  assert.ok(denseSolveLU([[1, 2], [2, 1]], [1, 1]) !== null);
-  assert.equal(denseSolveLU([[1, 2], [2, 4]], [1, 1]), null); // singular
+  const indefinite = denseSolveCholesky([[1, 2], [2, 1]], [1, 1]);
+  assert.equal(indefinite.ok, false);
+  assert.equal(indefinite.reason, 'indefinite');
+  assert.ok(denseSolveLU([[1, 2], [2, 1]], [1, 1]).ok);
+  const singular = denseSolveLU([[1, 2], [2, 4]], [1, 1]);
+  assert.equal(singular.ok, false);
+  assert.equal(singular.reason, 'singular');
 });
 
 test('minimum-norm least squares equals pseudoInverse·b (rectangular and singular)', () => {
@@ -74,10 +70,14 @@ test('minimum-norm least squares equals pseudoInverse·b (rectangular and singul
   J.push(J[0].map((v, k) => v + 2 * J[1][k])); // dependent row
   const b = [1, 2, 3, 4, 5];
   const ref = pseudoInverse(new Matrix(J)).mmul(Matrix.columnVector(b)).getColumn(0);
-  assert.ok(relErr(denseLstsqMinNorm(J, b), ref) < 1e-10);
+  const x = denseLstsqMinNorm(J, b);
+  assert.ok(x.ok);
+  assert.ok(relErr(x.x, ref) < 1e-10);
   const A = denseJDJt(J, new Array<number>(7).fill(2));
   const refA = pseudoInverse(new Matrix(A)).mmul(Matrix.columnVector(b)).getColumn(0);
-  assert.ok(relErr(denseLstsqMinNorm(A, b), refA) < 1e-10);
+  const xA = denseLstsqMinNorm(A, b);
+  assert.ok(xA.ok);
+  assert.ok(relErr(xA.x, refA) < 1e-10);
 });
 
 test('matrixRank follows numpy (tall, wide, dependent rows, zero)', () => {

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findDependentRows, minNormSolve, NullSpaceProjector } from '../../src/engine/linalg/redundancy';
 import { analyze } from '../../src/engine/linalg/cholesky';
-import { chainSystem, denseJDJt, randomDense, rng } from '../../src/engine/linalg/fixtures';
-import { CsrBuilder, csrFromDense, csrMulDiagTranspose, csrMulVec } from '../../src/engine/linalg/sparse';
+import { chainSystem, denseJDJt, randomDense, rng, CsrBuilder, csrFromDense, csrMulDiagTranspose } from './linalg-fixtures';
+import { csrMulVec } from '../../src/engine/linalg/sparse';
 import type { CsrMatrix, DependentRow } from '../../src/engine/linalg/types';
 
 /** Checks J[row] ≈ Σ c·J[other] for every reported dependency. */

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Matrix, pseudoInverse, solve as mlSolve, SingularValueDecomposition } from 'ml-matrix';
-import { solveSymmetric, SymmetricSolver } from '../../src/engine/linalg/solve';
+import { SymmetricSolver } from '../../src/engine/linalg/solve';
 import { analyze, factor } from '../../src/engine/linalg/cholesky';
 import { estimateInverseNorm1 } from '../../src/engine/linalg/condest';
-import { chainSystem, denseJDJt, randomDense, randomSpd, rng } from '../../src/engine/linalg/fixtures';
-import { CsrBuilder, csrFromDense, csrMulDiagTranspose, csrMulVec, csrNorm1, csrToDense } from '../../src/engine/linalg/sparse';
+import { chainSystem, denseJDJt, randomDense, randomSpd, rng, solveSymmetric, CsrBuilder, csrFromDense, csrMulDiagTranspose } from './linalg-fixtures';
+import { csrMulVec, csrNorm1, csrToDense } from '../../src/engine/linalg/sparse';
 
 const norm = (v: ArrayLike<number>) => Math.sqrt(Array.from(v).reduce((s, x) => s + x * x, 0));
 const relErr = (x: ArrayLike<number>, y: ArrayLike<number>) => {
@@ -149,6 +149,7 @@ test('never NaN: non-finite input, zero matrix, empty system', () => {
   ]);
   const r = solveSymmetric(A, Float64Array.from([1, 1]), { method: 'auto' });
   assert.equal(r.ok, false);
+  assert.equal(r.reason, 'non-finite');
   assert.deepEqual(Array.from(r.x), [0, 0]);
   const Z = csrFromDense([
     [0, 0],
@@ -169,6 +170,7 @@ test('never NaN: non-finite input, zero matrix, empty system', () => {
   assert.equal(e.x.length, 0);
   const bad = solveSymmetric(csrFromDense([[1]]), Float64Array.from([Infinity]), { method: 'auto' });
   assert.equal(bad.ok, false);
+  assert.equal(bad.reason, 'non-finite');
   assert.equal(bad.x[0], 0);
 });
 
@@ -186,6 +188,7 @@ test('block-tridiagonal chain: exact and sparse paths agree; κ estimates within
   assert.equal(sparse.rank, n);
   // κ₁ truth vs estimate; κ₂ exact matches ml-matrix.
   const F = factor(A, analyze(A));
+  assert.ok(F.ok);
   const invNorm = estimateInverseNorm1(n, (v) => F.solve(v));
   const trueInv = pseudoInverse(new Matrix(Ad)).to2DArray();
   let t1 = 0;

@@ -1,19 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  CsrBuilder,
-  csrAddDiagonal,
-  csrFromDense,
-  csrGet,
-  csrMulDiagTranspose,
-  csrMulVec,
-  csrNnz,
-  csrSubmatrix,
-  csrToDense,
-  csrTranspose,
-  csrTransposeMulVec,
-} from '../../src/engine/linalg/sparse';
-import { randomDense, rng } from '../../src/engine/linalg/fixtures';
+import { csrAddDiagonal, csrGet, csrMulVec, csrSubmatrix, csrToDense, csrTransposeMulVec } from '../../src/engine/linalg/sparse';
+import { randomDense, rng, CsrBuilder, csrFromDense, csrMulDiagTranspose, csrNnz, csrTranspose } from './linalg-fixtures';
 
 function sparsify(a: number[][], rand: () => number, keep = 0.4): number[][] {
   return a.map((r) => r.map((v) => (rand() < keep ? v : 0)));

@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { inspectScene, simulateScene } from '../../src/engine/pipeline';
-import { Codes } from '../../src/engine/diagnostics';
+import { inspectScene, simulateScene, Codes } from '../../src/engine';
 
 const exDir = join(__dirname, '../../examples');
 const examples = readdirSync(exDir).filter((f) => f.endsWith('.scene.json')).map((f) => readFileSync(join(exDir, f), 'utf8'));

@@ -22,7 +22,7 @@ function snapshot(): SystemSnapshot {
     stabilization: 'aerislab',
     bodies: ['b'],
     columnLabels: ['b.vx', 'b.vy'],
-    rows: [{ constraint: 'c', constraintIndex: 0, row: 0, label: 'c.d' }],
+    rows: [{ constraint: 'c', modelIndex: 0, row: 0, label: 'c.d' }],
     MinvBlocks: new Float64Array(36),
     J: csr(),
     A: { rows: 1, cols: 1, rowPtr: Int32Array.of(0, 1), colIdx: Int32Array.of(0), values: Float64Array.of(4) },

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { parseScene } from '../../src/engine/scene/parse';
 import { applyTextEdits } from '../../src/engine/scene/text';
-import { Codes } from '../../src/engine/diagnostics';
+import { Codes } from '../../src/engine/codes';
 import type { Range } from '../../src/engine/types';
 import type { ParseResult } from '../../src/engine/scene/types';
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseScene } from '../../src/engine/scene/parse';
 import { applyTextEdits } from '../../src/engine/scene/text';
-import { Codes } from '../../src/engine/diagnostics';
+import { Codes } from '../../src/engine/codes';
 import type { Diagnostic, Fix, Range } from '../../src/engine/types';
 import type { ParseResult } from '../../src/engine/scene/types';
 
@@ -57,34 +57,34 @@ test('shapes: defaults filled in, every field read, names and indices', () => {
   assert.deepEqual([tilted.offset, tilted.friction, tilted.normal[0]], [-2, 1, 0]);
   assert.ok(Math.abs(tilted.normal[1] - 0.6) < 1e-15 && Math.abs(tilted.normal[2] - 0.8) < 1e-15);
   assert.equal(floor.type, 'box');
-  assert.deepEqual(r.scene!.solver.contacts, { enabled: true, margin: 0, level: 'velocity', jointedCollide: false });
+  assert.deepEqual(r.scene!.solver.contacts, { enabled: true, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3 });
 });
 
 test('solver: contacts, newton, regularization, fb, pgs read; defaults depend on shapes and formulation', () => {
   const text = withShapes(
     '{ "type": "sphere", "radius": 1 }',
     '',
-    '"formulation": "nonlinear", "contacts": { "enabled": false, "margin": 0.01, "level": "velocity", "jointedCollide": true }, "newton": { "maxIterations": 5, "tolerance": 1e-8, "lineSearch": false }, "regularization": 0, "fb": { "alpha": 2, "beta": 0.5 }, "pgs": { "iterations": 7, "tolerance": 0 }',
+    '"formulation": "nonlinear", "contacts": { "enabled": false, "margin": 0.01, "level": "velocity", "jointedCollide": true, "penetrationTolerance": 0.002 }, "newton": { "maxIterations": 5, "tolerance": 1e-8, "lineSearch": false }, "regularization": 0, "fb": { "alpha": 2, "beta": 0.5 }, "pgs": { "iterations": 7, "tolerance": 0 }',
   );
   const r = parseScene(text);
   assert.deepEqual(r.diagnostics, []);
   const s = r.scene!.solver;
   assert.equal(s.formulation, 'nonlinear');
-  assert.deepEqual(s.contacts, { enabled: false, margin: 0.01, level: 'velocity', jointedCollide: true });
+  assert.deepEqual(s.contacts, { enabled: false, margin: 0.01, level: 'velocity', jointedCollide: true, penetrationTolerance: 0.002 });
   assert.deepEqual(s.newton, { maxIterations: 5, tolerance: 1e-8, lineSearch: false });
   assert.equal(s.regularization, 0);
   assert.deepEqual(s.fb, { alpha: 2, beta: 0.5 });
   assert.deepEqual(s.pgs, { iterations: 7, tolerance: 0 });
   // Defaults: nonlinear → position level; shapes anywhere (here only in the world) → enabled.
   const d = parseScene('{ "solver": { "formulation": "nonlinear" }, "bodies": [], "world": { "shapes": [ { "type": "plane" } ] } }').scene!.solver;
-  assert.deepEqual(d.contacts, { enabled: true, margin: 0, level: 'position', jointedCollide: false });
+  assert.deepEqual(d.contacts, { enabled: true, margin: 0, level: 'position', jointedCollide: false, penetrationTolerance: 1e-3 });
   assert.deepEqual(d.newton, { maxIterations: 20, tolerance: 1e-10, lineSearch: true });
   assert.equal(d.regularization, 1e-6);
   assert.deepEqual(d.fb, { alpha: 1, beta: 1 });
   assert.deepEqual(d.pgs, { iterations: 100, tolerance: 1e-10 });
   // No shapes: disabled; velocity formulation: velocity level.
   const v = parseScene('{ "solver": { "formulation": "velocity" }, "bodies": [ { "name": "A", "mass": 1 } ] }').scene!;
-  assert.deepEqual(v.solver.contacts, { enabled: false, margin: 0, level: 'velocity', jointedCollide: false });
+  assert.deepEqual(v.solver.contacts, { enabled: false, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3 });
   assert.deepEqual(v.world, { shapes: [] });
   assert.deepEqual(v.bodies[0].shapes, []);
 });
@@ -238,6 +238,6 @@ test('CL116: shapes in the acceleration formulation → warning naming velocity 
 test('a constraint on a body dropped for a bad shape gets the information note, not a second error', () => {
   const text = '{ "solver": { "formulation": "velocity" }, "bodies": [ { "name": "A", "mass": 1, "shapes": [ { "type": "sphere", "radius": -1 } ] } ], "constraints": [ { "type": "ball", "bodyA": "A", "bodyB": "world" } ] }';
   const r = parseScene(text);
-  assert.deepEqual(codes(r), [Codes.nonPositiveSize, Codes.unknownBody]);
+  assert.deepEqual(codes(r), [Codes.nonPositiveSize, Codes.constraintIgnored]);
   assert.equal(r.diagnostics[1].severity, 'information');
 });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseScene } from '../../src/engine/scene/parse';
+import { parseScene } from '../../src/engine';
 
 const snippets = JSON.parse(readFileSync(join(__dirname, '..', '..', 'snippets', 'scene.json'), 'utf8')) as Record<string, { prefix: string; description: string; body: string[] }>;
 

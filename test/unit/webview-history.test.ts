@@ -7,10 +7,11 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectScene, Simulation, type StepRecord } from '../../src/engine/index';
-import { chunkRecord, encodeHistory, isHistoryChunk, normalizeChunk, recordsPerChunk, recordWidth } from '../../src/shared/history';
+import { chunkRecord, encodeHistory, HISTORY_METHODS, isHistoryChunk, methodCode, normalizeChunk, recordsPerChunk, recordWidth } from '../../src/shared/history';
 import { decodeFromJson, encodeForJson } from '../../src/protocol';
-import { frameAt, recordPoses } from '../../src/shared/sceneFrame';
-import { appendHistory, emptyHistory, historyBytes, historyFromRecords, poseSource, recordAt, truncateHistory, violationAt } from '../../webview/history';
+import { buildPanelModel } from '../../src/panelModel';
+import { frameAt, recordsRun, sceneData } from '../../webview/scene3d/model';
+import { appendHistory, emptyHistory, historyBytes, historyFromRecords, recordAt, runRecords, truncateHistory, violationAt } from '../../webview/history';
 import { bucketWidth, decimate, MAX_BUCKETS } from '../../webview/decimate';
 
 function run(name: string, steps: number): { records: StepRecord[]; sim: Simulation } {
@@ -30,7 +31,7 @@ test('a chunk carries records exactly, through typed arrays and through plain JS
   assert.deepEqual([c.nC, c.nL, c.nP], [chain.records[0].C.length, chain.records[0].lambda.length, chain.records[0].poses.length]);
   for (let k = 0; k < c.count; k++) assert.deepEqual(chunkRecord(c, k), chain.records[10 + k]);
   // Every column is its own buffer (VS Code would send a view's whole buffer).
-  const buffers = [c.t, c.C, c.lambda, c.cond, c.energy, c.quatDrift, c.poses].map((a) => a.buffer);
+  const buffers = [c.t, c.C, c.lambda, c.cond, c.energy, c.quatDrift, c.rank, c.poses].map((a) => a.buffer);
   assert.equal(new Set(buffers).size, buffers.length);
   for (const a of [c.t, c.C, c.poses]) assert.equal(a.byteOffset, 0);
   assert.ok(isHistoryChunk(c));
@@ -85,14 +86,20 @@ test('appends write in place, older views keep their length and values, a rewrit
   assert.ok(historyBytes(h) >= 60 * 8 * recordWidth(h.buf.nC, h.buf.nL, h.buf.nP));
 });
 
-test('the scene frame reads poses from columns as from records', () => {
+test('the 3D view reads the run from columns as from records (frames, bounds)', () => {
   const h = historyFromRecords(chain.records);
-  const snap = chain.sim.snapshotAt(30);
-  const bodies = snap.bodyStates.map((b) => ({ name: b.name, fixed: b.fixed }));
+  const text = readFileSync(join(__dirname, '..', '..', 'examples', 'chain.scene.json'), 'utf8');
+  const model = buildPanelModel('chain.scene.json', inspectScene(text), chain.sim, 30)!;
+  assert.equal(model.history.length, 60);
+  const cols = runRecords(h);
+  const data = sceneData(model, cols);
+  assert.deepEqual(data, sceneData(model), 'bounds over the run');
   for (const step of [0, 1, 17, 30, 60]) {
-    assert.deepEqual(frameAt(snap, poseSource(h), bodies, step), frameAt(snap, chain.records, bodies, step), `step ${step}`);
+    assert.deepEqual(frameAt(model, data, step, undefined, cols), frameAt(model, data, step), `step ${step}`);
   }
-  assert.equal(recordPoses(chain.records).posesAt(61), undefined);
+  assert.equal(cols.poses(61), undefined);
+  assert.equal(recordsRun(chain.records).poses(61), undefined);
+  assert.deepEqual(Array.from(cols.poses(17)!), chain.records[16].poses);
 });
 
 test('decimation: every point when short, ≤ 2·buckets points with every bucket extreme when long', () => {
@@ -143,4 +150,9 @@ test('decimation: every point when short, ≤ 2·buckets points with every bucke
     { numRuns: 60 },
   );
   assert.ok(decimate(1_000_000, (k) => Math.sin(k), xs).length <= 2 * MAX_BUCKETS);
+});
+
+test('every solve method has its own wire code and comes back as itself', () => {
+  for (const m of HISTORY_METHODS) assert.equal(HISTORY_METHODS[methodCode(m)], m);
+  assert.equal(new Set(HISTORY_METHODS.map(methodCode)).size, HISTORY_METHODS.length);
 });

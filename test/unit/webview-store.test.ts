@@ -4,7 +4,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectScene, Simulation } from '../../src/engine/index';
+import { inspectScene, Simulation } from '../../src/engine';
 import type { HostMessage, PanelModel, SystemSnapshot } from '../../src/protocol';
 import { createStore, initialState, reduce, shallowEqual, type Action, type PanelState } from '../../webview/store';
 import { groupDiagnostics, heatmapSelection, isConsistent, isLoading, nextSnapshotRequest, persistedState, problemCounts, shownCondition, shownSteps, stepNote, stepRecord } from '../../webview/selectors';
@@ -68,13 +68,15 @@ describe('webview store', () => {
   });
 
   test('the restored webview state picks the step, matrix, scale and constraint of the first model', () => {
-    const s0 = initialState({ report: false, restored: { selectedStep: 5, selectedMatrix: 'A', logScale: true, projection: 'XY', selectedConstraint: 'joint3' } });
+    // A state saved by the 2D scene view also held its projection: ignored, the rest restored.
+    const saved = { selectedStep: 5, selectedMatrix: 'A', logScale: true, projection: 'XY', selectedConstraint: 'joint3' };
+    const s0 = initialState({ report: false, restored: saved });
     const s = run(s0, host({ type: 'model', model: chain.model }));
     assert.equal(s.step, 5);
     assert.equal(s.follow, false);
     assert.equal(s.matrix, 'A');
     assert.equal(s.logScale, true);
-    assert.equal(s.projection, 'XY');
+    assert.ok(!('projection' in s) && !('projection' in persistedState(s)!), 'the old projection is not carried on');
     assert.equal(s.snapshot?.constraints[s.selected]?.name, 'joint3');
     assert.equal(s.wanted, 5, 'the model carries step 20: step 5 must be asked for');
     assert.equal(nextSnapshotRequest(s), 5);
@@ -275,6 +277,36 @@ describe('webview store', () => {
     assert.equal(s.selected, -1, 'rods has 2 constraints');
   });
 
+  test('body selection: one thing selected, by name from the host, its columns in J and its constraints in A', () => {
+    let s = run(panel(), host({ type: 'model', model: chain.model }), { type: 'select', index: 3 });
+    const seq = s.selectSeq;
+    s = reduce(s, { type: 'selectBody', name: 'link4' });
+    assert.equal(s.selectedBody, 'link4');
+    assert.equal(s.selected, -1, 'selecting a body clears the constraint');
+    assert.equal(s.selectSeq, seq + 1);
+    const snap = s.snapshot!;
+    const col = snap.bodyStates.find((b) => b.name === 'link4')!.column;
+    assert.deepEqual(heatmapSelection(s), { rows: [], cols: [[col, col + 6]] }, 'J: the body’s six columns');
+    // link4 is held by joint4 (link3–link4) and joint5 (link4–link5).
+    const rowsOf = (n: string): [number, number] => {
+      const c = snap.constraints.find((x) => x.name === n)!;
+      return [c.firstRow, c.firstRow + c.rows];
+    };
+    const onA = reduce(s, { type: 'showMatrix', id: 'A' });
+    assert.deepEqual(heatmapSelection(onA), { rows: [rowsOf('joint4'), rowsOf('joint5')], cols: [rowsOf('joint4'), rowsOf('joint5')] });
+    const onMinv = reduce(s, { type: 'showMatrix', id: 'Minv' });
+    assert.deepEqual(heatmapSelection(onMinv), { rows: [[col, col + 6]], cols: [[col, col + 6]] });
+    // A constraint selected afterwards clears the body; the host selects bodies by name.
+    assert.equal(reduce(s, { type: 'select', index: 2 }).selectedBody, undefined);
+    s = reduce(s, host({ type: 'select', body: 'link7' }));
+    assert.equal(s.selectedBody, 'link7');
+    assert.equal(reduce(s, host({ type: 'select', body: 'nobody' })).selectedBody, undefined, 'an unknown body selects nothing');
+    assert.equal(reduce(s, host({ type: 'select', constraint: 'joint2' })).selectedBody, undefined);
+    // A model without that body drops it; the same scene again keeps it.
+    assert.equal(reduce(s, host({ type: 'model', model: chain.model })).selectedBody, 'link7');
+    assert.equal(reduce(s, host({ type: 'model', model: rods.model })).selectedBody, undefined);
+  });
+
   test('banner and stale flag: invalidated, error, render failure; a new model clears them', () => {
     let s = run(panel(), host({ type: 'model', model: rods.model }), host({ type: 'invalidated', reason: 'edited' }));
     assert.equal(s.stale, true);
@@ -289,10 +321,26 @@ describe('webview store', () => {
     assert.equal(reduce(s, host({ type: 'running', running: true })).running, true);
   });
 
+  test('a diagnostics message replaces the model’s diagnostics and syntax errors, and keeps the run', () => {
+    assert.equal(reduce(panel(), host({ type: 'diagnostics', diagnostics: [] })).model, undefined, 'nothing before a model');
+    let s = run(panel(), host({ type: 'model', model: chain.model }), host({ type: 'historyAppend', chunk: encodeHistory(chain.model.history, 0, 5), total: 5 }));
+    const history = s.history;
+    const scene = s.model!.snapshot;
+    const d = { code: 'CL402', severity: 'warning' as const, message: 'drift', range: { start: { line: 1, character: 0 }, end: { line: 1, character: 4 } } };
+    s = reduce(s, host({ type: 'diagnostics', diagnostics: [d], syntaxErrors: [{ ...d, code: 'CL001', severity: 'error' }] }));
+    assert.deepEqual(s.model!.diagnostics, [d]);
+    assert.equal(s.model!.syntaxErrors?.[0].code, 'CL001');
+    assert.equal(s.history, history);
+    assert.equal(s.model!.snapshot, scene, 'the same scene (the 3D view keeps its camera)');
+    s = reduce(s, host({ type: 'diagnostics', diagnostics: [] }));
+    assert.deepEqual(s.model!.diagnostics, []);
+    assert.equal(s.model!.syntaxErrors, undefined, 'syntax errors gone when not sent');
+  });
+
   test('persisted state follows the view; nothing is persisted before a model', () => {
     assert.equal(persistedState(panel()), undefined);
-    const s = run(panel(), host({ type: 'model', model: { ...chain.model, sceneUri: 'file:///c.scene.json' } }), { type: 'toggleLog' }, { type: 'setProjection', projection: 'YZ' }, { type: 'select', index: 2 }, { type: 'showMatrix', id: 'A' });
-    assert.deepEqual(persistedState(s), { sceneUri: 'file:///c.scene.json', selectedMatrix: 'A', selectedStep: 20, following: true, logScale: true, projection: 'YZ', selectedConstraint: 'joint2' });
+    const s = run(panel(), host({ type: 'model', model: { ...chain.model, sceneUri: 'file:///c.scene.json' } }), { type: 'toggleLog' }, { type: 'select', index: 2 }, { type: 'showMatrix', id: 'A' });
+    assert.deepEqual(persistedState(s), { sceneUri: 'file:///c.scene.json', selectedMatrix: 'A', selectedStep: 20, following: true, logScale: true, selectedConstraint: 'joint2' });
   });
 
   test('problems: counts by severity, repeats collapsed', () => {
@@ -330,7 +378,7 @@ describe('store machinery', () => {
       (s) => s.logScale,
       (v) => {
         seen.push(`log:${v}`);
-        if (v) store.dispatch({ type: 'setProjection', projection: 'YZ' });
+        if (v) store.dispatch({ type: 'snapshotRequested', step: 3 });
       },
     );
     store.watch(
@@ -341,21 +389,21 @@ describe('store machinery', () => {
       { immediate: false },
     );
     const stop = store.watch(
-      (s) => [s.projection, s.logScale],
+      (s) => [s.loading, s.logScale],
       ([p, l], s) => {
         seen.push(`view:${p}:${l}`);
         assert.equal(s, store.getState(), 'listeners get the current state');
       },
     );
-    assert.deepEqual(seen, ['log:false', 'view:XZ:false']);
+    assert.deepEqual(seen, ['log:false', 'view:undefined:false']);
     assert.equal(errors.length, 1, 'the throwing selector is reported, not thrown');
     store.dispatch({ type: 'toggleLog' });
-    assert.deepEqual(seen, ['log:false', 'view:XZ:false', 'log:true', 'view:YZ:true']);
+    assert.deepEqual(seen, ['log:false', 'view:undefined:false', 'log:true', 'view:3:true']);
     assert.ok(errors.length >= 2 && errors.every((e) => /bad selector/.test(String(e))));
     stop();
-    store.dispatch({ type: 'setProjection', projection: 'XY' });
+    store.dispatch({ type: 'snapshotRequested', step: 4 });
     assert.equal(seen.length, 4, 'unsubscribed');
-    store.dispatch({ type: 'setProjection', projection: 'XY' });
+    store.dispatch({ type: 'snapshotRequested', step: 4 });
     store.dispatch({ type: 'snapshotFailed', step: 1, reason: 'x' });
     assert.equal(seen.length, 4);
   });

@@ -139,9 +139,9 @@ describe('heatmap cell text', () => {
   test('the most digits that fit, then the smaller font, then nothing', () => {
     const { base, small } = cellFontSizes(30);
     assert.deepEqual([base, small], [11, 9]);
-    assert.deepEqual(fitCellText(-0.72, 52, mono(base), base, small), { text: '−0.72', size: 11 });
-    // 30 px cells (26 px for text): "−0.72" is 33 px at 11 px, 27 px at 9 px; "−0.7" fits at 9 px.
-    assert.deepEqual(fitCellText(-0.72, 26, mono(base), base, small), { text: '−0.7', size: 9 });
+    assert.deepEqual(fitCellText(-0.72, 52, mono(base), base, small), { text: '-0.72', size: 11 });
+    // 30 px cells (26 px for text): "-0.72" is 33 px at 11 px, 27 px at 9 px; "-0.7" fits at 9 px.
+    assert.deepEqual(fitCellText(-0.72, 26, mono(base), base, small), { text: '-0.7', size: 9 });
     assert.deepEqual(fitCellText(0.12345, 40, mono(base), base, small), { text: '0.123', size: 11 });
     assert.deepEqual(fitCellText(1.2345e-7, 30, mono(base), base, small), { text: '1e-7', size: 11 });
     assert.deepEqual(fitCellText(-1, 8, mono(base), base, small), undefined);

@@ -3,7 +3,7 @@
 import { button, clear, h } from '../dom';
 import { Heatmap } from '../heatmap/heatmap';
 import type { MatrixSource } from '../matrix';
-import { heatmapSelection, ROW_MATRICES } from '../selectors';
+import { bodyColumn, bodyConstraintRows, heatmapSelection, ROW_MATRICES } from '../selectors';
 import { card, type CardContext } from './card';
 import { FULL_COPY_CELLS, matrixText, writeClipboard } from './copy';
 
@@ -102,16 +102,27 @@ export function createMatricesCard({ store, actions }: CardContext): HTMLElement
     },
   );
   store.watch(
-    (s) => [s.snapshot, s.selected, s.matrix, s.matrices],
+    (s) => [s.snapshot, s.selected, s.selectedBody, s.matrix, s.matrices],
     (_, s) => heatmap.setSelection(heatmapSelection(s)),
   );
-  // A selected constraint scrolls into view in matrices whose rows are constraint rows.
+  // A selected constraint scrolls into view in matrices whose rows are constraint rows; a selected
+  // body's columns in J, its first constraint's rows in A and W, its block in M⁻¹.
   store.watch(
     (s) => s.selectSeq,
     (_, s) => {
       const c = s.snapshot?.constraints[s.selected];
       const m = heatmap.matrix;
-      if (c && m && ROW_MATRICES.has(m.id)) heatmap.reveal(c.firstRow);
+      if (!m || !s.snapshot) return;
+      if (c) {
+        if (ROW_MATRICES.has(m.id)) heatmap.reveal(c.firstRow);
+        return;
+      }
+      if (s.selectedBody === undefined) return;
+      const col = bodyColumn(s.snapshot, s.selectedBody);
+      const row = bodyConstraintRows(s.snapshot, s.selectedBody)[0]?.[0];
+      if (m.id === 'J' && col >= 0) heatmap.reveal(row ?? 0, col);
+      else if (ROW_MATRICES.has(m.id) && row !== undefined) heatmap.reveal(row);
+      else if ((m.id === 'Minv' || m.id === 'bodyVectors') && col >= 0) heatmap.reveal(col);
     },
     { immediate: false },
   );

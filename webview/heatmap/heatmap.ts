@@ -176,6 +176,8 @@ export class Heatmap extends CanvasView {
     d.view = [sx, sy, vp.view.ox, vp.view.oy].join(',');
     d.matrix = m.id;
     d.values = `${values.printed}/${values.nonZero},${values.zeros}`;
+    // The outlined selection: half-open row and column ranges, `rows|cols` as `a-b a-b`.
+    d.selection = [this.sel.rows, this.sel.cols].map((r) => r.map(([a, b]) => `${a}-${b}`).join(' ')).join('|');
   }
 }
 

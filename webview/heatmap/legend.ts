@@ -5,6 +5,7 @@ import type { MatrixSource } from '../matrix';
 import type { Palette } from '../palette';
 import { lutCss } from '../theme';
 import { packRgb, type Lut } from './raster';
+import { maxOf } from '../../src/shared/arrays';
 
 export class Legend {
   private readonly bar = h('canvas', { class: 'cl-legend-bar', width: 160, height: 10, 'aria-hidden': 'true' });
@@ -28,7 +29,7 @@ export class Legend {
     }
     ctx.putImageData(img, 0, 0);
     if (!m) return;
-    const mx = m.perColumnScale ? Math.max(...m.maxAbs) : m.maxAbs[0];
+    const mx = m.perColumnScale ? maxOf(m.maxAbs) : m.maxAbs[0];
     if (m.perColumnScale) {
       this.min.textContent = '−max';
       this.max.textContent = '+max';

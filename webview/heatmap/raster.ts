@@ -5,6 +5,7 @@ import { csrLowerBound as lowerBound } from '../../src/shared';
 import { type MatrixSource } from '../matrix';
 import type { Palette } from '../palette';
 import type { Viewport } from './viewport';
+import { maxOf } from '../../src/shared/arrays';
 
 export interface Lut {
   pos: Uint32Array;
@@ -19,7 +20,7 @@ const NAN_COLOR = (255 << 24) | (200 << 16) | (0 << 8) | 200;
 
 /** log₁₀ decades the log scale spans (1–12): from the largest to the smallest non-zero |value|. */
 export function decadesOf(m: MatrixSource): number {
-  const ref = m.perColumnScale ? Math.max(...m.maxAbs) : m.maxAbs[0] || 1;
+  const ref = m.perColumnScale ? maxOf(m.maxAbs) : m.maxAbs[0] || 1;
   return Math.max(1, Math.min(12, Math.log10(ref / (m.minAbs || ref)) || 1));
 }
 

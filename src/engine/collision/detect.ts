@@ -2,12 +2,12 @@
 // `jointedCollide`, two bodies joined by a constraint never do), the broad phase, the narrow phase,
 // and the contacts with every field of `Contact` filled in. Deterministic: contacts come in the
 // order of their shape pairs (body shapes in body order, then world shapes), then manifold order.
-import { isFiniteVec, mat3TMulVec, perpendicularBasis, quatToMat3 } from '../math';
+import { IDENTITY_MAT3, isFiniteVec, mat3TMulVec, perpendicularBasis, quatToMat3 } from '../math';
 import type { SceneSpec } from '../scene/types';
 import type { Mat3, Vec3 } from '../types';
 import { planePairs, sweepAndPrune } from './broadphase';
 import { collideShapes } from './narrow';
-import { IDENTITY_R, poseShape, type Pose, type PosedShape, type RawContact } from './pose';
+import { poseShape, type Pose, type PosedShape, type RawContact } from './pose';
 import { combineFriction, combineRestitution, type Contact, type ContactSettings, type PlaneShape, type ShapeSpec } from './types';
 
 /** The collision-relevant, time-independent part of a scene. */
@@ -57,7 +57,7 @@ export function poseShapes(model: CollisionModel, states: readonly Pose[]): { po
   const rotations = states.map((s) => quatToMat3(s.q));
   const posed = model.shapes.map((s) => {
     const p = s.owner >= 0 ? states[s.owner].p : ([0, 0, 0] as Vec3);
-    const R = s.owner >= 0 ? rotations[s.owner] : IDENTITY_R;
+    const R = s.owner >= 0 ? rotations[s.owner] : IDENTITY_MAT3;
     const ps = poseShape(s.shape, s.owner, s.index, p, R);
     return isFiniteVec(ps.c) && isFiniteVec(ps.R) ? ps : undefined;
   });

@@ -1,7 +1,7 @@
 // Shapes placed in the world: the pose of a shape from its owner's pose, its world AABB, and the
 // raw contact the narrow-phase routines produce. Rotation matrices are row-major; column j of R is
 // the shape's local axis j in world coordinates.
-import { mat3Mul, mat3MulVec, quatToMat3 } from '../math';
+import { IDENTITY_MAT3, mat3Mul, mat3MulVec, quatToMat3 } from '../math';
 import type { Mat3, Quat, Vec3 } from '../types';
 import type { ShapeSpec } from './types';
 
@@ -37,8 +37,6 @@ export interface RawContact {
   gap: number;
 }
 
-export const IDENTITY_R: Readonly<Mat3> = [1, 0, 0, 0, 1, 0, 0, 0, 1];
-
 /** Column j of a row-major rotation: the owner-frame direction of local axis j. */
 export const axisOf = (R: Readonly<Mat3>, j: number): Vec3 => [R[j], R[3 + j], R[6 + j]];
 
@@ -46,7 +44,7 @@ export const axisOf = (R: Readonly<Mat3>, j: number): Vec3 => [R[j], R[3 + j], R
 export function poseShape(shape: ShapeSpec, owner: number, index: number, p: Readonly<Vec3>, Rb: Readonly<Mat3>): PosedShape {
   if (shape.type === 'plane') {
     const inf = Number.POSITIVE_INFINITY;
-    return { shape, owner, index, c: [0, 0, 0], R: [...IDENTITY_R] as Mat3, lo: [-inf, -inf, -inf], hi: [inf, inf, inf] };
+    return { shape, owner, index, c: [0, 0, 0], R: [...IDENTITY_MAT3] as Mat3, lo: [-inf, -inf, -inf], hi: [inf, inf, inf] };
   }
   const off = mat3MulVec(Rb as Mat3, shape.position);
   const c: Vec3 = [p[0] + off[0], p[1] + off[1], p[2] + off[2]];

@@ -41,6 +41,8 @@ export interface ContactSettings {
   level: ContactLevel;
   /** Collide shapes of two bodies joined by a constraint (default false). */
   jointedCollide: boolean;
+  /** Penetration (m) above which a run reports CL501 and an initial overlap CL505 (default 1e-3). */
+  penetrationTolerance: number;
 }
 
 export interface NewtonSettings { maxIterations: number; tolerance: number; lineSearch: boolean }

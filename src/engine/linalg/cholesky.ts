@@ -2,9 +2,11 @@
 // (both triangles; for symmetric A the CSR rows are also its columns).
 // Up-looking algorithm after T. Davis' LDL: `analyze` (ordering, elimination tree, column counts)
 // is separated from `factor` (numeric), so the symbolic analysis can be reused while the sparsity
-// pattern is unchanged. Pivots are checked: zero/negative pivots stop the factorisation (strict mode)
-// or are rejected (the row is declared dependent on the earlier rows — used for redundancy detection).
-import type { CsrMatrix } from './types';
+// pattern is unchanged. Pivots are checked: zero/negative pivots stop the factorisation (strict mode:
+// a `FactorFailure`, see the failure convention in types.ts) or are rejected (the row is declared
+// dependent on the earlier rows — used for redundancy detection).
+import { failure, type CsrMatrix, type Failure } from './types';
+import { cumsum } from '../offsets';
 import { amdOrdering } from './ordering';
 
 export type OrderingKind = 'natural' | 'amd' | 'auto';
@@ -57,8 +59,8 @@ function symbolicOf(A: CsrMatrix, perm: Int32Array | null, pinv: Int32Array | nu
     }
   }
   const Lp = new Int32Array(n + 1);
-  for (let k = 0; k < n; k++) Lp[k + 1] = Lp[k] + colCounts[k];
-  return { parent, colCounts, Lp, lnz: Lp[n] };
+  Lp.set(colCounts, 1);
+  return { parent, colCounts, Lp, lnz: cumsum(Lp) };
 }
 
 /** Symbolic analysis of a symmetric pattern (square CSR; values are not read). */
@@ -91,12 +93,18 @@ export interface FactorOptions {
    */
   pivotTol?: number;
   /**
-   * 'stop' (default): stop at the first small pivot (ok = false).
+   * 'stop' (default): stop at the first small pivot (a `FactorFailure`).
    * 'reject': declare the row dependent (its column of L and its pivot are zeroed) and continue;
    *   the coefficients expressing it over the earlier independent rows are recorded.
    * 'indefinite': accept negative pivots of significant size (|d_k| > tol·|a_kk|), stop at tiny ones.
    */
   onSmallPivot?: 'stop' | 'reject' | 'indefinite';
+}
+
+/** A factorisation that stopped: `reason` 'singular' (a pivot ≤ tol·|a_kk|) or 'indefinite' (a significantly negative one). */
+export interface FactorFailure extends Failure {
+  /** Elimination step (permuted numbering) of the pivot that stopped it. */
+  step: number;
 }
 
 export interface DependentPivot {
@@ -108,7 +116,10 @@ export interface DependentPivot {
   coefficients: Float64Array;
 }
 
+/** A complete LDLᵀ factor (possibly with rejected pivots in 'reject' mode). */
 export class Factor {
+  readonly ok = true;
+
   constructor(
     readonly symbolic: Symbolic,
     /** Row indices of L by column (permuted numbering), strictly below the diagonal. */
@@ -116,12 +127,6 @@ export class Factor {
     readonly Lx: Float64Array,
     /** Pivots D (permuted numbering); 0 for rejected rows. */
     readonly D: Float64Array,
-    /** True when every pivot was accepted (no rejection, no stop). */
-    readonly ok: boolean,
-    /** First step where factorisation stopped (−1 when it completed). */
-    readonly failedAt: number,
-    /** Kind of the pivot that stopped it. */
-    readonly failure: 'none' | 'zero' | 'negative',
     /** Rejected (dependent) pivots, in elimination order ('reject' mode). */
     readonly dependent: DependentPivot[],
     /** Number of negative pivots accepted ('indefinite' mode). */
@@ -134,18 +139,12 @@ export class Factor {
     return this.symbolic.n;
   }
 
-  /** True when the factor can be used for solving (completed, possibly with rejected pivots). */
-  get complete(): boolean {
-    return this.failedAt < 0;
-  }
-
   /**
    * x = (L·D·Lᵀ)⁻¹·b in the original numbering. Rejected pivots are treated as 1/0 := 0, which
    * gives the basic solution (dependent unknowns set to 0) of the independent subsystem.
    */
   solve(b: ArrayLike<number>, out?: Float64Array): Float64Array {
     const n = this.n;
-    if (this.failedAt >= 0) throw new Error('Factor.solve: factorisation incomplete');
     const { perm, Lp } = this.symbolic;
     const { Li, Lx, D } = this;
     const x = out ?? new Float64Array(n);
@@ -174,8 +173,13 @@ export class Factor {
   private work: Float64Array | null = null;
 }
 
-/** Numeric LDLᵀ factorisation of A (full symmetric CSR with the pattern analysed in `symbolic`). */
-export function factor(A: CsrMatrix, symbolic: Symbolic, opts: FactorOptions = {}): Factor {
+/**
+ * Numeric LDLᵀ factorisation of A (full symmetric CSR with the pattern analysed in `symbolic`).
+ * In 'reject' mode it always completes; otherwise a small pivot stops it (a `FactorFailure`).
+ */
+export function factor(A: CsrMatrix, symbolic: Symbolic, opts: FactorOptions & { onSmallPivot: 'reject' }): Factor;
+export function factor(A: CsrMatrix, symbolic: Symbolic, opts?: FactorOptions): Factor | FactorFailure;
+export function factor(A: CsrMatrix, symbolic: Symbolic, opts: FactorOptions = {}): Factor | FactorFailure {
   const n = symbolic.n;
   if (A.rows !== n || A.cols !== n) throw new RangeError('factor: size differs from the symbolic analysis');
   const shift = opts.shift ?? 0;
@@ -193,11 +197,8 @@ export function factor(A: CsrMatrix, symbolic: Symbolic, opts: FactorOptions = {
   const fill = new Int32Array(n); // entries stored so far in each column
   const rejected = new Uint8Array(n);
   const dependent: DependentPivot[] = [];
-  let failedAt = -1;
-  let failure: 'none' | 'zero' | 'negative' = 'none';
   let negativePivots = 0;
   let minRatio = Infinity;
-  let rejectedAny = false;
 
   for (let k = 0; k < n; k++) {
     Y[k] = 0;
@@ -244,18 +245,22 @@ export function factor(A: CsrMatrix, symbolic: Symbolic, opts: FactorOptions = {
       continue;
     }
     if (mode === 'reject') {
-      rejectedAny = true;
       rejected[k] = 1;
       D[k] = 0;
       dependent.push(dependencyOf(k, top0, n, pattern, Lp, Li, Lx, fill, rejected, perm));
       continue;
     }
-    failedAt = k;
-    failure = dk < 0 && Math.abs(dk) > tol * scale ? 'negative' : 'zero';
-    D[k] = dk;
-    break;
+    const indefinite = dk < 0 && Math.abs(dk) > tol * scale;
+    const row = perm ? perm[k] : k;
+    return {
+      ...failure(
+        indefinite ? 'indefinite' : 'singular',
+        indefinite ? `pivot ${k + 1} of ${n} (row ${row}) is negative: ${dk}` : `pivot ${k + 1} of ${n} (row ${row}) is ${dk}, at most ${tol}·|a_kk| = ${tol * scale}`,
+      ),
+      step: k,
+    };
   }
-  return new Factor(symbolic, Li, Lx, D, failedAt < 0 && !rejectedAny, failedAt, failure, dependent, negativePivots, minRatio);
+  return new Factor(symbolic, Li, Lx, D, dependent, negativePivots, minRatio);
 }
 
 /**

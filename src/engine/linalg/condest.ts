@@ -1,7 +1,5 @@
 // Hager / Higham 1-norm condition estimate: κ₁(A) ≈ ‖A‖₁ · est‖A⁻¹‖₁, using a few solves with an
 // existing factor (A symmetric, so A⁻ᵀ = A⁻¹ and one solve routine serves both).
-import type { CsrMatrix } from './types';
-import { csrNorm1 } from './sparse';
 
 export type SolveFn = (b: Float64Array) => Float64Array;
 
@@ -51,12 +49,4 @@ export function estimateInverseNorm1(n: number, solve: SolveFn, solveT: SolveFn 
   for (let i = 0; i < n; i++) e2 += Math.abs(y[i]);
   e2 = (2 * e2) / (3 * n);
   return Math.max(est, e2);
-}
-
-/** κ₁(A) estimate from a solver for A (symmetric): ‖A‖₁ · est‖A⁻¹‖₁. */
-export function condest1(A: CsrMatrix, solve: SolveFn, norm1?: number): number {
-  const a1 = norm1 ?? csrNorm1(A);
-  const inv = estimateInverseNorm1(A.rows, solve);
-  const c = a1 * inv;
-  return Number.isFinite(c) ? c : Infinity;
 }

@@ -1,15 +1,19 @@
-// Dense linear algebra for small systems: thin wrappers over ml-matrix, plus a fast
+// Dense linear algebra for small systems: LU and least squares through ml-matrix, plus a fast
 // eigenvalues-only symmetric eigensolver (Householder tridiagonalisation + implicit QL) on flat
 // arrays — ml-matrix's EigenvalueDecomposition always builds eigenvectors and is ~10× slower.
-import {
-  CholeskyDecomposition,
-  LuDecomposition,
-  Matrix,
-  SingularValueDecomposition,
-  pseudoInverse,
-} from 'ml-matrix';
-import type { CsrMatrix } from './types';
+import { LuDecomposition, Matrix, pseudoInverse } from 'ml-matrix';
+import { isFiniteVec } from '../math';
+import { failure, type CsrMatrix, type Failure } from './types';
 import { csrToDenseFlat } from './sparse';
+
+/** A dense solve that succeeded (failures follow the convention in types.ts). */
+export interface DenseSolution {
+  ok: true;
+  x: Float64Array;
+}
+
+const solved = (x: Float64Array): DenseSolution | Failure =>
+  isFiniteVec(x) ? { ok: true, x } : failure('non-finite', 'the solution has a NaN or infinite entry');
 
 export type DenseInput = CsrMatrix | ArrayLike<number>[];
 
@@ -17,16 +21,6 @@ const EPS = 2 ** -52;
 
 function isCsr(a: DenseInput): a is CsrMatrix {
   return (a as CsrMatrix).rowPtr !== undefined;
-}
-
-/** Square input → row-major flat copy and its size. */
-export function toFlat(a: DenseInput): { n: number; m: number; data: Float64Array } {
-  if (isCsr(a)) return { n: a.rows, m: a.cols, data: csrToDenseFlat(a) };
-  const n = a.length;
-  const m = n > 0 ? a[0].length : 0;
-  const data = new Float64Array(n * m);
-  for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) data[i * m + j] = a[i][j];
-  return { n, m, data };
 }
 
 function toMatrix(a: DenseInput): Matrix {
@@ -167,89 +161,31 @@ function tridiagonalQL(d: Float64Array, e: Float64Array): void {
   }
 }
 
-/**
- * Eigenvalues of a symmetric matrix, descending. For a symmetric positive semidefinite A these
- * are its singular values (tiny negative round-off values are kept as computed).
- */
-export function symmetricEigenvalues(a: DenseInput): Float64Array {
-  const { n, data } = toFlat(a);
-  const d = symmetricEigenvaluesAuto(data, n);
-  return d.sort().reverse();
-}
-
-/** Singular values of a symmetric matrix (|eigenvalues|), descending. */
-export function symmetricSingularValues(a: DenseInput): Float64Array {
-  const { n, data } = toFlat(a);
-  const d = symmetricEigenvaluesAuto(data, n);
-  for (let i = 0; i < n; i++) d[i] = Math.abs(d[i]);
-  return d.sort().reverse();
-}
-
 function rhsColumn(b: ArrayLike<number>): Matrix {
   return Matrix.columnVector(Array.from(b));
 }
 
-/** Solves A·x = b for SPD A by Cholesky; null when A is not (numerically) positive definite. */
-export function denseSolveCholesky(a: DenseInput, b: ArrayLike<number>): Float64Array | null {
+export function denseSolveLU(a: DenseInput, b: ArrayLike<number>): DenseSolution | Failure {
   const A = toMatrix(a);
-  if (A.rows === 0) return new Float64Array(0);
-  const ch = new CholeskyDecomposition(A);
-  if (!ch.isPositiveDefinite()) return null;
-  const x = Float64Array.from(ch.solve(rhsColumn(b)).getColumn(0));
-  return allFinite(x) ? x : null;
-}
-
-/** Solves A·x = b by LU with partial pivoting; null when A is (numerically) singular. */
-export function denseSolveLU(a: DenseInput, b: ArrayLike<number>): Float64Array | null {
-  const A = toMatrix(a);
-  if (A.rows === 0) return new Float64Array(0);
+  if (A.rows === 0) return { ok: true, x: new Float64Array(0) };
   const lu = new LuDecomposition(A);
   // ml-matrix only flags exact zero pivots; also reject pivots at round-off level.
   const U = lu.upperTriangularMatrix;
   let umax = 0;
   for (let i = 0; i < A.rows; i++) umax = Math.max(umax, Math.abs(U.get(i, i)));
-  for (let i = 0; i < A.rows; i++) if (Math.abs(U.get(i, i)) <= A.rows * EPS * umax) return null;
-  if (lu.isSingular()) return null;
-  const x = Float64Array.from(lu.solve(rhsColumn(b)).getColumn(0));
-  return allFinite(x) ? x : null;
+  for (let i = 0; i < A.rows; i++) {
+    const u = Math.abs(U.get(i, i));
+    if (u <= A.rows * EPS * umax) return failure('singular', `LU pivot ${i + 1} of ${A.rows} is ${u}, at most n·ε·max|u_kk| = ${A.rows * EPS * umax}`);
+  }
+  if (lu.isSingular()) return failure('singular', 'LU found a zero pivot');
+  return solved(Float64Array.from(lu.solve(rhsColumn(b)).getColumn(0)));
 }
 
 /** Minimum-norm least-squares solution of A·x ≈ b (A rectangular) via the SVD pseudo-inverse. */
-export function denseLstsqMinNorm(a: DenseInput, b: ArrayLike<number>): Float64Array {
+export function denseLstsqMinNorm(a: DenseInput, b: ArrayLike<number>): DenseSolution | Failure {
   const A = toMatrix(a);
-  if (A.rows === 0 || A.columns === 0) return new Float64Array(A.columns);
-  const x = Float64Array.from(pseudoInverse(A).mmul(rhsColumn(b)).getColumn(0));
-  return allFinite(x) ? x : new Float64Array(A.columns);
-}
-
-/** Singular values (descending) of a rectangular matrix. */
-export function singularValues(a: DenseInput): Float64Array {
-  const A = toMatrix(a);
-  if (A.rows === 0 || A.columns === 0) return new Float64Array(0);
-  // ml-matrix's SVD wants rows ≥ columns for full accuracy; transpose when wide.
-  const M = A.rows >= A.columns ? A : A.transpose();
-  const svd = new SingularValueDecomposition(M, { computeLeftSingularVectors: false, computeRightSingularVectors: false });
-  return Float64Array.from(svd.diagonal).sort().reverse();
-}
-
-/**
- * Numerical rank of a rectangular matrix, numpy's rule: count of σ > tol with
- * tol = max(rows, cols)·ε·σ_max unless given.
- */
-export function matrixRank(a: DenseInput, tol?: number): number {
-  const s = singularValues(a);
-  if (s.length === 0) return 0;
-  const rows = isCsr(a) ? a.rows : a.length;
-  const cols = isCsr(a) ? a.cols : rows > 0 ? a[0].length : 0;
-  const t = tol ?? Math.max(rows, cols) * EPS * s[0];
-  let r = 0;
-  for (const v of s) if (v > t) r++;
-  return r;
-}
-
-export function allFinite(x: ArrayLike<number>): boolean {
-  for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) return false;
-  return true;
+  if (A.rows === 0 || A.columns === 0) return { ok: true, x: new Float64Array(A.columns) };
+  return solved(Float64Array.from(pseudoInverse(A).mmul(rhsColumn(b)).getColumn(0)));
 }
 
 /**

@@ -5,7 +5,7 @@
 // independent rows, so of two identical rows the LATER one is named. With A = J·M⁻¹·Jᵀ (M⁻¹ SPD)
 // the dependencies among rows of A are exactly those among rows of J.
 // The coefficients c (row_k = Σ c_i row_i) solve A_II·c = A_Ik, obtained from the factor itself.
-import type { CsrMatrix, DependentRow } from './types';
+import { failure, type CsrMatrix, type DependentRow, type Failure } from './types';
 import { type Factor, type Symbolic, analyze, factor } from './cholesky';
 import { csrMulVec, csrNorm1 } from './sparse';
 
@@ -89,9 +89,9 @@ export function findDependentRows(A: CsrMatrix, opts: RedundancyOptions = {}): R
   let deps: { row: number; rows: ArrayLike<number>; coefficients: ArrayLike<number> }[] = F.dependent;
   if (sym.perm !== null && deps.length > 0) {
     const remapped = fileOrderDependencies(nullBasis);
-    if (remapped) deps = remapped;
+    if (remapped.ok) deps = remapped.dependencies;
     else {
-      // Too many dependencies for the dense reduction: redo the factorisation in file order.
+      // The dense reduction failed (too large, or a degenerate basis): redo the factorisation in file order.
       const nat = analyze(A, { ordering: 'natural' });
       const G = run(nat, tol);
       deps = G.dependent;
@@ -117,15 +117,16 @@ export function findDependentRows(A: CsrMatrix, opts: RedundancyOptions = {}): R
  * Reduces a null-space basis to the file-order form: Gauss–Jordan elimination on the basis
  * vectors (as rows), taking pivot columns from the LAST index backwards. Pivot columns are exactly
  * the rows that depend on earlier rows; the reduced vector of pivot k is e_k − Σ c_j e_j over
- * non-pivot (independent) j < k. Returns null when the dense work would be too large.
+ * non-pivot (independent) j < k. Fails ('too-large') when the dense work would be too large, and
+ * ('singular') when the basis vectors are numerically dependent.
  */
-function fileOrderDependencies(basis: SparseVec[]): { row: number; rows: Int32Array; coefficients: Float64Array }[] | null {
+function fileOrderDependencies(basis: SparseVec[]): { ok: true; dependencies: { row: number; rows: Int32Array; coefficients: Float64Array }[] } | Failure {
   const r = basis.length;
   const colSet = new Set<number>();
   for (const v of basis) for (const i of v.idx) colSet.add(i);
   const cols = Int32Array.from(colSet).sort().reverse(); // descending file order
   const m = cols.length;
-  if (r * r * m > 2e8 || r * m > 2e7) return null;
+  if (r * r * m > 2e8 || r * m > 2e7) return failure('too-large', `a ${r}×${m} dense reduction of the null-space basis`);
   const pos = new Map<number, number>();
   cols.forEach((c, t) => pos.set(c, t));
   const M = new Float64Array(r * m);
@@ -167,7 +168,7 @@ function fileOrderDependencies(basis: SparseVec[]): { row: number; rows: Int32Ar
       M[a * m + t] = 0;
     }
   }
-  if (pivotRow.length < r) return null;
+  if (pivotRow.length < r) return failure('singular', `the null-space basis has rank ${pivotRow.length} < ${r}`);
   const out: { row: number; rows: Int32Array; coefficients: Float64Array }[] = [];
   for (let q = 0; q < r; q++) {
     const a = pivotRow[q];
@@ -184,7 +185,7 @@ function fileOrderDependencies(basis: SparseVec[]): { row: number; rows: Int32Ar
     }
     out.push({ row: cols[t0], rows: Int32Array.from(rows), coefficients: Float64Array.from(coefs) });
   }
-  return out;
+  return { ok: true, dependencies: out };
 }
 
 /**

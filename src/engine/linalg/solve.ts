@@ -6,26 +6,22 @@
 // minimum-norm least-squares solution (in-order factor + null-space projection).
 // Large systems: sparse LDLᵀ with a cached symbolic analysis (fill-reducing ordering when it pays),
 // Hager–Higham κ₁ estimates, in-order redundancy detection and the same min-norm construction.
-import type { CsrMatrix, DependentRow, SolveMethod, SymmetricSolveOptions, SymmetricSolveResult } from './types';
+import { isFiniteVec as allFinite, norm2 } from '../math';
+import type { CsrMatrix, DependentRow, FailureReason, SolveMethod, SymmetricSolveOptions, SymmetricSolveResult } from './types';
 import { type Factor, type Symbolic, analyze, factor } from './cholesky';
 import { estimateInverseNorm1 } from './condest';
-import { allFinite, denseSolveLU, symmetricEigenvaluesAuto } from './dense';
+import { denseSolveLU, symmetricEigenvaluesAuto } from './dense';
 import { findDependentRows, isConsistent, minNormSolve, type RedundancyResult } from './redundancy';
 import { csrAddDiagonal, csrMulVec, csrNorm1, csrSamePattern, csrToDense, csrToDenseFlat } from './sparse';
 
 const EPS = 2 ** -52;
+const NON_FINITE_SOLUTION = { reason: 'non-finite', message: 'every method gave a NaN or infinite solution' } as const;
 /** Relative pivot below which a row is taken as dependent on the sparse path. */
 const DEFAULT_PIVOT_TOL = 1e-10;
 
 export interface SolverOptions extends SymmetricSolveOptions {
   /** Relative pivot tolerance of the sparse path (pivot ≤ tol·a_kk ⇒ dependent). Default 1e-10. */
   pivotTol?: number;
-}
-
-function norm2(v: ArrayLike<number>): number {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
-  return Math.sqrt(s);
 }
 
 /** ‖(A + shift·I)·x − b‖₂. */
@@ -58,10 +54,11 @@ function refine(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<numbe
   return norm;
 }
 
-function emptyResult(n: number, method: SolveMethod): SymmetricSolveResult {
+/** The result of an empty system (n = 0, ok), or of a failed solve (x = 0, nothing analysed yet). */
+function emptyResult(n: number, method: SolveMethod, why?: { reason: FailureReason; message: string }): SymmetricSolveResult {
   return {
     x: new Float64Array(n),
-    ok: n === 0,
+    ...(why ? { ok: false as const, ...why } : { ok: true as const }),
     method,
     residualNorm: 0,
     rank: 0,
@@ -109,17 +106,19 @@ export class SymmetricSolver {
 
   solve(A: CsrMatrix, b: ArrayLike<number>, opts: SolverOptions): SymmetricSolveResult {
     const n = A.rows;
-    if (A.cols !== n || b.length !== n) throw new RangeError(`solveSymmetric: A is ${A.rows}×${A.cols}, b has ${b.length}`);
+    if (A.cols !== n || b.length !== n) throw new RangeError(`SymmetricSolver.solve: A is ${A.rows}×${A.cols}, b has ${b.length}`);
     const requested = opts.method === 'auto' ? 'cholesky' : opts.method;
     if (n === 0) return emptyResult(0, requested);
     const c = opts.compliance ?? 0;
-    if (!allFinite(A.values) || !allFinite(b) || !Number.isFinite(c)) return emptyResult(n, requested);
+    if (!allFinite(A.values) || !allFinite(b) || !Number.isFinite(c)) {
+      return emptyResult(n, requested, { reason: 'non-finite', message: 'A, b or the compliance has a NaN or infinite entry' });
+    }
     const exactMax = opts.exactCondMaxRows ?? 1000;
     try {
       if (!opts.skipAnalysis && n <= exactMax) return this.solveExact(A, b, c, opts);
       return this.solveSparse(A, b, c, opts);
-    } catch {
-      return emptyResult(n, requested);
+    } catch (e) {
+      return emptyResult(n, requested, { reason: 'internal', message: e instanceof Error ? e.message : String(e) });
     }
   }
 
@@ -187,7 +186,7 @@ export class SymmetricSolver {
     if (method === 'cholesky') {
       if (posDef) {
         const F = factor(A, this.symbolicFor(A), { shift: c, pivotTol: 0, onSmallPivot: 'stop' });
-        if (F.complete && F.negativePivots === 0) {
+        if (F.ok && F.negativePivots === 0) {
           x = F.solve(b);
           refine(A, c, x, b, (r) => F.solve(r), bn + normM * norm2(x));
           if (!allFinite(x)) x = null;
@@ -197,8 +196,9 @@ export class SymmetricSolver {
     }
     if (method === 'lu') {
       const M = c !== 0 ? csrAddDiagonal(A, c) : A;
-      x = denseSolveLU(csrToDense(M), b);
-      if (!x) method = 'lstsq';
+      const lu = denseSolveLU(csrToDense(M), b);
+      if (lu.ok) x = lu.x;
+      else method = 'lstsq';
     }
     let redM: RedundancyResult | null = null;
     if (method === 'lstsq') {
@@ -211,7 +211,7 @@ export class SymmetricSolver {
       }
       x = minNormSolve(redM, b, n).x;
     }
-    if (!x || !allFinite(x)) return { ...emptyResult(n, method), rank, dependent, cond, condScaled, tolerance: tol };
+    if (!x || !allFinite(x)) return { ...emptyResult(n, method, NON_FINITE_SOLUTION), rank, dependent, cond, condScaled, tolerance: tol };
     // Consistency: b ∈ range(A)?
     let consistent = true;
     if (rank < n && red) {
@@ -254,19 +254,20 @@ export class SymmetricSolver {
     if (method === 'cholesky') {
       const sym = this.symbolicFor(A);
       const G = factor(A, sym, { shift: c, pivotTol, onSmallPivot: 'stop' });
-      if (G.complete) {
+      if (G.ok) {
         F = G;
         x = G.solve(b);
-      } else if (G.failure === 'negative' && opts.method === 'auto') method = 'lu';
+      } else if (G.reason === 'indefinite' && opts.method === 'auto') method = 'lu';
       else method = 'lstsq';
     }
     if (method === 'lu') {
       if (n <= (opts.exactCondMaxRows ?? 1000)) {
-        x = denseSolveLU(csrToDense(c !== 0 ? csrAddDiagonal(A, c) : A), b);
+        const lu = denseSolveLU(csrToDense(c !== 0 ? csrAddDiagonal(A, c) : A), b);
+        if (lu.ok) x = lu.x;
       } else {
         // Symmetric LU without pivoting (L·(D·Lᵀ)), accepting negative pivots.
         const G = factor(A, this.symbolicFor(A), { shift: c, pivotTol, onSmallPivot: 'indefinite' });
-        if (G.complete) {
+        if (G.ok) {
           F = G;
           x = G.solve(b);
         }
@@ -283,7 +284,7 @@ export class SymmetricSolver {
       const Fx = F;
       residualNorm = refine(A, c, x, b, (r) => Fx.solve(r), bn + normM * norm2(x));
     }
-    if (!x || !allFinite(x)) return { ...emptyResult(n, method), condEstimated: true };
+    if (!x || !allFinite(x)) return { ...emptyResult(n, method, NON_FINITE_SOLUTION), condEstimated: true };
     if (!Number.isFinite(residualNorm)) residualNorm = residual(A, c, x, b).norm;
 
     // Rank / redundancy of A (without Σ).
@@ -362,15 +363,4 @@ function scaledCondEstimate(A: CsrMatrix, c: number, F: Factor): number {
   });
   const k = norm * inv;
   return Number.isFinite(k) ? k : Infinity;
-}
-
-const defaultSolver = new SymmetricSolver();
-
-/**
- * The engine's entry point: solves (A + compliance·I)·x = b and analyses A (rank, dependent rows in
- * file order, consistency, conditioning). Never returns NaN in x (ok = false and zeros on failure).
- * Uses a shared solver whose symbolic analysis is reused while A's pattern is unchanged.
- */
-export function solveSymmetric(A: CsrMatrix, b: ArrayLike<number>, opts: SolverOptions): SymmetricSolveResult {
-  return defaultSolver.solve(A, b, opts);
 }

@@ -5,82 +5,7 @@ import { csrGet, csrToDense, csrToDenseFlat } from '../../shared/csr';
 // The lookups and dense views are the shared ones (also used by the CLI and the panel).
 export { csrGet, csrToDense, csrToDenseFlat };
 
-/** Accumulates (row, col, value) triplets; `build()` sums duplicates and sorts columns within rows. */
-export class CsrBuilder {
-  private ri: number[] = [];
-  private ci: number[] = [];
-  private vs: number[] = [];
-  constructor(
-    readonly rows: number,
-    readonly cols: number,
-  ) {}
-
-  add(i: number, j: number, v: number): this {
-    if (i < 0 || i >= this.rows || j < 0 || j >= this.cols || !Number.isInteger(i) || !Number.isInteger(j)) {
-      throw new RangeError(`CsrBuilder.add: (${i}, ${j}) outside ${this.rows}×${this.cols}`);
-    }
-    this.ri.push(i);
-    this.ci.push(j);
-    this.vs.push(v);
-    return this;
-  }
-
-  /** Number of triplets added so far (before duplicates are summed). */
-  get count(): number {
-    return this.vs.length;
-  }
-
-  /** Builds the CSR matrix. Duplicates are summed; explicit zeros are kept unless `dropZeros`. */
-  build(dropZeros = false): CsrMatrix {
-    const { rows, cols } = this;
-    const t = this.vs.length;
-    // Bucket by row (counting sort), then sort each row by column and merge duplicates.
-    const cnt = new Int32Array(rows + 1);
-    for (let k = 0; k < t; k++) cnt[this.ri[k] + 1]++;
-    for (let i = 0; i < rows; i++) cnt[i + 1] += cnt[i];
-    const pos = cnt.slice(0, rows);
-    const cj = new Int32Array(t);
-    const cv = new Float64Array(t);
-    for (let k = 0; k < t; k++) {
-      const p = pos[this.ri[k]]++;
-      cj[p] = this.ci[k];
-      cv[p] = this.vs[k];
-    }
-    // Merge per row using a dense marker (column -> position in output).
-    const mark = new Int32Array(cols).fill(-1);
-    const rowPtr = new Int32Array(rows + 1);
-    const outJ = new Int32Array(t);
-    const outV = new Float64Array(t);
-    let nz = 0;
-    for (let i = 0; i < rows; i++) {
-      const start = nz;
-      for (let p = cnt[i]; p < cnt[i + 1]; p++) {
-        const j = cj[p];
-        const q = mark[j];
-        if (q >= start) outV[q] += cv[p];
-        else {
-          mark[j] = nz;
-          outJ[nz] = j;
-          outV[nz++] = cv[p];
-        }
-      }
-      sortRow(outJ, outV, start, nz);
-      if (dropZeros) {
-        let w = start;
-        for (let p = start; p < nz; p++) {
-          if (outV[p] !== 0) {
-            outJ[w] = outJ[p];
-            outV[w++] = outV[p];
-          }
-        }
-        nz = w;
-      }
-      rowPtr[i + 1] = nz;
-    }
-    return { rows, cols, rowPtr, colIdx: outJ.slice(0, nz), values: outV.slice(0, nz) };
-  }
-}
-
+/** Sort the entries lo..hi−1 of one row by column (after a submatrix that reorders columns). */
 function sortRow(j: Int32Array, v: Float64Array, lo: number, hi: number): void {
   // Insertion sort (rows are short); fall back to index sort for long rows.
   if (hi - lo > 32) {
@@ -107,29 +32,6 @@ function sortRow(j: Int32Array, v: Float64Array, lo: number, hi: number): void {
   }
 }
 
-/** Dense (array of rows) → CSR; exact zeros are not stored. */
-export function csrFromDense(a: ArrayLike<number>[], cols?: number): CsrMatrix {
-  const rows = a.length;
-  const nc = cols ?? (rows > 0 ? a[0].length : 0);
-  let nnz = 0;
-  for (let i = 0; i < rows; i++) for (let j = 0; j < nc; j++) if (a[i][j] !== 0) nnz++;
-  const rowPtr = new Int32Array(rows + 1);
-  const colIdx = new Int32Array(nnz);
-  const values = new Float64Array(nnz);
-  let p = 0;
-  for (let i = 0; i < rows; i++) {
-    for (let j = 0; j < nc; j++) {
-      const v = a[i][j];
-      if (v !== 0) {
-        colIdx[p] = j;
-        values[p++] = v;
-      }
-    }
-    rowPtr[i + 1] = p;
-  }
-  return { rows, cols: nc, rowPtr, colIdx, values };
-}
-
 /** y = M·x. */
 export function csrMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float64Array): Float64Array {
   const y = out ?? new Float64Array(m.rows);
@@ -153,36 +55,6 @@ export function csrTransposeMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Flo
     for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) y[colIdx[p]] += values[p] * xi;
   }
   return y;
-}
-
-export function csrTranspose(m: CsrMatrix): CsrMatrix {
-  const nnz = m.rowPtr[m.rows];
-  const rowPtr = new Int32Array(m.cols + 1);
-  for (let p = 0; p < nnz; p++) rowPtr[m.colIdx[p] + 1]++;
-  for (let j = 0; j < m.cols; j++) rowPtr[j + 1] += rowPtr[j];
-  const next = rowPtr.slice(0, m.cols);
-  const colIdx = new Int32Array(nnz);
-  const values = new Float64Array(nnz);
-  for (let i = 0; i < m.rows; i++) {
-    for (let p = m.rowPtr[i]; p < m.rowPtr[i + 1]; p++) {
-      const q = next[m.colIdx[p]]++;
-      colIdx[q] = i;
-      values[q] = m.values[p];
-    }
-  }
-  return { rows: m.cols, cols: m.rows, rowPtr, colIdx, values };
-}
-
-export function csrNnz(m: CsrMatrix): number {
-  return m.rowPtr[m.rows];
-}
-
-/** The diagonal of M (min(rows, cols) entries). */
-export function csrDiagonal(m: CsrMatrix): Float64Array {
-  const n = Math.min(m.rows, m.cols);
-  const d = new Float64Array(n);
-  for (let i = 0; i < n; i++) d[i] = csrGet(m, i, i);
-  return d;
 }
 
 /**
@@ -281,74 +153,4 @@ export function csrNorm1(m: CsrMatrix): number {
   let mx = 0;
   for (let j = 0; j < m.cols; j++) if (s[j] > mx) mx = s[j];
   return mx;
-}
-
-/** ‖M‖_F. */
-export function csrNormFro(m: CsrMatrix): number {
-  let s = 0;
-  const nnz = m.rowPtr[m.rows];
-  for (let p = 0; p < nnz; p++) s += m.values[p] * m.values[p];
-  return Math.sqrt(s);
-}
-
-/** Is M structurally and numerically symmetric (|a_ij − a_ji| ≤ tol·max|a|)? */
-export function csrIsSymmetric(m: CsrMatrix, relTol = 1e-12): boolean {
-  if (m.rows !== m.cols) return false;
-  let mx = 0;
-  const nnz = m.rowPtr[m.rows];
-  for (let p = 0; p < nnz; p++) mx = Math.max(mx, Math.abs(m.values[p]));
-  const tol = relTol * mx;
-  for (let i = 0; i < m.rows; i++) {
-    for (let p = m.rowPtr[i]; p < m.rowPtr[i + 1]; p++) {
-      const j = m.colIdx[p];
-      if (Math.abs(m.values[p] - csrGet(m, j, i)) > tol) return false;
-    }
-  }
-  return true;
-}
-
-/** J·diag(d)·Jᵀ (e.g. the Schur complement J·M⁻¹·Jᵀ for a diagonal M⁻¹), full symmetric CSR. */
-export function csrMulDiagTranspose(J: CsrMatrix, d?: ArrayLike<number>): CsrMatrix {
-  const Jt = csrTranspose(J); // columns of J as rows: for each dof, the rows touching it
-  const m = J.rows;
-  const mark = new Int32Array(m).fill(-1);
-  const acc = new Float64Array(m);
-  const rowPtr = new Int32Array(m + 1);
-  let cap = Math.max(16, J.rowPtr[m] * 4);
-  let colIdx = new Int32Array(cap);
-  let values = new Float64Array(cap);
-  let nz = 0;
-  const list: number[] = [];
-  for (let i = 0; i < m; i++) {
-    list.length = 0;
-    for (let p = J.rowPtr[i]; p < J.rowPtr[i + 1]; p++) {
-      const k = J.colIdx[p];
-      const v = J.values[p] * (d ? d[k] : 1);
-      for (let q = Jt.rowPtr[k]; q < Jt.rowPtr[k + 1]; q++) {
-        const j = Jt.colIdx[q];
-        if (mark[j] !== i) {
-          mark[j] = i;
-          acc[j] = 0;
-          list.push(j);
-        }
-        acc[j] += v * Jt.values[q];
-      }
-    }
-    list.sort((a, b) => a - b);
-    if (nz + list.length > cap) {
-      cap = Math.max(cap * 2, nz + list.length);
-      const c2 = new Int32Array(cap);
-      c2.set(colIdx.subarray(0, nz));
-      colIdx = c2;
-      const v2 = new Float64Array(cap);
-      v2.set(values.subarray(0, nz));
-      values = v2;
-    }
-    for (const j of list) {
-      colIdx[nz] = j;
-      values[nz++] = acc[j];
-    }
-    rowPtr[i + 1] = nz;
-  }
-  return { rows: m, cols: m, rowPtr, colIdx: colIdx.slice(0, nz), values: values.slice(0, nz) };
 }

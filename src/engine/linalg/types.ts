@@ -1,4 +1,40 @@
 // Contracts of the linear-algebra layer (implemented in this folder, tested against ml-matrix).
+//
+// The failure convention of this folder (every function in it follows it):
+// - A computation that can fail for numerical reasons (a singular or indefinite matrix, a pivot too
+//   small to divide by, a non-finite input or result, a problem too large for the method) returns an
+//   object discriminated by `ok`: `{ ok: true, …the result }` or a `Failure` `{ ok: false, reason,
+//   message, …what stays meaningful }`. It never throws for such a failure, and never returns null,
+//   undefined or NaN in place of a result. A failure keeps only documented, safe fields (a failed
+//   symmetric solve keeps x = 0, the λ the KKT layer then uses for the island, and the analysis done
+//   before it failed).
+// - Values that are legitimately unbounded are numbers, not failures: κ of a singular matrix is
+//   Infinity, an estimate that overflows is Infinity.
+// - A broken precondition (a non-square matrix where a square one is required, sizes that do not
+//   match, an index outside the matrix) is a bug in the caller, not a failure of the computation: it
+//   throws a RangeError, and the pipeline reports any exception as CL900.
+
+/** Why a computation failed (see the failure convention above). */
+export type FailureReason =
+  /** A pivot at or below the tolerance: the matrix is (numerically) singular. */
+  | 'singular'
+  /** A significantly negative pivot where positive definiteness was required. */
+  | 'indefinite'
+  /** A NaN or infinite value in the input or the result. */
+  | 'non-finite'
+  /** The dense work the method would need is above its limit. */
+  | 'too-large'
+  /** An unexpected exception inside the computation (a bug; `message` has it). */
+  | 'internal';
+
+export interface Failure {
+  ok: false;
+  reason: FailureReason;
+  /** What failed, for people (e.g. "pivot 3 of 12 is 0"). */
+  message: string;
+}
+
+export const failure = (reason: FailureReason, message: string): Failure => ({ ok: false, reason, message });
 
 /** Compressed sparse row matrix. Column indices within a row are strictly increasing. */
 export interface CsrMatrix {
@@ -34,11 +70,11 @@ export interface SymmetricSolveOptions {
   skipAnalysis?: boolean;
 }
 
-export interface SymmetricSolveResult {
-  /** The solution λ (never NaN: if the solve failed, `ok` is false and x is zeros). */
+/** What a symmetric solve reports, whether it succeeded or not. */
+export interface SymmetricSolveReport {
+  /** The solution λ; zeros when the solve failed (never NaN). */
   x: Float64Array;
-  ok: boolean;
-  /** The method actually used. */
+  /** The method actually used (the one that failed, on failure). */
   method: SolveMethod;
   /** ‖(A+Σ)·x − b‖₂. */
   residualNorm: number;
@@ -65,3 +101,6 @@ export interface SymmetricSolveResult {
    */
   tolerance: number;
 }
+
+/** `ok: true`, or a `Failure` (reason and message) whose x is zeros; the report's other fields as far as computed. */
+export type SymmetricSolveResult = SymmetricSolveReport & ({ ok: true } | Failure);

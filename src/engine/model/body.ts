@@ -47,14 +47,3 @@ export const cloneState = (s: BodyState): BodyState => ({
   v: [s.v[0], s.v[1], s.v[2]],
   w: [s.w[0], s.w[1], s.w[2]],
 });
-
-/** out[off..off+9] = R·M·Rᵀ (row-major), without allocating. */
-export function rotateTensorInto(R: Mat3, M: Mat3, out: Float64Array, off: number): void {
-  for (let i = 0; i < 3; i++) {
-    // row i of R·M
-    const a0 = R[i * 3] * M[0] + R[i * 3 + 1] * M[3] + R[i * 3 + 2] * M[6];
-    const a1 = R[i * 3] * M[1] + R[i * 3 + 1] * M[4] + R[i * 3 + 2] * M[7];
-    const a2 = R[i * 3] * M[2] + R[i * 3 + 1] * M[5] + R[i * 3 + 2] * M[8];
-    for (let j = 0; j < 3; j++) out[off + i * 3 + j] = a0 * R[j * 3] + a1 * R[j * 3 + 1] + a2 * R[j * 3 + 2];
-  }
-}

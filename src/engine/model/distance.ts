@@ -4,10 +4,11 @@
 //   J̇v = ḋᵀḋ + dᵀ(ω_A×(ω_A×r_A) − ω_B×(ω_B×r_B))
 // λ multiplies the unnormalised direction d, so it is a force per metre of d: the force on A is
 // +λ·d, on B −λ·d; a rod in tension (pulling B towards A) has λ < 0. See docs/formulas.md.
+import { crossInto, norm, vecOr } from '../math';
 import type { Vec3 } from '../types';
 import type { ConstraintSpec } from '../scene/types';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
-import { anchorKinematics, makeAnchorKin, vecOr } from './ball';
+import { anchorKinematics, makeAnchorKin } from './kinematics';
 
 export class DistanceConstraint implements ConstraintModel {
   readonly rows = 1;
@@ -26,7 +27,7 @@ export class DistanceConstraint implements ConstraintModel {
     } else {
       anchorKinematics(a0, b0, this.anchorA, this.anchorB, this.k);
       const d = this.k.d;
-      this.length = Math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      this.length = norm(d);
     }
   }
 
@@ -38,13 +39,9 @@ export class DistanceConstraint implements ConstraintModel {
     out.C[0] = 0.5 * (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] - L * L);
     const JA = out.JA, JB = out.JB;
     JA[0] = d[0]; JA[1] = d[1]; JA[2] = d[2];
-    JA[3] = rA[1] * d[2] - rA[2] * d[1];
-    JA[4] = rA[2] * d[0] - rA[0] * d[2];
-    JA[5] = rA[0] * d[1] - rA[1] * d[0];
+    crossInto(rA, d, JA, 3);
     JB[0] = -d[0]; JB[1] = -d[1]; JB[2] = -d[2];
-    JB[3] = -(rB[1] * d[2] - rB[2] * d[1]);
-    JB[4] = -(rB[2] * d[0] - rB[0] * d[2]);
-    JB[5] = -(rB[0] * d[1] - rB[1] * d[0]);
+    crossInto(rB, d, JB, 3, -1);
     out.Jdotv[0] =
       dd[0] * dd[0] + dd[1] * dd[1] + dd[2] * dd[2] + d[0] * acc[0] + d[1] * acc[1] + d[2] * acc[2];
   }

@@ -8,8 +8,8 @@
 import type { Vec3 } from '../types';
 import type { ConstraintSpec } from '../scene/types';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
-import { normalize, perpendicularBasis } from '../math';
-import { anchorKinematics, makeAnchorKin, mulInto, vecOr, writeBallRow } from './ball';
+import { crossInto, normalize, perpendicularBasis, vecOr } from '../math';
+import { anchorKinematics, makeAnchorKin, makeSpinKin, spinKinematics, writeBallRow } from './kinematics';
 
 /** A unit axis from the spec, defaulting to z when missing or zero. */
 export function unitAxis(v: Vec3 | undefined): Vec3 {
@@ -27,8 +27,10 @@ export class HingeConstraint implements ConstraintModel {
   private readonly anchorA: Vec3;
   private readonly anchorB: Vec3;
   private readonly k = makeAnchorKin();
-  private readonly a: Vec3 = [0, 0, 0];
-  private readonly p: Vec3 = [0, 0, 0];
+  /** a = R_A·axisA and p_k = R_B·u_k with their rates. */
+  private readonly a = makeSpinKin();
+  private readonly p = makeSpinKin();
+  private readonly c: Vec3 = [0, 0, 0];
 
   constructor(readonly spec: ConstraintSpec) {
     this.anchorA = vecOr(spec.anchorA, [0, 0, 0]);
@@ -45,27 +47,23 @@ export class HingeConstraint implements ConstraintModel {
       out.C[i] = k.d[i];
       writeBallRow(k, i, i, out);
     }
-    const ax = this.a, p = this.p;
-    mulInto(a.R, this.axisA, ax);
-    const wa = a.w, wb = b.w;
-    // ȧ = ω_A×a, ä = ω_A×ȧ
-    const adx = wa[1] * ax[2] - wa[2] * ax[1], ady = wa[2] * ax[0] - wa[0] * ax[2], adz = wa[0] * ax[1] - wa[1] * ax[0];
-    const aax = wa[1] * adz - wa[2] * ady, aay = wa[2] * adx - wa[0] * adz, aaz = wa[0] * ady - wa[1] * adx;
+    // a, ȧ = ω_A×a, ä = ω_A×ȧ;  p, ṗ = ω_B×p, p̈ = ω_B×ṗ
+    const { v: ax, dot: ad, acc: aa } = this.a;
+    const { v: p, dot: pd, acc: pp } = this.p;
+    const c = this.c;
+    spinKinematics(a.R, a.w, this.axisA, this.a);
     const JA = out.JA, JB = out.JB;
     for (let j = 0; j < 2; j++) {
       const row = 3 + j, o = row * 6;
-      mulInto(b.R, this.perpB[j], p);
-      // ṗ = ω_B×p, p̈ = ω_B×ṗ
-      const pdx = wb[1] * p[2] - wb[2] * p[1], pdy = wb[2] * p[0] - wb[0] * p[2], pdz = wb[0] * p[1] - wb[1] * p[0];
-      const ppx = wb[1] * pdz - wb[2] * pdy, ppy = wb[2] * pdx - wb[0] * pdz, ppz = wb[0] * pdy - wb[1] * pdx;
-      const cx = ax[1] * p[2] - ax[2] * p[1], cy = ax[2] * p[0] - ax[0] * p[2], cz = ax[0] * p[1] - ax[1] * p[0];
+      spinKinematics(b.R, b.w, this.perpB[j], this.p);
+      crossInto(ax, p, c);
       out.C[row] = ax[0] * p[0] + ax[1] * p[1] + ax[2] * p[2];
-      JA[o] = 0; JA[o + 1] = 0; JA[o + 2] = 0; JA[o + 3] = cx; JA[o + 4] = cy; JA[o + 5] = cz;
-      JB[o] = 0; JB[o + 1] = 0; JB[o + 2] = 0; JB[o + 3] = -cx; JB[o + 4] = -cy; JB[o + 5] = -cz;
+      JA[o] = 0; JA[o + 1] = 0; JA[o + 2] = 0; JA[o + 3] = c[0]; JA[o + 4] = c[1]; JA[o + 5] = c[2];
+      JB[o] = 0; JB[o + 1] = 0; JB[o + 2] = 0; JB[o + 3] = -c[0]; JB[o + 4] = -c[1]; JB[o + 5] = -c[2];
       out.Jdotv[row] =
-        aax * p[0] + aay * p[1] + aaz * p[2] +
-        2 * (adx * pdx + ady * pdy + adz * pdz) +
-        ax[0] * ppx + ax[1] * ppy + ax[2] * ppz;
+        aa[0] * p[0] + aa[1] * p[1] + aa[2] * p[2] +
+        2 * (ad[0] * pd[0] + ad[1] * pd[1] + ad[2] * pd[2]) +
+        ax[0] * pp[0] + ax[1] * pp[1] + ax[2] * pp[2];
     }
   }
 }

@@ -7,9 +7,17 @@
 // Missing masks lock nothing (the scene format's default, filled in by the parser); all-false masks give a 0-row constraint.
 import type { Quat, Vec3 } from '../types';
 import type { ConstraintSpec } from '../scene/types';
+import { vecOr } from '../math';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
-import { anchorKinematics, makeAnchorKin, vecOr, writeBallRow } from './ball';
-import { angularKinematics, makeAngularKin, relativeReference, writeAngularRow } from './fixed';
+import {
+  anchorKinematics,
+  angularKinematics,
+  makeAnchorKin,
+  makeAngularKin,
+  relativeReference,
+  writeAngularRow,
+  writeBallRow,
+} from './kinematics';
 
 const LIN_LABELS = ['x', 'y', 'z'];
 const ANG_LABELS = ['θx', 'θy', 'θz'];

@@ -8,9 +8,17 @@
 import type { Quat, Vec3 } from '../types';
 import type { ConstraintSpec } from '../scene/types';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
-import { perpendicularBasis } from '../math';
-import { anchorKinematics, makeAnchorKin, mulInto, vecOr } from './ball';
-import { angularKinematics, makeAngularKin, relativeReference, writeAngularRow } from './fixed';
+import { crossInto, perpendicularBasis, vecOr } from '../math';
+import {
+  anchorKinematics,
+  angularKinematics,
+  makeAnchorKin,
+  makeAngularKin,
+  makeSpinKin,
+  relativeReference,
+  spinKinematics,
+  writeAngularRow,
+} from './kinematics';
 import { unitAxis } from './hinge';
 
 export class SliderConstraint implements ConstraintModel {
@@ -24,7 +32,9 @@ export class SliderConstraint implements ConstraintModel {
   private readonly anchorB: Vec3;
   private readonly k = makeAnchorKin();
   private readonly ang = makeAngularKin();
-  private readonly n: Vec3 = [0, 0, 0];
+  /** n_k = R_A·u_k with its rates. */
+  private readonly n = makeSpinKin();
+  private readonly q: Vec3 = [0, 0, 0];
 
   constructor(readonly spec: ConstraintSpec, a0: Pose, b0: Pose) {
     this.anchorA = vecOr(spec.anchorA, [0, 0, 0]);
@@ -38,29 +48,23 @@ export class SliderConstraint implements ConstraintModel {
     const k = this.k;
     anchorKinematics(a, b, this.anchorA, this.anchorB, k);
     const d = k.d, dd = k.dDot, acc = k.dAcc, rA = k.rA, rB = k.rB;
-    const wa = a.w;
-    const n = this.n;
+    // n, ṅ = ω_A×n, n̈ = ω_A×ṅ
+    const { v: n, dot: nd, acc: nn } = this.n;
+    const q = this.q;
     const JA = out.JA, JB = out.JB;
     for (let j = 0; j < 2; j++) {
       const o = j * 6;
-      mulInto(a.R, this.perpA[j], n);
-      // ṅ = ω_A×n, n̈ = ω_A×ṅ
-      const ndx = wa[1] * n[2] - wa[2] * n[1], ndy = wa[2] * n[0] - wa[0] * n[2], ndz = wa[0] * n[1] - wa[1] * n[0];
-      const nnx = wa[1] * ndz - wa[2] * ndy, nny = wa[2] * ndx - wa[0] * ndz, nnz = wa[0] * ndy - wa[1] * ndx;
+      spinKinematics(a.R, a.w, this.perpA[j], this.n);
       // q = d − r_A = p_A − x_B
-      const qx = d[0] - rA[0], qy = d[1] - rA[1], qz = d[2] - rA[2];
+      q[0] = d[0] - rA[0]; q[1] = d[1] - rA[1]; q[2] = d[2] - rA[2];
       out.C[j] = n[0] * d[0] + n[1] * d[1] + n[2] * d[2];
       JA[o] = n[0]; JA[o + 1] = n[1]; JA[o + 2] = n[2];
-      JA[o + 3] = n[1] * qz - n[2] * qy;
-      JA[o + 4] = n[2] * qx - n[0] * qz;
-      JA[o + 5] = n[0] * qy - n[1] * qx;
+      crossInto(n, q, JA, o + 3);
       JB[o] = -n[0]; JB[o + 1] = -n[1]; JB[o + 2] = -n[2];
-      JB[o + 3] = -(rB[1] * n[2] - rB[2] * n[1]);
-      JB[o + 4] = -(rB[2] * n[0] - rB[0] * n[2]);
-      JB[o + 5] = -(rB[0] * n[1] - rB[1] * n[0]);
+      crossInto(rB, n, JB, o + 3, -1);
       out.Jdotv[j] =
-        nnx * d[0] + nny * d[1] + nnz * d[2] +
-        2 * (ndx * dd[0] + ndy * dd[1] + ndz * dd[2]) +
+        nn[0] * d[0] + nn[1] * d[1] + nn[2] * d[2] +
+        2 * (nd[0] * dd[0] + nd[1] * dd[1] + nd[2] * dd[2]) +
         n[0] * acc[0] + n[1] * acc[1] + n[2] * acc[2];
     }
     angularKinematics(a, b, this.qRel0, this.ang);

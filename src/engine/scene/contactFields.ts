@@ -39,7 +39,7 @@ export const SHAPE_ALL_FIELDS: readonly string[] = [...SHAPE_COMMON_FIELDS, ...n
 /** Fields of the top-level `world`. */
 export const WORLD_FIELDS = ['shapes'] as const;
 /** Fields of `solver.contacts`, `solver.newton`, `solver.fb`, `solver.pgs`. */
-export const CONTACTS_FIELDS = ['enabled', 'margin', 'level', 'jointedCollide'] as const;
+export const CONTACTS_FIELDS = ['enabled', 'margin', 'level', 'jointedCollide', 'penetrationTolerance'] as const;
 export const NEWTON_FIELDS = ['maxIterations', 'tolerance', 'lineSearch'] as const;
 export const FB_FIELDS = ['alpha', 'beta'] as const;
 export const PGS_FIELDS = ['iterations', 'tolerance'] as const;
@@ -58,7 +58,7 @@ export const DEFAULT_PLANE_OFFSET = 0;
  * `enabled` is true when any shape exists (unless given), and `level` is 'position' for the
  * nonlinear formulation (unless given).
  */
-export const DEFAULT_CONTACTS: Readonly<ContactSettings> = { enabled: false, margin: 0, level: 'velocity', jointedCollide: false };
+export const DEFAULT_CONTACTS: Readonly<ContactSettings> = { enabled: false, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3 };
 export const DEFAULT_NEWTON: Readonly<NewtonSettings> = { maxIterations: 20, tolerance: 1e-10, lineSearch: true };
 export const DEFAULT_REGULARIZATION = 1e-6;
 export const DEFAULT_FB: Readonly<FbSettings> = { alpha: 1, beta: 1 };

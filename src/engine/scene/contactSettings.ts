@@ -4,7 +4,7 @@
 // nonlinear formulation). The acceleration formulation does not solve contacts: contacts are
 // always disabled there, and shapes get a warning (CL116).
 import type { Node } from 'jsonc-parser';
-import { Codes } from '../diagnostics';
+import { Codes } from '../codes';
 import type { ShapeSpec } from '../collision/types';
 import type { Fix } from '../types';
 import {
@@ -56,6 +56,8 @@ export function readContactSettings(r: FieldReader, top: FieldObject, s: SolverS
       if (typeof l === 'string') level = l;
       const jc = r.boolean(contacts, 'jointedCollide', '`solver.contacts.jointedCollide`', {});
       if (typeof jc === 'boolean') s.contacts.jointedCollide = jc;
+      const pt = r.number(contacts, 'penetrationTolerance', '`solver.contacts.penetrationTolerance`', { min: 0 }, {});
+      if (typeof pt === 'number') s.contacts.penetrationTolerance = pt;
     }
     const newton = sub(r, solver, 'newton', NEWTON_FIELDS, '{ "maxIterations": 20 }');
     if (newton) {

@@ -69,15 +69,6 @@ export function constraintFields(type: ConstraintType): readonly string[] {
   return [...CONSTRAINT_COMMON_FIELDS, ...CONSTRAINT_TYPE_FIELDS[type]];
 }
 
-/** Number of rows each constraint type contributes (lock: one per locked axis). */
-export const CONSTRAINT_ROWS: Readonly<Record<Exclude<ConstraintType, 'lock'>, number>> = {
-  distance: 1,
-  ball: 3,
-  hinge: 5,
-  fixed: 6,
-  slider: 5,
-};
-
 export const STABILIZATIONS = ['aerislab', 'baumgarte', 'none'] as const;
 export const FORMULATIONS = ['acceleration', 'velocity', 'nonlinear'] as const;
 export const SOLVE_METHODS = ['auto', 'cholesky', 'lu', 'lstsq'] as const;

@@ -2,7 +2,7 @@
 // may also hold planes). Every problem is reported on its value with a stable code (CL110–CL115);
 // a shape with an error is left out (and, on a body, the body is dropped like for any other error).
 import type { Node } from 'jsonc-parser';
-import { Codes } from '../diagnostics';
+import { Codes } from '../codes';
 import { normalize } from '../math';
 import type { ShapeSpec, ShapeType } from '../collision/types';
 import type { Vec3 } from '../types';
@@ -19,7 +19,7 @@ import {
   shapeFields,
 } from './contactFields';
 import { ZERO_LENGTH } from './fields';
-import { quote, type Data, type FieldObject, type FieldReader } from './reader';
+import { quote, type Bad, type Data, type FieldObject, type FieldReader } from './reader';
 import { closest, findProperty, replaceNodeEdit } from './text';
 import type { JsonPath } from './types';
 
@@ -80,7 +80,7 @@ function readShape(r: FieldReader, node: Node, path: JsonPath, i: number, owner:
   const data: Data = { ...owner.data, shapeIndex: i, shapeName: name };
   const label = (f: string): string => ownerText(owner, `\`${f}\` of shape ${quote(name)}`);
   let bad = false;
-  const ok = <T>(v: T | symbol): T | undefined => {
+  const ok = <T>(v: T | Bad): T | undefined => {
     if (isBad(v)) {
       bad = true;
       return undefined;

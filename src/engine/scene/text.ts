@@ -1,6 +1,7 @@
 // Text helpers for the scene parser: offsets ↔ positions, the SourceMap, text edits for quick
 // fixes, and an edit distance for "did you mean" suggestions. Nothing here throws.
 import type { Node } from 'jsonc-parser';
+import { segmentOf } from '../offsets';
 import type { Position, Range, TextEdit } from '../types';
 import type { JsonPath, SourceMap } from './types';
 
@@ -22,13 +23,7 @@ export class LineIndex {
 
   positionAt(offset: number): Position {
     const o = Number.isFinite(offset) ? Math.max(0, Math.min(Math.floor(offset), this.text.length)) : 0;
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= o) lo = mid;
-      else hi = mid - 1;
-    }
+    const lo = segmentOf(this.starts, o, this.starts.length);
     // An offset between \r and \n is the end of its line (before the \r).
     const between = o > 0 && this.text.charCodeAt(o) === 10 && this.text.charCodeAt(o - 1) === 13;
     return { line: lo, character: o - this.starts[lo] - (between ? 1 : 0) };
@@ -60,7 +55,7 @@ export class LineIndex {
 }
 
 /** Length of a node, with a node left open by a syntax error (length −1) running to the end of the text. */
-export function nodeEnd(node: Node, textLength: number): number {
+function nodeEnd(node: Node, textLength: number): number {
   return node.length < 0 ? textLength : Math.min(node.offset + node.length, textLength);
 }
 
@@ -78,7 +73,7 @@ export function findProperty(obj: Node, key: string): Node | undefined {
 }
 
 /** The node at `path` (object keys: last duplicate wins); `undefined` when it does not exist. */
-export function findNode(root: Node | undefined, path: JsonPath): Node | undefined {
+function findNode(root: Node | undefined, path: JsonPath): Node | undefined {
   let node = root;
   for (const seg of path) {
     if (!node) return undefined;
@@ -122,7 +117,16 @@ export function createSourceMap(root: Node | undefined, index: LineIndex): Sourc
     const node = Array.isArray(path) ? findNode(root, path) : undefined;
     return node ? { offset: node.offset, length: nodeEnd(node, index.text.length) - node.offset } : undefined;
   };
-  return { rangeOf, keyRangeOf, positionAt, nodeSpan };
+  return { rangeOf, keyRangeOf, positionAt, nodeSpan, text: index.text };
+}
+
+/**
+ * The source map of a text with no JSON tree: every range is the text's first character (or the empty
+ * range at 0:0 for an empty text). For scenes built in code rather than parsed, and for results of a
+ * parse that failed, so that a `SourceMap` is always present.
+ */
+export function emptySourceMap(text = ''): SourceMap {
+  return createSourceMap(undefined, new LineIndex(text));
 }
 
 /** Replace the text of a node. */
@@ -169,7 +173,7 @@ export function applyTextEdits(text: string, edits: readonly TextEdit[]): string
 }
 
 /** Optimal-string-alignment edit distance (insert, delete, substitute, swap adjacent). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const n = a.length;
   const m = b.length;
   if (n === 0) return m;

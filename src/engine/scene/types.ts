@@ -103,6 +103,8 @@ export interface SourceMap {
   positionAt(offset: number): { line: number; character: number };
   /** Offset and length of the value node at `path`, if it exists. */
   nodeSpan(path: JsonPath): { offset: number; length: number } | undefined;
+  /** The text the map was made from (quick fixes computed after parsing edit it). */
+  readonly text?: string;
 }
 
 export interface ParseResult {

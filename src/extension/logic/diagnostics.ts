@@ -1,7 +1,7 @@
 // Engine diagnostics → a plain shape mirroring vscode.Diagnostic (converted in ../diagnostics.ts),
 // and the index from a shown diagnostic back to the engine's fixes. Pure: no vscode.
-import { Codes } from '../../engine/diagnostics';
-import type { Diagnostic, Fix, Range, Severity } from '../../engine/types';
+import { Codes } from '../../engine';
+import type { Diagnostic, Fix, Range, Severity } from '../../engine';
 
 /** vscode.DiagnosticSeverity values. */
 export const PlainSeverity = { Error: 0, Warning: 1, Information: 2, Hint: 3 } as const;
@@ -22,6 +22,37 @@ export interface PlainDiagnostic {
 }
 
 export const DIAGNOSTIC_SOURCE = 'Constraint Lens';
+
+/** Whether VS Code's JSON language service reports the document's syntax errors itself. */
+export interface ProblemsContext {
+  /** The document is JSON/JSONC and `json.validate.enable` is on (the default). */
+  jsonServiceReportsSyntax: boolean;
+}
+
+const JSON_SERVICE: ProblemsContext = { jsonServiceReportsSyntax: true };
+
+/**
+ * A JSON syntax error (CL001 from the JSON parser) that VS Code's JSON language service reports
+ * in the Problems panel too. CL001s without a parser error (e.g. nesting too deep to read) are
+ * the extension's own and stay.
+ */
+export function isJsonServiceSyntaxError(d: Pick<Diagnostic, 'code' | 'data'>): boolean {
+  return d.code === Codes.jsonSyntax && typeof d.data?.parseError === 'string';
+}
+
+/**
+ * The diagnostics the extension publishes in the Problems panel: all of the scene's (analysis
+ * and run), without the syntax errors VS Code's JSON service already reports there. The one list
+ * behind the DiagnosticCollection, the inspector's Problems card and every problem count.
+ */
+export function publishedDiagnostics(all: readonly Diagnostic[], ctx: ProblemsContext = JSON_SERVICE): Diagnostic[] {
+  return ctx.jsonServiceReportsSyntax ? all.filter((d) => !isJsonServiceSyntaxError(d)) : [...all];
+}
+
+/** The syntax errors left out of the Problems panel by `publishedDiagnostics` (VS Code's JSON service shows them). */
+export function jsonServiceSyntaxErrors(all: readonly Diagnostic[], ctx: ProblemsContext = JSON_SERVICE): Diagnostic[] {
+  return ctx.jsonServiceReportsSyntax ? all.filter(isJsonServiceSyntaxError) : [];
+}
 
 export function toPlainSeverity(s: Severity): PlainSeverity {
   switch (s) {

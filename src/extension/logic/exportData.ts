@@ -1,7 +1,7 @@
 // Step history → CSV or JSON (Export Step Data). The CSV is the shared run-export dialect (the
 // same as `constraint-lens simulate --csv`); both spell non-finite values as the shared module
 // does (docs/cli.md). Pure: no vscode.
-import type { StepRecord } from '../../engine/result';
+import type { StepRecord } from '../../engine';
 import { jsonCond, runCsv, stringifyJson, type RunMeta } from '../../shared';
 
 export interface ExportMeta extends RunMeta {

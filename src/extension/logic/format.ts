@@ -1,20 +1,28 @@
 // Text shown by the status bar, CodeLens and tree: condition numbers, rank, problem counts.
 // Numbers, κ and its bands come from the shared presentation module. Pure: no vscode.
-import type { Severity } from '../../engine/types';
+import type { Severity } from '../../engine';
 import { formatCond, plural, WORDS } from '../../shared';
 
-/** The minimal snapshot facts the status bar and lenses need. */
+/** What the status bar and lenses show of one step (logic/shown.ts picks the step). */
 export interface CondFacts {
+  /** The step (0: the analysis of the initial state). */
+  step: number;
   cond: number | null;
   condEstimated: boolean;
-  rank: number;
+  /** Numerical rank of the step's A; undefined when its record does not keep it. */
+  rank: number | undefined;
   rows: number;
 }
 
-/** `κ 1230 · rank 5/6` (`≈` when κ is estimated; `κ – · no constraints` for a system without rows). */
+/**
+ * `κ 1230 · rank 5/6 · step 0` (`≈` when κ is estimated; `κ – · no constraints · step 0` for a
+ * system without rows). The step is always named, so a κ of the initial state is never taken for
+ * one of the run.
+ */
 export function statusText(f: CondFacts): string {
   const k = `κ ${formatCond(f.cond, { estimated: f.condEstimated, rows: f.rows })}`;
-  return f.rows === 0 ? `${k} · ${WORDS.noConstraints}` : `${k} · rank ${f.rank}/${f.rows}`;
+  const rank = f.rows === 0 ? WORDS.noConstraints : f.rank === undefined ? undefined : `rank ${f.rank}/${f.rows}`;
+  return [k, rank, `step ${f.step}`].filter((x) => x !== undefined).join(' · ');
 }
 
 export interface ProblemCounts {

@@ -1,9 +1,10 @@
 // The state of every open scene and the only place that changes it. Everything else (the runner,
 // the panel, the commands, the views) reads a scene through the read-only `SceneState` and changes
 // it through the store's named transitions, each of which fires its event here: inspected,
-// invalidated, stepped, reset, running, closed. Pure: no vscode at run time (the document
+// invalidated, stepped, shown, reset, running, closed. Pure: no vscode at run time (the document
 // tracking lives in ../scenes.ts, which extends this class), so the transitions are unit-tested.
-import { Simulation, type Diagnostic, type InspectResult, type SceneSpec, type SystemSnapshot } from '../../engine';
+import { Simulation } from '../../engine';
+import type { Diagnostic, InspectResult, SceneSpec, SystemSnapshot } from '../../engine';
 import type { Log } from '../analyzer';
 import { Disposable } from '../dispose';
 import { FixIndex } from './diagnostics';
@@ -17,6 +18,8 @@ export type SceneEventKind =
   | 'invalidated'
   /** Steps were taken (history grew). */
   | 'stepped'
+  /** The step the inspector shows changed (Go to Step, a chart click, back to the current step). */
+  | 'shown'
   /** The simulation was reset or replaced. */
   | 'reset'
   /** A run started or stopped. */
@@ -106,7 +109,9 @@ class Scene<U extends SceneUri> implements SceneState<U> {
   allDiagnostics(): Diagnostic[] {
     const base = this.result?.diagnostics ?? [];
     const run = this.sim?.diagnostics ?? [];
-    return run.length ? [...base, ...run.filter((d) => !base.includes(d))] : base;
+    // a run that cannot start (a bad initial state) repeats inspect's step-0 diagnostic: show it once
+    const same = (a: Diagnostic, b: Diagnostic) => a === b || (a.code === b.code && a.message === b.message && a.range.start.line === b.range.start.line && a.range.start.character === b.range.start.character);
+    return run.length ? [...base, ...run.filter((d) => !base.some((b) => same(b, d)))] : base;
   }
 
   whenIdle(): Promise<void> {
@@ -269,9 +274,12 @@ export class SceneStore<U extends SceneUri = SceneUri> extends Disposable {
     return { state: s, result, scene, snapshot, sim };
   }
 
-  /** Show `step` in the inspector instead of the current one (undefined: follow the current step). */
+  /** Show `step` in the inspector instead of the current one (undefined: follow the current step); 'shown' fires when it changes. */
   showStep(s: SceneState<U>, step: number | undefined): void {
-    this.own(s).shownStep = step;
+    const m = this.own(s);
+    if (m.shownStep === step) return;
+    m.shownStep = step;
+    this.emit({ state: m, kind: 'shown' });
   }
 
   /** A run starts: the inspector follows the current step; 'running' fires. */

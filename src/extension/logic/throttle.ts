@@ -9,6 +9,9 @@ export interface ThrottleOptions {
   delayMs: number;
 }
 
+/** The cadence of the views that follow a run (tree, status bar, CodeLens): at most 4 refreshes per second, bursts coalesced over 50 ms. */
+export const VIEW_REFRESH: ThrottleOptions = { intervalMs: 250, delayMs: 50 };
+
 /**
  * `trigger()` schedules `fn` unless a run is already pending (which then covers this trigger, as
  * `fn` reads the state when it runs). A run comes `delayMs` after the trigger at the earliest, and

@@ -1,8 +1,7 @@
 // The scene tree's items: state classification, icons (codicon + theme colour ids), labels and
 // tooltips, at step 0 (the analysis) or at the current step of a run (a StepRecord on top of the
 // step-0 snapshot). Pure: no vscode (../tree.ts turns these into TreeItems).
-import type { BodyReport, ConstraintReport, IslandReport, StepRecord, SystemSnapshot } from '../../engine/result';
-import type { BodySpec, ConstraintSpec } from '../../engine/scene/types';
+import type { BodyReport, BodySpec, ConstraintReport, ConstraintSpec, Diagnostic, IslandReport, Range, Severity, SourceMap, StepRecord, SystemSnapshot } from '../../engine';
 import { condBand, formatCond, formatNumber, formatTime, formatVec, isIllConditioned } from '../../shared';
 
 export type ItemState = 'ok' | 'redundant' | 'violated' | 'conflicting' | 'ill-conditioned' | 'fixed' | 'unknown';
@@ -22,6 +21,80 @@ export const STATE_ICONS: Record<ItemState, IconSpec> = {
   fixed: { id: 'lock', color: 'descriptionForeground' },
   unknown: { id: 'circle-outline', color: 'disabledForeground' },
 };
+
+// ---- severity: the same as the item's diagnostics in the Problems panel -------------------------
+
+/**
+ * The severity of the diagnostic the engine gives each state (CL301 redundant: warning, CL302
+ * conflicting: error, CL304 initial violation and CL402 drift: warning, CL303 ill-conditioned:
+ * warning); none for the others.
+ */
+export const STATE_SEVERITY: Record<ItemState, Severity | undefined> = {
+  ok: undefined,
+  redundant: 'warning',
+  violated: 'warning',
+  conflicting: 'error',
+  'ill-conditioned': 'warning',
+  fixed: undefined,
+  unknown: undefined,
+};
+
+/** The icons of the Problems panel, in its colours. Hints are not shown there, so they have none. */
+export const SEVERITY_ICONS: Record<Severity, IconSpec | undefined> = {
+  error: { id: 'error', color: 'problemsErrorIcon.foreground' },
+  warning: { id: 'warning', color: 'problemsWarningIcon.foreground' },
+  information: { id: 'info', color: 'problemsInfoIcon.foreground' },
+  hint: undefined,
+};
+
+const RANK: Record<Severity, number> = { error: 3, warning: 2, information: 1, hint: 0 };
+
+const before = (a: Range['start'], b: Range['start']): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
+
+/** True when range `inner` lies within `outer`. */
+export function rangeWithin(inner: Range, outer: Range): boolean {
+  return before(outer.start, inner.start) && before(inner.end, outer.end);
+}
+
+/** The diagnostics that lie on an item (within its source range: its object in the file). */
+export function diagnosticsOn<D extends Pick<Diagnostic, 'range'>>(diagnostics: readonly D[], itemRange: Range | undefined): D[] {
+  return itemRange ? diagnostics.filter((d) => rangeWithin(d.range, itemRange)) : [];
+}
+
+/**
+ * An item's severity: the highest of its own diagnostics' (those published on its range) and its
+ * state's. `undefined`: nothing to flag.
+ */
+export function itemSeverity(state: ItemState, own: readonly Pick<Diagnostic, 'severity'>[]): Severity | undefined {
+  let best = STATE_SEVERITY[state];
+  for (const d of own) if (best === undefined || RANK[d.severity] > RANK[best]) best = d.severity;
+  return best === 'hint' ? undefined : best;
+}
+
+/**
+ * The severity of a body or constraint of the scene (the tree's icon): its state's and that of
+ * every diagnostic within its object in the file (`diagnostics`: all the Problems panel shows).
+ */
+export function severityOfItem(
+  state: ItemState,
+  diagnostics: readonly Pick<Diagnostic, 'severity' | 'range'>[],
+  sourceMap: Pick<SourceMap, 'rangeOf'> | undefined,
+  group: 'bodies' | 'constraints',
+  fileIndex: number,
+): Severity | undefined {
+  let range: Range | undefined;
+  try {
+    range = sourceMap?.rangeOf([group, fileIndex]);
+  } catch {
+    range = undefined;
+  }
+  return itemSeverity(state, diagnosticsOn(diagnostics, range));
+}
+
+/** The item's icon: its severity's (as in the Problems panel), else its state's. */
+export function itemIcon(state: ItemState, severity: Severity | undefined): IconSpec {
+  return (severity && SEVERITY_ICONS[severity]) || STATE_ICONS[state];
+}
 
 /** The island (connected component) a constraint belongs to, if any. */
 function islandOf(islands: readonly IslandReport[], constraint: string): IslandReport | undefined {

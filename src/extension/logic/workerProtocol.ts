@@ -1,8 +1,7 @@
 // Messages between the extension host and the analysis worker (worker_threads; structured clone,
 // so typed arrays travel as they are). Pure: no vscode.
-import type { InspectOptions } from '../../engine/api';
-import type { SystemSnapshot } from '../../engine/result';
-import type { Diagnostic } from '../../engine/types';
+import type { InspectOptions, SystemSnapshot, Diagnostic } from '../../engine';
+import type { RpcWire } from '../../shared/rpc';
 
 export type WorkerRequest =
   | { id: number; kind: 'inspect'; text: string; opts?: InspectOptions }
@@ -30,6 +29,18 @@ export interface WorkerSnapshotResult {
 export type WorkerResponse =
   | { id: number; ok: true; result: WorkerInspectResult | WorkerSnapshotResult }
   | { id: number; ok: false; error: string };
+
+/** The worker's methods for the shared request/reply helper (src/shared/rpc.ts). */
+export interface WorkerMethods {
+  inspect: { params: { text: string; opts?: InspectOptions }; result: WorkerInspectResult };
+  snapshot: { params: { key: string; version: number; text: string; step: number }; result: WorkerSnapshotResult };
+}
+
+/** The worker's fixed message shapes as an rpc wire: `{ id, kind, …params }` out, `{ id, ok, result | error }` back. */
+export const workerWire: RpcWire<WorkerMethods, WorkerRequest, unknown> = {
+  request: (method, params, id) => ({ message: { id, kind: method, ...params } as WorkerRequest, key: id }),
+  reply: (m) => (isWorkerResponse(m) ? (m.ok ? { key: m.id, ok: true, result: m.result } : { key: m.id, ok: false, error: m.error }) : undefined),
+};
 
 export function isWorkerRequest(m: unknown): m is WorkerRequest {
   if (typeof m !== 'object' || m === null) return false;

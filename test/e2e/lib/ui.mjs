@@ -1,5 +1,6 @@
 // Drives the workbench UI as a person would: Quick Open, the command palette, the inspector
 // webview, the Problems panel; screenshots under test-results/e2e/.
+import { decodePng, inkStats } from './png.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -164,4 +165,92 @@ export async function workbenchThemeKind(page) {
     const [r, g, b] = [m[1], m[2], m[3]].map((h) => parseInt(h, 16) / 255);
     return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5 ? 'dark' : 'light';
   });
+}
+
+/**
+ * The inspector's 3D scene view: its WebGL canvas is there (not the "needs WebGL" message) and
+ * draws something besides its background. A WebGL canvas cannot be read back once composited, so
+ * the check reads a screenshot of it. Saves a screenshot of the scene card to `shot`.
+ */
+export async function check3dView(page, shot, { timeout = 30_000 } = {}) {
+  const inner = webviewContent(page);
+  const card = inner.locator('#cl-scene');
+  await card.waitFor({ state: 'visible', timeout });
+  const message = inner.locator('#cl-scene .cl3d-message');
+  const canvas = inner.locator('#cl-scene .cl3d-canvas');
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    if (await message.count()) throw new Error(`the 3D view shows its message instead of a canvas: ${(await message.innerText()).replace(/\s+/g, ' ')}`);
+    if (await canvas.count()) break;
+    if (Date.now() > deadline) throw new Error('no 3D canvas in the scene card');
+    await sleep(200);
+  }
+  // In view, its top just below the panel's sticky header (which would otherwise cover it).
+  await canvas.evaluate((c) => {
+    const header = globalThis.document.querySelector('.cl-header');
+    const r = (c.closest('.cl-card') || c).getBoundingClientRect();
+    const below = (header ? header.getBoundingClientRect().bottom : 0) + 8;
+    if (r.top < below || r.bottom > globalThis.innerHeight) globalThis.scrollBy(0, r.top - below);
+  });
+  let stats;
+  for (;;) {
+    await sleep(300);
+    stats = inkStats(decodePng(await canvas.screenshot()));
+    if ((stats.ink > 0.01 && stats.colors >= 8) || Date.now() > deadline) break;
+  }
+  await card.screenshot({ path: shot });
+  if (!(stats.ink > 0.01 && stats.colors >= 8)) throw new Error(`the 3D canvas is blank: ${JSON.stringify(stats)}`);
+  return stats;
+}
+
+/**
+ * Puts the cursor of the scene's editor (the first editor group) at line:column with Quick Open's
+ * ":line:column", then waits for the inspector's scene card to say that `name` is selected
+ * (the host's `select`, sent after the cursor rests on the item).
+ */
+export async function cursorSelects(page, line, column, name, { timeout = 10_000 } = {}) {
+  const input = page.locator('.quick-input-widget input').first();
+  // The scene's editor group focused, then Quick Open's ":line:column" (retried like quickPick:
+  // right after a layout change the quick input may close again before it takes the text).
+  const goTo = async (where) => {
+    let lastError;
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      try {
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Control+1');
+        await sleep(200);
+        await page.keyboard.press('Control+P');
+        await input.waitFor({ state: 'visible', timeout: 5000 });
+        await input.fill(`:${where}`, { timeout: 5000 });
+        if ((await input.inputValue()) !== `:${where}`) throw new Error(`quick input shows "${await input.inputValue()}"`);
+        await sleep(300);
+        await page.keyboard.press('Enter');
+        return;
+      } catch (e) {
+        lastError = e;
+        await sleep(300 * attempt);
+      }
+    }
+    throw new Error(`could not go to ${where}: ${lastError instanceof Error ? lastError.message.split('\n')[0] : lastError}`);
+  };
+  // The editor may reopen with its cursor there already (VS Code keeps a file's view state): the
+  // cursor has to move onto the item while the inspector is open. On a loaded machine the first
+  // move can land before the editor group has focus (the cursor then moves elsewhere), so the
+  // move is made again, up to three times, before the selection is declared missing.
+  const note = webviewContent(page).locator('#cl-scene .cl-scene-note');
+  const deadline = Date.now() + timeout * 2.5;
+  let text = '';
+  for (let move = 1; move <= 3; move++) {
+    await goTo('1:1');
+    await sleep(500);
+    await goTo(`${line}:${column}`);
+    const moveDeadline = Math.min(deadline, Date.now() + timeout * (move === 3 ? 2 : 0.8));
+    for (;;) {
+      text = (await note.innerText().catch(() => '')).trim();
+      if (text.startsWith(`${name} (`) || text.startsWith(`${name} selected`)) return text;
+      if (Date.now() > moveDeadline) break;
+      await sleep(150);
+    }
+  }
+  throw new Error(`the inspector did not select ${name} after the cursor moved to ${line}:${column} three times (scene note: "${text}")`);
 }

@@ -5,6 +5,7 @@ import { csrAddDiagonal, csrMulVec, csrSubmatrix, csrTransposeMulVec } from './l
 import { SymmetricSolver } from './linalg/solve';
 import type { CsrMatrix, DependentRow, SolveMethod, SymmetricSolveResult } from './linalg/types';
 import type { SolverSettings } from './scene/types';
+import { islandIsTall, solveTallIsland } from './tallIsland';
 
 export interface Island {
   /** Column-owning body indices (scene order indices). */
@@ -185,9 +186,11 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
       continue;
     }
     const whole = single && isl.rows.length === n;
-    const Ki = whole ? K : csrSubmatrix(K, isl.rows, isl.rows);
     const bi = whole ? b : Float64Array.from(isl.rows, (r) => b[r]);
-    const res = solvers[k].solve(Ki, bi, {
+    const tall = islandIsTall(isl);
+    const res = tall
+      ? solveTallIsland(world, asm, isl, velocity ? h : 1, bi, { compliance: s.compliance, wantSpectrum: opts.wantSpectrum, wantScaledCond: opts.wantScaledCond })
+      : solvers[k].solve(whole ? K : csrSubmatrix(K, isl.rows, isl.rows), bi, {
       method: s.method,
       compliance: s.compliance,
       exactCondMaxRows: opts.exactCondMaxRows,

@@ -1,0 +1,105 @@
+// Command line of `node dist/bench.js` (see the usage text below and bench/README.md).
+import * as path from 'node:path';
+
+export const CONTENDERS = ['engine', 'dense', 'mujoco', 'mujoco-old', 'rapier', 'cannon'] as const;
+export type ContenderId = (typeof CONTENDERS)[number];
+
+export interface Options {
+  sizes: number[];
+  denseBudgetS: number;
+  /** Seconds any other contender may take per size (projected); larger sizes are skipped. */
+  budgetS: number;
+  variants: boolean;
+  rounds: number;
+  /** Cheap sizes get more rounds, up to maxRounds, while a contender's timed steps add up to less than minTimedMs. */
+  maxRounds: number;
+  minTimedMs: number;
+  outFile: string;
+  contenders: ContenderId[];
+  /** Run the chain-step comparison. */
+  chain: boolean;
+  /** Run the "while typing" bench (scene text → diagnostics). */
+  typing: boolean;
+  typingSizes: number[];
+  typingRuns: number;
+}
+
+export const USAGE = `usage: node dist/bench.js [options]
+  --quick              N = 10, 100 only; typing bench at N = 100 only (smoke test)
+  --sizes a,b,...      chain sizes (default 10,100,1000,3000,10000)
+  --rounds R           at least R rounds per contender and size (reset, 10 untimed + 50 timed steps), the
+                       contenders' rounds interleaved; the figure is the lowest per-round median (default 3)
+  --max-rounds R       cheap contenders get more rounds, up to R (default 15), while their timed steps add up
+                       to less than --min-timed-ms (default 1000)
+  --only a,b,...       contenders to run: ${CONTENDERS.join(', ')} (default all)
+  --dense-budget S     seconds the dense path may take per size (default 30), projected; larger sizes are skipped
+  --budget S           seconds any other contender may take per size (default 90), projected from smaller sizes
+  --no-variants        time only MuJoCo's main configuration (Newton, sparse Jacobian)
+  --no-chain           skip the chain comparison (typing bench only)
+  --no-typing          skip the typing bench
+  --typing-sizes a,b   chain sizes of the typing bench (default 10,100,1000; the target is at 100)
+  --typing-runs K      timed edits per typing size (default 40)
+  --out FILE           where to write the JSON (default bench/results/latest.json)`;
+
+function sizesOf(s: string, what: string): number[] {
+  const out = s.split(',').map((x) => Number(x.trim()));
+  if (!out.length || out.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`${what}: positive integers, comma-separated`);
+  return out;
+}
+
+export function parseArgs(argv: string[]): Options {
+  const o: Options = {
+    sizes: [10, 100, 1000, 3000, 10000],
+    denseBudgetS: 30,
+    budgetS: 90,
+    variants: true,
+    rounds: 3,
+    maxRounds: 15,
+    minTimedMs: 1000,
+    outFile: path.resolve(__dirname, '..', 'bench', 'results', 'latest.json'),
+    contenders: [...CONTENDERS],
+    chain: true,
+    typing: true,
+    typingSizes: [10, 100, 1000],
+    typingRuns: 40,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--quick') {
+      o.sizes = [10, 100];
+      o.typingSizes = [100];
+    } else if (a === '--sizes') o.sizes = sizesOf(next(), '--sizes');
+    else if (a === '--dense-budget') o.denseBudgetS = Number(next());
+    else if (a === '--budget') o.budgetS = Number(next());
+    else if (a === '--no-variants') o.variants = false;
+    else if (a === '--no-chain') o.chain = false;
+    else if (a === '--no-typing') o.typing = false;
+    else if (a === '--typing-sizes') o.typingSizes = sizesOf(next(), '--typing-sizes');
+    else if (a === '--typing-runs') o.typingRuns = Number(next());
+    else if (a === '--rounds') o.rounds = Number(next());
+    else if (a === '--max-rounds') o.maxRounds = Number(next());
+    else if (a === '--min-timed-ms') o.minTimedMs = Number(next());
+    else if (a === '--out') o.outFile = path.resolve(next());
+    else if (a === '--only') {
+      const ids = next().split(',').map((s) => s.trim());
+      const bad = ids.filter((x) => !(CONTENDERS as readonly string[]).includes(x));
+      if (bad.length) throw new Error(`--only: unknown contender(s) ${bad.join(', ')} (known: ${CONTENDERS.join(', ')})`);
+      o.contenders = ids as ContenderId[];
+    } else if (a === '--help' || a === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a}\n${USAGE}`);
+  }
+  if (!(o.denseBudgetS >= 0)) throw new Error('--dense-budget: a number of seconds ≥ 0');
+  if (!(o.budgetS >= 0)) throw new Error('--budget: a number of seconds ≥ 0');
+  if (!Number.isInteger(o.rounds) || o.rounds < 1) throw new Error('--rounds: a positive integer');
+  if (!Number.isInteger(o.maxRounds) || o.maxRounds < 1) throw new Error('--max-rounds: a positive integer');
+  if (!(o.minTimedMs >= 0)) throw new Error('--min-timed-ms: a number of milliseconds ≥ 0');
+  if (!Number.isInteger(o.typingRuns) || o.typingRuns < 1) throw new Error('--typing-runs: a positive integer');
+  return o;
+}

@@ -1,0 +1,194 @@
+// The panel measurements of `npm run bench:ui`, driven through the browser-test harness
+// (test/browser/harness.ts: the real panel bundle in headless Chromium, a stub host answering
+// `ready` with a PanelModel) and the page instrumentation in page.ts.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { openPanel } from '../../test/browser/harness';
+import type { Fixture } from '../../test/browser/fixtures';
+import { median } from '../timing';
+import { hooksScript, IDLE_FPS, panScript, READ_LOAD, tabSwitchScript } from './page';
+
+/**
+ * `browser` with every new context given the instrumentation as an init script, so that it runs
+ * before the panel's own scripts on the first load as on every reload (openPanel creates the
+ * context itself).
+ */
+function instrumented(browser: Browser, sceneName: string): Browser {
+  const script = hooksScript(sceneName);
+  return new Proxy(browser, {
+    get(target, prop, receiver) {
+      if (prop === 'newContext') {
+        return async (...args: Parameters<Browser['newContext']>): Promise<BrowserContext> => {
+          const ctx = await target.newContext(...args);
+          await ctx.addInitScript(script);
+          return ctx;
+        };
+      }
+      const v: unknown = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+/**
+ * The CPU time of the page's main thread (ms) from the DevTools protocol's Performance domain in
+ * thread ticks; undefined when unavailable. It counts from the start of the current document (it
+ * restarts at every navigation, reloads included) or from this call, whichever is later.
+ * Within one document, differences of it are what the panel cost regardless of how busy the
+ * machine is (the wall-clock figures are not).
+ */
+export async function threadCpu(page: Page): Promise<() => Promise<number | undefined>> {
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+    return async () => {
+      try {
+        const { metrics } = await cdp.send('Performance.getMetrics');
+        const t = metrics.find((m) => m.name === 'ThreadTime');
+        return t ? t.value * 1000 : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+  } catch {
+    return async () => undefined;
+  }
+}
+
+const cpuDelta = (a: number | undefined, b: number | undefined): number | undefined => (a !== undefined && b !== undefined && b >= a ? b - a : undefined);
+
+export interface LoadFigures {
+  /** Navigation start → the inspector painted (ms). */
+  paintMs: number;
+  /** The model message reaching the page → painted (ms): the panel's own share. */
+  modelToPaintMs: number;
+  /** Navigation start → the last drawing / DOM change (ms). */
+  settledMs: number;
+  /** Main-thread CPU time of the reloaded document up to settled (ms; reloads only). */
+  cpuMs?: number;
+}
+
+/** Poll the page (page.evaluate, which the panel's CSP allows; waitForFunction would need eval). */
+async function readLoad(page: Page, timeoutMs: number): Promise<LoadFigures> {
+  const t0 = Date.now();
+  for (;;) {
+    const r = (await page.evaluate(READ_LOAD)) as { modelAt: number; paintedAt: number; settledAt: number } | null;
+    if (r) return { paintMs: r.paintedAt, modelToPaintMs: r.paintedAt - r.modelAt, settledMs: r.settledAt };
+    if (Date.now() - t0 > timeoutMs) throw new Error(`the inspector did not paint within ${timeoutMs} ms (no <h1> with the scene name and a drawn heatmap canvas)`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+export interface FirstPaint {
+  name: string;
+  /** The first load in a fresh browser context (no code cache). */
+  cold: LoadFigures;
+  /** Reloads of the same page: each figure is the median over them. */
+  warm: LoadFigures;
+  reloads: number;
+  consoleErrors: string[];
+}
+
+/**
+ * First paint of the inspector for `fixture`: one cold load, then `reloads` reloads. Returns the
+ * page, still open, for further measurements (the caller closes its context).
+ */
+export async function firstPaint(
+  browser: Browser,
+  name: string,
+  fixture: Fixture,
+  reloads: number,
+  timeoutMs: number,
+): Promise<{ figures: FirstPaint; page: Page }> {
+  const p = await openPanel(instrumented(browser, fixture.model.sceneName), fixture);
+  const page = p.page;
+  const cold = await readLoad(page, timeoutMs);
+  const cpu = await threadCpu(page);
+  const warm: LoadFigures[] = [];
+  for (let k = 0; k < reloads; k++) {
+    await page.reload();
+    const f = await readLoad(page, timeoutMs);
+    // the counter restarted with the reloaded document: its value is the load's main-thread CPU
+    // (plus the few polling evaluations of readLoad)
+    warm.push({ ...f, cpuMs: await cpu() });
+  }
+  const med = (f: (x: LoadFigures) => number) => (warm.length ? median(warm.map(f)) : f(cold));
+  const cpus = warm.map((x) => x.cpuMs).filter((x): x is number => x !== undefined);
+  return {
+    figures: {
+      name,
+      cold,
+      warm: {
+        paintMs: med((x) => x.paintMs),
+        modelToPaintMs: med((x) => x.modelToPaintMs),
+        settledMs: med((x) => x.settledMs),
+        cpuMs: cpus.length ? median(cpus) : undefined,
+      },
+      reloads: warm.length,
+      consoleErrors: p.consoleErrors,
+    },
+    page,
+  };
+}
+
+export interface HeatmapDraw {
+  /** Click on the matrix tab → the heatmap painted, median over the switches (ms). */
+  medianMs: number;
+  minMs: number;
+  /** Median of the panel's own data-render-ms, when it publishes one. */
+  renderMedianMs: number | null;
+  /** Main-thread CPU time per switch (ms, median), including the frames the measurement waits. */
+  cpuMedianMs?: number;
+  switches: number;
+}
+
+/** Time switching the heatmap to matrix `name` (from `other`) `times` times. */
+export async function heatmapDraw(page: Page, name: string, other: string, times: number): Promise<HeatmapDraw> {
+  const ms: number[] = [];
+  const render: number[] = [];
+  const cpus: number[] = [];
+  const cpu = await threadCpu(page);
+  // the first switch pays for the first drawing of both matrices: untimed
+  await page.evaluate(tabSwitchScript(name, other));
+  for (let k = 0; k < times; k++) {
+    const c0 = await cpu();
+    const r = (await page.evaluate(tabSwitchScript(name, other))) as { ms: number; settledMs: number; renderMs: number | null };
+    const d = cpuDelta(c0, await cpu());
+    if (d !== undefined) cpus.push(d / 2); // two switches per call (to `other`, back to `name`)
+    ms.push(r.ms);
+    if (r.renderMs !== null) render.push(r.renderMs);
+  }
+  return {
+    medianMs: median(ms),
+    minMs: Math.min(...ms),
+    renderMedianMs: render.length ? median(render) : null,
+    cpuMedianMs: cpus.length ? median(cpus) : undefined,
+    switches: times,
+  };
+}
+
+export interface Pan {
+  zoom: string;
+  fps: number;
+  frames: number;
+  redrawnFrames: number;
+  longestFrameMs: number;
+  renderMedianMs: number | null;
+  /** Main-thread CPU time per frame while panning (ms): under 16.7 ms, 60 fps is within reach on a quiet machine. */
+  cpuPerFrameMs?: number;
+}
+
+/** The idle frame rate of the page (the ceiling for the pan figures). */
+export async function idleFps(page: Page): Promise<number> {
+  return (await page.evaluate(IDLE_FPS)) as number;
+}
+
+/** Show matrix `name` (from `other`), zoom in with `wheels` wheel events and drag-pan for `frames` frames. */
+export async function pan(page: Page, name: string, other: string, wheels: number, frames: number): Promise<Pan> {
+  await page.evaluate(tabSwitchScript(name, other));
+  const cpu = await threadCpu(page);
+  const c0 = await cpu();
+  const r = (await page.evaluate(panScript(wheels, frames, 120))) as Omit<Pan, 'zoom'>;
+  const d = cpuDelta(c0, await cpu());
+  // the zoom before the drag settles for a few frames too: spread over all of them (an upper bound per drag frame)
+  return { zoom: `${wheels} wheel notches in`, ...r, cpuPerFrameMs: d !== undefined ? d / r.frames : undefined };
+}

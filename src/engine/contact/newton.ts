@@ -1,0 +1,338 @@
+// Newton's method on Axion's nonlinear system (system.ts) with a backtracking (Armijo) line search
+// on ½‖h‖², one step per call: `stepNonlinear`. The linear system of each iteration is solved by a
+// sparse LU (AMD column order, threshold partial pivoting) of the Newton matrix with its rows
+// ordered [kin, dyn, b, n, f] (a strong diagonal); dense LU, then the dense minimum-norm solution,
+// are fallbacks for small systems. The method used is reported.
+import type { World } from '../assemble';
+import type { Contact, ContactForce } from '../collision/types';
+import { denseLstsqMinNorm, denseSolveLU } from '../linalg/dense';
+import { csrMulVec, csrNorm1 } from '../linalg/sparse';
+import { estimateInverseNorm1 } from '../linalg/condest';
+import { amdOrdering } from '../linalg/ordering';
+import type { CsrMatrix } from '../linalg/types';
+import type { BodyState } from '../model/body';
+import { norm2 } from '../math';
+import { classifyContact, openThreshold } from './forces';
+import { contactRowDot } from './rigid';
+import { sparseLu, sparseLuSolve, sparseLuSolveTranspose, type SparseLu } from './sparse-lu';
+import { type BlockName, type BlockNorms, type BlockRange, type ColumnBlockName, type FrozenFriction, NonlinearSystem, type NonlinearSettings } from './system';
+
+export type LinearMethod = 'sparse-lu' | 'dense-lu' | 'dense-lstsq' | 'failed';
+
+/** Armijo constant, step shrink factor and the number of trial steps of the line search. */
+export const ARMIJO_C = 1e-4;
+export const BACKTRACK = 0.5;
+export const MAX_TRIALS = 12;
+/** Largest system solved densely when the sparse LU fails. */
+export const DENSE_FALLBACK_MAX = 600;
+
+export interface NewtonReport {
+  method: 'newton';
+  iterations: number;
+  converged: boolean;
+  /** ‖h‖₂ at every iterate x₀ … x_final (length iterations + 1). */
+  residuals: number[];
+  /** Block norms at every iterate. */
+  blockResiduals: BlockNorms[];
+  /** Block norms at the final iterate. */
+  blocks: BlockNorms;
+  /** Line-search step length α of each iteration. */
+  stepLengths: number[];
+  /** Linear solver used in each iteration. */
+  linearSolvers: LinearMethod[];
+  /** The Newton matrix (∂h/∂x + regularisation on the λ diagonal) of the last iteration (or at x₀ when none). */
+  matrix: CsrMatrix;
+  /** κ₁ estimate of `matrix` (Hager–Higham with its sparse LU); ∞ when singular. */
+  cond: number;
+  /** The regularisation added to each row's λ diagonal entry (∂h/∂x = matrix − diag(regularization)). */
+  regularization: Float64Array;
+  rowBlocks: BlockRange<BlockName>[];
+  colBlocks: BlockRange<ColumnBlockName>[];
+  /**
+   * Largest |h_i| at the final iterate: its block, the index within the block, and what owns the row —
+   * a body (scene index; dyn, kin), a constraint (world index; b) or a contact (index in `contacts`; n, f).
+   */
+  worst: { block: BlockName; index: number; value: number; owner: { kind: 'body' | 'constraint' | 'contact'; index: number } };
+  /** Bilateral forces λ_b/h, one per row of the world's constraints. */
+  bilateral: Float64Array;
+  contacts: ContactForce[];
+  /** Contact impulses per contact [λ_n, λ_t1, λ_t2] (N·s). */
+  impulses: Float64Array;
+  /** max over contacts of |min(a, β̂·λ_n)| with a = c_n(q⁺) (m) or the velocity target (m/s). */
+  complementarity: number;
+  /** Largest penetration max(0, −c_n(q⁺)) (m). */
+  maxPenetration: number;
+  /** Largest | |Q⁺| − 1 | before the renormalisation. */
+  quatDrift: number;
+  /** |Q⁺| − 1 before the renormalisation, per scene body (0 for fixed bodies). */
+  bodyQuatDrift: Float64Array;
+}
+
+/** Copy of a CSR matrix with its rows taken in the order `order` (row i of the result = row order[i]). */
+function permuteRows(A: CsrMatrix, order: Int32Array): CsrMatrix {
+  const rowPtr = new Int32Array(A.rows + 1);
+  for (let i = 0; i < A.rows; i++) rowPtr[i + 1] = rowPtr[i] + A.rowPtr[order[i] + 1] - A.rowPtr[order[i]];
+  const colIdx = new Int32Array(rowPtr[A.rows]);
+  const values = new Float64Array(rowPtr[A.rows]);
+  for (let i = 0; i < A.rows; i++) {
+    const s = A.rowPtr[order[i]], e = A.rowPtr[order[i] + 1];
+    colIdx.set(A.colIdx.subarray(s, e), rowPtr[i]);
+    values.set(A.values.subarray(s, e), rowPtr[i]);
+  }
+  return { rows: A.rows, cols: A.cols, rowPtr, colIdx, values };
+}
+
+/** The AMD column order of the last pattern seen (a pure function of the pattern, so caching it changes nothing). */
+let amdCache: { rowPtr: Int32Array; colIdx: Int32Array; order: Int32Array } | undefined;
+function amdFor(P: CsrMatrix): Int32Array {
+  const c = amdCache;
+  if (c && c.rowPtr.length === P.rowPtr.length && c.colIdx.length === P.colIdx.length && equal(c.rowPtr, P.rowPtr) && equal(c.colIdx, P.colIdx)) return c.order;
+  const order = amdOrdering(P);
+  amdCache = { rowPtr: P.rowPtr.slice(), colIdx: P.colIdx.slice(), order };
+  return order;
+}
+function equal(a: Int32Array, b: Int32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Rows of the Newton matrix in the order factorised: [kin, dyn, b, n, f]. */
+function rowOrder(sys: NonlinearSystem): Int32Array {
+  const order = new Int32Array(sys.N);
+  let k = 0;
+  for (let i = 0; i < 7 * sys.nb; i++) order[k++] = sys.rkin + i;
+  for (let i = 0; i < 6 * sys.nb; i++) order[k++] = i;
+  for (let i = sys.rb; i < sys.N; i++) order[k++] = i;
+  return order;
+}
+
+/** Sparse LU of the Newton matrix with its rows in `rowOrder` (undefined when singular). */
+function factorNewton(sys: NonlinearSystem, A: CsrMatrix): { P: CsrMatrix; order: Int32Array; f: SparseLu | undefined } {
+  const order = rowOrder(sys);
+  const P = permuteRows(A, order);
+  return { P, order, f: sparseLu(P, { order: amdFor(P) }) };
+}
+
+/**
+ * κ₁ of the Newton matrix A (Hager–Higham estimate ‖A‖₁·est‖A⁻¹‖₁ from the sparse LU, as the
+ * engine's `condest1`); ∞ when A is singular. `fac` reuses a factorisation of A.
+ */
+export function newtonCondition(sys: NonlinearSystem, A: CsrMatrix, fac = factorNewton(sys, A)): number {
+  const { f, order } = fac;
+  if (!f) return Infinity;
+  const solve = (b: Float64Array) => sparseLuSolve(f, Float64Array.from(order, (i) => b[i]));
+  const solveT = (c: Float64Array) => {
+    const z = sparseLuSolveTranspose(f, c);
+    const y = new Float64Array(c.length);
+    for (let i = 0; i < order.length; i++) y[order[i]] = z[i];
+    return y;
+  };
+  const k = csrNorm1(A) * estimateInverseNorm1(A.rows, solve, solveT);
+  return Number.isFinite(k) ? k : Infinity;
+}
+
+/** Solve A·x = b (A the Newton matrix, rows in residual order). */
+export function solveNewtonSystem(sys: NonlinearSystem, A: CsrMatrix, b: Float64Array): { x: Float64Array; method: LinearMethod; factor?: ReturnType<typeof factorNewton> } {
+  const n = A.rows;
+  const fac = factorNewton(sys, A);
+  const { P, order, f } = fac;
+  const pb = Float64Array.from(order, (i) => b[i]);
+  if (f) {
+    const x = sparseLuSolve(f, pb);
+    // one step of iterative refinement
+    const r = csrMulVec(P, x);
+    for (let i = 0; i < n; i++) r[i] = pb[i] - r[i];
+    const dx = sparseLuSolve(f, r);
+    for (let i = 0; i < n; i++) x[i] += dx[i];
+    if (x.every(Number.isFinite)) return { x, method: 'sparse-lu', factor: fac };
+  }
+  if (n <= DENSE_FALLBACK_MAX) {
+    const lu = denseSolveLU(A, b);
+    if (lu.ok) return { x: lu.x, method: 'dense-lu' };
+    const ls = denseLstsqMinNorm(A, b);
+    if (ls.ok) return { x: ls.x, method: 'dense-lstsq' };
+  }
+  return { x: new Float64Array(n), method: 'failed' };
+}
+
+function regDiagonal(sys: NonlinearSystem, reg: number): Float64Array {
+  const d = new Float64Array(sys.N);
+  const s = sys.settings;
+  for (let r = 0; r < sys.mb; r++) d[sys.rb + r] = sys.deadB[r] ? 0 : (s.jointLevel === 'position' ? sys.h : 1) * reg;
+  for (let c = 0; c < sys.nc; c++) {
+    d[sys.rn + c] = sys.deadN[c] ? 0 : (s.contactLevel === 'position' ? sys.h : 1) * reg;
+    d[sys.rf + 2 * c] = d[sys.rf + 2 * c + 1] = reg;
+  }
+  return d;
+}
+
+/**
+ * Newton's method on h(x) = 0 from x (modified in place). Each iteration solves
+ * (∂h/∂x + D)·Δx = −h and backtracks on ½‖h‖² until ½‖h(x + αΔx)‖² ≤ ½‖h(x)‖² + c·α·hᵀ(∂h/∂x)Δx.
+ * Friction: 'exact' re-evaluates W at every trial point; 'fixed-point' (Axion) holds the W of the
+ * iteration's start through the solve and the line search. Convergence: ‖h(x)‖₂ ≤ tolerance, W at x.
+ */
+export function newtonSolve(sys: NonlinearSystem, x: Float64Array) {
+  const st = sys.settings.newton;
+  const reg = sys.settings.regularization;
+  const regD = regDiagonal(sys, reg);
+  // 'exact': h_f carries W(x), so every trial point re-evaluates it; 'fixed-point': W frozen per iteration
+  const exact = sys.settings.frictionJacobian === 'exact';
+  const residuals: number[] = [];
+  const blockResiduals: BlockNorms[] = [];
+  const stepLengths: number[] = [];
+  const linearSolvers: LinearMethod[] = [];
+  let matrix: CsrMatrix | undefined;
+  let lastFactor: ReturnType<typeof factorNewton> | undefined;
+  let fr: FrozenFriction = sys.frozenFriction(x);
+  let h = sys.residual(x, fr);
+  let iterations = 0;
+  let converged = false;
+  const maxIt = Math.max(0, Math.floor(st.maxIterations));
+  for (;;) {
+    const nh = norm2(h);
+    residuals.push(nh);
+    blockResiduals.push(sys.blockNorms(h));
+    if (nh <= st.tolerance) {
+      converged = true;
+      break;
+    }
+    if (iterations >= maxIt || !Number.isFinite(nh)) break;
+    matrix = sys.jacobian(x, fr, reg);
+    const rhs = h.map((v) => -v);
+    const { x: dx, method, factor } = solveNewtonSystem(sys, matrix, rhs);
+    lastFactor = factor;
+    linearSolvers.push(method);
+    iterations++;
+    if (method === 'failed') {
+      stepLengths.push(0);
+      break;
+    }
+    // slope of ½‖h‖² along dx: hᵀ(∂h/∂x)dx, with ∂h/∂x = matrix − diag(regD)
+    const Jdx = csrMulVec(matrix, dx);
+    let slope = 0;
+    for (let i = 0; i < h.length; i++) slope += h[i] * (Jdx[i] - regD[i] * dx[i]);
+    const f0 = 0.5 * nh * nh;
+    let alpha = 1;
+    // α = 0 (stay) unless a trial point has a finite merit
+    let best = { alpha: 0, f: Infinity, x: x, h: h };
+    const xt = new Float64Array(x.length);
+    for (let t = 0; t < (st.lineSearch ? MAX_TRIALS : 1); t++) {
+      for (let i = 0; i < x.length; i++) xt[i] = x[i] + alpha * dx[i];
+      const ht = sys.residual(xt, exact ? sys.frozenFriction(xt) : fr);
+      const ft = 0.5 * norm2(ht) ** 2;
+      if (ft < best.f) best = { alpha, f: ft, x: Float64Array.from(xt), h: ht };
+      if (!st.lineSearch || ft <= f0 + ARMIJO_C * alpha * Math.min(slope, 0) || (slope >= 0 && ft < f0)) break;
+      alpha *= BACKTRACK;
+    }
+    stepLengths.push(best.alpha);
+    x.set(best.x);
+    fr = sys.frozenFriction(x);
+    h = sys.residual(x, fr);
+  }
+  if (!matrix) matrix = sys.jacobian(x, fr, reg);
+  const cond = newtonCondition(sys, matrix, lastFactor);
+  return { iterations, converged, residuals, blockResiduals, stepLengths, linearSolvers, matrix, cond, regD, h };
+}
+
+function ownerOf(world: World, block: BlockName, i: number): NewtonReport['worst']['owner'] {
+  switch (block) {
+    case 'dyn':
+      return { kind: 'body', index: world.colBodies[Math.floor(i / 6)] ?? -1 };
+    case 'kin':
+      return { kind: 'body', index: world.colBodies[Math.floor(i / 7)] ?? -1 };
+    case 'b': {
+      let c = 0;
+      while (c + 1 < world.constraints.length && world.rowStart[c + 1] <= i) c++;
+      return { kind: 'constraint', index: c };
+    }
+    case 'n':
+      return { kind: 'contact', index: i };
+    case 'f':
+      return { kind: 'contact', index: Math.floor(i / 2) };
+  }
+}
+
+/**
+ * One step of Axion's nonlinear formulation from `states` (q⁻, u⁻) with contacts detected at q⁻.
+ * Returns the new states (Q renormalised; the input is not modified) and the step's report.
+ * `warm.bilateral` optionally starts λ_b from forces (e.g. the previous step's `report.bilateral`).
+ */
+export function stepNonlinear(
+  world: World,
+  states: readonly BodyState[],
+  contacts: readonly Contact[],
+  settings: NonlinearSettings,
+  dt: number,
+  warm?: { bilateral?: ArrayLike<number> },
+): { states: BodyState[]; report: NewtonReport } {
+  const sys = new NonlinearSystem(world, states, contacts, settings, dt);
+  const lb = warm?.bilateral ? Float64Array.from({ length: sys.mb }, (_, i) => (warm.bilateral![i] ?? 0) * dt) : undefined;
+  const x = sys.initialGuess(lb);
+  const res = newtonSolve(sys, x);
+  // worst residual entry
+  let wi = 0;
+  for (let i = 1; i < res.h.length; i++) if (Math.abs(res.h[i]) > Math.abs(res.h[wi])) wi = i;
+  const blk = sys.rowBlocks.find((b) => wi >= b.start && wi < b.start + b.size) ?? sys.rowBlocks[0];
+  // states
+  let quatDrift = 0;
+  const bodyQuatDrift = new Float64Array(states.length);
+  const out = states.map((s, i) => {
+    const k = world.bodies[i].column < 0 ? -1 : world.bodies[i].column / 6;
+    if (k < 0) return { p: [...s.p], q: [...s.q], v: [...s.v], w: [...s.w] } as BodyState;
+    const o = 7 * k, u = sys.cu + 6 * k;
+    const n = Math.hypot(x[o + 3], x[o + 4], x[o + 5], x[o + 6]);
+    quatDrift = Math.max(quatDrift, Math.abs(n - 1));
+    bodyQuatDrift[i] = n - 1;
+    return {
+      p: [x[o], x[o + 1], x[o + 2]],
+      q: [x[o + 3] / n, x[o + 4] / n, x[o + 5] / n, x[o + 6] / n],
+      v: [x[u], x[u + 1], x[u + 2]],
+      w: [x[u + 3], x[u + 4], x[u + 5]],
+    } as BodyState;
+  });
+  // contacts
+  const nc = sys.nc;
+  const impulses = new Float64Array(3 * nc);
+  for (let c = 0; c < nc; c++) {
+    impulses[3 * c] = x[sys.cln + c];
+    impulses[3 * c + 1] = x[sys.clf + 2 * c];
+    impulses[3 * c + 2] = x[sys.clf + 2 * c + 1];
+  }
+  const normals = Float64Array.from({ length: nc }, (_, c) => impulses[3 * c] / dt);
+  const openBelow = openThreshold(normals);
+  let complementarity = 0, maxPenetration = 0;
+  const forces = sys.crs.map((cr, c) => {
+    const gap = sys.gapAt(x, c);
+    maxPenetration = Math.max(maxPenetration, -gap);
+    const a = settings.contactLevel === 'position' ? gap : contactRowDot(cr, 0, x, sys.cu) + (settings.erp * cr.contact.gap) / dt;
+    complementarity = Math.max(complementarity, Math.abs(Math.min(a, sys.betaN[c] * impulses[3 * c])));
+    const slip = Math.hypot(contactRowDot(cr, 1, x, sys.cu), contactRowDot(cr, 2, x, sys.cu));
+    return classifyContact(normals[c], impulses[3 * c + 1] / dt, impulses[3 * c + 2] / dt, cr.contact.friction, slip, openBelow);
+  });
+  const bilateral = Float64Array.from({ length: sys.mb }, (_, i) => x[sys.clb + i] / dt);
+  const report: NewtonReport = {
+    method: 'newton',
+    iterations: res.iterations,
+    converged: res.converged,
+    residuals: res.residuals,
+    blockResiduals: res.blockResiduals,
+    blocks: res.blockResiduals[res.blockResiduals.length - 1],
+    stepLengths: res.stepLengths,
+    linearSolvers: res.linearSolvers,
+    matrix: res.matrix,
+    cond: res.cond,
+    regularization: res.regD,
+    rowBlocks: sys.rowBlocks,
+    colBlocks: sys.colBlocks,
+    worst: { block: blk.name, index: wi - blk.start, value: res.h.length ? Math.abs(res.h[wi]) : 0, owner: ownerOf(world, blk.name, wi - blk.start) },
+    bilateral,
+    contacts: forces,
+    impulses,
+    complementarity,
+    maxPenetration,
+    quatDrift,
+    bodyQuatDrift,
+  };
+  return { states: out, report };
+}

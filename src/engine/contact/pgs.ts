@@ -1,0 +1,378 @@
+// Velocity-level contacts in Solfec's local-dynamics form, solved by projected Gauss–Seidel per
+// island. Rows: the bilateral rows of the world's constraints, then (n, t1, t2) per contact.
+//   U = B + W·R,  W = h·J·M⁻¹·Jᵀ,  B = J·(u⁻ + h·M⁻¹F),  u⁺ = u⁻ + h·M⁻¹F + h·M⁻¹·Jᵀ·R
+// R are forces (h·R impulses). Each row visit projects R_i onto its admissible set:
+//   bilateral   U_i + Σ·R_i = −(erp/h)·C_i                     (unprojected)
+//   normal      0 ≤ R_n ⊥ U_n − t_n ≥ 0,  t_n = restitution / penetration target (below;
+//               restitution only when the free motion closes the gap within the step)
+//   friction    R_t = proj_{‖R_t‖ ≤ μR_n}(R_t − U_t/λ_max(W_tt))   (Coulomb disc)
+// W is never formed: U is kept as J·u with u updated by h·M⁻¹·Jᵀ·ΔR (the same algebra, O(1) per row).
+import { quatIntegrateInto } from '../math';
+import { applyMinv, assemble, type Assembly, type World } from '../assemble';
+import type { Contact, PgsSettings } from '../collision/types';
+import type { BodyState } from '../model/body';
+import { classifyContact, openThreshold } from './forces';
+import { contactGap, contactRows, rowMinvRow, slotsOf, type ContactRows } from './rigid';
+import type { ContactForce } from '../collision/types';
+
+export interface VelocitySettings {
+  pgs: PgsSettings;
+  /** Baumgarte factor of bilateral rows and of penetration recovery (the scene's `erp`). */
+  erp: number;
+  /** Σ of bilateral rows (the scene's `compliance`). */
+  compliance: number;
+  /** Restitution applies when the contact approaches faster than this (m/s). Default 1e-2. */
+  restitutionThreshold: number;
+}
+
+export interface PgsIsland {
+  /** Scene indices of the free bodies. */
+  bodies: number[];
+  constraints: number[];
+  contacts: number[];
+  iterations: number;
+  residual: number;
+  converged: boolean;
+}
+
+export interface PgsReport {
+  method: 'pgs';
+  /** Largest iteration count over the islands. */
+  iterations: number;
+  /** ‖r‖₂ of the natural-map residuals (m/s) of every row at its last visit. */
+  residual: number;
+  converged: boolean;
+  islands: PgsIsland[];
+  /** Bilateral reactions R (forces), one per row of the world's constraints. */
+  bilateral: Float64Array;
+  contacts: ContactForce[];
+  /** Per contact, [R_n, R_t1, R_t2] (forces). */
+  R: Float64Array;
+  /** Free velocity B and final U = B + W·R per row (bilateral rows, then n, t1, t2 per contact). */
+  B: Float64Array;
+  U: Float64Array;
+  /** Velocity targets t per row (the right-hand side U should reach). */
+  target: Float64Array;
+  /** max over contacts of |min(U_n − t_n, W_nn·R_n)| (m/s). */
+  complementarity: number;
+  /** Largest penetration max(0, −gap) (m): at q⁻ from `solveContactsPgs`, after the step from `stepVelocity`. */
+  maxPenetration: number;
+  /** u⁺, 6 per free body (column order). */
+  uPlus: Float64Array;
+}
+
+/** Union–find islands over free-body slots joined by constraints or contacts. */
+function islandRoots(world: World, contacts: readonly ContactRows[]): Int32Array {
+  const nb = world.colBodies.length;
+  const parent = Int32Array.from({ length: nb }, (_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  const join = (a: number, b: number) => {
+    if (a < 0 || b < 0) return;
+    const ra = find(a), rb = find(b);
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  };
+  const slots = slotsOf(world);
+  const slot = (i: number) => (i < 0 ? -1 : slots[i]);
+  for (let c = 0; c < world.constraints.length; c++) join(slot(world.endA[c]), slot(world.endB[c]));
+  for (const cr of contacts) join(cr.slotA, cr.slotB);
+  for (let k = 0; k < nb; k++) parent[k] = find(k);
+  return parent;
+}
+
+/** u += h·M⁻¹·(row)ᵀ·dR for one end. */
+function kick(u: Float64Array, J: ArrayLike<number>, o: number, slot: number, minv: Float64Array, hdR: number): void {
+  const m0 = slot * 10, u0 = slot * 6;
+  const im = minv[m0] * hdR;
+  u[u0] += im * J[o];
+  u[u0 + 1] += im * J[o + 1];
+  u[u0 + 2] += im * J[o + 2];
+  const a0 = J[o + 3] * hdR, a1 = J[o + 4] * hdR, a2 = J[o + 5] * hdR;
+  u[u0 + 3] += minv[m0 + 1] * a0 + minv[m0 + 2] * a1 + minv[m0 + 3] * a2;
+  u[u0 + 4] += minv[m0 + 4] * a0 + minv[m0 + 5] * a1 + minv[m0 + 6] * a2;
+  u[u0 + 5] += minv[m0 + 7] * a0 + minv[m0 + 8] * a1 + minv[m0 + 9] * a2;
+}
+
+function dot6(J: ArrayLike<number>, o: number, u: Float64Array, slot: number): number {
+  const u0 = slot * 6;
+  return J[o] * u[u0] + J[o + 1] * u[u0 + 1] + J[o + 2] * u[u0 + 2] + J[o + 3] * u[u0 + 3] + J[o + 4] * u[u0 + 4] + J[o + 5] * u[u0 + 5];
+}
+
+/** Row k (n, t1, t2) of a contact times u. */
+function contactU(cr: ContactRows, k: number, u: Float64Array): number {
+  let s = 0;
+  if (cr.slotA >= 0) s += dot6(cr.JA, k * 6, u, cr.slotA);
+  if (cr.slotB >= 0) s += dot6(cr.JB, k * 6, u, cr.slotB);
+  return s;
+}
+
+/** u += h·M⁻¹·(row k of the contact)ᵀ·dR, with hdR = h·dR. */
+function contactKick(cr: ContactRows, k: number, u: Float64Array, minv: Float64Array, hdR: number): void {
+  if (cr.slotA >= 0) kick(u, cr.JA, k * 6, cr.slotA, minv, hdR);
+  if (cr.slotB >= 0) kick(u, cr.JB, k * 6, cr.slotB, minv, hdR);
+}
+
+/** J_i·M⁻¹·J_jᵀ summed over the ends two contact rows share (rows of the same contact). */
+function crossW(cr: ContactRows, i: number, j: number, minv: Float64Array): number {
+  let s = 0;
+  const ends: Array<[Float64Array, number]> = [[cr.JA, cr.slotA], [cr.JB, cr.slotB]];
+  for (const [J, slot] of ends) {
+    if (slot < 0) continue;
+    const m0 = slot * 10, oi = i * 6, oj = j * 6;
+    s += minv[m0] * (J[oi] * J[oj] + J[oi + 1] * J[oj + 1] + J[oi + 2] * J[oj + 2]);
+    const a0 = J[oj + 3], a1 = J[oj + 4], a2 = J[oj + 5];
+    s += J[oi + 3] * (minv[m0 + 1] * a0 + minv[m0 + 2] * a1 + minv[m0 + 3] * a2);
+    s += J[oi + 4] * (minv[m0 + 4] * a0 + minv[m0 + 5] * a1 + minv[m0 + 6] * a2);
+    s += J[oi + 5] * (minv[m0 + 7] * a0 + minv[m0 + 8] * a1 + minv[m0 + 9] * a2);
+  }
+  return s;
+}
+
+/**
+ * Solve the velocity-level contact problem at the states q⁻, u⁻ (contacts detected there).
+ * `warm` optionally starts from previous reactions (bilateral rows; 3 per contact).
+ */
+export function solveContactsPgs(
+  world: World,
+  states: readonly BodyState[],
+  contacts: readonly Contact[],
+  settings: VelocitySettings,
+  dt: number,
+  warm?: { bilateral?: ArrayLike<number>; contacts?: ArrayLike<number> },
+  asmIn?: Assembly,
+): PgsReport {
+  const h = dt;
+  const asm = asmIn ?? assemble(world, states as BodyState[]);
+  const minv = asm.minvCompact;
+  const nb = world.colBodies.length;
+  const a0 = applyMinv(world, minv, asm.F);
+  const u = new Float64Array(6 * nb);
+  for (let i = 0; i < u.length; i++) u[i] = asm.v[i] + h * a0[i];
+  const crs = contactRows(world, states, contacts, minv);
+  const nbr = world.nRows, nc = crs.length, nr = nbr + 3 * nc;
+  const slots = slotsOf(world);
+  const slot = (i: number) => (i < 0 ? -1 : slots[i]);
+  // bilateral row layout: the 6 J entries of each end in J.values
+  const rowA = new Int32Array(nbr).fill(-1), rowB = new Int32Array(nbr).fill(-1);
+  const rowOwner = new Int32Array(nbr);
+  for (let c = 0; c < world.constraints.length; c++) {
+    for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) {
+      rowOwner[r] = c;
+      rowA[r] = world.jOffA[r] >= 0 ? slot(world.endA[c]) : -1;
+      rowB[r] = world.jOffB[r] >= 0 ? slot(world.endB[c]) : -1;
+    }
+  }
+  const Jv = asm.J.values;
+  const R = new Float64Array(nr);
+  const target = new Float64Array(nr);
+  const Wd = new Float64Array(nr);
+  const B = new Float64Array(nr);
+  const Sigma = settings.compliance;
+  for (let r = 0; r < nbr; r++) {
+    target[r] = -(settings.erp / h) * asm.C[r];
+    if (rowA[r] >= 0) Wd[r] += h * rowMinvRow(Jv, world.jOffA[r], minv, rowA[r]);
+    if (rowB[r] >= 0) Wd[r] += h * rowMinvRow(Jv, world.jOffB[r], minv, rowB[r]);
+  }
+  const Wt = new Float64Array(3 * nc); // per contact: W11, W12, W22 of the tangent block
+  const uMinus = asm.v;
+  for (let c = 0; c < nc; c++) {
+    const cr = crs[c], r0 = nbr + 3 * c;
+    for (let k = 0; k < 3; k++) Wd[r0 + k] = h * cr.w[k];
+    Wt[3 * c] = h * cr.w[1];
+    Wt[3 * c + 1] = h * crossW(cr, 1, 2, minv);
+    Wt[3 * c + 2] = h * cr.w[2];
+    let un = 0;
+    if (cr.slotA >= 0) un += dot6(cr.JA, 0, uMinus, cr.slotA);
+    if (cr.slotB >= 0) un += dot6(cr.JB, 0, uMinus, cr.slotB);
+    const gap = cr.contact.gap;
+    const pos = gap >= 0 ? -gap / h : -(settings.erp * gap) / h;
+    // restitution only when the free motion closes the gap within this step (an open speculative
+    // contact further away must not bounce early): gap + h·J_n·u_free ≤ 0, u the free velocity here
+    const closes = gap <= 0 || gap + h * contactU(cr, 0, u) <= 0;
+    const bounce = closes && un < -settings.restitutionThreshold ? -cr.contact.restitution * un : 0;
+    target[r0] = bounce > 0 ? Math.max(bounce, pos) : pos;
+  }
+  // rows' U at the free velocity (B)
+  const rowU = (r: number): number => {
+    if (r < nbr) {
+      let s = 0;
+      if (rowA[r] >= 0) s += dot6(Jv, world.jOffA[r], u, rowA[r]);
+      if (rowB[r] >= 0) s += dot6(Jv, world.jOffB[r], u, rowB[r]);
+      return s;
+    }
+    const c = Math.floor((r - nbr) / 3);
+    return contactU(crs[c], (r - nbr) % 3, u);
+  };
+  for (let r = 0; r < nr; r++) B[r] = rowU(r);
+  const applyRow = (r: number, dR: number) => {
+    if (dR === 0) return;
+    if (r < nbr) {
+      if (rowA[r] >= 0) kick(u, Jv, world.jOffA[r], rowA[r], minv, h * dR);
+      if (rowB[r] >= 0) kick(u, Jv, world.jOffB[r], rowB[r], minv, h * dR);
+      return;
+    }
+    contactKick(crs[Math.floor((r - nbr) / 3)], (r - nbr) % 3, u, minv, h * dR);
+  };
+  if (warm?.bilateral) for (let r = 0; r < nbr; r++) applyRow(r, (R[r] = warm.bilateral[r] ?? 0));
+  if (warm?.contacts) for (let r = nbr; r < nr; r++) applyRow(r, (R[r] = warm.contacts[r - nbr] ?? 0));
+
+  // islands
+  const roots = islandRoots(world, crs);
+  const islandOf = new Map<number, { bodies: number[]; constraints: number[]; contacts: number[] }>();
+  const get = (k: number) => {
+    let isl = islandOf.get(roots[k]);
+    if (!isl) islandOf.set(roots[k], (isl = { bodies: [], constraints: [], contacts: [] }));
+    return isl;
+  };
+  for (let k = 0; k < nb; k++) get(k).bodies.push(world.colBodies[k]);
+  for (let c = 0; c < world.constraints.length; c++) {
+    const k = slot(world.endA[c]) >= 0 ? slot(world.endA[c]) : slot(world.endB[c]);
+    if (k >= 0) get(k).constraints.push(c);
+  }
+  for (let c = 0; c < nc; c++) {
+    const k = crs[c].slotA >= 0 ? crs[c].slotA : crs[c].slotB;
+    if (k >= 0) get(k).contacts.push(c);
+  }
+  const islands: PgsIsland[] = [];
+  const rowRes = new Float64Array(nr);
+  for (const isl of [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0])) {
+    const rows: number[] = [];
+    for (const c of isl.constraints) for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) if (Wd[r] + Sigma > 0) rows.push(r);
+    let iterations = 0, residual = 0;
+    const maxIt = Math.max(0, Math.floor(settings.pgs.iterations));
+    if (rows.length > 0 || isl.contacts.length > 0) {
+      for (let it = 0; it < maxIt; it++) {
+        let sq = 0;
+        for (const r of rows) {
+          const d = Wd[r] + Sigma;
+          const dR = -(rowU(r) + Sigma * R[r] - target[r]) / d;
+          R[r] += dR;
+          applyRow(r, dR);
+          rowRes[r] = d * Math.abs(dR);
+          sq += rowRes[r] * rowRes[r];
+        }
+        for (const c of isl.contacts) {
+          const r0 = nbr + 3 * c;
+          if (!(Wd[r0] > 0)) continue;
+          // normal
+          const cr = crs[c];
+          const Rn = Math.max(0, R[r0] - (contactU(cr, 0, u) - target[r0]) / Wd[r0]);
+          const dn = Rn - R[r0];
+          R[r0] = Rn;
+          if (dn !== 0) contactKick(cr, 0, u, minv, h * dn);
+          rowRes[r0] = Wd[r0] * Math.abs(dn);
+          // friction: R_t − ρ·U_t with the scalar ρ = 1/λ_max(W_tt), then projection on the disc
+          // ‖R_t‖ ≤ μ·R_n (a scalar ρ keeps the fixed point maximally dissipative: U_t ∥ −R_t when slipping)
+          const w11 = Wt[3 * c], w12 = Wt[3 * c + 1], w22 = Wt[3 * c + 2];
+          const lmax = 0.5 * (w11 + w22) + Math.hypot(0.5 * (w11 - w22), w12);
+          const rho = lmax > 0 ? 1 / lmax : 0;
+          let t1 = R[r0 + 1] - rho * contactU(cr, 1, u);
+          let t2 = R[r0 + 2] - rho * contactU(cr, 2, u);
+          const lim = crs[c].contact.friction * Rn;
+          const nt = Math.hypot(t1, t2);
+          if (nt > lim) {
+            const s = nt > 0 ? lim / nt : 0;
+            t1 *= s;
+            t2 *= s;
+          }
+          const d1 = t1 - R[r0 + 1], d2 = t2 - R[r0 + 2];
+          R[r0 + 1] = t1;
+          R[r0 + 2] = t2;
+          if (d1 !== 0) contactKick(cr, 1, u, minv, h * d1);
+          if (d2 !== 0) contactKick(cr, 2, u, minv, h * d2);
+          rowRes[r0 + 1] = lmax * Math.abs(d1);
+          rowRes[r0 + 2] = lmax * Math.abs(d2);
+          sq += rowRes[r0] ** 2 + rowRes[r0 + 1] ** 2 + rowRes[r0 + 2] ** 2;
+        }
+        iterations = it + 1;
+        residual = Math.sqrt(sq);
+        if (!(residual > settings.pgs.tolerance)) break;
+      }
+    }
+    islands.push({ ...isl, iterations, residual, converged: residual <= settings.pgs.tolerance });
+  }
+  const U = new Float64Array(nr);
+  for (let r = 0; r < nr; r++) U[r] = rowU(r);
+  let sq = 0;
+  for (let r = 0; r < nr; r++) sq += rowRes[r] * rowRes[r];
+  const bilateral = R.slice(0, nbr);
+  const Rc = R.slice(nbr);
+  const normals = Float64Array.from({ length: nc }, (_, c) => Rc[3 * c]);
+  const openBelow = openThreshold(normals);
+  let complementarity = 0, maxPenetration = 0;
+  const forces = crs.map((cr, c) => {
+    const r0 = nbr + 3 * c;
+    complementarity = Math.max(complementarity, Math.abs(Math.min(U[r0] - target[r0], Wd[r0] * R[r0])));
+    maxPenetration = Math.max(maxPenetration, -cr.contact.gap);
+    return classifyContact(R[r0], R[r0 + 1], R[r0 + 2], cr.contact.friction, Math.hypot(U[r0 + 1], U[r0 + 2]), openBelow);
+  });
+  const residual = Math.sqrt(sq);
+  return {
+    method: 'pgs',
+    iterations: islands.reduce((m, i) => Math.max(m, i.iterations), 0),
+    residual,
+    converged: islands.every((i) => i.converged),
+    islands,
+    bilateral,
+    contacts: forces,
+    R: Rc,
+    B,
+    U,
+    target,
+    complementarity,
+    maxPenetration,
+    uPlus: u,
+  };
+}
+
+/**
+ * One velocity-level step: PGS at (q⁻, u⁻), then semi-implicit Euler as the engine's stepping
+ * (v ← u⁺, p ← p + h·v, q ← normalize(q + ½(ω,0)⊗q·h)). Returns new states (the input is not
+ * modified); `report.maxPenetration` is measured at the new positions from the witness points.
+ */
+export function stepVelocity(
+  world: World,
+  states: readonly BodyState[],
+  contacts: readonly Contact[],
+  settings: VelocitySettings,
+  dt: number,
+  warm?: { bilateral?: ArrayLike<number>; contacts?: ArrayLike<number> },
+): { states: BodyState[]; report: PgsReport } {
+  const asm = assemble(world, states as BodyState[]);
+  const report = solveContactsPgs(world, states, contacts, settings, dt, warm, asm);
+  const out = integrate(world, states, report.uPlus, dt);
+  const x = packPositions(world, out);
+  const crs = contactRows(world, states, contacts, asm.minvCompact);
+  let pen = 0;
+  for (const cr of crs) pen = Math.max(pen, -contactGap(cr, x, out));
+  report.maxPenetration = pen;
+  return { states: out, report };
+}
+
+/** Semi-implicit Euler with u⁺ (6 per free body), as `simulation.ts`. */
+export function integrate(world: World, states: readonly BodyState[], uPlus: Float64Array, h: number): BodyState[] {
+  return states.map((s, i) => {
+    const col = world.bodies[i].column;
+    const st: BodyState = { p: [...s.p], q: [...s.q], v: [...s.v], w: [...s.w] };
+    if (col < 0) return st;
+    for (let d = 0; d < 3; d++) {
+      st.v[d] = uPlus[col + d];
+      st.w[d] = uPlus[col + 3 + d];
+      st.p[d] += st.v[d] * h;
+    }
+    quatIntegrateInto(st.q, st.w, h);
+    return st;
+  });
+}
+
+/** Positions of the free bodies packed 7 per slot (p, q), the layout `contactGap` reads. */
+export function packPositions(world: World, states: readonly BodyState[]): Float64Array {
+  const x = new Float64Array(7 * world.colBodies.length);
+  world.colBodies.forEach((bi, k) => {
+    x.set(states[bi].p, 7 * k);
+    x.set(states[bi].q, 7 * k + 3);
+  });
+  return x;
+}

@@ -1,0 +1,39 @@
+// The `solver` section of a scene: time step, stabilisation, formulation, method and thresholds.
+import { DEFAULT_SOLVER, FORMULATIONS, SOLVE_METHODS, SOLVER_FIELDS, STABILIZATIONS } from './fields';
+import { BAD, describe, type FieldObject, type FieldReader, type NumberChecks } from './reader';
+import type { SolverSettings } from './types';
+
+/** The settings that are numbers. */
+type NumericSetting = { [K in keyof SolverSettings]: SolverSettings[K] extends number ? K : never }[keyof SolverSettings];
+
+/** The solver settings, defaults filled in; a wrong field keeps its default (after its diagnostic). */
+export function readSolver(r: FieldReader, top: FieldObject): SolverSettings {
+  const s: SolverSettings = { ...DEFAULT_SOLVER };
+  const node = r.valueOf(top, 'solver');
+  if (node === undefined || node === BAD) return s;
+  if (node.type !== 'object') {
+    r.typeError(node, ['solver'], `\`solver\` must be an object such as \`{ "dt": 0.01, "steps": 100 }\`, not ${describe(node)}.`, {});
+    return s;
+  }
+  const o = r.object(node, ['solver'], SOLVER_FIELDS, {});
+  const num = (key: NumericSetting, checks: NumberChecks): void => {
+    const v = r.number(o, key, `\`solver.${key}\``, checks, {});
+    if (typeof v === 'number') s[key] = v;
+  };
+  num('dt', { min: 0, exclusiveMin: true });
+  num('steps', { min: 0, integer: true });
+  num('alpha', { min: 0 });
+  num('beta', { min: 0 });
+  num('erp', { min: 0, max: 1 });
+  num('compliance', { min: 0 });
+  num('conditionWarning', { min: 0, exclusiveMin: true });
+  num('violationTolerance', { min: 0 });
+  num('driftTolerance', { min: 0 });
+  const stab = r.enumeration(o, 'stabilization', '`solver.stabilization`', STABILIZATIONS, {});
+  if (typeof stab === 'string') s.stabilization = stab;
+  const form = r.enumeration(o, 'formulation', '`solver.formulation`', FORMULATIONS, {});
+  if (typeof form === 'string') s.formulation = form;
+  const method = r.enumeration(o, 'method', '`solver.method`', SOLVE_METHODS, {});
+  if (typeof method === 'string') s.method = method;
+  return s;
+}

@@ -1,0 +1,47 @@
+// The step every view shows of a scene, and its κ(A), rank and rows: the status bar, the CodeLens
+// and the tree read it here, so they agree with each other and with the inspector (which shows
+// the same step: Go to Step or a chart click, else the run's current step). Step 0 is the
+// analysis; a later step is the run's record of it. Pure: no vscode.
+import type { SceneSpec, StepRecord, SystemSnapshot } from '../../engine';
+import { DEFAULT_CONDITION_WARNING } from '../../shared';
+import type { CondFacts } from './format';
+
+/** What of a scene's state the views read (a SceneState has it). */
+export interface ShownSource {
+  readonly result: { readonly snapshot?: SystemSnapshot; readonly parse: { readonly scene?: SceneSpec } } | undefined;
+  readonly sim: { readonly currentStep: number; readonly records: readonly StepRecord[] } | undefined;
+  readonly shownStep: number | undefined;
+}
+
+/** The step shown: the inspector's chosen step (clamped to the history), else the run's current step, else 0. */
+export function shownStepOf(s: ShownSource | undefined): number {
+  const current = s?.sim?.currentStep ?? 0;
+  const chosen = s?.shownStep;
+  if (chosen === undefined || !Number.isInteger(chosen) || chosen < 0) return current;
+  return Math.min(chosen, current);
+}
+
+/** The run's record of the shown step; undefined at step 0 (the analysis). */
+export function shownRecord(s: ShownSource | undefined): StepRecord | undefined {
+  const k = shownStepOf(s);
+  return k > 0 ? s?.sim?.records[k - 1] : undefined;
+}
+
+/** κ(A), rank and rows of the shown step; undefined when the scene has no analysis. */
+export function shownCondFacts(s: ShownSource | undefined): CondFacts | undefined {
+  const snap = s?.result?.snapshot;
+  if (!snap) return undefined;
+  return stepCondFacts(snap, shownRecord(s));
+}
+
+/** κ(A), rank and rows at a step: the step-0 analysis, or a run's record on top of it. */
+export function stepCondFacts(snap: Pick<SystemSnapshot, 'cond' | 'condEstimated' | 'rank'>, record?: Pick<StepRecord, 'step' | 'cond' | 'condEstimated' | 'rank'>): CondFacts {
+  const rows = snap.rank.rows;
+  if (!record || record.step <= 0) return { step: 0, cond: snap.cond.A, condEstimated: snap.condEstimated, rank: snap.rank.J, rows };
+  return { step: record.step, cond: record.cond.A, condEstimated: record.condEstimated, rank: record.rank, rows };
+}
+
+/** The κ warning threshold of a scene: the `constraintLens.conditionWarning` setting, else the scene's `solver.conditionWarning`. */
+export function conditionWarningOf(scene: Pick<SceneSpec, 'solver'> | undefined, override: number | undefined): number {
+  return override ?? scene?.solver.conditionWarning ?? DEFAULT_CONDITION_WARNING;
+}

@@ -1,0 +1,123 @@
+// Sizes, scales and words of the 3D view: the glyph unit (from the scene's spacing), the arrow
+// scales (metres per newton, fixed per model so scrubbing does not rescale), the legend's content
+// and the label of a body or constraint. Pure: no DOM, no three.
+import type { PanelModel } from '../../src/protocol';
+import { formatNumber as fmt } from '../../src/shared';
+import { norm3, type V3 } from './math';
+import { poseOf, recordsRun, type Frame, type ItemState, type RunRecords, type SceneData } from './model';
+import type { ContactState } from './read';
+import { readContacts } from './read';
+
+/** Which force arrows are drawn. */
+export type ForceMode = 'all' | 'selected' | 'off';
+
+export interface LegendInfo {
+  states: Set<ItemState>;
+  redundantSet: boolean;
+  contacts: Set<ContactState>;
+  /** Reference arrows: a round value and its length in px; undefined when nothing is drawn. */
+  force?: { value: number; px: number };
+  torque?: { value: number; px: number };
+  note: string;
+}
+
+export interface Scales {
+  /** Metres of arrow per newton, per newton-metre; the longest arrow (before the user's factor). */
+  force: number;
+  torque: number;
+  maxArrow: number;
+}
+
+const diag = (d: SceneData): number => {
+  const { min, max } = d.bounds;
+  return Math.max(1e-6, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]));
+};
+
+/** The median distance between what each constraint joins (body centres; world anchors). */
+export function typicalSpacing(d: SceneData, f: Frame): number {
+  const ds: number[] = [];
+  d.constraints.forEach((c, i) => {
+    const pa: V3 = c.a >= 0 ? poseOf(f.poses, c.a).p : f.anchorA[i];
+    const pb: V3 = c.b >= 0 ? poseOf(f.poses, c.b).p : f.anchorB[i];
+    const x = Math.hypot(pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]);
+    if (x > 0 && Number.isFinite(x)) ds.push(x);
+  });
+  if (!ds.length) return diag(d) / 4;
+  ds.sort((a, b) => a - b);
+  return ds[Math.floor(ds.length / 2)];
+}
+
+/** Size of joint glyphs (a ball joint's radius is 1.3 units). */
+export function glyphUnit(d: SceneData, f: Frame): number {
+  const size = diag(d);
+  return Math.max(size * 0.003, Math.min(size * 0.02, typicalSpacing(d, f) * 0.15));
+}
+
+/** Arrow scales from the largest force and torque of the model's snapshots and contacts. */
+export function arrowScales(model: PanelModel, d: SceneData, f: Frame, log10: number, run: RunRecords = recordsRun(model.history)): Scales {
+  let maxF = 0;
+  let maxT = 0;
+  for (const s of [model.snapshot, ...(model.snapshots ?? [])]) {
+    for (const c of s.constraints) {
+      maxF = Math.max(maxF, norm3(c.forceA), norm3(c.forceB));
+      maxT = Math.max(maxT, norm3(c.torqueA), norm3(c.torqueB));
+    }
+  }
+  const contactMax = (cs: ReturnType<typeof readContacts>): void => {
+    for (const c of cs) maxF = Math.max(maxF, c.normalForce ?? 0, c.friction ? Math.hypot(...c.friction) : 0);
+  };
+  contactMax(f.contacts);
+  const stride = Math.max(1, Math.floor(run.length / 50));
+  for (let k = 1; k <= run.length; k += stride) contactMax(readContacts(run.record(k)));
+  const maxArrow = Math.min(diag(d) * 0.15, typicalSpacing(d, f) * 1.2);
+  const mult = Math.pow(10, log10);
+  return {
+    force: maxF > 0 && Number.isFinite(maxF) ? (maxArrow / maxF) * mult : mult,
+    torque: maxT > 0 && Number.isFinite(maxT) ? (maxArrow / maxT) * mult : mult,
+    maxArrow,
+  };
+}
+
+/** A reference arrow of a round value about 24–60 px long. */
+function reference(metresPerUnit: number, upp: number): { value: number; px: number } | undefined {
+  const v0 = (60 * upp) / metresPerUnit;
+  if (!(v0 > 0) || !Number.isFinite(v0)) return undefined;
+  const p = Math.pow(10, Math.floor(Math.log10(v0)));
+  const value = [5, 2, 1].map((k) => k * p).find((x) => x <= v0 * (1 + 1e-9)) ?? p;
+  return { value, px: (value * metresPerUnit) / upp };
+}
+
+/** What the legend shows; `selected` is the selected constraint (-1: none) for the 'selected' mode. */
+export function legendInfo(d: SceneData, f: Frame, s: Scales, upp: number, mode: ForceMode, selected = -1): LegendInfo {
+  const states = new Set(f.states.filter((x) => x !== 'fixed'));
+  const contacts = new Set<ContactState>(f.contacts.map((c) => c.state));
+  const drawn = (f.forces ?? []).filter((_, i) => mode === 'all' || (mode === 'selected' && i === selected));
+  const anyF = drawn.some((x) => norm3(x.forceA) > 0 || norm3(x.forceB) > 0) || (mode !== 'off' && f.contacts.some((c) => (c.normalForce ?? 0) > 0));
+  const anyT = drawn.some((x) => norm3(x.torqueA) > 0 || norm3(x.torqueB) > 0);
+  const notes: string[] = [];
+  if (!f.exact) notes.push(`step ${f.step} is not recorded: poses of ${f.step === 0 ? 'the analysis' : 'the snapshot'}`);
+  if (mode !== 'off' && d.constraints.length) {
+    if (!f.forces) notes.push(`no forces at step ${f.step} (only analysed steps carry them)`);
+    else if (mode === 'selected' && selected < 0) notes.push('forces: select a constraint');
+    else notes.push(`forces of step ${f.step}`);
+  }
+  return {
+    states,
+    redundantSet: f.redundantSet.size > 0,
+    contacts,
+    force: anyF ? reference(s.force, upp) : undefined,
+    torque: anyT ? reference(s.torque, upp) : undefined,
+    note: notes.join(' · '),
+  };
+}
+
+/** One line about a body or a constraint at the shown step (labels, the screen reader). */
+export function describeTarget(d: SceneData, f: Frame, t: { kind: 'body' | 'constraint'; index: number }): string {
+  if (t.kind === 'body') {
+    const b = d.bodies[t.index];
+    return `${b.name}${b.fixed ? ' · fixed' : ''}${b.mass !== undefined ? ` · m ${fmt(b.mass, 3)}` : ''}`;
+  }
+  const c = d.constraints[t.index];
+  const lam = f.lambda[t.index];
+  return `${c.name} · ${c.type} · ${f.states[t.index]}${lam !== undefined ? ` · |λ| ${fmt(lam, 3)}` : ''} · |C| ${fmt(f.violation[t.index], 3)}`;
+}
