@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildReportHtml, reportSnapshotSteps } from '../../src/report';
+import { encodeHistory } from '../../src/shared/history';
 import type { HostMessage, PanelModel, WebviewMessage } from '../../src/protocol';
 import { buildFixture, fixtureFromText, ROOT, type Fixture } from './fixtures';
 import { requireChromium, ensureBuilt, launch, openFile, openPanel, settle, shotPath, THEMES, type PanelPage } from './harness';
@@ -379,10 +380,22 @@ describe('inspector panel (Chromium)', () => {
     // The state is persisted.
     const states = (await page.evaluate('window.__clStates')) as { selectedStep?: number }[];
     assert.equal(states.at(-1)?.selectedStep, 5);
-    // A host 'history' message while following the live end moves the slider there.
+    // While following the live end, history appends extend the run and the pushed snapshot moves
+    // the step: the header, the forces and the matrices move together.
+    await p.send({ type: 'historyReset', length: 60, seq: 100 } satisfies HostMessage);
     await page.keyboard.press('End');
-    await p.send({ type: 'history', history: chain.model.history.slice(0, 70), currentStep: 70 } satisfies HostMessage);
+    await page.waitForFunction(() => document.querySelector('[data-stat="step"]')?.textContent?.includes('60 / 60'));
+    await p.send({ type: 'historyAppend', chunk: encodeHistory(chain.model.history, 60, 70), total: 70, seq: 101 } satisfies HostMessage);
+    await page.waitForFunction(() => document.querySelector('[data-stat="step"]')?.textContent?.includes('60 / 70'));
+    await p.send({ type: 'snapshot', snapshot: chain.snapshotAt(70), seq: 102 } satisfies HostMessage);
     await page.waitForFunction(() => document.querySelector('[data-stat="step"]')?.textContent?.includes('70 / 70'));
+    assert.equal(await page.getAttribute('#cl-forces', 'data-step'), '70');
+    assert.equal(await page.getAttribute('#cl-matrices', 'data-step'), '70');
+    assert.equal(await page.getAttribute('#cl-scene', 'data-step'), '70');
+    assert.equal(await page.getAttribute('body', 'data-cl-consistent'), '1');
+    // Every flow-controlled message is acknowledged, once.
+    for (const seq of [100, 101, 102]) await p.waitForPost((m) => m.type === 'ack' && m.seq === seq);
+    assert.equal(p.posted.filter((m) => m.type === 'ack' && m.seq === 101).length, 1);
     await assertClean(p, 'timeline');
     await page.context().close();
   });

@@ -49,7 +49,7 @@ export function createHeader(ctx: CardContext): HTMLElement {
   );
 
   store.watch(
-    (s) => [s.model, s.snapshot, s.step],
+    (s) => [s.model, s.snapshot, s.step, s.total],
     (_, s) => {
       const m = s.model;
       const snap = s.snapshot;
@@ -61,7 +61,7 @@ export function createHeader(ctx: CardContext): HTMLElement {
           h('div', { class: `cl-stat ${opts.cls ?? ''}`.trim(), role: 'listitem', title: opts.title, 'data-stat': opts.id }, h('span', { class: 'cl-stat-label', text: caps(label) }), h('span', { class: 'cl-stat-value' }, value)),
         );
       };
-      stat('Step', `${s.step} / ${m.history.length}`, { id: 'step', title: 'Shown step / steps taken' });
+      stat('Step', `${s.step} / ${s.total}`, { id: 'step', title: 'Shown step / steps taken' });
       stat('Time', fmtTime(shownTime(s)), { id: 'time' });
       const cond = shownCondition(s)!;
       stat('Method', cond.method, { id: 'method', title: 'Linear solver used for A·λ = rhs' });

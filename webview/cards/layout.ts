@@ -32,9 +32,9 @@ export function mountPanel(root: HTMLElement, context: CardContext): void {
   const footer = h('footer', { class: 'cl-footer' });
   if (ctx.report) {
     ctx.store.watch(
-      (s) => s.model,
-      (m) => {
-        if (m) footer.textContent = `Constraint Lens report${m.generator ? ` · ${m.generator}` : ''} · ${m.history.length} steps recorded · matrices embedded for ${m.snapshots?.length ?? 1} step(s)`;
+      (s) => [s.model, s.history.length] as const,
+      ([m, n]) => {
+        if (m) footer.textContent = `Constraint Lens report${m.generator ? ` · ${m.generator}` : ''} · ${n} steps recorded · matrices embedded for ${m.snapshots?.length ?? 1} step(s)`;
       },
     );
   }

@@ -4,7 +4,7 @@
 import type { PanelModel } from '../../src/protocol';
 import { formatNumber as fmt } from '../../src/shared';
 import { norm3, type V3 } from './math';
-import { poseOf, type Frame, type ItemState, type SceneData } from './model';
+import { poseOf, recordsRun, type Frame, type ItemState, type RunRecords, type SceneData } from './model';
 import type { ContactState } from './read';
 import { readContacts } from './read';
 
@@ -54,7 +54,7 @@ export function glyphUnit(d: SceneData, f: Frame): number {
 }
 
 /** Arrow scales from the largest force and torque of the model's snapshots and contacts. */
-export function arrowScales(model: PanelModel, d: SceneData, f: Frame, log10: number): Scales {
+export function arrowScales(model: PanelModel, d: SceneData, f: Frame, log10: number, run: RunRecords = recordsRun(model.history)): Scales {
   let maxF = 0;
   let maxT = 0;
   for (const s of [model.snapshot, ...(model.snapshots ?? [])]) {
@@ -67,9 +67,8 @@ export function arrowScales(model: PanelModel, d: SceneData, f: Frame, log10: nu
     for (const c of cs) maxF = Math.max(maxF, c.normalForce ?? 0, c.friction ? Math.hypot(...c.friction) : 0);
   };
   contactMax(f.contacts);
-  const h = model.history;
-  const stride = Math.max(1, Math.floor(h.length / 50));
-  for (let k = 0; k < h.length; k += stride) contactMax(readContacts(h[k]));
+  const stride = Math.max(1, Math.floor(run.length / 50));
+  for (let k = 1; k <= run.length; k += stride) contactMax(readContacts(run.record(k)));
   const maxArrow = Math.min(diag(d) * 0.15, typicalSpacing(d, f) * 1.2);
   const mult = Math.pow(10, log10);
   return {

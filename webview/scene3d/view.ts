@@ -10,7 +10,7 @@ import { GeometryKit, type Glyphs } from './glyphs';
 import { WorldLayer } from './grid';
 import { JointLayer } from './joints';
 import { type V3 } from './math';
-import { frameAt, poseOf, sceneData, type Frame, type SceneData, type StepSource } from './model';
+import { extendBounds, frameAt, poseOf, recordsRun, sceneData, type Frame, type RunRecords, type SceneData, type StepSource } from './model';
 import { Orbit, type Preset } from './orbit';
 import { Overlay, unavailableMessage, type OverlayActions } from './overlay';
 import { handleKey } from './keys';
@@ -62,6 +62,8 @@ export class SceneView3D {
   private readonly overlay?: Overlay;
   private pal!: Palette3D;
   private model?: PanelModel;
+  /** The run drawn: the model's history, or what setModel / setHistory were given. */
+  private run: RunRecords = recordsRun([]);
   private data?: SceneData;
   private frame?: Frame;
   private step = 0;
@@ -230,19 +232,23 @@ export class SceneView3D {
     this.refreshLook();
   }
 
-  /** Shows the scene of a model: the step of its snapshot, the camera fitted (kept when the same scene comes back). */
-  setModel(model: PanelModel): void {
+  /**
+   * Shows the scene of a model: the step of its snapshot, the camera fitted (kept when the same
+   * scene comes back). `run`: its records when they are not the model's history (the panel's columns).
+   */
+  setModel(model: PanelModel, run: RunRecords = recordsRun(model.history)): void {
     const prev = this.data;
     const same = !!prev && this.model?.sceneName === model.sceneName && prev.bodies.map((b) => b.name).join('\n') === model.sceneBodies.map((b) => b.name).join('\n');
     const selName = this.sel && prev ? (this.sel.kind === 'body' ? prev.bodies[this.sel.index]?.name : prev.constraints[this.sel.index]?.name) : undefined;
     this.model = model;
-    this.data = sceneData(model);
+    this.run = run;
+    this.data = sceneData(model, run);
     this.sel = undefined;
     this.hover = undefined;
-    const f0 = frameAt(model, this.data, model.snapshot.step);
+    const f0 = frameAt(model, this.data, model.snapshot.step, undefined, run);
     this.unit = glyphUnit(this.data, f0);
-    this.scales = arrowScales(model, this.data, f0, this.arrowLog);
-    this.step = same ? Math.min(this.step, model.history.length) : model.snapshot.step;
+    this.scales = arrowScales(model, this.data, f0, this.arrowLog, run);
+    this.step = same ? Math.min(this.step, run.length) : model.snapshot.step;
     if (this.forceAuto && !same) this.forceMode = this.data.constraints.length > 150 ? 'selected' : 'all';
     this.rebuild();
     if (selName) this.select(this.data.bodyIndex.has(selName) ? { body: selName } : { constraint: selName });
@@ -255,18 +261,22 @@ export class SceneView3D {
     if (!this.model || !this.data || !this.renderer) return;
     this.world.build(this.data, this.pal, this.unit);
     this.trail.recolor(this.pal);
-    this.trail.build(this.model, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
+    this.trail.build(this.run, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
     this.setStep(this.step);
   }
 
   /**
-   * A longer (or reset) run of the same scene: new history, same camera, bounds and glyph sizes
-   * (cheaper than setModel while a run plays). Redraws step `k` (default: the current one).
+   * A longer (or reset) run of the same scene: new records, same camera and glyph sizes (cheaper
+   * than setModel while a run plays; the bounds that F fits grow with the new poses). `history`:
+   * records, or the panel's columns read in place. Redraws step `k` (default: the current one).
    */
-  setHistory(history: StepRecord[], k = this.step): void {
+  setHistory(history: readonly StepRecord[] | RunRecords, k = this.step): void {
     if (!this.model || !this.data) return;
-    this.model = { ...this.model, history };
-    if (this.trailMode !== 'off') this.trail.build(this.model, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
+    const run = isRecords(history) ? recordsRun(history) : history;
+    const before = this.run.length;
+    this.run = run;
+    if (run.length > before) extendBounds(this.data, run, before + 1, run.length);
+    if (this.trailMode !== 'off') this.trail.build(run, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
     this.setStep(k);
   }
 
@@ -274,7 +284,7 @@ export class SceneView3D {
   setStep(k: number, src?: StepSource): void {
     if (!this.model || !this.data) return;
     this.step = Math.max(0, Math.floor(k));
-    this.frame = frameAt(this.model, this.data, this.step, src);
+    this.frame = frameAt(this.model, this.data, this.step, src, this.run);
     if (!this.renderer) return;
     this.bodies.update(this.data, this.frame, this.pal, this.bodyLook(), this.unit);
     this.joints.update(this.data, this.frame, this.pal, this.jointLook(), this.unit);
@@ -319,7 +329,7 @@ export class SceneView3D {
     this.joints.recolor(this.frame, this.pal, this.jointLook());
     if (this.forceMode === 'selected') this.arrows.update(this.data, this.frame, this.pal, this.unit, this.scales, this.forceMode, this.sel?.kind === 'constraint' ? this.sel.index : -1);
     if (this.trailMode === 'selected' || this.trail.effective === 'selected') {
-      this.trail.build(this.model!, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
+      this.trail.build(this.run, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
       this.trail.setStep(this.step);
     }
     if (this.sel) this.overlay?.announce(`Selected ${describeTarget(this.data, this.frame, this.sel)}`);
@@ -368,7 +378,7 @@ export class SceneView3D {
   setArrowScale(log10: number): void {
     this.arrowLog = Math.max(-3, Math.min(3, log10));
     this.overlay?.setArrowScale(this.arrowLog);
-    if (this.model && this.data && this.frame) this.scales = arrowScales(this.model, this.data, this.frame, this.arrowLog);
+    if (this.model && this.data && this.frame) this.scales = arrowScales(this.model, this.data, this.frame, this.arrowLog, this.run);
     this.setStep(this.step);
   }
 
@@ -467,3 +477,4 @@ export class SceneView3D {
   }
 }
 
+const isRecords = (x: readonly StepRecord[] | RunRecords): x is readonly StepRecord[] => Array.isArray(x);
