@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import type { HostMessage, StepRecord, SystemSnapshot } from '../../src/protocol';
 import { encodeHistory } from '../../src/shared/history';
 import { buildFixture, type Fixture } from './fixtures';
-import { chromiumAvailable, ensureBuilt, launch, openPanel, settle, shotPath } from './harness';
+import { requireChromium, ensureBuilt, launch, openPanel, settle, shotPath } from './harness';
 
 const skip = chromiumAvailable() ? false : 'no Chromium';
 const STEPS = 20_000;
@@ -23,7 +23,7 @@ function longRun(base: readonly StepRecord[], n: number, dt: number): StepRecord
   });
 }
 
-describe('a long run streamed into the panel (Chromium)', { skip }, () => {
+describe('a long run streamed into the panel (Chromium)', () => {
   let browser: Browser;
   let close: () => Promise<void>;
   let fx: Fixture;
