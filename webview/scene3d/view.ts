@@ -25,9 +25,12 @@ export interface Selection3D {
   constraint?: string;
 }
 
+/** How the user picked: a click ('pointer') or Tab / Escape ('keyboard'). */
+export type SelectVia = 'pointer' | 'keyboard';
+
 export interface SceneView3DOptions {
   /** Called when the user picks a body or a constraint (click, Tab); `{}` when Escape clears it. */
-  onSelect?: (sel: Selection3D) => void;
+  onSelect?: (sel: Selection3D, via: SelectVia) => void;
   preset?: Preset;
   trail?: TrailMode;
   forces?: ForceMode;
@@ -41,7 +44,7 @@ export class SceneView3D {
   readonly canvas: HTMLCanvasElement;
   /** False when WebGL 2 could not start (the view shows a message instead). */
   readonly available: boolean;
-  onSelect?: (sel: Selection3D) => void;
+  onSelect?: (sel: Selection3D, via: SelectVia) => void;
   /** Milliseconds from the constructor to the end of the first frame with a model. */
   firstPaintMs: number | undefined;
   /** The WebGL renderer in use (software = no GPU) and whether it multisamples. */
@@ -139,7 +142,7 @@ export class SceneView3D {
     this.on(c, 'click', (e) => {
       if (this.orbit.lastDrag >= 4 || !this.data || !this.frame) return;
       const t = this.pickAt(e);
-      if (t) this.userSelect(t);
+      if (t) this.userSelect(t, 'pointer');
     });
     this.on(c, 'pointermove', (e) => {
       if (e.buttons) return;
@@ -162,7 +165,7 @@ export class SceneView3D {
           if (!this.sel) return false;
           this.sel = undefined;
           this.refreshLook();
-          this.onSelect?.({});
+          this.onSelect?.({}, 'keyboard');
           return true;
         },
         cycle: (dir) => this.cycle(dir),
@@ -209,15 +212,15 @@ export class SceneView3D {
     const cur = !this.sel ? (dir > 0 ? -1 : n) : this.sel.kind === 'body' ? this.sel.index : nb + this.sel.index;
     const next = cur + dir;
     if (next < 0 || next >= n) return false;
-    this.userSelect(next < nb ? { kind: 'body', index: next } : { kind: 'constraint', index: next - nb });
+    this.userSelect(next < nb ? { kind: 'body', index: next } : { kind: 'constraint', index: next - nb }, 'keyboard');
     return true;
   }
 
-  private userSelect(t: Target): void {
+  private userSelect(t: Target, via: SelectVia): void {
     this.sel = t;
     this.refreshLook();
     const name = t.kind === 'body' ? this.data!.bodies[t.index].name : this.data!.constraints[t.index].name;
-    this.onSelect?.(t.kind === 'body' ? { body: name } : { constraint: name });
+    this.onSelect?.(t.kind === 'body' ? { body: name } : { constraint: name }, via);
   }
 
   private setHover(t: Target | undefined): void {
