@@ -1,6 +1,6 @@
 // Instanced glyphs: one InstancedMesh per (unit geometry, material), refilled each frame from
-// positions / orientations / scales, each instance tagged with what it picks (a body or a
-// constraint index). A 1000-link chain is a handful of draw calls.
+// positions / orientations / scales, each instance tagged with what it picks (a body, a
+// constraint or a contact index). A 1000-link chain is a handful of draw calls.
 import {
   BoxGeometry,
   BufferGeometry,
@@ -23,7 +23,7 @@ import type { RGB } from '../theme';
 import type { Q4, V3 } from './math';
 
 /** What an instance picks. */
-export type PickKind = 'body' | 'constraint' | 'none';
+export type PickKind = 'body' | 'constraint' | 'contact' | 'none';
 
 const m4 = new Matrix4();
 const pv = new Vector3();

@@ -15,9 +15,13 @@ interface Api {
   screen(sel: Selection3D): { x: number; y: number } | undefined;
   /** Renders synchronously and reads the canvas pixel at CSS (x, y) (top-left origin). */
   pixel(x: number, y: number): [number, number, number];
+  /** Renders synchronously and reads a w × h block of canvas pixels from CSS (x, y): RGB triples, row by row from the top. */
+  region(x: number, y: number, w: number, h: number): number[];
+  /** CSS pixel position of a world point. */
+  project(p: [number, number, number]): { x: number; y: number } | undefined;
   /** Orbits for `ms` milliseconds, one step per animation frame (see the implementation). */
   orbitFps(ms: number): Promise<{ fps: number; frames: number; cpuMs: number }>;
-  info(): { calls: number; triangles: number; available: boolean; selection: Selection3D; gl: { renderer: string; software: boolean; antialias: boolean } };
+  info(): { calls: number; triangles: number; available: boolean; selection: Selection3D; selectionText: string; gl: { renderer: string; software: boolean; antialias: boolean } };
   theme(): void;
   dispose(): void;
 }
@@ -73,6 +77,19 @@ const api: Api = {
     gl.readPixels(Math.round(x * k), Math.round(c.height - 1 - y * k), 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, out);
     return [out[0], out[1], out[2]];
   },
+  region(x, y, w, h) {
+    view!.renderNow();
+    const c = view!.canvas;
+    const gl = c.getContext('webgl2')!;
+    const k = c.width / c.clientWidth;
+    const [X, Y, W, H] = [Math.round(x * k), Math.round(c.height - (y + h) * k), Math.round(w * k), Math.round(h * k)];
+    const buf = new Uint8Array(W * H * 4);
+    gl.readPixels(X, Y, W, H, gl.RGBA, gl.UNSIGNED_BYTE, buf);
+    const out: number[] = [];
+    for (let r = H - 1; r >= 0; r--) for (let q = 0; q < W; q++) out.push(buf[(r * W + q) * 4], buf[(r * W + q) * 4 + 1], buf[(r * W + q) * 4 + 2]);
+    return out;
+  },
+  project: (p) => view!.project(p),
   orbitFps(ms) {
     // One orbit step per animation frame, as a user drags: the frame rate, and the main thread's
     // time per frame (orbit + three's render call + overlay: what a GPU leaves to the CPU).
@@ -94,7 +111,7 @@ const api: Api = {
       requestAnimationFrame(tick);
     });
   },
-  info: () => ({ ...view!.info, available: view!.available, selection: view!.selection, gl: view!.glInfo }),
+  info: () => ({ ...view!.info, available: view!.available, selection: view!.selection, selectionText: view!.selectionText, gl: view!.glInfo }),
   theme: () => view!.setTheme(),
   dispose: () => {
     view?.dispose();
