@@ -99,7 +99,11 @@ describe('3D view: contacts, trail, arrow scale, no WebGL', { skip }, () => {
     const withArrows = await arrowPx();
     assert.match(await legend(p), /contacts\s*stick/);
     assert.match(await legend(p), /contact arrows: normal and friction force/);
-    await create(p, stack, { step: 60, forces: 'off' });
+    // Forces: all → selected → off from the keyboard (V), the camera unchanged.
+    await p.page.focus('.cl3d-canvas');
+    await p.page.keyboard.press('v');
+    await p.page.keyboard.press('v');
+    await p.page.waitForFunction(() => document.querySelector('.cl3d-btn[title^="Force and torque"]')?.textContent === 'Forces: off', undefined, { timeout: 3000 });
     const without = await arrowPx();
     assert.ok(withArrows > without + 15, `the arrow above the contact: ${withArrows} green pixels with arrows, ${without} without`);
     assert.ok(greenish(await pixel(p, front.x, front.y)), 'contact points stay when the arrows are off');
@@ -150,12 +154,14 @@ describe('3D view: contacts, trail, arrow scale, no WebGL', { skip }, () => {
     await p.page.focus('.cl3d-canvas');
     await p.page.keyboard.press('Escape');
     assert.deepEqual(await last(), {});
+    await p.page.evaluate(() => window.cl3d.setStep(60));
+    assert.deepEqual((await p.page.evaluate(() => window.cl3d.info())).selection, {}, 'a cleared contact stays cleared on the next step');
     const order: unknown[] = [];
     for (let i = 0; i < 4; i++) {
       await p.page.keyboard.press('Tab');
       order.push(await last());
     }
-    assert.deepEqual(order, [{ body: 'bottom' }, { body: 'middle' }, { body: 'top' }, { contact: contactNames(contactsAt(stack, 59))[0] }]);
+    assert.deepEqual(order, [{ body: 'bottom' }, { body: 'middle' }, { body: 'top' }, { contact: contactNames(contactsAt(stack, 60))[0] }]);
     await p.page.keyboard.press('Shift+Tab');
     assert.deepEqual(await last(), { body: 'top' });
     // And from outside (the contacts card, a test): by name.
@@ -201,7 +207,7 @@ describe('3D view: contacts, trail, arrow scale, no WebGL', { skip }, () => {
     assert.equal(await p.page.locator('.cl3d-btn', { hasText: 'Trail' }).innerText(), 'Trail: off');
     await p.page.focus('.cl3d-canvas');
     await p.page.keyboard.press('t');
-    assert.equal(await p.page.locator('.cl3d-btn', { hasText: 'Trail' }).innerText(), 'Trail: all');
+    await p.page.waitForFunction(() => document.querySelector('.cl3d-btn[title^="Trail"]')?.textContent === 'Trail: all', undefined, { timeout: 3000 });
     assert.ok((await near()) > 0, 'the trail passes through the old positions');
     // Back at step 5 the ball (dropped from z = 1.1) has not reached z = 0.85: the trail ends at the shown step.
     await p.page.evaluate(() => window.cl3d.setStep(5));
@@ -230,7 +236,8 @@ describe('3D view: contacts, trail, arrow scale, no WebGL', { skip }, () => {
     assert.equal(await ref(), r0);
     await slider.focus();
     for (let i = 0; i < 4; i++) await p.page.keyboard.press('ArrowRight');
-    assert.ok(Math.abs(Number(await slider.inputValue()) - 0.2) < 1e-9, 'the slider itself takes the arrow keys');
+    assert.equal(await p.page.evaluate(() => document.activeElement?.className), 'cl3d-range', 'the slider keeps the focus while the legend updates');
+    assert.ok(Math.abs(Number(await slider.inputValue()) - 0.2) < 1e-9, `the slider itself takes the arrow keys: ${await slider.inputValue()}`);
     assert.notEqual(await column(), px0, 'and rescales the arrows');
     assert.deepEqual(p.problems, []);
   });

@@ -1,7 +1,7 @@
 // The HTML over the canvas: toolbar (fit, presets, toggles), legend (what the colours and a
 // reference arrow mean, the arrow scale), grid scale, the hover / selection labels (never
 // overlapping), a live region for screen readers, and the message shown when WebGL is unavailable.
-import { h, clear } from '../dom';
+import { h } from '../dom';
 import type { RGB } from '../theme';
 import type { ItemState } from './model';
 import type { Preset } from './orbit';
@@ -99,9 +99,12 @@ export class Overlay {
     this.scale.textContent = text;
   }
 
+  /** Rebuilds the legend's rows around the arrow-scale row, which stays (a focused slider keeps its focus). */
   setLegend(pal: Palette3D, info: LegendInfo): void {
     const L = this.legend;
-    clear(L);
+    const scaleRow = this.range.parentElement?.parentElement === L ? this.range.parentElement : h('div', { class: 'cl3d-legend-row' }, h('span', { class: 'cl3d-muted', text: 'arrows' }), this.range);
+    for (const el of [...L.children]) if (el !== scaleRow) el.remove();
+    if (scaleRow.parentElement !== L) L.append(scaleRow); // moving it would blur the slider
     const row = (...kids: (Node | string)[]): HTMLDivElement => h('div', { class: 'cl3d-legend-row' }, ...kids);
     const sw = (c: RGB, round = false): HTMLSpanElement => {
       const s = h('span', { class: 'cl3d-swatch' });
@@ -116,9 +119,8 @@ export class Overlay {
       a.style.color = css(c);
       return a;
     };
-    if (info.force) L.append(row(arrow(info.constraintForces ? pal.force : pal.fg, info.force.px, false), `force ${fmt(info.force.value)} N`));
-    if (info.torque) L.append(row(arrow(pal.torque, info.torque.px, true), `torque ${fmt(info.torque.value)} N·m (about the centre of mass)`));
-    L.append(row(h('span', { class: 'cl3d-muted', text: 'arrows' }), this.range));
+    if (info.force) scaleRow.before(row(arrow(info.constraintForces ? pal.force : pal.fg, info.force.px, false), `force ${fmt(info.force.value)} N`));
+    if (info.torque) scaleRow.before(row(arrow(pal.torque, info.torque.px, true), `torque ${fmt(info.torque.value)} N·m (about the centre of mass)`));
     const states = STATE_WORDS.filter(([s]) => info.states.has(s));
     if (states.length) L.append(row(...states.flatMap(([s, w]) => [sw(pal.state[s]), `${w} `])));
     if (info.redundantSet) L.append(row(sw(pal.state.redundant, true), 'halo: redundant set'));

@@ -168,8 +168,8 @@ export class SceneView3D {
         ...this.actions(),
         arrowLog: () => this.arrowLog,
         clear: () => {
-          if (!this.sel) return false;
-          this.sel = undefined;
+          if (!this.sel && !this.selContact) return false;
+          this.setSel(undefined);
           this.refreshLook();
           this.onSelect?.({}, 'keyboard');
           return true;
@@ -251,7 +251,10 @@ export class SceneView3D {
     if (this.forceAuto && !same) this.forceMode = this.data.constraints.length > 150 ? 'selected' : 'all';
     this.rebuild();
     if (selName) this.select(this.data.bodyIndex.has(selName) ? { body: selName } : { constraint: selName });
-    if (!same) this.fit();
+    if (!same) {
+      this.drawOverlay(); // the legend of this scene first: the fit keeps clear of it
+      this.fit();
+    }
     this.canvas.setAttribute('aria-label', `3D scene view of ${model.sceneName}: ${this.data.bodies.length} bodies, ${this.data.constraints.length} constraints. Arrow keys orbit, + and − zoom, F fits, 1 2 3 0 change the view, Tab selects.`);
     if (this.renderer) this.renderNow();
   }
@@ -357,9 +360,12 @@ export class SceneView3D {
     this.invalidate();
   }
 
+  /** Fits the run's bounds between the toolbar and the legend / grid scale. */
   fit(): void {
     if (!this.data) return;
-    this.orbit.fitBox(this.data.bounds.min, this.data.bounds.max);
+    const o = this.overlay;
+    const bottom = o ? Math.max(o.legend.offsetHeight, o.scale.offsetHeight) + 10 : 0;
+    this.orbit.fitBox(this.data.bounds.min, this.data.bounds.max, { top: o ? o.toolbar.offsetTop + o.toolbar.offsetHeight : 0, bottom });
   }
 
   setPreset(p: Preset): void {

@@ -9,6 +9,7 @@ import { renderPanelHtml } from '../../../src/panelHtml';
 import { encodeForJson, type PanelModel } from '../../../src/protocol';
 import { ROOT } from '../fixtures';
 import { CHROMIUM, ORIGIN, shotPath, THEMES, type ThemeName } from '../harness';
+import type { Api } from './page';
 
 export type Rgb = [number, number, number];
 export type Sel = { body?: string; constraint?: string; contact?: string };
@@ -100,7 +101,7 @@ export async function openScene(browser: Browser, opts: { theme?: ThemeName; wid
 
 export async function create(p: ScenePage, model: PanelModel, opts: Record<string, unknown> = {}): Promise<{ available: boolean; firstPaintMs?: number }> {
   const text = encodeForJson(model);
-  return p.page.evaluate(([t, o]) => window.cl3d.create(t, o as Parameters<typeof window.cl3d.create>[1]), [text, opts] as const);
+  return p.page.evaluate(([t, o]) => window.cl3d.create(t, o as Parameters<Api['create']>[1]), [text, opts] as const);
 }
 export const screen = (p: ScenePage, s: Sel): Promise<{ x: number; y: number } | undefined> => p.page.evaluate((sel) => window.cl3d.screen(sel), s);
 export const pixel = (p: ScenePage, x: number, y: number): Promise<Rgb> => p.page.evaluate(([a, b]) => window.cl3d.pixel(a, b), [x, y] as const);
