@@ -103,7 +103,7 @@ export class Overlay {
   setLegend(pal: Palette3D, info: LegendInfo): void {
     const L = this.legend;
     const scaleRow = this.range.parentElement?.parentElement === L ? this.range.parentElement : h('div', { class: 'cl3d-legend-row' }, h('span', { class: 'cl3d-muted', text: 'arrows' }), this.range);
-    for (const el of [...L.children]) if (el !== scaleRow) el.remove();
+    for (const el of Array.from(L.children)) if (el !== scaleRow) el.remove();
     if (scaleRow.parentElement !== L) L.append(scaleRow); // moving it would blur the slider
     const row = (...kids: (Node | string)[]): HTMLDivElement => h('div', { class: 'cl3d-legend-row' }, ...kids);
     const sw = (c: RGB, round = false): HTMLSpanElement => {
