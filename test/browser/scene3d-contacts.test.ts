@@ -272,6 +272,13 @@ describe('3D view: contacts, trail, arrow scale, no WebGL', { skip }, () => {
       await create(p, ball, { step: impact, preset: 'XZ', trail: 'all' });
       shots.push(await shoot(p, `scene3d-bouncing-ball-${theme}`));
       await create(p, chain, { step: 150 });
+      // Capsules: every link is drawn at its centre, and the step's contacts with the ground are in the view.
+      const bg = hexRgb(THEMES[theme].vars['--vscode-editor-background']);
+      for (const b of chain.sceneBodies) {
+        const s = (await screen(p, { body: b.name }))!;
+        assert.ok(distance(await pixel(p, s.x, s.y), bg) > 40, `capsule ${b.name} drawn`);
+      }
+      assert.ok(contactsAt(chain, 150).length > 0 && (await onScreen(p, chain, 150)).length === contactsAt(chain, 150).length);
       shots.push(await shoot(p, `scene3d-chain-ground-${theme}`));
       assert.deepEqual(p.problems, []);
     }
