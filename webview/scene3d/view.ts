@@ -19,10 +19,14 @@ import { readPalette3D, type Palette3D } from './palette';
 import { pick, project, type Target } from './pick';
 import { TrailLayer, type TrailMode } from './trail';
 import { describeTarget, legendInfo, glyphUnit, arrowScales, type ForceMode, type Scales } from './describe';
+import { followContact, nextTarget, resolveSelection, sameTarget, targetName, targetPoint } from './selection';
+import type { ContactData } from './read';
 
 export interface Selection3D {
   body?: string;
   constraint?: string;
+  /** A contact of the shown step: `bodyA/shapeA–bodyB/shapeB`, with ` #k` when the pair touches at several points. */
+  contact?: string;
 }
 
 /** How the user picked: a click ('pointer') or Tab / Escape ('keyboard'). */
@@ -75,6 +79,8 @@ export class SceneView3D {
   /** Forces mode not given: all arrows for small scenes, the selected constraint's above 150 constraints. */
   private forceAuto: boolean;
   private sel: Target | undefined;
+  /** The selected contact as last seen: followed (same pair, nearest point) when the step changes. */
+  private selContact?: ContactData;
   private hover: Target | undefined;
   private raf = 0;
   private hoverRaf = 0;
@@ -164,8 +170,8 @@ export class SceneView3D {
         ...this.actions(),
         arrowLog: () => this.arrowLog,
         clear: () => {
-          if (!this.sel) return false;
-          this.sel = undefined;
+          if (!this.sel && !this.selContact) return false;
+          this.setSel(undefined);
           this.refreshLook();
           this.onSelect?.({}, 'keyboard');
           return true;
@@ -198,7 +204,7 @@ export class SceneView3D {
   }
 
   private pickables(): Glyphs[] {
-    return [...this.bodies.pickables, ...this.joints.pickables];
+    return [...this.arrows.pickables, ...this.bodies.pickables, ...this.joints.pickables];
   }
 
   private pickAt(e: MouseEvent): Target | undefined {
@@ -206,27 +212,26 @@ export class SceneView3D {
     return pick(this.orbit.camera, this.pickables(), this.data!, this.frame!, e.clientX - r.left, e.clientY - r.top, this.canvas.clientWidth, this.canvas.clientHeight);
   }
 
-  /** Tab order: bodies, then constraints. Leaving the end lets focus move on (no keyboard trap). */
+  /** Tab order: bodies, constraints, then the step's contacts. Leaving the end lets focus move on (no keyboard trap). */
   private cycle(dir: 1 | -1): boolean {
-    if (!this.data) return false;
-    const nb = this.data.bodies.length;
-    const n = nb + this.data.constraints.length;
-    const cur = !this.sel ? (dir > 0 ? -1 : n) : this.sel.kind === 'body' ? this.sel.index : nb + this.sel.index;
-    const next = cur + dir;
-    if (next < 0 || next >= n) return false;
-    this.userSelect(next < nb ? { kind: 'body', index: next } : { kind: 'constraint', index: next - nb }, 'keyboard');
-    return true;
+    const next = this.data && this.frame ? nextTarget(this.data, this.frame, this.sel, dir) : undefined;
+    if (next) this.userSelect(next, 'keyboard');
+    return !!next;
+  }
+
+  private setSel(t: Target | undefined): void {
+    this.sel = t;
+    this.selContact = t?.kind === 'contact' ? this.frame?.contacts[t.index] : undefined;
   }
 
   private userSelect(t: Target, via: SelectVia): void {
-    this.sel = t;
+    this.setSel(t);
     this.refreshLook();
-    const name = t.kind === 'body' ? this.data!.bodies[t.index].name : this.data!.constraints[t.index].name;
-    this.onSelect?.(t.kind === 'body' ? { body: name } : { constraint: name }, via);
+    this.onSelect?.(this.selection, via);
   }
 
   private setHover(t: Target | undefined): void {
-    if (t?.kind === this.hover?.kind && t?.index === this.hover?.index) return;
+    if (sameTarget(t, this.hover)) return;
     this.hover = t;
     this.canvas.classList.toggle('cl3d-pointer', !!t);
     this.refreshLook();
@@ -239,11 +244,11 @@ export class SceneView3D {
   setModel(model: PanelModel, run: RunRecords = recordsRun(model.history)): void {
     const prev = this.data;
     const same = !!prev && this.model?.sceneName === model.sceneName && prev.bodies.map((b) => b.name).join('\n') === model.sceneBodies.map((b) => b.name).join('\n');
-    const selName = this.sel && prev ? (this.sel.kind === 'body' ? prev.bodies[this.sel.index]?.name : prev.constraints[this.sel.index]?.name) : undefined;
+    const selName = this.sel && prev && this.sel.kind !== 'contact' ? (this.sel.kind === 'body' ? prev.bodies[this.sel.index]?.name : prev.constraints[this.sel.index]?.name) : undefined;
     this.model = model;
     this.run = run;
     this.data = sceneData(model, run);
-    this.sel = undefined;
+    this.setSel(undefined);
     this.hover = undefined;
     const f0 = frameAt(model, this.data, model.snapshot.step, undefined, run);
     this.unit = glyphUnit(this.data, f0);
@@ -252,7 +257,10 @@ export class SceneView3D {
     if (this.forceAuto && !same) this.forceMode = this.data.constraints.length > 150 ? 'selected' : 'all';
     this.rebuild();
     if (selName) this.select(this.data.bodyIndex.has(selName) ? { body: selName } : { constraint: selName });
-    if (!same) this.fit();
+    if (!same) {
+      this.drawOverlay(); // the legend of this scene first: the fit keeps clear of it
+      this.fit();
+    }
     this.canvas.setAttribute('aria-label', `3D scene view of ${model.sceneName}: ${this.data.bodies.length} bodies, ${this.data.constraints.length} constraints. Arrow keys orbit, + and − zoom, F fits, 1 2 3 0 change the view, Tab selects.`);
     if (this.renderer) this.renderNow();
   }
@@ -285,28 +293,42 @@ export class SceneView3D {
     if (!this.model || !this.data) return;
     this.step = Math.max(0, Math.floor(k));
     this.frame = frameAt(this.model, this.data, this.step, src, this.run);
+    // Contacts are renumbered every step: the selected one follows its pair, a hovered one is dropped.
+    if (this.hover?.kind === 'contact') this.hover = undefined;
+    if (this.selContact) {
+      const i = followContact(this.data, this.frame, this.selContact);
+      this.sel = i >= 0 ? { kind: 'contact', index: i } : undefined;
+      if (i >= 0) this.selContact = this.frame.contacts[i];
+    }
     if (!this.renderer) return;
     this.bodies.update(this.data, this.frame, this.pal, this.bodyLook(), this.unit);
     this.joints.update(this.data, this.frame, this.pal, this.jointLook(), this.unit);
-    this.arrows.update(this.data, this.frame, this.pal, this.unit, this.scales, this.forceMode, this.sel?.kind === 'constraint' ? this.sel.index : -1);
+    this.updateArrows();
     this.trail.setStep(this.step);
     this.legendKey = '';
     this.invalidate();
   }
 
-  /** Selects a body or a constraint by name (from the tree, the editor or the matrices): no onSelect. */
+  /** Selects a body, a constraint or a contact of the shown step by name (from the tree, the editor, the matrices, the contacts card): no onSelect. */
   select(sel: Selection3D): void {
-    const d = this.data;
-    let t: Target | undefined;
-    if (d && sel.constraint !== undefined && d.constraintIndex.has(sel.constraint)) t = { kind: 'constraint', index: d.constraintIndex.get(sel.constraint)! };
-    else if (d && sel.body !== undefined && d.bodyIndex.has(sel.body)) t = { kind: 'body', index: d.bodyIndex.get(sel.body)! };
-    this.sel = t;
+    this.setSel(this.data && this.frame ? resolveSelection(this.data, this.frame, sel) : undefined);
     this.refreshLook();
   }
 
   get selection(): Selection3D {
-    if (!this.sel || !this.data) return {};
-    return this.sel.kind === 'body' ? { body: this.data.bodies[this.sel.index].name } : { constraint: this.data.constraints[this.sel.index].name };
+    if (!this.sel || !this.data || !this.frame) return {};
+    const name = targetName(this.data, this.frame, this.sel);
+    return this.sel.kind === 'body' ? { body: name } : this.sel.kind === 'constraint' ? { constraint: name } : { contact: name };
+  }
+
+  /** One line about the selection at the shown step (what its label says); '' when nothing is selected. */
+  get selectionText(): string {
+    return this.sel && this.data && this.frame ? describeTarget(this.data, this.frame, this.sel) : '';
+  }
+
+  private updateArrows(): void {
+    const look = { selected: this.sel?.kind === 'contact' ? this.sel.index : -1, hovered: this.hover?.kind === 'contact' ? this.hover.index : -1 };
+    this.arrows.update(this.data!, this.frame!, this.pal, this.unit, this.scales, this.forceMode, this.sel?.kind === 'constraint' ? this.sel.index : -1, look);
   }
 
   private bodyLook(): { selected: number; hovered: number; involved: Set<number> } {
@@ -327,7 +349,7 @@ export class SceneView3D {
     if (!this.data || !this.frame || !this.renderer) return;
     this.bodies.recolor(this.data, this.pal, this.bodyLook());
     this.joints.recolor(this.frame, this.pal, this.jointLook());
-    if (this.forceMode === 'selected') this.arrows.update(this.data, this.frame, this.pal, this.unit, this.scales, this.forceMode, this.sel?.kind === 'constraint' ? this.sel.index : -1);
+    if (this.forceMode === 'selected' || this.frame.contacts.length) this.updateArrows();
     if (this.trailMode === 'selected' || this.trail.effective === 'selected') {
       this.trail.build(this.run, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
       this.trail.setStep(this.step);
@@ -348,9 +370,12 @@ export class SceneView3D {
     this.invalidate();
   }
 
+  /** Fits the run's bounds between the toolbar and the legend / grid scale. */
   fit(): void {
     if (!this.data) return;
-    this.orbit.fitBox(this.data.bounds.min, this.data.bounds.max);
+    const o = this.overlay;
+    const bottom = o ? Math.max(o.legend.offsetHeight, o.scale.offsetHeight) + 10 : 0;
+    this.orbit.fitBox(this.data.bounds.min, this.data.bounds.max, { top: o ? o.toolbar.offsetTop + o.toolbar.offsetHeight : 0, bottom });
   }
 
   setPreset(p: Preset): void {
@@ -382,22 +407,16 @@ export class SceneView3D {
     this.setStep(this.step);
   }
 
-  /** CSS pixel position (in the canvas) of a body's centre or a constraint's anchors' midpoint at the shown step. */
+  /** CSS pixel position (in the canvas) of a body's centre, a constraint's anchors' midpoint or a contact's point at the shown step. */
   screenPosition(sel: Selection3D): { x: number; y: number } | undefined {
-    const p = this.worldPosition(sel);
-    return p && project(this.orbit.camera, p, this.canvas.clientWidth, this.canvas.clientHeight);
+    const t = this.data && this.frame ? resolveSelection(this.data, this.frame, sel) : undefined;
+    const p = t && targetPoint(this.data!, this.frame!, t);
+    return p && this.project(p);
   }
 
-  private worldPosition(sel: Selection3D): V3 | undefined {
-    const d = this.data;
-    const f = this.frame;
-    if (!d || !f) return undefined;
-    if (sel.body !== undefined && d.bodyIndex.has(sel.body)) return poseOf(f.poses, d.bodyIndex.get(sel.body)!).p;
-    const i = sel.constraint !== undefined ? d.constraintIndex.get(sel.constraint) : undefined;
-    if (i === undefined) return undefined;
-    const a = f.anchorA[i];
-    const b = f.anchorB[i];
-    return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+  /** CSS pixel position (in the canvas) of a world point; undefined behind the camera. */
+  project(p: V3): { x: number; y: number } | undefined {
+    return project(this.orbit.camera, p, this.canvas.clientWidth, this.canvas.clientHeight);
   }
 
   private resize(): void {
@@ -435,8 +454,7 @@ export class SceneView3D {
     const upp = this.orbit.unitsPerPixel;
     const label = (t: Target | undefined): { text: string; x: number; y: number } | undefined => {
       if (!t) return undefined;
-      const sel = t.kind === 'body' ? { body: this.data!.bodies[t.index].name } : { constraint: this.data!.constraints[t.index].name };
-      const p = this.worldPosition(sel);
+      const p = targetPoint(this.data!, this.frame!, t);
       const s = p && project(this.orbit.camera, p, W, H);
       return s && { text: describeTarget(this.data!, this.frame!, t), ...s };
     };
