@@ -3,7 +3,8 @@
 // simulate viewer plots its solver), and per-step series over the run (iterations, residuals,
 // penetration) with the timeline cursor; clicking a per-step chart moves the timeline.
 import { Chart, LinearScale, LineController, LineElement, LogarithmicScale, PointElement, Legend, Tooltip, type ChartConfiguration, type ChartDataset } from 'chart.js';
-import type { NewtonSnapshot, StepRecord } from '../src/protocol';
+import type { NewtonSnapshot } from '../src/protocol';
+import type { StepExtras } from './history';
 import { formatNumber as fmt } from '../src/shared';
 import type { Palette } from './palette';
 import { withAlpha } from './theme';
@@ -83,7 +84,7 @@ export class ConvergenceChart {
 /** One series of a per-step chart: a value per record (NaN: not drawn), on the left (log or linear) or right axis. */
 export interface StepSeries {
   label: string;
-  get: (r: StepRecord) => number | undefined;
+  get: (r: StepExtras) => number | undefined;
   color: string;
   axis: 'y' | 'y1';
   dash?: number[];
@@ -92,7 +93,7 @@ export interface StepSeries {
 /** Most points drawn per series: longer histories keep the largest value of each bucket of steps. */
 const MAX_POINTS = 1500;
 
-function decimate(history: readonly StepRecord[], get: StepSeries['get'], log: boolean): Pt[] {
+function decimate(history: readonly StepExtras[], get: StepSeries['get'], log: boolean): Pt[] {
   const k = Math.max(1, Math.ceil(history.length / MAX_POINTS));
   const out: Pt[] = [];
   for (let i = 0; i < history.length; i += k) {
@@ -154,7 +155,7 @@ export class StepChart {
     this.chart = new Chart(canvas, cfg);
   }
 
-  update(history: readonly StepRecord[], series: StepSeries[], step: number, p: Palette, lines: { y: number; color: string; label: string }[] = []): void {
+  update(history: readonly StepExtras[], series: StepSeries[], step: number, p: Palette, lines: { y: number; color: string; label: string }[] = []): void {
     this.chart.data.datasets = series.map((s) => {
       const log = (s.axis === 'y' ? this.axes.y : this.axes.y1)?.log ?? false;
       const data = decimate(history, s.get, log);

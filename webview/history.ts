@@ -3,7 +3,7 @@
 // its end in place and returns a new view, so older views stay valid (they never look past their
 // own length) and the reducers stay pure. Truncation or a new shape starts a new buffer.
 // Pure: no DOM; unit-tested in Node.
-import { HISTORY_METHODS, historyShape, methodCode, type HistoryChunk } from '../src/shared/history';
+import { HISTORY_METHODS, historyShape, methodCode, recordExtras, type HistoryChunk, type RecordExtras } from '../src/shared/history';
 import type { StepRecord } from '../src/protocol';
 import type { RunRecords } from './scene3d/model';
 
@@ -22,6 +22,8 @@ export class Columns {
   rank: Float64Array = new Float64Array(0);
   method: Uint8Array = new Uint8Array(0);
   poses: Float64Array = new Float64Array(0);
+  /** Per record: the contact solve's report (sparse: only contact scenes have any). */
+  extras: (RecordExtras | undefined)[] = [];
 
   constructor(
     readonly nC: number,
@@ -71,6 +73,7 @@ export class Columns {
     c.rank.set(this.rank.subarray(0, n));
     c.method.set(this.method.subarray(0, n));
     c.poses.set(this.poses.subarray(0, n * this.nP));
+    c.extras = this.extras.slice(0, n);
     c.filled = n;
     return c;
   }
@@ -88,6 +91,8 @@ export class Columns {
     this.rank.set(ch.rank, at);
     this.method.set(ch.method, at);
     this.poses.set(ch.poses, at * this.nP);
+    if (this.extras.length > at) this.extras.length = at;
+    if (ch.extras) for (let k = 0; k < n; k++) this.extras[at + k] = ch.extras[k] ?? undefined;
     this.filled = at + n;
   }
 }
@@ -155,6 +160,8 @@ export function historyFromRecords(records: readonly StepRecord[]): History {
     buf.rank[k] = r.rank ?? NaN;
     buf.method[k] = methodCode(r.method);
     for (let i = 0; i < nP; i++) buf.poses[k * nP + i] = i < r.poses.length ? r.poses[i] : NaN;
+    const x = recordExtras(r);
+    if (x) buf.extras[k] = x;
   });
   buf.filled = records.length;
   return { length: records.length, buf };
@@ -203,10 +210,33 @@ export function recordAt(h: History, k: number): StepRecord | undefined {
     method: HISTORY_METHODS[b.method[k]] ?? 'none',
     poses: Array.from(b.poses.subarray(k * b.nP, (k + 1) * b.nP)),
     ...(Number.isFinite(b.rank[k]) ? { rank: b.rank[k] } : {}),
+    ...(b.extras[k] ?? {}),
   };
+}
+
+/** The extras of record k (contacts, Newton, PGS), or undefined. */
+export const extrasAt = (h: History, k: number): RecordExtras | undefined => (k >= 0 && k < h.length ? h.buf.extras[k] : undefined);
+
+/** A record's step and time with its extras: what the per-step contact, Newton and PGS charts read. */
+export type StepExtras = RecordExtras & { step: number; t: number };
+
+/** Per column buffer: its records as StepExtras so far (a buffer is only ever appended to). */
+const extrasCache = new WeakMap<Columns, StepExtras[]>();
+
+/** Every record as its step, time and extras (empty when the run has no extras: a scene without contacts). Incremental per buffer. */
+export function extrasRecords(h: History): StepExtras[] {
+  const b = h.buf;
+  let list = extrasCache.get(b);
+  if (!list) {
+    if (!b.extras.some((x) => x !== undefined)) return [];
+    list = [];
+    extrasCache.set(b, list);
+  }
+  for (let k = list.length; k < b.filled; k++) list.push({ step: k + 1, t: b.t[k], ...(b.extras[k] ?? {}) });
+  return list.length === h.length ? list : list.slice(0, h.length);
 }
 
 /** The run as the 3D view reads it (webview/scene3d `RunRecords`): one record or one step's poses at a time, in place. */
 export function runRecords(h: History): RunRecords {
-  return { length: h.length, record: (k) => recordAt(h, k - 1), poses: (k) => posesAt(h, k) };
+  return { length: h.length, record: (k) => recordAt(h, k - 1), poses: (k) => posesAt(h, k), extras: (k) => extrasAt(h, k - 1) };
 }

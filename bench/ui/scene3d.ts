@@ -17,7 +17,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { encodeForJson, type PanelModel } from '../../src/protocol';
-import { chromiumAvailable, CHROMIUM } from '../../test/browser/harness';
+import { requireChromium } from '../../test/browser/harness';
 import { ROOT } from '../../test/browser/fixtures';
 import { chainText, exampleModel, modelFromText } from '../../test/browser/scene3d/models';
 import { launch3d, openScene, type ScenePage } from '../../test/browser/scene3d/open';
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const i = args.indexOf('--runs');
   const runs = i >= 0 ? Number(args[i + 1]) : quick ? 2 : 5;
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs: an integer ≥ 1');
-  if (!chromiumAvailable()) throw new Error(`Chromium not found at ${CHROMIUM}`);
+  requireChromium();
   const cores = os.cpus().length;
   console.log(`3D scene view benchmark (headless Chromium, 900×600 CSS px), ${cores} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   const examples = fs

@@ -12,6 +12,17 @@ export function methodCode(m: StepRecord['method']): number {
   return codes[m] ?? 0;
 }
 
+/** What a record may carry besides its columns: the contact solve's per-step report (contact scenes only). */
+export type RecordExtras = Pick<StepRecord, 'contacts' | 'contactCount' | 'complementarity' | 'maxPenetration' | 'pgs' | 'newton'>;
+const EXTRA_KEYS = ['contacts', 'contactCount', 'complementarity', 'maxPenetration', 'pgs', 'newton'] as const satisfies readonly (keyof RecordExtras)[];
+
+/** A record's extras, or null when it has none (a scene without contacts). */
+export function recordExtras(r: StepRecord): RecordExtras | null {
+  let out: Record<string, unknown> | null = null;
+  for (const k of EXTRA_KEYS) if (r[k] !== undefined) (out ??= {})[k] = r[k];
+  return out as RecordExtras | null;
+}
+
 export interface HistoryChunk {
   /** Index of the first record (its step is `from + 1`). */
   from: number;
@@ -34,6 +45,8 @@ export interface HistoryChunk {
   /** Index into HISTORY_METHODS per record. */
   method: Uint8Array;
   poses: Float64Array;
+  /** Per record: its extras (contacts, Newton, PGS) or null; absent when no record of the chunk has any. */
+  extras?: (RecordExtras | null)[];
 }
 
 /** Numbers (8 bytes each) one record takes in a chunk. */
@@ -95,6 +108,8 @@ export function encodeHistory(records: readonly StepRecord[], from: number, to: 
     out.rank[k] = r.rank ?? NaN;
     out.method[k] = methodCode(r.method);
     put(out.poses, k * nP, r.poses, nP);
+    const x = recordExtras(r);
+    if (x) (out.extras ??= new Array<RecordExtras | null>(count).fill(null))[k] = x;
   }
   return out;
 }
@@ -131,7 +146,8 @@ export function isHistoryChunk(x: unknown): x is HistoryChunk {
     ['method', n],
     ['poses', n * x.nP],
   ];
-  return want.every(([k, len]) => lengthOf(x[k]) === len);
+  const extrasOk = x.extras === undefined || (Array.isArray(x.extras) && x.extras.length === n && x.extras.every((e) => e === null || isObj(e)));
+  return extrasOk && want.every(([k, len]) => lengthOf(x[k]) === len);
 }
 
 function toF64(x: unknown): Float64Array {
@@ -165,6 +181,7 @@ export function normalizeChunk(c: HistoryChunk): HistoryChunk {
     rank: toF64(c.rank),
     method: toU8(c.method),
     poses: toF64(c.poses),
+    ...(c.extras ? { extras: c.extras } : {}),
   };
 }
 
@@ -183,5 +200,6 @@ export function chunkRecord(c: HistoryChunk, k: number): StepRecord {
     method: HISTORY_METHODS[c.method[k]] ?? 'none',
     poses: Array.from(c.poses.subarray(k * c.nP, (k + 1) * c.nP)),
     ...(Number.isFinite(c.rank[k]) ? { rank: c.rank[k] } : {}),
+    ...(c.extras?.[k] ?? {}),
   };
 }

@@ -10,14 +10,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildReportHtml, reportSnapshotSteps } from '../../src/report';
-import type { PanelModel, WebviewMessage } from '../../src/protocol';
+import type { ContactReport, PanelModel, WebviewMessage } from '../../src/protocol';
 import { encodeHistory } from '../../src/shared/history';
 import { buildFixture, ROOT, type Fixture } from './fixtures';
 import { requireChromium, ensureBuilt, launch, openFile, openPanel, settle, shotPath, THEMES, type PanelPage, type ThemeName } from './harness';
 
 requireChromium();
 type Rgb = [number, number, number];
-type Sel = { body?: string; constraint?: string };
+type Sel = { body?: string; constraint?: string; contact?: string };
 const VIEW = '#cl-scene .cl3d';
 
 /** Where the panel's 3D view draws a body's centre or a constraint's anchors' midpoint (CSS px in its canvas). */
@@ -169,6 +169,38 @@ describe('panel scene card: the 3D view (Chromium, SwiftShader)', () => {
     await page.click('.cl-table tbody tr[data-constraint="0"] .cl-link');
     assert.deepEqual(await viewSelection(page), { constraint: 'shoulder' });
     assertClean(p, 'picking');
+    await page.context().close();
+  });
+
+  test('a contact picked in the view (Tab past the bodies) stays selected and is named under the view, no reveal; a body click replaces it', async () => {
+    const stack = buildFixture('box-stack', 60);
+    const p = await openPanel(browser, stack, { theme: 'dark' });
+    const page = p.page;
+    const cs = (stack.model.history[stack.model.history.length - 1] as { contacts?: ContactReport[] }).contacts ?? [];
+    assert.ok(cs.length > 0, 'box-stack has contacts at its last step');
+    const n = p.posted.length;
+    await page.focus(`${VIEW} .cl3d-canvas`);
+    let sel: Sel = {};
+    for (let i = 0; i < 8 && sel.contact === undefined; i++) {
+      await page.keyboard.press('Tab');
+      sel = await viewSelection(page);
+    }
+    const name = sel.contact;
+    assert.ok(name, 'Tab reaches the step’s contacts after the bodies');
+    assert.match(name, /^\w+\/\w+–\w+\/\w+( #\d)?$/, 'named A/shapeA–B/shapeB');
+    await page.waitForFunction((nm) => document.querySelector('.cl-scene-note')?.textContent?.startsWith(`Selected contact ${nm}`), name);
+    const note = (await page.textContent('.cl-scene-note'))!;
+    assert.match(note, /(open|stick|slip)/, `the note gives the contact's state: ${note}`);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(await viewSelection(page), { contact: name }, 'the store did not clear the view’s contact');
+    await expectOutline(page, '|', 'no rows or columns outlined for a contact');
+    assert.equal(p.posted.slice(n).filter((x) => x.type === 'reveal').length, 0, 'a contact has nothing to reveal in the file');
+    const box = await canvasBox(page);
+    const top = await screenPos(page, { body: 'top' });
+    await page.mouse.click(box.x + top.x, box.y + top.y);
+    await page.waitForFunction(() => document.querySelector('.cl-scene-note')?.textContent?.startsWith('top selected'));
+    assert.deepEqual(await viewSelection(page), { body: 'top' });
+    assertClean(p, 'contact picking');
     await page.context().close();
   });
 

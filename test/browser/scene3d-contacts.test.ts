@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import type { ContactReport, PanelModel } from '../../src/protocol';
 import { formatNumber } from '../../src/shared';
-import { CHROMIUM, chromiumAvailable, THEMES, type ThemeName } from './harness';
+import { requireChromium, THEMES, type ThemeName } from './harness';
 import { exampleModel } from './scene3d/models';
 import { canvasBox, create, distance, hexRgb, launch3d, openScene, pixel, screen, shoot, type Rgb, type ScenePage } from './scene3d/open';
 
-const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}`;
+requireChromium();
 
 /** The contacts a record carries (the engine's ContactReport). */
 const contactsAt = (m: PanelModel, k: number): ContactReport[] => (m.history[k - 1] as { contacts?: ContactReport[] }).contacts ?? [];
@@ -40,7 +40,7 @@ async function count(p: ScenePage, x: number, y: number, w: number, h: number, o
 
 const legend = (p: ScenePage): Promise<string> => p.page.locator('.cl3d-legend').innerText();
 
-describe('3D view: contacts, trail, arrow scale, no WebGL', { skip }, () => {
+describe('3D view: contacts, trail, arrow scale, no WebGL', () => {
   let browser: Browser;
   let stack: PanelModel;
   let ball: PanelModel;

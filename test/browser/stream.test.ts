@@ -10,7 +10,7 @@ import { encodeHistory } from '../../src/shared/history';
 import { buildFixture, type Fixture } from './fixtures';
 import { requireChromium, ensureBuilt, launch, openPanel, settle, shotPath } from './harness';
 
-const skip = chromiumAvailable() ? false : 'no Chromium';
+requireChromium();
 const STEPS = 20_000;
 const CHUNK = 500;
 

@@ -11,7 +11,7 @@ import { chunkRecord, encodeHistory, HISTORY_METHODS, isHistoryChunk, methodCode
 import { decodeFromJson, encodeForJson } from '../../src/protocol';
 import { buildPanelModel } from '../../src/panelModel';
 import { frameAt, recordsRun, sceneData } from '../../webview/scene3d/model';
-import { appendHistory, emptyHistory, historyBytes, historyFromRecords, recordAt, runRecords, truncateHistory, violationAt } from '../../webview/history';
+import { appendHistory, emptyHistory, extrasRecords, historyBytes, historyFromRecords, recordAt, runRecords, truncateHistory, violationAt } from '../../webview/history';
 import { bucketWidth, decimate, MAX_BUCKETS } from '../../webview/decimate';
 
 function run(name: string, steps: number): { records: StepRecord[]; sim: Simulation } {
@@ -155,4 +155,41 @@ test('decimation: every point when short, ≤ 2·buckets points with every bucke
 test('every solve method has its own wire code and comes back as itself', () => {
   for (const m of HISTORY_METHODS) assert.equal(HISTORY_METHODS[methodCode(m)], m);
   assert.equal(new Set(HISTORY_METHODS.map(methodCode)).size, HISTORY_METHODS.length);
+});
+
+test('contact extras travel with the columns: chunks carry them, JSON keeps them, the panel reads them per record and as a list', () => {
+  const text = readFileSync(join(__dirname, '..', '..', 'examples', 'box-stack.scene.json'), 'utf8');
+  const ins = inspectScene(text);
+  const sim = new Simulation(ins.parse.scene!, ins.parse.sourceMap);
+  sim.step(40);
+  const recs = sim.records;
+  assert.ok(recs.some((r) => (r.contacts?.length ?? 0) > 0), 'the box stack touches');
+  // two chunks, through the JSON the webview may receive
+  const a = decodeFromJson(JSON.parse(JSON.stringify(encodeForJson(encodeHistory(recs, 0, 25))))) as unknown;
+  const b = encodeHistory(recs, 25, 40);
+  assert.ok(isHistoryChunk(a) && isHistoryChunk(b));
+  assert.equal(b.extras?.length, 15);
+  let h = appendHistory(emptyHistory(), normalizeChunk(a));
+  h = appendHistory(h, normalizeChunk(b));
+  assert.equal(h.length, 40);
+  for (const k of [0, 24, 25, 39]) {
+    const r = recordAt(h, k)!;
+    const j = (x: unknown): unknown => JSON.parse(JSON.stringify(x)); // JSON writes −0 as 0
+    assert.deepEqual(j(r.contacts), j(recs[k].contacts), `contacts of record ${k}`);
+    assert.equal(r.newton?.iterations, recs[k].newton?.iterations);
+    assert.equal(r.maxPenetration, recs[k].maxPenetration);
+    if (k >= 25) assert.deepEqual(chunkRecord(b, k - 25).contacts, recs[k].contacts);
+  }
+  const list = extrasRecords(h);
+  assert.equal(list.length, 40);
+  assert.deepEqual(list.map((x) => x.step), recs.map((r) => r.step));
+  assert.deepEqual(list.map((x) => x.complementarity), recs.map((r) => r.complementarity));
+  // the list is cached per buffer and follows truncation
+  assert.equal(extrasRecords(truncateHistory(h, 10)).length, 10);
+  // a scene without contacts: no extras on the wire, an empty list
+  const free = encodeHistory([{ ...recs[0], contacts: undefined, contactCount: undefined, complementarity: undefined, maxPenetration: undefined, newton: undefined, pgs: undefined }], 0, 1);
+  assert.equal(free.extras, undefined);
+  assert.deepEqual(extrasRecords(appendHistory(emptyHistory(), free)), []);
+  // a malformed extras column is refused
+  assert.equal(isHistoryChunk({ ...b, extras: [1, 2] }), false);
 });

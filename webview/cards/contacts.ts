@@ -4,6 +4,7 @@
 import type { ContactReport, SystemSnapshot } from '../../src/protocol';
 import { formatNumber as fmt, formatVec as fmtVec } from '../../src/shared';
 import { StepChart } from '../contactCharts';
+import { extrasRecords } from '../history';
 import { clear, h } from '../dom';
 import { caps, card, type CardContext } from './card';
 
@@ -95,14 +96,15 @@ export function createContactsCard({ store, actions }: CardContext): HTMLElement
     },
   );
   store.watch(
-    (s) => [s.model?.history, s.palette, s.snapshot?.contacts !== undefined],
+    (s) => [s.history, s.palette, s.snapshot?.contacts !== undefined],
     (_, s) => {
       const m = s.model;
       const p = s.palette;
-      chartWrap.hidden = !m || !m.history.some((r) => r.maxPenetration !== undefined);
+      const run = extrasRecords(s.history);
+      chartWrap.hidden = !m || !run.some((r) => r.maxPenetration !== undefined);
       if (!m || !p || chartWrap.hidden) return;
       chart.update(
-        m.history,
+        run,
         [
           { label: 'largest penetration (m)', get: (r) => r.maxPenetration, color: p.series[0], axis: 'y' },
           { label: 'complementarity', get: (r) => r.complementarity, color: p.series[2], axis: 'y', dash: [4, 3] },

@@ -5,6 +5,7 @@
 import type { NewtonSnapshot, SystemSnapshot } from '../../src/protocol';
 import { condBand, formatCond, formatNumber as fmt } from '../../src/shared';
 import { ConvergenceChart, StepChart } from '../contactCharts';
+import { extrasRecords } from '../history';
 import { button, clear, h } from '../dom';
 import { Heatmap } from '../heatmap/heatmap';
 import { fromCsr, toF64, toI32, type MatrixSource } from '../matrix';
@@ -100,13 +101,13 @@ export function createNewtonCard({ store, actions }: CardContext): HTMLElement {
     },
   );
   store.watch(
-    (s) => [s.model?.history, s.palette, s.snapshot?.newton !== undefined],
+    (s) => [s.history, s.palette, s.snapshot?.newton !== undefined],
     (_, s) => {
       const m = s.model;
       const p = s.palette;
       if (!m || !p || !s.snapshot?.newton) return;
       iters.update(
-        m.history,
+        extrasRecords(s.history),
         [
           { label: 'iterations', get: (r) => r.newton?.iterations, color: p.series[0], axis: 'y' },
           { label: 'not converged', get: (r) => (r.newton && !r.newton.converged ? r.newton.iterations : NaN), color: p.error, axis: 'y' },

@@ -2,6 +2,7 @@
 // every step over the run, and the numbers of the shown step.
 import { formatNumber as fmt } from '../../src/shared';
 import { StepChart } from '../contactCharts';
+import { extrasRecords } from '../history';
 import { clear, h } from '../dom';
 import { caps, card, type CardContext } from './card';
 
@@ -14,7 +15,7 @@ export function createPgsCard({ store, actions }: CardContext): HTMLElement {
   el.hidden = true;
 
   store.watch(
-    (s) => [s.model?.history, s.snapshot, s.palette],
+    (s) => [s.history, s.snapshot, s.palette],
     (_, s) => {
       const m = s.model;
       const p = s.palette;
@@ -31,19 +32,20 @@ export function createPgsCard({ store, actions }: CardContext): HTMLElement {
       kv('this step', g ? `${g.iterations} sweeps` : 'direct solve (no contacts)');
       kv('residual', g ? `${fmt(g.residual, 3)} m/s` : '–', g && !g.converged ? 'cl-warn' : '');
       let n = 0, sum = 0, most = 0, failed = 0;
-      for (const r of m.history) {
+      const run = extrasRecords(s.history);
+      for (const r of run) {
         if (!r.pgs) continue;
         n++;
         sum += r.pgs.iterations;
         most = Math.max(most, r.pgs.iterations);
         if (!r.pgs.converged) failed++;
       }
-      kv('steps by PGS', `${n} of ${m.history.length}`);
+      kv('steps by PGS', `${n} of ${s.history.length}`);
       kv('mean / max sweeps', n ? `${fmt(sum / n, 3)} / ${most}` : '–');
       kv('not converged', String(failed), failed ? 'cl-warn' : '');
       note.textContent = 'Sweeps until the residual (the natural-map residual of every row at its last visit) fell below solver.pgs.tolerance, or solver.pgs.iterations. Steps without contacts are solved directly and have no sweeps.';
       chart.update(
-        m.history,
+        run,
         [
           { label: 'sweeps', get: (r) => r.pgs?.iterations, color: p.series[0], axis: 'y' },
           { label: 'residual', get: (r) => r.pgs?.residual, color: p.series[3], axis: 'y1', dash: [4, 3] },

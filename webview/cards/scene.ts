@@ -15,7 +15,7 @@ import { SceneView3D, type Selection3D, type SelectVia } from '../scene3d';
 import type { PanelState } from '../store';
 import { card, type CardContext } from './card';
 
-const HINT = 'Drag to orbit, right-drag to pan, wheel to zoom; click a body or a constraint to select it and show it in the scene file (keyboard: Tab selects, Enter shows).';
+const HINT = 'Drag to orbit, right-drag to pan, wheel to zoom; click a body, a constraint or a contact to select it (a body or constraint is also shown in the scene file; keyboard: Tab selects, Enter shows).';
 
 /** The store's selection as the view names it. */
 export function viewSelection(s: PanelState): Selection3D {
@@ -42,7 +42,7 @@ function describeSelection(s: PanelState): string {
   return HINT;
 }
 
-const sameSelection = (a: Selection3D, b: Selection3D): boolean => a.body === b.body && a.constraint === b.constraint;
+const sameSelection = (a: Selection3D, b: Selection3D): boolean => a.body === b.body && a.constraint === b.constraint && a.contact === b.contact;
 
 /** The view's element (`.cl3d`) holds the view, for tests and tools (screen positions, pixels). */
 export type SceneViewElement = HTMLElement & { sceneView?: SceneView3D };
@@ -53,7 +53,12 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
   const el = card('scene', 'Scene', [], [host, note]);
   const pick = (sel: Selection3D, via: SelectVia): void => {
     const reveal = via === 'pointer';
-    if (sel.constraint !== undefined) {
+    if (sel.contact !== undefined) {
+      // A contact is the view's own selection (contacts have no row in the tables or the file):
+      // the store's constraint or body selection is cleared, the note names the contact.
+      actions.select(-1, false);
+      note.textContent = `Selected ${view.selectionText}`;
+    } else if (sel.constraint !== undefined) {
       const name = sel.constraint;
       const i = store.getState().snapshot?.constraints.findIndex((c) => c.name === name) ?? -1;
       actions.select(i, reveal);
@@ -96,13 +101,15 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
     (s) => [s.selected, s.selectedBody, s.snapshot],
     (_, s) => {
       const want = viewSelection(s);
+      // The store has nothing selected while the view holds a contact: the contact stays.
+      if (want.body === undefined && want.constraint === undefined && view.selection.contact !== undefined) return;
       if (!sameSelection(want, view.selection)) view.select(want);
     },
   );
   store.watch(
     (s) => [s.selected, s.selectedBody, s.snapshot, s.step],
     (_, s) => {
-      note.textContent = describeSelection(s);
+      note.textContent = view.selection.contact !== undefined ? `Selected ${view.selectionText}` : describeSelection(s);
     },
   );
   // The view reads its colours from the page's --vscode-* variables: once the card is in the page

@@ -74,7 +74,7 @@ export function arrowScales(model: PanelModel, d: SceneData, f: Frame, log10: nu
   contactMax(f.contacts);
   contactMax(readContacts(model.snapshot));
   // Every recorded step with contacts: an impact lasts a step or two and carries the largest force.
-  for (let k = 1; k <= run.length; k++) contactMax(readContacts(run.record(k)));
+  for (let k = 1; k <= run.length; k++) contactMax(readContacts(run.extras ? run.extras(k) : run.record(k)));
   const maxArrow = Math.min(diag(d) * 0.15, typicalSpacing(d, f) * 1.2);
   const mult = Math.pow(10, log10);
   return {

@@ -93,6 +93,8 @@ export interface RunRecords {
   record(k: number): StepRecord | undefined;
   /** The poses after step k (7 per body, scene order), or undefined when not recorded. */
   poses(k: number): ArrayLike<number> | undefined;
+  /** Step k's contact report without the rest of its record (cheaper than `record` when the run is columns). */
+  extras?(k: number): object | undefined;
 }
 
 /** The run of an array of records (record i is normally step i + 1). */

@@ -10,7 +10,7 @@ import { GeometryKit, type Glyphs } from './glyphs';
 import { WorldLayer } from './grid';
 import { JointLayer } from './joints';
 import { type V3 } from './math';
-import { extendBounds, frameAt, poseOf, recordsRun, sceneData, type Frame, type RunRecords, type SceneData, type StepSource } from './model';
+import { extendBounds, frameAt, recordsRun, sceneData, type Frame, type RunRecords, type SceneData, type StepSource } from './model';
 import { Orbit, type Preset } from './orbit';
 import { Overlay, unavailableMessage, type OverlayActions } from './overlay';
 import { handleKey } from './keys';
