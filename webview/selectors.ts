@@ -1,6 +1,6 @@
 // Derived views of the panel state: pure functions the cards render from and the bootstrap's
 // effects act on (which snapshot to ask for, what to persist). No DOM; tested in Node.
-import type { Diagnostic, StepRecord, SystemSnapshot, WebviewState } from '../src/protocol';
+import type { Diagnostic, PanelModel, StepRecord, SystemSnapshot, WebviewState } from '../src/protocol';
 import type { HeatmapSelection } from './heatmap/viewport';
 import { recordAt } from './history';
 import type { PanelState } from './store';
@@ -91,6 +91,16 @@ export function problemCounts(diags: readonly Diagnostic[]): ProblemCounts {
     else c.info++;
   }
   return c;
+}
+
+/**
+ * Everything the panel lists and counts: the scene's diagnostics and the JSON syntax errors VS
+ * Code's JSON language service reports in the Problems panel instead of us (PanelModel.syntaxErrors),
+ * so the panel's count equals the Problems panel's. `syntax` marks the latter.
+ */
+export function panelProblems(m: Pick<PanelModel, 'diagnostics' | 'syntaxErrors'> | undefined): { diagnostics: Diagnostic[]; syntax: Set<Diagnostic> } {
+  const syntax = new Set(m?.syntaxErrors ?? []);
+  return { diagnostics: [...(m?.syntaxErrors ?? []), ...(m?.diagnostics ?? [])], syntax };
 }
 
 /** Diagnostics by severity then line, identical (code, message) repeats collapsed with a count. */

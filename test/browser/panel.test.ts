@@ -456,6 +456,35 @@ describe('inspector panel (Chromium)', () => {
     await page.context().close();
   });
 
+  test('problems: the JSON syntax errors (VS Code reports them) and a run’s diagnostics message are listed and counted', async () => {
+    const range = { start: { line: 3, character: 4 }, end: { line: 3, character: 5 } };
+    const syntax = { severity: 'error' as const, code: 'CL001', message: 'Expected a comma', range };
+    const base = redundant.model.diagnostics;
+    const p = await openPanel(browser, { ...redundant, model: { ...redundant.model, syntaxErrors: [syntax] } });
+    const page = p.page;
+    const counts = async (): Promise<string[]> => page.$$eval('[data-stat="problems"] .cl-prob', (els) => els.map((e) => e.textContent ?? ''));
+    const errors0 = base.filter((d) => d.severity === 'error').length;
+    const warnings0 = base.filter((d) => d.severity === 'warning').length;
+    assert.equal((await counts())[0], String(errors0 + 1), 'the header counts the syntax error');
+    assert.equal(await page.textContent('#cl-diagnostics .cl-count'), String(base.length + 1));
+    const row = page.locator('#cl-diagnostics .cl-diag-syntax');
+    assert.equal(await row.count(), 1);
+    assert.match((await row.textContent())!, /CL001.*Expected a comma.*JSON · Ln 4/);
+    assert.match((await row.getAttribute('aria-label'))!, /JSON syntax/);
+    await row.click();
+    const r = (await p.waitForPost((m) => m.type === 'reveal')) as Extract<WebviewMessage, { type: 'reveal' }>;
+    assert.deepEqual(r.range, range, 'a syntax error reveals its range');
+    // A run adds drift (CL402); the syntax error has been fixed meanwhile.
+    const drift = { severity: 'warning' as const, code: 'CL402', message: 'Constraint drift exceeds the tolerance', range };
+    await p.send({ type: 'diagnostics', diagnostics: [...base, drift] } satisfies HostMessage);
+    await page.waitForFunction((n) => document.querySelector('#cl-diagnostics .cl-count')?.textContent === String(n), base.length + 1);
+    assert.equal(await row.count(), 0, 'no syntax error any more');
+    assert.match((await page.textContent('#cl-diagnostics'))!, /CL402/);
+    assert.deepEqual((await counts()).slice(0, 2), [String(errors0), String(warnings0 + 1)]);
+    await assertClean(p, 'problems');
+    await page.context().close();
+  });
+
   test('messages: invalid ones are ignored and logged, JSON text and typed arrays both accepted, state restored', async () => {
     // A state saved by an older panel (with the 2D view's projection): the rest is restored.
     const p = await openPanel(browser, redundant, { initialState: { selectedMatrix: 'A', logScale: true, projection: 'XY' } });

@@ -213,6 +213,32 @@ describe('3D scene view', () => {
     assert.deepEqual(p.problems, []);
   });
 
+  test('setHistory: the first records of a run fit an untouched camera to them; a camera the user moved stays', async () => {
+    const p = await openScene(browser, { theme: 'dark' });
+    const size = (): Promise<{ w: number; h: number }> => p.page.evaluate(() => ({ w: document.querySelector('canvas')!.clientWidth, h: document.querySelector('canvas')!.clientHeight }));
+    const inside = (s: { x: number; y: number }, c: { w: number; h: number }): boolean => s.x >= 0 && s.y >= 0 && s.x <= c.w && s.y <= c.h;
+    // A model before its streamed history (the panel's case): the camera fits step 0 only.
+    await create(p, { ...pendulum, history: [], snapshots: undefined }, { preset: 'XZ' });
+    const s0 = (await screen(p, { body: 'lower' }))!;
+    await p.page.evaluate(([h]) => window.cl3d.setHistory(h, 0), [encodeForJson(pendulum.history)] as const);
+    const s0fit = (await screen(p, { body: 'lower' }))!;
+    assert.ok(Math.hypot(s0fit.x - s0.x, s0fit.y - s0.y) > 5, `refitted to the run: ${JSON.stringify(s0)} → ${JSON.stringify(s0fit)}`);
+    const c = await size();
+    for (const k of [60, 120, 200]) {
+      await p.page.evaluate((step) => window.cl3d.setStep(step), k);
+      const s = (await screen(p, { body: 'lower' }))!;
+      assert.ok(inside(s, c), `step ${k}: the lower link is in the view (${JSON.stringify(s)} in ${JSON.stringify(c)})`);
+    }
+    // The user moved the camera: the run's first records leave it where it is.
+    await create(p, { ...pendulum, history: [], snapshots: undefined }, { preset: 'XZ' });
+    await p.page.evaluate(() => window.cl3d.orbitFps(100));
+    const m0 = (await screen(p, { body: 'lower' }))!;
+    await p.page.evaluate(([h]) => window.cl3d.setHistory(h, 0), [encodeForJson(pendulum.history)] as const);
+    const m1 = (await screen(p, { body: 'lower' }))!;
+    assert.ok(Math.hypot(m1.x - m0.x, m1.y - m0.y) < 0.5, `camera kept: ${JSON.stringify(m0)} → ${JSON.stringify(m1)}`);
+    assert.deepEqual(p.problems, []);
+  });
+
   test('a lost WebGL context shows a message over the view; the restored one draws again', async () => {
     const p = await openScene(browser, { theme: 'dark' });
     await create(p, pendulum);

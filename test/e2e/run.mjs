@@ -313,7 +313,7 @@ async function uiPhase() {
   const loopPage = await browser.newPage();
   loopPage.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
   try {
-    await step('run loop: 20 000-step Play, Pause, Run, Reset (UI)', async () => {
+    await step('run loop: Run 20 000, Play, Pause, Run, Reset (UI)', async () => {
       await openWorkbench(loopPage, server, examplesWs, { log });
       try {
         return await runLoopScenario(loopPage, server, examplesWs, { outDir, log });

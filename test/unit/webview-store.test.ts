@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { inspectScene, Simulation } from '../../src/engine';
 import type { HostMessage, PanelModel, SystemSnapshot } from '../../src/protocol';
 import { createStore, initialState, reduce, shallowEqual, type Action, type PanelState } from '../../webview/store';
-import { groupDiagnostics, heatmapSelection, isConsistent, isLoading, nextSnapshotRequest, persistedState, problemCounts, shownCondition, shownSteps, stepNote, stepRecord } from '../../webview/selectors';
+import { groupDiagnostics, heatmapSelection, panelProblems, isConsistent, isLoading, nextSnapshotRequest, persistedState, problemCounts, shownCondition, shownSteps, stepNote, stepRecord } from '../../webview/selectors';
 import { encodeHistory } from '../../src/shared/history';
 
 interface Fixture {
@@ -356,6 +356,14 @@ describe('webview store', () => {
         ['H', 1],
       ],
     );
+    // The JSON syntax errors VS Code reports are listed and counted with the rest, marked.
+    const syntax = { ...d, severity: 'error' as const, code: 'CL001', message: 'Expected comma' };
+    const all = panelProblems({ diagnostics: diags, syntaxErrors: [syntax] });
+    assert.equal(all.diagnostics.length, 5);
+    assert.ok(all.syntax.has(syntax) && !all.syntax.has(d));
+    assert.deepEqual(problemCounts(all.diagnostics), { error: 2, warning: 2, info: 1 });
+    assert.deepEqual(panelProblems({ diagnostics: diags }).diagnostics, diags);
+    assert.deepEqual(panelProblems(undefined).diagnostics, []);
   });
 });
 

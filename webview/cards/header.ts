@@ -2,7 +2,7 @@
 // stats of the shown step, and the timeline below them.
 import { button, clear, h, icon } from '../dom';
 import { condBandDescription, condBandLegend, condBand, COND_BAND_LABEL as condBandLabel, formatNumber as fmt, formatCond, formatTime as fmtTime, plural } from '../../src/shared';
-import { problemCounts, shownCondition, shownTime } from '../selectors';
+import { panelProblems, problemCounts, shownCondition, shownTime } from '../selectors';
 import type { SimCommand } from '../actions';
 import { caps, type CardContext } from './card';
 import { createTimeline } from './timeline';
@@ -75,7 +75,7 @@ export function createHeader(ctx: CardContext): HTMLElement {
       const deficient = snap.rank.J < snap.rank.rows;
       stat('rank J', `${snap.rank.J} / ${snap.rank.rows} rows`, { id: 'rank', cls: deficient ? 'cl-warn' : '', title: deficient ? `${snap.rank.rows - snap.rank.J} dependent row(s): see Redundancy` : 'Full row rank' });
       stat('DOFs', String(snap.rank.dofs), { id: 'dofs', title: 'Velocity coordinates of the moving bodies (6 per body)' });
-      const n = problemCounts(m.diagnostics);
+      const n = problemCounts(panelProblems(m).diagnostics);
       const probs = h(
         'span',
         { class: 'cl-probs' },

@@ -1,7 +1,8 @@
-// The problems card: the scene's diagnostics by severity, repeats collapsed; each one reveals its
-// range (and its constraint or body) in the scene file.
+// The problems card: the scene's diagnostics by severity, repeats collapsed, with the JSON syntax
+// errors VS Code's JSON service reports for the file (marked as its); each one reveals its range
+// (and its constraint or body) in the scene file.
 import { clear, h, icon } from '../dom';
-import { groupDiagnostics } from '../selectors';
+import { groupDiagnostics, panelProblems } from '../selectors';
 import { card, type CardContext } from './card';
 
 export function createProblemsCard({ store, actions, report }: CardContext): HTMLElement {
@@ -9,9 +10,10 @@ export function createProblemsCard({ store, actions, report }: CardContext): HTM
   const count = h('span', { class: 'cl-count' });
 
   store.watch(
-    (s) => s.model?.diagnostics,
-    (diags) => {
-      if (!diags) return;
+    (s) => [s.model?.diagnostics, s.model?.syntaxErrors],
+    (_, s) => {
+      if (!s.model) return;
+      const { diagnostics: diags, syntax } = panelProblems(s.model);
       clear(list);
       count.textContent = String(diags.length);
       if (!diags.length) {
@@ -26,9 +28,13 @@ export function createProblemsCard({ store, actions, report }: CardContext): HTM
           icon(sev === 'hint' ? 'info' : sev, `cl-icon cl-sev-${sev}`),
           h('span', { class: 'cl-diag-code', text: d.code }),
           h('span', { class: 'cl-diag-msg' }, ...richText(d.message)),
-          h('span', { class: 'cl-diag-loc', text: `${n > 1 ? `×${n} · ` : ''}Ln ${d.range.start.line + 1}` }),
+          h('span', { class: 'cl-diag-loc', text: `${n > 1 ? `×${n} · ` : ''}${syntax.has(d) ? 'JSON · ' : ''}Ln ${d.range.start.line + 1}` }),
         );
-        b.setAttribute('aria-label', `${d.severity} ${d.code}: ${d.message}, line ${d.range.start.line + 1}`);
+        if (syntax.has(d)) {
+          b.classList.add('cl-diag-syntax');
+          b.title = `${report ? d.message : 'Reveal in the scene file'} (a JSON syntax error: VS Code's JSON language service reports it in the Problems panel)`;
+        }
+        b.setAttribute('aria-label', `${d.severity} ${d.code}${syntax.has(d) ? ' (JSON syntax)' : ''}: ${d.message}, line ${d.range.start.line + 1}`);
         b.addEventListener('click', () => {
           const data = d.data ?? {};
           const ci = typeof data.constraintIndex === 'number' ? data.constraintIndex : typeof data.fileIndex === 'number' ? data.fileIndex : undefined;

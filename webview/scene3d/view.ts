@@ -87,6 +87,9 @@ export class SceneView3D {
   private legendKey = '';
   private readonly cleanups: (() => void)[] = [];
   private lost?: HTMLDivElement;
+  /** The camera moved since the last fit (the user orbited, panned or zoomed): no automatic fit then. */
+  private moved = false;
+  private fitting = false;
 
   constructor(container: HTMLElement, opts: SceneView3DOptions = {}) {
     this.onSelect = opts.onSelect;
@@ -96,7 +99,10 @@ export class SceneView3D {
     this.bodies.showAxes = !!opts.axes;
     this.root = h('div', { class: 'cl3d' });
     container.append(this.root);
-    this.orbit = new Orbit(() => this.invalidate());
+    this.orbit = new Orbit(() => {
+      if (!this.fitting) this.moved = true;
+      this.invalidate();
+    });
     const ctx = createContext(opts.antialias);
     if ('reason' in ctx) {
       this.canvas = document.createElement('canvas');
@@ -284,8 +290,13 @@ export class SceneView3D {
     const before = this.run.length;
     this.run = run;
     if (run.length > before) extendBounds(this.data, run, before + 1, run.length);
+    // The first records of a run (a model comes before its streamed history): the grid and an
+    // untouched camera take in what they cover.
+    const first = before === 0 && run.length > 0 && !this.moved;
+    if (first && this.renderer) this.world.build(this.data, this.pal, this.unit);
     if (this.trailMode !== 'off') this.trail.build(run, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
     this.setStep(k);
+    if (first) this.fit();
   }
 
   /** Draws step k: the recorded poses (and the forces when `src` or the model has that step's snapshot). */
@@ -375,7 +386,10 @@ export class SceneView3D {
     if (!this.data) return;
     const o = this.overlay;
     const bottom = o ? Math.max(o.legend.offsetHeight, o.scale.offsetHeight) + 10 : 0;
+    this.fitting = true;
     this.orbit.fitBox(this.data.bounds.min, this.data.bounds.max, { top: o ? o.toolbar.offsetTop + o.toolbar.offsetHeight : 0, bottom });
+    this.fitting = false;
+    this.moved = false;
   }
 
   setPreset(p: Preset): void {

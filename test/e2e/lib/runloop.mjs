@@ -1,8 +1,11 @@
-// The run loop as a person meets it: a long Play in the inspector (the panel's Play button), Pause
-// and Reset from the command palette, Run N Steps, with the panel's step counter watched in the
-// webview and screenshots after a long Play, after Run and after Reset. Reports the time from the
-// palette's Enter to the panel's counter standing still, the panel's heap and the extension
-// host's resident memory; checks that the header, forces, matrices and scene show one step.
+// The run loop as a person meets it: a 20 000-step history (reached with Run N Steps from the
+// palette, which streams to the open panel as Play does, in a few seconds instead of the 20 s of a
+// real-time Play: the mocha suite's run-loop test plays its 20 000 steps in real time), then Play
+// from the inspector's button, Pause and Reset from the command palette, Run N Steps, with the
+// panel's step counter watched in the webview and screenshots after the long Play, after Run and
+// after Reset. Reports the time from the palette's Enter to the panel's counter standing still, the
+// panel's heap and the extension host's resident memory; checks that the header, forces, matrices
+// and scene show one step.
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { closeAllEditors, quickOpen, runCommand, waitForHeatmap, webviewContent } from './ui.mjs';
@@ -143,12 +146,26 @@ function consistent(p) {
   return p.forces === s && p.matrices === s && p.scene === s && p.consistent === '1';
 }
 
+/** Play after the long history (ms), and how many Pause / Play pairs are measured. */
+const PLAY_MS = 6000;
+const PAUSES = 3;
+
+/** Run N Steps… from the palette with `n`. */
+async function runSteps(page, n) {
+  await preparePalette(page, 'Constraint Lens: Run N Steps…');
+  await page.keyboard.press('Enter');
+  const box = page.locator('.quick-input-widget input').first();
+  await box.waitFor({ state: 'visible', timeout: 5000 });
+  await box.fill(String(n));
+  await page.keyboard.press('Enter');
+}
+
 export async function runLoopScenario(page, server, folder, { outDir, log = console.log, steps = 20_000 } = {}) {
   // Play fast: the workspace setting (read by the extension when it changes).
   mkdirSync(join(folder, '.vscode'), { recursive: true });
   writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'constraintLens.play.stepsPerSecond': 1000 }, null, 2) + '\n');
   await closeAllEditors(page);
-  await quickOpen(page, 'horizontal-rod.scene.json'); // a swinging rod: the scene and the charts keep moving
+  await quickOpen(page, 'velocity-pendulum.scene.json'); // a spherical pendulum (velocity formulation: bounded for any length): it swings in view and the charts keep moving
   await runCommand(page, 'Constraint Lens: Open Inspector');
   const heat = await waitForHeatmap(page);
   if (!heat.ok) throw new Error('the inspector did not draw');
@@ -158,21 +175,34 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
   const host0 = extensionHostRss(server.pid);
   log(`  extension host pid(s) ${host0.pids.join(', ') || '?'}: rss ${mb(host0.rss)}; panel heap ${mb(p0.heap)}; header "${p0.text}"`);
 
-  // A long Play from the panel's own button.
-  await inner.locator('[data-command="playPause"]').click();
-  const t0 = Date.now();
-  let p = p0;
+  // The long history: Run N Steps from the palette, streamed into the open panel.
   let peakRss = host0.rss;
   let peakHeap = p0.heap;
-  while (p.taken < steps) {
-    if (Date.now() - t0 > 200_000) throw new Error(`only ${p.taken} steps after 200 s of Play`);
-    await sleep(2000);
+  const r0 = Date.now();
+  await runSteps(page, steps);
+  let p = p0;
+  while (!(p.taken >= steps && p.shown === p.taken && !p.playing)) {
+    if (Date.now() - r0 > 120_000) throw new Error(`Run ${steps}: the panel shows ${p.text} after 120 s`);
+    await sleep(1000);
+    p = await inner.locator('body').evaluate(readPanel);
+    peakRss = Math.max(peakRss, extensionHostRss(server.pid).rss);
+    peakHeap = Math.max(peakHeap, p.heap);
+  }
+  log(`  Run ${steps} (palette): the panel shows "${p.text}" after ${((Date.now() - r0) / 1000).toFixed(1)} s`);
+
+  // Play on from there, from the panel's own button.
+  await inner.locator('[data-command="playPause"]').click();
+  const t0 = Date.now();
+  const from = p.taken;
+  while (Date.now() - t0 < PLAY_MS) {
+    await sleep(1000);
     p = await inner.locator('body').evaluate(readPanel);
     peakRss = Math.max(peakRss, extensionHostRss(server.pid).rss);
     peakHeap = Math.max(peakHeap, p.heap);
   }
   const playS = (Date.now() - t0) / 1000;
-  log(`  Play: ${p.taken} steps in ${playS.toFixed(1)} s (${(p.taken / playS).toFixed(0)} steps/s shown by the panel); header "${p.text}"`);
+  if (!p.playing || p.taken <= from) throw new Error(`Play from ${from}: the panel shows ${p.text}, playing ${p.playing}`);
+  log(`  Play from step ${from}: ${p.taken - from} steps in ${playS.toFixed(1)} s (${((p.taken - from) / playS).toFixed(0)} steps/s shown by the panel); header "${p.text}"`);
   await page.screenshot({ path: join(outDir, 'runloop-long-play.png') });
   await cardShots(page, inner, outDir, 'long-play');
 
@@ -181,13 +211,13 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
   const pauseStops = [];
   const starts = [];
   let last;
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < PAUSES; i++) {
     const r = await paletteAndSettle(page, inner, 'Constraint Lens: Play / Pause');
     if (r.after.playing || r.after.taken !== r.before.taken) throw new Error(`Pause ${i + 1}: the counter still moves (${r.before.text} → ${r.after.text})`);
     pauses.push(r.latency);
     pauseStops.push(r.stopped);
     last = r.after;
-    if (i < 4) {
+    if (i < PAUSES - 1) {
       // Play again from the palette: the same path with next to no work in the host (a baseline).
       const g = await paletteAndSettle(page, inner, 'Constraint Lens: Play / Pause', 1000);
       if (!g.after.playing) throw new Error(`Play ${i + 1} did not start`);
@@ -199,12 +229,7 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
   const hostPaused = extensionHostRss(server.pid);
 
   // Run N Steps from the palette.
-  await preparePalette(page, 'Constraint Lens: Run N Steps…');
-  await page.keyboard.press('Enter');
-  const box = page.locator('.quick-input-widget input').first();
-  await box.waitFor({ state: 'visible', timeout: 5000 });
-  await box.fill('300');
-  await page.keyboard.press('Enter');
+  await runSteps(page, 300);
   const target = last.taken + 300;
   let afterRun = last;
   for (let i = 0; i < 60 && !(afterRun.taken >= target && afterRun.shown === afterRun.taken && !afterRun.playing); i++) {
@@ -238,8 +263,8 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
   log(`  palette Pause (Enter) → the panel's button shows Play: ${fmt(pauseStops)}; → its counter at the final step: ${fmt(pauses)}`);
   log(`  palette Play (Enter) → the panel's button shows Pause (the same path, no work in the host): ${fmt(starts)}`);
   log(`  palette Reset while playing (Enter) → the panel's button shows Play: ${fmt(resetStops)}; → its counter at 0 / 0: ${fmt(resets)}`);
-  log(`  extension host rss ${mb(host0.rss)} → peak ${mb(peakRss)} during Play → ${mb(hostPaused.rss)} paused at ${last.taken} steps`);
-  log(`  JS heap of the webview's renderer (performance.memory after gc(); the workbench may share it) ${mb(p0.heap)} → peak ${mb(peakHeap)} during Play → ${mb(last.heap)} paused → ${mb(afterReset.heap)} after Reset`);
+  log(`  extension host rss ${mb(host0.rss)} → peak ${mb(peakRss)} during Run ${steps} and Play → ${mb(hostPaused.rss)} paused at ${last.taken} steps`);
+  log(`  JS heap of the webview's renderer (performance.memory after gc(); the workbench may share it) ${mb(p0.heap)} → peak ${mb(peakHeap)} during Run ${steps} and Play → ${mb(last.heap)} paused → ${mb(afterReset.heap)} after Reset`);
   if (median(pauses) > 1000 || median(resets) > 1000) throw new Error(`Pause ${fmt(pauses)}; Reset ${fmt(resets)}`);
-  return `${last.taken} steps; Pause → stopped ${fmt(pauseStops)}, counter final ${fmt(pauses)}; Reset → 0 ${fmt(resets)}; host rss peak ${mb(peakRss)}; renderer heap peak ${mb(peakHeap)}`;
+  return `${last.taken} steps; Pause → stopped ${fmt(pauseStops)}, counter final ${fmt(pauses)}; Play → started ${fmt(starts)}; Reset → 0 ${fmt(resets)}; host rss peak ${mb(peakRss)}; renderer heap peak ${mb(peakHeap)}`;
 }

@@ -1,6 +1,6 @@
 // The run loop at any history length, in the real extension host: Play a scene with its inspector
 // open until 20 000 steps (the workspace sets constraintLens.play.stepsPerSecond to 1000), then
-// measure how long Pause and Reset take to stop the step counter, and the extension host's memory.
+// measure how long Pause, Play and Reset take (Pause and Reset: until the step counter stops), and the extension host's memory.
 // The commands go the way the palette's do: the workbench (renderer) runs them through
 // `runCommands`, so each one crosses the same channel as the panel's messages.
 import * as assert from 'assert';
@@ -48,7 +48,7 @@ export default function register(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
-    test('Play to 20 000 steps; Pause and Reset stop the step counter within 100 ms; memory stays bounded', async function () {
+    test('Play to 20 000 steps; Pause, Play and Reset take effect within 100 ms, the step counter stops at once; memory stays bounded', async function () {
       this.timeout(200_000);
       const { uri } = await openScene('play.scene.json');
       const key = uri.toString();
@@ -101,6 +101,7 @@ export default function register(): void {
       const pauses: number[] = [];
       const pairedTrips: number[] = [];
       const resumes: number[] = [];
+      const resumeTrips: number[] = [];
       for (let i = 0; i < 9; i++) {
         const r0 = performance.now();
         await vscode.commands.executeCommand('setContext', 'constraintLens.e2eProbe', -i);
@@ -110,6 +111,9 @@ export default function register(): void {
         assert.strictEqual(api.isRunning(key), false, 'paused');
         await sleep(300);
         assert.strictEqual(api.currentStep(key), at, `the step counter stopped at once (pause ${i + 1})`);
+        const q0 = performance.now();
+        await vscode.commands.executeCommand('setContext', 'constraintLens.e2eProbe', -100 - i);
+        resumeTrips.push(performance.now() - q0);
         resumes.push(await fromWorkbench(CommandIds.playPause, uri, playing));
         assert.ok(api.isRunning(key), 'playing again');
         await sleep(400);
@@ -143,7 +147,7 @@ export default function register(): void {
           `[cl-e2e]   extension host event loop during Play: delay p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`,
           `[cl-e2e]   Pause (request → counter stopped, via the workbench): ${fmt(pauses)}`,
           `[cl-e2e]   renderer round trip just before each Pause: ${fmt(pairedTrips)}; Pause minus it: ${fmt(pauses.map((x, i) => x - pairedTrips[i]))}`,
-          `[cl-e2e]   Play again: ${fmt(resumes)}`,
+          `[cl-e2e]   Play again (request → running): ${fmt(resumes)}; minus the round trip before it: ${fmt(resumes.map((x, i) => x - resumeTrips[i]))}`,
           `[cl-e2e]   Reset while playing (request → counter at 0): ${fmt(resets)}; minus the round trip before it: ${fmt(resets.map((x, i) => x - resetTrips[i]))}`,
           `[cl-e2e]   renderer round trip idle: ${fmt(idle)}; during Play: ${fmt(roundTrips.slice(-10))}`,
           `[cl-e2e]   extension host heap ${mb(mem0.heapUsed)} → ${mb(mem1.heapUsed)} at ${steps} steps (peak ${mb(peakHeap)}), rss ${mb(mem0.rss)} → ${mb(mem1.rss)} (peak ${mb(peakRss)})`,
@@ -156,7 +160,9 @@ export default function register(): void {
       // extension adds to a Pause is within 100 ms (median of 9); and nothing ever takes seconds.
       assert.ok(median(pauses.map((x, i) => x - pairedTrips[i])) <= 100, `Pause: ${fmt(pauses)}, round trips ${fmt(pairedTrips)}`);
       assert.ok(median(resets.map((x, i) => x - resetTrips[i])) <= 100, `Reset: ${fmt(resets)}, round trips ${fmt(resetTrips)}`);
-      assert.ok(median(pauses) <= 1000 && median(resets) <= 1000, `Pause ${fmt(pauses)}; Reset ${fmt(resets)}`);
+      assert.ok(median(resumes.map((x, i) => x - resumeTrips[i])) <= 100, `Play: ${fmt(resumes)}, round trips ${fmt(resumeTrips)}`);
+      assert.ok(resumes.every((x) => x >= 0), 'every Play took effect');
+      assert.ok(median(pauses) <= 1000 && median(resets) <= 1000 && median(resumes) <= 1000, `Pause ${fmt(pauses)}; Reset ${fmt(resets)}; Play ${fmt(resumes)}`);
       assert.ok(loopDelay.percentile(99) / 1e6 <= 100, `the extension host's event loop was blocked ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms (p99) during Play`);
       assert.ok(mem1.heapUsed - mem0.heapUsed < 150e6, `the host heap grew by ${mb(mem1.heapUsed - mem0.heapUsed)} for ${steps} steps`);
       assert.ok(flow && flow.maxInFlight <= 1, 'one message in flight at most');
