@@ -7,6 +7,15 @@
 import type { V3 } from './math';
 import { poseOf, type Frame, type SceneData } from './model';
 import type { ContactData } from './read';
+import { describeTarget } from './describe';
+
+/** A selection by name, as the panel and tests see it. */
+export interface Selection3D {
+  body?: string;
+  constraint?: string;
+  /** A contact of the shown step: `bodyA/shapeA–bodyB/shapeB`, with ` #k` when the pair touches at several points. */
+  contact?: string;
+}
 
 export type TargetKind = 'body' | 'constraint' | 'contact';
 
@@ -105,4 +114,12 @@ export function nextTarget(data: SceneData, frame: Frame, cur: Target | undefine
   if (next < nb) return { kind: 'body', index: next };
   if (next < nb + nc) return { kind: 'constraint', index: next - nb };
   return { kind: 'contact', index: next - nb - nc };
+}
+
+/** The label of a target at its projected point (`project` → CSS px), or undefined when off screen. */
+export function targetLabel(data: SceneData, frame: Frame, t: Target | undefined, project: (p: V3) => { x: number; y: number } | undefined): { text: string; x: number; y: number } | undefined {
+  if (!t) return undefined;
+  const p = targetPoint(data, frame, t);
+  const s = p && project(p);
+  return s && { text: describeTarget(data, frame, t), ...s };
 }

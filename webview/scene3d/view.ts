@@ -19,21 +19,15 @@ import { readPalette3D, type Palette3D } from './palette';
 import { pick, project, type Target } from './pick';
 import { TrailLayer, type TrailMode } from './trail';
 import { describeTarget, legendInfo, glyphUnit, arrowScales, type ForceMode, type Scales } from './describe';
-import { followContact, nextTarget, resolveSelection, sameTarget, targetName, targetPoint } from './selection';
+import { followContact, nextTarget, resolveSelection, sameTarget, targetLabel, targetName, targetPoint, type Selection3D } from './selection';
 import type { ContactData } from './read';
 
-export interface Selection3D {
-  body?: string;
-  constraint?: string;
-  /** A contact of the shown step: `bodyA/shapeA–bodyB/shapeB`, with ` #k` when the pair touches at several points. */
-  contact?: string;
-}
-
+export type { Selection3D };
 /** How the user picked: a click ('pointer') or Tab / Escape ('keyboard'). */
 export type SelectVia = 'pointer' | 'keyboard';
 
 export interface SceneView3DOptions {
-  /** Called when the user picks a body or a constraint (click, Tab); `{}` when Escape clears it. */
+  /** Called when the user picks a body, a constraint or a contact (click, Tab); `{}` when Escape clears it. */
   onSelect?: (sel: Selection3D, via: SelectVia) => void;
   preset?: Preset;
   trail?: TrailMode;
@@ -466,12 +460,7 @@ export class SceneView3D {
     const W = this.canvas.clientWidth;
     const H = this.canvas.clientHeight;
     const upp = this.orbit.unitsPerPixel;
-    const label = (t: Target | undefined): { text: string; x: number; y: number } | undefined => {
-      if (!t) return undefined;
-      const p = targetPoint(this.data!, this.frame!, t);
-      const s = p && project(this.orbit.camera, p, W, H);
-      return s && { text: describeTarget(this.data!, this.frame!, t), ...s };
-    };
+    const label = (t: Target | undefined): ReturnType<typeof targetLabel> => targetLabel(this.data!, this.frame!, t, (p) => project(this.orbit.camera, p, W, H));
     o.setLabels(label(this.hover), label(this.sel));
     const info = legendInfo(this.data, this.frame, this.scales, upp, this.forceMode, this.sel?.kind === 'constraint' ? this.sel.index : -1);
     const key = JSON.stringify([...info.states, info.redundantSet, [...info.contacts], info.force, info.torque, info.note]);
@@ -483,16 +472,13 @@ export class SceneView3D {
     o.setScale(`grid ${Number(this.world.step.toPrecision(3))} m · z up${this.orbit.preset ? ` · ${this.orbit.preset === 'persp' ? '3D' : this.orbit.preset}` : ''}`);
   }
 
-  /** Frames rendered and time of the last one (for the bench). */
+  /** Draw calls and triangles of the last frame (for the bench). */
   get info(): { calls: number; triangles: number } {
-    const r = this.renderer?.info.render;
-    return { calls: r?.calls ?? 0, triangles: r?.triangles ?? 0 };
+    return { calls: this.renderer?.info.render.calls ?? 0, triangles: this.renderer?.info.render.triangles ?? 0 };
   }
 
   /** Orbits the camera by an angle (radians); used by keyboard, tests and the bench. */
-  orbitBy(dAz: number, dEl = 0): void {
-    this.orbit.orbit(dAz, dEl);
-  }
+  orbitBy = (dAz: number, dEl = 0): void => this.orbit.orbit(dAz, dEl);
 
   dispose(): void {
     if (this.raf) cancelAnimationFrame(this.raf);
