@@ -3,7 +3,8 @@
 //   this engine (Simulation.step: assemble + solve + analysis + integrate), the seed's dense path
 //   (bench/dense-seed.ts), MuJoCo newest (@mujoco/mujoco) and the older mujoco-js build, Rapier
 //   (spherical impulse joints) and cannon-es (point-to-point constraints);
-// then "while typing": scene text → diagnostics (inspectScene) for chains of 10, 100, 1000 bodies.
+// then "while typing": scene text → diagnostics (inspectScene) for chains of 10, 100, 1000 bodies;
+// then the falling piles of boxes (contacts: engine PGS and Newton vs MuJoCo, bench/pileBench.ts).
 // Prints the tables and writes bench/results/latest.json. Usage: see options.ts (--help).
 import * as os from 'node:os';
 import * as fs from 'node:fs';
@@ -20,6 +21,8 @@ import { engineVsDense, fastestPeer, jsonReplacer, printChainTables, printNotes,
 import { collectGarbage, cpuMs, interleavedRounds, nowMs, projectMs, type RoundsPolicy } from './timing';
 import { runTyping, type TypingResult } from './typing';
 import { benchTall, type TallResult } from './tall';
+import { pileTables, runPileBench, type PileRun } from './pileBench';
+import { table } from './format';
 
 const PEER_LOADERS: { id: ContenderId; label: string; load: (o: Options) => Promise<Peer> }[] = [
   { id: 'mujoco', label: 'MuJoCo (@mujoco/mujoco)', load: (o) => loadMujocoPeer('@mujoco/mujoco', { variants: o.variants }) },
@@ -160,6 +163,15 @@ async function main(): Promise<void> {
   // tall systems: thousands of rows on one body (rank, redundancy and κ through J's column space)
   const tall: TallResult[] = opts.typing ? benchTall() : [];
 
+  // the contact benchmark: falling piles of boxes, both contact solvers vs MuJoCo
+  let pile: PileRun | undefined;
+  if (opts.pileSizes.length) {
+    console.log('');
+    pile = await runPileBench(opts.pileSizes, opts.rounds, (x) => process.stdout.write(x));
+    console.log('\n' + pileTables(pile.results, table, pile.mujocoVersion));
+    console.log(`load average after the piles: ${fmtLoad(os.loadavg(), cores)}`);
+  }
+
   const wallS = (nowMs() - wall0) / 1000;
   const json = {
     date: new Date().toISOString(),
@@ -185,6 +197,7 @@ async function main(): Promise<void> {
     }),
     typing,
     tall,
+    pile,
   };
   fs.mkdirSync(path.dirname(opts.outFile), { recursive: true });
   fs.writeFileSync(opts.outFile, JSON.stringify(json, jsonReplacer, 2) + '\n');

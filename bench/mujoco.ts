@@ -24,14 +24,14 @@ interface MjModelLike {
   readonly eq_solimp: ArrayLike<number>;
   delete(): void;
 }
-interface MjDataLike {
+export interface MjDataLike {
   nefc: number;
   readonly xpos: ArrayLike<number>;
   readonly xquat: ArrayLike<number>;
   readonly solver_niter: ArrayLike<number>;
   delete(): void;
 }
-interface MujocoModule {
+export interface MujocoModule {
   FS?: { mkdir(path: string): void; writeFile(path: string, data: string): void; unlink(path: string): void };
   MjModel: { loadFromXML?(path: string): MjModelLike; from_xml_string?(xml: string): MjModelLike };
   MjData: new (m: MjModelLike) => MjDataLike;
@@ -49,7 +49,7 @@ const SOLVERS: MjSolver[] = ['PGS', 'CG', 'Newton'];
 const JACOBIANS: MjJacobian[] = ['dense', 'sparse', 'auto'];
 const INTEGRATORS = ['Euler', 'RK4', 'implicit', 'implicitfast'];
 
-async function importBuild(build: MujocoBuild): Promise<MujocoModule> {
+export async function importBuild(build: MujocoBuild): Promise<MujocoModule> {
   // Literal specifiers so that esbuild sees (and keeps external) both packages.
   const mod = (build === '@mujoco/mujoco' ? await import('@mujoco/mujoco') : await import('mujoco-js')) as unknown as {
     default: () => Promise<MujocoModule>;
@@ -80,7 +80,7 @@ export interface MujocoChain extends PeerChain {
   settings(): Record<string, unknown>;
 }
 
-function loadModel(mj: MujocoModule, xml: string, n: number): MjModelLike {
+export function loadModel(mj: MujocoModule, xml: string, n: number): MjModelLike {
   if (mj.MjModel.from_xml_string) return mj.MjModel.from_xml_string(xml);
   if (!mj.FS || !mj.MjModel.loadFromXML) throw new Error('this MuJoCo build has neither from_xml_string nor a file system');
   const path = `/working/chain${n}.xml`;

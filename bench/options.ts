@@ -22,6 +22,8 @@ export interface Options {
   typing: boolean;
   typingSizes: number[];
   typingRuns: number;
+  /** The falling piles of boxes (contacts; bench/pileBench.ts): sizes, none when empty. */
+  pileSizes: number[];
 }
 
 export const USAGE = `usage: node dist/bench.js [options]
@@ -39,6 +41,9 @@ export const USAGE = `usage: node dist/bench.js [options]
   --no-typing          skip the typing bench
   --typing-sizes a,b   chain sizes of the typing bench (default 10,100,1000; the target is at 100)
   --typing-runs K      timed edits per typing size (default 40)
+  --pile-sizes a,b     boxes in the falling piles (contacts: engine PGS and Newton vs MuJoCo; default 10,100)
+  --no-pile            skip the falling piles
+  --pile-only          only the falling piles (no chain, no typing bench)
   --out FILE           where to write the JSON (default bench/results/latest.json)`;
 
 function sizesOf(s: string, what: string): number[] {
@@ -62,6 +67,7 @@ export function parseArgs(argv: string[]): Options {
     typing: true,
     typingSizes: [10, 100, 1000],
     typingRuns: 40,
+    pileSizes: [10, 100],
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -84,7 +90,12 @@ export function parseArgs(argv: string[]): Options {
     else if (a === '--rounds') o.rounds = Number(next());
     else if (a === '--max-rounds') o.maxRounds = Number(next());
     else if (a === '--min-timed-ms') o.minTimedMs = Number(next());
-    else if (a === '--out') o.outFile = path.resolve(next());
+    else if (a === '--pile-sizes') o.pileSizes = sizesOf(next(), '--pile-sizes');
+    else if (a === '--no-pile') o.pileSizes = [];
+    else if (a === '--pile-only') {
+      o.chain = false;
+      o.typing = false;
+    } else if (a === '--out') o.outFile = path.resolve(next());
     else if (a === '--only') {
       const ids = next().split(',').map((s) => s.trim());
       const bad = ids.filter((x) => !(CONTENDERS as readonly string[]).includes(x));

@@ -10,6 +10,11 @@ export interface PanelModelOptions {
   syntaxErrors?: Diagnostic[];
   /** The κ warning threshold (the extension's setting); default: the scene's `solver.conditionWarning`. */
   conditionWarning?: number;
+  /**
+   * false: the run's records are left out (a live panel receives them as appended columns after
+   * the model); `steps` still says how many there are.
+   */
+  history?: boolean;
 }
 
 /** All diagnostics of an inspection and of its run so far (each once). */
@@ -43,14 +48,14 @@ export function sceneGeometry(scene: SceneSpec): Pick<PanelModel, 'sceneBodies' 
       angular: c.angular,
     })),
     worldShapes: shapesOf((scene as { world?: unknown }).world),
-    thresholds: { violationTolerance: scene.solver.violationTolerance, conditionWarning: scene.solver.conditionWarning },
+    thresholds: { violationTolerance: scene.solver.violationTolerance, conditionWarning: scene.solver.conditionWarning, penetrationTolerance: scene.solver.contacts?.penetrationTolerance },
   };
 }
 
 export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: Simulation, step?: number, opts: PanelModelOptions = {}): PanelModel | undefined {
   const scene = inspect.parse.scene;
   if (!scene || !inspect.snapshot) return undefined;
-  const history = sim ? sim.records.slice() : [];
+  const history = sim && opts.history !== false ? sim.records.slice() : [];
   const snapshot = sim && step !== undefined && step > 0 ? sim.snapshotAt(step) : inspect.snapshot;
   if (snapshot !== inspect.snapshot) snapshot.diagnostics = inspect.snapshot.diagnostics;
   const model: PanelModel = {
@@ -58,6 +63,7 @@ export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: 
     fileName,
     snapshot,
     history,
+    steps: sim?.currentStep ?? 0,
     plannedSteps: scene.solver.steps,
     dt: scene.solver.dt,
     conditionWarning: opts.conditionWarning ?? scene.solver.conditionWarning,

@@ -2,8 +2,10 @@
 // embedded in a standalone report). The only module both sides import: pure TypeScript,
 // no vscode, no DOM, no Node APIs.
 import type { StepRecord, SystemSnapshot, Diagnostic, Range, Vec3, ShapeSpec } from './engine';
+import { isHistoryChunk, type HistoryChunk } from './shared/history';
 
-export type { StepRecord, SystemSnapshot, Diagnostic, Range };
+export type { StepRecord, SystemSnapshot, Diagnostic, Range, HistoryChunk };
+export type { ContactReport, NewtonSnapshot, NewtonStepReport, PgsStepReport } from './engine';
 
 /** A body as the scene file defines it (what the 3D view draws besides the poses). */
 export interface SceneBodyInfo {
@@ -99,8 +101,13 @@ export interface PanelModel {
   sceneUri?: string;
   /** The step shown in the matrices. */
   snapshot: SystemSnapshot;
-  /** Per-step records of the run so far (index k = step k+1). */
+  /**
+   * Per-step records of the run (index k = step k+1). A live panel's model carries none: the host
+   * streams the history in `historyAppend` messages after it (`steps` says how long the run is).
+   */
   history: StepRecord[];
+  /** Steps taken so far (default: `history.length`). */
+  steps?: number;
   /** Step count set in the scene (default for Run N Steps). */
   plannedSteps: number;
   dt: number;
@@ -113,7 +120,7 @@ export interface PanelModel {
   /**
    * The scene's diagnostics (parse + analysis + run). In the extension: exactly those published
    * in the Problems panel (src/extension/logic/diagnostics.ts `publishedDiagnostics`), replaced by
-   * a `history` message's `diagnostics` when a run adds some; in a report: all of them.
+   * a `diagnostics` message when a run adds some; in a report: all of them.
    */
   diagnostics: Diagnostic[];
   /**
@@ -129,7 +136,7 @@ export interface PanelModel {
   /** Shapes of the world (e.g. a ground plane), when the scene gives any. */
   worldShapes?: ShapeSpec[];
   /** The scene's `solver.violationTolerance` and `solver.conditionWarning` (state colours at a step, as in the tree). */
-  thresholds?: { violationTolerance: number; conditionWarning: number };
+  thresholds?: { violationTolerance: number; conditionWarning: number; penetrationTolerance?: number };
   /**
    * Report mode: analysed snapshots of several steps (e.g. first and last, or all when small),
    * sorted by step. The panel shows the nearest embedded step ≤ the selected one. Optional; the
@@ -143,15 +150,29 @@ export interface PanelModel {
 }
 
 // ---- host → webview -------------------------------------------------------
+// A message with a `seq` is flow-controlled: the host sends the next one only after the panel
+// answered `{ type: 'ack', seq }` (one such message in flight per panel).
 export type HostMessage =
-  | { type: 'model'; model: PanelModel }
-  | { type: 'snapshot'; snapshot: SystemSnapshot }
+  /** Everything anew (the panel's history becomes `model.history`). */
+  | { type: 'model'; model: PanelModel; seq?: number }
   /**
-   * The run's history. `diagnostics` (with `syntaxErrors`) is present when the scene's diagnostics
-   * changed since the last model or history message (a run added drift CL402 or non-finite CL401):
-   * it replaces PanelModel.diagnostics and .syntaxErrors.
+   * The analysed system of a step: the reply to `requestSnapshot`, or the current step pushed
+   * during and after a run (shown when the panel follows the run). `goTo`: the panel moves there
+   * (Go to Step).
    */
-  | { type: 'history'; history: StepRecord[]; currentStep: number; diagnostics?: Diagnostic[]; syntaxErrors?: Diagnostic[] }
+  | { type: 'snapshot'; snapshot: SystemSnapshot; goTo?: boolean; seq?: number }
+  /**
+   * Records [chunk.from, chunk.from + chunk.count) of the run; `total`: steps taken on the host;
+   * `snapshot`: the current step's (the last record's), applied with the records.
+   */
+  | { type: 'historyAppend'; chunk: HistoryChunk; total: number; snapshot?: SystemSnapshot; seq?: number }
+  /** The run is `length` steps long now (reset: 0): the panel drops the records past it. */
+  | { type: 'historyReset'; length: number; seq?: number }
+  /**
+   * The scene's diagnostics changed during a run (drift CL402, non-finite CL401…): they replace
+   * PanelModel.diagnostics and .syntaxErrors ('model' carries them otherwise).
+   */
+  | { type: 'diagnostics'; diagnostics: Diagnostic[]; syntaxErrors?: Diagnostic[] }
   | { type: 'running'; running: boolean }
   | { type: 'invalidated'; reason: string }
   | { type: 'select'; constraint?: string; body?: string }
@@ -166,6 +187,8 @@ export type PanelCommand = (typeof PANEL_COMMANDS)[number];
 
 export type WebviewMessage =
   | { type: 'ready' }
+  /** The panel applied the host message carrying this `seq`. */
+  | { type: 'ack'; seq: number }
   | { type: 'requestSnapshot'; step: number }
   | { type: 'command'; command: PanelCommand }
   /**
@@ -183,6 +206,8 @@ export interface WebviewState {
   sceneUri?: string;
   selectedMatrix?: string;
   selectedStep?: number;
+  /** The panel followed the run's live end (a reloaded panel goes on following it, wherever it is now). */
+  following?: boolean;
   logScale?: boolean;
   /** Name of the selected constraint. */
   selectedConstraint?: string;
@@ -201,6 +226,8 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
   switch (m.type) {
     case 'ready':
       return true;
+    case 'ack':
+      return isInt(m.seq) && m.seq >= 0;
     case 'requestSnapshot':
       return isInt(m.step) && m.step >= 0;
     case 'command':
@@ -290,6 +317,7 @@ export function isPanelModel(m: unknown): m is PanelModel {
     isSystemSnapshot(m.snapshot) &&
     Array.isArray(m.history) &&
     m.history.every(isStepRecord) &&
+    optInt(m.steps) &&
     Array.isArray(m.diagnostics) &&
     optDiagnostics(m.syntaxErrors) &&
     (m.snapshots === undefined || (Array.isArray(m.snapshots) && m.snapshots.every(isSystemSnapshot))) &&
@@ -300,13 +328,18 @@ export function isPanelModel(m: unknown): m is PanelModel {
 /** Runtime validation of a message received from the host. */
 export function isHostMessage(m: unknown): m is HostMessage {
   if (!isObj(m) || typeof m.type !== 'string') return false;
+  if (!optInt(m.seq)) return false;
   switch (m.type) {
     case 'model':
       return isPanelModel(m.model);
     case 'snapshot':
-      return isSystemSnapshot(m.snapshot);
-    case 'history':
-      return Array.isArray(m.history) && m.history.every(isStepRecord) && isInt(m.currentStep) && m.currentStep >= 0 && optDiagnostics(m.diagnostics) && optDiagnostics(m.syntaxErrors);
+      return isSystemSnapshot(m.snapshot) && (m.goTo === undefined || typeof m.goTo === 'boolean');
+    case 'historyAppend':
+      return isHistoryChunk(m.chunk) && isInt(m.total) && m.total >= m.chunk.from + m.chunk.count && (m.snapshot === undefined || isSystemSnapshot(m.snapshot));
+    case 'historyReset':
+      return isInt(m.length) && m.length >= 0;
+    case 'diagnostics':
+      return Array.isArray(m.diagnostics) && optDiagnostics(m.diagnostics) && optDiagnostics(m.syntaxErrors);
     case 'running':
       return typeof m.running === 'boolean';
     case 'invalidated':

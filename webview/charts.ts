@@ -17,9 +17,11 @@ import {
   type ChartType,
   type Plugin,
 } from 'chart.js';
-import type { StepRecord, SystemSnapshot } from '../src/protocol';
+import type { SystemSnapshot } from '../src/protocol';
 import { formatNumber as fmt, formatCond } from '../src/shared';
 import { COND_BAND_LABEL, condThresholds } from '../src/shared';
+import { decimate, MAX_BUCKETS, type Point } from './decimate';
+import { condAt, energyPartAt, lambdaAt, quatDriftAt, violationAt, type History } from './history';
 import { withAlpha, type Palette } from './theme';
 import { minOf } from '../src/shared/arrays';
 
@@ -34,9 +36,13 @@ declare module 'chart.js' {
 
 Chart.register(LineController, LineElement, PointElement, BarController, BarElement, ScatterController, LinearScale, LogarithmicScale, CategoryScale, Tooltip, Legend);
 
+/** A chart whose cursor can move without an update (the cursor is read at draw time). */
+type CursorChart = Chart & { clCursorAt?: { x?: number; color?: string } };
+
 const cursorPlugin: Plugin = {
   id: 'clCursor',
-  afterDatasetsDraw(chart, _args, opts: { x?: number; color?: string }) {
+  afterDatasetsDraw(chart, _args, pluginOpts: { x?: number; color?: string }) {
+    const opts = (chart as CursorChart).clCursorAt ?? pluginOpts;
     if (opts?.x === undefined) return;
     const xs = chart.scales.x;
     if (!xs) return;
@@ -111,46 +117,53 @@ export function applyChartTheme(p: Palette): void {
 const FLOOR = 1e-16;
 
 const isPow10 = (v: number): boolean => v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
+/** Powers of ten among an axis's ticks, counted once per tick list (the callback runs for every tick). */
+const powCounts = new WeakMap<object, number>();
 /** Log axes: label only powers of ten when at least two are shown, every tick otherwise. */
 function logTick(this: unknown, v: number | string, _i: number, ticks: { value: number }[]): string {
   const x = Number(v);
-  const pows = ticks.filter((t) => isPow10(t.value)).length;
+  let pows = powCounts.get(ticks);
+  if (pows === undefined) {
+    pows = ticks.filter((t) => isPow10(t.value)).length;
+    powCounts.set(ticks, pows);
+  }
   if (pows >= 2 && !isPow10(x)) return '';
   return fmt(x, 2);
 }
 const linTick = (v: number | string): string => fmt(Number(v), 3);
 const logv = (x: number): number => (Number.isFinite(x) ? Math.max(FLOOR, Math.abs(x)) : NaN);
 
-/** Index stride so a history of any length is drawn with ≤ maxPts points (max-preserving). */
-function buckets(n: number, maxPts = 1500): number {
-  return Math.max(1, Math.ceil(n / maxPts));
-}
-
 interface SeriesSpec {
   label: string;
   color: string;
-  data: { x: number; y: number }[];
+  data: Point[];
   width?: number;
   dash?: number[];
   dim?: boolean;
 }
 
-function seriesOf(history: StepRecord[], get: (r: StepRecord) => number, agg: 'max' | 'last' = 'last', initial?: number): { x: number; y: number }[] {
-  const out: { x: number; y: number }[] = [];
-  if (initial !== undefined) out.push({ x: 0, y: initial });
-  const k = buckets(history.length);
-  for (let i = 0; i < history.length; i += k) {
-    let y = get(history[i]);
-    let x = history[i].step;
-    for (let q = 1; q < k && i + q < history.length; q++) {
-      const r = history[i + q];
-      const v = get(r);
-      if (agg === 'max' ? Math.abs(v) > Math.abs(y) : true) y = v;
-      x = r.step;
-    }
-    out.push({ x, y });
+/** Buckets of the decimation: one per pixel of the chart's width, at most MAX_BUCKETS (≤ 2000 points). */
+let buckets = MAX_BUCKETS;
+
+/** `get(k)` over the records (x = step k + 1), decimated to min/max per pixel (decimate.ts). */
+function seriesOf(history: History, get: (k: number) => number): Point[] {
+  return decimate(history.length, get, (k) => k + 1, buckets);
+}
+
+/** Largest |get(k)| over the run. */
+function maxAbs(history: History, get: (k: number) => number): number {
+  let m = 0;
+  for (let k = 0; k < history.length; k++) {
+    const v = Math.abs(get(k));
+    if (v > m) m = v;
   }
-  return out;
+  return m;
+}
+
+/** Some record is singular (κ = ∞). */
+function anySingular(history: History): boolean {
+  for (let k = 0; k < history.length; k++) if (condAt(history, k) === null) return true;
+  return false;
 }
 
 export interface HistoryChartSpec {
@@ -162,7 +175,7 @@ export interface HistoryChartSpec {
 }
 
 export interface HistoryContext {
-  history: StepRecord[];
+  history: History;
   snapshot: SystemSnapshot;
   initial?: SystemSnapshot;
   palette: Palette;
@@ -191,14 +204,14 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
     log: true,
     build: ({ history, snapshot, palette, selectedConstraint }) => {
       const cs = snapshot.constraints;
-      const n = Math.max(cs.length, history[0]?.C.length ?? 0);
-      const maxC = (i: number): number => history.reduce((m, r) => Math.max(m, Math.abs(r.C[i] ?? 0)), 0);
+      const n = Math.max(cs.length, history.length ? history.buf.nC : 0);
+      const maxC = (i: number): number => maxAbs(history, (k) => violationAt(history, k, i) || 0);
       const chosen = pick(n, maxC, selectedConstraint);
       return {
         series: chosen.map((i, k) => ({
           label: cs[i]?.name ?? `c${i}`,
           color: palette.series[k % palette.series.length],
-          data: seriesOf(history, (r) => logv(r.C[i] ?? 0), 'max'),
+          data: seriesOf(history, (k) => logv(violationAt(history, k, i))),
           width: i === selectedConstraint ? 2.5 : 1.5,
           dash: k >= palette.series.length ? [5, 3] : undefined,
           dim: selectedConstraint >= 0 && i !== selectedConstraint,
@@ -214,10 +227,10 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
     log: false,
     build: ({ history, snapshot, palette, selectedConstraint }) => {
       const rows = snapshot.rows;
-      const n = Math.max(rows.length, history[0]?.lambda.length ?? 0);
+      const n = Math.max(rows.length, history.length ? history.buf.nL : 0);
       const sel = snapshot.constraints[selectedConstraint];
       const selRow = sel ? sel.firstRow : -1;
-      const maxL = (i: number): number => history.reduce((m, r) => Math.max(m, Math.abs(r.lambda[i] ?? 0)), 0);
+      const maxL = (i: number): number => maxAbs(history, (k) => lambdaAt(history, k, i) || 0);
       const chosen = pick(n, maxL, selRow);
       return {
         series: chosen.map((i, k) => {
@@ -225,7 +238,7 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
           return {
             label: rows[i]?.label ?? `r${i}`,
             color: palette.series[k % palette.series.length],
-            data: seriesOf(history, (r) => r.lambda[i] ?? NaN),
+            data: seriesOf(history, (k) => lambdaAt(history, k, i)),
             width: inSel ? 2.5 : 1.5,
             dash: k >= palette.series.length ? [5, 3] : undefined,
             dim: sel !== undefined && !inSel,
@@ -245,7 +258,10 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
         {
           label: 'κ(A)',
           color: palette.series[0],
-          data: seriesOf(history, (r) => (r.cond.A === null || !Number.isFinite(r.cond.A) ? 1e17 : Math.max(1, r.cond.A)), 'max'),
+          data: seriesOf(history, (k) => {
+            const c = condAt(history, k);
+            return c === null ? 1e17 : Math.max(1, c);
+          }),
         },
       ],
       // The shared κ band edges with the scene's threshold (src/shared/kappa.ts).
@@ -253,7 +269,7 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
         { y: condThresholds(conditionWarning).caution, color: palette.warning, label: `${COND_BAND_LABEL.caution} ${formatCond(condThresholds(conditionWarning).caution)}` },
         { y: condThresholds(conditionWarning).bad, color: palette.error, label: `${COND_BAND_LABEL.bad} ${formatCond(condThresholds(conditionWarning).bad)}` },
       ],
-      note: history.some((r) => r.cond.A === null) ? 'singular steps drawn at 1e17' : undefined,
+      note: anySingular(history) ? 'singular steps drawn at 1e17' : undefined,
     }),
   },
   {
@@ -263,9 +279,9 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
     log: false,
     build: ({ history, palette }) => ({
       series: [
-        { label: 'total', color: palette.series[0], data: seriesOf(history, (r) => r.energy.total), width: 2 },
-        { label: 'kinetic', color: palette.series[2], data: seriesOf(history, (r) => r.energy.kinetic), dash: [4, 3] },
-        { label: 'potential', color: palette.series[3], data: seriesOf(history, (r) => r.energy.potential), dash: [2, 2] },
+        { label: 'total', color: palette.series[0], data: seriesOf(history, (k) => energyPartAt(history, k, 2)), width: 2 },
+        { label: 'kinetic', color: palette.series[2], data: seriesOf(history, (k) => energyPartAt(history, k, 0)), dash: [4, 3] },
+        { label: 'potential', color: palette.series[3], data: seriesOf(history, (k) => energyPartAt(history, k, 1)), dash: [2, 2] },
       ],
     }),
   },
@@ -275,7 +291,7 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
     yTitle: '||q|−1| (log)',
     log: true,
     build: ({ history, palette }) => ({
-      series: [{ label: '||q|−1|', color: palette.series[4], data: seriesOf(history, (r) => logv(r.quatDrift), 'max') }],
+      series: [{ label: '||q|−1|', color: palette.series[4], data: seriesOf(history, (k) => logv(quatDriftAt(history, k))) }],
       lines: [{ y: 1e-6, color: palette.warning, label: '1e−6' }],
     }),
   },
@@ -331,6 +347,7 @@ export class HistoryChart {
   }
 
   update(ctx: HistoryContext, step: number): string | undefined {
+    buckets = Math.max(100, Math.min(MAX_BUCKETS, Math.round(this.chart.width || MAX_BUCKETS)));
     const built = this.spec.build(ctx);
     const p = ctx.palette;
     this.chart.data.datasets = built.series.map(
@@ -345,13 +362,13 @@ export class HistoryChart {
       }),
     );
     const o = this.chart.options;
-    o.plugins!.clCursor = { x: step, color: p.focus };
+    (this.chart as CursorChart).clCursorAt = { x: step, color: p.focus };
     o.plugins!.clLines = { lines: built.lines ?? [] };
     o.plugins!.legend!.display = built.series.length > 1;
-    const last = ctx.history.length ? ctx.history[ctx.history.length - 1].step : 1;
+    const last = ctx.history.length || 1;
     if (this.spec.id === 'cond') {
       const ys = o.scales!.y as { min?: number; max?: number };
-      const singular = ctx.history.some((r) => r.cond.A === null || !Number.isFinite(r.cond.A));
+      const singular = anySingular(ctx.history);
       ys.max = singular ? 1e18 : undefined;
       ys.min = singular ? 1 : undefined;
     }
@@ -361,9 +378,10 @@ export class HistoryChart {
     return built.note;
   }
 
+  /** Moves the cursor: a redraw of what is there, no update of the data or the scales. */
   updateCursor(step: number, color: string): void {
-    this.chart.options.plugins!.clCursor = { x: step, color };
-    this.chart.update('none');
+    (this.chart as CursorChart).clCursorAt = { x: step, color };
+    this.chart.draw();
   }
 
   destroy(): void {

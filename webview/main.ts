@@ -5,7 +5,7 @@ import { createActions } from './actions';
 import { soloBanner } from './cards/banner';
 import { mountPanel } from './cards/layout';
 import { applyChartTheme } from './charts';
-import { nextSnapshotRequest, persistedState } from './selectors';
+import { isConsistent, nextSnapshotRequest, persistedState } from './selectors';
 import { createStore, initialState } from './store';
 import { onThemeChange, readPalette } from './theme';
 import { connectToHost } from './transport';
@@ -44,6 +44,16 @@ function boot(): void {
     store.dispatch({ type: 'themeChanged', palette: p });
   });
 
+  // The step the header, forces, matrices and scene show, on the page for tests and bug reports.
+  store.watch(
+    (s) => [s.step, s.snapshot?.step, isConsistent(s)],
+    ([step, shown, ok]) => {
+      document.body.dataset.clStep = String(step);
+      document.body.dataset.clSnapshotStep = shown === undefined ? '' : String(shown);
+      document.body.dataset.clConsistent = ok ? '1' : '0';
+    },
+  );
+
   // The page is built with the first model; before it, a banner (if any) is the whole page.
   let mounted = false;
   store.watch(
@@ -65,6 +75,9 @@ function boot(): void {
     } catch (e) {
       onError(e);
       return;
+    } finally {
+      // Applied (or failed): either way the host may send the next one.
+      if ('seq' in m && m.seq !== undefined) transport?.ack(m.seq);
     }
     if (m.type === 'model') {
       document.body.dataset.clReady = '1';

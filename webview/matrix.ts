@@ -129,7 +129,7 @@ function redundancy(s: SystemSnapshot): { red: Set<number>; dep: Set<number> } {
   return { red, dep };
 }
 
-function fromCsr(
+export function fromCsr(
   id: string,
   name: string,
   description: string,

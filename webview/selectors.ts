@@ -2,6 +2,7 @@
 // effects act on (which snapshot to ask for, what to persist). No DOM; tested in Node.
 import type { Diagnostic, StepRecord, SystemSnapshot, WebviewState } from '../src/protocol';
 import type { HeatmapSelection } from './heatmap/viewport';
+import { recordAt } from './history';
 import type { PanelState } from './store';
 
 /** The step the transport should ask the host for now, if any (one request in flight at a time). */
@@ -16,14 +17,15 @@ export function persistedState(s: PanelState): WebviewState | undefined {
     sceneUri: s.sceneUri,
     selectedMatrix: s.matrix,
     selectedStep: s.step,
+    following: s.follow,
     logScale: s.logScale,
     selectedConstraint: s.snapshot?.constraints[s.selected]?.name,
   };
 }
 
-/** The history record of step k (k ≥ 1), if recorded. */
+/** The history record of step k (k ≥ 1), if received. */
 export function stepRecord(s: PanelState, k: number): StepRecord | undefined {
-  return k > 0 ? s.model?.history[k - 1] : undefined;
+  return k > 0 ? recordAt(s.history, k - 1) : undefined;
 }
 
 /** Simulated time at the shown step. */
@@ -37,6 +39,22 @@ export function shownTime(s: PanelState): number {
 /** Waiting for the shown step's snapshot (requested or about to be). */
 export function isLoading(s: PanelState): boolean {
   return !s.report && s.snapshot !== undefined && s.snapshot.step !== s.step && (s.loading !== undefined || s.wanted !== undefined);
+}
+
+/**
+ * The step each part of the panel shows: the header, timeline and scene show `step`, the forces and
+ * the matrices the snapshot's step. They agree except while the shown step's snapshot loads (or
+ * after its request failed), and then the timeline's note says so.
+ */
+export function shownSteps(s: PanelState): { header: number; scene: number; forces: number | undefined; matrices: number | undefined } {
+  return { header: s.step, scene: s.step, forces: s.snapshot?.step, matrices: s.snapshot?.step };
+}
+
+/** True when the header, forces, matrices and scene show the same step, or the note explains why not. */
+export function isConsistent(s: PanelState): boolean {
+  const k = shownSteps(s);
+  const same = k.forces === undefined || (k.forces === k.header && k.matrices === k.header && k.scene === k.header);
+  return same || stepNote(s) !== '';
 }
 
 /** The note beside the timeline when the matrices are not those of the shown step ('' otherwise). */

@@ -2,6 +2,8 @@
 // render from this state, the transport feeds it, and test/unit/webview-store.test.ts runs it in
 // Node. Derived views (what the header says, what the heatmap outlines…) live in selectors.ts.
 import type { HostMessage, PanelModel, SystemSnapshot, WebviewState } from '../src/protocol';
+import { normalizeChunk } from '../src/shared/history';
+import { appendHistory, emptyHistory, historyFromRecords, truncateHistory, type History } from './history';
 import { matricesOf, normalizeSnapshot, type MatrixSource } from './matrix';
 import type { Palette } from './palette';
 
@@ -13,16 +15,24 @@ export interface Banner {
 export interface PanelState {
   /** Standalone report: read-only, the snapshots are embedded in the model, nothing is requested. */
   readonly report: boolean;
+  /** The scene's model; its `history` is always empty here: the run is `history`. */
   readonly model: PanelModel | undefined;
+  /** The run's records received so far, in columns (history.ts). */
+  readonly history: History;
+  /** Steps taken on the host as far as the panel knows (≥ history.length; records may still be on their way). */
+  readonly total: number;
   /** The snapshot shown in the matrices (it lags `step` while that step's snapshot loads). */
   readonly snapshot: SystemSnapshot | undefined;
   /** The matrices and vector tables of `snapshot`. */
   readonly matrices: readonly MatrixSource[];
   /** The step-0 snapshot when known (history charts compare against it; step 0 needs no request). */
   readonly initial: SystemSnapshot | undefined;
-  /** The step shown by the timeline, the header and the scene (0 … history.length). */
+  /** The step shown by the timeline, the header and the scene (0 … total). */
   readonly step: number;
-  /** Following the live end of the run (a new history moves the timeline along). */
+  /**
+   * Following the live end of the run: the current step's snapshot, pushed by the host during and
+   * after a run, moves the step (header, forces, matrices and scene move together with it).
+   */
   readonly follow: boolean;
   /** Index of the selected constraint in `snapshot.constraints`, or -1. */
   readonly selected: number;
@@ -47,7 +57,7 @@ export interface PanelState {
   readonly stale: boolean;
   readonly palette: Palette | undefined;
   /** What the webview state asked to restore, consumed by the first model. */
-  readonly restore: { step?: number; constraint?: string } | undefined;
+  readonly restore: { step?: number; following?: boolean; constraint?: string } | undefined;
 }
 
 export type Action =
@@ -72,6 +82,8 @@ export function initialState(opts: { report: boolean; restored?: WebviewState; p
   return {
     report: opts.report,
     model: undefined,
+    history: emptyHistory(),
+    total: 0,
     snapshot: undefined,
     matrices: [],
     initial: undefined,
@@ -89,7 +101,7 @@ export function initialState(opts: { report: boolean; restored?: WebviewState; p
     banner: undefined,
     stale: false,
     palette: opts.palette,
-    restore: r.selectedStep !== undefined || r.selectedConstraint !== undefined ? { step: r.selectedStep, constraint: r.selectedConstraint } : undefined,
+    restore: r.selectedStep !== undefined || r.selectedConstraint !== undefined ? { step: r.selectedStep, following: r.following, constraint: r.selectedConstraint } : undefined,
   };
 }
 
@@ -123,17 +135,25 @@ function onHost(s: PanelState, m: HostMessage): PanelState {
   switch (m.type) {
     case 'model':
       return setModel(s, m.model);
-    case 'snapshot': {
-      const snap = normalizeSnapshot(m.snapshot);
-      let next: PanelState = { ...s, loading: s.loading === snap.step ? undefined : s.loading, initial: snap.step === 0 ? snap : s.initial };
-      // Show it when it is the step on screen, what was asked for, or nothing is awaited (Play).
-      if (snap.step === s.step || s.wanted === undefined || s.wanted === snap.step) next = setSnapshot({ ...next, wanted: undefined }, snap);
-      return next;
-    }
-    case 'history': {
+    case 'snapshot':
+      return onSnapshot(s, m.snapshot, m.goTo === true);
+    case 'historyAppend': {
       if (!s.model) return s;
-      const next: PanelState = { ...s, model: { ...s.model, history: m.history } };
-      return s.follow || s.step > m.currentStep ? goToStep(next, m.currentStep) : next;
+      const history = appendHistory(s.history, normalizeChunk(m.chunk));
+      const next: PanelState = { ...s, history, total: Math.max(m.total, history.length) };
+      return m.snapshot ? onSnapshot(next, m.snapshot, false) : next;
+    }
+    case 'historyReset': {
+      if (!s.model) return s;
+      const next: PanelState = { ...s, history: truncateHistory(s.history, m.length), total: m.length };
+      return s.step > m.length ? goToStep(next, m.length) : next;
+    }
+    case 'diagnostics': {
+      if (!s.model) return s;
+      const model: PanelModel = { ...s.model, diagnostics: m.diagnostics };
+      if (m.syntaxErrors?.length) model.syntaxErrors = m.syntaxErrors;
+      else delete model.syntaxErrors;
+      return { ...s, model };
     }
     case 'running':
       return { ...s, running: m.running };
@@ -153,20 +173,40 @@ function onHost(s: PanelState, m: HostMessage): PanelState {
   }
 }
 
+/** A snapshot from the host: a reply, the run's current step (shown when following), or Go to Step (`goTo`). */
+function onSnapshot(s: PanelState, raw: SystemSnapshot, goTo: boolean): PanelState {
+  const snap = normalizeSnapshot(raw);
+  const next: PanelState = { ...s, loading: s.loading === snap.step ? undefined : s.loading, initial: snap.step === 0 ? snap : s.initial };
+  // Go to Step from the host: the panel moves there.
+  if (goTo && s.model) {
+    const step = Math.max(0, Math.min(snap.step, next.total));
+    return setSnapshot({ ...next, step, follow: step === next.total, wanted: undefined }, snap);
+  }
+  // The step on screen, or what was asked for.
+  if (snap.step === s.step || s.wanted === snap.step) return setSnapshot({ ...next, wanted: undefined }, snap);
+  // The run's current step while following it: the step moves with its snapshot (never back).
+  if (s.follow && s.wanted === undefined && snap.step > s.step && snap.step <= s.total) return setSnapshot({ ...next, step: snap.step }, snap);
+  return next;
+}
+
 function setModel(s: PanelState, raw: PanelModel): PanelState {
   const snapshot = normalizeSnapshot(raw.snapshot);
   const snapshots = raw.snapshots?.map(normalizeSnapshot).sort((a, b) => a.step - b.step);
-  const model: PanelModel = { ...raw, snapshot, ...(snapshots ? { snapshots } : {}) };
+  const history = historyFromRecords(raw.history);
+  const model: PanelModel = { ...raw, history: [], snapshot, ...(snapshots ? { snapshots } : {}) };
   const first = s.model === undefined;
-  const live = model.history.length;
+  const live = Math.max(history.length, raw.steps ?? 0);
   let step = snapshot.step;
   const restore = first ? s.restore : undefined;
-  if (restore?.step !== undefined && restore.step <= live) step = restore.step;
+  // A restored step, unless the panel was following the run: then the run's end, wherever it is now.
+  if (restore?.step !== undefined && restore.step <= live && !restore.following) step = restore.step;
   if (s.report && snapshots?.length) step = snapshots[snapshots.length - 1].step;
   step = Math.min(step, live);
   let next: PanelState = {
     ...s,
     model,
+    history,
+    total: live,
     sceneUri: model.sceneUri ?? s.sceneUri,
     initial: snapshot.step === 0 ? snapshot : snapshots?.find((x) => x.step === 0),
     selectedBody: model.sceneBodies.some((b) => b.name === s.selectedBody) ? s.selectedBody : undefined,
@@ -201,8 +241,8 @@ function setSnapshot(s: PanelState, snap: SystemSnapshot): PanelState {
 function goToStep(s: PanelState, k: number): PanelState {
   const m = s.model;
   if (!m) return s;
-  const step = Math.max(0, Math.min(m.history.length, Math.round(k)));
-  let next: PanelState = { ...s, step, follow: step === m.history.length };
+  const step = Math.max(0, Math.min(s.total, Math.round(k)));
+  let next: PanelState = { ...s, step, follow: step === s.total };
   if (s.report) {
     const snap = nearestEmbedded(m, step);
     if (snap && snap !== s.snapshot) next = setSnapshot(next, snap);

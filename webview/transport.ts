@@ -1,7 +1,8 @@
 // The host transport: the VS Code webview API behind one small interface. Incoming messages are
 // validated (invalid ones are logged to the host and dropped); snapshot requests go through the
 // shared request/reply helper, correlated by step (the protocol's messages carry no id) and
-// bounded by a timeout, so a request never waits forever.
+// bounded by a timeout, so a request never waits forever. Flow-controlled host messages (those
+// with a `seq`) are acknowledged once applied and painted: the host sends the next one only then.
 import { parseHostMessage, type HostMessage, type SystemSnapshot, type WebviewMessage, type WebviewState } from '../src/protocol';
 import { createRpcClient, type RpcWire } from '../src/shared/rpc';
 
@@ -32,6 +33,8 @@ export interface Transport {
   onMessage(listener: (m: HostMessage) => void): () => void;
   /** Resolves with the host's snapshot of `step`; rejects with an RpcError on timeout. */
   requestSnapshot(step: number): Promise<SystemSnapshot>;
+  /** Acknowledge the host message `seq` after the next frame (so the host never runs ahead of the painting). */
+  ack(seq: number): void;
   /** The state VS Code kept for this panel (restored after a reload). */
   readonly restored: WebviewState | undefined;
   persist(s: WebviewState): void;
@@ -72,6 +75,7 @@ export function connectToHost(win: Window = window): Transport | undefined {
     post,
     onMessage: subscribe,
     requestSnapshot: (step) => rpc.request('snapshot', { step }),
+    ack: (seq) => afterPaint(win, () => post({ type: 'ack', seq })),
     restored: vscode.getState(),
     persist: (s) => vscode.setState(s),
     log,
@@ -82,6 +86,22 @@ export function connectToHost(win: Window = window): Transport | undefined {
       listeners.clear();
     },
   };
+}
+
+/** Most time an acknowledgement waits for a frame (a hidden page gets none). */
+const ACK_FALLBACK_MS = 250;
+
+/** Runs `fn` once, after the next animation frame or after ACK_FALLBACK_MS, whichever comes first. */
+function afterPaint(win: Window, fn: () => void): void {
+  let done = false;
+  const once = (): void => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    fn();
+  };
+  const timer = setTimeout(once, ACK_FALLBACK_MS);
+  win.requestAnimationFrame(() => setTimeout(once, 0));
 }
 
 function describe(x: unknown): string {

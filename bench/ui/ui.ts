@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chainParams, chainSceneText } from '../chain';
 import { fixtureFromText, buildFixture, ROOT, type Fixture } from '../../test/browser/fixtures';
-import { chromiumAvailable, CHROMIUM, ensureBuilt, launch } from '../../test/browser/harness';
+import { requireChromium, ensureBuilt, launch } from '../../test/browser/harness';
 import { fmtLoad, table } from '../format';
 import { firstPaint, heatmapDraw, idleFps, pan, type FirstPaint, type HeatmapDraw, type Pan } from './measure';
 
@@ -60,7 +60,7 @@ function paintVerdict(p: FirstPaint, target: number): string {
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
-  if (!chromiumAvailable()) throw new Error(`Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  requireChromium();
   const cores = os.cpus().length;
   const load0 = os.loadavg();
   console.log('Constraint Lens panel benchmark (headless Chromium, dist/webview.js + dist/webview.css)');

@@ -18,9 +18,14 @@ const v3 = (v: Vec3): Vec3 => [v[0], v[1], v[2]];
 
 /** Names of the two ends of a contact. */
 export function contactNames(scene: SceneSpec, c: Contact): { bodyA: string; bodyB: string; shapeA: string; shapeB: string } {
-  const body = (i: number) => (i < 0 ? 'world' : (scene.bodies[i]?.name ?? `#${i}`));
-  const shape = (i: number, k: number) => (i < 0 ? scene.world.shapes[k]?.name : scene.bodies[i]?.shapes[k]?.name) ?? `shape${k}`;
-  return { bodyA: body(c.bodyA), bodyB: body(c.bodyB), shapeA: shape(c.bodyA, c.shapeA), shapeB: shape(c.bodyB, c.shapeB) };
+  return { bodyA: bodyName(scene, c.bodyA), bodyB: bodyName(scene, c.bodyB), shapeA: shapeName(scene, c.bodyA, c.shapeA), shapeB: shapeName(scene, c.bodyB, c.shapeB) };
+}
+// (module-level functions: a record names every contact of every step, so no closures per call)
+function bodyName(scene: SceneSpec, i: number): string {
+  return i < 0 ? 'world' : (scene.bodies[i]?.name ?? `#${i}`);
+}
+function shapeName(scene: SceneSpec, i: number, k: number): string {
+  return (i < 0 ? scene.world.shapes[k]?.name : scene.bodies[i]?.shapes[k]?.name) ?? `shape${k}`;
 }
 
 /** `Box/box0–world/ground`: a contact's ends in messages and labels. */
@@ -34,7 +39,10 @@ export const finiteConeRatio = (r: number): number => (r >= 0 && r < CONE_RATIO_
 
 export function contactReport(scene: SceneSpec, c: Contact, f: ContactForce): ContactReport {
   return {
-    ...contactNames(scene, c),
+    bodyA: bodyName(scene, c.bodyA),
+    bodyB: bodyName(scene, c.bodyB),
+    shapeA: shapeName(scene, c.bodyA, c.shapeA),
+    shapeB: shapeName(scene, c.bodyB, c.shapeB),
     point: v3(c.point),
     normal: v3(c.normal),
     t1: v3(c.t1),

@@ -271,7 +271,7 @@ export class Simulation implements SimulationApi {
         this._diagnostics.push({
           severity: 'warning',
           code: Codes.drift,
-          message: `Constraint \`${spec.name}\` drifted: |C| = ${fmt(v)} at step ${stepIndex} (t = ${fmt(stepIndex * s.dt)} s), above max(solver.driftTolerance = ${fmt(tol)}, 10·‖C₀‖). Increase ${s.formulation === 'velocity' ? '`erp`' : '`alpha`/`beta`'} or reduce \`dt\`.`,
+          message: `Constraint \`${spec.name}\` drifted: |C| = ${fmt(v)} at step ${stepIndex} (t = ${fmt(stepIndex * s.dt)} s), above max(solver.driftTolerance = ${fmt(tol)}, 10·‖C₀‖). ${s.formulation === 'nonlinear' ? 'Position-level joints drift only when Newton stops early: check its convergence (solver.newton)' : `Increase ${s.formulation === 'velocity' ? '`erp`' : '`alpha`/`beta`'}`} or reduce \`dt\`.`,
           range: constraintRange(this.sourceMap, spec.index),
           data: { constraint: spec.name, constraintIndex: spec.index, step: stepIndex, violation: v },
         });

@@ -15,6 +15,8 @@ export interface PanelProbe {
   lastSelect?: { constraint?: string; body?: string };
   /** Whether the panel is currently visible. */
   visible: boolean;
+  /** The flow-controlled feed (model, history, snapshots): what it posted, and whether a message awaits its acknowledgement. */
+  flow?: { posted: number; historyBytes: number; historyRecords: number; maxInFlight: number; waiting: boolean };
 }
 
 export interface ConstraintLensApi {

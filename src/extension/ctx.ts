@@ -126,6 +126,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
           postedTypes: [...p.postedTypes],
           lastSelect: p.lastSelect,
           visible: p.visible,
+          flow: { ...p.feed.stats, waiting: p.feed.waiting },
         };
       },
       currentStep: (uri) => state(uri)?.sim?.currentStep ?? 0,

@@ -2,15 +2,19 @@
 // reload by a WebviewPanelSerializer. Messages from the webview are validated; the host answers
 // `ready` with the PanelModel and `requestSnapshot` with the analysed step, runs the registered
 // command of a button (with the panel's scene), and reveals ranges in the editor. Runs and edits
-// of the scene are pushed live. The panel lists exactly the diagnostics published in the Problems
-// panel (`publishedFor`, updated when a run adds some) and bands κ with the same threshold as the
-// status bar and the tree (the `constraintLens.conditionWarning` setting, else the scene's).
+// of the scene are pushed live through a PanelFeed (logic/panelFeed.ts): the history as appended
+// columns, the current step's snapshot at most 10 times a second, one message in flight until the
+// panel acknowledges it. The panel lists exactly the diagnostics published in the Problems panel
+// (`publishedFor`, a `diagnostics` message when a run adds some) and bands κ with the same
+// threshold as the status bar and the tree (the `constraintLens.conditionWarning` setting, else
+// the scene's).
 import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
 import { renderPanelHtml } from '../panelHtml';
 import { isWebviewMessage, type HostMessage, type MujocoSection, type WebviewMessage, type WebviewState } from '../protocol';
 import type { Range as EngineRange } from '../engine';
 import type { PanelProbe } from './api';
+import { PanelFeed, type FeedModel } from './logic/panelFeed';
 import { ContextKeys, PanelCommandIds, ViewIds } from './commandIds';
 import type { Config } from './config';
 import { publishedFor, syntaxErrorsFor } from './diagnostics';
@@ -54,10 +58,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
   selectedItem = '';
   /** The webview's script said `ready` and has not been unloaded since. */
   private ready = false;
-  private historyTimer: ReturnType<typeof setTimeout> | undefined;
-  private lastHistoryPost = 0;
-  /** The scene's diagnostics changed since the last model or history message. */
-  private diagnosticsChanged = false;
+  /** Model, history and snapshots, with backpressure. */
+  readonly feed: PanelFeed;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -67,19 +69,29 @@ class InspectorPanel extends Disposable implements PanelProbe {
     super();
     // Disposed last: the webview panel itself (closing it twice is harmless).
     this._register(panel);
+    this.feed = new PanelFeed(
+      (m) => this.postFlow(m),
+      {
+        model: () => this.buildModel(),
+        // No simulation (not stepped yet, or the text changed): the panel keeps its run until the next model.
+        records: () => this.state.sim?.records,
+        snapshot: (k) => this.host.scenes.snapshotAt(this.state, k),
+      },
+      {
+        onSnapshotError: (step, e) => {
+          this.host.log.error(`snapshot of step ${step} failed: ${errorMessage(e)}`);
+          this.post({ type: 'error', message: `Cannot analyse step ${step}: ${e instanceof Error ? e.message : String(e)}` });
+        },
+      },
+    );
+    this._register(toDisposable(() => this.feed.dispose()));
     this._register(host.scenes.pin(state.uri));
     this._register(panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)));
     this._register(
       panel.onDidChangeViewState((e) => {
-        if (!e.webviewPanel.visible) this.ready = false; // retainContextWhenHidden: false → unloaded
+        if (!e.webviewPanel.visible) this.unload(); // retainContextWhenHidden: false → unloaded
         if (e.webviewPanel.active) host.scenes.setActive(state.uri);
         void vscode.commands.executeCommand('setContext', ContextKeys.inspectorActive, e.webviewPanel.active);
-      }),
-    );
-    this._register(
-      toDisposable(() => {
-        if (this.historyTimer) clearTimeout(this.historyTimer);
-        this.historyTimer = undefined;
       }),
     );
     this.render();
@@ -93,7 +105,7 @@ class InspectorPanel extends Disposable implements PanelProbe {
     const webview = this.panel.webview;
     const ext = this.host.extensionUri;
     webview.options = webviewOptions(ext);
-    this.ready = false;
+    this.unload();
     try {
       webview.html = renderPanelHtml({
         cspSource: webview.cspSource,
@@ -108,11 +120,22 @@ class InspectorPanel extends Disposable implements PanelProbe {
     }
   }
 
-  post(msg: HostMessage): void {
-    if (!this.ready) return;
+  /** The webview is gone until it says `ready` again. */
+  private unload(): void {
+    this.ready = false;
+    this.feed.disconnect();
+  }
+
+  private count(msg: HostMessage): void {
     this.postedToWebview++;
     this.postedTypes.push(msg.type);
     if (this.postedTypes.length > 200) this.postedTypes.splice(0, this.postedTypes.length - 200);
+  }
+
+  /** Post a small message outside the flow control (running, invalidated, select, error). */
+  post(msg: HostMessage): void {
+    if (!this.ready) return;
+    this.count(msg);
     this.panel.webview.postMessage(msg).then(
       (ok) => {
         if (!ok) this.host.log.debug(`message '${msg.type}' not delivered (webview hidden)`);
@@ -121,11 +144,27 @@ class InspectorPanel extends Disposable implements PanelProbe {
     );
   }
 
-  /** Post the full model (or an error when the scene cannot be analysed). */
-  sendModel(): void {
+  /** The feed's post: resolves false when the message was not delivered (the feed then waits for `ready`). */
+  private postFlow(msg: HostMessage): Promise<boolean> {
+    if (!this.ready) return Promise.resolve(false);
+    this.count(msg);
+    return Promise.resolve(this.panel.webview.postMessage(msg)).then(
+      (ok) => {
+        if (!ok) this.host.log.debug(`message '${msg.type}' not delivered (webview hidden)`);
+        return ok;
+      },
+      (e: unknown) => {
+        this.host.log.error(`postMessage failed: ${errorMessage(e)}`);
+        return false;
+      },
+    );
+  }
+
+  /** The model the feed sends (history streamed after it), or an error when the scene cannot be analysed. */
+  private buildModel(): FeedModel | undefined {
     const s = this.state;
     const r = s.result;
-    if (!r) return; // analysing; 'inspected' will come
+    if (!r) return undefined; // analysing; 'inspected' will come
     try {
       const sim = s.sim;
       const step = s.shownStep ?? sim?.currentStep ?? 0;
@@ -135,91 +174,52 @@ class InspectorPanel extends Disposable implements PanelProbe {
         diagnostics: publishedFor(s),
         syntaxErrors: syntaxErrorsFor(s),
         conditionWarning: sceneConditionWarning(s, this.host.config()),
+        history: false,
       });
       if (model) {
         model.sceneUri = s.uri.toString();
         const mujoco = this.host.mujocoFor?.(s);
         if (mujoco) model.mujoco = mujoco;
-        if (this.ready) this.diagnosticsChanged = false;
-        // The 3D view colours constraints by the tree's rule: the same κ threshold as the tree.
-        const cfg = this.host.config?.();
-        if (model.thresholds && cfg) model.thresholds = { ...model.thresholds, conditionWarning: sceneConditionWarning(s, cfg) };
-        this.post({ type: 'model', model });
-        if (large) this.postSnapshot(step);
+        return { message: { type: 'model', model }, showStep: large ? step : undefined };
       }
-      else {
-        const first = r.diagnostics.find((d) => d.severity === 'error');
-        this.post({ type: 'error', message: first ? `${s.fileName} cannot be analysed: ${first.message} (line ${first.range.start.line + 1})` : `${s.fileName} cannot be analysed.` });
-      }
-      if (s.running) this.post({ type: 'running', running: true });
+      const first = r.diagnostics.find((d) => d.severity === 'error');
+      return { message: { type: 'error', message: first ? `${s.fileName} cannot be analysed: ${first.message} (line ${first.range.start.line + 1})` : `${s.fileName} cannot be analysed.` } };
     } catch (e) {
       this.host.log.error(`building the panel model failed: ${errorMessage(e)}`);
-      this.post({ type: 'error', message: `Internal error: ${e instanceof Error ? e.message : String(e)}` });
+      return { message: { type: 'error', message: `Internal error: ${e instanceof Error ? e.message : String(e)}` } };
     }
   }
 
-  private postHistory(): void {
-    if (this.historyTimer) clearTimeout(this.historyTimer);
-    this.historyTimer = undefined;
-    const sim = this.state.sim;
-    this.lastHistoryPost = performance.now();
-    const msg: HostMessage = { type: 'history', history: sim ? sim.records.slice() : [], currentStep: sim?.currentStep ?? 0 };
-    if (this.diagnosticsChanged && this.ready) {
-      this.diagnosticsChanged = false;
-      msg.diagnostics = publishedFor(this.state);
-      const syntaxErrors = syntaxErrorsFor(this.state);
-      if (syntaxErrors.length) msg.syntaxErrors = syntaxErrors;
-    }
-    this.post(msg);
+  /** The model again (a setting changed): the feed sends it, its history streamed after it. */
+  sendModel(): void {
+    this.feed.modelChanged();
   }
 
-  /** History during a run: at most a few times a second (less for long, wide histories). */
-  private postHistoryThrottled(): void {
-    if (this.historyTimer) return;
-    const sim = this.state.sim;
-    const size = (sim?.records.length ?? 0) * ((sim?.records[0]?.poses.length ?? 0) + (sim?.records[0]?.lambda.length ?? 0) + 16);
-    const interval = size < 2e5 ? 150 : size < 2e6 ? 750 : 2500;
-    const wait = Math.max(0, this.lastHistoryPost + interval - performance.now());
-    this.historyTimer = setTimeout(() => this.postHistory(), wait);
-  }
-
-  /** Post the analysed system of a step (in the worker for large scenes; stale answers dropped). */
-  postSnapshot(step: number): void {
-    const s = this.state;
-    const gen = s.generation;
-    this.host.scenes.snapshotAt(s, step).then(
-      (snap) => {
-        if (snap && s.generation === gen) this.post({ type: 'snapshot', snapshot: snap });
-      },
-      (e: unknown) => {
-        this.host.log.error(`snapshot of step ${step} failed: ${errorMessage(e)}`);
-        this.post({ type: 'error', message: `Cannot analyse step ${step}: ${e instanceof Error ? e.message : String(e)}` });
-      },
-    );
+  /** Show a step's analysed system in the panel (Go to Step): the panel moves there. */
+  showStep(step: number): void {
+    this.feed.request(step, true);
   }
 
   onSceneEvent(e: SceneEvent): void {
-    // A run added diagnostics (or a run event dropped them): the next history message carries
-    // them ('inspected' and 'reset' send a whole model, its diagnostics included).
+    // A run added diagnostics (or a run event dropped them): they go now, a small message outside
+    // the flow ('inspected' and 'reset' send a whole model, its diagnostics included).
     if (e.diagnosticsChanged && e.kind !== 'inspected' && e.kind !== 'reset') {
-      this.diagnosticsChanged = true;
-      if (e.kind !== 'stepped') this.postHistoryThrottled();
+      const syntaxErrors = syntaxErrorsFor(this.state);
+      this.post({ type: 'diagnostics', diagnostics: publishedFor(this.state), ...(syntaxErrors.length ? { syntaxErrors } : {}) });
     }
     switch (e.kind) {
       case 'inspected':
       case 'reset':
-        if (this.historyTimer) clearTimeout(this.historyTimer);
-        this.historyTimer = undefined;
-        this.sendModel();
+        this.feed.modelChanged();
         break;
       case 'invalidated':
         this.post({ type: 'invalidated', reason: `${e.state.fileName} changed; re-analysing…` });
         break;
       case 'stepped':
-        if (e.settled) {
-          this.postHistory();
-          this.postSnapshot(this.state.sim?.currentStep ?? 0);
-        } else this.postHistoryThrottled();
+        // A run's end: its 'running' message (fired right after) goes first, so the panel's Play
+        // button shows the stop before the last records arrive.
+        if (e.settled) queueMicrotask(() => this.feed.stepped(true));
+        else this.feed.stepped(false);
         break;
       case 'running':
         this.post({ type: 'running', running: e.state.running });
@@ -251,11 +251,17 @@ class InspectorPanel extends Disposable implements PanelProbe {
       switch (m.type) {
         case 'ready':
           this.ready = true;
-          void this.host.scenes.whenInspectedUri(s.uri).then(() => this.sendModel());
+          this.feed.connect();
+          if (s.running) this.post({ type: 'running', running: true });
+          // Analyse now if needed: the model goes once the analysis is there ('inspected').
+          void this.host.scenes.whenInspectedUri(s.uri);
+          break;
+        case 'ack':
+          this.feed.ack(m.seq);
           break;
         case 'requestSnapshot':
           this.host.scenes.showStep(s, m.step);
-          this.postSnapshot(m.step);
+          this.feed.request(m.step);
           break;
         case 'command':
           // The button runs the registered command, on this panel's scene: the same code path,
@@ -456,6 +462,6 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
   /** Show a step in the scene's inspector (Go to Step). */
   showStep(s: SceneState, step: number): void {
     this.scenes.showStep(s, step);
-    this.panels.get(s.key)?.postSnapshot(step);
+    this.panels.get(s.key)?.showStep(step);
   }
 }

@@ -1,11 +1,12 @@
 // Stepping a scene's simulation: single steps, long runs (in time-sliced chunks, with a
-// cancellable progress notification when they take a while), Play (fixed rate) and Reset.
+// cancellable progress notification when they take a while), Play (wall-clock rate) and Reset.
 // Never blocks the extension host for more than one chunk (~25 ms). The runner steps the
 // simulation; every change to the scene's state (run started/ended, steps taken, reset) goes
 // through the scene manager, which fires the events.
 import * as vscode from 'vscode';
 import type { Config } from './config';
 import type { RunHandle, SceneManager, SceneState } from './scenes';
+import { playScene } from './logic/playLoop';
 import { errorMessage, yieldToEventLoop } from './util';
 
 /** Work per chunk before yielding to the event loop (ms). */
@@ -79,10 +80,11 @@ export class Runner {
             try {
               while (alive()) {
                 chunk();
-                const doneSteps = sim.currentStep - start;
-                progress.report({ increment: (100 * (doneSteps - reported)) / n, message: `step ${sim.currentStep} of ${target}` });
-                reported = doneSteps;
+                // The notification and the views are told a few times a second, not every chunk.
                 if (performance.now() - lastFire > 150) {
+                  const doneSteps = sim.currentStep - start;
+                  progress.report({ increment: (100 * (doneSteps - reported)) / n, message: `step ${sim.currentStep} of ${target}` });
+                  reported = doneSteps;
                   this.scenes.stepped(s, false);
                   lastFire = performance.now();
                 }
@@ -103,7 +105,11 @@ export class Runner {
     return sim.currentStep - start;
   }
 
-  /** Play (step at `constraintLens.play.stepsPerSecond`) or pause. Returns true when now playing. */
+  /**
+   * Play (step at `constraintLens.play.stepsPerSecond`, by the wall clock) or pause. Returns true
+   * when now playing. The loop (logic/playLoop.ts) works in short budgeted ticks and owes no
+   * steps, so Pause and Reset are handled before its next tick and the step count stops at once.
+   */
   playPause(s: SceneState): boolean {
     if (s.run) {
       this.scenes.cancelRun(s);
@@ -111,32 +117,14 @@ export class Runner {
     }
     const sim = this.scenes.simulation(s);
     if (!sim) return false;
-    const rate = this.config().playRate;
-    const tickMs = Math.max(16, 1000 / rate);
-    const perTick = Math.max(1, Math.round((rate * tickMs) / 1000));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stop = (): void => {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      this.scenes.markIdle(s, handle);
-    };
-    const handle: RunHandle = { kind: 'play', sim, cancel: stop };
-    this.scenes.markRunning(s, handle);
-    const tick = (): void => {
-      timer = undefined;
-      const max = this.config().maxSteps;
-      if (s.run !== handle || s.sim !== sim || sim.stopped || sim.currentStep >= max) return stop();
-      try {
-        sim.step(Math.min(perTick, max - sim.currentStep));
-      } catch (e) {
-        this.log.error(`play failed: ${errorMessage(e)}`);
-        return stop();
-      }
-      this.scenes.stepped(s, false);
-      if (sim.stopped) return stop();
-      timer = setTimeout(tick, tickMs);
-    };
-    timer = setTimeout(tick, 0);
+    playScene(this.scenes, s, sim, {
+      rate: () => this.config().playRate,
+      maxSteps: () => this.config().maxSteps,
+      onError: (e) => this.log.error(`play failed: ${errorMessage(e)}`),
+      onEnded: () => {
+        if (sim.stopped && s.sim === sim) void vscode.window.showWarningMessage(`Constraint Lens: ${s.fileName} stopped at step ${sim.currentStep}: a value became NaN or infinite. See the Problems view.`);
+      },
+    });
     return true;
   }
 

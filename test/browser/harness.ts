@@ -42,6 +42,9 @@ export async function launch(): Promise<{ browser: Browser; close: () => Promise
       '--disable-sync',
       '--disable-quic',
       '--font-render-hinting=none',
+      // exact performance.memory figures (the run-length tests report the panel's heap)
+      '--enable-precise-memory-info',
+      '--js-flags=--expose-gc',
     ],
   });
   return {
@@ -328,12 +331,16 @@ export async function openPanel(
     consoleErrors: [],
     externalRequests: [],
     send: async (m, as = 'object') => {
-      const text = encodeForJson(m);
-      await page.evaluate(`(() => {
+      // The text goes through a binding, not inside the evaluated script: the DevTools protocol
+      // keeps every evaluated script's source, which would count in the page's heap.
+      outbox.push(encodeForJson(m));
+      await page.evaluate(`window.__clPull().then((text) => {
         const decode = ${DECODE_IN_PAGE};
-        const text = ${JSON.stringify(text)};
-        window.dispatchEvent(new MessageEvent('message', { data: ${as === 'object' ? 'decode(text)' : 'text'} }));
-      })()`);
+        const data = ${as === 'object' ? 'decode(text)' : 'text'};
+        const t0 = performance.now();
+        window.dispatchEvent(new MessageEvent('message', { data }));
+        (window.__clApplyMs = window.__clApplyMs || []).push(performance.now() - t0);
+      })`);
     },
     waitForPost: async (pred, timeoutMs = 5000) => {
       const t0 = Date.now();
@@ -365,6 +372,8 @@ export async function openPanel(
     return route.fulfill({ status: 404, body: '' });
   });
 
+  const outbox: string[] = [];
+  await page.exposeFunction('__clPull', () => outbox.shift() ?? 'null');
   // Host side: answers `ready` with the model and `requestSnapshot` with the engine's snapshot.
   await page.exposeFunction('__clHost', async (text: string) => {
     const m: unknown = JSON.parse(text);
@@ -454,4 +463,7 @@ export function shotPath(name: string): string {
   return join(SHOTS, `${name}.png`);
 }
 
-export const chromiumAvailable = (): boolean => existsSync(CHROMIUM);
+/** The browser suites never skip themselves: without Chromium they fail with how to get it. */
+export function requireChromium(): void {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`);
+}

@@ -5,9 +5,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { buildFixture, type Fixture } from './fixtures';
-import { chromiumAvailable, CHROMIUM, ensureBuilt, launch, openPanel, settle, shotPath } from './harness';
+import { requireChromium, ensureBuilt, launch, openPanel, settle, shotPath } from './harness';
 
-const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
+requireChromium();
 
 interface Geometry {
   L: number;
@@ -68,7 +68,7 @@ async function textInk(page: Page, boxes: { x: number; y: number; w: number; h: 
   );
 }
 
-describe('panel labels (Chromium)', { skip }, () => {
+describe('panel labels (Chromium)', () => {
   let browser: Browser;
   let close: () => Promise<void>;
   let chain: Fixture;

@@ -15,9 +15,9 @@ import { buildPanelModel } from '../../src/panelModel';
 import type { MujocoSection, PanelModel, SystemSnapshot } from '../../src/protocol';
 import { buildReportHtml } from '../../src/report';
 import { buildFixture, ROOT, type Fixture } from './fixtures';
-import { chromiumAvailable, CHROMIUM, ensureBuilt, launch, openFile, openPanel, settle, shotPath } from './harness';
+import { requireChromium, ensureBuilt, launch, openFile, openPanel, settle, shotPath } from './harness';
 
-const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
+requireChromium();
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'import');
 
 /** The four-bar model as the extension host would send it (step 0, no run yet), with its comparison. */
@@ -36,7 +36,7 @@ async function fourBar(): Promise<{ fixture: Fixture; done: MujocoSection }> {
   };
 }
 
-describe('MuJoCo card (Chromium)', { skip }, () => {
+describe('MuJoCo card (Chromium)', () => {
   let browser: Browser;
   let close: () => Promise<void>;
   let fx: Fixture;

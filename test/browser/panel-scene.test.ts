@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildReportHtml, reportSnapshotSteps } from '../../src/report';
 import type { PanelModel, WebviewMessage } from '../../src/protocol';
+import { encodeHistory } from '../../src/shared/history';
 import { buildFixture, ROOT, type Fixture } from './fixtures';
-import { chromiumAvailable, CHROMIUM, ensureBuilt, launch, openFile, openPanel, settle, shotPath, THEMES, type PanelPage, type ThemeName } from './harness';
+import { requireChromium, ensureBuilt, launch, openFile, openPanel, settle, shotPath, THEMES, type PanelPage, type ThemeName } from './harness';
 
-const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}`;
+requireChromium();
 type Rgb = [number, number, number];
 type Sel = { body?: string; constraint?: string };
 const VIEW = '#cl-scene .cl3d';
@@ -93,7 +94,7 @@ const colsOf = (m: PanelModel, name: string): string => {
   return `${col}-${col + 6}`;
 };
 
-describe('panel scene card: the 3D view (Chromium, SwiftShader)', { skip }, () => {
+describe('panel scene card: the 3D view (Chromium, SwiftShader)', () => {
   let browser: Browser;
   let close: () => Promise<void>;
   let pendulum: Fixture;
@@ -194,13 +195,14 @@ describe('panel scene card: the 3D view (Chromium, SwiftShader)', { skip }, () =
     // projection of history[119] (the card passes the step, the view reads the record).
     const z120 = pendulum.model.history[119].poses[7 + 2];
     assert.ok(z120 < 1.9, `the link fell (z = ${z120})`);
-    // The host's history (a run going on, the panel following the live end): the view follows it.
+    // The host's history (a run going on, the panel following the live end): the view follows it,
+    // reading the poses from the store's columns (only the appended records travel).
     await goTo(200);
-    await p.send({ type: 'history', history: pendulum.model.history.slice(0, 40), currentStep: 40 });
+    await p.send({ type: 'historyReset', length: 40, seq: 1 });
     await page.waitForFunction(() => document.querySelector('[data-stat="step"]')?.textContent?.includes('40 / 40'));
     await settle(page);
     const s40 = await screenPos(page, { body: 'lower' });
-    await p.send({ type: 'history', history: pendulum.model.history.slice(0, 120), currentStep: 120 });
+    await p.send({ type: 'historyAppend', chunk: encodeHistory(pendulum.model.history, 40, 120), total: 120, snapshot: pendulum.snapshotAt(120), seq: 2 });
     await page.waitForFunction(() => document.querySelector('[data-stat="step"]')?.textContent?.includes('120 / 120'));
     await settle(page);
     const s120 = await screenPos(page, { body: 'lower' });

@@ -1,18 +1,18 @@
 // The inspector panel and the standalone report in headless Chromium, fed with real engine output.
-// Run: npm run test:browser (needs /usr/bin/chromium; skipped with a message when it is missing).
+// Run: npm run test:browser (needs /usr/bin/chromium: fails with a message when it is missing; .ci/run installs it).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildReportHtml, reportSnapshotSteps } from '../../src/report';
+import { encodeHistory } from '../../src/shared/history';
 import type { HostMessage, PanelModel, WebviewMessage } from '../../src/protocol';
-import { buildFixture, ROOT, type Fixture } from './fixtures';
-import { chromiumAvailable, CHROMIUM, ensureBuilt, launch, openFile, openPanel, settle, shotPath, THEMES, type PanelPage } from './harness';
+import { buildFixture, fixtureFromText, ROOT, type Fixture } from './fixtures';
+import { requireChromium, ensureBuilt, launch, openFile, openPanel, settle, shotPath, THEMES, type PanelPage } from './harness';
 import { bigChainModel } from './synthetic';
 
-const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
-if (skip) console.log(`# SKIP browser tests: ${skip}`);
+requireChromium();
 
 type Rgb = [number, number, number];
 
@@ -154,7 +154,7 @@ async function assertClean(p: Pick<PanelPage, 'cspViolations' | 'consoleErrors' 
   assert.deepEqual(p.externalRequests, [], `${what}: network requests outside the page`);
 }
 
-describe('inspector panel (Chromium)', { skip }, () => {
+describe('inspector panel (Chromium)', () => {
   let browser: Browser;
   let close: () => Promise<void>;
   let redundant: Fixture;
@@ -340,6 +340,18 @@ describe('inspector panel (Chromium)', { skip }, () => {
     });
   }
 
+  test('a scene without constraints: κ reads "–" and "no constraints" in the header, never ∞', async () => {
+    const free = fixtureFromText('free.scene.json', JSON.stringify({ name: 'Free body', bodies: [{ name: 'B', mass: 1, velocity: [1, 0, 0] }], constraints: [] }), 5);
+    const p = await openPanel(browser, free);
+    const page = p.page;
+    const cond = (await page.textContent('[data-stat="cond"]'))!;
+    assert.match(cond, /–\s*no constraints/);
+    assert.doesNotMatch(cond, /∞|singular/);
+    assert.equal(await page.getAttribute('[data-stat="cond"]', 'class'), 'cl-stat cl-stat-cond cl-none');
+    await assertClean(p, 'free body');
+    await page.context().close();
+  });
+
   test('charts render: λ, spectrum and the five history charts', async () => {
     const p = await openPanel(browser, chain);
     const page = p.page;
@@ -368,10 +380,22 @@ describe('inspector panel (Chromium)', { skip }, () => {
     // The state is persisted.
     const states = (await page.evaluate('window.__clStates')) as { selectedStep?: number }[];
     assert.equal(states.at(-1)?.selectedStep, 5);
-    // A host 'history' message while following the live end moves the slider there.
+    // While following the live end, history appends extend the run and the pushed snapshot moves
+    // the step: the header, the forces and the matrices move together.
+    await p.send({ type: 'historyReset', length: 60, seq: 100 } satisfies HostMessage);
     await page.keyboard.press('End');
-    await p.send({ type: 'history', history: chain.model.history.slice(0, 70), currentStep: 70 } satisfies HostMessage);
+    await page.waitForFunction(() => document.querySelector('[data-stat="step"]')?.textContent?.includes('60 / 60'));
+    await p.send({ type: 'historyAppend', chunk: encodeHistory(chain.model.history, 60, 70), total: 70, seq: 101 } satisfies HostMessage);
+    await page.waitForFunction(() => document.querySelector('[data-stat="step"]')?.textContent?.includes('60 / 70'));
+    await p.send({ type: 'snapshot', snapshot: chain.snapshotAt(70), seq: 102 } satisfies HostMessage);
     await page.waitForFunction(() => document.querySelector('[data-stat="step"]')?.textContent?.includes('70 / 70'));
+    assert.equal(await page.getAttribute('#cl-forces', 'data-step'), '70');
+    assert.equal(await page.getAttribute('#cl-matrices', 'data-step'), '70');
+    assert.equal(await page.getAttribute('#cl-scene', 'data-step'), '70');
+    assert.equal(await page.getAttribute('body', 'data-cl-consistent'), '1');
+    // Every flow-controlled message is acknowledged, once.
+    for (const seq of [100, 101, 102]) await p.waitForPost((m) => m.type === 'ack' && m.seq === seq);
+    assert.equal(p.posted.filter((m) => m.type === 'ack' && m.seq === 101).length, 1);
     await assertClean(p, 'timeline');
     await page.context().close();
   });

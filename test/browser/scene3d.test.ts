@@ -12,10 +12,10 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { renderPanelHtml } from '../../src/panelHtml';
 import { encodeForJson, type PanelModel } from '../../src/protocol';
 import { ROOT } from './fixtures';
-import { CHROMIUM, chromiumAvailable, ORIGIN, openFile, shotPath, THEMES, WEBGL_ARGS, type ThemeName } from './harness';
+import { CHROMIUM, requireChromium, ORIGIN, openFile, shotPath, THEMES, WEBGL_ARGS, type ThemeName } from './harness';
 import { chainText, contactModel, exampleModel, galleryText, modelFromText } from './scene3d/models';
 
-const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}`;
+requireChromium();
 type Rgb = [number, number, number];
 type Sel = { body?: string; constraint?: string };
 
@@ -119,7 +119,7 @@ async function shoot(p: ScenePage, name: string): Promise<string> {
   return file;
 }
 
-describe('3D scene view', { skip }, () => {
+describe('3D scene view', () => {
   let browser: Browser;
   let pendulum: PanelModel;
   before(async () => {

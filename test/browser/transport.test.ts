@@ -4,11 +4,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { buildFixture, type Fixture } from './fixtures';
-import { chromiumAvailable, CHROMIUM, ensureBuilt, launch, openPanel } from './harness';
+import { requireChromium, ensureBuilt, launch, openPanel } from './harness';
 
-const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
+requireChromium();
 
-describe('panel transport (Chromium)', { skip }, () => {
+describe('panel transport (Chromium)', () => {
   let browser: Browser;
   let close: () => Promise<void>;
   let chain: Fixture;

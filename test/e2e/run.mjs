@@ -11,7 +11,11 @@
 //      the palette, wait for the heatmap canvas to draw, open Problems, screenshot to
 //      test-results/e2e/<scene>-<theme>.png
 //
-// Options: --suite-only | --ui-only, --grep <regexp> (mocha grep, passed to the extension host),
+//   5. the run loop as a person meets it (dark theme): a 20 000-step Play from the panel's button,
+//      Pause and Reset from the palette, Run N Steps; screenshots test-results/e2e/runloop-*.png
+//
+// Options: --suite-only | --ui-only, --runloop-only (the UI phase's run loop alone),
+//          --grep <regexp> (mocha grep, passed to the extension host),
 //          --scenes <regexp> (UI phase: only the matching examples/*.scene.json),
 //          --skip-build (use the existing dist/ and out/),
 //          --keep (leave code-server running at the end: prints its URL; Ctrl+C to stop).
@@ -22,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureApt, ensureCodeServer, ensureNode24, paths } from './lib/setup.mjs';
 import { installVsix, startCodeServer, tail, writeUserSettings } from './lib/server.mjs';
 import { cardInView, check3dView, closeAllEditors, cursorSelects, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewContent, webviewText, workbenchThemeKind } from './lib/ui.mjs';
+import { runLoopScenario } from './lib/runloop.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const argv = process.argv.slice(2);
@@ -218,11 +223,12 @@ async function uiPhase() {
   const browser = await launchBrowser(P);
   cleanups.push(() => browser.close().catch(() => {}));
   let failures = 0;
-  for (const [themeKey, theme, expectKind] of [
+  const themes = flag('--runloop-only') ? [] : [
     // VS Code 1.139's default dark theme, and its "Light Modern" (the id of "Default Light Modern" since 1.10x)
     ['dark', 'Dark 2026', 'dark'],
     ['light', 'Light Modern', 'light'],
-  ]) {
+  ];
+  for (const [themeKey, theme, expectKind] of themes) {
     writeUserSettings(server.userDataDir, theme);
     const page = await browser.newPage();
     page.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
@@ -306,6 +312,24 @@ async function uiPhase() {
     }
     await page.close().catch(() => {});
   }
+  // The run loop, in the dark theme, on a fresh page.
+  writeUserSettings(server.userDataDir, 'Dark 2026');
+  const loopPage = await browser.newPage();
+  loopPage.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
+  try {
+    await step('run loop: 20 000-step Play, Pause, Run, Reset (UI)', async () => {
+      await openWorkbench(loopPage, server, examplesWs, { log });
+      try {
+        return await runLoopScenario(loopPage, server, examplesWs, { outDir, log });
+      } catch (e) {
+        await loopPage.screenshot({ path: join(outDir, 'runloop-FAILED.png') }).catch(() => {});
+        throw e;
+      }
+    });
+  } catch {
+    failures++;
+  }
+  await loopPage.close().catch(() => {});
   await browser.close().catch(() => {});
   if (flag('--keep')) {
     log(`--keep: code-server stays up at ${server.url}/?folder=${encodeURIComponent(examplesWs)} — Ctrl+C to stop`);

@@ -165,12 +165,13 @@ test('the panel lists exactly the published diagnostics, run diagnostics (drift)
   assert.equal(model.syntaxErrors, undefined);
   assert.deepEqual(countProblems(model.diagnostics), countProblems(all));
   assert.ok(model.diagnostics.some((d) => d.code === Codes.drift), 'the panel has CL402 as the Problems panel does');
-  // while a run adds diagnostics, the history message carries them (a valid host message)
-  const history = { type: 'history', history: r.sim.records.slice(), currentStep: r.sim.currentStep };
-  assert.equal(isHostMessage({ ...history, diagnostics: published }), true);
-  assert.equal(isHostMessage(history), true, 'optional: only when they changed');
-  assert.equal(isHostMessage({ ...history, diagnostics: [{ message: 'x' }] }), false);
-  assert.equal(isHostMessage({ ...history, diagnostics: published, syntaxErrors: 'no' }), false);
+  // while a run adds diagnostics, a diagnostics message carries them (a valid host message)
+  const msg = { type: 'diagnostics', diagnostics: published };
+  assert.equal(isHostMessage(msg), true);
+  assert.equal(isHostMessage({ ...msg, syntaxErrors: published }), true, 'syntax errors are optional');
+  assert.equal(isHostMessage({ type: 'diagnostics' }), false, 'the diagnostics are not');
+  assert.equal(isHostMessage({ ...msg, diagnostics: [{ message: 'x' }] }), false);
+  assert.equal(isHostMessage({ ...msg, syntaxErrors: 'no' }), false);
 });
 
 test('a report (no options) keeps every diagnostic of the scene and its run', () => {

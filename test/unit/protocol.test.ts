@@ -11,6 +11,7 @@ import {
   type PanelModel,
   type SystemSnapshot,
 } from '../../src/protocol';
+import { encodeHistory } from '../../src/shared/history';
 
 const csr = () => ({ rows: 1, cols: 2, rowPtr: Int32Array.of(0, 2), colIdx: Int32Array.of(0, 1), values: Float64Array.of(1.5, -2) });
 function snapshot(): SystemSnapshot {
@@ -66,6 +67,8 @@ function model(): PanelModel {
 test('isWebviewMessage accepts the documented messages', () => {
   for (const m of [
     { type: 'ready' },
+    { type: 'ack', seq: 0 },
+    { type: 'ack', seq: 41 },
     { type: 'requestSnapshot', step: 0 },
     { type: 'requestSnapshot', step: 12 },
     { type: 'command', command: 'step' },
@@ -90,6 +93,9 @@ test('isWebviewMessage rejects malformed messages', () => {
     'ready',
     {},
     { type: 'nope' },
+    { type: 'ack' },
+    { type: 'ack', seq: -1 },
+    { type: 'ack', seq: '2' },
     { type: 'requestSnapshot' },
     { type: 'requestSnapshot', step: -1 },
     { type: 'requestSnapshot', step: 1.5 },
@@ -109,7 +115,12 @@ test('isWebviewMessage rejects malformed messages', () => {
 test('isHostMessage validates models, snapshots and the small messages', () => {
   assert.ok(isHostMessage({ type: 'model', model: model() }));
   assert.ok(isHostMessage({ type: 'snapshot', snapshot: snapshot() }));
-  assert.ok(isHostMessage({ type: 'history', history: model().history, currentStep: 1 }));
+  const chunk = encodeHistory(model().history, 0, 1);
+  assert.ok(isHostMessage({ type: 'historyAppend', chunk, total: 1, seq: 3 }));
+  assert.ok(isHostMessage({ type: 'historyAppend', chunk: JSON.parse(JSON.stringify(chunk)) as unknown, total: 4 }), 'columns as plain JSON');
+  assert.ok(isHostMessage({ type: 'historyReset', length: 0 }));
+  assert.ok(isHostMessage({ type: 'snapshot', snapshot: snapshot(), goTo: true, seq: 1 }));
+  assert.ok(isHostMessage({ type: 'model', model: { ...model(), history: [], steps: 40 }, seq: 0 }));
   assert.ok(isHostMessage({ type: 'running', running: false }));
   assert.ok(isHostMessage({ type: 'invalidated', reason: 'edited' }));
   assert.ok(isHostMessage({ type: 'error', message: 'boom' }));
@@ -122,8 +133,16 @@ test('isHostMessage validates models, snapshots and the small messages', () => {
     { type: 'model', model: { ...model(), snapshots: [42] } },
     { type: 'snapshot', snapshot: 42 },
     { type: 'snapshot', snapshot: { ...snapshot(), J: undefined } },
-    { type: 'history', history: [], currentStep: -1 },
-    { type: 'history', history: 'x', currentStep: 0 },
+    { type: 'historyAppend', chunk, total: 0 },
+    { type: 'historyAppend', chunk: { ...chunk, C: new Float64Array(5) }, total: 1 },
+    { type: 'historyAppend', chunk: { ...chunk, count: -1 }, total: 1 },
+    { type: 'historyAppend', chunk: 'x', total: 1 },
+    { type: 'historyReset', length: -1 },
+    { type: 'historyReset' },
+    { type: 'snapshot', snapshot: snapshot(), seq: -1 },
+    { type: 'snapshot', snapshot: snapshot(), goTo: 'yes' },
+    { type: 'model', model: { ...model(), steps: 1.5 } },
+    { type: 'history', history: [], currentStep: 0 },
     { type: 'running', running: 'yes' },
     { type: 'invalidated' },
     { type: 'error', message: 3 },

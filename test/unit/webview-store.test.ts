@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { inspectScene, Simulation } from '../../src/engine';
 import type { HostMessage, PanelModel, SystemSnapshot } from '../../src/protocol';
 import { createStore, initialState, reduce, shallowEqual, type Action, type PanelState } from '../../webview/store';
-import { groupDiagnostics, heatmapSelection, isLoading, nextSnapshotRequest, persistedState, problemCounts, shownCondition, stepNote } from '../../webview/selectors';
+import { groupDiagnostics, heatmapSelection, isConsistent, isLoading, nextSnapshotRequest, persistedState, problemCounts, shownCondition, shownSteps, stepNote, stepRecord } from '../../webview/selectors';
+import { encodeHistory } from '../../src/shared/history';
 
 interface Fixture {
   model: PanelModel;
@@ -79,6 +80,10 @@ describe('webview store', () => {
     assert.equal(s.snapshot?.constraints[s.selected]?.name, 'joint3');
     assert.equal(s.wanted, 5, 'the model carries step 20: step 5 must be asked for');
     assert.equal(nextSnapshotRequest(s), 5);
+    // A panel that followed the run and reloads (hidden and shown again) follows it on: the run's end now.
+    const followed = run(initialState({ report: false, restored: { selectedStep: 5, following: true } }), host({ type: 'model', model: chain.model }));
+    assert.equal(followed.step, 20);
+    assert.equal(followed.follow, true);
     // A second model does not restore again.
     const again = run(s, host({ type: 'model', model: chain.model }));
     assert.equal(again.step, 20);
@@ -99,6 +104,7 @@ describe('webview store', () => {
     assert.equal(stepNote(s), 'loading matrices…');
     assert.equal(nextSnapshotRequest(s), undefined, 'one request in flight');
     assert.equal(shownCondition(s)?.cond, chain.model.history[4].cond.A, 'the header reads κ of step 5 from the history meanwhile');
+    assert.ok(isConsistent(s), 'loading: the note explains the older matrices');
     s = reduce(s, host({ type: 'snapshot', snapshot: chain.snapshotAt(5) }));
     assert.equal(s.loading, undefined);
     assert.equal(s.wanted, undefined);
@@ -145,23 +151,97 @@ describe('webview store', () => {
     assert.equal(s.wanted, undefined, 'back on the shown snapshot');
     s = run(s, host({ type: 'snapshot', snapshot: chain.snapshotAt(0) }));
     assert.equal(s.initial?.step, 0);
-    assert.equal(s.snapshot?.step, 0, 'nothing awaited: an unsolicited snapshot is shown');
+    assert.equal(s.snapshot?.step, 20, 'an unsolicited snapshot of another step is kept, not shown (header and matrices agree)');
     s = run(s, { type: 'goToStep', step: 12 }, { type: 'goToStep', step: 0 });
     assert.equal(s.snapshot?.step, 0);
     assert.equal(s.wanted, undefined);
     assert.equal(nextSnapshotRequest(s), undefined);
   });
 
-  test('a history message moves a following timeline to the live end and clamps a step past it', () => {
-    let s = run(panel(), host({ type: 'model', model: chain.model }));
-    s = reduce(s, host({ type: 'history', history: chain.model.history.slice(0, 15), currentStep: 15 }));
-    assert.equal(s.step, 15);
-    assert.equal(s.model?.history.length, 15);
-    s = run(s, { type: 'goToStep', step: 3 }, host({ type: 'history', history: chain.model.history, currentStep: 20 }));
+  test('history streams in: appends extend the run, the step moves with the pushed snapshot only, a reset truncates', () => {
+    const records = chain.model.history;
+    let s = run(panel(), host({ type: 'model', model: { ...chain.model, history: [], steps: 0, snapshot: chain.snapshotAt(0) } }));
+    assert.equal(s.step, 0);
+    assert.equal(s.follow, true);
+    s = reduce(s, host({ type: 'historyAppend', chunk: encodeHistory(records, 0, 12), total: 15, seq: 1 }));
+    assert.equal(s.history.length, 12);
+    assert.equal(s.total, 15, 'the host ran 15 steps; 12 records are here');
+    assert.equal(s.step, 0, 'the step waits for its snapshot');
+    assert.ok(isConsistent(s));
+    s = reduce(s, host({ type: 'historyAppend', chunk: encodeHistory(records, 12, 15), total: 15 }));
+    assert.equal(s.history.length, 15);
+    assert.deepEqual(stepRecord(s, 15), records[14], 'a record comes back as it was recorded');
+    s = reduce(s, host({ type: 'snapshot', snapshot: chain.snapshotAt(15) }));
+    assert.equal(s.step, 15, 'following: the pushed snapshot moves the step');
+    assert.equal(s.snapshot?.step, 15);
+    assert.ok(isConsistent(s));
+    // An append that does not start at the end is refused (a gap); a rewrite replaces the tail.
+    const gap = reduce(s, host({ type: 'historyAppend', chunk: encodeHistory(records, 17, 18), total: 18 }));
+    assert.equal(gap.history.length, 15);
+    const rewrite = reduce(s, host({ type: 'historyAppend', chunk: encodeHistory(records, 10, 20), total: 20 }));
+    assert.equal(rewrite.history.length, 20);
+    assert.equal(s.history.length, 15, 'the older state is untouched');
+    assert.deepEqual(stepRecord(s, 15), records[14]);
+    // Not following: pushed snapshots leave the step alone.
+    s = run(s, host({ type: 'historyAppend', chunk: encodeHistory(records, 15, 20), total: 20 }), { type: 'goToStep', step: 3 }, { type: 'snapshotRequested', step: 3 }, host({ type: 'snapshot', snapshot: chain.snapshotAt(3) }));
+    assert.equal(s.follow, false);
+    s = reduce(s, host({ type: 'snapshot', snapshot: chain.snapshotAt(20) }));
     assert.equal(s.step, 3, 'not following: stays');
+    assert.equal(s.snapshot?.step, 3);
     s = reduce(s, { type: 'goToStep', step: 99 });
     assert.equal(s.step, 20, 'clamped to the run');
     assert.equal(s.follow, true);
+    // Reset: the run is 0 steps long again.
+    s = reduce(s, host({ type: 'historyReset', length: 0, seq: 9 }));
+    assert.equal(s.history.length, 0);
+    assert.equal(s.total, 0);
+    assert.equal(s.step, 0);
+    assert.equal(s.snapshot?.step, 0, 'step 0 needs no request');
+    assert.ok(isConsistent(s));
+  });
+
+  test('records and the current step’s snapshot in one message move together', () => {
+    const records = chain.model.history;
+    let s = run(panel(), host({ type: 'model', model: { ...chain.model, history: [], steps: 0, snapshot: chain.snapshotAt(0) } }));
+    s = reduce(s, host({ type: 'historyAppend', chunk: encodeHistory(records, 0, 9), total: 9, snapshot: chain.snapshotAt(9), seq: 4 }));
+    assert.equal(s.history.length, 9);
+    assert.equal(s.step, 9);
+    assert.equal(s.snapshot?.step, 9);
+    assert.deepEqual(shownSteps(s), { header: 9, scene: 9, forces: 9, matrices: 9 });
+    // Not following: the records extend the run, the shown step stays.
+    s = run(s, { type: 'goToStep', step: 0 }, host({ type: 'historyAppend', chunk: encodeHistory(records, 9, 20), total: 20, snapshot: chain.snapshotAt(20) }));
+    assert.equal(s.history.length, 20);
+    assert.equal(s.step, 0);
+    assert.equal(s.snapshot?.step, 0);
+    assert.ok(isConsistent(s));
+  });
+
+  test('Go to Step from the host moves the panel; a model announces steps still to come', () => {
+    let s = run(panel(), host({ type: 'model', model: { ...chain.model, history: [], steps: 20 } }));
+    assert.equal(s.total, 20);
+    assert.equal(s.step, 20, 'the model shows the current step although its records are still on their way');
+    s = reduce(s, host({ type: 'snapshot', snapshot: chain.snapshotAt(7), goTo: true }));
+    assert.equal(s.step, 7);
+    assert.equal(s.follow, false);
+    assert.equal(s.snapshot?.step, 7);
+  });
+
+  test('during a run the header, forces, matrices and scene always agree (or the note says why)', () => {
+    const records = chain.model.history;
+    let s = run(panel(), host({ type: 'model', model: { ...chain.model, history: [], steps: 0, snapshot: chain.snapshotAt(0) } }), host({ type: 'running', running: true }));
+    const seen: number[] = [];
+    for (let k = 1; k <= 20; k++) {
+      s = reduce(s, host({ type: 'historyAppend', chunk: encodeHistory(records, k - 1, k), total: k }));
+      assert.ok(isConsistent(s), `after the append of step ${k}`);
+      if (k % 3 === 0 || k === 20) s = reduce(s, host({ type: 'snapshot', snapshot: chain.snapshotAt(k) }));
+      const shown = shownSteps(s);
+      assert.ok(isConsistent(s), `after step ${k}`);
+      assert.equal(shown.header, shown.forces);
+      assert.equal(shown.matrices, shown.scene);
+      seen.push(s.step);
+    }
+    assert.deepEqual(seen, [0, 0, 3, 3, 3, 6, 6, 6, 9, 9, 9, 12, 12, 12, 15, 15, 15, 18, 18, 20]);
+    assert.equal(stepNote(s), '');
   });
 
   test('report: the nearest embedded snapshot, no requests, no loading', () => {
@@ -241,10 +321,26 @@ describe('webview store', () => {
     assert.equal(reduce(s, host({ type: 'running', running: true })).running, true);
   });
 
+  test('a diagnostics message replaces the model’s diagnostics and syntax errors, and keeps the run', () => {
+    assert.equal(reduce(panel(), host({ type: 'diagnostics', diagnostics: [] })).model, undefined, 'nothing before a model');
+    let s = run(panel(), host({ type: 'model', model: chain.model }), host({ type: 'historyAppend', chunk: encodeHistory(chain.model.history, 0, 5), total: 5 }));
+    const history = s.history;
+    const scene = s.model!.snapshot;
+    const d = { code: 'CL402', severity: 'warning' as const, message: 'drift', range: { start: { line: 1, character: 0 }, end: { line: 1, character: 4 } } };
+    s = reduce(s, host({ type: 'diagnostics', diagnostics: [d], syntaxErrors: [{ ...d, code: 'CL001', severity: 'error' }] }));
+    assert.deepEqual(s.model!.diagnostics, [d]);
+    assert.equal(s.model!.syntaxErrors?.[0].code, 'CL001');
+    assert.equal(s.history, history);
+    assert.equal(s.model!.snapshot, scene, 'the same scene (the 3D view keeps its camera)');
+    s = reduce(s, host({ type: 'diagnostics', diagnostics: [] }));
+    assert.deepEqual(s.model!.diagnostics, []);
+    assert.equal(s.model!.syntaxErrors, undefined, 'syntax errors gone when not sent');
+  });
+
   test('persisted state follows the view; nothing is persisted before a model', () => {
     assert.equal(persistedState(panel()), undefined);
     const s = run(panel(), host({ type: 'model', model: { ...chain.model, sceneUri: 'file:///c.scene.json' } }), { type: 'toggleLog' }, { type: 'select', index: 2 }, { type: 'showMatrix', id: 'A' });
-    assert.deepEqual(persistedState(s), { sceneUri: 'file:///c.scene.json', selectedMatrix: 'A', selectedStep: 20, logScale: true, selectedConstraint: 'joint2' });
+    assert.deepEqual(persistedState(s), { sceneUri: 'file:///c.scene.json', selectedMatrix: 'A', selectedStep: 20, following: true, logScale: true, selectedConstraint: 'joint2' });
   });
 
   test('problems: counts by severity, repeats collapsed', () => {

@@ -15,12 +15,14 @@ export function createForcesCard({ store, actions }: CardContext): HTMLElement {
   const chart = new LambdaChart(canvas, (ci) => actions.select(ci, true));
   const note = h('p', { class: 'cl-desc' });
   const wrap = h('div', { class: 'cl-table-wrap' });
+  const cardEl = card('forces', 'Constraint forces', [], [note, h('div', { class: 'cl-chart cl-chart-lambda' }, canvas), wrap]);
 
   store.watch(
     (s) => [s.snapshot, s.matrices, s.selected, s.palette],
     (_, s) => {
       const snap = s.snapshot;
       if (!snap || !s.palette) return;
+      cardEl.dataset.step = String(snap.step);
       chart.update(snap, s.palette, s.selected, redundantRows(s));
       note.textContent =
         snap.lambda.length > 600
@@ -58,5 +60,5 @@ export function createForcesCard({ store, actions }: CardContext): HTMLElement {
       if (snap.constraints.length > limit) wrap.append(h('p', { class: 'cl-desc', text: `Showing ${limit} of ${snap.constraints.length} constraints.` }));
     },
   );
-  return card('forces', 'Constraint forces', [], [note, h('div', { class: 'cl-chart cl-chart-lambda' }, canvas), wrap]);
+  return cardEl;
 }

@@ -1,7 +1,7 @@
 // The header: scene name and file, the simulation controls (or the report badge), the summary
 // stats of the shown step, and the timeline below them.
 import { button, clear, h, icon } from '../dom';
-import { condBandDescription, condBandLegend, condBand, COND_BAND_LABEL as condBandLabel, formatNumber as fmt, formatCond, formatTime as fmtTime } from '../../src/shared';
+import { condBandDescription, condBandLegend, condBand, COND_BAND_LABEL as condBandLabel, formatNumber as fmt, formatCond, formatTime as fmtTime, plural } from '../../src/shared';
 import { problemCounts, shownCondition, shownTime } from '../selectors';
 import type { SimCommand } from '../actions';
 import { caps, type CardContext } from './card';
@@ -49,28 +49,28 @@ export function createHeader(ctx: CardContext): HTMLElement {
   );
 
   store.watch(
-    (s) => [s.model, s.snapshot, s.step],
+    (s) => [s.model, s.snapshot, s.step, s.total],
     (_, s) => {
       const m = s.model;
       const snap = s.snapshot;
       if (!m || !snap) return;
-      subtitle.textContent = `${snap.formulation} formulation · ${snap.stabilization} stabilisation · dt = ${fmt(m.dt)} s · ${snap.bodies.length} moving bodies, ${snap.constraints.length} constraints`;
+      subtitle.textContent = `${snap.formulation} formulation · ${snap.stabilization} stabilisation · dt = ${fmt(m.dt)} s · ${plural(snap.bodies.length, 'moving body', 'moving bodies')}, ${plural(snap.constraints.length, 'constraint')}`;
       clear(stats);
       const stat = (label: string, value: string | Node, opts: { cls?: string; title?: string; id?: string } = {}): void => {
         stats.append(
           h('div', { class: `cl-stat ${opts.cls ?? ''}`.trim(), role: 'listitem', title: opts.title, 'data-stat': opts.id }, h('span', { class: 'cl-stat-label', text: caps(label) }), h('span', { class: 'cl-stat-value' }, value)),
         );
       };
-      stat('Step', `${s.step} / ${m.history.length}`, { id: 'step', title: 'Shown step / steps taken' });
+      stat('Step', `${s.step} / ${s.total}`, { id: 'step', title: 'Shown step / steps taken' });
       stat('Time', fmtTime(shownTime(s)), { id: 'time' });
       const cond = shownCondition(s)!;
       stat('Method', cond.method, { id: 'method', title: 'Linear solver used for A·λ = rhs' });
       const band = condBand(cond.cond, { warning: m.conditionWarning, rows: snap.rank.rows });
-      const kv = h('span', { class: 'cl-cond' }, h('span', { class: 'cl-cond-num', text: formatCond(cond.cond, { estimated: cond.estimated }) }), h('span', { class: `cl-band cl-band-${band}`, text: condBandLabel[band] }));
+      const kv = h('span', { class: 'cl-cond' }, h('span', { class: 'cl-cond-num', text: formatCond(cond.cond, { estimated: cond.estimated, rows: snap.rank.rows }) }), h('span', { class: `cl-band cl-band-${band}`, text: condBandLabel[band] }));
       stat('κ(A)', kv, {
         id: 'cond',
         cls: `cl-stat-cond cl-${band}`,
-        title: `2-norm condition number of A${cond.estimated ? ' (estimated)' : ''}; Jacobi-scaled κ = ${formatCond(snap.cond.scaled)}. ${condBandDescription(band, m.conditionWarning)}. Bands: ${condBandLegend(m.conditionWarning)}.`,
+        title: `2-norm condition number of A${cond.estimated ? ' (estimated)' : ''}; Jacobi-scaled κ = ${formatCond(snap.cond.scaled, { rows: snap.rank.rows })}. ${condBandDescription(band, m.conditionWarning)}. Bands: ${condBandLegend(m.conditionWarning)}.`,
       });
       const deficient = snap.rank.J < snap.rank.rows;
       stat('rank J', `${snap.rank.J} / ${snap.rank.rows} rows`, { id: 'rank', cls: deficient ? 'cl-warn' : '', title: deficient ? `${snap.rank.rows - snap.rank.J} dependent row(s): see Redundancy` : 'Full row rank' });

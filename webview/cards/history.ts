@@ -1,9 +1,15 @@
 // The history card: |C|, λ, κ, energy and drift over the run. Clicking a chart moves the timeline;
 // moving the timeline only moves the charts' cursor (a full update follows new history, a new
-// selection or a theme change).
+// selection or a theme change). While a run streams in, the charts redraw at most every
+// REDRAW_MS (the last state is always drawn): they are the panel's costliest part.
 import { HISTORY_CHARTS, HistoryChart, type HistoryContext } from '../charts';
 import { h } from '../dom';
+import type { History } from '../history';
+import type { PanelState } from '../store';
 import { card, type CardContext } from './card';
+
+/** Least time between two redraws of the charts for new history (ms). */
+const REDRAW_MS = 250;
 
 export function createHistoryCard({ store, actions }: CardContext): HTMLElement {
   const grid = h('div', { class: 'cl-history-grid' });
@@ -11,19 +17,43 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
   const charts = HISTORY_CHARTS.map((spec) => {
     const canvas = h('canvas', { role: 'img', 'aria-label': `${spec.title} over time` });
     const note = h('span', { class: 'cl-chart-note' });
-    grid.append(h('figure', { class: 'cl-history-item', 'data-chart': spec.id }, h('figcaption', {}, h('span', { text: spec.title }), note), h('div', { class: 'cl-chart cl-chart-history' }, canvas)));
-    return { chart: new HistoryChart(spec, canvas, (step) => actions.goToStep(step)), note };
+    const figure = h('figure', { class: 'cl-history-item', 'data-chart': spec.id }, h('figcaption', {}, h('span', { text: spec.title }), note), h('div', { class: 'cl-chart cl-chart-history' }, canvas));
+    grid.append(figure);
+    return { chart: new HistoryChart(spec, canvas, (step) => actions.goToStep(step)), note, figure };
   });
 
+  let lastDraw = Number.NEGATIVE_INFINITY;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let drawn: History | undefined;
+  const draw = (s: PanelState): void => {
+    lastDraw = performance.now();
+    drawn = s.history;
+    const m = s.model;
+    const snap = s.snapshot;
+    if (!m || !snap || !s.palette) return;
+    empty.hidden = s.history.length !== 0;
+    const ctx: HistoryContext = { history: s.history, snapshot: snap, initial: s.initial, palette: s.palette, selectedConstraint: s.selected, conditionWarning: m.conditionWarning };
+    for (const c of charts) {
+      c.note.textContent = c.chart.update(ctx, s.step) ?? '';
+      // The most points a series of this chart draws (the decimation bounds it whatever the run's length).
+      c.figure.dataset.points = String(c.chart.chart.data.datasets.reduce((n, d) => Math.max(n, d.data.length), 0));
+    }
+  };
   store.watch(
-    (s) => [s.model?.history, s.initial, s.palette, s.selected],
+    (s) => [s.history, s.initial, s.palette, s.selected],
     (_, s) => {
-      const m = s.model;
-      const snap = s.snapshot;
-      if (!m || !snap || !s.palette) return;
-      empty.hidden = m.history.length !== 0;
-      const ctx: HistoryContext = { history: m.history, snapshot: snap, initial: s.initial, palette: s.palette, selectedConstraint: s.selected, conditionWarning: m.conditionWarning };
-      for (const c of charts) c.note.textContent = c.chart.update(ctx, s.step) ?? '';
+      if (timer !== undefined) return; // a redraw is due: it reads the state then
+      // Only new records of the same run wait; a new selection, theme or run is drawn at once.
+      const onlyNewRecords = drawn !== undefined && s.history !== drawn && s.history.buf === drawn.buf;
+      const wait = onlyNewRecords ? lastDraw + REDRAW_MS - performance.now() : 0;
+      if (wait <= 0) {
+        draw(s);
+        return;
+      }
+      timer = setTimeout(() => {
+        timer = undefined;
+        draw(store.getState());
+      }, wait);
     },
   );
   store.watch(

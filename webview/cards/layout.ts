@@ -3,11 +3,14 @@ import { clear, h } from '../dom';
 import { createBanner } from './banner';
 import type { Store } from '../store';
 import type { CardContext } from './card';
+import { createContactsCard } from './contacts';
 import { createForcesCard } from './forces';
 import { createHeader } from './header';
 import { createHistoryCard } from './history';
 import { createMatricesCard } from './matrices';
 import { createMujocoCard } from './mujoco';
+import { createNewtonCard } from './newton';
+import { createPgsCard } from './pgs';
 import { createProblemsCard } from './problems';
 import { createRedundancyCard } from './redundancy';
 import { createSceneCard } from './scene';
@@ -23,15 +26,15 @@ export function mountPanel(root: HTMLElement, context: CardContext): void {
   const main = h(
     'main',
     { class: 'cl-main' },
-    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createForcesCard(ctx), createMujocoCard(ctx)),
-    h('div', { class: 'cl-col cl-col-side' }, createSceneCard(ctx), createRedundancyCard(ctx), createSpectrumCard(ctx), createProblemsCard(ctx)),
+    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createContactsCard(ctx), createNewtonCard(ctx), createForcesCard(ctx), createMujocoCard(ctx)),
+    h('div', { class: 'cl-col cl-col-side' }, createSceneCard(ctx), createPgsCard(ctx), createRedundancyCard(ctx), createSpectrumCard(ctx), createProblemsCard(ctx)),
   );
   const footer = h('footer', { class: 'cl-footer' });
   if (ctx.report) {
     ctx.store.watch(
-      (s) => s.model,
-      (m) => {
-        if (m) footer.textContent = `Constraint Lens report${m.generator ? ` · ${m.generator}` : ''} · ${m.history.length} steps recorded · matrices embedded for ${m.snapshots?.length ?? 1} step(s)`;
+      (s) => [s.model, s.history.length] as const,
+      ([m, n]) => {
+        if (m) footer.textContent = `Constraint Lens report${m.generator ? ` · ${m.generator}` : ''} · ${n} steps recorded · matrices embedded for ${m.snapshots?.length ?? 1} step(s)`;
       },
     );
   }

@@ -47,6 +47,7 @@ export function createMatricesCard({ store, actions }: CardContext): HTMLElement
     button('NumPy', { icon: 'copy', title: 'Copy as a NumPy array literal', onClick: () => void copy('numpy') }),
   );
 
+  const cardEl = card('matrices', 'Matrices', [tabs, tools], [h('div', { class: 'cl-desc-row' }, desc, copyStatus), heatmap.el]);
   let tabButtons: HTMLButtonElement[] = [];
   const renderTabs = (list: readonly MatrixSource[], current: string): void => {
     clear(tabs);
@@ -89,6 +90,7 @@ export function createMatricesCard({ store, actions }: CardContext): HTMLElement
       }
       const m = s.matrices.find((x) => x.id === s.matrix);
       if (!m) return;
+      if (s.snapshot) cardEl.dataset.step = String(s.snapshot.step);
       for (const t of tabButtons) {
         const on = t.dataset.matrix === m.id;
         t.setAttribute('aria-selected', String(on));
@@ -125,5 +127,5 @@ export function createMatricesCard({ store, actions }: CardContext): HTMLElement
     { immediate: false },
   );
 
-  return card('matrices', 'Matrices', [tabs, tools], [h('div', { class: 'cl-desc-row' }, desc, copyStatus), heatmap.el]);
+  return cardEl;
 }

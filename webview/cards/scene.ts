@@ -1,14 +1,16 @@
 // The scene card: the 3D scene view (webview/scene3d) at the shown step. It draws what the store
 // holds and never runs the engine: the model's bodies and constraints, the recorded poses of the
-// run (a growing history goes to setHistory, not a new model), the forces of the shown step's
-// snapshot when the panel has it, the state colours, the theme. It follows the timeline and Play
-// (the store's step, updated at the rate the host sends history).
+// run (the store's history columns, read in place: a growing run goes to setHistory, not a new
+// model), the forces of the shown step's snapshot when the panel has it, the state colours, the
+// theme. It follows the timeline and Play (the store's step, moved by the snapshot the host pushes
+// with the records).
 // Selection is the store's: picking in the view selects there (a click also reveals it in the
 // scene file and the Explorer tree, as Enter does), and a selection made elsewhere (table,
 // heatmap, tree, editor cursor) is highlighted in the view.
 import type { PanelModel } from '../../src/protocol';
 import { formatNumber as fmt, formatVec as fmtVec, norm3 } from '../../src/shared';
 import { h } from '../dom';
+import { runRecords } from '../history';
 import { SceneView3D, type Selection3D, type SelectVia } from '../scene3d';
 import type { PanelState } from '../store';
 import { card, type CardContext } from './card';
@@ -48,6 +50,7 @@ export type SceneViewElement = HTMLElement & { sceneView?: SceneView3D };
 export function createSceneCard({ store, actions }: CardContext): HTMLElement {
   const host = h('div', { class: 'cl-scene3d' });
   const note = h('p', { class: 'cl-desc cl-scene-note' });
+  const el = card('scene', 'Scene', [], [host, note]);
   const pick = (sel: Selection3D, via: SelectVia): void => {
     const reveal = via === 'pointer';
     if (sel.constraint !== undefined) {
@@ -65,23 +68,28 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
     actions.revealSelection();
   });
 
-  // The model given to setModel: a store model that differs from it only by its history is the
-  // same run grown (or reset), drawn with setHistory (camera, bounds and glyph sizes kept).
+  // The model given to setModel: a store model with the same scene (only its diagnostics differ)
+  // and a new history is the same run grown (or reset), drawn with setHistory (camera, bounds and
+  // glyph sizes kept).
   let base: PanelModel | undefined;
+  let baseHistory: PanelState['history'] | undefined;
   store.watch(
-    (s) => [s.model, s.step, s.snapshot],
+    (s) => [s.model, s.history, s.step, s.snapshot],
     (_, s) => {
       const m = s.model;
       if (!m) return;
-      if (m !== base) {
-        const grown = base !== undefined && m.snapshot === base.snapshot && m.sceneBodies === base.sceneBodies && m.sceneConstraints === base.sceneConstraints;
-        if (grown) view.setHistory(m.history, s.step);
-        else view.setModel(m);
+      if (m !== base || s.history !== baseHistory) {
+        const same = base !== undefined && m.snapshot === base.snapshot && m.sceneBodies === base.sceneBodies && m.sceneConstraints === base.sceneConstraints;
+        if (same) view.setHistory(runRecords(s.history), s.step);
+        else view.setModel(m, runRecords(s.history));
         base = m;
-        if (!grown) view.select(viewSelection(s));
+        baseHistory = s.history;
+        if (!same) view.select(viewSelection(s));
       }
       // The shown step's snapshot (forces, the step's states and redundant set), when the panel has it.
       view.setStep(s.step, s.snapshot && s.snapshot.step === s.step ? s.snapshot : undefined);
+      // The step drawn (tests compare it with the header's and the forces').
+      el.dataset.step = String(s.step);
     },
   );
   store.watch(
@@ -103,5 +111,5 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
     (s) => s.palette,
     () => view.setTheme(),
   );
-  return card('scene', 'Scene', [], [host, note]);
+  return el;
 }

@@ -21,8 +21,8 @@ export function createSpectrumCard({ store }: CardContext): HTMLElement {
         summary.append(h('div', { class: `cl-kv-item ${cls}` }, h('span', { class: 'cl-kv-k', text: caps(k) }), h('span', { class: 'cl-kv-v', text: v })));
       };
       const sv = snap.singularValues;
-      kv('κ(A)', formatCond(snap.cond.A, { estimated: snap.condEstimated }), `cl-${condBand(snap.cond.A, { warning: s.model?.conditionWarning, rows: snap.rank.rows })}`);
-      kv('κ scaled', formatCond(snap.cond.scaled, { estimated: snap.condEstimated }));
+      kv('κ(A)', formatCond(snap.cond.A, { estimated: snap.condEstimated, rows: snap.rank.rows }), `cl-${condBand(snap.cond.A, { warning: s.model?.conditionWarning, rows: snap.rank.rows })}`);
+      kv('κ scaled', formatCond(snap.cond.scaled, { estimated: snap.condEstimated, rows: snap.rank.rows }));
       kv('rank A', `${snap.rank.J} / ${snap.rank.rows}`, snap.rank.J < snap.rank.rows ? 'cl-warn' : '');
       kv('tolerance', fmt(snap.rankTolerance, 3));
       if (sv && sv.length) {

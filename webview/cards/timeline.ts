@@ -12,7 +12,7 @@ export function createTimeline({ store, actions }: CardContext): HTMLElement {
   const note = h('span', { class: 'cl-step-note', role: 'status' });
 
   store.watch(
-    (s) => [s.model?.history.length ?? 0, s.step],
+    (s) => [s.model ? s.total : 0, s.step],
     ([n, step]) => {
       slider.max = String(n);
       slider.disabled = n === 0;

@@ -4,9 +4,10 @@
 import type { PanelModel } from '../../src/protocol';
 import { formatNumber as fmt } from '../../src/shared';
 import { norm3, type V3 } from './math';
-import { poseOf, type Frame, type ItemState, type SceneData } from './model';
+import { poseOf, recordsRun, type Frame, type ItemState, type RunRecords, type SceneData } from './model';
 import type { ContactState } from './read';
 import { readContacts } from './read';
+import { contactName, type Target } from './selection';
 
 /** Which force arrows are drawn. */
 export type ForceMode = 'all' | 'selected' | 'off';
@@ -15,6 +16,10 @@ export interface LegendInfo {
   states: Set<ItemState>;
   redundantSet: boolean;
   contacts: Set<ContactState>;
+  /** Constraint force arrows are drawn (the reference arrow takes their colour; else a neutral one). */
+  constraintForces: boolean;
+  /** Contact normal / friction arrows are drawn (in their contact's state colour). */
+  contactArrows: boolean;
   /** Reference arrows: a round value and its length in px; undefined when nothing is drawn. */
   force?: { value: number; px: number };
   torque?: { value: number; px: number };
@@ -53,8 +58,8 @@ export function glyphUnit(d: SceneData, f: Frame): number {
   return Math.max(size * 0.003, Math.min(size * 0.02, typicalSpacing(d, f) * 0.15));
 }
 
-/** Arrow scales from the largest force and torque of the model's snapshots and contacts. */
-export function arrowScales(model: PanelModel, d: SceneData, f: Frame, log10: number): Scales {
+/** Arrow scales from the largest force and torque of the model's snapshots and of every recorded contact. */
+export function arrowScales(model: PanelModel, d: SceneData, f: Frame, log10: number, run: RunRecords = recordsRun(model.history)): Scales {
   let maxF = 0;
   let maxT = 0;
   for (const s of [model.snapshot, ...(model.snapshots ?? [])]) {
@@ -67,9 +72,9 @@ export function arrowScales(model: PanelModel, d: SceneData, f: Frame, log10: nu
     for (const c of cs) maxF = Math.max(maxF, c.normalForce ?? 0, c.friction ? Math.hypot(...c.friction) : 0);
   };
   contactMax(f.contacts);
-  const h = model.history;
-  const stride = Math.max(1, Math.floor(h.length / 50));
-  for (let k = 0; k < h.length; k += stride) contactMax(readContacts(h[k]));
+  contactMax(readContacts(model.snapshot));
+  // Every recorded step with contacts: an impact lasts a step or two and carries the largest force.
+  for (let k = 1; k <= run.length; k++) contactMax(readContacts(run.record(k)));
   const maxArrow = Math.min(diag(d) * 0.15, typicalSpacing(d, f) * 1.2);
   const mult = Math.pow(10, log10);
   return {
@@ -93,7 +98,9 @@ export function legendInfo(d: SceneData, f: Frame, s: Scales, upp: number, mode:
   const states = new Set(f.states.filter((x) => x !== 'fixed'));
   const contacts = new Set<ContactState>(f.contacts.map((c) => c.state));
   const drawn = (f.forces ?? []).filter((_, i) => mode === 'all' || (mode === 'selected' && i === selected));
-  const anyF = drawn.some((x) => norm3(x.forceA) > 0 || norm3(x.forceB) > 0) || (mode !== 'off' && f.contacts.some((c) => (c.normalForce ?? 0) > 0));
+  const constraintForces = drawn.some((x) => norm3(x.forceA) > 0 || norm3(x.forceB) > 0);
+  const contactArrows = mode !== 'off' && f.contacts.some((c) => (c.normalForce ?? 0) > 0);
+  const anyF = constraintForces || contactArrows;
   const anyT = drawn.some((x) => norm3(x.torqueA) > 0 || norm3(x.torqueB) > 0);
   const notes: string[] = [];
   if (!f.exact) notes.push(`step ${f.step} is not recorded: poses of ${f.step === 0 ? 'the analysis' : 'the snapshot'}`);
@@ -106,17 +113,29 @@ export function legendInfo(d: SceneData, f: Frame, s: Scales, upp: number, mode:
     states,
     redundantSet: f.redundantSet.size > 0,
     contacts,
+    constraintForces,
+    contactArrows,
     force: anyF ? reference(s.force, upp) : undefined,
     torque: anyT ? reference(s.torque, upp) : undefined,
     note: notes.join(' · '),
   };
 }
 
-/** One line about a body or a constraint at the shown step (labels, the screen reader). */
-export function describeTarget(d: SceneData, f: Frame, t: { kind: 'body' | 'constraint'; index: number }): string {
+/** One line about a body, a constraint or a contact at the shown step (labels, the screen reader). */
+export function describeTarget(d: SceneData, f: Frame, t: Target): string {
   if (t.kind === 'body') {
     const b = d.bodies[t.index];
     return `${b.name}${b.fixed ? ' · fixed' : ''}${b.mass !== undefined ? ` · m ${fmt(b.mass, 3)}` : ''}`;
+  }
+  if (t.kind === 'contact') {
+    const c = f.contacts[t.index];
+    if (!c) return `no contact at step ${f.step}`;
+    const parts = [`contact ${contactName(d, f.contacts, t.index)}`, c.state];
+    if (c.gap !== undefined) parts.push(`gap ${fmt(c.gap, 3)} m`);
+    if (c.normalForce !== undefined) parts.push(`normal force ${fmt(c.normalForce, 3)} N`);
+    if (c.friction) parts.push(`friction ${fmt(Math.hypot(...c.friction), 3)} N`);
+    if (c.coneRatio !== undefined && c.state !== 'open') parts.push(`cone ${fmt(c.coneRatio, 2)}`);
+    return parts.join(' · ');
   }
   const c = d.constraints[t.index];
   const lam = f.lambda[t.index];

@@ -1,6 +1,6 @@
 // Instanced glyphs: one InstancedMesh per (unit geometry, material), refilled each frame from
-// positions / orientations / scales, each instance tagged with what it picks (a body or a
-// constraint index). A 1000-link chain is a handful of draw calls.
+// positions / orientations / scales, each instance tagged with what it picks (a body, a
+// constraint or a contact index). A 1000-link chain is a handful of draw calls.
 import {
   BoxGeometry,
   BufferGeometry,
@@ -8,6 +8,7 @@ import {
   ConeGeometry,
   CylinderGeometry,
   DynamicDrawUsage,
+  IcosahedronGeometry,
   InstancedMesh,
   Material,
   Matrix4,
@@ -23,7 +24,7 @@ import type { RGB } from '../theme';
 import type { Q4, V3 } from './math';
 
 /** What an instance picks. */
-export type PickKind = 'body' | 'constraint' | 'none';
+export type PickKind = 'body' | 'constraint' | 'contact' | 'none';
 
 const m4 = new Matrix4();
 const pv = new Vector3();
@@ -129,6 +130,8 @@ export class GeometryKit {
   readonly sphere = new SphereGeometry(1, 18, 12);
   /** Low-poly unit sphere for the many small things (anchors, contact points). */
   readonly dot = new SphereGeometry(1, 10, 6);
+  /** 20-triangle sphere for the joints of very large scenes (a 1000-link chain: a few pixels each). */
+  readonly tiny = new IcosahedronGeometry(1, 0);
   /** Cylinder of radius 1 from y = 0 to y = 1 (rods and arrow shafts). */
   readonly rod = new CylinderGeometry(1, 1, 1, 8, 1).translate(0, 0.5, 0);
   /** Cylinder of radius 1 from y = −1 to y = 1 (barrels, capsule bodies). */
@@ -146,6 +149,6 @@ export class GeometryKit {
   }
 
   dispose(): void {
-    for (const g of [this.box, this.sphere, this.dot, this.rod, this.barrel, this.cone, this.ring, this.bracket]) g.dispose();
+    for (const g of [this.box, this.sphere, this.dot, this.tiny, this.rod, this.barrel, this.cone, this.ring, this.bracket]) g.dispose();
   }
 }

@@ -47,7 +47,7 @@ export class JointLayer {
     };
     this.rod = mk(kit.rod, this.mat);
     this.ball = mk(kit.sphere, this.mat);
-    this.ballLow = mk(kit.dot, this.mat);
+    this.ballLow = mk(kit.tiny, this.mat);
     this.barrel = mk(kit.barrel, this.mat);
     this.box = mk(kit.box, this.mat);
     this.bracket = mk(kit.bracket, this.mat);

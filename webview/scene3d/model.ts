@@ -81,6 +81,38 @@ export interface Frame {
 
 export type StepSource = StepRecord | SystemSnapshot | { record?: StepRecord; snapshot?: SystemSnapshot };
 
+/**
+ * The run's records as the view reads them, one step at a time: an array of records (a report, a
+ * model that carries its history) or the panel's columns (webview/history.ts `runRecords`), so a
+ * growing run is never copied into records to be drawn.
+ */
+export interface RunRecords {
+  /** Steps recorded (1 … length). */
+  readonly length: number;
+  /** The record of step k, or undefined when not recorded. */
+  record(k: number): StepRecord | undefined;
+  /** The poses after step k (7 per body, scene order), or undefined when not recorded. */
+  poses(k: number): ArrayLike<number> | undefined;
+}
+
+/** The run of an array of records (record i is normally step i + 1). */
+export function recordsRun(h: readonly StepRecord[]): RunRecords {
+  const record = (k: number): StepRecord | undefined => {
+    if (k <= 0) return undefined;
+    const r = h[k - 1];
+    if (r && r.step === k) return r;
+    return h.find((x) => x.step === k);
+  };
+  return {
+    length: h.length,
+    record,
+    poses: (k) => {
+      const p = record(k)?.poses;
+      return Array.isArray(p) ? p : undefined;
+    },
+  };
+}
+
 const DEFAULT_THRESHOLDS = { violationTolerance: 1e-6, conditionWarning: 1e6 };
 
 export function poseOf(poses: Float64Array, i: number): { p: V3; q: Q4 } {
@@ -118,8 +150,8 @@ function recordPoses(n: number, r: StepRecord): Float64Array | undefined {
   return out;
 }
 
-/** Builds the drawable scene from a PanelModel (optional fields read structurally). */
-export function sceneData(model: PanelModel): SceneData {
+/** Builds the drawable scene from a PanelModel (optional fields read structurally) and its run (default: the model's history). */
+export function sceneData(model: PanelModel, run: RunRecords = recordsRun(model.history)): SceneData {
   const snap = model.snapshot;
   const infos: SceneBodyInfo[] = model.sceneBodies.length ? model.sceneBodies : snap.bodyStates.map((b) => ({ name: b.name, fixed: b.fixed, mass: b.mass }));
   const massOf = new Map(snap.bodyStates.map((b) => [b.name, b.mass] as const));
@@ -165,7 +197,7 @@ export function sceneData(model: PanelModel): SceneData {
     bodyRadius: 0,
   };
   data.bodyRadius = Math.max(0, ...bodies.map(bodyExtent));
-  data.bounds = runBounds(model, data, poses0);
+  data.bounds = runBounds(data, poses0, run);
   return data;
 }
 
@@ -181,7 +213,7 @@ export function bodyExtent(b: BodyData): number {
   return r;
 }
 
-function runBounds(model: PanelModel, data: SceneData, poses0: Float64Array): { min: V3; max: V3 } {
+function runBounds(data: SceneData, poses0: Float64Array, run: RunRecords): { min: V3; max: V3 } {
   const min: V3 = [Infinity, Infinity, Infinity];
   const max: V3 = [-Infinity, -Infinity, -Infinity];
   const addPt = (p: readonly number[], r = 0): void => {
@@ -191,16 +223,8 @@ function runBounds(model: PanelModel, data: SceneData, poses0: Float64Array): { 
       max[k] = Math.max(max[k], p[k] + r);
     }
   };
-  const n = data.bodies.length;
-  const ext = data.bodies.map(bodyExtent);
-  const addPoses = (poses: ArrayLike<number>): void => {
-    for (let i = 0; i < n; i++) addPt([poses[i * 7], poses[i * 7 + 1], poses[i * 7 + 2]], ext[i]);
-  };
-  addPoses(poses0);
-  const h = model.history;
-  const stride = Math.max(1, Math.floor(h.length / 200));
-  for (let k = 0; k < h.length; k += stride) if (h[k].poses?.length >= n * 7) addPoses(h[k].poses);
-  if (h.length && h[h.length - 1].poses?.length >= n * 7) addPoses(h[h.length - 1].poses);
+  addPoses(data, poses0, addPt);
+  addRunPoses(data, run, 1, run.length, addPt);
   for (const c of data.constraints) {
     if (c.a < 0) addPt(c.anchorA);
     if (c.b < 0) addPt(c.anchorB);
@@ -210,12 +234,36 @@ function runBounds(model: PanelModel, data: SceneData, poses0: Float64Array): { 
   return { min, max };
 }
 
-function recordAt(model: PanelModel, k: number): StepRecord | undefined {
-  if (k <= 0) return undefined;
-  const h = model.history;
-  const r = h[k - 1];
-  if (r && r.step === k) return r;
-  return h.find((x) => x.step === k);
+type AddPoint = (p: readonly number[], r?: number) => void;
+
+function addPoses(data: SceneData, poses: ArrayLike<number>, addPt: AddPoint): void {
+  const n = data.bodies.length;
+  if (poses.length < n * 7) return;
+  for (let i = 0; i < n; i++) addPt([poses[i * 7], poses[i * 7 + 1], poses[i * 7 + 2]], bodyExtent(data.bodies[i]));
+}
+
+/** Poses of steps from … to (inclusive) into the bounds: at most about 200 of them, and the last. */
+function addRunPoses(data: SceneData, run: RunRecords, from: number, to: number, addPt: AddPoint): void {
+  if (to < from) return;
+  const stride = Math.max(1, Math.floor((to - from + 1) / 200));
+  for (let k = from; k <= to; k += stride) {
+    const p = run.poses(k);
+    if (p) addPoses(data, p, addPt);
+  }
+  const last = run.poses(to);
+  if (last) addPoses(data, last, addPt);
+}
+
+/** Grows `data.bounds` by the poses of steps from … to of a run (a run that grew). */
+export function extendBounds(data: SceneData, run: RunRecords, from: number, to: number): void {
+  const { min, max } = data.bounds;
+  addRunPoses(data, run, from, to, (p, r = 0) => {
+    for (let k = 0; k < 3; k++) {
+      if (!Number.isFinite(p[k])) continue;
+      min[k] = Math.min(min[k], p[k] - r);
+      max[k] = Math.max(max[k], p[k] + r);
+    }
+  });
 }
 
 function snapshotAt(model: PanelModel, k: number): SystemSnapshot | undefined {
@@ -240,8 +288,8 @@ export function redundantSet(s: SystemSnapshot, data: SceneData): Set<number> {
   return out;
 }
 
-/** Everything drawn at step k: from `src` when given, else from the model's history / snapshots. */
-export function frameAt(model: PanelModel, data: SceneData, k: number, src?: StepSource): Frame {
+/** Everything drawn at step k: from `src` when given, else from the run (default: the model's history) / snapshots. */
+export function frameAt(model: PanelModel, data: SceneData, k: number, src?: StepSource, run: RunRecords = recordsRun(model.history)): Frame {
   let record: StepRecord | undefined;
   let snapshot: SystemSnapshot | undefined;
   if (isSnapshot(src)) snapshot = src;
@@ -250,7 +298,7 @@ export function frameAt(model: PanelModel, data: SceneData, k: number, src?: Ste
   if (snapshot && snapshot.step !== k) snapshot = undefined;
   if (record && record.step !== k) record = undefined;
   snapshot ??= snapshotAt(model, k);
-  record ??= recordAt(model, k);
+  record ??= run.record(k);
   const n = data.bodies.length;
   const names = data.bodies.map((b) => b.name);
   let poses = snapshot ? snapshotPoses(names, snapshot) : record ? recordPoses(n, record) : undefined;

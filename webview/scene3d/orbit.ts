@@ -65,25 +65,33 @@ export class Orbit {
     this.changed();
   }
 
-  /** Frames an axis-aligned box in the current direction: every corner inside the view, with a margin. */
-  fitBox(min: readonly number[], max: readonly number[]): void {
+  /**
+   * Frames an axis-aligned box in the current direction: every corner inside the view, with a
+   * margin, and inside the band between `inset.top` and `inset.bottom` CSS pixels (the toolbar and
+   * the legend over the canvas) when the view is tall enough for that.
+   */
+  fitBox(min: readonly number[], max: readonly number[], inset: { top: number; bottom: number } = { top: 0, bottom: 0 }): void {
     this.target.set((min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2);
     this.sceneRadius = Math.max(1e-9, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
     const { dir, right, up } = this.basis();
-    const tanV = Math.tan((FOV / 2) * DEG);
-    const tanH = tanV * this.aspect;
+    const band = Math.max(0.5, (this.heightPx - inset.top - inset.bottom) / this.heightPx);
+    const shift = band > 0.5 ? (inset.top - inset.bottom) / 2 : 0;
+    const tanH = Math.tan((FOV / 2) * DEG) * this.aspect;
+    const tanV = Math.tan((FOV / 2) * DEG) * (band > 0.5 ? band : 1);
     const margin = 1.12;
     let d = 0;
-    let half = 0;
+    let flat = 0;
     for (let k = 0; k < 8; k++) {
       const c = new Vector3(k & 1 ? max[0] : min[0], k & 2 ? max[1] : min[1], k & 4 ? max[2] : min[2]).sub(this.target);
       const x = Math.abs(c.dot(right)) * margin;
       const y = Math.abs(c.dot(up)) * margin;
       const z = c.dot(dir);
       d = Math.max(d, z + x / tanH, z + y / tanV);
-      half = Math.max(half, y, x / this.aspect);
+      flat = Math.max(flat, x / tanH, y / tanV);
     }
-    this.distance = Math.max(this.sceneRadius * 0.05, this.orthographic ? half / tanV : d);
+    this.distance = Math.max(this.sceneRadius * 0.05, this.orthographic ? flat : d);
+    // Centre the box in the band: the scene follows a pan by the band's offset from the middle.
+    if (shift) this.target.addScaledVector(up, shift * this.unitsPerPixel);
     this.changed();
   }
 

@@ -1,7 +1,7 @@
 // The HTML over the canvas: toolbar (fit, presets, toggles), legend (what the colours and a
 // reference arrow mean, the arrow scale), grid scale, the hover / selection labels (never
 // overlapping), a live region for screen readers, and the message shown when WebGL is unavailable.
-import { h, clear } from '../dom';
+import { h } from '../dom';
 import type { RGB } from '../theme';
 import type { ItemState } from './model';
 import type { Preset } from './orbit';
@@ -99,9 +99,12 @@ export class Overlay {
     this.scale.textContent = text;
   }
 
+  /** Rebuilds the legend's rows around the arrow-scale row, which stays (a focused slider keeps its focus). */
   setLegend(pal: Palette3D, info: LegendInfo): void {
     const L = this.legend;
-    clear(L);
+    const scaleRow = this.range.parentElement?.parentElement === L ? this.range.parentElement : h('div', { class: 'cl3d-legend-row' }, h('span', { class: 'cl3d-muted', text: 'arrows' }), this.range);
+    for (const el of Array.from(L.children)) if (el !== scaleRow) el.remove();
+    if (scaleRow.parentElement !== L) L.append(scaleRow); // moving it would blur the slider
     const row = (...kids: (Node | string)[]): HTMLDivElement => h('div', { class: 'cl3d-legend-row' }, ...kids);
     const sw = (c: RGB, round = false): HTMLSpanElement => {
       const s = h('span', { class: 'cl3d-swatch' });
@@ -116,46 +119,43 @@ export class Overlay {
       a.style.color = css(c);
       return a;
     };
-    if (info.force) L.append(row(arrow(pal.force, info.force.px, false), `force ${fmt(info.force.value)} N`));
-    if (info.torque) L.append(row(arrow(pal.torque, info.torque.px, true), `torque ${fmt(info.torque.value)} N·m (about the centre of mass)`));
-    L.append(row(h('span', { class: 'cl3d-muted', text: 'arrows' }), this.range));
+    if (info.force) scaleRow.before(row(arrow(info.constraintForces ? pal.force : pal.fg, info.force.px, false), `force ${fmt(info.force.value)} N`));
+    if (info.torque) scaleRow.before(row(arrow(pal.torque, info.torque.px, true), `torque ${fmt(info.torque.value)} N·m (about the centre of mass)`));
     const states = STATE_WORDS.filter(([s]) => info.states.has(s));
     if (states.length) L.append(row(...states.flatMap(([s, w]) => [sw(pal.state[s]), `${w} `])));
     if (info.redundantSet) L.append(row(sw(pal.state.redundant, true), 'halo: redundant set'));
     const cs = (['open', 'stick', 'slip'] as ContactState[]).filter((s) => info.contacts.has(s));
     if (cs.length) L.append(row('contacts', ...cs.flatMap((s) => [sw(pal.contact[s], true), `${s} `])));
+    if (info.contactArrows) L.append(row(h('span', { class: 'cl3d-muted', text: 'contact arrows: normal and friction force on body A' })));
     if (info.note) L.append(row(h('span', { class: 'cl3d-muted', text: info.note })));
   }
 
   /**
-   * Places the hover and selection labels next to their anchor points (CSS pixels in the root),
-   * the hover one moved below the selection one when they would overlap; undefined hides a label.
+   * Places the selection and hover labels next to their anchor points (CSS pixels in the root):
+   * right of the point, else left, above or below, whichever first keeps clear of the toolbar, the
+   * legend, the grid scale and (for the hover label) the selection's label; undefined hides a label.
    */
   setLabels(hover: { text: string; x: number; y: number } | undefined, sel: { text: string; x: number; y: number } | undefined): void {
+    const W = this.root.clientWidth;
+    const H = this.root.clientHeight;
+    const rect = (el: HTMLElement): DOMRect => new DOMRect(el.offsetLeft, el.offsetTop, el.offsetWidth, el.offsetHeight);
+    const avoid = [this.toolbar, this.legend, this.scale].filter((el) => !el.hidden && el.offsetWidth > 0).map(rect);
+    const hits = (a: DOMRect, b: DOMRect): boolean => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     const place = (el: HTMLDivElement, l: typeof hover): DOMRect | undefined => {
-      if (!l) {
-        el.hidden = true;
-        return undefined;
-      }
-      el.hidden = false;
-      el.textContent = l.text;
-      const W = this.root.clientWidth;
-      const H = this.root.clientHeight;
+      el.hidden = !l;
+      if (!l) return undefined;
+      if (el.textContent !== l.text) el.textContent = l.text;
       const w = el.offsetWidth;
       const hh = el.offsetHeight;
-      let x = l.x + 12;
-      if (x + w > W - 4) x = l.x - 12 - w;
-      const y = Math.max(2, Math.min(H - hh - 2, l.y - hh / 2));
-      el.style.transform = `translate(${Math.round(Math.max(2, x))}px, ${Math.round(y)}px)`;
-      return new DOMRect(Math.max(2, x), y, w, hh);
+      const at = (x: number, y: number): DOMRect => new DOMRect(Math.max(2, Math.min(W - w - 2, x)), Math.max(2, Math.min(H - hh - 2, y)), w, hh);
+      const tries = [at(l.x + 12, l.y - hh / 2), at(l.x - 12 - w, l.y - hh / 2), at(l.x - w / 2, l.y - 12 - hh), at(l.x - w / 2, l.y + 12)];
+      const r = tries.find((t) => !avoid.some((o) => hits(t, o))) ?? tries[0];
+      el.style.transform = `translate(${Math.round(r.left)}px, ${Math.round(r.top)}px)`;
+      avoid.push(r);
+      return r;
     };
-    const same = hover && sel && hover.text === sel.text;
-    const rs = place(this.selLabel, sel);
-    const rh = place(this.hoverLabel, same ? undefined : hover);
-    if (rs && rh && rh.left < rs.right && rs.left < rh.right && rh.top < rs.bottom && rs.top < rh.bottom) {
-      const y = rs.bottom + 2;
-      this.hoverLabel.style.transform = `translate(${Math.round(rh.left)}px, ${Math.round(y)}px)`;
-    }
+    place(this.selLabel, sel);
+    place(this.hoverLabel, hover && sel && hover.text === sel.text ? undefined : hover);
   }
 
   announce(text: string): void {

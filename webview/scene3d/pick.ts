@@ -1,14 +1,13 @@
-// Picking: a ray against the instanced meshes (the front-most body, constraint glyph or contact),
-// then, for thin things the ray misses, the nearest projected body centre or constraint segment
+// Picking: a ray against the instanced meshes (a contact glyph the ray meets wins, as contacts are
+// drawn through the bodies; otherwise the front-most body or constraint glyph), then, for thin
+// things the ray misses, the nearest projected contact point, body centre or constraint segment
 // within a few pixels.
 import { Raycaster, Vector2, Vector3, type Camera } from 'three';
-import type { Glyphs, PickKind } from './glyphs';
+import type { Glyphs } from './glyphs';
 import { poseOf, type Frame, type SceneData } from './model';
+import type { Target } from './selection';
 
-export interface Target {
-  kind: Exclude<PickKind, 'none'>;
-  index: number;
-}
+export type { Target };
 
 const ray = new Raycaster();
 const ndc = new Vector2();
@@ -25,15 +24,27 @@ export function pick(camera: Camera, sets: Glyphs[], data: SceneData, frame: Fra
   ndc.set((x / w) * 2 - 1, 1 - (y / h) * 2);
   ray.setFromCamera(ndc, camera);
   const meshes = sets.filter((s) => s.count > 0 && s.mesh.visible).map((s) => s.mesh);
+  let front: Target | undefined;
   for (const hit of ray.intersectObjects(meshes, false)) {
     const g = hit.object.userData.glyphs as Glyphs | undefined;
     if (!g || hit.instanceId === undefined || g.kind === 'none') continue;
     const id = g.idAt(hit.instanceId);
-    if (id >= 0) return { kind: g.kind, index: id };
+    if (id < 0) continue;
+    if (g.kind === 'contact') return { kind: 'contact', index: id };
+    front ??= { kind: g.kind, index: id };
   }
-  // Near misses: bodies within 10 px, constraint segments within 7 px.
+  // Near misses: contact points within 8 px (they sit on the bodies' surfaces: before the bodies).
   let best: Target | undefined;
-  let bd = 10;
+  let bd = 8;
+  frame.contacts.forEach((c, k) => {
+    const s = project(camera, c.point, w, h);
+    if (!s) return;
+    const d = Math.hypot(s.x - x, s.y - y);
+    if (d < bd) [bd, best] = [d, { kind: 'contact', index: k }];
+  });
+  if (best || front) return best ?? front;
+  // Bodies within 10 px, constraint segments within 7 px.
+  bd = 10;
   data.bodies.forEach((_, i) => {
     const s = project(camera, poseOf(frame.poses, i).p, w, h);
     if (!s) return;

@@ -33,9 +33,13 @@ export interface ContactData {
   normalForce?: number;
   friction?: [number, number];
   state: ContactState;
-  /** Body names or scene indices (-1: world), as given. */
+  /** ‖f_t‖ / (μ·f_n) when reported (≤ 1 inside the Coulomb cone). */
+  coneRatio?: number;
+  /** Body names or scene indices (-1: world), as given; shape names when given. */
   bodyA?: string | number;
   bodyB?: string | number;
+  shapeA?: string;
+  shapeB?: string;
 }
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
@@ -120,7 +124,8 @@ export function readContacts(holder: unknown): ContactData[] {
     const friction: [number, number] | undefined = ff && ff[0] !== undefined && ff[1] !== undefined && t1g && t2g ? [ff[0], ff[1]] : undefined;
     const state = STATES.includes(c.state as ContactState) ? (c.state as ContactState) : 'unknown';
     const who = (x: unknown): string | number | undefined => (typeof x === 'string' || (typeof x === 'number' && Number.isInteger(x)) ? x : undefined);
-    out.push({ point, normal, t1, t2, gap: num(c.gap), normalForce: num(c.normalForce), friction, state, bodyA: who(c.bodyA), bodyB: who(c.bodyB) });
+    const shape = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
+    out.push({ point, normal, t1, t2, gap: num(c.gap), normalForce: num(c.normalForce), friction, state, coneRatio: num(c.coneRatio), bodyA: who(c.bodyA), bodyB: who(c.bodyB), shapeA: shape(c.shapeA), shapeB: shape(c.shapeB) });
   });
   return out;
 }

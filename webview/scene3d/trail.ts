@@ -1,8 +1,7 @@
 // Trails: the recorded positions of the bodies' centres over the run, up to the shown step (one
 // line-segment buffer in step order, so a step is a draw range). Never recomputed: the history's poses.
 import { BufferAttribute, BufferGeometry, Group, LineBasicMaterial, LineSegments, SRGBColorSpace } from 'three';
-import type { PanelModel } from '../../src/protocol';
-import type { SceneData } from './model';
+import type { RunRecords, SceneData } from './model';
 import type { Palette3D } from './palette';
 
 export type TrailMode = 'off' | 'selected' | 'all';
@@ -20,21 +19,29 @@ export class TrailLayer {
   /** The mode actually drawn ("all" may fall back to "selected"). */
   effective: TrailMode = 'off';
 
-  build(model: PanelModel, data: SceneData, mode: TrailMode, selected: number): void {
+  build(run: RunRecords, data: SceneData, mode: TrailMode, selected: number): void {
     this.clear();
     const n = data.bodies.length;
-    const h = model.history.filter((r) => Array.isArray(r.poses) && r.poses.length >= n * 7);
     let bodies: number[] = [];
     if (mode === 'all') bodies = data.bodies.map((_, i) => i).filter((i) => !data.bodies[i].fixed);
-    if (mode === 'all' && bodies.length * h.length > MAX_TRAIL_SEGMENTS) bodies = [];
+    if (mode === 'all' && bodies.length * run.length > MAX_TRAIL_SEGMENTS) bodies = [];
     if ((mode === 'selected' || (mode === 'all' && !bodies.length)) && selected >= 0) bodies = [selected];
     this.effective = !bodies.length ? 'off' : bodies.length === 1 && mode === 'all' && n > 1 ? 'selected' : mode;
-    if (!bodies.length || h.length < 2) return;
-    const pos = new Float32Array((h.length - 1) * bodies.length * 6);
+    // The recorded steps with poses of every body, in order.
+    const steps: ArrayLike<number>[] = [];
+    let first = 0;
+    for (let k = 1; k <= run.length; k++) {
+      const p = run.poses(k);
+      if (!p || p.length < n * 7) continue;
+      if (!steps.length) first = k;
+      steps.push(p);
+    }
+    if (!bodies.length || steps.length < 2) return;
+    const pos = new Float32Array((steps.length - 1) * bodies.length * 6);
     let o = 0;
-    for (let s = 1; s < h.length; s++) {
-      const a = h[s - 1].poses;
-      const b = h[s].poses;
+    for (let s = 1; s < steps.length; s++) {
+      const a = steps[s - 1];
+      const b = steps[s];
       for (const i of bodies) {
         pos.set([a[i * 7], a[i * 7 + 1], a[i * 7 + 2], b[i * 7], b[i * 7 + 1], b[i * 7 + 2]], o);
         o += 6;
@@ -47,7 +54,7 @@ export class TrailLayer {
     this.lines.frustumCulled = false;
     this.group.add(this.lines);
     this.perStep = bodies.length;
-    this.firstStep = h[0].step;
+    this.firstStep = first;
   }
 
   /** Shows the trail up to step k. */

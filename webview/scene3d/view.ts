@@ -10,7 +10,7 @@ import { GeometryKit, type Glyphs } from './glyphs';
 import { WorldLayer } from './grid';
 import { JointLayer } from './joints';
 import { type V3 } from './math';
-import { frameAt, poseOf, sceneData, type Frame, type SceneData, type StepSource } from './model';
+import { extendBounds, frameAt, poseOf, recordsRun, sceneData, type Frame, type RunRecords, type SceneData, type StepSource } from './model';
 import { Orbit, type Preset } from './orbit';
 import { Overlay, unavailableMessage, type OverlayActions } from './overlay';
 import { handleKey } from './keys';
@@ -19,10 +19,14 @@ import { readPalette3D, type Palette3D } from './palette';
 import { pick, project, type Target } from './pick';
 import { TrailLayer, type TrailMode } from './trail';
 import { describeTarget, legendInfo, glyphUnit, arrowScales, type ForceMode, type Scales } from './describe';
+import { followContact, nextTarget, resolveSelection, sameTarget, targetName, targetPoint } from './selection';
+import type { ContactData } from './read';
 
 export interface Selection3D {
   body?: string;
   constraint?: string;
+  /** A contact of the shown step: `bodyA/shapeA–bodyB/shapeB`, with ` #k` when the pair touches at several points. */
+  contact?: string;
 }
 
 /** How the user picked: a click ('pointer') or Tab / Escape ('keyboard'). */
@@ -62,6 +66,8 @@ export class SceneView3D {
   private readonly overlay?: Overlay;
   private pal!: Palette3D;
   private model?: PanelModel;
+  /** The run drawn: the model's history, or what setModel / setHistory were given. */
+  private run: RunRecords = recordsRun([]);
   private data?: SceneData;
   private frame?: Frame;
   private step = 0;
@@ -73,6 +79,8 @@ export class SceneView3D {
   /** Forces mode not given: all arrows for small scenes, the selected constraint's above 150 constraints. */
   private forceAuto: boolean;
   private sel: Target | undefined;
+  /** The selected contact as last seen: followed (same pair, nearest point) when the step changes. */
+  private selContact?: ContactData;
   private hover: Target | undefined;
   private raf = 0;
   private hoverRaf = 0;
@@ -162,8 +170,8 @@ export class SceneView3D {
         ...this.actions(),
         arrowLog: () => this.arrowLog,
         clear: () => {
-          if (!this.sel) return false;
-          this.sel = undefined;
+          if (!this.sel && !this.selContact) return false;
+          this.setSel(undefined);
           this.refreshLook();
           this.onSelect?.({}, 'keyboard');
           return true;
@@ -196,7 +204,7 @@ export class SceneView3D {
   }
 
   private pickables(): Glyphs[] {
-    return [...this.bodies.pickables, ...this.joints.pickables];
+    return [...this.arrows.pickables, ...this.bodies.pickables, ...this.joints.pickables];
   }
 
   private pickAt(e: MouseEvent): Target | undefined {
@@ -204,49 +212,55 @@ export class SceneView3D {
     return pick(this.orbit.camera, this.pickables(), this.data!, this.frame!, e.clientX - r.left, e.clientY - r.top, this.canvas.clientWidth, this.canvas.clientHeight);
   }
 
-  /** Tab order: bodies, then constraints. Leaving the end lets focus move on (no keyboard trap). */
+  /** Tab order: bodies, constraints, then the step's contacts. Leaving the end lets focus move on (no keyboard trap). */
   private cycle(dir: 1 | -1): boolean {
-    if (!this.data) return false;
-    const nb = this.data.bodies.length;
-    const n = nb + this.data.constraints.length;
-    const cur = !this.sel ? (dir > 0 ? -1 : n) : this.sel.kind === 'body' ? this.sel.index : nb + this.sel.index;
-    const next = cur + dir;
-    if (next < 0 || next >= n) return false;
-    this.userSelect(next < nb ? { kind: 'body', index: next } : { kind: 'constraint', index: next - nb }, 'keyboard');
-    return true;
+    const next = this.data && this.frame ? nextTarget(this.data, this.frame, this.sel, dir) : undefined;
+    if (next) this.userSelect(next, 'keyboard');
+    return !!next;
+  }
+
+  private setSel(t: Target | undefined): void {
+    this.sel = t;
+    this.selContact = t?.kind === 'contact' ? this.frame?.contacts[t.index] : undefined;
   }
 
   private userSelect(t: Target, via: SelectVia): void {
-    this.sel = t;
+    this.setSel(t);
     this.refreshLook();
-    const name = t.kind === 'body' ? this.data!.bodies[t.index].name : this.data!.constraints[t.index].name;
-    this.onSelect?.(t.kind === 'body' ? { body: name } : { constraint: name }, via);
+    this.onSelect?.(this.selection, via);
   }
 
   private setHover(t: Target | undefined): void {
-    if (t?.kind === this.hover?.kind && t?.index === this.hover?.index) return;
+    if (sameTarget(t, this.hover)) return;
     this.hover = t;
     this.canvas.classList.toggle('cl3d-pointer', !!t);
     this.refreshLook();
   }
 
-  /** Shows the scene of a model: the step of its snapshot, the camera fitted (kept when the same scene comes back). */
-  setModel(model: PanelModel): void {
+  /**
+   * Shows the scene of a model: the step of its snapshot, the camera fitted (kept when the same
+   * scene comes back). `run`: its records when they are not the model's history (the panel's columns).
+   */
+  setModel(model: PanelModel, run: RunRecords = recordsRun(model.history)): void {
     const prev = this.data;
     const same = !!prev && this.model?.sceneName === model.sceneName && prev.bodies.map((b) => b.name).join('\n') === model.sceneBodies.map((b) => b.name).join('\n');
-    const selName = this.sel && prev ? (this.sel.kind === 'body' ? prev.bodies[this.sel.index]?.name : prev.constraints[this.sel.index]?.name) : undefined;
+    const selName = this.sel && prev && this.sel.kind !== 'contact' ? (this.sel.kind === 'body' ? prev.bodies[this.sel.index]?.name : prev.constraints[this.sel.index]?.name) : undefined;
     this.model = model;
-    this.data = sceneData(model);
-    this.sel = undefined;
+    this.run = run;
+    this.data = sceneData(model, run);
+    this.setSel(undefined);
     this.hover = undefined;
-    const f0 = frameAt(model, this.data, model.snapshot.step);
+    const f0 = frameAt(model, this.data, model.snapshot.step, undefined, run);
     this.unit = glyphUnit(this.data, f0);
-    this.scales = arrowScales(model, this.data, f0, this.arrowLog);
-    this.step = same ? Math.min(this.step, model.history.length) : model.snapshot.step;
+    this.scales = arrowScales(model, this.data, f0, this.arrowLog, run);
+    this.step = same ? Math.min(this.step, run.length) : model.snapshot.step;
     if (this.forceAuto && !same) this.forceMode = this.data.constraints.length > 150 ? 'selected' : 'all';
     this.rebuild();
     if (selName) this.select(this.data.bodyIndex.has(selName) ? { body: selName } : { constraint: selName });
-    if (!same) this.fit();
+    if (!same) {
+      this.drawOverlay(); // the legend of this scene first: the fit keeps clear of it
+      this.fit();
+    }
     this.canvas.setAttribute('aria-label', `3D scene view of ${model.sceneName}: ${this.data.bodies.length} bodies, ${this.data.constraints.length} constraints. Arrow keys orbit, + and − zoom, F fits, 1 2 3 0 change the view, Tab selects.`);
     if (this.renderer) this.renderNow();
   }
@@ -255,18 +269,22 @@ export class SceneView3D {
     if (!this.model || !this.data || !this.renderer) return;
     this.world.build(this.data, this.pal, this.unit);
     this.trail.recolor(this.pal);
-    this.trail.build(this.model, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
+    this.trail.build(this.run, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
     this.setStep(this.step);
   }
 
   /**
-   * A longer (or reset) run of the same scene: new history, same camera, bounds and glyph sizes
-   * (cheaper than setModel while a run plays). Redraws step `k` (default: the current one).
+   * A longer (or reset) run of the same scene: new records, same camera and glyph sizes (cheaper
+   * than setModel while a run plays; the bounds that F fits grow with the new poses). `history`:
+   * records, or the panel's columns read in place. Redraws step `k` (default: the current one).
    */
-  setHistory(history: StepRecord[], k = this.step): void {
+  setHistory(history: readonly StepRecord[] | RunRecords, k = this.step): void {
     if (!this.model || !this.data) return;
-    this.model = { ...this.model, history };
-    if (this.trailMode !== 'off') this.trail.build(this.model, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
+    const run = isRecords(history) ? recordsRun(history) : history;
+    const before = this.run.length;
+    this.run = run;
+    if (run.length > before) extendBounds(this.data, run, before + 1, run.length);
+    if (this.trailMode !== 'off') this.trail.build(run, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
     this.setStep(k);
   }
 
@@ -274,29 +292,43 @@ export class SceneView3D {
   setStep(k: number, src?: StepSource): void {
     if (!this.model || !this.data) return;
     this.step = Math.max(0, Math.floor(k));
-    this.frame = frameAt(this.model, this.data, this.step, src);
+    this.frame = frameAt(this.model, this.data, this.step, src, this.run);
+    // Contacts are renumbered every step: the selected one follows its pair, a hovered one is dropped.
+    if (this.hover?.kind === 'contact') this.hover = undefined;
+    if (this.selContact) {
+      const i = followContact(this.data, this.frame, this.selContact);
+      this.sel = i >= 0 ? { kind: 'contact', index: i } : undefined;
+      if (i >= 0) this.selContact = this.frame.contacts[i];
+    }
     if (!this.renderer) return;
     this.bodies.update(this.data, this.frame, this.pal, this.bodyLook(), this.unit);
     this.joints.update(this.data, this.frame, this.pal, this.jointLook(), this.unit);
-    this.arrows.update(this.data, this.frame, this.pal, this.unit, this.scales, this.forceMode, this.sel?.kind === 'constraint' ? this.sel.index : -1);
+    this.updateArrows();
     this.trail.setStep(this.step);
     this.legendKey = '';
     this.invalidate();
   }
 
-  /** Selects a body or a constraint by name (from the tree, the editor or the matrices): no onSelect. */
+  /** Selects a body, a constraint or a contact of the shown step by name (from the tree, the editor, the matrices, the contacts card): no onSelect. */
   select(sel: Selection3D): void {
-    const d = this.data;
-    let t: Target | undefined;
-    if (d && sel.constraint !== undefined && d.constraintIndex.has(sel.constraint)) t = { kind: 'constraint', index: d.constraintIndex.get(sel.constraint)! };
-    else if (d && sel.body !== undefined && d.bodyIndex.has(sel.body)) t = { kind: 'body', index: d.bodyIndex.get(sel.body)! };
-    this.sel = t;
+    this.setSel(this.data && this.frame ? resolveSelection(this.data, this.frame, sel) : undefined);
     this.refreshLook();
   }
 
   get selection(): Selection3D {
-    if (!this.sel || !this.data) return {};
-    return this.sel.kind === 'body' ? { body: this.data.bodies[this.sel.index].name } : { constraint: this.data.constraints[this.sel.index].name };
+    if (!this.sel || !this.data || !this.frame) return {};
+    const name = targetName(this.data, this.frame, this.sel);
+    return this.sel.kind === 'body' ? { body: name } : this.sel.kind === 'constraint' ? { constraint: name } : { contact: name };
+  }
+
+  /** One line about the selection at the shown step (what its label says); '' when nothing is selected. */
+  get selectionText(): string {
+    return this.sel && this.data && this.frame ? describeTarget(this.data, this.frame, this.sel) : '';
+  }
+
+  private updateArrows(): void {
+    const look = { selected: this.sel?.kind === 'contact' ? this.sel.index : -1, hovered: this.hover?.kind === 'contact' ? this.hover.index : -1 };
+    this.arrows.update(this.data!, this.frame!, this.pal, this.unit, this.scales, this.forceMode, this.sel?.kind === 'constraint' ? this.sel.index : -1, look);
   }
 
   private bodyLook(): { selected: number; hovered: number; involved: Set<number> } {
@@ -317,9 +349,9 @@ export class SceneView3D {
     if (!this.data || !this.frame || !this.renderer) return;
     this.bodies.recolor(this.data, this.pal, this.bodyLook());
     this.joints.recolor(this.frame, this.pal, this.jointLook());
-    if (this.forceMode === 'selected') this.arrows.update(this.data, this.frame, this.pal, this.unit, this.scales, this.forceMode, this.sel?.kind === 'constraint' ? this.sel.index : -1);
+    if (this.forceMode === 'selected' || this.frame.contacts.length) this.updateArrows();
     if (this.trailMode === 'selected' || this.trail.effective === 'selected') {
-      this.trail.build(this.model!, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
+      this.trail.build(this.run, this.data, this.trailMode, this.sel?.kind === 'body' ? this.sel.index : -1);
       this.trail.setStep(this.step);
     }
     if (this.sel) this.overlay?.announce(`Selected ${describeTarget(this.data, this.frame, this.sel)}`);
@@ -338,9 +370,12 @@ export class SceneView3D {
     this.invalidate();
   }
 
+  /** Fits the run's bounds between the toolbar and the legend / grid scale. */
   fit(): void {
     if (!this.data) return;
-    this.orbit.fitBox(this.data.bounds.min, this.data.bounds.max);
+    const o = this.overlay;
+    const bottom = o ? Math.max(o.legend.offsetHeight, o.scale.offsetHeight) + 10 : 0;
+    this.orbit.fitBox(this.data.bounds.min, this.data.bounds.max, { top: o ? o.toolbar.offsetTop + o.toolbar.offsetHeight : 0, bottom });
   }
 
   setPreset(p: Preset): void {
@@ -368,26 +403,20 @@ export class SceneView3D {
   setArrowScale(log10: number): void {
     this.arrowLog = Math.max(-3, Math.min(3, log10));
     this.overlay?.setArrowScale(this.arrowLog);
-    if (this.model && this.data && this.frame) this.scales = arrowScales(this.model, this.data, this.frame, this.arrowLog);
+    if (this.model && this.data && this.frame) this.scales = arrowScales(this.model, this.data, this.frame, this.arrowLog, this.run);
     this.setStep(this.step);
   }
 
-  /** CSS pixel position (in the canvas) of a body's centre or a constraint's anchors' midpoint at the shown step. */
+  /** CSS pixel position (in the canvas) of a body's centre, a constraint's anchors' midpoint or a contact's point at the shown step. */
   screenPosition(sel: Selection3D): { x: number; y: number } | undefined {
-    const p = this.worldPosition(sel);
-    return p && project(this.orbit.camera, p, this.canvas.clientWidth, this.canvas.clientHeight);
+    const t = this.data && this.frame ? resolveSelection(this.data, this.frame, sel) : undefined;
+    const p = t && targetPoint(this.data!, this.frame!, t);
+    return p && this.project(p);
   }
 
-  private worldPosition(sel: Selection3D): V3 | undefined {
-    const d = this.data;
-    const f = this.frame;
-    if (!d || !f) return undefined;
-    if (sel.body !== undefined && d.bodyIndex.has(sel.body)) return poseOf(f.poses, d.bodyIndex.get(sel.body)!).p;
-    const i = sel.constraint !== undefined ? d.constraintIndex.get(sel.constraint) : undefined;
-    if (i === undefined) return undefined;
-    const a = f.anchorA[i];
-    const b = f.anchorB[i];
-    return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+  /** CSS pixel position (in the canvas) of a world point; undefined behind the camera. */
+  project(p: V3): { x: number; y: number } | undefined {
+    return project(this.orbit.camera, p, this.canvas.clientWidth, this.canvas.clientHeight);
   }
 
   private resize(): void {
@@ -425,8 +454,7 @@ export class SceneView3D {
     const upp = this.orbit.unitsPerPixel;
     const label = (t: Target | undefined): { text: string; x: number; y: number } | undefined => {
       if (!t) return undefined;
-      const sel = t.kind === 'body' ? { body: this.data!.bodies[t.index].name } : { constraint: this.data!.constraints[t.index].name };
-      const p = this.worldPosition(sel);
+      const p = targetPoint(this.data!, this.frame!, t);
       const s = p && project(this.orbit.camera, p, W, H);
       return s && { text: describeTarget(this.data!, this.frame!, t), ...s };
     };
@@ -467,3 +495,4 @@ export class SceneView3D {
   }
 }
 
+const isRecords = (x: readonly StepRecord[] | RunRecords): x is readonly StepRecord[] => Array.isArray(x);

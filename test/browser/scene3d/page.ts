@@ -4,7 +4,7 @@
 import { SceneView3D, type Selection3D } from '../../../webview/scene3d';
 import { decodeFromJson, type PanelModel } from '../../../src/protocol';
 
-interface Api {
+export interface Api {
   create(modelJson: string, opts?: { step?: number; forces?: 'all' | 'selected' | 'off'; trail?: 'off' | 'selected' | 'all'; preset?: 'XY' | 'XZ' | 'YZ' | 'persp'; antialias?: boolean; axes?: boolean }): { available: boolean; firstPaintMs?: number };
   setStep(k: number): void;
   setHistory(historyJson: string, k: number): void;
@@ -15,9 +15,21 @@ interface Api {
   screen(sel: Selection3D): { x: number; y: number } | undefined;
   /** Renders synchronously and reads the canvas pixel at CSS (x, y) (top-left origin). */
   pixel(x: number, y: number): [number, number, number];
+  /** Renders synchronously and reads a w × h block of canvas pixels from CSS (x, y): RGB triples, row by row from the top. */
+  region(x: number, y: number, w: number, h: number): number[];
+  /** CSS pixel position of a world point. */
+  project(p: [number, number, number]): { x: number; y: number } | undefined;
+  /**
+   * First paint of a new view (the model decoded beforehand, as the panel holds it): `jsMs` is the
+   * view's own figure (constructor → render call returned), `pixelsMs` until the GPU has drawn it
+   * (a 1-pixel readPixels waits for it), `frameMs` until the browser has shown the next frame.
+   */
+  paint(modelJson: string, opts?: { preset?: 'XY' | 'XZ' | 'YZ' | 'persp' }): Promise<{ jsMs: number; pixelsMs: number; frameMs: number; available: boolean }>;
+  /** `n` orbit steps, each rendered and waited for (readPixels): the cost of a frame, GPU (or SwiftShader) work included. */
+  orbitFinish(n: number): { msPerFrame: number };
   /** Orbits for `ms` milliseconds, one step per animation frame (see the implementation). */
   orbitFps(ms: number): Promise<{ fps: number; frames: number; cpuMs: number }>;
-  info(): { calls: number; triangles: number; available: boolean; selection: Selection3D; gl: { renderer: string; software: boolean; antialias: boolean } };
+  info(): { calls: number; triangles: number; available: boolean; selection: Selection3D; selectionText: string; gl: { renderer: string; software: boolean; antialias: boolean } };
   theme(): void;
   dispose(): void;
 }
@@ -32,6 +44,12 @@ let view: SceneView3D | undefined;
 let loseExt: WEBGL_lose_context | undefined;
 const host = document.getElementById('app')!;
 host.textContent = '';
+
+/** Reads one pixel of the view's canvas without rendering: returns once the GPU has drawn what was submitted. */
+function waitForGpu(): void {
+  const gl = view!.canvas.getContext('webgl2')!;
+  gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+}
 
 const api: Api = {
   selections: [],
@@ -73,6 +91,41 @@ const api: Api = {
     gl.readPixels(Math.round(x * k), Math.round(c.height - 1 - y * k), 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, out);
     return [out[0], out[1], out[2]];
   },
+  region(x, y, w, h) {
+    view!.renderNow();
+    const c = view!.canvas;
+    const gl = c.getContext('webgl2')!;
+    const k = c.width / c.clientWidth;
+    const [X, Y, W, H] = [Math.round(x * k), Math.round(c.height - (y + h) * k), Math.round(w * k), Math.round(h * k)];
+    const buf = new Uint8Array(W * H * 4);
+    gl.readPixels(X, Y, W, H, gl.RGBA, gl.UNSIGNED_BYTE, buf);
+    const out: number[] = [];
+    for (let r = H - 1; r >= 0; r--) for (let q = 0; q < W; q++) out.push(buf[(r * W + q) * 4], buf[(r * W + q) * 4 + 1], buf[(r * W + q) * 4 + 2]);
+    return out;
+  },
+  project: (p) => view!.project(p),
+  paint(text, opts = {}) {
+    view?.dispose();
+    const model = decodeFromJson<PanelModel>(text);
+    const t0 = performance.now();
+    view = new SceneView3D(host, { onSelect: (sel) => api.selections.push(sel), preset: opts.preset });
+    view.setModel(model);
+    const jsMs = view.firstPaintMs ?? NaN;
+    const available = view.available;
+    if (available) waitForGpu();
+    const pixelsMs = performance.now() - t0;
+    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve({ jsMs, pixelsMs, frameMs: performance.now() - t0, available }))));
+  },
+  orbitFinish(n) {
+    const v = view!;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      v.orbitBy(0.01, 0);
+      v.renderNow();
+      waitForGpu();
+    }
+    return { msPerFrame: (performance.now() - t0) / n };
+  },
   orbitFps(ms) {
     // One orbit step per animation frame, as a user drags: the frame rate, and the main thread's
     // time per frame (orbit + three's render call + overlay: what a GPU leaves to the CPU).
@@ -94,7 +147,7 @@ const api: Api = {
       requestAnimationFrame(tick);
     });
   },
-  info: () => ({ ...view!.info, available: view!.available, selection: view!.selection, gl: view!.glInfo }),
+  info: () => ({ ...view!.info, available: view!.available, selection: view!.selection, selectionText: view!.selectionText, gl: view!.glInfo }),
   theme: () => view!.setTheme(),
   dispose: () => {
     view?.dispose();

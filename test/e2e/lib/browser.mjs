@@ -18,6 +18,8 @@ export async function launchBrowser(p, { width = 1600, height = 1000 } = {}) {
       '--headless', '--no-sandbox', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       '--disable-dev-shm-usage',
+      // exact performance.memory and a gc() for the panel's heap figures (lib/runloop.mjs)
+      '--enable-precise-memory-info', '--js-flags=--expose-gc',
       // A software WebGL 2 (SwiftShader through ANGLE) for the inspector's 3D scene view: there is
       // no GPU here, and Chromium no longer falls back to SwiftShader for WebGL unless asked.
       '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist',

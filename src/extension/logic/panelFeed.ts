@@ -1,0 +1,339 @@
+// What the host sends one inspector panel, with backpressure: at most one flow-controlled message
+// (model, history, snapshot) is in flight, and the next goes only when the panel acknowledged it.
+// Meanwhile updates coalesce: the history is sent as the records appended since the last message
+// (compact columns, src/shared/history.ts) with the current step's snapshot in the same message.
+// During a run an update goes at most every `intervalMs` (≤ 10 Hz), and never sooner than
+// `dutyFactor` times the panel's last acknowledgement time after the previous one, so a slow panel
+// (whose page may share its thread with the workbench) spends at most about 1/dutyFactor of its time
+// on the run; when the run settles the end goes at once. So the host never runs ahead of the
+// panel, and the work per message does not grow with the run.
+// Pure: no vscode; timers injectable (test/unit/extension-feed.test.ts).
+import type { HistoryChunk, HostMessage, StepRecord, SystemSnapshot } from '../../protocol';
+import { chunkBytes, encodeHistory, historyShape, recordsPerChunk } from '../../shared/history';
+import { realTimers, type Timers } from './schedule';
+
+/** A message the feed sends and the panel acknowledges. */
+type FlowMessage = Extract<HostMessage, { type: 'model' | 'snapshot' | 'historyAppend' | 'historyReset' }>;
+
+/** The panel's model message (or an error to show instead), and the step to show after it. */
+export interface FeedModel {
+  message: Extract<HostMessage, { type: 'model' | 'error' }>;
+  /** The step whose snapshot the panel should show, when the model carries another one (large scenes). */
+  showStep?: number;
+}
+
+/** Where the feed gets what it sends (read when a message goes, so it is always the latest). */
+export interface FeedSource {
+  /** The model without its history (streamed after it); undefined while the scene is not analysed. */
+  model(): FeedModel | undefined;
+  /**
+   * The run's records so far; undefined while the scene has no simulation for its text (edited,
+   * re-analysis pending): the panel keeps what it shows until the new model.
+   */
+  records(): readonly StepRecord[] | undefined;
+  /** The analysed system after step k (maybe in a worker); undefined when superseded. */
+  snapshot(step: number): SystemSnapshot | undefined | Promise<SystemSnapshot | undefined>;
+}
+
+export interface FeedOptions {
+  timers?: Timers;
+  /** Least time between two updates (records and the current step's snapshot) while a run goes on (ms). */
+  intervalMs?: number;
+  /** During a run, updates are at least this many times the panel's acknowledgement time apart. Default 4. */
+  dutyFactor?: number;
+  /** Largest history message (bytes of its columns). */
+  maxChunkBytes?: number;
+  /** A snapshot could not be made. */
+  onSnapshotError?(step: number, e: unknown): void;
+}
+
+export interface FeedStats {
+  /** Flow-controlled messages posted. */
+  posted: number;
+  /** Bytes of history columns posted. */
+  historyBytes: number;
+  /** Records posted (re-sent ones counted again). */
+  historyRecords: number;
+  /** Most messages ever in flight at once (1 by construction). */
+  maxInFlight: number;
+}
+
+export class PanelFeed {
+  private seq = 0;
+  private inFlight: number | undefined;
+  /** A snapshot is being made (it holds the slot). */
+  private busy = false;
+  private open = false;
+  private wantModel = false;
+  /** Records the panel has, or will have once the message in flight lands. */
+  private sent = 0;
+  /** A step the panel asked for (or the host wants shown: `goTo`). */
+  private requested: { step: number; goTo: boolean } | undefined;
+  /** The last current step pushed (or announced by the model). */
+  private pushedStep = -1;
+  /** The run settled: its end goes without waiting for the interval. */
+  private flush = false;
+  /** The last history message stopped short of the end (its size was capped): the rest goes at once. */
+  private partial = false;
+  /** When the last update of the run (records and/or the current step's snapshot) went. */
+  private lastUpdateAt = Number.NEGATIVE_INFINITY;
+  private timer: unknown;
+  /** Bumped whenever what the panel has is replaced: snapshots made for before are dropped. */
+  private epoch = 0;
+  private readonly timers: Timers;
+  private readonly intervalMs: number;
+  private readonly dutyFactor: number;
+  /** When the message in flight went, and how long the panel took to acknowledge the last one (ms). */
+  private sentAt = 0;
+  private ackMs = 0;
+  private readonly maxChunkBytes: number;
+  readonly stats: FeedStats = { posted: 0, historyBytes: 0, historyRecords: 0, maxInFlight: 0 };
+
+  constructor(
+    private readonly post: (m: HostMessage) => boolean | Promise<boolean>,
+    private readonly source: FeedSource,
+    private readonly opts: FeedOptions = {},
+  ) {
+    this.timers = opts.timers ?? realTimers;
+    this.intervalMs = opts.intervalMs ?? 100;
+    this.dutyFactor = opts.dutyFactor ?? 4;
+    this.maxChunkBytes = opts.maxChunkBytes ?? 1 << 20;
+  }
+
+  /** A message is waiting for its acknowledgement. */
+  get waiting(): boolean {
+    return this.inFlight !== undefined;
+  }
+
+  /** The webview (re)loaded and said ready: it has nothing, everything goes anew. */
+  connect(): void {
+    this.reset();
+    this.open = true;
+    this.wantModel = true;
+    this.pump();
+  }
+
+  /** The webview went away (hidden, unloaded, disposed): nothing goes until it connects again. */
+  disconnect(): void {
+    this.reset();
+    this.open = false;
+  }
+
+  /** A new analysis, or the run was reset: the model goes again (its history streamed after it). */
+  modelChanged(): void {
+    this.wantModel = true;
+    this.requested = undefined;
+    this.epoch++;
+    this.pump();
+  }
+
+  /** Steps were taken; `settled`: no more follow right away (send the end now). */
+  stepped(settled: boolean): void {
+    if (settled) this.flush = true;
+    this.pump();
+  }
+
+  /** The panel asked for the snapshot of `step`; `goTo`: the host wants the panel to show it (Go to Step). */
+  request(step: number, goTo = false): void {
+    this.requested = { step, goTo };
+    this.pump();
+  }
+
+  /** The panel applied the message `seq`. */
+  ack(seq: number): void {
+    if (seq !== this.inFlight) return;
+    this.inFlight = undefined;
+    this.ackMs = this.timers.now() - this.sentAt;
+    this.pump();
+  }
+
+  dispose(): void {
+    this.disconnect();
+  }
+
+  private reset(): void {
+    this.inFlight = undefined;
+    this.busy = false;
+    this.wantModel = false;
+    this.sent = 0;
+    this.requested = undefined;
+    this.pushedStep = -1;
+    this.flush = false;
+    this.partial = false;
+    this.lastUpdateAt = Number.NEGATIVE_INFINITY;
+    this.ackMs = 0;
+    this.epoch++;
+    this.clearTimer();
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Send the most urgent thing the panel is missing, if the slot is free. */
+  private pump(): void {
+    if (!this.open || this.inFlight !== undefined || this.busy) return;
+    this.clearTimer();
+    const now = this.timers.now();
+    if (this.wantModel) {
+      this.sendModel();
+      return;
+    }
+    const records = this.source.records();
+    if (records === undefined) {
+      if (this.requested) {
+        const r = this.requested;
+        this.requested = undefined;
+        this.sendSnapshot(r.step, r.goTo ? 'goTo' : 'reply');
+      }
+      return;
+    }
+    if (records.length < this.sent) {
+      this.send({ type: 'historyReset', length: records.length });
+      this.sent = records.length;
+      this.pushedStep = Math.min(this.pushedStep, records.length);
+      return;
+    }
+    if (this.requested) {
+      const r = this.requested;
+      this.requested = undefined;
+      this.sendSnapshot(r.step, r.goTo ? 'goTo' : 'reply');
+      return;
+    }
+    let wake = Number.POSITIVE_INFINITY;
+    if (records.length > this.sent) {
+      const at = this.flush || this.partial ? now : this.lastUpdateAt + this.gap();
+      if (at <= now) {
+        this.sendHistory(records, now);
+        return;
+      }
+      wake = at;
+    }
+    // The current step's snapshot, once the panel has its record.
+    const target = this.sent;
+    if (target !== this.pushedStep) {
+      const at = this.flush ? now : this.lastUpdateAt + this.gap();
+      if (at <= now) {
+        this.pushedStep = target;
+        this.lastUpdateAt = now;
+        this.sendSnapshot(target, 'push');
+        return;
+      }
+      wake = Math.min(wake, at);
+    } else if (records.length === this.sent) this.flush = false; // the end is there
+    if (wake < Number.POSITIVE_INFINITY) {
+      this.timer = this.timers.setTimeout(() => {
+        this.timer = undefined;
+        this.pump();
+      }, wake - now);
+    }
+  }
+
+  /** Least time between two updates of a running run: the interval, or more for a slow panel. */
+  private gap(): number {
+    return Math.max(this.intervalMs, this.dutyFactor * this.ackMs);
+  }
+
+  private sendModel(): void {
+    const m = this.source.model();
+    if (!m) return; // not analysed yet: modelChanged() follows the analysis
+    this.wantModel = false;
+    this.epoch++;
+    if (m.message.type === 'error') {
+      this.postFree(m.message);
+      return;
+    }
+    const model = m.message.model;
+    this.sent = model.history.length;
+    this.pushedStep = model.steps ?? model.history.length;
+    this.lastUpdateAt = this.timers.now();
+    if (m.showStep !== undefined && m.showStep !== model.snapshot.step) this.requested = { step: m.showStep, goTo: true };
+    this.send(m.message);
+  }
+
+  /**
+   * The records the panel is missing (up to the size cap). When they reach the end and the current
+   * step's snapshot is due, it travels in the same message: one round trip, and the panel moves its
+   * records and its step together.
+   */
+  private sendHistory(records: readonly StepRecord[], now: number): void {
+    const shape = historyShape(records);
+    const to = Math.min(records.length, this.sent + recordsPerChunk(shape.nC, shape.nL, shape.nP, this.maxChunkBytes));
+    const chunk = encodeHistory(records, this.sent, to, shape);
+    const total = records.length;
+    this.stats.historyBytes += chunkBytes(chunk);
+    this.stats.historyRecords += chunk.count;
+    this.sent = to;
+    this.partial = to < records.length;
+    this.lastUpdateAt = now;
+    // Records that reach the end bring the current step's snapshot along.
+    const withSnapshot = !this.partial && to !== this.pushedStep;
+    if (!withSnapshot) {
+      this.send({ type: 'historyAppend', chunk, total });
+      return;
+    }
+    this.pushedStep = to;
+    this.sendSnapshot(to, 'push', { chunk, total });
+  }
+
+  /** The snapshot of `step` (made maybe asynchronously: it holds the slot meanwhile), alone or with the records before it. */
+  private sendSnapshot(step: number, why: 'reply' | 'push' | 'goTo', withRecords?: { chunk: HistoryChunk; total: number }): void {
+    const epoch = this.epoch;
+    this.busy = true;
+    const done = (snap: SystemSnapshot | undefined): void => {
+      this.busy = false;
+      if (epoch !== this.epoch || !this.open) this.pump(); // replaced meanwhile: the model goes again
+      else if (withRecords) this.send(snap ? { type: 'historyAppend', ...withRecords, snapshot: snap } : { type: 'historyAppend', ...withRecords });
+      else if (snap) this.send(why === 'goTo' ? { type: 'snapshot', snapshot: snap, goTo: true } : { type: 'snapshot', snapshot: snap });
+      else this.pump();
+    };
+    const failed = (e: unknown): void => {
+      this.busy = false;
+      this.opts.onSnapshotError?.(step, e);
+      if (withRecords && epoch === this.epoch && this.open) this.send({ type: 'historyAppend', ...withRecords });
+      else this.pump();
+    };
+    let out: SystemSnapshot | undefined | Promise<SystemSnapshot | undefined>;
+    try {
+      out = this.source.snapshot(step);
+    } catch (e) {
+      failed(e);
+      return;
+    }
+    if (out instanceof Promise) out.then(done, failed);
+    else done(out);
+  }
+
+  /** Post a flow-controlled message: it holds the slot until acknowledged (or not delivered). */
+  private send(m: FlowMessage): void {
+    const seq = ++this.seq;
+    this.inFlight = seq;
+    this.sentAt = this.timers.now();
+    this.stats.posted++;
+    this.stats.maxInFlight = Math.max(this.stats.maxInFlight, 1);
+    const undelivered = (): void => {
+      // The webview is gone (hidden or unloaded): it says ready again when it comes back.
+      if (this.inFlight === seq) this.disconnect();
+    };
+    let r: boolean | Promise<boolean>;
+    try {
+      r = this.post({ ...m, seq });
+    } catch {
+      undelivered();
+      return;
+    }
+    if (r instanceof Promise) r.then((ok) => ok || undelivered(), undelivered);
+    else if (!r) undelivered();
+  }
+
+  /** Post a small message outside the flow (an error banner). */
+  private postFree(m: HostMessage): void {
+    try {
+      const r = this.post(m);
+      if (r instanceof Promise) r.catch(() => undefined);
+    } catch {
+      // the webview is gone
+    }
+  }
+}

@@ -1,0 +1,124 @@
+// The contact cards in headless Chromium, fed with real engine output: the Contacts card (table,
+// summary, penetration chart), the Newton card (convergence chart, iterations per step, the Newton
+// matrix heatmap with κ) and the PGS card; screenshots of the box-stack example's panel.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { buildFixture, type Fixture } from './fixtures';
+import { requireChromium, ensureBuilt, launch, openPanel, settle, shotPath, type PanelPage } from './harness';
+
+requireChromium();
+
+/** Non-transparent pixels of a canvas. */
+async function ink(page: Page, sel: string): Promise<number> {
+  return page.$eval(sel, (c) => {
+    const cv = c as HTMLCanvasElement;
+    const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
+    let n = 0;
+    for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+    return n;
+  });
+}
+/** Pixels of a canvas that differ from its most common colour (an opaque canvas: the heatmap). */
+async function inkOpaque(page: Page, sel: string): Promise<number> {
+  return page.$eval(sel, (c) => {
+    const cv = c as HTMLCanvasElement;
+    const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
+    const counts = new Map<number, number>();
+    for (let i = 0; i < d.length; i += 4) {
+      const k = (d[i] << 16) | (d[i + 1] << 8) | d[i + 2];
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    return d.length / 4 - Math.max(...counts.values());
+  });
+}
+const hidden = (page: Page, id: string) => page.$eval(`#cl-${id}`, (e) => (e as HTMLElement).hidden);
+
+function assertClean(p: PanelPage, what: string): void {
+  assert.deepEqual(p.cspViolations, [], `${what}: CSP violations`);
+  assert.deepEqual(p.consoleErrors, [], `${what}: console errors`);
+  assert.deepEqual(p.externalRequests, [], `${what}: network requests outside the page`);
+}
+
+describe('contact cards (Chromium)', () => {
+  let browser: Browser;
+  let close: () => Promise<void>;
+  let stack: Fixture;
+  let stackV: Fixture;
+  let chain: Fixture;
+
+  before(async () => {
+    ensureBuilt();
+    ({ browser, close } = await launch());
+    stack = buildFixture('box-stack', 40);
+    stack.model.thresholds = { violationTolerance: 1e-6, conditionWarning: 1e6, penetrationTolerance: 1e-3 };
+    stackV = buildFixture('box-stack.velocity', 40);
+    chain = buildFixture('chain', 20);
+  });
+  after(async () => {
+    await close?.();
+  });
+
+  test('nonlinear box stack: the Contacts card lists the 12 contacts, the Newton card draws its charts and ∂h/∂x', async () => {
+    const p = await openPanel(browser, stack, { width: 1500, height: 2600 });
+    const page = p.page;
+    assert.equal(await hidden(page, 'contacts'), false);
+    assert.equal(await hidden(page, 'newton'), false);
+    assert.equal(await hidden(page, 'pgs'), true, 'no PGS in the nonlinear formulation');
+    // the table: one row per contact, the 4 ground contacts carry 3mg together
+    const rows = await page.$$eval('#cl-contacts tbody tr', (trs) => trs.map((tr) => Array.from(tr.children).map((td) => td.textContent ?? '')));
+    assert.equal(rows.length, 12);
+    const ground = rows.filter((r) => r[1] === 'bottom → world').reduce((s, r) => s + Number(r[6]), 0);
+    assert.ok(Math.abs(ground - 3 * 9.81) < 1e-2, `ground ${ground}`);
+    assert.ok(rows.every((r) => r[8] === 'stick'));
+    const summary = (await page.textContent('#cl-contacts .cl-kv'))!;
+    assert.match(summary, /CONTACTS\s*12/);
+    assert.match(summary, /LARGEST PENETRATION/);
+    assert.match(summary, /COMPLEMENTARITY/);
+    assert.ok((await ink(page, '.cl-chart-contacts canvas')) > 1500, 'penetration / complementarity chart drawn');
+    // Newton
+    const nk = (await page.textContent('#cl-newton .cl-kv'))!;
+    assert.match(nk, /STATUS\s*converged/);
+    assert.match(nk, /κ₁\(∂h\/∂x\)\s*≈?[\d.e]+/);
+    assert.match(nk, /SIZE\s*\d+ × \d+/);
+    assert.ok((await ink(page, '.cl-chart-newton canvas')) > 2000, 'convergence chart drawn');
+    assert.ok((await ink(page, '.cl-chart-newton-steps canvas')) > 1500, 'iterations per step drawn');
+    assert.ok((await inkOpaque(page, '#cl-newton .cl-heatmap-canvas')) > 2000, 'Newton matrix heatmap drawn');
+    assert.match((await page.textContent('#cl-newton'))!, /rows dyn, kin, b, n, f/);
+    await page.screenshot({ path: shotPath('contacts-box-stack-light'), fullPage: true });
+    await (await page.$('#cl-contacts'))!.screenshot({ path: shotPath('contacts-card-box-stack-light') });
+    await (await page.$('#cl-newton'))!.screenshot({ path: shotPath('newton-card-box-stack-light') });
+    // a click on the iterations chart moves the timeline (and asks for that step's snapshot)
+    const box = (await page.$('.cl-chart-newton-steps canvas'))!.boundingBox();
+    const b = (await box)!;
+    await page.mouse.click(b.x + b.width * 0.3, b.y + b.height * 0.4);
+    const req = await p.waitForPost((m) => m.type === 'requestSnapshot');
+    assert.ok(req.type === 'requestSnapshot' && req.step > 0 && req.step < 40);
+    await settle(page);
+    assertClean(p, 'nonlinear stack');
+    await page.context().close();
+  });
+
+  test('velocity box stack: the PGS card charts sweeps and residual, no Newton card; dark theme screenshot', async () => {
+    const p = await openPanel(browser, stackV, { theme: 'dark', width: 1500, height: 2200 });
+    const page = p.page;
+    assert.equal(await hidden(page, 'contacts'), false);
+    assert.equal(await hidden(page, 'newton'), true);
+    assert.equal(await hidden(page, 'pgs'), false);
+    assert.match((await page.textContent('#cl-pgs .cl-kv'))!, /STEPS BY PGS\s*40 of 40/);
+    assert.ok((await ink(page, '.cl-chart-pgs canvas')) > 1500, 'PGS chart drawn');
+    assert.equal(await page.$$eval('#cl-contacts tbody tr', (trs) => trs.length), 12);
+    await page.screenshot({ path: shotPath('contacts-box-stack-velocity-dark'), fullPage: true });
+    await (await page.$('#cl-pgs'))!.screenshot({ path: shotPath('pgs-card-box-stack-velocity-dark') });
+    assertClean(p, 'velocity stack');
+    await page.context().close();
+  });
+
+  test('a scene without shapes shows none of the contact cards', async () => {
+    const p = await openPanel(browser, chain);
+    const page = p.page;
+    for (const id of ['contacts', 'newton', 'pgs']) assert.equal(await hidden(page, id), true, id);
+    assertClean(p, 'chain');
+    await page.context().close();
+  });
+});

@@ -1,0 +1,245 @@
+// The run loop as a person meets it: a long Play in the inspector (the panel's Play button), Pause
+// and Reset from the command palette, Run N Steps, with the panel's step counter watched in the
+// webview and screenshots after a long Play, after Run and after Reset. Reports the time from the
+// palette's Enter to the panel's counter standing still, the panel's heap and the extension
+// host's resident memory; checks that the header, forces, matrices and scene show one step.
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { closeAllEditors, quickOpen, runCommand, waitForHeatmap, webviewContent } from './ui.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
+
+/** Resident memory (bytes) of the extension host(s) among `pgid`'s processes, and their pids. */
+export function extensionHostRss(pgid) {
+  let rss = 0;
+  const pids = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== pgid) continue; // process group
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (!/extensionHost/.test(cmd)) continue;
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${d}/status`, 'utf8'));
+      if (m) {
+        rss += Number(m[1]) * 1024;
+        pids.push(Number(d));
+      }
+    } catch {
+      /* the process went away */
+    }
+  }
+  return { rss, pids };
+}
+
+/** In the webview: record every change of the header's step counter and of the Play button, with its wall-clock time. */
+function installStepLog() {
+  const w = globalThis;
+  w.__clStepObserver?.disconnect();
+  w.__clStepLog = [];
+  const button = () => w.document.querySelector('[data-command="playPause"]');
+  const read = () => `${w.document.querySelector('[data-stat="step"] .cl-stat-value')?.textContent ?? ''}|${button()?.getAttribute('aria-pressed')}`;
+  let last = read();
+  w.__clStepLog.push({ t: Date.now(), text: last });
+  const obs = new w.MutationObserver(() => {
+    const now = read();
+    if (now !== last) {
+      last = now;
+      w.__clStepLog.push({ t: Date.now(), text: now });
+    }
+  });
+  obs.observe(w.document.querySelector('.cl-stats'), { childList: true, subtree: true, characterData: true });
+  obs.observe(button(), { attributes: true });
+  w.__clStepObserver = obs;
+}
+
+/** The header's step counter "shown / taken", the steps the cards show, and the panel's heap. */
+function readPanel() {
+  const d = globalThis.document;
+  const text = d.querySelector('[data-stat="step"] .cl-stat-value')?.textContent ?? '';
+  const m = /(\d+)\s*\/\s*(\d+)/.exec(text);
+  globalThis.gc?.();
+  return {
+    text,
+    shown: m ? Number(m[1]) : -1,
+    taken: m ? Number(m[2]) : -1,
+    forces: d.querySelector('#cl-forces')?.getAttribute('data-step'),
+    matrices: d.querySelector('#cl-matrices')?.getAttribute('data-step'),
+    scene: d.querySelector('#cl-scene')?.getAttribute('data-step'),
+    consistent: d.body.dataset.clConsistent,
+    note: d.querySelector('.cl-step-note')?.textContent ?? '',
+    playing: d.querySelector('[data-command="playPause"]')?.getAttribute('aria-pressed') === 'true',
+    heap: globalThis.performance.memory?.usedJSHeapSize ?? 0,
+    log: globalThis.__clStepLog ?? [],
+  };
+}
+
+/** F1 and the command's title typed, its row shown: Enter runs it. */
+async function preparePalette(page, title) {
+  const input = page.locator('.quick-input-widget input').first();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 5000 });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first();
+    if (await row.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) return;
+  }
+  throw new Error(`the palette does not offer "${title}"`);
+}
+
+/**
+ * Enter on the prepared palette. Resolves with, in ms from Enter: `stopped`, when the panel's Play
+ * button showed the run had stopped (the host's 'running' message), and `latency`, when the
+ * panel's step counter last changed (its final step, which follows the stop by one update).
+ */
+async function paletteAndSettle(page, inner, title, settleMs = 1500) {
+  await preparePalette(page, title);
+  await inner.locator('body').evaluate(installStepLog);
+  const t0 = Date.now();
+  await page.keyboard.press('Enter');
+  await sleep(settleMs);
+  const a = await inner.locator('body').evaluate(readPanel);
+  await sleep(1000);
+  const b = await inner.locator('body').evaluate(readPanel);
+  const changes = a.log.filter((e) => e.t >= t0);
+  const counter = (e) => e.text.split('|')[0];
+  let lastChange = 0;
+  for (let i = 0; i < changes.length; i++) {
+    const prev = i === 0 ? a.log.filter((e) => e.t < t0).at(-1) : changes[i - 1];
+    if (!prev || counter(prev) !== counter(changes[i])) lastChange = changes[i].t - t0;
+  }
+  const stop = changes.find((e) => e.text.endsWith('|false'));
+  const start = changes.find((e) => e.text.endsWith('|true'));
+  return { latency: lastChange, stopped: stop ? stop.t - t0 : -1, started: start ? start.t - t0 : -1, before: a, after: b, changes: changes.length };
+}
+
+/**
+ * The panel scrolled to its scene card and to its history card (below the fold of the first
+ * screenshot). Only the webview's own document scrolls: an element screenshot would scroll the
+ * workbench around the webview too.
+ */
+async function cardShots(page, inner, outDir, name) {
+  for (const card of ['scene', 'history']) {
+    await inner.locator('body').evaluate((_, id) => {
+      const d = globalThis.document;
+      const el = d.getElementById(id);
+      if (el) d.scrollingElement.scrollTop = el.getBoundingClientRect().top + d.scrollingElement.scrollTop - 8;
+    }, `cl-${card}`);
+    await sleep(400);
+    await page.screenshot({ path: join(outDir, `runloop-${name}-${card}.png`) });
+  }
+  await inner.locator('body').evaluate(() => (globalThis.document.scrollingElement.scrollTop = 0));
+}
+
+function consistent(p) {
+  const s = String(p.shown);
+  return p.forces === s && p.matrices === s && p.scene === s && p.consistent === '1';
+}
+
+export async function runLoopScenario(page, server, folder, { outDir, log = console.log, steps = 20_000 } = {}) {
+  // Play fast: the workspace setting (read by the extension when it changes).
+  mkdirSync(join(folder, '.vscode'), { recursive: true });
+  writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'constraintLens.play.stepsPerSecond': 1000 }, null, 2) + '\n');
+  await closeAllEditors(page);
+  await quickOpen(page, 'horizontal-rod.scene.json'); // a swinging rod: the scene and the charts keep moving
+  await runCommand(page, 'Constraint Lens: Open Inspector');
+  const heat = await waitForHeatmap(page);
+  if (!heat.ok) throw new Error('the inspector did not draw');
+  const inner = webviewContent(page);
+  await sleep(1500);
+  const p0 = await inner.locator('body').evaluate(readPanel);
+  const host0 = extensionHostRss(server.pid);
+  log(`  extension host pid(s) ${host0.pids.join(', ') || '?'}: rss ${mb(host0.rss)}; panel heap ${mb(p0.heap)}; header "${p0.text}"`);
+
+  // A long Play from the panel's own button.
+  await inner.locator('[data-command="playPause"]').click();
+  const t0 = Date.now();
+  let p = p0;
+  let peakRss = host0.rss;
+  let peakHeap = p0.heap;
+  while (p.taken < steps) {
+    if (Date.now() - t0 > 200_000) throw new Error(`only ${p.taken} steps after 200 s of Play`);
+    await sleep(2000);
+    p = await inner.locator('body').evaluate(readPanel);
+    peakRss = Math.max(peakRss, extensionHostRss(server.pid).rss);
+    peakHeap = Math.max(peakHeap, p.heap);
+  }
+  const playS = (Date.now() - t0) / 1000;
+  log(`  Play: ${p.taken} steps in ${playS.toFixed(1)} s (${(p.taken / playS).toFixed(0)} steps/s shown by the panel); header "${p.text}"`);
+  await page.screenshot({ path: join(outDir, 'runloop-long-play.png') });
+  await cardShots(page, inner, outDir, 'long-play');
+
+  // Pause from the palette, several times (Play again from the palette between them).
+  const pauses = [];
+  const pauseStops = [];
+  const starts = [];
+  let last;
+  for (let i = 0; i < 5; i++) {
+    const r = await paletteAndSettle(page, inner, 'Constraint Lens: Play / Pause');
+    if (r.after.playing || r.after.taken !== r.before.taken) throw new Error(`Pause ${i + 1}: the counter still moves (${r.before.text} → ${r.after.text})`);
+    pauses.push(r.latency);
+    pauseStops.push(r.stopped);
+    last = r.after;
+    if (i < 4) {
+      // Play again from the palette: the same path with next to no work in the host (a baseline).
+      const g = await paletteAndSettle(page, inner, 'Constraint Lens: Play / Pause', 1000);
+      if (!g.after.playing) throw new Error(`Play ${i + 1} did not start`);
+      starts.push(g.started);
+    }
+  }
+  if (!consistent(last) || last.shown !== last.taken) throw new Error(`after Pause the panel does not show the last step everywhere: ${JSON.stringify({ ...last, log: undefined })}`);
+  await page.screenshot({ path: join(outDir, 'runloop-after-pause.png') });
+  const hostPaused = extensionHostRss(server.pid);
+
+  // Run N Steps from the palette.
+  await preparePalette(page, 'Constraint Lens: Run N Steps…');
+  await page.keyboard.press('Enter');
+  const box = page.locator('.quick-input-widget input').first();
+  await box.waitFor({ state: 'visible', timeout: 5000 });
+  await box.fill('300');
+  await page.keyboard.press('Enter');
+  const target = last.taken + 300;
+  let afterRun = last;
+  for (let i = 0; i < 60 && !(afterRun.taken >= target && afterRun.shown === afterRun.taken && !afterRun.playing); i++) {
+    await sleep(500);
+    afterRun = await inner.locator('body').evaluate(readPanel);
+  }
+  await sleep(500);
+  afterRun = await inner.locator('body').evaluate(readPanel);
+  if (afterRun.taken !== target || afterRun.shown !== target || !consistent(afterRun)) throw new Error(`after Run 300: ${JSON.stringify({ ...afterRun, log: undefined })} (expected ${target})`);
+  await page.screenshot({ path: join(outDir, 'runloop-after-run.png') });
+  await cardShots(page, inner, outDir, 'after-run');
+
+  // Reset while playing, from the palette.
+  const resets = [];
+  const resetStops = [];
+  let afterReset;
+  for (let i = 0; i < 3; i++) {
+    await inner.locator('[data-command="playPause"]').click();
+    await sleep(2000);
+    const r = await paletteAndSettle(page, inner, 'Constraint Lens: Reset');
+    if (r.after.taken !== 0 || r.after.playing) throw new Error(`Reset ${i + 1}: ${r.after.text}, playing ${r.after.playing}`);
+    resets.push(r.latency);
+    resetStops.push(r.stopped);
+    afterReset = r.after;
+  }
+  if (!consistent(afterReset)) throw new Error(`after Reset the panel shows different steps: ${JSON.stringify({ ...afterReset, log: undefined })}`);
+  await page.screenshot({ path: join(outDir, 'runloop-after-reset.png') });
+  await cardShots(page, inner, outDir, 'after-reset');
+
+  const fmt = (xs) => `median ${median(xs).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
+  log(`  palette Pause (Enter) → the panel's button shows Play: ${fmt(pauseStops)}; → its counter at the final step: ${fmt(pauses)}`);
+  log(`  palette Play (Enter) → the panel's button shows Pause (the same path, no work in the host): ${fmt(starts)}`);
+  log(`  palette Reset while playing (Enter) → the panel's button shows Play: ${fmt(resetStops)}; → its counter at 0 / 0: ${fmt(resets)}`);
+  log(`  extension host rss ${mb(host0.rss)} → peak ${mb(peakRss)} during Play → ${mb(hostPaused.rss)} paused at ${last.taken} steps`);
+  log(`  JS heap of the webview's renderer (performance.memory after gc(); the workbench may share it) ${mb(p0.heap)} → peak ${mb(peakHeap)} during Play → ${mb(last.heap)} paused → ${mb(afterReset.heap)} after Reset`);
+  if (median(pauses) > 1000 || median(resets) > 1000) throw new Error(`Pause ${fmt(pauses)}; Reset ${fmt(resets)}`);
+  return `${last.taken} steps; Pause → stopped ${fmt(pauseStops)}, counter final ${fmt(pauses)}; Reset → 0 ${fmt(resets)}; host rss peak ${mb(peakRss)}; renderer heap peak ${mb(peakHeap)}`;
+}
