@@ -30,6 +30,8 @@ const mujoco = 'node_modules/@mujoco/mujoco';
 if (existsSync(`${mujoco}/mujoco.wasm`)) {
   mkdirSync('dist/mujoco', { recursive: true });
   for (const f of ['mujoco.js', 'mujoco.wasm', 'package.json']) copyFileSync(`${mujoco}/${f}`, `dist/mujoco/${f}`);
+  // MuJoCo's Apache-2.0 licence and our notice on what the wasm contains (the npm package ships neither).
+  for (const f of ['LICENSE', 'NOTICE.md']) copyFileSync(`licenses/mujoco/${f}`, `dist/mujoco/${f}`);
 }
 const todo = entries.filter((e) => e.entryPoints.every((p) => existsSync(p)));
 if (watch) {

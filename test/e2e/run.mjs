@@ -16,6 +16,7 @@
 //
 // Options: --suite-only | --ui-only, --runloop-only (the UI phase's run loop alone),
 //          --grep <regexp> (mocha grep, passed to the extension host),
+//          --scenes <regexp> (UI phase: only the matching examples/*.scene.json),
 //          --skip-build (use the existing dist/ and out/),
 //          --keep (leave code-server running at the end: prints its URL; Ctrl+C to stop).
 import { spawnSync } from 'node:child_process';
@@ -24,7 +25,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureApt, ensureCodeServer, ensureNode24, paths } from './lib/setup.mjs';
 import { installVsix, startCodeServer, tail, writeUserSettings } from './lib/server.mjs';
-import { check3dView, closeAllEditors, cursorSelects, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewContent, webviewText, workbenchThemeKind } from './lib/ui.mjs';
+import { cardInView, check3dView, closeAllEditors, cursorSelects, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewContent, webviewText, workbenchThemeKind } from './lib/ui.mjs';
 import { runLoopScenario } from './lib/runloop.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -205,6 +206,9 @@ async function uiPhase() {
   // An MJCF model next to the scenes: the inspector with its MuJoCo section (modelStep below).
   cpSync(join(ROOT, 'test', 'fixtures', 'import', 'four-bar.xml'), join(examplesWs, 'four-bar.xml'));
   if (scenes.length === 0) throw new Error('no examples/*.scene.json');
+  // --scenes REGEXP: only the matching examples (the four-bar model's step always runs).
+  const only = opt('--scenes');
+  if (only) scenes.splice(0, scenes.length, ...scenes.filter((f) => new RegExp(only).test(f)));
 
   const server = await step('start code-server (ui) + install .vsix', async () => {
     const s = await startCodeServer(P, { name: 'ui', theme: 'Dark 2026', log });
@@ -338,7 +342,8 @@ async function uiPhase() {
 /**
  * The four-bar MJCF: Open Inspector, the redundant row in Problems on the <connect> line (22),
  * Compare with MuJoCo from the palette, the MuJoCo card's table; a screenshot of the workbench with
- * the card scrolled into view, and one of the card alone.
+ * the card's top just below the panel's sticky header, and one of the card alone (the inspector's
+ * group maximised, the bottom panel hidden; cut at the webview's bottom if taller).
  */
 async function modelStep(page, shot) {
   try {
@@ -355,12 +360,20 @@ async function modelStep(page, shot) {
     const card = webviewContent(page).locator('#cl-mujoco');
     await card.locator('.cl-mj-table').waitFor({ state: 'visible', timeout: 90_000 });
     const compareMs = Date.now() - t0;
-    await card.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
     const text = (await card.innerText()).replace(/\s+/g, ' ');
     if (!/MuJoCo efc_force/.test(text) || !/close\.z/.test(text)) throw new Error(`the MuJoCo card lacks its table: ${text.slice(0, 300)}`);
+    // The workbench with Problems open and the card's top (its table) just below the sticky header.
+    await cardInView(page, card);
     await page.screenshot({ path: shot });
-    await card.screenshot({ path: shot.replace(/\.png$/, '-card.png') });
+    // The card alone, as much as fits: the inspector's group maximised, the bottom panel hidden.
+    if (await page.locator('.part.panel').isVisible().catch(() => false)) await runCommand(page, 'Hide Panel');
+    await runCommand(page, 'Toggle Maximize Editor Group');
+    try {
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: shot.replace(/\.png$/, '-card.png'), clip: await cardInView(page, card) });
+    } finally {
+      await runCommand(page, 'Toggle Maximize Editor Group');
+    }
     log(`  compare with MuJoCo in ${secs(compareMs)}; card: ${text.slice(0, 240)}`);
     return `${shot.slice(ROOT.length + 1)} — ${red.slice(0, 80)}`;
   } catch (e) {

@@ -88,6 +88,8 @@ test('inertia from geoms: the body sits at its centre of mass, oriented along Mu
   assert.ok(Math.abs(ref.ximat[b][1]) > 1e-3, 'principal axes differ from the body frame');
   checkMassProperties(snap, ref);
   assertRows(snap, 'ball', ballRows(ref, 'world', 'lump', ref.xanchor[0]));
+  // The only diagnostic: the contacts note, related to the first geom's line.
+  assertOnlyContactsNote(r.diagnostics, 3, r.text);
 });
 
 const inline = (body: string, extra = '') => `<mujoco model="inline">

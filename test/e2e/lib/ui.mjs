@@ -204,6 +204,30 @@ export async function check3dView(page, shot, { timeout = 30_000 } = {}) {
 }
 
 /**
+ * Scrolls the inspector so that the card holding `locator` starts just below the panel's sticky
+ * header, and returns the part of the card that is visible then, in page coordinates (a clip for
+ * page.screenshot: a card taller than the webview is cut at its bottom, never under the header).
+ */
+export async function cardInView(page, locator) {
+  const below = await locator.evaluate((el) => {
+    const header = globalThis.document.querySelector('.cl-header');
+    const r = (el.closest('.cl-card') || el).getBoundingClientRect();
+    const top = (header ? header.getBoundingClientRect().bottom : 0) + 8;
+    globalThis.scrollBy(0, r.top - top);
+    return top;
+  });
+  await sleep(300);
+  const frame = await page.locator('iframe.webview.ready >> visible=true').first().boundingBox().catch(() => null);
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('the card has no box');
+  const view = page.viewportSize();
+  // The webview's bottom (nested iframes share its box), else the page's.
+  const bottom = Math.min(box.y + box.height, frame ? frame.y + frame.height : view.height, view.height);
+  const y = Math.max(box.y, (frame ? frame.y : 0) + below - 8);
+  return { x: box.x, y, width: box.width, height: Math.max(1, bottom - y) };
+}
+
+/**
  * Puts the cursor of the scene's editor (the first editor group) at line:column with Quick Open's
  * ":line:column", then waits for the inspector's scene card to say that `name` is selected
  * (the host's `select`, sent after the cursor rests on the item).

@@ -1,7 +1,8 @@
 // MJCF and URDF models in the real extension host: the four-bar MJCF gets the engine's diagnostics on
 // its XML (the redundant row on the <connect> line), no JSON quick fixes, Step, the inspector with the
-// MuJoCo section after Compare with MuJoCo, Export as Scene (never overwriting), Choose Keyframe; a
-// URDF with a mimic and an MJCF with an <include> read through the workspace; other XML left alone.
+// MuJoCo section after Compare with MuJoCo, CodeLens, Run, the tree and Export Report, Export as Scene
+// (never overwriting), Choose Keyframe; a URDF with a mimic and an MJCF with an <include> read through
+// the workspace; other XML left alone.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CommandIds } from '../../../src/extension/commandIds';
@@ -88,6 +89,39 @@ export default function register(): void {
       await api.whenInspected(key);
       await waitFor('the section idle after the edit', () => api.mujocoSection(key)?.status === 'idle', 10_000);
       await revert(doc);
+    });
+
+    test('CodeLens, Run, the tree (a reveal from the inspector) and Export Report work on a model', async () => {
+      const { uri } = await openScene('four-bar.xml');
+      const key = uri.toString();
+      await analysed(api, uri);
+      const lenses = ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? []).map((l) => l.command?.title ?? '');
+      assert.ok(lenses.some((t) => /rank 17\/18/.test(t)), `the κ/rank lens: ${JSON.stringify(lenses)}`);
+      assert.ok(lenses.some((t) => /Run/.test(t)), `a Run lens: ${JSON.stringify(lenses)}`);
+      await vscode.commands.executeCommand(CommandIds.reset, uri);
+      await vscode.commands.executeCommand(CommandIds.runSteps, uri, 20);
+      await api.whenIdle(key);
+      assert.strictEqual(api.currentStep(key), 20);
+      // The inspector (open from the test above) reveals the connect: the tree selects it, the editor shows its element.
+      await vscode.commands.executeCommand(CommandIds.openInspector, uri);
+      await waitFor('the inspector of four-bar.xml', () => api.panelFor(key)?.postedTypes.includes('model'), 30_000, 100);
+      const close = api.inspect(key)!.snapshot!.constraints.findIndex((c) => c.name === 'close');
+      // The tree's view made visible first (a hidden view is never opened), the model's editor shown.
+      await vscode.commands.executeCommand('constraintLens.sceneTree.focus');
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
+      await sleep(300);
+      assert.strictEqual(await api.receiveFromWebview(key, { type: 'reveal', constraintIndex: close }), true);
+      await waitFor(`the tree to select close (${JSON.stringify(api.treeSelection())})`, () => api.treeSelection().includes('constraint:close'), 5000);
+      await waitFor('the editor on the <connect> line', () => vscode.window.activeTextEditor?.document.uri.toString() === key && vscode.window.activeTextEditor.selection.start.line === lineOf(doc, '<connect'), 5000);
+      const target = wsUri('four-bar.report.html');
+      await vscode.workspace.fs.delete(target).then(undefined, () => undefined);
+      assert.strictEqual(await vscode.commands.executeCommand<string | undefined>(CommandIds.exportReport, uri, target), target.toString());
+      const html = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
+      assert.match(html, /^<!DOCTYPE html>/i);
+      assert.match(html, /four-bar\.xml/);
+      await vscode.workspace.fs.delete(target);
+      await vscode.commands.executeCommand(CommandIds.reset, uri);
     });
 
     test('Export as Scene writes the converted scene and never overwrites without consent', async () => {
