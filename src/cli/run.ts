@@ -38,7 +38,7 @@ export async function run(argv: string[]): Promise<number> {
   if (args.command === 'report') checkWritable(args.output ?? defaultReportPath(args.file));
   const text = readScene(args.file);
   if (args.command === 'inspect') {
-    const r = inspectScene(text);
+    const r = inspectScene(text, { limits: args.limits });
     if (args.json) print(inspectJson(r.snapshot, r.diagnostics));
     else printInspect(args.file, r.snapshot, r.diagnostics, r.parse.scene?.name ?? basename(args.file), conditionWarning(r.parse.scene?.solver.conditionWarning));
     return exitFor(r.hasErrors);
@@ -55,7 +55,7 @@ function progressReporter(args: Args): ((done: number, total: number) => void) |
 
 function simulate(args: Args, text: string): number {
   // every contact of every step in the JSON (the panel's records keep at most 256 per step)
-  const sim = simulateScene(text, args.steps, progressReporter(args), args.json ? { maxRecordContacts: Number.MAX_SAFE_INTEGER } : {});
+  const sim = simulateScene(text, args.steps, progressReporter(args), { limits: args.limits, ...(args.json ? { maxRecordContacts: Number.MAX_SAFE_INTEGER } : {}) });
   const { inspect, result: res, simulation } = sim;
   if (args.csv && res && simulation && inspect.snapshot && inspect.parse.scene) {
     // The same columns as the extension's Export Step Data.
@@ -76,7 +76,7 @@ async function report(args: Args, text: string): Promise<number> {
   const js = join(dist, 'webview.js');
   const css = join(dist, 'webview.css');
   if (!existsSync(js) || !existsSync(css)) throw new IoError(`the panel bundle is missing next to the CLI (${js}); run 'npm run build'`);
-  const sim = simulateScene(text, args.steps, progressReporter(args));
+  const sim = simulateScene(text, args.steps, progressReporter(args), { limits: args.limits });
   const { inspect, simulation } = sim;
   const base = buildPanelModel(basename(args.file), inspect, simulation);
   if (!base) {

@@ -262,4 +262,6 @@ export interface SimulationResult {
   diagnostics: Diagnostic[];
   /** Stopped early at this step (NaN/Inf), if it did. */
   stoppedAt?: number;
+  /** The history reached its cap (CL405) after this many steps and the run stopped there. */
+  historyFullAt?: number;
 }

@@ -97,3 +97,18 @@ test('report writes one self-contained HTML file', () => {
   assert.doesNotMatch(html, /(src|href)=["']https?:/);
   assert.match(html, /diagonal2/);
 });
+
+test('--limits: steps clamped (CL010) and the history capped (CL405), exit 0; a malformed list is a usage error', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cl-limits-'));
+  const f = join(dir, 'big.scene.json');
+  writeFileSync(f, JSON.stringify({ solver: { dt: 0.01, steps: 1e12 }, bodies: [{ name: 'a', mass: 1 }] }, null, 2));
+  const r = run('simulate', f, '--limits', 'steps=4,history=100');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /Ran 2 steps .*stopped there: the history is full \(CL405\)/);
+  assert.match(r.stdout, /CL405-history-full/);
+  assert.match(r.stdout, /CL010-too-many-steps `solver\.steps` = 1,000,000,000,000 is above the limit of 4 steps/);
+  const bad = run('inspect', f, '--limits', 'steps=0');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--limits: limit steps must be a whole number/);
+  assert.match(run('inspect', '--help').stdout, /--limits L/);
+});
