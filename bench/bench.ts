@@ -158,7 +158,7 @@ async function main(): Promise<void> {
   }
 
   // tall systems: thousands of rows on one body (rank, redundancy and κ through J's column space)
-  const tall: TallResult[] = opts.typing ? benchTall() : [];
+  const tall: TallResult[] = opts.tall ? benchTall(opts.tallSizes) : [];
 
   const wallS = (nowMs() - wall0) / 1000;
   const json = {

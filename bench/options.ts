@@ -22,6 +22,9 @@ export interface Options {
   typing: boolean;
   typingSizes: number[];
   typingRuns: number;
+  /** Run the tall-systems bench (m distance rows on one body, inspected end to end). */
+  tall: boolean;
+  tallSizes: number[];
 }
 
 export const USAGE = `usage: node dist/bench.js [options]
@@ -39,6 +42,9 @@ export const USAGE = `usage: node dist/bench.js [options]
   --no-typing          skip the typing bench
   --typing-sizes a,b   chain sizes of the typing bench (default 10,100,1000; the target is at 100)
   --typing-runs K      timed edits per typing size (default 40)
+  --tall-sizes a,b     rows of the tall-systems bench (default 1000,2000,10000; the target: 10000 in < 1 s)
+  --no-tall            skip the tall-systems bench
+  --tall-only          only the tall-systems bench (same as --no-chain --no-typing)
   --out FILE           where to write the JSON (default bench/results/latest.json)`;
 
 function sizesOf(s: string, what: string): number[] {
@@ -62,6 +68,8 @@ export function parseArgs(argv: string[]): Options {
     typing: true,
     typingSizes: [10, 100, 1000],
     typingRuns: 40,
+    tall: true,
+    tallSizes: [1000, 2000, 10000],
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -81,6 +89,12 @@ export function parseArgs(argv: string[]): Options {
     else if (a === '--no-typing') o.typing = false;
     else if (a === '--typing-sizes') o.typingSizes = sizesOf(next(), '--typing-sizes');
     else if (a === '--typing-runs') o.typingRuns = Number(next());
+    else if (a === '--tall-sizes') o.tallSizes = sizesOf(next(), '--tall-sizes');
+    else if (a === '--no-tall') o.tall = false;
+    else if (a === '--tall-only') {
+      o.chain = false;
+      o.typing = false;
+    }
     else if (a === '--rounds') o.rounds = Number(next());
     else if (a === '--max-rounds') o.maxRounds = Number(next());
     else if (a === '--min-timed-ms') o.minTimedMs = Number(next());

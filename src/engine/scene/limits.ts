@@ -6,8 +6,11 @@ import { Codes } from '../codes';
 import { formatCount, type Limits, raiseHint } from '../limits';
 import type { Diagnostic, Range } from '../types';
 
-/** Texts longer than this are counted by streaming before their syntax tree is built. */
-export const PRESCAN_CHARS = 1_000_000;
+/**
+ * Texts longer than this are counted by streaming before their syntax tree is built (only when the
+ * text limit was raised past it: the default text limit is the same, and a tree of that size is bounded).
+ */
+export const PRESCAN_CHARS = 8_000_000;
 
 /** Range of the first line of `text` (at most 200 characters of it): where a file-wide diagnostic goes. */
 export function firstLineRange(text: string): Range {
