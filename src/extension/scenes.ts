@@ -192,7 +192,7 @@ export class SceneManager extends SceneStore<vscode.Uri> {
 
   /** True when analysing a step of this scene is slow enough to belong in the worker. */
   isLarge(s: SceneState): boolean {
-    return this.analyzer.usesWorkerFor(s.result?.parse.scene?.bodies.length ?? 0);
+    return this.analyzer.usesWorkerFor(s.result?.parse.scene);
   }
 
   /**
