@@ -1,4 +1,4 @@
-// The engine's documented limits on any input (docs/cli.md "Limits"): scene text length,
+// The engine's documented limits on any input (docs/scene-format.md "Limits", docs/cli.md "Limits"): scene text length,
 // bodies, constraints, steps of a run and the numbers a run's history keeps. Above a limit the
 // engine reports a diagnostic (CL007–CL010, CL405) instead of running out of time or memory.
 // Every limit can be raised: the CLI's `--limits name=N,...`, the `limits` option of the API.

@@ -43,9 +43,7 @@ export function constraintRows(c: ConstraintSpec): number {
 export function sceneWorkload(scene: SceneSpec | undefined): Workload {
   if (!scene) return { bodies: 0, rows: 0, dofs: 0, work: 0 };
   const index = new Map<string, number>();
-  scene.bodies.forEach((b, i) => {
-    if (!b.fixed) index.set(b.name, index.size);
-  });
+  for (const b of scene.bodies) if (!b.fixed) index.set(b.name, index.size);
   const n = index.size;
   const parent = Int32Array.from({ length: n }, (_, i) => i);
   const find = (x: number): number => {
