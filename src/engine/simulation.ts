@@ -291,7 +291,6 @@ export class Simulation implements SimulationApi {
       }
       const { out, drift, contact } = res;
       this.warm = res.warm;
-      if (contact) this._diagnostics.push(...this.contactFindings.afterStep(contact, stepIndex));
       const C = this.constraintViolations(this.states);
       const energy = energyOf(w, this.states);
       const bad = checkRecord(w, this.states, { quatDrift: drift, C, energy, t: stepIndex * s.dt });
@@ -299,18 +298,6 @@ export class Simulation implements SimulationApi {
         this.stopAt(stepIndex, bad);
         break;
       }
-      C.forEach((v, c) => {
-        if (this.drifted.has(c) || !(v > Math.max(tol, 10 * this.initialViolation[c]))) return;
-        this.drifted.add(c);
-        const spec = w.constraints[c].spec;
-        this._diagnostics.push({
-          severity: 'warning',
-          code: Codes.drift,
-          message: `Constraint \`${spec.name}\` drifted: |C| = ${fmt(v)} at step ${stepIndex} (t = ${fmt(stepIndex * s.dt)} s), above max(solver.driftTolerance = ${fmt(tol)}, 10·‖C₀‖). Increase ${s.formulation === 'velocity' ? '`erp`' : '`alpha`/`beta`'} or reduce \`dt\`.`,
-          range: constraintRange(this.sourceMap, spec.index),
-          data: { constraint: spec.name, constraintIndex: spec.index, step: stepIndex, violation: v },
-        });
-      });
       const rec: StepRecord = {
         step: stepIndex,
         t: stepIndex * s.dt,
@@ -331,6 +318,20 @@ export class Simulation implements SimulationApi {
         break;
       }
       this.historyValues += cost;
+      // findings of a step only once its record is kept
+      if (contact) this._diagnostics.push(...this.contactFindings.afterStep(contact, stepIndex));
+      C.forEach((v, c) => {
+        if (this.drifted.has(c) || !(v > Math.max(tol, 10 * this.initialViolation[c]))) return;
+        this.drifted.add(c);
+        const spec = w.constraints[c].spec;
+        this._diagnostics.push({
+          severity: 'warning',
+          code: Codes.drift,
+          message: `Constraint \`${spec.name}\` drifted: |C| = ${fmt(v)} at step ${stepIndex} (t = ${fmt(stepIndex * s.dt)} s), above max(solver.driftTolerance = ${fmt(tol)}, 10·‖C₀‖). Increase ${s.formulation === 'velocity' ? '`erp`' : '`alpha`/`beta`'} or reduce \`dt\`.`,
+          range: constraintRange(this.sourceMap, spec.index),
+          data: { constraint: spec.name, constraintIndex: spec.index, step: stepIndex, violation: v },
+        });
+      });
       this._records.push(rec);
       added.push(rec);
       const trigger = this.watch.observe(rec);
