@@ -75,7 +75,7 @@ export function printInspect(file: string, snap: SystemSnapshot | undefined, dia
   printMatrix('J', snap.J.rows, snap.J.cols, () => csrToDense(snap.J), rl, cl, () => matrixSummary(snap.J));
   const A = snap.A;
   if (A) printMatrix('A = J·M⁻¹·Jᵀ', A.rows, A.cols, () => csrToDense(A), rl, rl, () => matrixSummary(A));
-  else if (snap.omitted?.A) print(`A = J·M⁻¹·Jᵀ (${rows}×${rows}): not formed. ${snap.omitted.A}\n`);
+  else if (snap.omitted?.A) print(`A (${rows}×${rows}): ${snap.omitted.A}\n`);
   const W = snap.W;
   if (W) printMatrix('W = h·J·M⁻¹·Jᵀ (Delassus operator)', W.rows, W.cols, () => csrToDense(W), rl, rl, () => matrixSummary(W));
   // Σ beside A and W, never folded in

@@ -112,3 +112,25 @@ test('--limits: steps clamped (CL010) and the history capped (CL405), exit 0; a 
   assert.match(bad.stderr, /--limits: limit steps must be a whole number/);
   assert.match(run('inspect', '--help').stdout, /--limits L/);
 });
+
+test('inspect of a tall island (600 rods on one body): A not formed, the reason printed and in the JSON; Σ beside W', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cl-tall-'));
+  const f = join(dir, 'tall.scene.json');
+  const constraints = Array.from({ length: 600 }, (_, i) => ({ type: 'distance', bodyA: 'world', bodyB: 'B', anchorA: [3 * Math.cos(i * 2.4), 3 * Math.sin(i * 2.4), 3 - i / 100], anchorB: [0.1 * Math.cos(i), 0.1 * Math.sin(i), 0] }));
+  writeFileSync(f, JSON.stringify({ bodies: [{ name: 'B', mass: 1 }], constraints }));
+  const r = run('inspect', f);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /A \(600×600\): A = J·M⁻¹·Jᵀ is not formed for the 600 rows of a tall island on 6 velocity columns/);
+  assert.match(r.stdout, /rank\(J\) = 6\/600/);
+  const j = JSON.parse(run('inspect', f, '--json').stdout);
+  assert.equal(j.A, undefined);
+  assert.match(j.omitted.A, /not formed/);
+  assert.equal(j.rank.J, 6);
+  // velocity formulation with compliance: W printed as the Delassus operator, Σ on its own line
+  const v = join(dir, 'pendulum.scene.json');
+  writeFileSync(v, JSON.stringify({ solver: { formulation: 'velocity', compliance: 0.001 }, bodies: [{ name: 'P', mass: 2, position: [1, 0, 0] }], constraints: [{ type: 'distance', bodyA: 'world', bodyB: 'P' }] }));
+  const out = run('inspect', v).stdout;
+  assert.match(out, /W = h·J·M⁻¹·Jᵀ \(Delassus operator\) \(1×1\)/);
+  assert.match(out, /Σ = 0\.001·I \(solver\.compliance\): the matrix solved is W \+ Σ/);
+  assert.doesNotMatch(out, /\+Σ\)/);
+});
