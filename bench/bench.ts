@@ -161,7 +161,7 @@ async function main(): Promise<void> {
   }
 
   // tall systems: thousands of rows on one body (rank, redundancy and κ through J's column space)
-  const tall: TallResult[] = opts.typing ? benchTall() : [];
+  const tall: TallResult[] = opts.tall ? benchTall(opts.tallSizes) : [];
 
   // the contact benchmark: falling piles of boxes, both contact solvers vs MuJoCo
   let pile: PileRun | undefined;

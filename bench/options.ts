@@ -24,6 +24,9 @@ export interface Options {
   typingRuns: number;
   /** The falling piles of boxes (contacts; bench/pileBench.ts): sizes, none when empty. */
   pileSizes: number[];
+  /** Run the tall-systems bench (m distance rows on one body, inspected end to end). */
+  tall: boolean;
+  tallSizes: number[];
 }
 
 export const USAGE = `usage: node dist/bench.js [options]
@@ -44,6 +47,9 @@ export const USAGE = `usage: node dist/bench.js [options]
   --pile-sizes a,b     boxes in the falling piles (contacts: engine PGS and Newton vs MuJoCo; default 10,100)
   --no-pile            skip the falling piles
   --pile-only          only the falling piles (no chain, no typing bench)
+  --tall-sizes a,b     rows of the tall-systems bench (default 1000,2000,10000; the target: 10000 in < 1 s)
+  --no-tall            skip the tall-systems bench
+  --tall-only          only the tall-systems bench (same as --no-chain --no-typing)
   --out FILE           where to write the JSON (default bench/results/latest.json)`;
 
 function sizesOf(s: string, what: string): number[] {
@@ -68,6 +74,8 @@ export function parseArgs(argv: string[]): Options {
     typingSizes: [10, 100, 1000],
     typingRuns: 40,
     pileSizes: [10, 100],
+    tall: true,
+    tallSizes: [1000, 2000, 10000],
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -87,6 +95,12 @@ export function parseArgs(argv: string[]): Options {
     else if (a === '--no-typing') o.typing = false;
     else if (a === '--typing-sizes') o.typingSizes = sizesOf(next(), '--typing-sizes');
     else if (a === '--typing-runs') o.typingRuns = Number(next());
+    else if (a === '--tall-sizes') o.tallSizes = sizesOf(next(), '--tall-sizes');
+    else if (a === '--no-tall') o.tall = false;
+    else if (a === '--tall-only') {
+      o.chain = false;
+      o.typing = false;
+    }
     else if (a === '--rounds') o.rounds = Number(next());
     else if (a === '--max-rounds') o.maxRounds = Number(next());
     else if (a === '--min-timed-ms') o.minTimedMs = Number(next());

@@ -258,7 +258,7 @@ export function isSystemSnapshot(s: unknown): s is SystemSnapshot {
     Array.isArray(s.rows) &&
     Array.isArray(s.constraints) &&
     isCsr(s.J) &&
-    isCsr(s.A) &&
+    (s.A === undefined || isCsr(s.A)) &&
     isObj(s.rank) &&
     isObj(s.cond)
   );

@@ -63,7 +63,7 @@ export function normalizeSnapshot(s: SystemSnapshot): SystemSnapshot {
     ...s,
     MinvBlocks: f(s.MinvBlocks),
     J: csr(s.J)!,
-    A: csr(s.A)!,
+    A: csr(s.A),
     W: csr(s.W),
     F: f(s.F),
     v: f(s.v),
@@ -220,23 +220,28 @@ export function matricesOf(s: SystemSnapshot): MatrixSource[] {
       dependsRows: dep,
     }),
   );
-  const aDesc = velocity ? 'A = J·M⁻¹·Jᵀ (+Σ)' : `A = J·M⁻¹·Jᵀ (+Σ), the matrix solved for λ`;
-  out.push(
-    fromCsr('A', 'A', `${aDesc}: ${s.A.rows} × ${s.A.cols}, symmetric`, s.A, {
-      rowLabels,
-      colLabels: rowLabels,
-      rowBlocks: rb,
-      colBlocks: rb,
-      rowConstraint: rc,
-      colConstraint: rc,
-      redundantRows: red,
-      dependsRows: dep,
-      symmetric: true,
-    }),
-  );
+  // Σ = compliance·I is shown beside A and W, never folded into them (Solfec's W = h·J·M⁻¹·Jᵀ)
+  const sigma = s.compliance > 0 ? `; Σ = ${s.compliance}·I beside it (the matrix solved is ${velocity ? 'W' : 'A'} + Σ)` : '';
+  const aDesc = velocity ? 'A = J·M⁻¹·Jᵀ' : `A = J·M⁻¹·Jᵀ, the matrix solved for λ${sigma}`;
+  if (s.omitted?.A) out[0] = { ...out[0], description: `${out[0].description}. ${s.omitted.A}` };
+  if (s.A) {
+    out.push(
+      fromCsr('A', 'A', `${aDesc}: ${s.A.rows} × ${s.A.cols}, symmetric`, s.A, {
+        rowLabels,
+        colLabels: rowLabels,
+        rowBlocks: rb,
+        colBlocks: rb,
+        rowConstraint: rc,
+        colConstraint: rc,
+        redundantRows: red,
+        dependsRows: dep,
+        symmetric: true,
+      }),
+    );
+  }
   if (s.W) {
     out.push(
-      fromCsr('W', 'W', `W = h·J·M⁻¹·Jᵀ (+Σ): ${s.W.rows} × ${s.W.cols}`, s.W, {
+      fromCsr('W', 'W', `W = h·J·M⁻¹·Jᵀ (the Delassus operator)${sigma}: ${s.W.rows} × ${s.W.cols}`, s.W, {
         rowLabels,
         colLabels: rowLabels,
         rowBlocks: rb,

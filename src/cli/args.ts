@@ -1,5 +1,6 @@
 // Command-line arguments and the help text (docs/cli.md says the same, at more length).
 import { version } from '../../package.json';
+import { DEFAULT_LIMITS, LIMIT_NAMES, parseLimits, type Limits } from '../engine';
 
 export const VERSION: string = version;
 
@@ -17,6 +18,8 @@ export interface Args {
   output?: string;
   /** MJCF/URDF models: start from this <key> (src/import, docs/import.md). */
   keyframe?: string;
+  /** `--limits name=N,...`: the engine's limits raised (or lowered). */
+  limits?: Partial<Limits>;
 }
 
 export type Parsed = Args | { help: Command | 'all' } | { version: true } | { usage: true };
@@ -28,6 +31,10 @@ interface CommandHelp {
 }
 
 const OPT_JSON: [string, string] = ['--json', 'print one JSON object instead of text (fields: docs/cli.md)'];
+const OPT_LIMITS: [string, string] = [
+  '--limits L',
+  `raise (or lower) the engine's limits, L = name=N,... with names ${LIMIT_NAMES.map((k) => `${k} (default ${DEFAULT_LIMITS[k]})`).join(', ')}: characters of scene text, bodies, constraints, steps per run, numbers the run's history keeps (docs/cli.md)`,
+];
 const OPT_STEPS: [string, string] = ['--steps N', "number of steps to run (a whole number ≥ 0; default: the scene's solver.steps)"];
 const OPT_KEYFRAME: [string, string] = ['--keyframe NAME', 'MJCF/URDF models: start from the <key> named NAME instead of qpos0'];
 
@@ -39,21 +46,21 @@ const MODEL_COMMANDS: [string, string][] = [
 
 export const COMMANDS: Record<Command, CommandHelp> = {
   inspect: {
-    synopsis: 'constraint-lens inspect SCENE [--json]',
+    synopsis: 'constraint-lens inspect SCENE [--json] [--limits L]',
     summary:
       'Analyse the initial state (step 0): bodies and constraints, M⁻¹, J, A = J·M⁻¹·Jᵀ (and W for the velocity formulation), κ(A), rank(J), λ, the constraint forces on each body, redundant rows and the diagnostics.',
-    options: [OPT_JSON, OPT_KEYFRAME],
+    options: [OPT_JSON, OPT_KEYFRAME, OPT_LIMITS],
   },
   simulate: {
-    synopsis: 'constraint-lens simulate SCENE [--steps N] [--json] [--csv FILE]',
+    synopsis: 'constraint-lens simulate SCENE [--steps N] [--json] [--csv FILE] [--limits L]',
     summary: 'Run the scene and summarise the run: |C| per constraint (final and max), κ(A), energy, quaternion drift, the final state and the run diagnostics (drift, non-finite values).',
-    options: [OPT_STEPS, OPT_JSON, ['--csv FILE', 'also write the run to FILE as CSV, one row per step (columns: docs/cli.md)'], OPT_KEYFRAME],
+    options: [OPT_STEPS, OPT_JSON, ['--csv FILE', 'also write the run to FILE as CSV, one row per step (columns: docs/cli.md)'], OPT_KEYFRAME, OPT_LIMITS],
   },
   report: {
-    synopsis: 'constraint-lens report SCENE [--steps N] [-o FILE]',
+    synopsis: 'constraint-lens report SCENE [--steps N] [-o FILE] [--limits L]',
     summary:
       "Run the scene and write one self-contained, read-only HTML report: the inspector panel with the run's history and the matrices of selected steps embedded (the same report as the extension's Export Report).",
-    options: [OPT_STEPS, ['-o, --output FILE', 'where to write; default: next to the scene, SCENE with .scene.json (or .json) replaced by .report.html'], OPT_KEYFRAME],
+    options: [OPT_STEPS, ['-o, --output FILE', 'where to write; default: next to the scene, SCENE with .scene.json (or .json) replaced by .report.html'], OPT_KEYFRAME, OPT_LIMITS],
   },
 };
 
@@ -123,6 +130,7 @@ ${pad([
   OPT_KEYFRAME,
   ['--csv FILE', 'simulate: write the run as CSV'],
   ['-o, --output FILE', 'report: the HTML file (default: SCENE.report.html next to the scene)'],
+  OPT_LIMITS,
   ['-h, --help', 'this help'],
   ['-V, --version', 'print the version'],
 ])}
@@ -167,6 +175,14 @@ export function parseArgs(argv: string[]): Parsed {
       if (v.trim() === '' || !Number.isSafeInteger(n) || n < 0) throw new UsageError(`--steps must be a whole number ≥ 0, got '${v}'`);
       a.steps = n;
     } else if (t === '--csv') a.csv = val();
+    else if (t === '--limits') {
+      const v = val();
+      try {
+        a.limits = { ...a.limits, ...parseLimits(v) };
+      } catch (e) {
+        throw new UsageError(`--limits: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
     else if (t === '-o' || t === '--output') a.output = val();
     else if (t === '--keyframe') a.keyframe = val();
     else if (a.file === undefined) a.file = t;

@@ -73,9 +73,13 @@ export function printInspect(file: string, snap: SystemSnapshot | undefined, dia
   const minv = blockDiagonalCsr(snap.MinvBlocks, 6, true);
   printMatrix('M⁻¹', minv.rows, minv.cols, () => csrToDense(minv), cl, cl, () => `block diagonal, ${snap.bodies.length} blocks of 6×6; ${matrixSummary(minv)}`);
   printMatrix('J', snap.J.rows, snap.J.cols, () => csrToDense(snap.J), rl, cl, () => matrixSummary(snap.J));
-  printMatrix(snap.formulation === 'velocity' ? 'A = J·M⁻¹·Jᵀ' : 'A = J·M⁻¹·Jᵀ (+Σ)', snap.A.rows, snap.A.cols, () => csrToDense(snap.A), rl, rl, () => matrixSummary(snap.A));
+  const A = snap.A;
+  if (A) printMatrix('A = J·M⁻¹·Jᵀ', A.rows, A.cols, () => csrToDense(A), rl, rl, () => matrixSummary(A));
+  else if (snap.omitted?.A) print(`A (${rows}×${rows}): ${snap.omitted.A}\n`);
   const W = snap.W;
-  if (W) printMatrix('W = h·J·M⁻¹·Jᵀ (+Σ)', W.rows, W.cols, () => csrToDense(W), rl, rl, () => matrixSummary(W));
+  if (W) printMatrix('W = h·J·M⁻¹·Jᵀ (Delassus operator)', W.rows, W.cols, () => csrToDense(W), rl, rl, () => matrixSummary(W));
+  // Σ beside A and W, never folded in
+  if (snap.compliance > 0) print(`Σ = ${formatNumber(snap.compliance)}·I (solver.compliance): the matrix solved is ${W ? 'W' : 'A'} + Σ\n`);
   printVectors('Per column (body DOF)', cl, [
     { name: 'F', values: snap.F },
     { name: 'v', values: snap.v },

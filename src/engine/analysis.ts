@@ -4,7 +4,6 @@ import { type Assembly, minvBlocks, type World } from './assemble';
 import type { BodyState } from './model/body';
 import { mat3MulVec, norm2, quatRotateInv } from './math';
 import { worldPoint } from './model/kinematics';
-import { csrAddDiagonal } from './linalg/sparse';
 import type { SolveOutput } from './kkt';
 import type { BodyReport, ConstraintReport, Energy, IslandReport, RedundantRow, RowInfo, SystemSnapshot } from './result';
 import type { Vec3 } from './types';
@@ -143,7 +142,7 @@ export function buildSnapshot(
   quatDrift?: Float64Array,
 ): SystemSnapshot {
   const s = world.scene.solver;
-  const A = s.compliance > 0 && s.formulation === 'acceleration' ? csrAddDiagonal(asm.A, s.compliance) : asm.A;
+  const omitted = world.aOmitted;
   return {
     step,
     t: step * s.dt,
@@ -154,7 +153,8 @@ export function buildSnapshot(
     rows: rowInfos(world),
     MinvBlocks: minvBlocks(asm.minvCompact),
     J: asm.J,
-    A,
+    ...(omitted ? { omitted: { A: omitted.reason } } : { A: asm.A }),
+    compliance: s.compliance,
     F: asm.F,
     v: asm.v,
     rhs: out.rhs,
@@ -165,7 +165,7 @@ export function buildSnapshot(
     C: asm.C,
     Cdot: asm.Cdot,
     constraintForce: out.constraintForce,
-    W: out.W,
+    W: omitted ? undefined : out.W,
     B: out.B,
     R: out.R,
     method: out.method,

@@ -2,8 +2,11 @@
 import type { ParseResult, SceneSpec, SourceMap } from './scene/types';
 import type { SimulationResult, StepRecord, SystemSnapshot } from './result';
 import type { Diagnostic } from './types';
+import type { Limits } from './limits';
 
 export interface InspectOptions {
+  /** The engine's limits (src/engine/limits.ts); unset entries keep their defaults. */
+  limits?: Partial<Limits>;
   /** Compute all singular values of A when exact (default true). */
   wantSpectrum?: boolean;
 }
@@ -34,7 +37,9 @@ export interface SimulationApi {
   reset(): void;
   /** Run diagnostics so far (non-finite values, drift). */
   readonly diagnostics: Diagnostic[];
-  /** True once a non-finite value stopped the run. */
+  /** True once the run stopped: a non-finite value, or a full history (then `historyFull` too). */
   readonly stopped: boolean;
+  /** True once the history reached its cap (CL405, src/engine/limits.ts) and stopped the run. */
+  readonly historyFull?: boolean;
   result(): SimulationResult;
 }

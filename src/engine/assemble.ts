@@ -9,6 +9,7 @@ import { cumsum } from './offsets';
 import type { CsrMatrix } from './linalg/types';
 import type { SceneSpec } from './scene/types';
 import type { Vec3 } from './types';
+import { type OmittedA, tallOmissions } from './tallIsland';
 
 /** The static structure of a scene: bodies, constraints, column/row layout, sparsity patterns. */
 export interface World {
@@ -39,8 +40,10 @@ export interface World {
   /** A's pattern and, per body, the constraints touching it with the value offsets of each pair's block. */
   aRowPtr: Int32Array;
   aColIdx: Int32Array;
-  /** For each column-owning body (column order): list of [constraint, end(0=A, 1=B, 2+k = extra end k)]. */
+  /** For each column-owning body (column order): list of [constraint, end(0=A, 1=B, 2+k = extra end k)] whose rows are in A. */
   touching: Array<Array<[number, number]>>;
+  /** Set when the rows of tall islands are left out of A (their rows of A are empty): tallIsland.ts `tallOmissions`. */
+  aOmitted?: OmittedA;
   /** For each column-owning body: offsets (within the A row) of block (ci, cj) for every pair, row-major over touching². */
   pairOffset: Int32Array[];
   /** Rows of A that belong to each constraint pair are contiguous; offset of row r of c = aRowPtr[rowStart[c]+r] + pairOffset. */
@@ -123,9 +126,14 @@ export function buildWorld(scene: SceneSpec): World {
     }
   }
 
-  // Which constraints touch each column-owning body.
+  // Tall islands too large to form their block of A densely are left out of it (solved through J, kkt.ts).
+  // Constraints with more than two ends (couplers) join islands tallOmissions does not see: then none is left out.
+  const blockOf = (e: number[]) => Int32Array.from(e, (i) => (colOf(i) >= 0 ? colOf(i) / 6 : -1));
+  const { skip, omitted: aOmitted } = endX.some((x) => x.length > 0) ? { skip: new Uint8Array(nc), omitted: undefined } : tallOmissions(colBodies.length, blockOf(endA), blockOf(endB), constraints.map((c) => c.rows));
+  // Which constraints (with rows in A) touch each column-owning body.
   const touching: Array<Array<[number, number]>> = colBodies.map(() => []);
   for (let c = 0; c < nc; c++) {
+    if (skip[c]) continue;
     endsOf(c).forEach((i, e) => {
       const col = colOf(i);
       if (col >= 0) touching[col / 6].push([c, e]);
@@ -184,6 +192,7 @@ export function buildWorld(scene: SceneSpec): World {
     aColIdx,
     touching,
     pairOffset,
+    ...(aOmitted ? { aOmitted } : {}),
   };
 }
 

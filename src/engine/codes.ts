@@ -9,6 +9,11 @@ export const Codes = {
   missingField: 'CL004-missing-field',
   invalidValue: 'CL005-invalid-value',
   duplicateKey: 'CL006-duplicate-key',
+  // input: limits (src/engine/limits.ts)
+  fileTooLarge: 'CL007-file-too-large',
+  tooManyBodies: 'CL008-too-many-bodies',
+  tooManyConstraints: 'CL009-too-many-constraints',
+  tooManySteps: 'CL010-too-many-steps',
   // bodies
   duplicateBody: 'CL101-duplicate-body',
   reservedBodyName: 'CL102-reserved-body-name',
@@ -46,6 +51,7 @@ export const Codes = {
   drift: 'CL402-drift',
   overflow: 'CL403-overflow',
   divergence: 'CL404-divergence',
+  historyFull: 'CL405-history-full',
   // contacts in a run (and at its initial state)
   penetration: 'CL501-penetration',
   newtonNotConverged: 'CL502-newton-not-converged',
@@ -78,6 +84,10 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.missingField]: 'A required field is missing (a body needs `name` and `mass`; a constraint needs `type`, `bodyA`, `bodyB`).',
   [Codes.invalidValue]: 'A value is out of its allowed range or not one of the allowed choices.',
   [Codes.duplicateKey]: 'The same key appears twice in one object; the last one wins. Remove one.',
+  [Codes.fileTooLarge]: 'The scene text is longer than the text limit (default 8,000,000 characters): it is not read at all, so a huge file never exhausts memory. Split the scene, or raise the limit (CLI: `--limits text=N`).',
+  [Codes.tooManyBodies]: 'The scene has more bodies than the bodies limit (default 20,000); the diagnostic is on the first body past it and the scene is not analysed. Split the scene, or raise the limit (CLI: `--limits bodies=N`).',
+  [Codes.tooManyConstraints]: 'The scene has more constraints than the constraints limit (default 50,000); the diagnostic is on the first constraint past it and the scene is not analysed. Split the scene, or raise the limit (CLI: `--limits constraints=N`).',
+  [Codes.tooManySteps]: 'A run of more steps than the steps limit (default 1,000,000) was asked for (`solver.steps` or the CLI\'s `--steps`): the run stops at the limit. Use fewer steps, or raise the limit (CLI: `--limits steps=N`).',
   [Codes.duplicateBody]: 'Two bodies share a name. Constraints refer to bodies by name, so names must be unique.',
   [Codes.reservedBodyName]: '`world` is the fixed world frame and cannot be used as a body name.',
   [Codes.nonPositiveMass]: 'Mass must be a finite number greater than zero. Use `fixed: true` for an immovable body.',
@@ -110,6 +120,7 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.drift]: 'The constraint violation grew during the run beyond the tolerance. Increase alpha/beta (or erp), or reduce dt.',
   [Codes.overflow]: 'A value beyond ±1e150 appeared: finite but meaningless (its square, an energy or a norm, overflows). Reported and stopped like CL401, at the first step and quantity; at step 0 fix the named value.',
   [Codes.divergence]: 'The run diverged (a value went non-finite or beyond ±1e150, the energy grew without a source, or |C| grew a hundredfold): the step where growth began, the constraints and bodies that grew first and fastest, and the most likely cause with numbers (gains too stiff for dt, no position correction, a conflicting set, an initial violation, a mass or inertia ratio, or a time step too large for the motion). See docs/divergence.md.',
+  [Codes.historyFull]: 'The run\'s history reached its cap (default 30,000,000 numbers over all records: constraint errors, λ, poses and contacts, plus 32 per record), so the run stopped at the step named; every step kept can still be inspected. Run fewer steps, or raise the cap (CLI: `--limits history=N`).',
   [Codes.penetration]: 'After a step, two shapes overlap by more than `solver.contacts.penetrationTolerance`. Reduce `dt`; at the velocity level raise `erp` or use the nonlinear formulation (position-level contacts).',
   [Codes.newtonNotConverged]: 'Newton\'s method on the nonlinear system did not reach `solver.newton.tolerance`; the message names the block (dyn, kin, b, n, f) and the body, constraint or contact with the largest residual.',
   [Codes.frictionCone]: 'A friction force lies outside the Coulomb cone (‖f_t‖ > μ·f_n): the contact solver did not converge. Raise its iterations or reduce `dt`.',

@@ -65,10 +65,16 @@ function conditioningCause(scaled: number | null, k: number, warning: number): s
   return `${ks}, so the cause is the geometry (long chains, nearly parallel or nearly dependent constraints), not the scaling: make the constraints less dependent (e.g. remove a nearly redundant one).`;
 }
 
+/** Redundant or conflicting constraints reported one by one; past this many, one diagnostic sums up the rest. */
+export const MAX_REDUNDANT_DIAGNOSTICS = 500;
+
 /** Diagnostics of the analysed step-0 system. */
 export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: SourceMap, opts: { conditionWarning: number; violationTolerance: number }): Diagnostic[] {
   const out: Diagnostic[] = [];
   const byName = new Map(snap.constraints.map((c) => [c.name, c]));
+  // row labels by constraint and row (the first row of that name wins, as a search would find it)
+  const rowLabel = new Map<string, string>();
+  for (const x of snap.rows) if (!rowLabel.has(`${x.constraint}\u0000${x.row}`)) rowLabel.set(`${x.constraint}\u0000${x.row}`, x.label);
   // Redundant and conflicting constraints: group dependent rows by constraint.
   const groups = new Map<string, SystemSnapshot['redundant']>();
   for (const r of snap.redundant) {
@@ -76,17 +82,32 @@ export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: Sour
     list.push(r);
     groups.set(r.constraint, list);
   }
+  let listed = 0;
   for (const [name, rows] of groups) {
     const c = byName.get(name)!;
+    if (listed === MAX_REDUNDANT_DIAGNOSTICS) {
+      // thousands of rows on a few bodies: the rest in one diagnostic (every row is in the snapshot's `redundant`)
+      const more = groups.size - listed;
+      const conflicting = snap.consistent === false;
+      out.push({
+        severity: conflicting ? 'error' : 'warning',
+        code: conflicting ? Codes.conflictingConstraints : Codes.redundantConstraint,
+        message: `${more} more constraints, from \`${name}\` on, are ${conflicting ? 'redundant and conflicting' : 'redundant'} too (rank ${snap.rank.J} of ${snap.rank.rows} rows): only the first ${MAX_REDUNDANT_DIAGNOSTICS} are reported one by one; the inspector and \`inspect --json\` list every redundant row with its combination.`,
+        range: constraintRange(sm, c.fileIndex),
+        data: { constraint: name, constraintIndex: c.fileIndex, more },
+      });
+      break;
+    }
+    listed++;
     const range = constraintRange(sm, c.fileIndex);
     const others = new Set<string>();
     const combos = rows.map((r) => {
       const terms = r.dependsOn.map((d) => {
         if (d.constraint !== name) others.add(d.constraint);
-        const lab = snap.rows.find((x) => x.constraint === d.constraint && x.row === d.row)?.label ?? `${d.constraint}[${d.row}]`;
+        const lab = rowLabel.get(`${d.constraint}\u0000${d.row}`) ?? `${d.constraint}[${d.row}]`;
         return `${fmt(d.coefficient)}·${lab}`;
       });
-      const lab = snap.rows.find((x) => x.constraint === r.constraint && x.row === r.row)?.label ?? `${r.constraint}[${r.row}]`;
+      const lab = rowLabel.get(`${r.constraint}\u0000${r.row}`) ?? `${r.constraint}[${r.row}]`;
       return terms.length ? `${lab} = ${terms.join(' + ').replace(/\+ -/g, '− ')}` : `${lab} is zero`;
     });
     const zeroOnly = rows.every((r) => r.dependsOn.length === 0);

@@ -74,7 +74,7 @@ const WORDS: Record<string, string> = {
   '|C|': 'the violation ‖C‖',
   '|q|−1': 'the drift |q| − 1 of the orientation before normalisation',
   t: 'the time t = step·dt',
-  W: 'the Delassus matrix W = h·J·M⁻¹·Jᵀ (+Σ)',
+  W: 'the Delassus matrix W = h·J·M⁻¹·Jᵀ',
   Σ: 'the compliance Σ (solver.compliance)',
   σ: 'a singular value of A',
   energy: 'the energy',

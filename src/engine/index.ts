@@ -26,6 +26,8 @@ export type {
 export { inspectScene, inspectParsed, simulateScene, simulateInspected, internalError, type SimulateOutput } from './pipeline';
 export { Simulation, type SimulationOptions } from './simulation';
 export type { InspectOptions, InspectResult, SimulationApi } from './api';
+// Limits on any input: text length, bodies, constraints, steps, history (docs/cli.md "Limits").
+export { DEFAULT_LIMITS, LIMIT_NAMES, parseLimits, resolveLimits, type Limits } from './limits';
 
 // The linear stability of the stabilised constraint error (docs/divergence.md).
 export { recurrenceOf, stableRanges, stableGains, spectralRadius2, type Recurrence, type StableRanges } from './stability';

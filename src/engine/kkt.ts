@@ -1,7 +1,7 @@
 // The KKT solve (AerisLab `solve_kkt`) and the velocity-level local dynamics (Solfec), per island.
 import { applyMinv, type Assembly, type World } from './assemble';
 import { norm2 } from './math';
-import { csrAddDiagonal, csrMulVec, csrSubmatrix, csrTransposeMulVec } from './linalg/sparse';
+import { csrMulVec, csrSubmatrix, csrTransposeMulVec } from './linalg/sparse';
 import { SymmetricSolver } from './linalg/solve';
 import type { CsrMatrix, DependentRow, SolveMethod, SymmetricSolveResult } from './linalg/types';
 import type { SolverSettings } from './scene/types';
@@ -42,7 +42,7 @@ export interface SolveOutput {
   consistent: boolean | null;
   residual: number;
   islands: IslandSolve[];
-  /** Velocity formulation. */
+  /** Velocity formulation: W = h·J·M⁻¹·Jᵀ (no Σ), B, R. */
   W?: CsrMatrix;
   B?: Float64Array;
   R?: Float64Array;
@@ -266,7 +266,8 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     consistent,
     residual,
     islands: islandSolves,
-    W: velocity ? (s.compliance > 0 ? csrAddDiagonal(K, s.compliance) : K) : undefined,
+    // the Delassus operator h·J·M⁻¹·Jᵀ exactly as Solfec defines it; Σ is reported beside it (snapshot.compliance)
+    W: velocity ? K : undefined,
     B,
     R: velocity ? lambda : undefined,
   };

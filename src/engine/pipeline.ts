@@ -11,6 +11,8 @@ import { initialState } from './model/body';
 import type { SimulationResult } from './result';
 import { parseScene } from './scene/parse';
 import { emptySourceMap } from './scene/text';
+import { formatCount, resolveLimits } from './limits';
+import { firstLineRange, stepsLimitDiagnostic } from './scene/limits';
 import type { ParseResult } from './scene/types';
 import { Simulation, type SimulationOptions } from './simulation';
 import { solveSystem } from './kkt';
@@ -38,7 +40,7 @@ function sortDiagnostics(d: Diagnostic[]): Diagnostic[] {
 export function inspectScene(text: string, opts: InspectOptions = {}): InspectResult {
   let parse: ParseResult;
   try {
-    parse = parseScene(text);
+    parse = parseScene(text, opts.limits);
   } catch (e) {
     const d = internalError(e, 'parsing the scene');
     return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: emptySourceMap(text) }, diagnostics: [d], hasErrors: true };
@@ -91,9 +93,9 @@ export interface SimulateOutput {
   simulation?: Simulation;
 }
 
-/** Inspect, then run `steps` steps (default: the scene's `solver.steps`). */
+/** Inspect, then run `steps` steps (default: the scene's `solver.steps`), at most the steps limit (CL010). */
 export function simulateScene(text: string, steps?: number, onProgress?: (done: number, total: number) => void, opts: SimulationOptions = {}): SimulateOutput {
-  return simulateInspected(inspectScene(text), steps, onProgress, opts);
+  return simulateInspected(inspectScene(text, { limits: opts.limits }), steps, onProgress, opts);
 }
 
 /** Run an already inspected scene (e.g. an imported MJCF/URDF model: `inspectParsed` of its ParseResult). */
@@ -103,7 +105,13 @@ export function simulateInspected(inspect: InspectResult, steps?: number, onProg
   if (!scene || !inspect.snapshot || inspect.diagnostics.some(isInitialFinding)) return { inspect };
   try {
     const sim = new Simulation(scene, inspect.parse.sourceMap, opts);
-    const total = steps ?? scene.solver.steps;
+    const lim = resolveLimits(opts.limits);
+    let total = steps ?? scene.solver.steps;
+    const tooLong = steps !== undefined ? stepsLimitDiagnostic(steps, lim, firstLineRange(text), `The run of ${formatCount(steps)} steps asked for`) : undefined;
+    if (tooLong) {
+      inspect.diagnostics.push(tooLong);
+      total = lim.steps;
+    }
     const chunk = Math.max(1, Math.min(100, Math.ceil(total / 100)));
     for (let done = 0; done < total && !sim.stopped; done += chunk) {
       sim.step(Math.min(chunk, total - done));

@@ -192,8 +192,15 @@ export interface SystemSnapshot extends ContactStepFields {
   /** M⁻¹ as per-body 6×6 blocks (row-major, 36 numbers each, in column order). */
   MinvBlocks: Float64Array;
   J: CsrMatrix;
-  /** A = J·M⁻¹·Jᵀ (+Σ), symmetric, full storage. */
-  A: CsrMatrix;
+  /**
+   * A = J·M⁻¹·Jᵀ exactly (never with Σ: that is `compliance`, beside it), symmetric, full storage.
+   * Absent when a tall island's block would be too large to form (`omitted.A` says why).
+   */
+  A?: CsrMatrix;
+  /** Σ = compliance·I (`solver.compliance`): the matrix solved is A + Σ (velocity: W + Σ). Shown beside A and W, not folded in. */
+  compliance: number;
+  /** Matrices not formed, with the reason (A and W of tall islands: src/engine/tallIsland.ts). */
+  omitted?: { A?: string };
   F: Float64Array;
   v: Float64Array;
   rhs: Float64Array;
@@ -206,7 +213,7 @@ export interface SystemSnapshot extends ContactStepFields {
   Cdot: Float64Array;
   /** Jᵀλ (generalised constraint force). */
   constraintForce: Float64Array;
-  /** Velocity formulation only: W = h·J·M⁻¹·Jᵀ (+Σ), the free velocity B, the reactions R. */
+  /** Velocity formulation only: W = h·J·M⁻¹·Jᵀ (the Delassus operator, Solfec; Σ is `compliance`, not in W; absent with A), the free velocity B, the reactions R. */
   W?: CsrMatrix;
   B?: Float64Array;
   R?: Float64Array;
@@ -262,4 +269,6 @@ export interface SimulationResult {
   diagnostics: Diagnostic[];
   /** Stopped early at this step (NaN/Inf), if it did. */
   stoppedAt?: number;
+  /** The history reached its cap (CL405) after this many steps and the run stopped there. */
+  historyFullAt?: number;
 }

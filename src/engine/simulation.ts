@@ -15,6 +15,8 @@ import type { SceneSpec, SourceMap } from './scene/types';
 import { solveSystem, type SolveOutput } from './kkt';
 import type { Diagnostic, Quat, Vec3 } from './types';
 import { norm2, quatIntegrateInto } from './math';
+import { RECORD_OVERHEAD, resolveLimits, formatCount, type Limits } from './limits';
+import { firstLineRange } from './scene/limits';
 import { contactMode, ContactStepper, NO_WARM, type ContactStep, type WarmStart } from './stepContacts';
 import { addContactSnapshotFields, applyContactStep, contactRecordFields, NO_CONTACT_FIELDS } from './contactReports';
 import { ContactFindings } from './contactFindings';
@@ -27,6 +29,8 @@ export interface SimulationOptions {
   maxRecordBodies?: number;
   /** Keep a step's contacts in its record up to this many (default 256); `contactCount` always says how many there were. */
   maxRecordContacts?: number;
+  /** The engine's limits (src/engine/limits.ts); a run uses `history`, the cap on the numbers its records keep (CL405). */
+  limits?: Partial<Limits>;
 }
 
 const STATE_SIZE = 13; // p(3) q(4) v(3) w(3)
@@ -50,6 +54,11 @@ function unpack(buf: Float64Array): BodyState[] {
   return out;
 }
 
+/** What a record costs the history (RECORD_OVERHEAD for its fixed fields plus its arrays' numbers). */
+export function recordCost(rec: StepRecord): number {
+  return RECORD_OVERHEAD + rec.C.length + rec.lambda.length + rec.poses.length + (rec.contacts?.length ?? 0) * RECORD_OVERHEAD;
+}
+
 export class Simulation implements SimulationApi {
   readonly world: World;
   private states: BodyState[];
@@ -62,6 +71,10 @@ export class Simulation implements SimulationApi {
   private _records: StepRecord[] = [];
   private _diagnostics: Diagnostic[] = [];
   private _stopped = false;
+  /** The history cap (numbers over all records), what the records hold so far, and whether it stopped the run. */
+  private readonly historyCap: number;
+  private historyValues = 0;
+  private _historyFull = false;
   private initialViolation: Float64Array;
   private drifted = new Set<number>();
   private readonly watch: DivergenceWatch;
@@ -94,6 +107,7 @@ export class Simulation implements SimulationApi {
     this.stepCondRows = opts.stepExactCondMaxRows ?? 200;
     this.maxRecordRows = opts.maxRecordRows ?? 600;
     this.maxRecordBodies = opts.maxRecordBodies ?? 500;
+    this.historyCap = resolveLimits(opts.limits).history;
     this.initialViolation = this.constraintViolations(this.states);
     this.watch = new DivergenceWatch(this.world, this.states, this.initialViolation);
   }
@@ -107,8 +121,13 @@ export class Simulation implements SimulationApi {
   get diagnostics(): Diagnostic[] {
     return this._diagnostics;
   }
+  /** True once the run stopped: a non-finite value (CL401/CL403) or a full history (CL405, `historyFull`). */
   get stopped(): boolean {
     return this._stopped;
+  }
+  /** True once the history reached its cap (CL405): the run stopped there, every kept step can be inspected. */
+  get historyFull(): boolean {
+    return this._historyFull;
   }
 
   reset(): void {
@@ -118,6 +137,8 @@ export class Simulation implements SimulationApi {
     this._records = [];
     this._diagnostics = [];
     this._stopped = false;
+    this._historyFull = false;
+    this.historyValues = 0;
     this.drifted.clear();
     this.watch.reset();
     this.startChecked = false;
@@ -205,6 +226,21 @@ export class Simulation implements SimulationApi {
     this.explain(this.watch.stop(step, bad));
   }
 
+  /** The history cannot keep step `step`: stop before it with CL405 (the state goes back to the last kept step). */
+  private stopFull(step: number): void {
+    this._stopped = true;
+    this._historyFull = true;
+    const kept = this._records.length;
+    this.states = unpack(this.stateAt(kept));
+    this._diagnostics.push({
+      severity: 'information',
+      code: Codes.historyFull,
+      message: `The run's history is full: its ${formatCount(kept)} records keep ${formatCount(this.historyValues)} numbers and step ${formatCount(step)} would pass the cap of ${formatCount(this.historyCap)}, so the run stopped after step ${formatCount(kept)}. Every kept step can still be inspected. Run fewer steps, or raise the cap with the CLI's \`--limits history=N\` or the \`limits\` option of the engine API.`,
+      range: this.sourceMap.text !== undefined ? firstLineRange(this.sourceMap.text) : { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } },
+      data: { limit: 'history', step: kept, value: this.historyValues, max: this.historyCap },
+    });
+  }
+
   /** The one divergence diagnostic (CL404) of the run, replaced when a later trigger knows more. */
   private explain(trigger: Trigger): void {
     const d = explainDivergence(this.world, this.sourceMap, this.trace, trigger, this.initialViolation, this.watch);
@@ -256,7 +292,6 @@ export class Simulation implements SimulationApi {
       }
       const { out, drift, contact } = res;
       this.warm = res.warm;
-      if (contact) this._diagnostics.push(...this.contactFindings.afterStep(contact, stepIndex));
       const C = this.constraintViolations(this.states);
       const energy = energyOf(w, this.states);
       const bad = checkRecord(w, this.states, { quatDrift: drift, C, energy, t: stepIndex * s.dt });
@@ -264,18 +299,6 @@ export class Simulation implements SimulationApi {
         this.stopAt(stepIndex, bad);
         break;
       }
-      C.forEach((v, c) => {
-        if (this.drifted.has(c) || !(v > Math.max(tol, 10 * this.initialViolation[c]))) return;
-        this.drifted.add(c);
-        const spec = w.constraints[c].spec;
-        this._diagnostics.push({
-          severity: 'warning',
-          code: Codes.drift,
-          message: `Constraint \`${spec.name}\` drifted: |C| = ${fmt(v)} at step ${stepIndex} (t = ${fmt(stepIndex * s.dt)} s), above max(solver.driftTolerance = ${fmt(tol)}, 10·‖C₀‖). ${s.formulation === 'nonlinear' ? 'Position-level joints drift only when Newton stops early: check its convergence (solver.newton)' : `Increase ${s.formulation === 'velocity' ? '`erp`' : '`alpha`/`beta`'}`} or reduce \`dt\`.`,
-          range: constraintRange(this.sourceMap, spec.index),
-          data: { constraint: spec.name, constraintIndex: spec.index, step: stepIndex, violation: v },
-        });
-      });
       const rec: StepRecord = {
         step: stepIndex,
         t: stepIndex * s.dt,
@@ -290,6 +313,26 @@ export class Simulation implements SimulationApi {
         ...(contact ? contactRecordFields(this.scene, contact, this.maxRecordContacts) : this.contacts ? NO_CONTACT_FIELDS : {}),
         poses: w.bodies.length <= this.maxRecordBodies ? this.states.flatMap((st) => [...st.p, ...st.q]) : [],
       };
+      const cost = recordCost(rec);
+      if (this.historyValues + cost > this.historyCap) {
+        this.stopFull(stepIndex);
+        break;
+      }
+      this.historyValues += cost;
+      // findings of a step only once its record is kept
+      if (contact) this._diagnostics.push(...this.contactFindings.afterStep(contact, stepIndex));
+      C.forEach((v, c) => {
+        if (this.drifted.has(c) || !(v > Math.max(tol, 10 * this.initialViolation[c]))) return;
+        this.drifted.add(c);
+        const spec = w.constraints[c].spec;
+        this._diagnostics.push({
+          severity: 'warning',
+          code: Codes.drift,
+          message: `Constraint \`${spec.name}\` drifted: |C| = ${fmt(v)} at step ${stepIndex} (t = ${fmt(stepIndex * s.dt)} s), above max(solver.driftTolerance = ${fmt(tol)}, 10·‖C₀‖). ${s.formulation === 'nonlinear' ? 'Position-level joints drift only when Newton stops early: check its convergence (solver.newton)' : `Increase ${s.formulation === 'velocity' ? '`erp`' : '`alpha`/`beta`'}`} or reduce \`dt\`.`,
+          range: constraintRange(this.sourceMap, spec.index),
+          data: { constraint: spec.name, constraintIndex: spec.index, step: stepIndex, violation: v },
+        });
+      });
       this._records.push(rec);
       added.push(rec);
       const trigger = this.watch.observe(rec);
@@ -363,7 +406,8 @@ export class Simulation implements SimulationApi {
         })),
       },
       diagnostics: this._diagnostics.slice(),
-      stoppedAt: this._stopped ? this._records.length + 1 : undefined,
+      stoppedAt: this._stopped && !this._historyFull ? this._records.length + 1 : undefined,
+      historyFullAt: this._historyFull ? this._records.length : undefined,
     };
   }
 }

@@ -16,15 +16,14 @@ export interface OffsetEdit extends Span {
 
 const isHorizontalSpace = (ch: string | undefined): boolean => ch === ' ' || ch === '\t';
 
-/** Offset of the start of the line that holds `offset`. */
-function lineStart(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
-}
-
-/** True when text[from, to) is spaces and tabs only. */
-function blank(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (!isHorizontalSpace(text[i])) return false;
-  return true;
+/**
+ * Start of the line that holds `offset` when only spaces and tabs come before `offset` on it, else −1.
+ * Scans back over those spaces only (a scene on one long line has thousands of elements on it).
+ */
+function blankLineStart(text: string, offset: number): number {
+  let i = offset;
+  while (i > 0 && isHorizontalSpace(text[i - 1])) i--;
+  return i === 0 || text[i - 1] === '\n' ? i : -1;
 }
 
 /** The first token from `offset` that is not whitespace, a line break or a comment. */
@@ -72,7 +71,8 @@ function restOfLine(text: string, offset: number): { eol: number; next: number; 
 export function removeArrayElementEdits(text: string, element: Span, previous?: Span): OffsetEdit[] {
   const s = element.offset;
   const e = element.offset + element.length;
-  const ownsStart = blank(text, lineStart(text, s), s);
+  const ls = blankLineStart(text, s);
+  const ownsStart = ls >= 0;
   const after = nextToken(text, e);
   const remove = (from: number, to: number): OffsetEdit => ({ offset: from, length: to - from, content: '' });
 
@@ -80,7 +80,7 @@ export function removeArrayElementEdits(text: string, element: Span, previous?: 
     // `el,` — the comma after it goes with it.
     const c = after.offset + 1;
     const rest = restOfLine(text, c);
-    if (ownsStart && rest) return [remove(lineStart(text, s), rest.next)];
+    if (ownsStart && rest) return [remove(ls, rest.next)];
     if (rest && !rest.comment) {
       // `…, el,⏎`: nothing of the element's left on the line; drop the spaces before it too.
       let from = s;
@@ -96,11 +96,11 @@ export function removeArrayElementEdits(text: string, element: Span, previous?: 
   const ownLines = ownsStart && rest !== undefined;
   if (!previous) {
     // The only element.
-    return [ownLines ? remove(lineStart(text, s), rest.next) : remove(s, e)];
+    return [ownLines ? remove(ls, rest.next) : remove(s, e)];
   }
   // The last element: the comma before it goes with it.
   const before = nextToken(text, previous.offset + previous.length);
-  if (before.kind !== SyntaxKind.CommaToken || before.offset >= s) return [ownLines ? remove(lineStart(text, s), rest.next) : remove(s, e)];
+  if (before.kind !== SyntaxKind.CommaToken || before.offset >= s) return [ownLines ? remove(ls, rest.next) : remove(s, e)];
   const p = before.offset;
   const between = text.slice(p + 1, s);
   if (/^\s*$/.test(between)) {
@@ -111,7 +111,7 @@ export function removeArrayElementEdits(text: string, element: Span, previous?: 
     return [remove(from, ownLines ? rest.eol : e)];
   }
   // Comments between the comma and the element stay: two edits.
-  return [remove(p, p + 1), ownLines ? remove(lineStart(text, s), rest.next) : remove(s, e)];
+  return [remove(p, p + 1), ownLines ? remove(ls, rest.next) : remove(s, e)];
 }
 
 /** Apply offset edits to a text (non-overlapping edits, any order). */

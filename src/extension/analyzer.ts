@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import type * as vscode from 'vscode';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { emptySourceMap, inspectParsed, parseScene, internalError } from '../engine';
-import type { InspectOptions, InspectResult, ParseResult, SystemSnapshot } from '../engine';
+import type { InspectOptions, InspectResult, ParseResult, SceneSpec, SystemSnapshot } from '../engine';
+import { analyseInWorker, sceneWorkload } from './logic/workload';
 import { SingleLane, VersionTracker, type Ticket } from './logic/schedule';
 import { workerWire, type WorkerInspectResult, type WorkerMethods, type WorkerSnapshotResult } from './logic/workerProtocol';
 import { createRpcClient, type RpcClient } from '../shared/rpc';
@@ -124,6 +125,8 @@ export class InspectWorker {
 
 export interface AnalyzerOptions {
   inlineMaxBodies: number;
+  /** Scenes whose estimated work (logic/workload.ts) is above this go to the worker too (default DEFAULT_INLINE_MAX_WORK). */
+  inlineMaxWork?: number;
   useWorker: boolean;
 }
 
@@ -138,8 +141,8 @@ export interface AnalysisStats {
 export class Analyzer {
   readonly tracker = new VersionTracker();
   private readonly lane = new SingleLane<WorkerInspectResult | WorkerSnapshotResult>(this.tracker);
-  /** Bodies of each document at its last analysis: predicts where the next one runs. */
-  private readonly lastBodies = new Map<string, number>();
+  /** Whether each document's last analysis belonged in the worker: predicts where the next one runs. */
+  private readonly lastInWorker = new Map<string, boolean>();
   private abortTimer: ReturnType<typeof setTimeout> | undefined;
   readonly stats: AnalysisStats = { inline: 0, worker: 0, stale: 0, lastMs: 0, lastWhere: undefined };
 
@@ -162,9 +165,8 @@ export class Analyzer {
     const opt = this.options();
     const workerOk = opt.useWorker && this.worker.available;
     // A scene that was large last time goes to the worker before the host parses it (in parallel).
-    const predicted = this.lastBodies.get(key);
     let pending: Promise<WorkerInspectResult | WorkerSnapshotResult | undefined> | undefined;
-    if (workerOk && predicted !== undefined && predicted > opt.inlineMaxBodies) pending = this.submit(key, ticket, () => this.worker.inspect(text));
+    if (workerOk && this.lastInWorker.get(key) === true) pending = this.submit(key, ticket, () => this.worker.inspect(text));
     let parse: ParseResult;
     try {
       parse = parseScene(text);
@@ -172,9 +174,11 @@ export class Analyzer {
       this.log.error(`parseScene failed: ${errorMessage(e)}`);
       return this.internalFailure(e);
     }
-    const bodies = parse.scene?.bodies.length ?? 0;
-    this.lastBodies.set(key, bodies);
-    if (!pending && workerOk && parse.scene !== undefined && bodies > opt.inlineMaxBodies) pending = this.submit(key, ticket, () => this.worker.inspect(text));
+    // by the work (rows × columns and rows² per island), not only the body count: one body with
+    // thousands of constraints never blocks the extension host
+    const large = analyseInWorker(sceneWorkload(parse.scene), opt);
+    this.lastInWorker.set(key, large);
+    if (!pending && workerOk && parse.scene !== undefined && large) pending = this.submit(key, ticket, () => this.worker.inspect(text));
     let result: InspectResult | undefined;
     if (pending) {
       const r = (await pending) as WorkerInspectResult | undefined;
@@ -241,10 +245,10 @@ export class Analyzer {
     return p;
   }
 
-  /** True when past steps of this scene are analysed in the worker (large scene). */
-  usesWorkerFor(bodies: number): boolean {
+  /** True when past steps of this scene are analysed in the worker (large scene: logic/workload.ts). */
+  usesWorkerFor(scene: SceneSpec | undefined): boolean {
     const opt = this.options();
-    return opt.useWorker && this.worker.available && bodies > opt.inlineMaxBodies;
+    return opt.useWorker && this.worker.available && analyseInWorker(sceneWorkload(scene), opt);
   }
 
   /**
@@ -264,7 +268,7 @@ export class Analyzer {
   forget(key: string): void {
     this.tracker.invalidate(key);
     this.tracker.invalidate(`snapshot:${key}`);
-    this.lastBodies.delete(key);
+    this.lastInWorker.delete(key);
     this.checkStaleRunning();
   }
 

@@ -10,6 +10,7 @@ export interface Config {
   conditionWarning: number | undefined;
   /** Scenes with more bodies than this are analysed in a worker thread. */
   inlineMaxBodies: number;
+  inlineMaxWork: number;
   /** Use the worker thread at all. */
   useWorker: boolean;
   codeLens: boolean;
@@ -31,6 +32,7 @@ export function readConfig(): Config {
     playRate: num(c.get('play.stepsPerSecond'), 30, 1, 1000),
     conditionWarning: typeof cw === 'number' && Number.isFinite(cw) && cw > 1 ? cw : undefined,
     inlineMaxBodies: num(c.get('analysis.inlineMaxBodies'), 20, 0, 100_000),
+    inlineMaxWork: num(c.get('analysis.inlineMaxWork'), 20_000, 0, 1e12),
     useWorker: c.get<boolean>('analysis.useWorker', true) !== false,
     codeLens: c.get<boolean>('codeLens.enabled', true) !== false,
     statusBar: c.get<boolean>('statusBar.enabled', true) !== false,

@@ -44,7 +44,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
     const cfg = (): Config => this.config;
     this.log = this._register(vscode.window.createOutputChannel('Constraint Lens', { log: true }));
     this.worker = this._register(new InspectWorker(vscode.Uri.joinPath(extension.extensionUri, 'dist', 'worker.js').fsPath, this.log));
-    this.analyzer = this._register(new Analyzer(this.worker, this.log, () => ({ inlineMaxBodies: this.config.inlineMaxBodies, useWorker: this.config.useWorker })));
+    this.analyzer = this._register(new Analyzer(this.worker, this.log, () => ({ inlineMaxBodies: this.config.inlineMaxBodies, inlineMaxWork: this.config.inlineMaxWork, useWorker: this.config.useWorker })));
     this.models = this._register(new ModelService(this.log, () => this.config.importKeyframe));
     this.scenes = this._register(new SceneManager(this.analyzer, this.log, cfg, this.models));
     this.runner = new Runner(this.scenes, this.log, cfg); // owns nothing: the scene manager stops the runs

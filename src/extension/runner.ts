@@ -101,7 +101,7 @@ export class Runner {
     } finally {
       this.scenes.markIdle(s, handle);
     }
-    if (sim.stopped) void vscode.window.showWarningMessage(`Constraint Lens: ${s.fileName} stopped at step ${sim.currentStep}: a value became NaN or infinite. See the Problems view.`);
+    if (sim.stopped) void vscode.window.showWarningMessage(`Constraint Lens: ${s.fileName} stopped at step ${sim.currentStep}: ${sim.historyFull ? "the run's history is full (CL405)" : 'a value became NaN or infinite'}. See the Problems view.`);
     return sim.currentStep - start;
   }
 

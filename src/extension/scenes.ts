@@ -212,7 +212,7 @@ export class SceneManager extends SceneStore<vscode.Uri> {
   /** True when analysing a step of this scene is slow enough to belong in the worker. */
   isLarge(s: SceneState): boolean {
     // A model's text is XML: the worker (which parses scene text) never analyses its steps.
-    return !isModelPath(s.uri.path) && this.analyzer.usesWorkerFor(s.result?.parse.scene?.bodies.length ?? 0);
+    return !isModelPath(s.uri.path) && this.analyzer.usesWorkerFor(s.result?.parse.scene);
   }
 
   /**

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Codes, inspectParsed, parseScene, type Diagnostic, type InspectResult, type ParseResult } from '../engine';
+import { Codes, inspectParsed, parseScene, type Diagnostic, type InspectResult, type Limits, type ParseResult } from '../engine';
 import { compareWithMujoco, type CompareResult } from './compare';
 import { exportScene } from './export';
 import { cliWorkspace, isModelFile, loadModel, nodeFileAccess, type ModelParseResult } from './index';
@@ -19,9 +19,9 @@ export const IMPORT_USAGE = `  constraint-lens inspect|simulate|report MODEL.xml
 export const isModelPath = (file: string, text: string): boolean => isModelFile(file, text);
 
 /** Parse a scene, or load a model (its <include>s and assets only from the current folder, or the model's). */
-export async function parseForCli(file: string, text: string, keyframe?: string): Promise<ParseResult> {
+export async function parseForCli(file: string, text: string, keyframe?: string, limits?: Partial<Limits>): Promise<ParseResult> {
   if (!isModelFile(file, text)) {
-    const r = parseScene(text);
+    const r = parseScene(text, limits);
     if (keyframe !== undefined) {
       const d: Diagnostic = { severity: 'error', code: Codes.unknownKeyframe, message: '--keyframe applies to MJCF and URDF models only.', range: r.sourceMap.rangeOf([]) };
       return { ...r, diagnostics: [d, ...r.diagnostics], hasErrors: true };
@@ -35,9 +35,9 @@ export async function parseForCli(file: string, text: string, keyframe?: string)
  * Parse (or load) and analyse step 0. For models the engine's quick fixes (edits of JSON scene
  * text) are dropped: they never apply to XML.
  */
-export async function inspectForCli(file: string, text: string, keyframe?: string): Promise<InspectResult> {
-  const parse = await parseForCli(file, text, keyframe);
-  const r = inspectParsed(text, parse);
+export async function inspectForCli(file: string, text: string, keyframe?: string, limits?: Partial<Limits>): Promise<InspectResult> {
+  const parse = await parseForCli(file, text, keyframe, limits);
+  const r = inspectParsed(text, parse, { limits });
   if (isModelFile(file, text)) for (const d of r.diagnostics) delete d.fixes;
   return r;
 }

@@ -95,6 +95,7 @@ export function bigChainModel(nBodies: number): PanelModel {
     step: 3,
     t: 0.003,
     formulation: 'acceleration',
+    compliance: 0,
     stabilization: 'aerislab',
     bodies: names,
     columnLabels,

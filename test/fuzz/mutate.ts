@@ -114,7 +114,7 @@ function firstBadIn(label: string, xs: ArrayLike<number> | undefined): string | 
 /** The first number a snapshot shows that is NaN, ±∞ or beyond ±1e150 (κ may be null: singular). */
 export function badInSnapshot(s: SystemSnapshot): string | undefined {
   const vectors: [string, ArrayLike<number> | undefined][] = [
-    ['MinvBlocks', s.MinvBlocks], ['J', s.J.values], ['A', s.A.values], ['F', s.F], ['v', s.v], ['rhs', s.rhs], ['a0', s.a0], ['b', s.b],
+    ['MinvBlocks', s.MinvBlocks], ['J', s.J.values], ['A', s.A?.values ?? []], ['F', s.F], ['v', s.v], ['rhs', s.rhs], ['a0', s.a0], ['b', s.b],
     ['lambda', s.lambda], ['a', s.a], ['C', s.C], ['Cdot', s.Cdot], ['constraintForce', s.constraintForce], ['W', s.W?.values], ['B', s.B], ['R', s.R],
     ['singularValues', s.singularValues],
   ];

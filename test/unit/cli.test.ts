@@ -32,7 +32,7 @@ test('inspect --json has exactly the documented fields', () => {
   const r = run('inspect', ex('horizontal-rod.scene.json'), '--json');
   assert.equal(r.status, 0);
   const j = JSON.parse(r.stdout);
-  assert.deepEqual(Object.keys(j).sort(), ['A', 'C', 'Cdot', 'F', 'J', 'Minv', 'a', 'a0', 'b', 'bodies', 'cond', 'constraintForce', 'diagnostics', 'lambda', 'method', 'rank', 'redundant', 'rhs', 'rows', 'v'].sort());
+  assert.deepEqual(Object.keys(j).sort(), ['A', 'C', 'Cdot', 'F', 'J', 'Minv', 'a', 'a0', 'b', 'bodies', 'compliance', 'cond', 'constraintForce', 'diagnostics', 'lambda', 'method', 'rank', 'redundant', 'rhs', 'rows', 'v'].sort());
   assert.deepEqual(j.bodies, ['Body_A', 'Body_B']);
   assert.deepEqual(j.rows, [{ constraint: 'rod', row: 0 }]);
   assert.equal(j.Minv.length, 12);
@@ -96,4 +96,41 @@ test('report writes one self-contained HTML file', () => {
   assert.match(html, /Content-Security-Policy/);
   assert.doesNotMatch(html, /(src|href)=["']https?:/);
   assert.match(html, /diagonal2/);
+});
+
+test('--limits: steps clamped (CL010) and the history capped (CL405), exit 0; a malformed list is a usage error', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cl-limits-'));
+  const f = join(dir, 'big.scene.json');
+  writeFileSync(f, JSON.stringify({ solver: { dt: 0.01, steps: 1e12 }, bodies: [{ name: 'a', mass: 1 }] }, null, 2));
+  const r = run('simulate', f, '--limits', 'steps=4,history=100');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /Ran 2 steps .*stopped there: the history is full \(CL405\)/);
+  assert.match(r.stdout, /CL405-history-full/);
+  assert.match(r.stdout, /CL010-too-many-steps `solver\.steps` = 1,000,000,000,000 is above the limit of 4 steps/);
+  const bad = run('inspect', f, '--limits', 'steps=0');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--limits: limit steps must be a whole number/);
+  assert.match(run('inspect', '--help').stdout, /--limits L/);
+});
+
+test('inspect of a tall island (600 rods on one body): A not formed, the reason printed and in the JSON; Σ beside W', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cl-tall-'));
+  const f = join(dir, 'tall.scene.json');
+  const constraints = Array.from({ length: 600 }, (_, i) => ({ type: 'distance', bodyA: 'world', bodyB: 'B', anchorA: [3 * Math.cos(i * 2.4), 3 * Math.sin(i * 2.4), 3 - i / 100], anchorB: [0.1 * Math.cos(i), 0.1 * Math.sin(i), 0] }));
+  writeFileSync(f, JSON.stringify({ bodies: [{ name: 'B', mass: 1 }], constraints }));
+  const r = run('inspect', f);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /A \(600×600\): A = J·M⁻¹·Jᵀ is not formed for the 600 rows of a tall island on 6 velocity columns/);
+  assert.match(r.stdout, /rank\(J\) = 6\/600/);
+  const j = JSON.parse(run('inspect', f, '--json').stdout);
+  assert.equal(j.A, undefined);
+  assert.match(j.omitted.A, /not formed/);
+  assert.equal(j.rank.J, 6);
+  // velocity formulation with compliance: W printed as the Delassus operator, Σ on its own line
+  const v = join(dir, 'pendulum.scene.json');
+  writeFileSync(v, JSON.stringify({ solver: { formulation: 'velocity', compliance: 0.001 }, bodies: [{ name: 'P', mass: 2, position: [1, 0, 0] }], constraints: [{ type: 'distance', bodyA: 'world', bodyB: 'P' }] }));
+  const out = run('inspect', v).stdout;
+  assert.match(out, /W = h·J·M⁻¹·Jᵀ \(Delassus operator\) \(1×1\)/);
+  assert.match(out, /Σ = 0\.001·I \(solver\.compliance\): the matrix solved is W \+ Σ/);
+  assert.doesNotMatch(out, /\+Σ\)/);
 });

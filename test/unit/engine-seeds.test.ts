@@ -22,7 +22,7 @@ test('horizontal rod: J, C, rhs, A = [[1.2]], λ = 0, free fall (walkthrough sec
   assert.deepEqual(csrRows(s.J).map((r) => r.map((x) => x + 0)), [[-2, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0]]);
   assert.deepEqual(Array.from(s.C, (x) => x + 0), [0]);
   assert.deepEqual(Array.from(s.rhs, (x) => x + 0), [0]);
-  close(csrRows(s.A)[0][0], 1.2, 1e-12, 'A');
+  close(csrRows(s.A!)[0][0], 1.2, 1e-12, 'A');
   assert.equal(Math.abs(s.lambda[0]) < 1e-12, true, `λ = ${s.lambda[0]}`);
   for (const k of [2, 8]) close(s.a[k], -9.81, 1e-12, `a_z[${k}]`);
   for (const k of [0, 1, 3, 4, 5, 6, 7, 9, 10, 11]) assert.ok(Math.abs(s.a[k]) < 1e-12);
@@ -44,8 +44,8 @@ test('hanging mass: A = 0.800004, b = −19.62, λ = −24.5248773756…, rod fo
   assert.equal(r.hasErrors, false, JSON.stringify(r.diagnostics));
   const s = r.snapshot!;
   const A = 4 * (1e-6 + 0.2);
-  close(csrRows(s.A)[0][0], A, 1e-12, 'A');
-  close(csrRows(s.A)[0][0], 0.800004, 1e-12, 'A');
+  close(csrRows(s.A!)[0][0], A, 1e-12, 'A');
+  close(csrRows(s.A!)[0][0], 0.800004, 1e-12, 'A');
   close(s.b[0], -19.62, 1e-12, 'b');
   close(s.lambda[0], -19.62 / A, 1e-12, 'λ');
   close(s.lambda[0], -24.524877375613, 1e-12, 'λ (seed digits)');
@@ -65,7 +65,7 @@ test('hanging mass: A = 0.800004, b = −19.62, λ = −24.5248773756…, rod fo
 test('hybrid anchor + payload: A = [[0.804]], λ = 0, distance still 2 m after 100 steps (HybridSolver notebook)', () => {
   const text = example('hybrid-anchor-payload.scene.json');
   const r = inspectScene(text);
-  close(csrRows(r.snapshot!.A)[0][0], 0.804, 1e-12, 'A');
+  close(csrRows(r.snapshot!.A!)[0][0], 0.804, 1e-12, 'A');
   assert.ok(Math.abs(r.snapshot!.lambda[0]) < 1e-12);
   const sim = simulateScene(text, 100);
   assert.equal(sim.result!.steps.length, 100);

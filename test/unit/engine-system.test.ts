@@ -46,7 +46,7 @@ test('block-sparse assembly and KKT solve equal a dense solve of the full KKT sy
     const Minv = new Matrix(csrRows(blockDiagonalCsr(s.MinvBlocks, 6)));
     const J = new Matrix(csrRows(s.J));
     const Adense = J.mmul(Minv).mmul(J.transpose());
-    assert.ok(maxAbsDiff(csrRows(s.A), Adense.to2DArray()) < 1e-12, 'A = J·M⁻¹·Jᵀ');
+    assert.ok(maxAbsDiff(csrRows(s.A!), Adense.to2DArray()) < 1e-12, 'A = J·M⁻¹·Jᵀ');
     // full KKT: [M −Jᵀ; J 0] [a; λ] = [F; rhs]
     const M = new Matrix(csrRows(blockDiagonalCsr(s.MinvBlocks, 6))).to2DArray();
     const Mfull = new Matrix(M.length, M.length);
@@ -90,7 +90,7 @@ test('velocity formulation: W = h·J·M⁻¹·Jᵀ, B = J·(u + h·M⁻¹F), (W)
   const s = inspectScene(mixedScene('aerislab', 'velocity')).snapshot!;
   assert.ok(s.W && s.B && s.R);
   const h = 0.01;
-  const A = csrRows(s.A);
+  const A = csrRows(s.A!);
   const W = csrRows(s.W!);
   assert.ok(maxAbsDiff(W, A.map((r) => r.map((x) => h * x))) < 1e-15);
   const J = new Matrix(csrRows(s.J));

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { Analyzer, InspectWorker, type Log } from '../../src/extension/analyzer';
 import { handle } from '../../src/extension/worker';
 import { Lru, type WorkerInspectResult, type WorkerSnapshotResult } from '../../src/extension/logic/workerProtocol';
+import { analyseInWorker, DEFAULT_INLINE_MAX_WORK, sceneWorkload } from '../../src/extension/logic/workload';
 import { parseScene, Simulation } from '../../src/engine';
 
 function chainScene(n: number): string {
@@ -139,4 +140,32 @@ test('analyzer: small scenes are analysed inline; stale results are dropped', as
   assert.equal(big?.parse.scene?.bodies.length, 25);
   assert.equal(analyzer.stats.lastWhere, 'host');
   analyzer.dispose();
+});
+
+test('workload: the worker is chosen by the work (rows × columns + rows² per island), not the body count alone', () => {
+  const oneBody = (m: number) =>
+    parseScene(JSON.stringify({ bodies: [{ name: 'B', mass: 1 }], constraints: Array.from({ length: m }, (_, i) => ({ type: 'distance', bodyA: 'world', bodyB: 'B', anchorA: [Math.cos(i), Math.sin(i), 1] })) })).scene;
+  const opt = { inlineMaxBodies: 20, inlineMaxWork: DEFAULT_INLINE_MAX_WORK };
+  // one body, 5000 distance rows: 5000·6 + 5000² — the worker, although it is a single body
+  const tall = sceneWorkload(oneBody(5000));
+  assert.deepEqual({ bodies: tall.bodies, rows: tall.rows, dofs: tall.dofs }, { bodies: 1, rows: 5000, dofs: 6 });
+  assert.equal(tall.work, 5000 * 6 + 5000 ** 2);
+  assert.equal(analyseInWorker(tall, opt), true);
+  // one body, a handful of rows: inline
+  const small = sceneWorkload(oneBody(10));
+  assert.equal(small.work, 10 * 6 + 100);
+  assert.equal(analyseInWorker(small, opt), false);
+  // a 20-link chain of ball and hinge joints: 3 + 10·5 + 9·3 = 80 rows on 120 columns (one island), inline; 30 links: the worker
+  const chain20 = sceneWorkload(parseScene(chainScene(20)).scene);
+  assert.equal(chain20.work, 80 * 120 + 80 * 80);
+  assert.equal(analyseInWorker(chain20, opt), false);
+  assert.equal(analyseInWorker(sceneWorkload(parseScene(chainScene(30)).scene), opt), true);
+  // islands add up separately: two bodies each on its own rods are two islands of 6 columns
+  const two = parseScene(JSON.stringify({ bodies: [{ name: 'A', mass: 1 }, { name: 'B', mass: 1 }], constraints: [{ type: 'ball', bodyA: 'world', bodyB: 'A' }, { type: 'hinge', bodyA: 'world', bodyB: 'B' }] })).scene;
+  assert.equal(sceneWorkload(two).work, 3 * 6 + 9 + 5 * 6 + 25);
+  // more bodies than inlineMaxBodies still goes to the worker; a lock counts its locked axes
+  assert.equal(analyseInWorker({ bodies: 21, rows: 0, dofs: 126, work: 0 }, opt), true);
+  const lock = parseScene(JSON.stringify({ bodies: [{ name: 'A', mass: 1 }], constraints: [{ type: 'lock', bodyA: 'world', bodyB: 'A', linear: [true, false, true], angular: [false, false, true] }] })).scene;
+  assert.equal(sceneWorkload(lock).rows, 3);
+  assert.equal(sceneWorkload(undefined).work, 0);
 });

@@ -19,6 +19,7 @@ function snapshot(): SystemSnapshot {
     step: 0,
     t: 0,
     formulation: 'acceleration',
+    compliance: 0,
     stabilization: 'aerislab',
     bodies: ['b'],
     columnLabels: ['b.vx', 'b.vy'],

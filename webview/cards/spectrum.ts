@@ -34,7 +34,7 @@ export function createSpectrumCard({ store }: CardContext): HTMLElement {
       } else {
         chartWrap.hidden = true;
         empty.hidden = false;
-        empty.textContent = `Singular values were not computed for this step (${snap.A.rows} rows${snap.condEstimated ? '; κ is an estimate' : ''}).`;
+        empty.textContent = `Singular values were not computed for this step (${snap.rank.rows} rows${snap.condEstimated ? '; κ is an estimate' : ''}).`;
       }
     },
   );

@@ -4,7 +4,7 @@
 // constraints.ts (with couplers.ts), the world's shapes and the contact settings (shapes.ts, contactSettings.ts), all
 // reading fields through the value readers of reader.ts.
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { Codes } from '../codes';
+import { type Code, Codes } from '../codes';
 import type { Diagnostic } from '../types';
 import { readBody, type DeclaredBody } from './bodies';
 import { readConstraint, reportDuplicateConstraintNames, type NamedConstraint } from './constraints';
@@ -14,17 +14,22 @@ import { DEFAULT_GRAVITY, DEFAULT_SCENE_NAME, SCENE_FIELDS } from './fields';
 import { BAD, describe, FieldReader } from './reader';
 import { readWorld } from './shapes';
 import { readSolver } from './solver';
-import { LineIndex, createSourceMap } from './text';
+import { LineIndex, createSourceMap, findProperty } from './text';
+import { type Limits, resolveLimits } from '../limits';
+import { PRESCAN_CHARS, stepsLimitDiagnostic, streamCountDiagnostics, textLimitDiagnostic, treeCountDiagnostics } from './limits';
 import type { BodySpec, ConstraintSpec, ParseResult, SceneSpec } from './types';
 
 /** Marks the CL900 diagnostic of an unexpected internal failure (a bug): `data.internalError === true`. */
 const INTERNAL_ERROR_KEY = 'internalError';
 
-/** Parse and validate a scene file (JSON with comments). Never throws. */
-export function parseScene(text: string): ParseResult {
+/** Parse and validate a scene file (JSON with comments). Never throws; bounded by `limits` (src/engine/limits.ts). */
+export function parseScene(text: string, limits?: Partial<Limits>): ParseResult {
   const src = typeof text === 'string' ? text : '';
+  const lim = resolveLimits(limits);
   try {
-    return readDocument(src);
+    const over = refused(src, lim);
+    if (over) return over;
+    return readDocument(src, lim);
   } catch (e) {
     // A bug in the parser: still return a well-formed result rather than breaking the editor.
     const index = new LineIndex(src);
@@ -39,6 +44,17 @@ export function parseScene(text: string): ParseResult {
     ];
     return { scene: undefined, diagnostics, sourceMap: createSourceMap(undefined, index), hasErrors: true };
   }
+}
+
+/** A text over the length limit, or (counted by streaming) with too many bodies or constraints: not parsed. */
+function refused(text: string, lim: Limits): ParseResult | undefined {
+  const tooLong = textLimitDiagnostic(text, lim);
+  const diagnostics = tooLong ? [tooLong] : text.length > PRESCAN_CHARS ? streamCountDiagnostics(text, lim) : [];
+  if (diagnostics.length === 0) return undefined;
+  // the source map covers the first line only: nothing else of the text is looked at
+  const nl = text.search(/[\r\n]/);
+  const head = text.slice(0, Math.min(nl < 0 ? text.length : nl, 10_000));
+  return { scene: undefined, diagnostics, sourceMap: createSourceMap(undefined, new LineIndex(head)), hasErrors: true };
 }
 
 const PARSE_ERROR_MESSAGES: Record<string, string> = {
@@ -61,7 +77,7 @@ const PARSE_ERROR_MESSAGES: Record<string, string> = {
 };
 
 /** The syntax, then the scene object: the top-level fields, the solver, the bodies and the constraints. */
-function readDocument(text: string): ParseResult {
+function readDocument(text: string, lim: Limits): ParseResult {
   const r = new FieldReader(new LineIndex(text));
   const errors: ParseError[] = [];
   // A byte order mark is not JSON; parse a same-length text with a space in its place.
@@ -80,8 +96,12 @@ function readDocument(text: string): ParseResult {
   }
   const sourceMap = createSourceMap(r.root, r.index);
   let scene: SceneSpec | undefined;
-  if (r.root && r.root.type === 'object') {
-    scene = readScene(r, r.root);
+  const tooMany = treeCountDiagnostics(r.root, lim, (n) => r.index.nodeRange(n));
+  for (const d of tooMany) r.report(d.severity, d.code as Code, d.message, d.range, d.data);
+  if (tooMany.length > 0) {
+    // refused: the bodies and constraints past the limit are never read
+  } else if (r.root && r.root.type === 'object') {
+    scene = readScene(r, r.root, lim);
   } else if (r.root) {
     r.report(
       'error',
@@ -98,12 +118,19 @@ function readDocument(text: string): ParseResult {
 }
 
 /** The scene object's fields, each section read by its own file. */
-function readScene(r: FieldReader, root: Node): SceneSpec {
+function readScene(r: FieldReader, root: Node, lim: Limits): SceneSpec {
   const top = r.object(root, [], SCENE_FIELDS, {});
   r.string(top, '$schema', '`$schema`', {}); // allowed, checked for type, otherwise unused
   const name = r.string(top, 'name', 'The scene `name`', {});
   const gravity = r.vec3(top, 'gravity', '`gravity`', DEFAULT_GRAVITY, {});
   const solver = readSolver(r, top);
+  const solverNode = r.valueOf(top, 'solver');
+  const stepsNode = solverNode && solverNode !== BAD && solverNode.type === 'object' ? findProperty(solverNode, 'steps')?.children?.[1] : undefined;
+  const tooLong = stepsLimitDiagnostic(solver.steps, lim, stepsNode ? r.index.nodeRange(stepsNode) : r.index.range(0, 1));
+  if (tooLong) {
+    r.report(tooLong.severity, tooLong.code as Code, tooLong.message, tooLong.range, { ...tooLong.data, path: ['solver', 'steps'] });
+    solver.steps = lim.steps;
+  }
 
   // Bodies.
   const bodies: BodySpec[] = [];
