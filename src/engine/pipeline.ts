@@ -107,7 +107,7 @@ export function simulateInspected(inspect: InspectResult, steps?: number, onProg
     const sim = new Simulation(scene, inspect.parse.sourceMap, opts);
     const lim = resolveLimits(opts.limits);
     let total = steps ?? scene.solver.steps;
-    const tooLong = steps !== undefined ? stepsLimitDiagnostic(steps, lim, firstLineRange(text), `The run of ${formatCount(steps)} steps asked for`) : undefined;
+    const tooLong = steps !== undefined ? stepsLimitDiagnostic(steps, lim, firstLineRange(inspect.parse.sourceMap.text ?? ''), `The run of ${formatCount(steps)} steps asked for`) : undefined;
     if (tooLong) {
       inspect.diagnostics.push(tooLong);
       total = lim.steps;

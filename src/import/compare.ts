@@ -180,6 +180,8 @@ function convertRows(type: string, ts: number, rows: number[], R2: number[] | un
 function diagOf(snap: SystemSnapshot, r0: number, n: number): number[] {
   const A = snap.A;
   const out: number[] = [];
+  // A left out (a tall island: tallIsland.ts): its diagonal is not shown (NaN, "not formed").
+  if (!A) return Array.from({ length: n }, () => NaN);
   for (let r = r0; r < r0 + n; r++) {
     let v = 0;
     for (let k = A.rowPtr[r]; k < A.rowPtr[r + 1]; k++) if (A.colIdx[k] === r) v = A.values[k];
