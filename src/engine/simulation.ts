@@ -20,7 +20,13 @@ import { addContactSnapshotFields, applyContactStep, contactRecordFields, NO_CON
 import { ContactFindings } from './contactFindings';
 
 export interface SimulationOptions {
-  /** κ is exact per step up to this many rows per island, estimated above (flagged). Default 200. */
+  /**
+   * κ of each step's record is exact (eigenvalues) up to this many rows per island and a Hager–Higham
+   * κ₁ estimate from the step's Cholesky factor above (the record's `condEstimated` says which).
+   * Default 12 (below that the eigenvalues cost about what the estimate's solves do); step 0
+   * (`inspectScene`) and `snapshotAt` always give the exact spectrum up to 1000 rows, and the
+   * divergence analysis exact κ up to 200 rows.
+   */
   stepExactCondMaxRows?: number;
   /** Keep per-row λ in the records up to this many rows (default 600), and poses up to this many bodies (default 500). */
   maxRecordRows?: number;
@@ -28,6 +34,11 @@ export interface SimulationOptions {
   /** Keep a step's contacts in its record up to this many (default 256); `contactCount` always says how many there were. */
   maxRecordContacts?: number;
 }
+
+/** Per step, κ is exact up to this many rows per island (see `stepExactCondMaxRows`). */
+const STEP_EXACT_COND_ROWS = 12;
+/** The divergence analysis (on demand, a few solves) takes exact κ up to this many rows per island. */
+const DIVERGENCE_EXACT_COND_ROWS = 200;
 
 const STATE_SIZE = 13; // p(3) q(4) v(3) w(3)
 
@@ -91,7 +102,7 @@ export class Simulation implements SimulationApi {
     // PGS is warm-started: a replay must start where a warm start was kept (one per checkpoint)
     const shapes = mode === 'velocity' ? scene.bodies.reduce((n, b) => n + b.shapes.length, 0) : 0;
     this.checkpointEvery = Math.max(1, Math.ceil(scene.bodies.length / 200), Math.ceil(shapes / 10));
-    this.stepCondRows = opts.stepExactCondMaxRows ?? 200;
+    this.stepCondRows = opts.stepExactCondMaxRows ?? STEP_EXACT_COND_ROWS;
     this.maxRecordRows = opts.maxRecordRows ?? 600;
     this.maxRecordBodies = opts.maxRecordBodies ?? 500;
     this.initialViolation = this.constraintViolations(this.states);
@@ -218,7 +229,7 @@ export class Simulation implements SimulationApi {
       solveAt: (k: number) => {
         const w = this.world;
         const asm = assemble(w, unpack(this.stateAt(k)));
-        return solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: this.stepCondRows, wantSpectrum: false, wantScaledCond: true });
+        return solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: DIVERGENCE_EXACT_COND_ROWS, wantSpectrum: false, wantScaledCond: true });
       },
       replay: (from: number, to: number, visit: (step: number, states: readonly BodyState[]) => void) => {
         const states = unpack(this.stateAt(from));
