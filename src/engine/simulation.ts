@@ -44,8 +44,45 @@ const STATE_SIZE = 13; // p(3) q(4) v(3) w(3)
 
 function pack(states: BodyState[]): Float64Array {
   const out = new Float64Array(states.length * STATE_SIZE);
-  states.forEach((s, i) => out.set([...s.p, ...s.q, ...s.v, ...s.w], i * STATE_SIZE));
+  for (let i = 0, o = 0; i < states.length; i++, o += STATE_SIZE) {
+    const { p, q, v, w } = states[i];
+    out[o] = p[0];
+    out[o + 1] = p[1];
+    out[o + 2] = p[2];
+    out[o + 3] = q[0];
+    out[o + 4] = q[1];
+    out[o + 5] = q[2];
+    out[o + 6] = q[3];
+    out[o + 7] = v[0];
+    out[o + 8] = v[1];
+    out[o + 9] = v[2];
+    out[o + 10] = w[0];
+    out[o + 11] = w[1];
+    out[o + 12] = w[2];
+  }
   return out;
+}
+
+/** The poses p (3) and q (4) of every body, in body order (a step record's `poses`). */
+function posesOf(states: BodyState[]): number[] {
+  const out = new Array<number>(states.length * 7);
+  for (let i = 0, o = 0; i < states.length; i++, o += 7) {
+    const { p, q } = states[i];
+    out[o] = p[0];
+    out[o + 1] = p[1];
+    out[o + 2] = p[2];
+    out[o + 3] = q[0];
+    out[o + 4] = q[1];
+    out[o + 5] = q[2];
+    out[o + 6] = q[3];
+  }
+  return out;
+}
+
+function maxAbs(x: Float64Array): number {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) m = Math.max(m, Math.abs(x[i]));
+  return m;
 }
 function unpack(buf: Float64Array): BodyState[] {
   const out: BodyState[] = [];
@@ -274,8 +311,9 @@ export class Simulation implements SimulationApi {
         this.stopAt(stepIndex, bad);
         break;
       }
-      C.forEach((v, c) => {
-        if (this.drifted.has(c) || !(v > Math.max(tol, 10 * this.initialViolation[c]))) return;
+      for (let c = 0; c < C.length; c++) {
+        const v = C[c];
+        if (!(v > tol && v > 10 * this.initialViolation[c]) || this.drifted.has(c)) continue;
         this.drifted.add(c);
         const spec = w.constraints[c].spec;
         this._diagnostics.push({
@@ -285,7 +323,7 @@ export class Simulation implements SimulationApi {
           range: constraintRange(this.sourceMap, spec.index),
           data: { constraint: spec.name, constraintIndex: spec.index, step: stepIndex, violation: v },
         });
-      });
+      }
       const rec: StepRecord = {
         step: stepIndex,
         t: stepIndex * s.dt,
@@ -295,10 +333,10 @@ export class Simulation implements SimulationApi {
         condEstimated: out.condEstimated,
         rank: out.rank,
         energy,
-        quatDrift: drift.reduce((m, x) => Math.max(m, Math.abs(x)), 0),
+        quatDrift: maxAbs(drift),
         method: contact ? (contact.mode === 'velocity' ? 'pgs' : 'newton') : out.method,
         ...(contact ? contactRecordFields(this.scene, contact, this.maxRecordContacts) : this.contacts ? NO_CONTACT_FIELDS : {}),
-        poses: w.bodies.length <= this.maxRecordBodies ? this.states.flatMap((st) => [...st.p, ...st.q]) : [],
+        poses: w.bodies.length <= this.maxRecordBodies ? posesOf(this.states) : [],
       };
       this._records.push(rec);
       added.push(rec);
