@@ -194,8 +194,13 @@ export interface Assembly {
   poses: Pose[];
 }
 
-/** Assemble the system at the given body states (AerisLab `assemble_system`, block-sparse). */
-export function assemble(world: World, states: BodyState[]): Assembly {
+/**
+ * Assemble the system at the given body states (AerisLab `assemble_system`, block-sparse).
+ * `evaluated`: the world's per-constraint buffers (`world.evals`) already hold every constraint's
+ * evaluation at exactly these states (the caller evaluated them last, e.g. for the step record's
+ * ‖C‖), so they are not evaluated again.
+ */
+export function assemble(world: World, states: BodyState[], evaluated = false): Assembly {
   const { bodies, colBodies, constraints, nRows, nCols, rowStart, evals } = world;
   const g = world.scene.gravity;
   const nb = colBodies.length;
@@ -246,7 +251,7 @@ export function assemble(world: World, states: BodyState[]): Assembly {
     const pa = ia < 0 ? WORLD_POSE : poses[ia];
     const pb = ib < 0 ? WORLD_POSE : poses[ib];
     const ev = evals[c];
-    constraints[c].evaluate(pa, pb, ev);
+    if (!evaluated) constraints[c].evaluate(pa, pb, ev);
     const r0 = rowStart[c];
     for (let r = 0; r < constraints[c].rows; r++) {
       const row = r0 + r;

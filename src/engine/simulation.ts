@@ -120,6 +120,12 @@ export class Simulation implements SimulationApi {
   private readonly contactFindings: ContactFindings;
   private readonly maxRecordContacts: number;
   private warm: WarmStart = NO_WARM;
+  /**
+   * `world.evals` hold the constraints evaluated at `this.states` (by the last record's ‖C‖), so the
+   * next step's assembly need not evaluate them again. Cleared by anything else that assembles or
+   * replaces the states; never set with contacts (their solvers assemble on the same world).
+   */
+  private evalsFresh = false;
   private readonly warmAt = new Map<number, WarmStart>();
 
   /** `sourceMap` places the run's diagnostics in the scene text; a scene built in code gets an empty map. */
@@ -161,6 +167,7 @@ export class Simulation implements SimulationApi {
 
   reset(): void {
     this.states = unpack(this.initial);
+    this.evalsFresh = false;
     this.checkpoints.clear();
     this.checkpoints.set(0, this.initial);
     this._records = [];
@@ -177,6 +184,7 @@ export class Simulation implements SimulationApi {
   /** ‖C‖₂ per constraint at the given states. */
   private constraintViolations(states: BodyState[]): Float64Array {
     const w = this.world;
+    this.evalsFresh = states === this.states && !this.contacts;
     const out = new Float64Array(w.constraints.length);
     for (let c = 0; c < w.constraints.length; c++) {
       const ia = w.endA[c];
@@ -190,11 +198,18 @@ export class Simulation implements SimulationApi {
     return out;
   }
 
+  /** The system at `states`, reusing `world.evals` when they hold exactly these states' evaluation. */
+  private assembleAt(states: BodyState[]) {
+    const fresh = this.evalsFresh && states === this.states;
+    this.evalsFresh = false;
+    return assemble(this.world, states, fresh);
+  }
+
   /** One step from `states` (mutated in place). Returns the solve and per-body |q|−1, or the first bad value (finite.ts). */
   private advance(states: BodyState[], stepIndex: number, analyse: boolean, warm: WarmStart = NO_WARM): { out: SolveOutput; drift: Float64Array; contact?: ContactStep; warm: WarmStart } | Finding {
     const w = this.world;
     const s = w.scene.solver;
-    const asm = assemble(w, states);
+    const asm = this.assembleAt(states);
     // per step: κ(A) (exact when small, else estimated) but not the scaled κ, which only inspect/snapshots show
     const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, wantScaledCond: false, skipAnalysis: !analyse });
     const bad = checkSystem(w, asm, out, { analysed: analyse });
@@ -239,7 +254,7 @@ export class Simulation implements SimulationApi {
   private checkStart(): Finding | undefined {
     if (this._records.length > 0) return undefined;
     const w = this.world;
-    const asm = assemble(w, this.states);
+    const asm = this.assembleAt(this.states);
     const out = solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: 0, wantSpectrum: false, wantScaledCond: false, skipAnalysis: true });
     return checkInitial(w, this.states, asm, out, this.initialViolation, energyOf(w, this.states), false);
   }
@@ -249,6 +264,7 @@ export class Simulation implements SimulationApi {
     this._stopped = true;
     this._diagnostics.push(findingDiagnostic(bad, step, this.scene.solver.dt, this.sourceMap));
     this.states = unpack(this.stateAt(this._records.length));
+    this.evalsFresh = false;
     this.explain(this.watch.stop(step, bad));
   }
 
@@ -265,7 +281,7 @@ export class Simulation implements SimulationApi {
       records: this._records,
       solveAt: (k: number) => {
         const w = this.world;
-        const asm = assemble(w, unpack(this.stateAt(k)));
+        const asm = this.assembleAt(unpack(this.stateAt(k)));
         return solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: DIVERGENCE_EXACT_COND_ROWS, wantSpectrum: false, wantScaledCond: true });
       },
       replay: (from: number, to: number, visit: (step: number, states: readonly BodyState[]) => void) => {
@@ -388,7 +404,7 @@ export class Simulation implements SimulationApi {
         warm = r.warm;
       }
     }
-    const asm = assemble(w, states);
+    const asm = this.assembleAt(states);
     const out = solveSystem(w, asm, this.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: true });
     // contacts: the step from this state (as λ of the acceleration formulation is the step's from it)
     const contact = this.contacts?.step(states, warm, asm);
