@@ -37,6 +37,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/scene-parse.test.ts',
   'test/unit/scene-schema.test.ts',
   'test/unit/scene-shapes.test.ts',
+  'test/unit/step-hot-path.test.ts',
 ];
 
 export default tseslint.config(

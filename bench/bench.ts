@@ -9,7 +9,7 @@
 import * as os from 'node:os';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chainParams } from './chain';
+import { CHAIN_ALPHA, CHAIN_BETA, chainParams } from './chain';
 import { prepareDense, prepareEngine, preparePeer, runVariants, settle, type DenseExtra, type EngineExtra, type History, type Outcome, type PeerExtra, type Prepared } from './contenders';
 import { loadCannonPeer } from './cannon';
 import { fmtLoad, fmtMs } from './format';
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
     loadAverageAtStart: load0.map((x) => Number(x.toFixed(2))),
     gcBetweenRounds: typeof (globalThis as { gc?: unknown }).gc === 'function',
   };
-  console.log('Constraint Lens benchmark: hanging chain of N links, ball joints, dt 0.005, α = β = 0');
+  console.log(`Constraint Lens benchmark: hanging chain of N links, ball joints, dt 0.005, α = ${CHAIN_ALPHA}, β = ${CHAIN_BETA}`);
   console.log(`machine: node ${machine.node}, ${machine.cpu} (${cores} cores), ${machine.platform}`);
   console.log(`load average ${fmtLoad(load0, cores)}`);
 

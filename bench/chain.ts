@@ -3,7 +3,10 @@
 //   a horizontal chain that falls and swings under gravity (0, 0, −9.81);
 //   ball joints between consecutive links at their midpoint (anchors ±0.05 in x),
 //   and a ball joint between the world and link 0 at (−0.05, 0, 0);
-//   dt = 0.005, alpha = beta = 0 (no stabilisation).
+//   dt = 0.005; stabilisation α = 3430, β = 100 (AerisLab rhs = −(1+β)·Ċ − α·C: hβ = ½ and h²α ≈
+//   (1 − √½)², the engine's own "stable gains", ρ ≈ 0.71 per step), so that the engine's joints are
+//   held together like the peers' (MuJoCo's soft constraints, Rapier's and cannon-es's stabilised
+//   joints) rather than drifting; the gains cost nothing per step (the same formula with α = β = 0).
 
 export interface ChainParams {
   n: number;
@@ -16,8 +19,12 @@ export interface ChainParams {
   beta: number;
 }
 
+/** The chain's stabilisation gains (see above). */
+export const CHAIN_ALPHA = 3430;
+export const CHAIN_BETA = 100;
+
 export function chainParams(n: number): ChainParams {
-  return { n, mass: 1, inertia: 0.01, spacing: 0.1, dt: 0.005, gravity: [0, 0, -9.81], alpha: 0, beta: 0 };
+  return { n, mass: 1, inertia: 0.01, spacing: 0.1, dt: 0.005, gravity: [0, 0, -9.81], alpha: CHAIN_ALPHA, beta: CHAIN_BETA };
 }
 
 export const linkName = (k: number): string => `link${k}`;

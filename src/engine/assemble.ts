@@ -212,8 +212,13 @@ export interface Assembly {
   poses: Pose[];
 }
 
-/** Assemble the system at the given body states (AerisLab `assemble_system`, block-sparse). */
-export function assemble(world: World, states: BodyState[]): Assembly {
+/**
+ * Assemble the system at the given body states (AerisLab `assemble_system`, block-sparse).
+ * `evaluated`: the world's per-constraint buffers (`world.evals`) already hold every constraint's
+ * evaluation at exactly these states (the caller evaluated them last, e.g. for the step record's
+ * ‖C‖), so they are not evaluated again.
+ */
+export function assemble(world: World, states: BodyState[], evaluated = false): Assembly {
   const { bodies, colBodies, constraints, nRows, nCols, rowStart, evals } = world;
   const g = world.scene.gravity;
   const nb = colBodies.length;
@@ -265,7 +270,7 @@ export function assemble(world: World, states: BodyState[]): Assembly {
     const pb = ib < 0 ? WORLD_POSE : poses[ib];
     const ev = evals[c];
     const ex = world.endX[c];
-    constraints[c].evaluate(pa, pb, ev, ex.length ? extraPoses(ex, poses) : undefined);
+    if (!evaluated) constraints[c].evaluate(pa, pb, ev, ex.length ? extraPoses(ex, poses) : undefined);
     const r0 = rowStart[c];
     for (let r = 0; r < constraints[c].rows; r++) {
       const row = r0 + r;

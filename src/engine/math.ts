@@ -61,7 +61,20 @@ export function quatConjInto(q: Quat, out: Quat): void {
   out[2] = -q[2];
   out[3] = q[3];
 }
-export const quatNorm = (q: Quat): number => Math.hypot(q[0], q[1], q[2], q[3]);
+/**
+ * √(a² + b²) without overflow or underflow: the plain formula while the sum of squares is safely in
+ * range (Math.hypot, which scales every call, costs several times more), Math.hypot otherwise
+ * (also for NaN and ±∞).
+ */
+export function hypot2(a: number, b: number): number {
+  const s = a * a + b * b;
+  return s > 1e-290 && s < 1e290 ? Math.sqrt(s) : Math.hypot(a, b);
+}
+/** |q| of a quaternion (or any 4-vector), as `hypot2`. */
+export function quatNorm(q: ArrayLike<number>): number {
+  const s = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  return s > 1e-290 && s < 1e290 ? Math.sqrt(s) : Math.hypot(q[0], q[1], q[2], q[3]);
+}
 export function quatNormalize(q: Quat): Quat {
   const n = quatNorm(q);
   return n > 0 ? [q[0] / n, q[1] / n, q[2] / n, q[3] / n] : [0, 0, 0, 1];

@@ -22,7 +22,13 @@ import { addContactSnapshotFields, applyContactStep, contactRecordFields, NO_CON
 import { ContactFindings } from './contactFindings';
 
 export interface SimulationOptions {
-  /** κ is exact per step up to this many rows per island, estimated above (flagged). Default 200. */
+  /**
+   * κ of each step's record is exact (eigenvalues) up to this many rows per island and a Hager–Higham
+   * κ₁ estimate from the step's Cholesky factor above (the record's `condEstimated` says which).
+   * Default 12 (below that the eigenvalues cost about what the estimate's solves do); step 0
+   * (`inspectScene`) and `snapshotAt` always give the exact spectrum up to 1000 rows, and the
+   * divergence analysis exact κ up to 200 rows.
+   */
   stepExactCondMaxRows?: number;
   /** Keep per-row λ in the records up to this many rows (default 600), and poses up to this many bodies (default 500). */
   maxRecordRows?: number;
@@ -33,12 +39,54 @@ export interface SimulationOptions {
   limits?: Partial<Limits>;
 }
 
+/** Per step, κ is exact up to this many rows per island (see `stepExactCondMaxRows`). */
+const STEP_EXACT_COND_ROWS = 12;
+/** The divergence analysis (on demand, a few solves) takes exact κ up to this many rows per island. */
+const DIVERGENCE_EXACT_COND_ROWS = 200;
+
 const STATE_SIZE = 13; // p(3) q(4) v(3) w(3)
 
 function pack(states: BodyState[]): Float64Array {
   const out = new Float64Array(states.length * STATE_SIZE);
-  states.forEach((s, i) => out.set([...s.p, ...s.q, ...s.v, ...s.w], i * STATE_SIZE));
+  for (let i = 0, o = 0; i < states.length; i++, o += STATE_SIZE) {
+    const { p, q, v, w } = states[i];
+    out[o] = p[0];
+    out[o + 1] = p[1];
+    out[o + 2] = p[2];
+    out[o + 3] = q[0];
+    out[o + 4] = q[1];
+    out[o + 5] = q[2];
+    out[o + 6] = q[3];
+    out[o + 7] = v[0];
+    out[o + 8] = v[1];
+    out[o + 9] = v[2];
+    out[o + 10] = w[0];
+    out[o + 11] = w[1];
+    out[o + 12] = w[2];
+  }
   return out;
+}
+
+/** The poses p (3) and q (4) of every body, in body order (a step record's `poses`). */
+function posesOf(states: BodyState[]): number[] {
+  const out = new Array<number>(states.length * 7);
+  for (let i = 0, o = 0; i < states.length; i++, o += 7) {
+    const { p, q } = states[i];
+    out[o] = p[0];
+    out[o + 1] = p[1];
+    out[o + 2] = p[2];
+    out[o + 3] = q[0];
+    out[o + 4] = q[1];
+    out[o + 5] = q[2];
+    out[o + 6] = q[3];
+  }
+  return out;
+}
+
+function maxAbs(x: Float64Array): number {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) m = Math.max(m, Math.abs(x[i]));
+  return m;
 }
 function unpack(buf: Float64Array): BodyState[] {
   const out: BodyState[] = [];
@@ -85,6 +133,12 @@ export class Simulation implements SimulationApi {
   private readonly contactFindings: ContactFindings;
   private readonly maxRecordContacts: number;
   private warm: WarmStart = NO_WARM;
+  /**
+   * `world.evals` hold the constraints evaluated at `this.states` (by the last record's ‖C‖), so the
+   * next step's assembly need not evaluate them again. Cleared by anything else that assembles or
+   * replaces the states; never set with contacts (their solvers assemble on the same world).
+   */
+  private evalsFresh = false;
   private readonly warmAt = new Map<number, WarmStart>();
 
   /** `sourceMap` places the run's diagnostics in the scene text; a scene built in code gets an empty map. */
@@ -104,7 +158,7 @@ export class Simulation implements SimulationApi {
     // PGS is warm-started: a replay must start where a warm start was kept (one per checkpoint)
     const shapes = mode === 'velocity' ? scene.bodies.reduce((n, b) => n + b.shapes.length, 0) : 0;
     this.checkpointEvery = Math.max(1, Math.ceil(scene.bodies.length / 200), Math.ceil(shapes / 10));
-    this.stepCondRows = opts.stepExactCondMaxRows ?? 200;
+    this.stepCondRows = opts.stepExactCondMaxRows ?? STEP_EXACT_COND_ROWS;
     this.maxRecordRows = opts.maxRecordRows ?? 600;
     this.maxRecordBodies = opts.maxRecordBodies ?? 500;
     this.historyCap = resolveLimits(opts.limits).history;
@@ -132,6 +186,7 @@ export class Simulation implements SimulationApi {
 
   reset(): void {
     this.states = unpack(this.initial);
+    this.evalsFresh = false;
     this.checkpoints.clear();
     this.checkpoints.set(0, this.initial);
     this._records = [];
@@ -150,6 +205,7 @@ export class Simulation implements SimulationApi {
   /** ‖C‖₂ per constraint at the given states. */
   private constraintViolations(states: BodyState[]): Float64Array {
     const w = this.world;
+    this.evalsFresh = states === this.states && !this.contacts;
     const out = new Float64Array(w.constraints.length);
     for (let c = 0; c < w.constraints.length; c++) {
       const ia = w.endA[c];
@@ -164,11 +220,18 @@ export class Simulation implements SimulationApi {
     return out;
   }
 
+  /** The system at `states`, reusing `world.evals` when they hold exactly these states' evaluation. */
+  private assembleAt(states: BodyState[]) {
+    const fresh = this.evalsFresh && states === this.states;
+    this.evalsFresh = false;
+    return assemble(this.world, states, fresh);
+  }
+
   /** One step from `states` (mutated in place). Returns the solve and per-body |q|−1, or the first bad value (finite.ts). */
   private advance(states: BodyState[], stepIndex: number, analyse: boolean, warm: WarmStart = NO_WARM): { out: SolveOutput; drift: Float64Array; contact?: ContactStep; warm: WarmStart } | Finding {
     const w = this.world;
     const s = w.scene.solver;
-    const asm = assemble(w, states);
+    const asm = this.assembleAt(states);
     // per step: κ(A) (exact when small, else estimated) but not the scaled κ, which only inspect/snapshots show
     const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, wantScaledCond: false, skipAnalysis: !analyse });
     const bad = checkSystem(w, asm, out, { analysed: analyse });
@@ -213,7 +276,7 @@ export class Simulation implements SimulationApi {
   private checkStart(): Finding | undefined {
     if (this._records.length > 0) return undefined;
     const w = this.world;
-    const asm = assemble(w, this.states);
+    const asm = this.assembleAt(this.states);
     const out = solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: 0, wantSpectrum: false, wantScaledCond: false, skipAnalysis: true });
     return checkInitial(w, this.states, asm, out, this.initialViolation, energyOf(w, this.states), false);
   }
@@ -223,6 +286,7 @@ export class Simulation implements SimulationApi {
     this._stopped = true;
     this._diagnostics.push(findingDiagnostic(bad, step, this.scene.solver.dt, this.sourceMap));
     this.states = unpack(this.stateAt(this._records.length));
+    this.evalsFresh = false;
     this.explain(this.watch.stop(step, bad));
   }
 
@@ -254,8 +318,8 @@ export class Simulation implements SimulationApi {
       records: this._records,
       solveAt: (k: number) => {
         const w = this.world;
-        const asm = assemble(w, unpack(this.stateAt(k)));
-        return solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: this.stepCondRows, wantSpectrum: false, wantScaledCond: true });
+        const asm = this.assembleAt(unpack(this.stateAt(k)));
+        return solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: DIVERGENCE_EXACT_COND_ROWS, wantSpectrum: false, wantScaledCond: true });
       },
       replay: (from: number, to: number, visit: (step: number, states: readonly BodyState[]) => void) => {
         const states = unpack(this.stateAt(from));
@@ -308,10 +372,10 @@ export class Simulation implements SimulationApi {
         condEstimated: out.condEstimated,
         rank: out.rank,
         energy,
-        quatDrift: drift.reduce((m, x) => Math.max(m, Math.abs(x)), 0),
+        quatDrift: maxAbs(drift),
         method: contact ? (contact.mode === 'velocity' ? 'pgs' : 'newton') : out.method,
         ...(contact ? contactRecordFields(this.scene, contact, this.maxRecordContacts) : this.contacts ? NO_CONTACT_FIELDS : {}),
-        poses: w.bodies.length <= this.maxRecordBodies ? this.states.flatMap((st) => [...st.p, ...st.q]) : [],
+        poses: w.bodies.length <= this.maxRecordBodies ? posesOf(this.states) : [],
       };
       const cost = recordCost(rec);
       if (this.historyValues + cost > this.historyCap) {
@@ -383,7 +447,7 @@ export class Simulation implements SimulationApi {
         warm = r.warm;
       }
     }
-    const asm = assemble(w, states);
+    const asm = this.assembleAt(states);
     const out = solveSystem(w, asm, this.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: true });
     // contacts: the step from this state (as λ of the acceleration formulation is the step's from it)
     const contact = this.contacts?.step(states, warm, asm);

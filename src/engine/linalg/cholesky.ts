@@ -29,6 +29,15 @@ export interface Symbolic {
   /** The pattern analysed (copied), to detect a change of pattern. */
   rowPtr: Int32Array;
   colIdx: Int32Array;
+  /** Scratch of `factor` (Y, pattern, flag, fill), allocated at the first factorisation and reused. */
+  work?: FactorWork;
+}
+
+interface FactorWork {
+  Y: Float64Array;
+  pattern: Int32Array;
+  flag: Int32Array;
+  fill: Int32Array;
 }
 
 export interface AnalyzeOptions {
@@ -173,6 +182,13 @@ export class Factor {
   private work: Float64Array | null = null;
 }
 
+/** An all-zero rejection mask (no row is rejected outside 'reject' mode); shared, never written. */
+let noRejected = new Uint8Array(0);
+function NO_REJECTED(n: number): Uint8Array {
+  if (noRejected.length < n) noRejected = new Uint8Array(n);
+  return noRejected;
+}
+
 /**
  * Numeric LDLᵀ factorisation of A (full symmetric CSR with the pattern analysed in `symbolic`).
  * In 'reject' mode it always completes; otherwise a small pivot stops it (a `FactorFailure`).
@@ -191,11 +207,14 @@ export function factor(A: CsrMatrix, symbolic: Symbolic, opts: FactorOptions = {
   const Li = new Int32Array(lnz);
   const Lx = new Float64Array(lnz);
   const D = new Float64Array(n);
-  const Y = new Float64Array(n);
-  const pattern = new Int32Array(n);
-  const flag = new Int32Array(n);
-  const fill = new Int32Array(n); // entries stored so far in each column
-  const rejected = new Uint8Array(n);
+  // Y is left all zero by every completed row; flag[i] ≤ k holds for earlier steps only, so a stale
+  // flag from an earlier factorisation (all < n) is reset below per row; fill is cleared here.
+  const work = (symbolic.work ??= { Y: new Float64Array(n), pattern: new Int32Array(n), flag: new Int32Array(n), fill: new Int32Array(n) });
+  const { Y, pattern, flag, fill } = work; // fill: entries stored so far in each column
+  Y.fill(0);
+  flag.fill(-1);
+  fill.fill(0);
+  const rejected = mode === 'reject' ? new Uint8Array(n) : NO_REJECTED(n);
   const dependent: DependentPivot[] = [];
   let negativePivots = 0;
   let minRatio = Infinity;

@@ -9,7 +9,10 @@ export type SolveFn = (b: Float64Array) => Float64Array;
  */
 export function estimateInverseNorm1(n: number, solve: SolveFn, solveT: SolveFn = solve, maxIter = 5): number {
   if (n === 0) return 0;
-  let x = new Float64Array(n).fill(1 / n);
+  // x and ξ are reused across iterations; `solve`/`solveT` may return the same buffer each call
+  // (each result is read before the next call).
+  const x = new Float64Array(n).fill(1 / n);
+  const xi = new Float64Array(n);
   let est = 0;
   let jPrev = -1;
   for (let iter = 0; iter < maxIter; iter++) {
@@ -22,7 +25,6 @@ export function estimateInverseNorm1(n: number, solve: SolveFn, solveT: SolveFn 
       break;
     }
     est = e;
-    const xi = new Float64Array(n);
     for (let i = 0; i < n; i++) xi[i] = y[i] >= 0 ? 1 : -1;
     const z = solveT(xi);
     let j = 0;
@@ -38,11 +40,11 @@ export function estimateInverseNorm1(n: number, solve: SolveFn, solveT: SolveFn 
     }
     if (iter > 0 && (zmax <= ztx || j === jPrev)) break;
     jPrev = j;
-    x = new Float64Array(n);
+    x.fill(0);
     x[j] = 1;
   }
   // Higham's alternating vector guards against Hager's worst cases.
-  const b = new Float64Array(n);
+  const b = xi;
   for (let i = 0; i < n; i++) b[i] = (i % 2 === 0 ? 1 : -1) * (1 + (n > 1 ? i / (n - 1) : 0));
   const y = solve(b);
   let e2 = 0;

@@ -2,7 +2,7 @@
 // eigenvalues-only symmetric eigensolver (Householder tridiagonalisation + implicit QL) on flat
 // arrays — ml-matrix's EigenvalueDecomposition always builds eigenvectors and is ~10× slower.
 import { LuDecomposition, Matrix, pseudoInverse } from 'ml-matrix';
-import { isFiniteVec } from '../math';
+import { hypot2, isFiniteVec } from '../math';
 import { failure, type CsrMatrix, type Failure } from './types';
 import { csrToDenseFlat } from './sparse';
 
@@ -123,7 +123,7 @@ function tridiagonalQL(d: Float64Array, e: Float64Array): void {
         iter++;
         let g = d[l];
         let p = (d[l + 1] - g) / (2 * e[l]);
-        let r = Math.hypot(p, 1);
+        let r = hypot2(p, 1);
         if (p < 0) r = -r;
         d[l] = e[l] / (p + r);
         d[l + 1] = e[l] * (p + r);
@@ -144,7 +144,7 @@ function tridiagonalQL(d: Float64Array, e: Float64Array): void {
           s2 = s;
           g = c * e[i];
           h = c * p;
-          r = Math.hypot(p, e[i]);
+          r = hypot2(p, e[i]);
           e[i + 1] = s * r;
           s = e[i] / r;
           c = p / r;
@@ -219,7 +219,7 @@ export function symmetricBandEigenvalues(a: Float64Array, n: number, kd: number)
     const x = B[p * W + col - p + w];
     const y = B[q * W + col - q + w];
     if (y === 0) return;
-    const h = Math.hypot(x, y);
+    const h = hypot2(x, y);
     const c = x / h;
     const s = y / h;
     const lo = Math.max(0, q - w);

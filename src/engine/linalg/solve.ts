@@ -308,7 +308,8 @@ export class SymmetricSolver {
         condScaled = Infinity;
       } else {
         const Fx = F!;
-        cond = normM * estimateInverseNorm1(n, (v) => Fx.solve(v));
+        const buf = new Float64Array(n);
+        cond = normM * estimateInverseNorm1(n, (v) => Fx.solve(v, buf));
         if (!Number.isFinite(cond)) cond = Infinity;
         if (opts.wantScaledCond !== false) condScaled = scaledCondEstimate(A, c, Fx);
       }
