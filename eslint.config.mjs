@@ -18,6 +18,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/contact-pgs.test.ts',
   'test/unit/contact-sparse-lu.test.ts',
   'test/unit/engine-text-edits.test.ts',
+  'test/unit/finite-contacts.test.ts',
   'test/unit/linalg-cholesky.test.ts',
   'test/unit/linalg-condest.test.ts',
   'test/unit/linalg-dense.test.ts',

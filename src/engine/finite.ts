@@ -270,6 +270,11 @@ const INITIAL_ADVICE: Record<string, string> = {
   rhs: 'The stabilisation term (solver.alpha·C, solver.beta·Ċ, or erp·C/dt) is too large: bring the gains into their stable range (CL307) or start closer to C = 0.',
   b: 'The stabilisation term or the applied forces are too large: check solver.alpha, solver.beta and the bodies\' loads.',
   energy: 'A velocity, angular velocity, mass or inertia of the body is so large that its energy overflows.',
+  'shape.radius': 'Give the shape a `radius` of physical size.',
+  'shape.halfLength': 'Give the shape a `halfLength` of physical size.',
+  'shape.halfExtents': 'Give the shape `halfExtents` of physical size.',
+  'shape.position': 'Give the shape a `position` of physical size.',
+  'shape.offset': 'Give the plane an `offset` of physical size.',
   x_c: 'A shape\'s size, position or orientation is of extreme magnitude: give the shapes and bodies values of physical size.',
   other: 'The positions, anchors, velocities, masses or gains involved are of extreme magnitude: give them values of physical size.',
 };
@@ -281,6 +286,7 @@ const CONTACT_SYMBOLS = new Set(['n', 't', 'gap', 'f_n', 'f_t', 'u⁺', 'gap⁺'
 
 function rangeOf(f: Finding, sm: SourceMap, step: number): Range {
   const o = f.owner;
+  if (f.shape && f.path && sm.nodeSpan(f.path)) return sm.rangeOf(f.path);
   if (f.shape) return shapeRange(sm, f.shape.body, f.shape.index);
   // a setting, else its nearest parent that the file has
   for (let n = f.path?.length ?? 0; !o && f.path && n > 0; n--) if (sm.nodeSpan(f.path.slice(0, n))) return sm.rangeOf(f.path.slice(0, n));

@@ -8,7 +8,7 @@
 import type { World } from './assemble';
 import type { BlockRange, BlockName } from './contact/system';
 import type { NewtonReport } from './contact/newton';
-import type { Contact } from './collision/types';
+import type { Contact, ShapeSpec } from './collision/types';
 import { contactTitle } from './contactReports';
 import { bodyOwner, colOwner, firstBad, isBad, makeFinding, rowOwner, type Finding, type Owner } from './finite';
 import type { ContactStep } from './stepContacts';
@@ -73,6 +73,34 @@ function checkNewton(w: World, cs: ContactStep, r: NewtonReport): Finding | unde
   }
   // κ₁ = ∞ says "singular"; NaN or a finite value beyond ±1e150 is not an answer
   if (Number.isNaN(r.cond) || (Number.isFinite(r.cond) && isBad(r.cond))) return worst('κ₁', "the condition number κ₁ of Newton's matrix", r.cond);
+  return undefined;
+}
+
+const SHAPE_FIELDS = ['radius', 'halfLength', 'halfExtents', 'position', 'orientation', 'normal', 'offset', 'friction'] as const;
+
+/**
+ * The shapes' own numbers (step 0): sizes, poses, plane normals and offsets, friction beyond ±1e150
+ * (finite, else the scene would not parse) make every contact quantity meaningless.
+ */
+export function checkShapes(w: World): Finding | undefined {
+  const owners: [number, readonly ShapeSpec[]][] = [[-1, w.scene.world.shapes], ...w.scene.bodies.map((b, i): [number, readonly ShapeSpec[]] => [i, b.shapes])];
+  for (const [body, shapes] of owners) {
+    for (const sh of shapes) {
+      for (const field of SHAPE_FIELDS) {
+        const v = (sh as unknown as Record<string, unknown>)[field];
+        const xs = typeof v === 'number' ? [v] : Array.isArray(v) ? (v as number[]) : [];
+        const i = firstBad(xs);
+        if (i < 0) continue;
+        const index = sh.index;
+        const base = body < 0 ? ['world', 'shapes', index] : ['bodies', w.bodies[body]?.spec.index ?? body, 'shapes', index];
+        return {
+          ...makeFinding(`shape.${field}`, xs[i], body >= 0 && w.bodies[body] ? bodyOwner(w, body) : undefined, `\`${field}\` of shape \`${sh.name}\``),
+          path: typeof v === 'number' ? [...base, field] : [...base, field, i],
+          shape: { body, index },
+        };
+      }
+    }
+  }
   return undefined;
 }
 
