@@ -341,6 +341,10 @@ export class Simulation implements SimulationApi {
     if (contact) applyContactStep(w, asm, out, contact);
     const snap = buildSnapshot(w, step, states, asm, out, drift);
     if (this.contacts) addContactSnapshotFields(snap, w, this.scene, contact);
+    // The contact step shown is the next step's (from this state): after the run's last step it has
+    // not been checked by the run yet, and may already hold the value that will stop it.
+    const bad = contact && checkContactStep(w, contact);
+    if (bad) snap.diagnostics = [...snap.diagnostics, findingDiagnostic(bad, step + 1, this.scene.solver.dt, this.sourceMap)];
     return snap;
   }
 

@@ -11,7 +11,7 @@ import { checkContactStep, checkShapes } from '../../src/engine/finiteContacts';
 import { initialState } from '../../src/engine/model/body';
 import { parseScene } from '../../src/engine/scene/parse';
 import { contactMode, ContactStepper, NO_WARM, type ContactStep } from '../../src/engine/stepContacts';
-import { Codes, inspectScene } from '../../src/engine';
+import { Codes, inspectScene, Simulation } from '../../src/engine';
 
 const example = (name: string): string => readFileSync(join(__dirname, '../../examples', `${name}.scene.json`), 'utf8');
 
@@ -117,4 +117,19 @@ test('inspect: a contact finding at step 0 is an error (an inertia of 1e308: New
   const d2 = r2.diagnostics.find((x) => x.code === Codes.overflow)!;
   const line = off.split('\n')[d2.range.start.line];
   assert.equal(line.slice(d2.range.start.character, d2.range.end.character), '1e155');
+});
+
+test('the snapshot of the last step shows the next contact solve: a bad value there carries its finding for the next step', () => {
+  const text = readFileSync(join(__dirname, '../fixtures/nonfinite/fuzz-contact-chain-newton-residual.scene.json'), 'utf8');
+  const r = inspectScene(text);
+  const sim = new Simulation(r.parse.scene!, r.parse.sourceMap);
+  sim.step(40);
+  assert.equal(sim.stopped, false);
+  const d = sim.snapshotAt(40).diagnostics.find((x) => x.code === Codes.overflow);
+  assert.ok(d, 'the snapshot says its Newton residual overflows');
+  assert.equal(d.data?.step, 41);
+  assert.equal(d.data?.quantity, '‖h‖');
+  assert.deepEqual(sim.snapshotAt(39).diagnostics.filter((x) => x.code === Codes.overflow), [], 'earlier snapshots are clean');
+  sim.step(1);
+  assert.equal(sim.result().stoppedAt, 41, 'and the run stops there');
 });
