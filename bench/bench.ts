@@ -137,7 +137,11 @@ async function main(): Promise<void> {
     loadAverageAtStart: load0.map((x) => Number(x.toFixed(2))),
     gcBetweenRounds: typeof (globalThis as { gc?: unknown }).gc === 'function',
   };
-  console.log(`Constraint Lens benchmark: hanging chain of N links, ball joints, dt 0.005, α = ${CHAIN_ALPHA}, β = ${CHAIN_BETA}`);
+  console.log(
+    opts.chain || opts.typing
+      ? `Constraint Lens benchmark: hanging chain of N links, ball joints, dt 0.005, α = ${CHAIN_ALPHA}, β = ${CHAIN_BETA}`
+      : 'Constraint Lens benchmark: falling piles of boxes (contacts)',
+  );
   console.log(`machine: node ${machine.node}, ${machine.cpu} (${cores} cores), ${machine.platform}`);
   console.log(`load average ${fmtLoad(load0, cores)}`);
 

@@ -14,6 +14,7 @@ import type { SourceMap } from './scene/types';
 import type { Diagnostic, Range } from './types';
 import type { Energy } from './result';
 import { bodyRange, constraintRange, formatNumber as fmt } from './findings';
+import { shapeRange } from './contactFindings';
 
 /** Largest magnitude a computed value may have (its square still fits in a double). */
 export const HUGE = 1e150;
@@ -35,8 +36,10 @@ export interface Finding {
   owner?: Owner;
   /** The bad value (NaN, ±∞ or beyond ±HUGE). */
   value: number;
-  /** A scene setting it comes from (its range is used when there is no owner). */
+  /** A scene setting it comes from (its range, or its nearest existing parent's, is used when there is no owner). */
   path?: (string | number)[];
+  /** A contact's quantity: the shape of its moving end (`body` −1: a world shape), whose range is used. */
+  shape?: { body: number; index: number };
   reason: 'non-finite' | 'overflow';
 }
 
@@ -80,16 +83,18 @@ const WORDS: Record<string, string> = {
   energy: 'the energy',
 };
 
-function finding(symbol: string, value: number, owner?: Owner): Finding {
-  return { symbol, quantity: WORDS[symbol] ?? symbol, owner, value, reason: Number.isFinite(value) ? 'overflow' : 'non-finite' };
+/** A finding of `symbol` (described by WORDS, or by `quantity` when given). */
+export function makeFinding(symbol: string, value: number, owner?: Owner, quantity?: string): Finding {
+  return { symbol, quantity: quantity ?? WORDS[symbol] ?? symbol, owner, value, reason: Number.isFinite(value) ? 'overflow' : 'non-finite' };
 }
+const finding = (symbol: string, value: number, owner?: Owner): Finding => makeFinding(symbol, value, owner);
 
-const bodyOwner = (w: World, i: number): Owner => ({ kind: 'body', index: i, name: w.bodies[i].spec.name, fileIndex: w.bodies[i].spec.index });
+export const bodyOwner = (w: World, i: number): Owner => ({ kind: 'body', index: i, name: w.bodies[i].spec.name, fileIndex: w.bodies[i].spec.index });
 const constraintOwner = (w: World, c: number): Owner => ({ kind: 'constraint', index: c, name: w.constraints[c].spec.name, fileIndex: w.constraints[c].spec.index });
 /** The body owning column `col` (6 columns per column-owning body). */
-const colOwner = (w: World, col: number): Owner => bodyOwner(w, w.colBodies[Math.floor(col / 6)]);
+export const colOwner = (w: World, col: number): Owner => bodyOwner(w, w.colBodies[Math.floor(col / 6)]);
 /** The constraint owning row `row`. */
-const rowOwner = (w: World, row: number): Owner => constraintOwner(w, segmentOf(w.rowStart, row));
+export const rowOwner = (w: World, row: number): Owner => constraintOwner(w, segmentOf(w.rowStart, row));
 
 const STATE_PARTS = [['v', 'v'], ['ω', 'w'], ['p', 'p'], ['q', 'q']] as const;
 
@@ -265,12 +270,26 @@ const INITIAL_ADVICE: Record<string, string> = {
   rhs: 'The stabilisation term (solver.alpha·C, solver.beta·Ċ, or erp·C/dt) is too large: bring the gains into their stable range (CL307) or start closer to C = 0.',
   b: 'The stabilisation term or the applied forces are too large: check solver.alpha, solver.beta and the bodies\' loads.',
   energy: 'A velocity, angular velocity, mass or inertia of the body is so large that its energy overflows.',
+  'shape.radius': 'Give the shape a `radius` of physical size.',
+  'shape.halfLength': 'Give the shape a `halfLength` of physical size.',
+  'shape.halfExtents': 'Give the shape `halfExtents` of physical size.',
+  'shape.position': 'Give the shape a `position` of physical size.',
+  'shape.offset': 'Give the plane an `offset` of physical size.',
+  x_c: 'A shape\'s size, position or orientation is of extreme magnitude: give the shapes and bodies values of physical size.',
   other: 'The positions, anchors, velocities, masses or gains involved are of extreme magnitude: give them values of physical size.',
 };
 
+/** Advice for the contact solve's quantities (finiteContacts.ts) at step 0. */
+const CONTACT_ADVICE =
+  'The contact solve from the initial state overflows: check solver.dt, solver.regularization, solver.fb, the friction and restitution of the shapes, and the bodies\' masses, inertias and velocities.';
+const CONTACT_SYMBOLS = new Set(['n', 't', 'gap', 'f_n', 'f_t', 'u⁺', 'gap⁺', 'complementarity', 'penetration', '‖h‖', 'h', 'α', '∂h/∂x', 'κ₁', 'r']);
+
 function rangeOf(f: Finding, sm: SourceMap, step: number): Range {
   const o = f.owner;
-  if (!o && f.path && sm.nodeSpan(f.path)) return sm.rangeOf(f.path);
+  if (f.shape && f.path && sm.nodeSpan(f.path)) return sm.rangeOf(f.path);
+  if (f.shape) return shapeRange(sm, f.shape.body, f.shape.index);
+  // a setting, else its nearest parent that the file has
+  for (let n = f.path?.length ?? 0; !o && f.path && n > 0; n--) if (sm.nodeSpan(f.path.slice(0, n))) return sm.rangeOf(f.path.slice(0, n));
   if (!o) return sm.keyRangeOf(['constraints']);
   if (o.kind === 'constraint') return constraintRange(sm, o.fileIndex);
   const field = INPUT_FIELD[f.symbol];
@@ -298,7 +317,7 @@ export function findingDiagnostic(f: Finding, step: number, dt: number, sm: Sour
       : `A non-finite value (NaN or ∞) appeared ${when}: first in ${what} (${value}).`;
   const todo =
     step === 0
-      ? ` ${INITIAL_ADVICE[f.symbol] ?? INITIAL_ADVICE.other} Nothing can be simulated from this state.`
+      ? ` ${INITIAL_ADVICE[f.symbol] ?? (CONTACT_SYMBOLS.has(f.symbol) ? CONTACT_ADVICE : INITIAL_ADVICE.other)} Nothing can be simulated from this state.`
       : ` The run stopped there; ${step === 1 ? 'no step is kept' : step === 2 ? 'step 1 is kept' : `steps 1–${step - 1} are kept`}. The run diverged before this step: the divergence analysis (${Codes.divergence}) says where it began and why; usually reduce \`solver.dt\` or bring the stabilisation gains into their stable range.`;
   return {
     severity: 'error',

@@ -20,6 +20,7 @@ import type { Diagnostic } from './types';
 import { contactMode, ContactStepper, NO_WARM } from './stepContacts';
 import { addContactSnapshotFields, applyContactStep } from './contactReports';
 import { initialContactDiagnostics } from './contactFindings';
+import { checkContactStep, checkShapes } from './finiteContacts';
 
 const ORIGIN = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
 
@@ -68,7 +69,7 @@ export function inspectParsed(text: string, parse: ParseResult, opts: InspectOpt
     if (stepper) diagnostics.push(...initialContactDiagnostics(parse.scene, parse.sourceMap, states, contacts));
     const sm = parse.sourceMap;
     // every number shown at step 0 is finite and below ±1e150, or the first one that is not is an error
-    const bad = checkInitial(world, states, asm, out, snapshot.constraints.map((c) => c.violation), snapshot.energy);
+    const bad = checkInitial(world, states, asm, out, snapshot.constraints.map((c) => c.violation), snapshot.energy) ?? (stepper && checkShapes(world)) ?? (contact && checkContactStep(world, contact));
     if (bad) diagnostics.push(findingDiagnostic(bad, 0, parse.scene.solver.dt, sm));
     const gains = stabilityDiagnostic(parse.scene, sm);
     if (gains) diagnostics.push(gains);

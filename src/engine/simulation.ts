@@ -20,6 +20,7 @@ import { firstLineRange } from './scene/limits';
 import { contactMode, ContactStepper, NO_WARM, type ContactStep, type WarmStart } from './stepContacts';
 import { addContactSnapshotFields, applyContactStep, contactRecordFields, NO_CONTACT_FIELDS } from './contactReports';
 import { ContactFindings } from './contactFindings';
+import { checkContactStep } from './finiteContacts';
 
 export interface SimulationOptions {
   /**
@@ -255,20 +256,14 @@ export class Simulation implements SimulationApi {
     return checkStates(w, states) ?? { out, drift, warm: this.contacts ? this.contacts.plainWarm(out) : NO_WARM };
   }
 
-  /** Copy a contact step's states into `states`, unless a value in it (or a contact force) is bad. */
+  /** Copy a contact step's states into `states`, unless a value in it (or in the contact solve, finiteContacts.ts) is bad. */
   private takeContactStep(states: BodyState[], out: SolveOutput, cs: ContactStep): { out: SolveOutput; drift: Float64Array; contact: ContactStep; warm: WarmStart } | Finding {
     const w = this.world;
     const bad = checkStates(w, cs.states);
     if (bad) return bad;
+    const badContact = checkContactStep(w, cs);
+    if (badContact) return badContact;
     for (let i = 0; i < w.bodies.length; i++) Object.assign(states[i], cs.states[i]);
-    const k = cs.forces.findIndex((f) => !(Math.abs(f.normalForce) <= 1e150 && Math.abs(f.frictionForce[0]) <= 1e150 && Math.abs(f.frictionForce[1]) <= 1e150));
-    if (k >= 0) {
-      const f = cs.forces[k];
-      const value = [f.normalForce, f.frictionForce[0], f.frictionForce[1]].find((x) => !(Math.abs(x) <= 1e150)) ?? NaN;
-      const b = Math.max(cs.contacts[k].bodyA, cs.contacts[k].bodyB);
-      const owner = { kind: 'body' as const, index: b, name: w.bodies[b].spec.name, fileIndex: w.bodies[b].spec.index };
-      return { symbol: 'force', quantity: 'a contact force', owner, value, reason: Number.isFinite(value) ? 'overflow' : 'non-finite' };
-    }
     return { out, drift: cs.drift, contact: cs, warm: cs.warm };
   }
 
@@ -454,6 +449,10 @@ export class Simulation implements SimulationApi {
     if (contact) applyContactStep(w, asm, out, contact);
     const snap = buildSnapshot(w, step, states, asm, out, drift);
     if (this.contacts) addContactSnapshotFields(snap, w, this.scene, contact);
+    // The contact step shown is the next step's (from this state): after the run's last step it has
+    // not been checked by the run yet, and may already hold the value that will stop it.
+    const bad = contact && checkContactStep(w, contact);
+    if (bad) snap.diagnostics = [...snap.diagnostics, findingDiagnostic(bad, step + 1, this.scene.solver.dt, this.sourceMap)];
     return snap;
   }
 

@@ -29,15 +29,25 @@ test('the checker itself fails on bad values: a NaN, an ∞ or 1e151 anywhere in
     const bodyStates = snap.bodyStates.map((b, i) => (i === 1 ? { ...b, velocity: [0, bad, 0] as [number, number, number] } : b));
     assert.match(badInSnapshot({ ...snap, bodyStates }) ?? '', /lower\.state/);
   }
+  // and in the contact fields: contacts, Newton's residuals and matrix, PGS's residual
+  const stack = inspectScene(loadExamples().find((e) => e.name === 'box-stack.scene.json')!.text).snapshot!;
+  assert.equal(badInSnapshot(stack), undefined);
+  const n = stack.newton!;
+  for (const bad of [NaN, Infinity, 1e151]) {
+    assert.match(badInSnapshot({ ...stack, newton: { ...n, residuals: [bad] } }) ?? '', /^newton\.residuals\[0\]/);
+    assert.match(badInSnapshot({ ...stack, newton: { ...n, matrix: { ...n.matrix, values: Float64Array.from([bad]) } } }) ?? '', /^newton\.matrix/);
+    assert.match(badInSnapshot({ ...stack, contacts: [{ ...stack.contacts![0], normalForce: bad }] }) ?? '', /^contacts\[0\]/);
+    assert.match(badInSnapshot({ ...stack, pgs: { iterations: 1, residual: bad, converged: false } }) ?? '', /^pgs\.residual/);
+  }
   // and a scene whose step 0 is bad passes only because inspect reports it at step 0
   const v = checkScene(JSON.stringify({ bodies: [{ name: 'b', mass: 1, velocity: [1e155, 0, 0] }] }));
   assert.deepEqual(v, { outcome: 'step0-finding', steps: 0 });
 });
 
 test('300 mutants of the examples: no exception, no NaN or |x| > 1e150 without CL401/CL403, exact stop steps', async () => {
-  // The contact examples are left out here until the step-0 finite checks cover the contact solve's
-  // residual (the contact step landed beside this test; known gap, tracked in issues 8 and 10).
-  const examples = loadExamples().filter((e) => !e.text.includes('"shapes"'));
+  // every example, the contact ones included (their contacts, forces, PGS and Newton reports are checked too)
+  const examples = loadExamples();
+  assert.ok(examples.some((e) => e.text.includes('"shapes"')), 'the contact examples take part');
   const rand = rng(20260208);
   const work = mkdtempSync(join(tmpdir(), 'cl-fuzz-test-'));
   const failures: string[] = [];
