@@ -11,10 +11,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildFixture, fixtureFromText, type Fixture } from './fixtures';
-import { chromiumAvailable, CHROMIUM, ensureBuilt, launch, openPanel, settle, shotPath, type PanelPage } from './harness';
+import { requireChromium, ensureBuilt, launch, openPanel, settle, shotPath, type PanelPage } from './harness';
 
-const skip = chromiumAvailable() ? false : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
-if (skip) console.log(`# SKIP browser tests: ${skip}`);
+requireChromium();
 
 const ROOT = join(__dirname, '../..');
 const VIEW = '#cl-scene .cl3d';
@@ -79,7 +78,7 @@ function assertClean(p: PanelPage, what: string): void {
 const problems = (page: Page): Promise<{ code: string; text: string }[]> =>
   page.$$eval('#cl-diagnostics .cl-diag', (bs) => bs.map((b) => ({ code: b.querySelector('.cl-diag-code')?.textContent ?? '', text: b.textContent ?? '' })));
 
-describe("issue 10's done means: the box stack in the panel (Chromium)", { skip }, () => {
+describe("issue 10's done means: the box stack in the panel (Chromium)", () => {
   let browser: Browser;
   let close: () => Promise<void>;
   let stack: Fixture;
