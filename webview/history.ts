@@ -3,7 +3,7 @@
 // its end in place and returns a new view, so older views stay valid (they never look past their
 // own length) and the reducers stay pure. Truncation or a new shape starts a new buffer.
 // Pure: no DOM; unit-tested in Node.
-import { HISTORY_METHODS, historyShape, methodCode, recordExtras, type HistoryChunk, type RecordExtras } from '../src/shared/history';
+import { encodeHistory, HISTORY_METHODS, type HistoryChunk, type RecordExtras } from '../src/shared/history';
 import type { StepRecord } from '../src/protocol';
 import type { RunRecords } from './scene3d/model';
 
@@ -141,30 +141,10 @@ export function truncateHistory(h: History, n: number): History {
   return { length: len, buf: h.buf.prefix(len) };
 }
 
-/** A history from records (the report's embedded run, a model that carries its history). */
+/** A history from records (the report's embedded run, a model that carries its history): one chunk, appended. */
 export function historyFromRecords(records: readonly StepRecord[]): History {
   if (records.length === 0) return emptyHistory();
-  const { nC, nL, nP } = historyShape(records);
-  const buf = new Columns(nC, nL, nP);
-  buf.reserve(records.length);
-  records.forEach((r, k) => {
-    buf.t[k] = r.t;
-    for (let i = 0; i < nC; i++) buf.C[k * nC + i] = i < r.C.length ? r.C[i] : NaN;
-    for (let i = 0; i < nL; i++) buf.lambda[k * nL + i] = i < r.lambda.length ? r.lambda[i] : NaN;
-    buf.cond[k] = r.cond.A === null ? Infinity : r.cond.A;
-    buf.condEstimated[k] = r.condEstimated ? 1 : 0;
-    buf.energy[3 * k] = r.energy.kinetic;
-    buf.energy[3 * k + 1] = r.energy.potential;
-    buf.energy[3 * k + 2] = r.energy.total;
-    buf.quatDrift[k] = r.quatDrift;
-    buf.rank[k] = r.rank ?? NaN;
-    buf.method[k] = methodCode(r.method);
-    for (let i = 0; i < nP; i++) buf.poses[k * nP + i] = i < r.poses.length ? r.poses[i] : NaN;
-    const x = recordExtras(r);
-    if (x) buf.extras[k] = x;
-  });
-  buf.filled = records.length;
-  return { length: records.length, buf };
+  return appendHistory(emptyHistory(), encodeHistory(records, 0, records.length));
 }
 
 // ---- reading ------------------------------------------------------------------------------------
