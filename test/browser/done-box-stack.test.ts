@@ -107,7 +107,9 @@ describe("issue 10's done means: the box stack in the panel (Chromium)", () => {
     // the arrows: what the view draws with forces shown and not shown differs by the force arrows
     await render3d(page, true);
     await forces.click(); // selected (no constraint selected: no arrows)
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes('Forces: selected'), `${VIEW} .cl3d-toolbar`);
     await forces.click(); // off
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes('Forces: off'), `${VIEW} .cl3d-toolbar`);
     assert.equal(await forces.textContent(), 'Forces: off');
     await settle(page);
     const arrowPixels = await render3d(page, false);

@@ -161,7 +161,7 @@ describe('3D scene view', () => {
     const u = (await screen(p, { body: 'upper' }))!;
     await p.page.mouse.move(box.x + u.x, box.y + u.y);
     const hoverLabel = p.page.locator('.cl3d-label:not(.cl3d-label-sel)');
-    await hoverLabel.waitFor({ state: 'visible', timeout: 3000 });
+    await hoverLabel.waitFor({ state: 'visible', timeout: 10_000 });
     assert.match(await hoverLabel.innerText(), /^upper · m 1/);
     const [ra, rb] = [await hoverLabel.boundingBox(), await p.page.locator('.cl3d-label-sel').boundingBox()];
     assert.ok(ra && rb && (ra.y >= rb.y + rb.height || rb.y >= ra.y + ra.height || ra.x >= rb.x + rb.width || rb.x >= ra.x + ra.width), 'labels do not overlap');
