@@ -224,34 +224,16 @@ export function matricesOf(s: SystemSnapshot): MatrixSource[] {
   const sigma = s.compliance > 0 ? `; Σ = ${s.compliance}·I beside it (the matrix solved is ${velocity ? 'W' : 'A'} + Σ)` : '';
   const aDesc = velocity ? 'A = J·M⁻¹·Jᵀ' : `A = J·M⁻¹·Jᵀ, the matrix solved for λ${sigma}`;
   if (s.omitted?.A) out[0] = { ...out[0], description: `${out[0].description}. ${s.omitted.A}` };
+  // A and W: rows and columns are both the constraint rows.
+  const square = { rowLabels, colLabels: rowLabels, rowBlocks: rb, colBlocks: rb, rowConstraint: rc, colConstraint: rc, redundantRows: red, dependsRows: dep, symmetric: true };
   if (s.A) {
     out.push(
-      fromCsr('A', 'A', `${aDesc}: ${s.A.rows} × ${s.A.cols}, symmetric`, s.A, {
-        rowLabels,
-        colLabels: rowLabels,
-        rowBlocks: rb,
-        colBlocks: rb,
-        rowConstraint: rc,
-        colConstraint: rc,
-        redundantRows: red,
-        dependsRows: dep,
-        symmetric: true,
-      }),
+      fromCsr('A', 'A', `${aDesc}: ${s.A.rows} × ${s.A.cols}, symmetric`, s.A, square),
     );
   }
   if (s.W) {
     out.push(
-      fromCsr('W', 'W', `W = h·J·M⁻¹·Jᵀ (the Delassus operator)${sigma}: ${s.W.rows} × ${s.W.cols}`, s.W, {
-        rowLabels,
-        colLabels: rowLabels,
-        rowBlocks: rb,
-        colBlocks: rb,
-        rowConstraint: rc,
-        colConstraint: rc,
-        redundantRows: red,
-        dependsRows: dep,
-        symmetric: true,
-      }),
+      fromCsr('W', 'W', `W = h·J·M⁻¹·Jᵀ (the Delassus operator)${sigma}: ${s.W.rows} × ${s.W.cols}`, s.W, square),
     );
   }
   out.push(
