@@ -1,7 +1,7 @@
 // Bundles every entry point with esbuild. Entries whose source does not exist are skipped.
 // Usage: node scripts/build.mjs [--watch] [--minify]
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
@@ -32,6 +32,9 @@ if (existsSync(`${mujoco}/mujoco.wasm`)) {
   for (const f of ['mujoco.js', 'mujoco.wasm', 'package.json']) copyFileSync(`${mujoco}/${f}`, `dist/mujoco/${f}`);
   // MuJoCo's Apache-2.0 licence and our notice on what the wasm contains (the npm package ships neither).
   for (const f of ['LICENSE', 'NOTICE.md']) copyFileSync(`licenses/mujoco/${f}`, `dist/mujoco/${f}`);
+  // the licences of the libraries linked into mujoco.wasm (NOTICE.md names them)
+  mkdirSync('dist/mujoco/third-party', { recursive: true });
+  for (const f of readdirSync('licenses/mujoco/third-party')) copyFileSync(`licenses/mujoco/third-party/${f}`, `dist/mujoco/third-party/${f}`);
 }
 const todo = entries.filter((e) => e.entryPoints.every((p) => existsSync(p)));
 if (watch) {
