@@ -115,6 +115,32 @@ test('agreement: with nearly hard constraints (solimp 0.99999) MuJoCo\'s efc_for
   }
 });
 
+test('agreement, welds: loaded welds (force and torque, rotated frames) match MuJoCo nearly hard, rotational rows converted', async () => {
+  // weld-load.xml: a rotated arm welded to the world and a tip welded to the arm, both with their centres of mass
+  // off the weld point. MuJoCo clamps solimp's d at 0.9999 (mjMAXIMP), so R ≥ 1e-4·diagApprox: on the tip's
+  // weld, coupled to the root's, that still leaves ~1 % of softness, on the root's well under 1 %.
+  const dir = mkdtempSync(join(tmpdir(), 'cl-import-weld-'));
+  const stiff = readFileSync(fx('weld-load.xml'), 'utf8').replace(/<mujoco model="[^"]*">/, (m) => `${m}\n  <default><equality solimp="0.99999 0.99999 0.001 0.5 2"/></default>`);
+  writeFileSync(join(dir, 'weld-load.xml'), stiff);
+  const r = await command('compare', join(dir, 'weld-load.xml'), '--steps', '0', '--json');
+  const c = JSON.parse(r.out) as CompareResult;
+  assert.deepEqual(c.equalities.map((e) => [e.type, e.name, e.constraint]), [['weld', 'root', 'root'], ['weld', 'tipweld', 'tipweld']]);
+  const tol: Record<string, number> = { root: 5e-3, tipweld: 1.2e-2 };
+  for (const e of c.equalities) {
+    assert.equal(e.mujocoForce.length, 6);
+    assert.ok(e.mujocoR.every((R, i) => R < 2e-4 * e.mujocoDiagA[i]), `${e.name}: nearly hard`);
+    const diff = Math.hypot(...e.mujocoForce.map((f, i) => f - e.ourLambda[i]));
+    const size = Math.hypot(...e.ourLambda);
+    assert.ok(size > 0.1, `${e.name}: a real force`);
+    assert.ok(diff < tol[e.name] * size, `${e.name}: |f_MuJoCo − λ| = ${diff} of |λ| = ${size}`);
+    // the rotational rows carry a real torque in both, with the same sign (the convention conversion)
+    const torque = e.ourLambda.slice(3);
+    const big = torque.map((t, i) => [Math.abs(t), i] as const).sort((a, b) => b[0] - a[0])[0][1];
+    assert.ok(Math.abs(torque[big]) > 0.1, `${e.name}: a real torque`);
+    assert.ok(Math.abs(e.mujocoForce[3 + big] - torque[big]) < 2e-2 * Math.abs(torque[big]), `${e.name}: torque row ${big}`);
+  }
+});
+
 test('export-scene writes a scene the scene parser reads back exactly', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cl-import-export-'));
   for (const [file, extra] of [['joint-equality.xml', ['--keyframe', 'tilted']], ['weld.xml', []], ['arm-gripper.urdf', []], ['defaults-childclass.xml', []]] as const) {
