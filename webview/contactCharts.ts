@@ -88,6 +88,12 @@ export interface StepSeries {
   color: string;
   axis: 'y' | 'y1';
   dash?: number[];
+  /**
+   * Drawn as marks only (no line, a visible triangle at every point whatever the history's length): for
+   * sparse events such as the steps where Newton did not converge, which a line would join across the
+   * steps between them and which, as points of a long line, would be drawn with radius 0.
+   */
+  marks?: boolean;
 }
 
 /** Most points drawn per series: longer histories keep the largest value of each bucket of steps. */
@@ -159,6 +165,7 @@ export class StepChart {
     this.chart.data.datasets = series.map((s) => {
       const log = (s.axis === 'y' ? this.axes.y : this.axes.y1)?.log ?? false;
       const data = decimate(history, s.get, log);
+      if (s.marks) return { label: s.label, data, borderColor: s.color, backgroundColor: s.color, borderWidth: 1.5, showLine: false, pointStyle: 'triangle', pointRadius: 5, pointHoverRadius: 7, yAxisID: s.axis };
       return { label: s.label, data, borderColor: s.color, backgroundColor: s.color, borderWidth: 1.5, borderDash: s.dash, pointRadius: data.length < 40 ? 2 : 0, yAxisID: s.axis };
     });
     const o = this.chart.options;

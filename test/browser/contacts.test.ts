@@ -4,7 +4,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { buildFixture, type Fixture } from './fixtures';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildFixture, fixtureFromText, ROOT, type Fixture } from './fixtures';
 import { requireChromium, ensureBuilt, launch, openPanel, settle, shotPath, type PanelPage } from './harness';
 
 requireChromium();
@@ -96,6 +98,29 @@ describe('contact cards (Chromium)', () => {
     assert.ok(req.type === 'requestSnapshot' && req.step > 0 && req.step < 40);
     await settle(page);
     assertClean(p, 'nonlinear stack');
+    await page.context().close();
+  });
+
+  test('Newton iterations per step: the steps that did not converge are marked in the error colour, also in a long run', async () => {
+    // maxIterations 5: every other step of the stack stops one iteration short (20 of the first 40).
+    const text = readFileSync(join(ROOT, 'examples', 'box-stack.scene.json'), 'utf8').replace('"solver": {', '"solver": { "newton": { "maxIterations": 5 },');
+    const f = fixtureFromText('box-stack.scene.json', text, 160);
+    const missed = f.model.history.filter((r) => r.newton && !r.newton.converged).length;
+    assert.ok(missed >= 60 && missed < 160, `${missed} steps not converged`);
+    const p = await openPanel(browser, f, { width: 1500, height: 2600 });
+    const page = p.page;
+    await settle(page);
+    // pixels of the panel's error colour (--cl-error, #e51400) in the iterations chart, legend included
+    const red = await page.$eval('.cl-chart-newton-steps canvas', (c) => {
+      const cv = c as HTMLCanvasElement;
+      const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 200 && d[i] > 0xc0 && d[i + 1] < 0x50 && d[i + 2] < 0x50) n++;
+      return n;
+    });
+    assert.ok(red > 20 * missed, `${red} red pixels for ${missed} marks`);
+    await (await page.$('#cl-newton'))!.screenshot({ path: shotPath('newton-card-not-converged-light') });
+    assertClean(p, 'not converged');
     await page.context().close();
   });
 

@@ -110,7 +110,7 @@ export function createNewtonCard({ store, actions }: CardContext): HTMLElement {
         extrasRecords(s.history),
         [
           { label: 'iterations', get: (r) => r.newton?.iterations, color: p.series[0], axis: 'y' },
-          { label: 'not converged', get: (r) => (r.newton && !r.newton.converged ? r.newton.iterations : NaN), color: p.error, axis: 'y' },
+          { label: 'not converged', get: (r) => (r.newton && !r.newton.converged ? r.newton.iterations : NaN), color: p.error, axis: 'y', marks: true },
           { label: 'final ‖h‖', get: (r) => r.newton?.residuals[r.newton.residuals.length - 1], color: p.series[3], axis: 'y1', dash: [4, 3] },
         ],
         s.step,
