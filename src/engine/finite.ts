@@ -135,9 +135,11 @@ export function checkAssembly(w: World, asm: Assembly): Finding | undefined {
 }
 
 /** What the solve produced: rhs, b, B, λ, a, Jᵀλ, each constraint's force and torque, the residual and κ. */
-export function checkSolve(w: World, out: SolveOutput, analysed = true): Finding | undefined {
-  const rows: [string, Float64Array | undefined][] = [['rhs', out.rhs], ['b', out.b], ['B', out.B], ['λ', out.lambda]];
-  for (const [symbol, x] of rows) {
+export function checkSolve(w: World, out: SolveOutput, analysed = true, bound = NaN): Finding | undefined {
+  // `bound` ≥ Σ|x| over rhs, b, B, λ, a0, a and Jᵀλ (kkt.ts SolveScratch.finiteBound): when it is
+  // ≤ HUGE (NaN fails the test) none of those entries is bad and their searches are skipped
+  const searched = !(bound <= HUGE);
+  for (const [symbol, x] of searched ? ([['rhs', out.rhs], ['b', out.b], ['B', out.B], ['λ', out.lambda]] as const) : []) {
     if (!x) continue;
     const k = firstBad(x);
     if (k >= 0) return finding(symbol, x[k], rowOwner(w, k));
@@ -149,7 +151,7 @@ export function checkSolve(w: World, out: SolveOutput, analysed = true): Finding
     const k = firstBad(out.W.values);
     if (k >= 0) return finding('W', out.W.values[k], rowOwner(w, segmentOf(out.W.rowPtr, k)));
   }
-  for (const [symbol, x] of [['a0', out.a0], ['a', out.a], ['Jᵀλ', out.constraintForce]] as const) {
+  for (const [symbol, x] of searched ? ([['a0', out.a0], ['a', out.a], ['Jᵀλ', out.constraintForce]] as const) : []) {
     const k = firstBad(x);
     if (k >= 0) return finding(symbol, x[k], colOwner(w, k));
   }
@@ -239,10 +241,11 @@ export function checkRecord(w: World, states: readonly BodyState[], rec: { quatD
 
 /**
  * The whole of one step (or step 0): the states the step starts from (step 0 only), the assembly and
- * the solve (`analysed`: κ was asked for, so NaN there is a failure, not "not computed").
+ * the solve (`analysed`: κ was asked for, so NaN there is a failure, not "not computed"; `bound`:
+ * SolveScratch.finiteBound of this very output, unmodified since solveSystem returned it).
  */
-export function checkSystem(w: World, asm: Assembly, out: SolveOutput, opts: { initial?: readonly BodyState[]; analysed?: boolean } = {}): Finding | undefined {
-  return (opts.initial && checkStates(w, opts.initial)) || checkAssembly(w, asm) || checkSolve(w, out, opts.analysed ?? true);
+export function checkSystem(w: World, asm: Assembly, out: SolveOutput, opts: { initial?: readonly BodyState[]; analysed?: boolean; bound?: number } = {}): Finding | undefined {
+  return (opts.initial && checkStates(w, opts.initial)) || checkAssembly(w, asm) || checkSolve(w, out, opts.analysed ?? true, opts.bound);
 }
 
 /**
