@@ -52,6 +52,13 @@ export function firstBad(x: ArrayLike<number>, from = 0, to = x.length): number 
   return -1;
 }
 
+/** Σ|x| (NaN when an entry is NaN, ∞ when one is ±∞). */
+function sumAbs(x: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += Math.abs(x[i]);
+  return s;
+}
+
 const WORDS: Record<string, string> = {
   v: 'the velocity',
   ω: 'the angular velocity',
@@ -119,6 +126,9 @@ export function checkStates(w: World, states: readonly BodyState[]): Finding | u
 
 /** What the assembly produced: F, M⁻¹, C, Ċ, J̇v, J, A. */
 export function checkAssembly(w: World, asm: Assembly): Finding | undefined {
+  // one branch-free pass first (the common case: nothing is bad): Σ|x| ≤ HUGE means no entry is
+  // NaN, ±∞ or beyond ±HUGE; otherwise (or on a false alarm near HUGE) the search in order below
+  if (sumAbs(asm.F) + sumAbs(asm.minvCompact) + sumAbs(asm.C) + sumAbs(asm.Cdot) + sumAbs(asm.Jdotv) + sumAbs(asm.J.values) + sumAbs(asm.A.values) <= HUGE) return undefined;
   let k = firstBad(asm.F);
   if (k >= 0) return finding('F', asm.F[k], colOwner(w, k));
   k = firstBad(asm.minvCompact);
@@ -180,6 +190,18 @@ function checkConstraintForces(w: World, lambda: Float64Array): Finding | undefi
     const { JA, JB } = w.evals[c];
     const r0 = w.rowStart[c];
     const rows = w.rowStart[c + 1] - r0;
+    // Σ over the 12 components of |force| ≤ HUGE: none is bad (the common case, one test per constraint)
+    let sum = 0;
+    for (let j = 0; j < 6; j++) {
+      let sa = 0;
+      let sb = 0;
+      for (let r = 0; r < rows; r++) {
+        sa += JA[r * 6 + j] * lambda[r0 + r];
+        sb += JB[r * 6 + j] * lambda[r0 + r];
+      }
+      sum += Math.abs(sa) + Math.abs(sb);
+    }
+    if (sum <= HUGE) continue;
     for (let j = 0; j < 6; j++) {
       let sa = 0;
       let sb = 0;

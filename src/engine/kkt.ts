@@ -111,18 +111,18 @@ const solverCache = new WeakMap<World, SymmetricSolver[]>();
 
 function stabilizedRhsInto(s: SolverSettings, asm: Assembly, rhs: Float64Array): void {
   const { C, Cdot, Jdotv } = asm;
-  for (let i = 0; i < C.length; i++) {
-    switch (s.stabilization) {
-      case 'aerislab':
-        rhs[i] = -(1 + s.beta) * Cdot[i] - s.alpha * C[i];
-        break;
-      case 'baumgarte':
-        rhs[i] = -Jdotv[i] - s.beta * Cdot[i] - s.alpha * C[i];
-        break;
-      case 'none':
-        rhs[i] = -Jdotv[i];
-        break;
-    }
+  const n = C.length;
+  const { alpha, beta } = s;
+  switch (s.stabilization) {
+    case 'aerislab':
+      for (let i = 0; i < n; i++) rhs[i] = -(1 + beta) * Cdot[i] - alpha * C[i];
+      break;
+    case 'baumgarte':
+      for (let i = 0; i < n; i++) rhs[i] = -Jdotv[i] - beta * Cdot[i] - alpha * C[i];
+      break;
+    case 'none':
+      for (let i = 0; i < n; i++) rhs[i] = -Jdotv[i];
+      break;
   }
 }
 
