@@ -34,7 +34,7 @@ export function toArray(x: Float64Array): number[] {
 
 /** R of q into `R`, the same expressions as math.ts `quatToMat3` (so the same bits). */
 export function quatToMat3Into(q: Quat, R: Mat3): void {
-  const [x, y, z, w] = q;
+  const x = q[0], y = q[1], z = q[2], w = q[3];
   const xx = x * x, yy = y * y, zz = z * z;
   const xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
   R[0] = 1 - 2 * (yy + zz);
