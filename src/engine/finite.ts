@@ -173,10 +173,14 @@ export function checkSolve(w: World, out: SolveOutput, analysed = true, bound = 
     if (k >= 0) return finding('σ', out.singularValues[k]);
   }
   // A solve that overflowed inside its factorisation reports it (λ = 0 would hide it).
-  const overflowed = out.islands.find((i) => i.result && !i.result.ok && i.result.reason === 'non-finite');
-  if (overflowed) return finding('λ', NaN, constraintOwner(w, overflowed.island.constraints[0]));
+  let allOk = true;
+  for (const i of out.islands) {
+    if (!i.result || i.result.ok) continue;
+    allOk = false;
+    if (i.result.reason === 'non-finite') return finding('λ', NaN, constraintOwner(w, i.island.constraints[0]));
+  }
   // κ = ∞ is a legitimate answer (singular A); NaN with rows present is not, unless a solve failed (its κ is unknown).
-  if (analysed && w.nRows > 0 && Number.isNaN(out.cond) && out.islands.every((i) => !i.result || i.result.ok)) return finding('κ', out.cond);
+  if (analysed && w.nRows > 0 && Number.isNaN(out.cond) && allOk) return finding('κ', out.cond);
   return undefined;
 }
 

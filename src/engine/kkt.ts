@@ -106,8 +106,29 @@ export function islandsOf(world: World): Island[] {
   return islands;
 }
 
-/** Per-world solver instances (they cache symbolic factorizations across steps). */
-const solverCache = new WeakMap<World, SymmetricSolver[]>();
+/**
+ * Per world: its islands, one solver per island (they cache symbolic factorizations across steps),
+ * and whether one island holds every row (then its right-hand side and λ need no per-island copies).
+ */
+interface WorldSolvers {
+  islands: Island[];
+  solvers: SymmetricSolver[];
+  single: boolean;
+  wholeRows: boolean;
+}
+const solverCache = new WeakMap<World, WorldSolvers>();
+function solversOf(world: World): WorldSolvers {
+  let ws = solverCache.get(world);
+  if (!ws) {
+    const islands = islandsOf(world);
+    let withRows = 0;
+    for (const isl of islands) if (isl.rows.length > 0) withRows++;
+    const single = islands.length === 1 || withRows === 1;
+    ws = { islands, solvers: islands.map(() => new SymmetricSolver()), single, wholeRows: single && islands.some((i) => i.rows.length === world.nRows) };
+    solverCache.set(world, ws);
+  }
+  return ws;
+}
 
 function stabilizedRhsInto(s: SolverSettings, asm: Assembly, rhs: Float64Array): void {
   const { C, Cdot, Jdotv } = asm;
@@ -149,19 +170,6 @@ export class SolveScratch {
   }
 }
 const S_RHS = 0, S_B = 1, S_LAMBDA = 2, S_A0 = 3, S_A = 4, S_FORCE = 5, S_UPLUS = 6, S_TMP_ROWS = 7;
-
-/** `islands` has exactly one island with rows (then the solve needs no per-island copies when it holds every row). */
-const singleCache = new WeakMap<Island[], boolean>();
-function singleIsland(islands: Island[]): boolean {
-  let s = singleCache.get(islands);
-  if (s === undefined) {
-    let withRows = 0;
-    for (const isl of islands) if (isl.rows.length > 0) withRows++;
-    s = islands.length === 1 || withRows === 1;
-    singleCache.set(islands, s);
-  }
-  return s;
-}
 
 /**
  * Solve the constrained system assembled in `asm` with the scene's settings. With `scratch` the
@@ -205,9 +213,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     K = A;
   }
 
-  const islands = islandsOf(world);
-  let solvers = solverCache.get(world);
-  if (!solvers) solverCache.set(world, (solvers = islands.map(() => new SymmetricSolver())));
+  const { islands, solvers, single, wholeRows } = solversOf(world);
   const lambda = rows(S_LAMBDA);
   const islandSolves: IslandSolve[] = [];
   const dependent: DependentRow[] = [];
@@ -224,9 +230,8 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
   let anySingular = false;
   const spectra: Float64Array[] = [];
   let tolerance = 0;
-  const single = singleIsland(islands);
   // rows of constraints between the world and fixed bodies belong to no island: λ = 0 there
-  if (scratch && !(single && islands.some((i) => i.rows.length === n))) lambda.fill(0);
+  if (scratch && !wholeRows) lambda.fill(0);
   for (let k = 0; k < islands.length; k++) {
     const isl = islands[k];
     if (isl.rows.length === 0) {
