@@ -52,6 +52,13 @@ export function firstBad(x: ArrayLike<number>, from = 0, to = x.length): number 
   return -1;
 }
 
+/** Σ|x| (NaN when an entry is NaN, ∞ when one is ±∞). */
+function sumAbs(x: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += Math.abs(x[i]);
+  return s;
+}
+
 const WORDS: Record<string, string> = {
   v: 'the velocity',
   ω: 'the angular velocity',
@@ -119,6 +126,9 @@ export function checkStates(w: World, states: readonly BodyState[]): Finding | u
 
 /** What the assembly produced: F, M⁻¹, C, Ċ, J̇v, J, A. */
 export function checkAssembly(w: World, asm: Assembly): Finding | undefined {
+  // one branch-free pass first (the common case: nothing is bad): Σ|x| ≤ HUGE means no entry is
+  // NaN, ±∞ or beyond ±HUGE; otherwise (or on a false alarm near HUGE) the search in order below
+  if (sumAbs(asm.F) + sumAbs(asm.minvCompact) + sumAbs(asm.C) + sumAbs(asm.Cdot) + sumAbs(asm.Jdotv) + sumAbs(asm.J.values) + sumAbs(asm.A.values) <= HUGE) return undefined;
   let k = firstBad(asm.F);
   if (k >= 0) return finding('F', asm.F[k], colOwner(w, k));
   k = firstBad(asm.minvCompact);
@@ -135,9 +145,11 @@ export function checkAssembly(w: World, asm: Assembly): Finding | undefined {
 }
 
 /** What the solve produced: rhs, b, B, λ, a, Jᵀλ, each constraint's force and torque, the residual and κ. */
-export function checkSolve(w: World, out: SolveOutput, analysed = true): Finding | undefined {
-  const rows: [string, Float64Array | undefined][] = [['rhs', out.rhs], ['b', out.b], ['B', out.B], ['λ', out.lambda]];
-  for (const [symbol, x] of rows) {
+export function checkSolve(w: World, out: SolveOutput, analysed = true, bound = NaN): Finding | undefined {
+  // `bound` ≥ Σ|x| over rhs, b, B, λ, a0, a and Jᵀλ (kkt.ts SolveScratch.finiteBound): when it is
+  // ≤ HUGE (NaN fails the test) none of those entries is bad and their searches are skipped
+  const searched = !(bound <= HUGE);
+  for (const [symbol, x] of searched ? ([['rhs', out.rhs], ['b', out.b], ['B', out.B], ['λ', out.lambda]] as const) : []) {
     if (!x) continue;
     const k = firstBad(x);
     if (k >= 0) return finding(symbol, x[k], rowOwner(w, k));
@@ -149,7 +161,7 @@ export function checkSolve(w: World, out: SolveOutput, analysed = true): Finding
     const k = firstBad(out.W.values);
     if (k >= 0) return finding('W', out.W.values[k], rowOwner(w, segmentOf(out.W.rowPtr, k)));
   }
-  for (const [symbol, x] of [['a0', out.a0], ['a', out.a], ['Jᵀλ', out.constraintForce]] as const) {
+  for (const [symbol, x] of searched ? ([['a0', out.a0], ['a', out.a], ['Jᵀλ', out.constraintForce]] as const) : []) {
     const k = firstBad(x);
     if (k >= 0) return finding(symbol, x[k], colOwner(w, k));
   }
@@ -161,10 +173,14 @@ export function checkSolve(w: World, out: SolveOutput, analysed = true): Finding
     if (k >= 0) return finding('σ', out.singularValues[k]);
   }
   // A solve that overflowed inside its factorisation reports it (λ = 0 would hide it).
-  const overflowed = out.islands.find((i) => i.result && !i.result.ok && i.result.reason === 'non-finite');
-  if (overflowed) return finding('λ', NaN, constraintOwner(w, overflowed.island.constraints[0]));
+  let allOk = true;
+  for (const i of out.islands) {
+    if (!i.result || i.result.ok) continue;
+    allOk = false;
+    if (i.result.reason === 'non-finite') return finding('λ', NaN, constraintOwner(w, i.island.constraints[0]));
+  }
   // κ = ∞ is a legitimate answer (singular A); NaN with rows present is not, unless a solve failed (its κ is unknown).
-  if (analysed && w.nRows > 0 && Number.isNaN(out.cond) && out.islands.every((i) => !i.result || i.result.ok)) return finding('κ', out.cond);
+  if (analysed && w.nRows > 0 && Number.isNaN(out.cond) && allOk) return finding('κ', out.cond);
   return undefined;
 }
 
@@ -178,6 +194,18 @@ function checkConstraintForces(w: World, lambda: Float64Array): Finding | undefi
     const { JA, JB } = w.evals[c];
     const r0 = w.rowStart[c];
     const rows = w.rowStart[c + 1] - r0;
+    // Σ over the 12 components of |force| ≤ HUGE: none is bad (the common case, one test per constraint)
+    let sum = 0;
+    for (let j = 0; j < 6; j++) {
+      let sa = 0;
+      let sb = 0;
+      for (let r = 0; r < rows; r++) {
+        sa += JA[r * 6 + j] * lambda[r0 + r];
+        sb += JB[r * 6 + j] * lambda[r0 + r];
+      }
+      sum += Math.abs(sa) + Math.abs(sb);
+    }
+    if (sum <= HUGE) continue;
     for (let j = 0; j < 6; j++) {
       let sa = 0;
       let sb = 0;
@@ -239,10 +267,11 @@ export function checkRecord(w: World, states: readonly BodyState[], rec: { quatD
 
 /**
  * The whole of one step (or step 0): the states the step starts from (step 0 only), the assembly and
- * the solve (`analysed`: κ was asked for, so NaN there is a failure, not "not computed").
+ * the solve (`analysed`: κ was asked for, so NaN there is a failure, not "not computed"; `bound`:
+ * SolveScratch.finiteBound of this very output, unmodified since solveSystem returned it).
  */
-export function checkSystem(w: World, asm: Assembly, out: SolveOutput, opts: { initial?: readonly BodyState[]; analysed?: boolean } = {}): Finding | undefined {
-  return (opts.initial && checkStates(w, opts.initial)) || checkAssembly(w, asm) || checkSolve(w, out, opts.analysed ?? true);
+export function checkSystem(w: World, asm: Assembly, out: SolveOutput, opts: { initial?: readonly BodyState[]; analysed?: boolean; bound?: number } = {}): Finding | undefined {
+  return (opts.initial && checkStates(w, opts.initial)) || checkAssembly(w, asm) || checkSolve(w, out, opts.analysed ?? true, opts.bound);
 }
 
 /**

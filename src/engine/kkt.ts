@@ -106,66 +106,120 @@ export function islandsOf(world: World): Island[] {
   return islands;
 }
 
-/** Per-world solver instances (they cache symbolic factorizations across steps). */
-const solverCache = new WeakMap<World, SymmetricSolver[]>();
-
-function stabilizedRhs(s: SolverSettings, asm: Assembly): Float64Array {
-  const { C, Cdot, Jdotv } = asm;
-  const rhs = new Float64Array(C.length);
-  for (let i = 0; i < C.length; i++) {
-    switch (s.stabilization) {
-      case 'aerislab':
-        rhs[i] = -(1 + s.beta) * Cdot[i] - s.alpha * C[i];
-        break;
-      case 'baumgarte':
-        rhs[i] = -Jdotv[i] - s.beta * Cdot[i] - s.alpha * C[i];
-        break;
-      case 'none':
-        rhs[i] = -Jdotv[i];
-        break;
-    }
+/**
+ * Per world: its islands, one solver per island (they cache symbolic factorizations across steps),
+ * and whether one island holds every row (then its right-hand side and λ need no per-island copies).
+ */
+interface WorldSolvers {
+  islands: Island[];
+  solvers: SymmetricSolver[];
+  single: boolean;
+  wholeRows: boolean;
+}
+const solverCache = new WeakMap<World, WorldSolvers>();
+function solversOf(world: World): WorldSolvers {
+  let ws = solverCache.get(world);
+  if (!ws) {
+    const islands = islandsOf(world);
+    let withRows = 0;
+    for (const isl of islands) if (isl.rows.length > 0) withRows++;
+    const single = islands.length === 1 || withRows === 1;
+    ws = { islands, solvers: islands.map(() => new SymmetricSolver()), single, wholeRows: single && islands.some((i) => i.rows.length === world.nRows) };
+    solverCache.set(world, ws);
   }
-  return rhs;
+  return ws;
+}
+
+function stabilizedRhsInto(s: SolverSettings, asm: Assembly, rhs: Float64Array): void {
+  const { C, Cdot, Jdotv } = asm;
+  const n = C.length;
+  const { alpha, beta } = s;
+  switch (s.stabilization) {
+    case 'aerislab':
+      for (let i = 0; i < n; i++) rhs[i] = -(1 + beta) * Cdot[i] - alpha * C[i];
+      break;
+    case 'baumgarte':
+      for (let i = 0; i < n; i++) rhs[i] = -Jdotv[i] - beta * Cdot[i] - alpha * C[i];
+      break;
+    case 'none':
+      for (let i = 0; i < n; i++) rhs[i] = -Jdotv[i];
+      break;
+  }
 }
 
 const scaleCsr = (m: CsrMatrix, s: number): CsrMatrix => ({ ...m, values: m.values.map((x) => x * s) });
 
-/** Solve the constrained system assembled in `asm` with the scene's settings. */
-export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts: SolveOptions): SolveOutput {
+/**
+ * Buffers a caller lends `solveSystem` for the vectors of its output (rhs, b, λ, a0, a, Jᵀλ, u⁺ and
+ * the scratch of the residual), so that a step allocates none of them. Only for a caller that is
+ * done with the output before its next call with the same scratch: the output's arrays are
+ * overwritten by that call. `Simulation.step` is the one such caller (see there why it is safe).
+ */
+export class SolveScratch {
+  private readonly bufs: Float64Array<ArrayBuffer>[] = [];
+  /**
+   * Σ|x| over the last output's rhs, b, B, λ, a0, a and Jᵀλ, summed while they were computed: ≤ HUGE
+   * (finite.ts) means none of them is NaN, ±∞ or beyond ±HUGE (finite.ts `checkSolve`'s `bound`).
+   */
+  finiteBound = NaN;
+  /** Buffer `slot` of length n (contents undefined). */
+  take(slot: number, n: number): Float64Array<ArrayBuffer> {
+    let b = this.bufs[slot];
+    if (!b || b.length !== n) this.bufs[slot] = b = new Float64Array(n);
+    return b;
+  }
+}
+const S_RHS = 0, S_B = 1, S_LAMBDA = 2, S_A0 = 3, S_A = 4, S_FORCE = 5, S_UPLUS = 6, S_TMP_ROWS = 7;
+
+/**
+ * Solve the constrained system assembled in `asm` with the scene's settings. With `scratch` the
+ * output's vectors live in the scratch's buffers (see SolveScratch); without, every call returns
+ * fresh arrays (snapshots and the divergence analysis keep them).
+ */
+export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts: SolveOptions, scratch?: SolveScratch): SolveOutput {
   const { J, A, F, v, C } = asm;
   const n = world.nRows;
+  const nc = v.length;
   const velocity = s.formulation === 'velocity';
   const h = s.dt;
-  const a0 = applyMinv(world, asm.minvCompact, F);
-  let rhs: Float64Array;
-  let b: Float64Array;
+  const rows = (slot: number) => (scratch ? scratch.take(slot, n) : new Float64Array(n));
+  const cols = (slot: number) => (scratch ? scratch.take(slot, nc) : new Float64Array(nc));
+  const a0 = applyMinv(world, asm.minvCompact, F, cols(S_A0));
+  const rhs = rows(S_RHS);
+  const b = rows(S_B);
+  // Σ|x| over rhs, b, B, λ, a0, a, Jᵀλ (SolveScratch.finiteBound): when it is ≤ HUGE none of them is
+  // NaN, ±∞ or beyond ±HUGE, so finite.ts `checkSolve` may skip their one-by-one search
+  let sumAbs = 0;
   let K: CsrMatrix; // the matrix solved (without compliance)
   let B: Float64Array | undefined;
   if (velocity) {
     // Solfec local dynamics: U = B + W·R, W = h·J·M⁻¹·Jᵀ, B = J·(u + h·M⁻¹F); target U = −(erp/h)·C.
-    const free = new Float64Array(v.length);
-    for (let i = 0; i < v.length; i++) free[i] = v[i] + h * a0[i];
+    const free = new Float64Array(nc);
+    for (let i = 0; i < nc; i++) free[i] = v[i] + h * a0[i];
     B = csrMulVec(J, free);
-    rhs = new Float64Array(n);
-    for (let i = 0; i < n; i++) rhs[i] = -(s.erp / h) * C[i];
-    b = new Float64Array(n);
-    for (let i = 0; i < n; i++) b[i] = rhs[i] - B[i];
+    for (let i = 0; i < n; i++) {
+      rhs[i] = -(s.erp / h) * C[i];
+      b[i] = rhs[i] - B[i];
+      sumAbs += Math.abs(rhs[i]) + Math.abs(b[i]) + Math.abs(B[i]);
+    }
     K = scaleCsr(A, h);
   } else {
-    rhs = stabilizedRhs(s, asm);
-    const Ja0 = csrMulVec(J, a0);
-    b = new Float64Array(n);
-    for (let i = 0; i < n; i++) b[i] = rhs[i] - Ja0[i];
+    stabilizedRhsInto(s, asm, rhs);
+    const Ja0 = csrMulVec(J, a0, rows(S_TMP_ROWS));
+    for (let i = 0; i < n; i++) {
+      b[i] = rhs[i] - Ja0[i];
+      sumAbs += Math.abs(rhs[i]) + Math.abs(b[i]);
+    }
     K = A;
   }
 
-  const islands = islandsOf(world);
-  let solvers = solverCache.get(world);
-  if (!solvers) solverCache.set(world, (solvers = islands.map(() => new SymmetricSolver())));
-  const lambda = new Float64Array(n);
+  const { islands, solvers, single, wholeRows } = solversOf(world);
+  const lambda = rows(S_LAMBDA);
   const islandSolves: IslandSolve[] = [];
   const dependent: DependentRow[] = [];
-  const methods = new Set<SolveMethod>();
+  let hasLstsq = false;
+  let hasLu = false;
+  let solved = 0;
   let rank = 0;
   let consistent: boolean | null = null;
   let condEstimated = false;
@@ -176,7 +230,8 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
   let anySingular = false;
   const spectra: Float64Array[] = [];
   let tolerance = 0;
-  const single = islands.length === 1 || islands.filter((i) => i.rows.length > 0).length === 1;
+  // rows of constraints between the world and fixed bodies belong to no island: λ = 0 there
+  if (scratch && !wholeRows) lambda.fill(0);
   for (let k = 0; k < islands.length; k++) {
     const isl = islands[k];
     if (isl.rows.length === 0) {
@@ -197,11 +252,15 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
       skipAnalysis: opts.skipAnalysis,
     });
     islandSolves.push({ island: isl, result: res });
-    for (let i = 0; i < isl.rows.length; i++) lambda[isl.rows[i]] = res.x[i];
-    methods.add(res.method);
+    solved++;
+    const x = res.x;
+    if (whole) lambda.set(x.length === n ? x : x.subarray(0, n));
+    else for (let i = 0; i < isl.rows.length; i++) lambda[isl.rows[i]] = x[i];
+    if (res.method === 'lstsq') hasLstsq = true;
+    else if (res.method === 'lu') hasLu = true;
     rank += res.rank;
     for (const d of res.dependent)
-      dependent.push({ row: isl.rows[d.row], dependsOn: d.dependsOn.map((x) => ({ row: isl.rows[x.row], coefficient: x.coefficient })) });
+      dependent.push({ row: isl.rows[d.row], dependsOn: d.dependsOn.map((y) => ({ row: isl.rows[y.row], coefficient: y.coefficient })) });
     if (res.dependent.length > 0 || !Number.isFinite(res.cond)) {
       anySingular = true;
       consistent = (consistent ?? true) && res.consistent;
@@ -216,37 +275,35 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     }
     condMaxEst = Math.max(condMaxEst, res.cond);
   }
+  for (let i = 0; i < n; i++) sumAbs += Math.abs(lambda[i]);
   let cond: number;
   if (n === 0) cond = NaN;
   else if (anySingular) cond = Infinity;
-  else if (!condEstimated && spectra.length === islandSolves.filter((x) => x.result).length && spectra.length > 0)
+  else if (!condEstimated && spectra.length === solved && spectra.length > 0)
     cond = sigmaMin > 0 ? sigmaMax / sigmaMin : Infinity;
   else cond = condMaxEst;
   let singularValues: Float64Array | undefined;
   if (spectra.length > 0 && !condEstimated) {
-    singularValues = Float64Array.from(spectra.flatMap((x) => Array.from(x))).sort().reverse();
+    singularValues = (spectra.length === 1 ? Float64Array.from(spectra[0]) : Float64Array.from(spectra.flatMap((x) => Array.from(x)))).sort().reverse();
   }
 
-  const constraintForce = csrTransposeMulVec(J, lambda);
-  const corr = applyMinv(world, asm.minvCompact, constraintForce);
-  const a = new Float64Array(a0.length);
-  for (let i = 0; i < a.length; i++) a[i] = a0[i] + corr[i];
-  const uPlus = new Float64Array(v.length);
-  for (let i = 0; i < v.length; i++) uPlus[i] = v[i] + h * a[i];
-  let residual: number;
-  if (velocity) {
-    // ‖J·u⁺ − rhs‖ with U = J·u⁺ = B + W·R
-    const U = csrMulVec(J, uPlus);
-    for (let i = 0; i < n; i++) U[i] -= rhs[i];
-    residual = norm2(U);
-  } else {
-    const Ja = csrMulVec(J, a);
-    for (let i = 0; i < n; i++) Ja[i] -= rhs[i];
-    residual = norm2(Ja);
+  const constraintForce = csrTransposeMulVec(J, lambda, cols(S_FORCE));
+  // a = a0 + M⁻¹·Jᵀλ, u⁺ = v + a·h (the correction M⁻¹·Jᵀλ goes through `a`'s buffer)
+  const a = applyMinv(world, asm.minvCompact, constraintForce, cols(S_A));
+  const uPlus = cols(S_UPLUS);
+  for (let i = 0; i < nc; i++) {
+    const ai = a0[i] + a[i];
+    a[i] = ai;
+    uPlus[i] = v[i] + h * ai;
+    sumAbs += Math.abs(a0[i]) + Math.abs(ai) + Math.abs(constraintForce[i]);
   }
-  const method: SolveMethod | 'none' =
-    methods.size === 0 ? 'none' : methods.has('lstsq') ? 'lstsq' : methods.has('lu') ? 'lu' : 'cholesky';
-  dependent.sort((x, y) => x.row - y.row);
+  // ‖J·u⁺ − rhs‖ (velocity: U = J·u⁺ = B + W·R) or ‖J·a − rhs‖
+  const U = csrMulVec(J, velocity ? uPlus : a, scratch ? scratch.take(S_TMP_ROWS, n) : undefined);
+  for (let i = 0; i < n; i++) U[i] -= rhs[i];
+  const residual = norm2(U);
+  if (scratch) scratch.finiteBound = sumAbs;
+  const method: SolveMethod | 'none' = solved === 0 ? 'none' : hasLstsq ? 'lstsq' : hasLu ? 'lu' : 'cholesky';
+  if (dependent.length > 1) dependent.sort((x, y) => x.row - y.row);
   return {
     rhs,
     a0,

@@ -1,6 +1,6 @@
 // Time stepping (AerisLab `HybridSolver.step`, semi-implicit Euler; or the velocity-level
 // Solfec update), with a history that can be scrubbed: every past step can be re-analysed.
-import { assemble, buildWorld, poseOf, type World, WORLD_POSE } from './assemble';
+import { assemble, buildWorld, type World, WORLD_POSE } from './assemble';
 import { buildSnapshot, energyOf } from './analysis';
 import type { SimulationApi } from './api';
 import { Codes } from './codes';
@@ -12,8 +12,10 @@ import { type BodyState, cloneState, initialState } from './model/body';
 import type { SimulationResult, StepRecord, SystemSnapshot } from './result';
 import { emptySourceMap } from './scene/text';
 import type { SceneSpec, SourceMap } from './scene/types';
-import { solveSystem, type SolveOutput } from './kkt';
+import { solveSystem, type SolveOutput, SolveScratch } from './kkt';
 import type { Diagnostic, Quat, Vec3 } from './types';
+import { CheckpointPacker, maxAbs, pack, posesOf, quatToMat3Into, toArray, unpack } from './packedStates';
+import type { Pose } from './model/constraint';
 import { norm2, quatIntegrateInto } from './math';
 import { RECORD_OVERHEAD, resolveLimits, formatCount, type Limits } from './limits';
 import { firstLineRange } from './scene/limits';
@@ -44,64 +46,6 @@ export interface SimulationOptions {
 const STEP_EXACT_COND_ROWS = 12;
 /** The divergence analysis (on demand, a few solves) takes exact κ up to this many rows per island. */
 const DIVERGENCE_EXACT_COND_ROWS = 200;
-
-const STATE_SIZE = 13; // p(3) q(4) v(3) w(3)
-
-function pack(states: BodyState[]): Float64Array {
-  const out = new Float64Array(states.length * STATE_SIZE);
-  for (let i = 0, o = 0; i < states.length; i++, o += STATE_SIZE) {
-    const { p, q, v, w } = states[i];
-    out[o] = p[0];
-    out[o + 1] = p[1];
-    out[o + 2] = p[2];
-    out[o + 3] = q[0];
-    out[o + 4] = q[1];
-    out[o + 5] = q[2];
-    out[o + 6] = q[3];
-    out[o + 7] = v[0];
-    out[o + 8] = v[1];
-    out[o + 9] = v[2];
-    out[o + 10] = w[0];
-    out[o + 11] = w[1];
-    out[o + 12] = w[2];
-  }
-  return out;
-}
-
-/** The poses p (3) and q (4) of every body, in body order (a step record's `poses`). */
-function posesOf(states: BodyState[]): number[] {
-  const out = new Array<number>(states.length * 7);
-  for (let i = 0, o = 0; i < states.length; i++, o += 7) {
-    const { p, q } = states[i];
-    out[o] = p[0];
-    out[o + 1] = p[1];
-    out[o + 2] = p[2];
-    out[o + 3] = q[0];
-    out[o + 4] = q[1];
-    out[o + 5] = q[2];
-    out[o + 6] = q[3];
-  }
-  return out;
-}
-
-function maxAbs(x: Float64Array): number {
-  let m = 0;
-  for (let i = 0; i < x.length; i++) m = Math.max(m, Math.abs(x[i]));
-  return m;
-}
-function unpack(buf: Float64Array): BodyState[] {
-  const out: BodyState[] = [];
-  for (let i = 0; i < buf.length / STATE_SIZE; i++) {
-    const o = i * STATE_SIZE;
-    out.push({
-      p: [buf[o], buf[o + 1], buf[o + 2]],
-      q: [buf[o + 3], buf[o + 4], buf[o + 5], buf[o + 6]],
-      v: [buf[o + 7], buf[o + 8], buf[o + 9]],
-      w: [buf[o + 10], buf[o + 11], buf[o + 12]],
-    });
-  }
-  return out;
-}
 
 /** What a record costs the history (RECORD_OVERHEAD for its fixed fields plus its arrays' numbers). */
 export function recordCost(rec: StepRecord): number {
@@ -141,6 +85,20 @@ export class Simulation implements SimulationApi {
    */
   private evalsFresh = false;
   private readonly warmAt = new Map<number, WarmStart>();
+  /**
+   * Buffers of the stepping path (`step` only), overwritten by every step: the solve's vectors
+   * (kkt.ts SolveScratch), |q|−1 per body, ‖C‖ per constraint, and the poses ‖C‖ is evaluated at.
+   * Safe because within one step they are read only before the next step writes them: the record
+   * copies C and λ (toArray), the checks and the divergence watch read them and keep nothing, and
+   * the warm start is NO_WARM without contacts (with contacts, which keep the solve's λ as their
+   * warm start, the solve gets fresh arrays). Snapshots, replays and the divergence analysis
+   * never use them.
+   */
+  private readonly scratch = new SolveScratch();
+  private readonly driftBuf: Float64Array;
+  private readonly violationBuf: Float64Array;
+  private readonly violationPoses: Pose[];
+  private readonly packer = new CheckpointPacker();
 
   /** `sourceMap` places the run's diagnostics in the scene text; a scene built in code gets an empty map. */
   constructor(
@@ -163,6 +121,9 @@ export class Simulation implements SimulationApi {
     this.maxRecordRows = opts.maxRecordRows ?? 600;
     this.maxRecordBodies = opts.maxRecordBodies ?? 500;
     this.historyCap = resolveLimits(opts.limits).history;
+    this.driftBuf = new Float64Array(this.world.bodies.length);
+    this.violationBuf = new Float64Array(this.world.constraints.length);
+    this.violationPoses = this.world.bodies.map(() => ({ p: [0, 0, 0], q: [0, 0, 0, 1], R: [1, 0, 0, 0, 1, 0, 0, 0, 1], v: [0, 0, 0], w: [0, 0, 0] }));
     this.initialViolation = this.constraintViolations(this.states);
     this.watch = new DivergenceWatch(this.world, this.states, this.initialViolation);
   }
@@ -190,6 +151,7 @@ export class Simulation implements SimulationApi {
     this.evalsFresh = false;
     this.checkpoints.clear();
     this.checkpoints.set(0, this.initial);
+    this.packer.reset();
     this._records = [];
     this._diagnostics = [];
     this._stopped = false;
@@ -203,19 +165,35 @@ export class Simulation implements SimulationApi {
     this.contactFindings.reset();
   }
 
-  /** ‖C‖₂ per constraint at the given states. */
-  private constraintViolations(states: BodyState[]): Float64Array {
+  /**
+   * ‖C‖₂ per constraint at the given states (into `out`, fresh by default). The poses are what
+   * assemble.ts `poseOf` gives (R of q; v = ω = 0 for fixed bodies), one per body, refilled per call
+   * (the constraints read them during `evaluate` and keep nothing).
+   */
+  private constraintViolations(states: BodyState[], out: Float64Array = new Float64Array(this.world.constraints.length)): Float64Array {
     const w = this.world;
     this.evalsFresh = states === this.states && !this.contacts;
-    const out = new Float64Array(w.constraints.length);
+    const poses = this.violationPoses;
+    for (let i = 0; i < w.bodies.length; i++) {
+      const pose = poses[i];
+      const st = states[i];
+      pose.p = st.p;
+      pose.q = st.q;
+      quatToMat3Into(st.q, pose.R);
+      if (w.bodies[i].column < 0) {
+        pose.v = [0, 0, 0];
+        pose.w = [0, 0, 0];
+      } else {
+        pose.v = st.v;
+        pose.w = st.w;
+      }
+    }
     for (let c = 0; c < w.constraints.length; c++) {
       const ia = w.endA[c];
       const ib = w.endB[c];
-      const pa = ia < 0 ? WORLD_POSE : poseOf(states[ia], w.bodies[ia].column < 0);
-      const pb = ib < 0 ? WORLD_POSE : poseOf(states[ib], w.bodies[ib].column < 0);
       const ev = w.evals[c];
       const ex = w.endX[c];
-      w.constraints[c].evaluate(pa, pb, ev, ex.length ? Array.from(ex, (i) => poseOf(states[i], w.bodies[i].column < 0)) : undefined);
+      w.constraints[c].evaluate(ia < 0 ? WORLD_POSE : poses[ia], ib < 0 ? WORLD_POSE : poses[ib], ev, ex.length ? Array.from(ex, (i) => poses[i]) : undefined);
       out[c] = norm2(ev.C, 0, w.constraints[c].rows);
     }
     return out;
@@ -228,23 +206,32 @@ export class Simulation implements SimulationApi {
     return assemble(this.world, states, fresh);
   }
 
-  /** One step from `states` (mutated in place). Returns the solve and per-body |q|−1, or the first bad value (finite.ts). */
-  private advance(states: BodyState[], stepIndex: number, analyse: boolean, warm: WarmStart = NO_WARM): { out: SolveOutput; drift: Float64Array; contact?: ContactStep; warm: WarmStart } | Finding {
+  /**
+   * One step from `states` (mutated in place). Returns the solve and per-body |q|−1, or the first bad
+   * value (finite.ts). `reuse` (the stepping path only): the solve and |q|−1 go into this.scratch and
+   * this.driftBuf, overwritten by the next such call (see `scratch`).
+   */
+  private advance(states: BodyState[], stepIndex: number, analyse: boolean, warm: WarmStart = NO_WARM, reuse = false): { out: SolveOutput; drift: Float64Array; contact?: ContactStep; warm: WarmStart } | Finding {
     const w = this.world;
     const s = w.scene.solver;
     const asm = this.assembleAt(states);
+    // with contacts, the warm start keeps the solve's λ: never a scratch buffer then
+    const scratch = reuse && !this.contacts ? this.scratch : undefined;
     // per step: κ(A) (exact when small, else estimated) but not the scaled κ, which only inspect/snapshots show
-    const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, wantScaledCond: false, skipAnalysis: !analyse });
-    const bad = checkSystem(w, asm, out, { analysed: analyse });
+    const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, wantScaledCond: false, skipAnalysis: !analyse }, scratch);
+    const bad = checkSystem(w, asm, out, { analysed: analyse, bound: scratch?.finiteBound });
     if (bad) return bad;
     const contact = this.contacts?.step(states, warm, asm);
     if (contact) return this.takeContactStep(states, out, contact);
     // semi-implicit Euler: v += a·dt (u⁺), p += v·dt, q = normalize(q + ½(ω,0)⊗q·dt)
     const dt = s.dt;
-    const drift = new Float64Array(w.bodies.length);
+    const drift = reuse ? this.driftBuf : new Float64Array(w.bodies.length);
     for (let i = 0; i < w.bodies.length; i++) {
       const col = w.bodies[i].column;
-      if (col < 0) continue;
+      if (col < 0) {
+        drift[i] = 0;
+        continue;
+      }
       const st = states[i];
       for (let d = 0; d < 3; d++) {
         st.v[d] = out.uPlus[col + d];
@@ -344,14 +331,14 @@ export class Simulation implements SimulationApi {
     }
     for (let k = 0; k < n && !this._stopped; k++) {
       const stepIndex = this._records.length + 1;
-      const res = this.advance(this.states, stepIndex, true, this.warm);
+      const res = this.advance(this.states, stepIndex, true, this.warm, true);
       if ('symbol' in res) {
         this.stopAt(stepIndex, res);
         break;
       }
       const { out, drift, contact } = res;
       this.warm = res.warm;
-      const C = this.constraintViolations(this.states);
+      const C = this.constraintViolations(this.states, this.violationBuf);
       const energy = energyOf(w, this.states);
       const bad = checkRecord(w, this.states, { quatDrift: drift, C, energy, t: stepIndex * s.dt });
       if (bad) {
@@ -361,8 +348,8 @@ export class Simulation implements SimulationApi {
       const rec: StepRecord = {
         step: stepIndex,
         t: stepIndex * s.dt,
-        C: Array.from(C),
-        lambda: w.nRows <= this.maxRecordRows ? Array.from(contact ? contact.lambda : out.lambda) : [],
+        C: toArray(C),
+        lambda: w.nRows <= this.maxRecordRows ? (contact ? Array.from(contact.lambda) : toArray(out.lambda)) : [],
         cond: { A: Number.isFinite(out.cond) ? out.cond : null },
         condEstimated: out.condEstimated,
         rank: out.rank,
@@ -380,8 +367,9 @@ export class Simulation implements SimulationApi {
       this.historyValues += cost;
       // findings of a step only once its record is kept
       if (contact) this._diagnostics.push(...this.contactFindings.afterStep(contact, stepIndex));
-      C.forEach((v, c) => {
-        if (this.drifted.has(c) || !(v > Math.max(tol, 10 * this.initialViolation[c]))) return;
+      for (let c = 0; c < C.length; c++) {
+        const v = C[c];
+        if (!(v > Math.max(tol, 10 * this.initialViolation[c])) || this.drifted.has(c)) continue;
         this.drifted.add(c);
         const spec = w.constraints[c].spec;
         this._diagnostics.push({
@@ -391,13 +379,13 @@ export class Simulation implements SimulationApi {
           range: constraintRange(this.sourceMap, spec.index),
           data: { constraint: spec.name, constraintIndex: spec.index, step: stepIndex, violation: v },
         });
-      });
+      }
       this._records.push(rec);
       added.push(rec);
       const trigger = this.watch.observe(rec);
       if (trigger) this.explain(trigger);
       if (stepIndex % this.checkpointEvery === 0) {
-        this.checkpoints.set(stepIndex, pack(this.states));
+        this.checkpoints.set(stepIndex, this.packer.pack(this.states));
         if (this.contacts) this.warmAt.set(stepIndex, this.warm);
       }
     }

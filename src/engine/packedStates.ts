@@ -1,0 +1,112 @@
+// The body states packed for checkpoints and records (Simulation, simulation.ts), and the small
+// copies a step record makes of the stepping path's scratch buffers.
+import type { BodyState } from './model/body';
+import type { Mat3, Quat } from './types';
+
+const STATE_SIZE = 13; // p(3) q(4) v(3) w(3)
+
+export function pack(states: BodyState[], out: Float64Array = new Float64Array(states.length * STATE_SIZE)): Float64Array {
+  for (let i = 0, o = 0; i < states.length; i++, o += STATE_SIZE) {
+    const { p, q, v, w } = states[i];
+    out[o] = p[0];
+    out[o + 1] = p[1];
+    out[o + 2] = p[2];
+    out[o + 3] = q[0];
+    out[o + 4] = q[1];
+    out[o + 5] = q[2];
+    out[o + 6] = q[3];
+    out[o + 7] = v[0];
+    out[o + 8] = v[1];
+    out[o + 9] = v[2];
+    out[o + 10] = w[0];
+    out[o + 11] = w[1];
+    out[o + 12] = w[2];
+  }
+  return out;
+}
+
+/** A fresh array with x's values (a record's arrays; x is a scratch buffer). */
+export function toArray(x: Float64Array): number[] {
+  const out = new Array<number>(x.length);
+  for (let i = 0; i < x.length; i++) out[i] = x[i];
+  return out;
+}
+
+/** R of q into `R`, the same expressions as math.ts `quatToMat3` (so the same bits). */
+export function quatToMat3Into(q: Quat, R: Mat3): void {
+  const x = q[0], y = q[1], z = q[2], w = q[3];
+  const xx = x * x, yy = y * y, zz = z * z;
+  const xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
+  R[0] = 1 - 2 * (yy + zz);
+  R[1] = 2 * (xy - wz);
+  R[2] = 2 * (xz + wy);
+  R[3] = 2 * (xy + wz);
+  R[4] = 1 - 2 * (xx + zz);
+  R[5] = 2 * (yz - wx);
+  R[6] = 2 * (xz - wy);
+  R[7] = 2 * (yz + wx);
+  R[8] = 1 - 2 * (xx + yy);
+}
+
+/** The poses p (3) and q (4) of every body, in body order (a step record's `poses`). */
+export function posesOf(states: BodyState[]): number[] {
+  const out = new Array<number>(states.length * 7);
+  for (let i = 0, o = 0; i < states.length; i++, o += 7) {
+    const { p, q } = states[i];
+    out[o] = p[0];
+    out[o + 1] = p[1];
+    out[o + 2] = p[2];
+    out[o + 3] = q[0];
+    out[o + 4] = q[1];
+    out[o + 5] = q[2];
+    out[o + 6] = q[3];
+  }
+  return out;
+}
+
+export function maxAbs(x: Float64Array): number {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) m = Math.max(m, Math.abs(x[i]));
+  return m;
+}
+export function unpack(buf: Float64Array): BodyState[] {
+  const out: BodyState[] = [];
+  for (let i = 0; i < buf.length / STATE_SIZE; i++) {
+    const o = i * STATE_SIZE;
+    out.push({
+      p: [buf[o], buf[o + 1], buf[o + 2]],
+      q: [buf[o + 3], buf[o + 4], buf[o + 5], buf[o + 6]],
+      v: [buf[o + 7], buf[o + 8], buf[o + 9]],
+      w: [buf[o + 10], buf[o + 11], buf[o + 12]],
+    });
+  }
+  return out;
+}
+
+/** Checkpoints are packed into blocks of this many states (one allocation per block, not per step). */
+const CHECKPOINT_BLOCK = 64;
+
+/**
+ * Packs checkpoints into views of blocks of CHECKPOINT_BLOCK states. Each view is written once and
+ * never again (the next checkpoint takes the next slice; a full block is left to the views into it,
+ * and `reset` starts a new block), so a kept checkpoint never changes.
+ */
+export class CheckpointPacker {
+  private block: Float64Array | undefined;
+  private used = 0;
+
+  pack(states: BodyState[]): Float64Array {
+    const size = states.length * STATE_SIZE;
+    if (!this.block || this.used + size > this.block.length) {
+      this.block = new Float64Array(Math.max(1, size * CHECKPOINT_BLOCK));
+      this.used = 0;
+    }
+    const view = this.block.subarray(this.used, this.used + size);
+    this.used += size;
+    return pack(states, view);
+  }
+
+  reset(): void {
+    this.block = undefined;
+  }
+}

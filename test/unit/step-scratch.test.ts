@@ -1,0 +1,120 @@
+// The stepping path's buffer reuse (issue 9): Simulation.step solves into a scratch (kkt.ts
+// SolveScratch), keeps |q|−1 and ‖C‖ in reused buffers and packs checkpoints into blocks. Its
+// records must hold exactly what the fresh path (snapshots, which replay from the checkpoints and
+// solve into fresh arrays) gives, and nothing a caller keeps may change afterwards.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseScene, Simulation } from '../../src/engine';
+import { assemble, buildWorld } from '../../src/engine/assemble';
+import { solveSystem, SolveScratch } from '../../src/engine/kkt';
+import { checkAssembly, checkSolve } from '../../src/engine/finite';
+import { initialState } from '../../src/engine/model/body';
+import type { SceneSpec } from '../../src/engine/scene/types';
+import { chainParams, chainSceneText } from '../../bench/chain';
+
+const example = (f: string) => fs.readFileSync(path.join(__dirname, '../../examples', f), 'utf8');
+function withSolver(text: string, solver: Record<string, unknown>): string {
+  const j = JSON.parse(text);
+  Object.assign(j.solver, solver);
+  return JSON.stringify(j);
+}
+
+const SCENES: [string, string][] = [
+  ['bench chain, 10 links', chainSceneText(chainParams(10))],
+  ['velocity formulation', example('velocity-pendulum.scene.json')],
+  ['dependent rows (lstsq)', example('redundant-rods.scene.json')],
+  ['compliance', withSolver(chainSceneText(chainParams(6)), { compliance: 1e-6 })],
+  ['world-anchored payload', example('hybrid-anchor-payload.scene.json')],
+];
+
+function sceneOf(text: string): { scene: SceneSpec; sim: Simulation } {
+  const p = parseScene(text);
+  assert.ok(p.scene && !p.hasErrors);
+  return { scene: p.scene, sim: new Simulation(p.scene, p.sourceMap) };
+}
+
+for (const [name, text] of SCENES) {
+  test(`step records equal the fresh path's numbers (${name})`, () => {
+    const { sim } = sceneOf(text);
+    const recs = sim.step(30);
+    assert.equal(recs.length, 30);
+    const kept = JSON.stringify(recs);
+    let before = sim.snapshotAt(0);
+    for (let k = 1; k <= recs.length; k++) {
+      const rec = recs[k - 1];
+      const snap = sim.snapshotAt(k);
+      // λ of step k is the solve from the state after step k − 1
+      assert.deepEqual(rec.lambda, Array.from(before.lambda), `λ at step ${k}`);
+      assert.equal(rec.method, before.method, `method at step ${k}`);
+      assert.deepEqual(rec.C, snap.constraints.map((c) => c.violation), `‖C‖ at step ${k}`);
+      assert.deepEqual(rec.energy, snap.energy, `energy at step ${k}`);
+      assert.equal(rec.quatDrift, Math.max(...snap.bodyStates.map((b) => Math.abs(b.quatDrift))), `|q|−1 at step ${k}`);
+      assert.deepEqual(rec.poses, snap.bodyStates.flatMap((b) => [...b.position, ...b.orientation]), `poses at step ${k}`);
+      before = snap;
+    }
+    // later steps reuse the buffers: the records kept so far do not change
+    sim.step(20);
+    assert.equal(JSON.stringify(recs), kept);
+    assert.equal(JSON.stringify(sim.records.slice(0, 30)), kept);
+  });
+}
+
+test('solveSystem with a scratch gives the fresh output; fresh outputs are never overwritten', () => {
+  for (const [name, text] of SCENES) {
+    const { scene } = sceneOf(text);
+    const world = buildWorld(scene);
+    const states = scene.bodies.map(initialState);
+    const moved = states.map((s) => ({ ...s, p: [s.p[0] + 0.01, s.p[1] - 0.02, s.p[2] + 0.005] as typeof s.p, v: [0.1, -0.2, 0.3] as typeof s.v }));
+    const opts = { exactCondMaxRows: 12, wantSpectrum: true, wantScaledCond: false };
+    const fresh1 = solveSystem(world, assemble(world, states), scene.solver, opts);
+    const copy1 = structuredClone(fresh1);
+    const scratch = new SolveScratch();
+    const s1 = solveSystem(world, assemble(world, states), scene.solver, opts, scratch);
+    assert.deepEqual(s1, fresh1, name);
+    assert.ok(scratch.finiteBound <= 1e150, name);
+    const fresh2 = solveSystem(world, assemble(world, moved), scene.solver, opts);
+    const s2 = solveSystem(world, assemble(world, moved), scene.solver, opts, scratch);
+    assert.deepEqual(s2, fresh2, name);
+    if (world.nRows > 0) {
+      assert.equal(s2.lambda, s1.lambda, `${name}: the scratch's λ buffer is reused`);
+    }
+    assert.deepEqual(fresh1, copy1, `${name}: a fresh output is not touched by later solves`);
+  }
+});
+
+test('the one-pass finite checks: a false alarm near ±1e150 still finds nothing, a bad entry is still found in order', () => {
+  const { scene } = sceneOf(chainSceneText(chainParams(4)));
+  const world = buildWorld(scene);
+  const asm = assemble(world, scene.bodies.map(initialState));
+  assert.equal(checkAssembly(world, asm), undefined);
+  // Σ|x| passes 1e150 though no entry does: the search runs and finds nothing
+  asm.F[0] = 0.9e150;
+  asm.F[1] = -0.9e150;
+  asm.C[0] = 0.9e150;
+  assert.equal(checkAssembly(world, asm), undefined);
+  asm.C[2] = NaN;
+  assert.equal(checkAssembly(world, asm)?.symbol, 'C');
+  asm.F[4] = 1.1e150;
+  const f = checkAssembly(world, asm);
+  assert.equal(f?.symbol, 'F');
+  assert.equal(f?.reason, 'overflow');
+
+  const ok = assemble(world, scene.bodies.map(initialState));
+  const scratch = new SolveScratch();
+  const out = solveSystem(world, ok, scene.solver, { exactCondMaxRows: 12, wantSpectrum: false }, scratch);
+  assert.equal(checkSolve(world, out, true, scratch.finiteBound), undefined);
+  // without a bound (NaN) every vector is searched: the same answer, and a bad λ is found
+  assert.equal(checkSolve(world, out), undefined);
+  out.lambda[3] = Infinity;
+  assert.equal(checkSolve(world, out)?.symbol, 'λ');
+  // a force J_Xᵀλ beyond 1e150 although λ and J are not: found per constraint (the second one here)
+  out.lambda[3] = 0.5e150;
+  world.evals[1].JA[0] = 10;
+  const force = checkSolve(world, out, true, 1);
+  assert.equal(force?.symbol, 'force');
+  assert.equal(force?.owner?.index, 1);
+  world.evals[1].JA[0] = 0.1;
+  assert.equal(checkSolve(world, out, true, 1), undefined);
+});
