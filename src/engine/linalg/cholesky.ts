@@ -202,12 +202,10 @@ export class Factor {
       if (yj === 0) continue;
       for (let p = Lp[j], e = Lp[j + 1]; p < e; p++) y[Li[p]] -= Lx[p] * yj;
     }
-    for (let j = 0; j < n; j++) {
-      const d = D[j];
-      y[j] = d !== 0 ? y[j] / d : 0;
-    }
+    // Diagonal and backward solves in one sweep: y[j] is not touched by the backward solve before step j.
     for (let j = n - 1; j >= 0; j--) {
-      let s = y[j];
+      const d = D[j];
+      let s = d !== 0 ? y[j] / d : 0;
       for (let p = Lp[j], e = Lp[j + 1]; p < e; p++) s -= Lx[p] * y[Li[p]];
       y[j] = s;
     }

@@ -140,13 +140,16 @@ export class SymmetricSolver {
     const requested = opts.method === 'auto' ? 'cholesky' : opts.method;
     if (n === 0) return emptyResult(0, requested);
     const c = opts.compliance ?? 0;
-    if (!allFinite(A.values) || !allFinite(b) || !Number.isFinite(c)) {
+    // ‖A‖₁ doubles as the finiteness check of A: a NaN or ±∞ entry makes it non-finite, and only then
+    // (or for a sum that overflows) are the values checked one by one.
+    const normA = A.values.length === A.rowPtr[n] ? csrNorm1(A, this.work(n).col) : NaN;
+    if (!(Number.isFinite(normA) || allFinite(A.values)) || !allFinite(b) || !Number.isFinite(c)) {
       return emptyResult(n, requested, { reason: 'non-finite', message: 'A, b or the compliance has a NaN or infinite entry' });
     }
     const exactMax = opts.exactCondMaxRows ?? 1000;
     try {
       if (!opts.skipAnalysis && n <= exactMax) return this.solveExact(A, b, c, opts);
-      return this.solveSparse(A, b, c, opts);
+      return this.solveSparse(A, b, c, opts, normA);
     } catch (e) {
       return emptyResult(n, requested, { reason: 'internal', message: e instanceof Error ? e.message : String(e) });
     }
@@ -269,12 +272,13 @@ export class SymmetricSolver {
   // ---------------------------------------------------------------------------------------------
   // Sparse path (large n, or skipAnalysis).
 
-  private solveSparse(A: CsrMatrix, b: ArrayLike<number>, c: number, opts: SolverOptions): SymmetricSolveResult {
+  /** @param norm1 ‖A‖₁ when known (NaN: computed here). */
+  private solveSparse(A: CsrMatrix, b: ArrayLike<number>, c: number, opts: SolverOptions, norm1: number): SymmetricSolveResult {
     const n = A.rows;
     const pivotTol = opts.pivotTol ?? DEFAULT_PIVOT_TOL;
     const analysis = !opts.skipAnalysis;
     const work = this.work(n);
-    const normA = csrNorm1(A, work.col);
+    const normA = Number.isNaN(norm1) ? csrNorm1(A, work.col) : norm1;
     const normM = normA + Math.abs(c);
     const bn = norm2(b);
     let method: SolveMethod = opts.method === 'auto' ? 'cholesky' : opts.method;
