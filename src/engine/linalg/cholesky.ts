@@ -31,6 +31,35 @@ export interface Symbolic {
   colIdx: Int32Array;
   /** Scratch of `factor` (Y, pattern, flag, fill), allocated at the first factorisation and reused. */
   work?: FactorWork;
+  /** The structure of L and the visiting order of the numeric factorisation (see `planOf`), built once. */
+  plan?: NumericPlan;
+  /** Where the condition estimate of the last matrix with this pattern ended (CondestWork.start). */
+  condStart?: number;
+  /** Work vector of `Factor.solve` with a fill-reducing permutation (filled and read within one call). */
+  solveWork?: Float64Array;
+}
+
+/**
+ * Everything the up-looking factorisation does that depends only on the pattern, recorded once per
+ * Symbolic so that a refactorisation of a same-pattern matrix is flat loops: per row k the entries of
+ * A to scatter (positions in A.values, permuted columns ≤ k, in A's row order) and the columns i of
+ * row k of L in the exact (topological) order the etree walk visits them, with the position of l_ki
+ * in Li/Lx. The arithmetic is the general path's, operation for operation (bit-identical results).
+ */
+interface NumericPlan {
+  /** Row indices of L by column: shared by every Factor of this Symbolic and never written after `planOf`. */
+  Li: Int32Array;
+  aPtr: Int32Array;
+  aSrc: Int32Array;
+  aDst: Int32Array;
+  rowPtr: Int32Array;
+  rowCol: Int32Array;
+  rowPos: Int32Array;
+  /** Dense accumulator (all zero between factorisations). */
+  Y: Float64Array;
+  /** Lx/D of the factor made with `reuse: true` (valid until the next such factorisation). */
+  Lx?: Float64Array;
+  D?: Float64Array;
 }
 
 interface FactorWork {
@@ -108,6 +137,12 @@ export interface FactorOptions {
    * 'indefinite': accept negative pivots of significant size (|d_k| > tol·|a_kk|), stop at tiny ones.
    */
   onSmallPivot?: 'stop' | 'reject' | 'indefinite';
+  /**
+   * Write L and D into buffers kept in the Symbolic instead of new arrays ('stop' and 'indefinite'
+   * modes): the Factor returned is then only valid until the next `reuse` factorisation with the same
+   * Symbolic. For callers that drop the Factor before that (SymmetricSolver's sparse path). Default false.
+   */
+  reuse?: boolean;
 }
 
 /** A factorisation that stopped: `reason` 'singular' (a pivot ≤ tol·|a_kk|) or 'indefinite' (a significantly negative one). */
@@ -158,7 +193,8 @@ export class Factor {
     const { Li, Lx, D } = this;
     const x = out ?? new Float64Array(n);
     // Natural order: work in x directly; otherwise in a reused work vector.
-    const y = perm ? (this.work ??= new Float64Array(n)) : x;
+    // The work vector is the Symbolic's: it is filled from b and emptied into x within this call.
+    const y = perm ? (this.symbolic.solveWork ??= new Float64Array(n)) : x;
     if (perm) for (let k = 0; k < n; k++) y[k] = b[perm[k]];
     else if (y !== b) for (let k = 0; k < n; k++) y[k] = b[k];
     for (let j = 0; j < n; j++) {
@@ -166,20 +202,16 @@ export class Factor {
       if (yj === 0) continue;
       for (let p = Lp[j], e = Lp[j + 1]; p < e; p++) y[Li[p]] -= Lx[p] * yj;
     }
-    for (let j = 0; j < n; j++) {
-      const d = D[j];
-      y[j] = d !== 0 ? y[j] / d : 0;
-    }
+    // Diagonal and backward solves in one sweep: y[j] is not touched by the backward solve before step j.
     for (let j = n - 1; j >= 0; j--) {
-      let s = y[j];
+      const d = D[j];
+      let s = d !== 0 ? y[j] / d : 0;
       for (let p = Lp[j], e = Lp[j + 1]; p < e; p++) s -= Lx[p] * y[Li[p]];
       y[j] = s;
     }
     if (perm) for (let k = 0; k < n; k++) x[perm[k]] = y[k];
     return x;
   }
-
-  private work: Float64Array | null = null;
 }
 
 /** An all-zero rejection mask (no row is rejected outside 'reject' mode); shared, never written. */
@@ -201,6 +233,7 @@ export function factor(A: CsrMatrix, symbolic: Symbolic, opts: FactorOptions = {
   const shift = opts.shift ?? 0;
   const tol = opts.pivotTol ?? 1e-10;
   const mode = opts.onSmallPivot ?? 'stop';
+  if (mode !== 'reject' && A.rowPtr[n] === symbolic.rowPtr[n]) return factorPlanned(A, symbolic, shift, tol, mode, opts.reuse === true);
   const { perm, pinv, parent, Lp } = symbolic;
   const { rowPtr, colIdx, values } = A;
   const lnz = symbolic.lnz;
@@ -338,4 +371,105 @@ function dependencyOf(
     }
   }
   return { step: k, row: perm ? perm[k] : k, rows: Int32Array.from(rows), coefficients: Float64Array.from(coefs) };
+}
+
+/** The numeric plan of a Symbolic (built at its first planned factorisation; see NumericPlan). */
+function planOf(s: Symbolic): NumericPlan {
+  if (s.plan) return s.plan;
+  const { n, perm, pinv, parent, Lp, lnz, rowPtr, colIdx } = s;
+  const nnz = rowPtr[n];
+  const Li = new Int32Array(lnz);
+  const rowCol = new Int32Array(lnz);
+  const rowPos = new Int32Array(lnz);
+  const rp = new Int32Array(n + 1);
+  const aPtr = new Int32Array(n + 1);
+  const aSrc = new Int32Array(nnz);
+  const aDst = new Int32Array(nnz);
+  const flag = new Int32Array(n).fill(-1);
+  const fill = new Int32Array(n);
+  const pattern = new Int32Array(n);
+  let t = 0;
+  let q = 0;
+  for (let k = 0; k < n; k++) {
+    let top = n;
+    flag[k] = k;
+    const kk = perm ? perm[k] : k;
+    for (let p = rowPtr[kk]; p < rowPtr[kk + 1]; p++) {
+      let i = pinv ? pinv[colIdx[p]] : colIdx[p];
+      if (i > k) continue;
+      aSrc[q] = p;
+      aDst[q++] = i;
+      if (i === k) continue;
+      let len = 0;
+      for (; flag[i] !== k; i = parent[i]) {
+        pattern[len++] = i;
+        flag[i] = k;
+      }
+      while (len > 0) pattern[--top] = pattern[--len];
+    }
+    for (; top < n; top++) {
+      const i = pattern[top];
+      const pos = Lp[i] + fill[i]++;
+      Li[pos] = k;
+      rowCol[t] = i;
+      rowPos[t++] = pos;
+    }
+    rp[k + 1] = t;
+    aPtr[k + 1] = q;
+  }
+  s.plan = { Li, aPtr, aSrc: aSrc.slice(0, q), aDst: aDst.slice(0, q), rowPtr: rp, rowCol, rowPos, Y: new Float64Array(n) };
+  return s.plan;
+}
+
+/**
+ * `factor` in the 'stop' / 'indefinite' modes through the Symbolic's numeric plan: the same
+ * operations in the same order as the general path, without its etree walks and index arrays.
+ */
+function factorPlanned(A: CsrMatrix, s: Symbolic, shift: number, tol: number, mode: 'stop' | 'indefinite', reuse: boolean): Factor | FactorFailure {
+  const n = s.n;
+  const plan = planOf(s);
+  const { Li, aPtr, aSrc, aDst, rowPtr, rowCol, rowPos, Y } = plan;
+  const { Lp, lnz, perm } = s;
+  const values = A.values;
+  // Reuse: every position of Lx and D is written before a complete factor is returned (rowPos covers 0..lnz).
+  const Lx = reuse ? (plan.Lx ??= new Float64Array(lnz)) : new Float64Array(lnz);
+  const D = reuse ? (plan.D ??= new Float64Array(n)) : new Float64Array(n);
+  const indefinite = mode === 'indefinite';
+  let negativePivots = 0;
+  let minRatio = Infinity;
+  for (let k = 0; k < n; k++) {
+    for (let q = aPtr[k], e = aPtr[k + 1]; q < e; q++) Y[aDst[q]] += values[aSrc[q]];
+    let dk = Y[k] + shift;
+    const akk = dk; // = shift + a_kk (0 when A stores no diagonal entry), as the general path's
+    Y[k] = 0;
+    for (let t = rowPtr[k], e = rowPtr[k + 1]; t < e; t++) {
+      const i = rowCol[t];
+      const pos = rowPos[t];
+      const yi = Y[i];
+      Y[i] = 0;
+      for (let p = Lp[i]; p < pos; p++) Y[Li[p]] -= Lx[p] * yi;
+      const lki = yi / D[i];
+      dk -= lki * yi;
+      Lx[pos] = lki;
+    }
+    const scale = Math.abs(akk);
+    const small = indefinite ? Math.abs(dk) <= tol * scale : dk <= tol * scale;
+    if (!small) {
+      D[k] = dk;
+      if (dk < 0) negativePivots++;
+      if (scale > 0) minRatio = Math.min(minRatio, dk / scale);
+      continue;
+    }
+    Y.fill(0); // a stopped factorisation may leave entries of later rows in Y
+    const neg = dk < 0 && Math.abs(dk) > tol * scale;
+    const row = perm ? perm[k] : k;
+    return {
+      ...failure(
+        neg ? 'indefinite' : 'singular',
+        neg ? `pivot ${k + 1} of ${n} (row ${row}) is negative: ${dk}` : `pivot ${k + 1} of ${n} (row ${row}) is ${dk}, at most ${tol}·|a_kk| = ${tol * scale}`,
+      ),
+      step: k,
+    };
+  }
+  return new Factor(s, Li, Lx, D, [], negativePivots, minRatio);
 }

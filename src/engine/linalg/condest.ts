@@ -3,18 +3,43 @@
 
 export type SolveFn = (b: Float64Array) => Float64Array;
 
+/** Scratch and warm start of `estimateInverseNorm1` (kept by a caller that estimates a stream of matrices). */
+export interface CondestWork {
+  /** Two vectors of ≥ n entries, overwritten by each call. */
+  x: Float64Array;
+  xi: Float64Array;
+  /**
+   * In: the column to start from (x = e_start), −1 (or absent, or ≥ n) for Hager's uniform start
+   * x = (1/n,…,1/n). Out: the column j of the final unit vector e_j (the maximiser found), −1 if none.
+   */
+  start?: number;
+}
+
 /**
  * Estimate of ‖A⁻¹‖₁ (Hager's algorithm with Higham's extra vector, LAPACK xLACON style).
  * `solve` applies A⁻¹; `solveT` applies A⁻ᵀ (defaults to `solve`, i.e. symmetric A).
+ * With `work.start = j` the iteration starts at the vertex e_j instead of the uniform vector (e.g. the
+ * maximiser of the previous matrix of a same-pattern stream): when e_j is still a local maximum of
+ * ‖A⁻¹x‖₁ on the unit ball (‖A⁻ᵀξ‖∞ ≤ (A⁻ᵀξ)_j, Hager's test) the estimate is ‖A⁻¹e_j‖₁ after two
+ * solves instead of four; otherwise the iteration continues as usual. Every value is ‖A⁻¹x‖₁ for
+ * some ‖x‖₁ = 1 (a lower bound of ‖A⁻¹‖₁), whichever the start.
  */
-export function estimateInverseNorm1(n: number, solve: SolveFn, solveT: SolveFn = solve, maxIter = 5): number {
+export function estimateInverseNorm1(n: number, solve: SolveFn, solveT: SolveFn = solve, maxIter = 5, work?: CondestWork): number {
   if (n === 0) return 0;
-  // x and ξ are reused across iterations; `solve`/`solveT` may return the same buffer each call
-  // (each result is read before the next call).
-  const x = new Float64Array(n).fill(1 / n);
-  const xi = new Float64Array(n);
-  let est = 0;
+  // x and ξ are reused across iterations (and may be the caller's scratch, fully overwritten here);
+  // `solve`/`solveT` may return the same buffer each call (each result is read before the next call).
+  const x = work ? work.x : new Float64Array(n);
+  const xi = work ? work.xi : new Float64Array(n);
+  const start = work?.start ?? -1;
   let jPrev = -1;
+  if (start >= 0 && start < n) {
+    x.fill(0, 0, n);
+    x[start] = 1;
+    jPrev = start;
+  } else x.fill(1 / n, 0, n);
+  let est = 0;
+  let cur = jPrev; // the vertex x = e_cur being tried (−1: the uniform vector)
+  let best = -1; // the vertex that gave est
   for (let iter = 0; iter < maxIter; iter++) {
     const y = solve(x);
     let e = 0;
@@ -25,7 +50,18 @@ export function estimateInverseNorm1(n: number, solve: SolveFn, solveT: SolveFn 
       break;
     }
     est = e;
-    for (let i = 0; i < n; i++) xi[i] = y[i] >= 0 ? 1 : -1;
+    best = cur;
+    let changed = iter === 0;
+    for (let i = 0; i < n; i++) {
+      const si = y[i] >= 0 ? 1 : -1;
+      if (xi[i] !== si) {
+        xi[i] = si;
+        changed = true;
+      }
+    }
+    // ξ as in the previous iteration: z = A⁻ᵀξ would be the previous z, whose maximiser is the
+    // current vertex (j = jPrev below), so the iteration stops here without that solve (LAPACK's test).
+    if (!changed) break;
     const z = solveT(xi);
     let j = 0;
     let zmax = -1;
@@ -38,11 +74,14 @@ export function estimateInverseNorm1(n: number, solve: SolveFn, solveT: SolveFn 
       }
       ztx += z[i] * x[i];
     }
-    if (iter > 0 && (zmax <= ztx || j === jPrev)) break;
+    // From a vertex (iter > 0, or a warm start) stop at a local maximum or a repeated vertex.
+    if ((iter > 0 || jPrev >= 0) && (zmax <= ztx || j === jPrev)) break;
     jPrev = j;
-    x.fill(0);
+    cur = j;
+    x.fill(0, 0, n);
     x[j] = 1;
   }
+  if (work) work.start = best >= 0 ? best : jPrev;
   // Higham's alternating vector guards against Hager's worst cases.
   const b = xi;
   for (let i = 0; i < n; i++) b[i] = (i % 2 === 0 ? 1 : -1) * (1 + (n > 1 ? i / (n - 1) : 0));

@@ -9,12 +9,19 @@
 import { isFiniteVec as allFinite, norm2 } from '../math';
 import type { CsrMatrix, DependentRow, FailureReason, SolveMethod, SymmetricSolveOptions, SymmetricSolveResult } from './types';
 import { type Factor, type Symbolic, analyze, factor } from './cholesky';
-import { estimateInverseNorm1 } from './condest';
+import { type CondestWork, estimateInverseNorm1 } from './condest';
 import { denseSolveLU, symmetricEigenvaluesAuto } from './dense';
 import { findDependentRows, isConsistent, minNormSolve, type RedundancyResult } from './redundancy';
 import { csrAddDiagonal, csrMulVec, csrNorm1, csrSamePattern, csrToDense, csrToDenseFlat } from './sparse';
 
 const EPS = 2 ** -52;
+
+interface SparseWork extends RefineWork {
+  n: number;
+  col: Float64Array;
+  est: Float64Array;
+  xi: Float64Array;
+}
 const NON_FINITE_SOLUTION = { reason: 'non-finite', message: 'every method gave a NaN or infinite solution' } as const;
 /** Relative pivot below which a row is taken as dependent on the sparse path. */
 const DEFAULT_PIVOT_TOL = 1e-10;
@@ -24,9 +31,9 @@ export interface SolverOptions extends SymmetricSolveOptions {
   pivotTol?: number;
 }
 
-/** ‖(A + shift·I)·x − b‖₂. */
-function residual(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>): { r: Float64Array; norm: number } {
-  const r = csrMulVec(A, x);
+/** ‖(A + shift·I)·x − b‖₂; the residual b − (A + shift·I)·x is left in `out` (allocated when not given). */
+function residual(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, out?: Float64Array): { r: Float64Array; norm: number } {
+  const r = csrMulVec(A, x, out);
   let s = 0;
   for (let i = 0; i < A.rows; i++) {
     r[i] = b[i] - r[i] - shift * x[i];
@@ -35,19 +42,31 @@ function residual(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<num
   return { r, norm: Math.sqrt(s) };
 }
 
+/** Scratch vectors of `refine` (never returned: x is refined in place). */
+interface RefineWork {
+  r: Float64Array;
+  r2: Float64Array;
+  dx: Float64Array;
+  x2: Float64Array;
+}
+
+const refineWork = (n: number): RefineWork => ({ r: new Float64Array(n), r2: new Float64Array(n), dx: new Float64Array(n), x2: new Float64Array(n) });
+
 /**
  * Iterative refinement with a factor: up to two steps when the residual is above round-off level
  * (kept only when the residual decreases). Returns the final ‖(A+shift·I)·x − b‖.
  */
-function refine(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, solve: (r: Float64Array) => Float64Array, scale: number): number {
-  let { r, norm } = residual(A, shift, x, b);
+function refine(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, F: Factor, scale: number, w: RefineWork = refineWork(x.length)): number {
+  let { r, norm } = residual(A, shift, x, b, w.r);
+  let spare = w.r2;
+  const { dx, x2 } = w;
   for (let it = 0; it < 2 && norm > 1e-14 * scale; it++) {
-    const dx = solve(r);
-    const x2 = new Float64Array(x.length);
+    F.solve(r, dx);
     for (let i = 0; i < x.length; i++) x2[i] = x[i] + dx[i];
-    const res2 = residual(A, shift, x2, b);
+    const res2 = residual(A, shift, x2, b, spare);
     if (!(res2.norm < norm)) break;
     x.set(x2);
+    spare = r;
     r = res2.r;
     norm = res2.norm;
   }
@@ -83,6 +102,17 @@ export class SymmetricSolver {
   constructor(private readonly cacheSize = 8) {}
 
   /**
+   * Scratch of the sparse path (refinement, ‖A‖₁, the condition estimate) for n unknowns. Safe to
+   * reuse: nothing in it is returned (x is a fresh array), and each call is done with it on return.
+   */
+  private work(n: number): SparseWork {
+    if (!this.scratch || this.scratch.n !== n) this.scratch = { n, ...refineWork(n), col: new Float64Array(n), est: new Float64Array(n), xi: new Float64Array(n) };
+    return this.scratch;
+  }
+
+  private scratch: SparseWork | null = null;
+
+  /**
    * Symbolic analysis of A's pattern (fill-reducing ordering when it pays), re-used while the
    * pattern (rowPtr/colIdx) is unchanged.
    */
@@ -110,13 +140,16 @@ export class SymmetricSolver {
     const requested = opts.method === 'auto' ? 'cholesky' : opts.method;
     if (n === 0) return emptyResult(0, requested);
     const c = opts.compliance ?? 0;
-    if (!allFinite(A.values) || !allFinite(b) || !Number.isFinite(c)) {
+    // ‖A‖₁ doubles as the finiteness check of A: a NaN or ±∞ entry makes it non-finite, and only then
+    // (or for a sum that overflows) are the values checked one by one.
+    const normA = A.values.length === A.rowPtr[n] ? csrNorm1(A, this.work(n).col) : NaN;
+    if (!(Number.isFinite(normA) || allFinite(A.values)) || !allFinite(b) || !Number.isFinite(c)) {
       return emptyResult(n, requested, { reason: 'non-finite', message: 'A, b or the compliance has a NaN or infinite entry' });
     }
     const exactMax = opts.exactCondMaxRows ?? 1000;
     try {
       if (!opts.skipAnalysis && n <= exactMax) return this.solveExact(A, b, c, opts);
-      return this.solveSparse(A, b, c, opts);
+      return this.solveSparse(A, b, c, opts, normA);
     } catch (e) {
       return emptyResult(n, requested, { reason: 'internal', message: e instanceof Error ? e.message : String(e) });
     }
@@ -188,7 +221,7 @@ export class SymmetricSolver {
         const F = factor(A, this.symbolicFor(A), { shift: c, pivotTol: 0, onSmallPivot: 'stop' });
         if (F.ok && F.negativePivots === 0) {
           x = F.solve(b);
-          refine(A, c, x, b, (r) => F.solve(r), bn + normM * norm2(x));
+          refine(A, c, x, b, F, bn + normM * norm2(x));
           if (!allFinite(x)) x = null;
         }
       }
@@ -239,11 +272,13 @@ export class SymmetricSolver {
   // ---------------------------------------------------------------------------------------------
   // Sparse path (large n, or skipAnalysis).
 
-  private solveSparse(A: CsrMatrix, b: ArrayLike<number>, c: number, opts: SolverOptions): SymmetricSolveResult {
+  /** @param norm1 ‖A‖₁ when known (NaN: computed here). */
+  private solveSparse(A: CsrMatrix, b: ArrayLike<number>, c: number, opts: SolverOptions, norm1: number): SymmetricSolveResult {
     const n = A.rows;
     const pivotTol = opts.pivotTol ?? DEFAULT_PIVOT_TOL;
     const analysis = !opts.skipAnalysis;
-    const normA = csrNorm1(A);
+    const work = this.work(n);
+    const normA = Number.isNaN(norm1) ? csrNorm1(A, work.col) : norm1;
     const normM = normA + Math.abs(c);
     const bn = norm2(b);
     let method: SolveMethod = opts.method === 'auto' ? 'cholesky' : opts.method;
@@ -253,7 +288,8 @@ export class SymmetricSolver {
 
     if (method === 'cholesky') {
       const sym = this.symbolicFor(A);
-      const G = factor(A, sym, { shift: c, pivotTol, onSmallPivot: 'stop' });
+      // reuse: F is dropped when this call returns (it is not part of the result), before the next one.
+      const G = factor(A, sym, { shift: c, pivotTol, onSmallPivot: 'stop', reuse: true });
       if (G.ok) {
         F = G;
         x = G.solve(b);
@@ -266,7 +302,7 @@ export class SymmetricSolver {
         if (lu.ok) x = lu.x;
       } else {
         // Symmetric LU without pivoting (L·(D·Lᵀ)), accepting negative pivots.
-        const G = factor(A, this.symbolicFor(A), { shift: c, pivotTol, onSmallPivot: 'indefinite' });
+        const G = factor(A, this.symbolicFor(A), { shift: c, pivotTol, onSmallPivot: 'indefinite', reuse: true });
         if (G.ok) {
           F = G;
           x = G.solve(b);
@@ -281,8 +317,7 @@ export class SymmetricSolver {
     }
     let residualNorm = NaN;
     if (x && F && allFinite(x)) {
-      const Fx = F;
-      residualNorm = refine(A, c, x, b, (r) => Fx.solve(r), bn + normM * norm2(x));
+      residualNorm = refine(A, c, x, b, F, bn + normM * norm2(x), work);
     }
     if (!x || !allFinite(x)) return { ...emptyResult(n, method, NON_FINITE_SOLUTION), condEstimated: true };
     if (!Number.isFinite(residualNorm)) residualNorm = residual(A, c, x, b).norm;
@@ -308,8 +343,11 @@ export class SymmetricSolver {
         condScaled = Infinity;
       } else {
         const Fx = F!;
-        const buf = new Float64Array(n);
-        cond = normM * estimateInverseNorm1(n, (v) => Fx.solve(v, buf));
+        const buf = work.dx;
+        // Warm start: from the maximising column of the previous matrix with this pattern (condest.ts).
+        const cw: CondestWork = { x: work.est, xi: work.xi, start: Fx.symbolic.condStart ?? -1 };
+        cond = normM * estimateInverseNorm1(n, (v) => Fx.solve(v, buf), undefined, undefined, cw);
+        Fx.symbolic.condStart = cw.start;
         if (!Number.isFinite(cond)) cond = Infinity;
         if (opts.wantScaledCond !== false) condScaled = scaledCondEstimate(A, c, Fx);
       }

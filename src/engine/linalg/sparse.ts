@@ -144,9 +144,9 @@ export function csrSamePattern(a: CsrMatrix, b: CsrMatrix): boolean {
   return true;
 }
 
-/** ‖M‖₁ (max absolute column sum). */
-export function csrNorm1(m: CsrMatrix): number {
-  const s = new Float64Array(m.cols);
+/** ‖M‖₁ (max absolute column sum). `work` (≥ cols entries, overwritten) avoids an allocation. */
+export function csrNorm1(m: CsrMatrix, work?: Float64Array): number {
+  const s = work ? work.fill(0, 0, m.cols) : new Float64Array(m.cols);
   const nnz = m.rowPtr[m.rows];
   const { colIdx, values } = m;
   for (let p = 0; p < nnz; p++) s[colIdx[p]] += Math.abs(values[p]);
