@@ -1,14 +1,18 @@
-// A = J·M⁻¹·Jᵀ through the flat schedule (aPlan.ts, issue 9) against a dense product with M⁻¹ built
-// independently from the scene, and against the former body-by-body accumulation (the lower
-// triangle, which the up-looking Cholesky reads, must be the same numbers); assembling into reused
-// buffers gives what a fresh assembly gives.
+// The fast paths of the assembly (issue 9) against references: A = J·M⁻¹·Jᵀ through the flat
+// schedule (aPlan.ts) against a dense product with M⁻¹ built independently from the scene, and
+// against the former body-by-body accumulation (the lower triangle, which the up-looking Cholesky
+// reads, must be the same numbers); assembling into reused buffers gives what a fresh assembly
+// gives; the ball rows written at once and the energy without temporaries are the former numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Matrix, inverse } from 'ml-matrix';
 import { parseScene } from '../../src/engine/scene/parse';
 import { type Assembly, assemble, assemblyBuffers, buildWorld, type World } from '../../src/engine/assemble';
 import { type BodyState, initialState } from '../../src/engine/model/body';
-import { quatNormalize, quatToMat3 } from '../../src/engine/math';
+import { mat3MulVec, quatNormalize, quatRotateInv, quatToMat3 } from '../../src/engine/math';
+import { energyOf } from '../../src/engine/analysis';
+import { makeEval } from '../../src/engine/model/constraint';
+import { anchorKinematics, makeAnchorKin, writeBallRow, writeBallRows } from '../../src/engine/model/kinematics';
 import type { Quat, Vec3 } from '../../src/engine/types';
 import { rng } from './linalg-fixtures';
 
@@ -202,4 +206,50 @@ test('assembling into reused buffers gives what a fresh assembly gives, and leav
   const base = world.bodyIndex.get('base')!;
   assert.deepEqual(buffers.poses[base].v, [0, 0, 0] as Vec3);
   assert.deepEqual(buffers.poses[base].w, [0, 0, 0] as Vec3);
+});
+
+test('writeBallRows writes what writeBallRow for the three axes and C = d write', () => {
+  const r = rng(5);
+  const u = () => 2 * r() - 1;
+  for (let trial = 0; trial < 50; trial++) {
+    const pose = () => {
+      const q = quatNormalize([u(), u(), u(), u()] as Quat);
+      return { p: [u(), u(), u()] as Vec3, q, R: quatToMat3(q), v: [u(), u(), u()] as Vec3, w: [u(), u(), u()] as Vec3 };
+    };
+    const k = makeAnchorKin();
+    anchorKinematics(pose(), pose(), [u(), u(), u()], [u(), u(), u()], k);
+    const fast = makeEval(3);
+    const ref = makeEval(3);
+    // stale values in the buffers must not survive
+    fast.JA.fill(NaN);
+    fast.JB.fill(NaN);
+    writeBallRows(k, fast);
+    for (let i = 0; i < 3; i++) {
+      ref.C[i] = k.d[i];
+      writeBallRow(k, i, i, ref);
+    }
+    assert.deepEqual(fast, ref);
+  }
+});
+
+test('energyOf: ½m|v|² + ½(Rᵀω)ᵀI(Rᵀω) − m·g·p, the same numbers as through quatRotateInv and mat3MulVec', () => {
+  const p = parseScene(JSON.stringify(SCENE));
+  const world = buildWorld(p.scene!);
+  for (let seed = 21; seed <= 25; seed++) {
+    const states = randomStates(world, seed);
+    let kinetic = 0;
+    let potential = 0;
+    const g = world.scene.gravity;
+    world.bodies.forEach((b, i) => {
+      if (b.column < 0) return;
+      const s = states[i];
+      const m = b.spec.mass;
+      kinetic += 0.5 * m * (s.v[0] ** 2 + s.v[1] ** 2 + s.v[2] ** 2);
+      const wb = quatRotateInv(s.q, s.w);
+      const Iw = mat3MulVec(b.inertia, wb);
+      kinetic += 0.5 * (wb[0] * Iw[0] + wb[1] * Iw[1] + wb[2] * Iw[2]);
+      if (b.spec.gravity) potential -= m * (g[0] * s.p[0] + g[1] * s.p[1] + g[2] * s.p[2]);
+    });
+    assert.deepEqual(energyOf(world, states), { kinetic, potential, total: kinetic + potential });
+  }
 });
