@@ -175,7 +175,7 @@ export function buildWorld(scene: SceneSpec): World {
 
   const jOffset = (c: number, e: number, r: number): number =>
     e === 0 ? jOffA[rowStart[c] + r] : e === 1 ? jOffB[rowStart[c] + r] : jOffX[c][r * endX[c].length + e - 2];
-  const aPlan = buildAPlan({ nRows, rowStart, constraintRows: (c) => constraints[c].rows, jColIdx, aRowPtr, aColIdx, touching, pairOffset, jOffset });
+  const aPlan = buildAPlan({ rowStart, jColIdx, jRowPtr, touching, pairOffset, jOffset });
 
   return {
     scene,
@@ -393,7 +393,7 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
     }
   }
   const J: CsrMatrix = { rows: nRows, cols: nCols, rowPtr: world.jRowPtr, colIdx: world.jColIdx, values: Jvals };
-  const A: CsrMatrix = { rows: nRows, cols: nRows, rowPtr: world.aRowPtr, colIdx: world.aColIdx, values: assembleAValues(world.aPlan, Jvals, minvCompact, into ? into.Avals : new Float64Array(world.aColIdx.length)) };
+  const A: CsrMatrix = { rows: nRows, cols: nRows, rowPtr: world.aRowPtr, colIdx: world.aColIdx, values: assembleAValues(world.aPlan, world.aRowPtr, Jvals, minvCompact, into ? into.Avals : new Float64Array(world.aColIdx.length)) };
   return { minvCompact, F, v, J, A, C, Cdot, Jdotv, poses };
 }
 
