@@ -2,7 +2,7 @@
 // and the SystemSnapshot the CLI, panel and report show.
 import { type Assembly, minvBlocks, type World } from './assemble';
 import type { BodyState } from './model/body';
-import { mat3MulVec, norm2, quatRotateInv } from './math';
+import { norm2 } from './math';
 import { worldPoint } from './model/kinematics';
 import type { SolveOutput } from './kkt';
 import type { BodyReport, ConstraintReport, Energy, IslandReport, RedundantRow, RowInfo, SystemSnapshot } from './result';
@@ -29,17 +29,37 @@ export function energyOf(world: World, states: BodyState[]): Energy {
   let kinetic = 0;
   let potential = 0;
   const g = world.scene.gravity;
-  world.bodies.forEach((b, i) => {
-    if (b.column < 0) return;
+  const gx = g[0], gy = g[1], gz = g[2];
+  const bodies = world.bodies;
+  // one loop, no closure and no temporaries per body (issue 9): the same operations in the same order as
+  // quatRotateInv (Rᵀω = q*·ω·q) and mat3MulVec (I_body·Rᵀω) inlined
+  for (let i = 0; i < bodies.length; i++) {
+    const b = bodies[i];
+    if (b.column < 0) continue;
     const s = states[i];
     const m = b.spec.mass;
-    kinetic += 0.5 * m * (s.v[0] ** 2 + s.v[1] ** 2 + s.v[2] ** 2);
+    const v = s.v, w = s.w, q = s.q;
+    kinetic += 0.5 * m * (v[0] ** 2 + v[1] ** 2 + v[2] ** 2);
     // ½ ωᵀ I_world ω = ½ (Rᵀω)ᵀ I_body (Rᵀω)
-    const wb = quatRotateInv(s.q, s.w);
-    const Iw = mat3MulVec(b.inertia, wb);
-    kinetic += 0.5 * (wb[0] * Iw[0] + wb[1] * Iw[1] + wb[2] * Iw[2]);
-    if (b.spec.gravity) potential -= m * (g[0] * s.p[0] + g[1] * s.p[1] + g[2] * s.p[2]);
-  });
+    const x = q[0], y = q[1], z = q[2], qw = q[3];
+    const w0 = w[0], w1 = w[1], w2 = w[2];
+    const ix = qw * w0 - y * w2 + z * w1;
+    const iy = qw * w1 - z * w0 + x * w2;
+    const iz = qw * w2 - x * w1 + y * w0;
+    const iw = x * w0 + y * w1 + z * w2;
+    const b0 = ix * qw + iw * x + iy * z - iz * y;
+    const b1 = iy * qw + iw * y + iz * x - ix * z;
+    const b2 = iz * qw + iw * z + ix * y - iy * x;
+    const I = b.inertia;
+    const I0 = I[0] * b0 + I[1] * b1 + I[2] * b2;
+    const I1 = I[3] * b0 + I[4] * b1 + I[5] * b2;
+    const I2 = I[6] * b0 + I[7] * b1 + I[8] * b2;
+    kinetic += 0.5 * (b0 * I0 + b1 * I1 + b2 * I2);
+    if (b.spec.gravity) {
+      const p = s.p;
+      potential -= m * (gx * p[0] + gy * p[1] + gz * p[2]);
+    }
+  }
   return { kinetic, potential, total: kinetic + potential };
 }
 

@@ -4,11 +4,12 @@
 import { createConstraint, extraBodiesOf } from './model';
 import { type BodyModel, type BodyState, createBodyModel, initialState } from './model/body';
 import { type ConstraintEval, type ConstraintModel, makeEval, type Pose } from './model/constraint';
-import { cross, IDENTITY_MAT3, mat3MulVec, mat3TMulVec, quatToMat3, rotateTensorInto } from './math';
+import { IDENTITY_MAT3, quatToMat3, quatToMat3Into, rotateTensorInto } from './math';
+import { type APlan, assembleAValues, buildAPlan } from './aPlan';
 import { cumsum } from './offsets';
 import type { CsrMatrix } from './linalg/types';
 import type { SceneSpec } from './scene/types';
-import type { Vec3 } from './types';
+import type { Mat3, Vec3 } from './types';
 import { type OmittedA, tallOmissions } from './tallIsland';
 
 /** The static structure of a scene: bodies, constraints, column/row layout, sparsity patterns. */
@@ -47,6 +48,8 @@ export interface World {
   /** For each column-owning body: offsets (within the A row) of block (ci, cj) for every pair, row-major over touching². */
   pairOffset: Int32Array[];
   /** Rows of A that belong to each constraint pair are contiguous; offset of row r of c = aRowPtr[rowStart[c]+r] + pairOffset. */
+  /** A = J·M⁻¹·Jᵀ as a flat schedule over J's values (aPlan.ts), built from `touching` and `pairOffset`. */
+  aPlan: APlan;
 }
 
 export const WORLD_POSE: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1], R: IDENTITY_MAT3, v: [0, 0, 0], w: [0, 0, 0] };
@@ -170,6 +173,10 @@ export function buildWorld(scene: SceneSpec): World {
     return po;
   });
 
+  const jOffset = (c: number, e: number, r: number): number =>
+    e === 0 ? jOffA[rowStart[c] + r] : e === 1 ? jOffB[rowStart[c] + r] : jOffX[c][r * endX[c].length + e - 2];
+  const aPlan = buildAPlan({ rowStart, jColIdx, jRowPtr, touching, pairOffset, jOffset });
+
   return {
     scene,
     bodies,
@@ -192,6 +199,7 @@ export function buildWorld(scene: SceneSpec): World {
     aColIdx,
     touching,
     pairOffset,
+    aPlan,
     ...(aOmitted ? { aOmitted } : {}),
   };
 }
@@ -213,38 +221,107 @@ export interface Assembly {
 }
 
 /**
+ * Arrays an Assembly can be written into instead of fresh ones (`assemble`'s `into`): every array of
+ * the result (minvCompact, F, v, J's and A's values, C, Ċ, J̇v) and the poses with their R. Only for a
+ * caller that is done with the Assembly before it assembles into the same buffers again — the next
+ * assembly overwrites all of it — and that never lets it (or anything aliasing it) escape.
+ */
+export interface AssemblyBuffers {
+  minvCompact: Float64Array;
+  F: Float64Array;
+  v: Float64Array;
+  Jvals: Float64Array;
+  Avals: Float64Array;
+  C: Float64Array;
+  Cdot: Float64Array;
+  Jdotv: Float64Array;
+  poses: Pose[];
+}
+
+/** Fresh buffers for `assemble(world, states, evaluated, into)`, sized for `world`. */
+export function assemblyBuffers(world: World): AssemblyBuffers {
+  return {
+    minvCompact: new Float64Array(world.colBodies.length * 10),
+    F: new Float64Array(world.nCols),
+    v: new Float64Array(world.nCols),
+    Jvals: new Float64Array(world.jColIdx.length),
+    Avals: new Float64Array(world.aColIdx.length),
+    C: new Float64Array(world.nRows),
+    Cdot: new Float64Array(world.nRows),
+    Jdotv: new Float64Array(world.nRows),
+    poses: world.bodies.map(() => ({ p: [0, 0, 0], q: [0, 0, 0, 1], R: [1, 0, 0, 0, 1, 0, 0, 0, 1], v: [0, 0, 0], w: [0, 0, 0] })),
+  };
+}
+
+/**
  * Assemble the system at the given body states (AerisLab `assemble_system`, block-sparse).
  * `evaluated`: the world's per-constraint buffers (`world.evals`) already hold every constraint's
  * evaluation at exactly these states (the caller evaluated them last, e.g. for the step record's
  * ‖C‖), so they are not evaluated again.
+ * `into`: write the result into these buffers (`assemblyBuffers`) instead of fresh arrays — only for
+ * a caller whose previous Assembly into them is no longer used (see AssemblyBuffers). Without it,
+ * every call returns fresh arrays (the Assembly may be kept: snapshots, solve outputs).
  */
-export function assemble(world: World, states: BodyState[], evaluated = false): Assembly {
-  const { bodies, colBodies, constraints, nRows, nCols, rowStart, evals } = world;
+export function assemble(world: World, states: BodyState[], evaluated = false, into?: AssemblyBuffers): Assembly {
+  const { bodies, constraints, nRows, nCols, rowStart, evals } = world;
   const g = world.scene.gravity;
-  const nb = colBodies.length;
-  const minvCompact = new Float64Array(nb * 10);
-  const F = new Float64Array(nCols);
-  const v = new Float64Array(nCols);
-  const poses: Pose[] = new Array(bodies.length);
+  const nb = world.colBodies.length;
+  const minvCompact = into ? into.minvCompact : new Float64Array(nb * 10);
+  const F = into ? into.F : new Float64Array(nCols);
+  const v = into ? into.v : new Float64Array(nCols);
+  const poses: Pose[] = into ? into.poses : new Array(bodies.length);
 
   for (let i = 0; i < bodies.length; i++) {
     const b = bodies[i];
     const s = states[i];
     if (b.column < 0) {
-      poses[i] = poseOf(s, true);
+      if (into) {
+        // v = ω = 0 for fixed bodies: the buffer's pose keeps its own zero vectors
+        const pose = poses[i];
+        pose.p = s.p;
+        pose.q = s.q;
+        quatToMat3Into(s.q, pose.R);
+      } else poses[i] = poseOf(s, true);
       continue;
     }
-    const R = quatToMat3(s.q);
-    poses[i] = { p: s.p, q: s.q, R, v: s.v, w: s.w };
+    const w = s.w;
+    let R: Mat3;
+    if (into) {
+      const pose = poses[i];
+      R = pose.R;
+      quatToMat3Into(s.q, R);
+      pose.p = s.p;
+      pose.q = s.q;
+      pose.v = s.v;
+      pose.w = w;
+    } else {
+      R = quatToMat3(s.q);
+      poses[i] = { p: s.p, q: s.q, R, v: s.v, w };
+    }
     const k = b.column / 6;
     // R·I_body⁻¹·Rᵀ
     rotateTensorInto(R, b.invInertia, minvCompact, k * 10 + 1);
     minvCompact[k * 10] = b.invMass;
-    // F = [f + m·g, τ − ω×(I_world·ω)], with I_world·ω = R·(I_body·(Rᵀ·ω))
+    // F = [f + m·g, τ − ω×(I_world·ω)], with I_world·ω = R·(I_body·(Rᵀ·ω)) (no temporaries)
     const m = b.spec.mass;
     const gs = b.spec.gravity ? 1 : 0;
-    const w = s.w;
-    const [gx, gy, gz] = w[0] !== 0 || w[1] !== 0 || w[2] !== 0 ? cross(w, mat3MulVec(R, mat3MulVec(b.inertia, mat3TMulVec(R, w)))) : [0, 0, 0];
+    const w0 = w[0], w1 = w[1], w2 = w[2];
+    let gx = 0, gy = 0, gz = 0;
+    if (w0 !== 0 || w1 !== 0 || w2 !== 0) {
+      const I = b.inertia;
+      const u0 = R[0] * w0 + R[3] * w1 + R[6] * w2;
+      const u1 = R[1] * w0 + R[4] * w1 + R[7] * w2;
+      const u2 = R[2] * w0 + R[5] * w1 + R[8] * w2;
+      const n0 = I[0] * u0 + I[1] * u1 + I[2] * u2;
+      const n1 = I[3] * u0 + I[4] * u1 + I[5] * u2;
+      const n2 = I[6] * u0 + I[7] * u1 + I[8] * u2;
+      const h0 = R[0] * n0 + R[1] * n1 + R[2] * n2;
+      const h1 = R[3] * n0 + R[4] * n1 + R[5] * n2;
+      const h2 = R[6] * n0 + R[7] * n1 + R[8] * n2;
+      gx = w1 * h2 - w2 * h1;
+      gy = w2 * h0 - w0 * h2;
+      gz = w0 * h1 - w1 * h0;
+    }
     const col = b.column;
     const f = b.spec.force, t = b.spec.torque;
     F[col] = f[0] + gs * m * g[0];
@@ -253,44 +330,53 @@ export function assemble(world: World, states: BodyState[], evaluated = false): 
     F[col + 3] = t[0] - gx;
     F[col + 4] = t[1] - gy;
     F[col + 5] = t[2] - gz;
-    for (let d = 0; d < 3; d++) {
-      v[col + d] = s.v[d];
-      v[col + 3 + d] = w[d];
-    }
+    const sv = s.v;
+    v[col] = sv[0];
+    v[col + 1] = sv[1];
+    v[col + 2] = sv[2];
+    v[col + 3] = w0;
+    v[col + 4] = w1;
+    v[col + 5] = w2;
   }
 
-  const Jvals = new Float64Array(world.jColIdx.length);
-  const C = new Float64Array(nRows);
-  const Cdot = new Float64Array(nRows);
-  const Jdotv = new Float64Array(nRows);
+  const Jvals = into ? into.Jvals : new Float64Array(world.jColIdx.length);
+  const C = into ? into.C : new Float64Array(nRows);
+  const Cdot = into ? into.Cdot : new Float64Array(nRows);
+  const Jdotv = into ? into.Jdotv : new Float64Array(nRows);
+  const { jOffA, jOffB, endA, endB } = world;
   for (let c = 0; c < constraints.length; c++) {
-    const ia = world.endA[c];
-    const ib = world.endB[c];
+    const ia = endA[c];
+    const ib = endB[c];
     const pa = ia < 0 ? WORLD_POSE : poses[ia];
     const pb = ib < 0 ? WORLD_POSE : poses[ib];
     const ev = evals[c];
     const ex = world.endX[c];
+    const nr = constraints[c].rows;
     if (!evaluated) constraints[c].evaluate(pa, pb, ev, ex.length ? extraPoses(ex, poses) : undefined);
     const r0 = rowStart[c];
-    for (let r = 0; r < constraints[c].rows; r++) {
+    const evC = ev.C, evJdotv = ev.Jdotv, JA = ev.JA, JB = ev.JB;
+    const colA = ia < 0 ? -1 : bodies[ia].column;
+    const colB = ib < 0 ? -1 : bodies[ib].column;
+    for (let r = 0; r < nr; r++) {
       const row = r0 + r;
-      C[row] = ev.C[r];
-      Jdotv[row] = ev.Jdotv[r];
+      C[row] = evC[r];
+      Jdotv[row] = evJdotv[r];
       let cd = 0;
-      const oa = world.jOffA[row];
-      const ob = world.jOffB[row];
+      const oa = jOffA[row];
+      const ob = jOffB[row];
+      const o = r * 6;
       if (oa >= 0) {
-        const col = bodies[ia].column;
         for (let j = 0; j < 6; j++) {
-          Jvals[oa + j] = ev.JA[r * 6 + j];
-          cd += ev.JA[r * 6 + j] * v[col + j];
+          const x = JA[o + j];
+          Jvals[oa + j] = x;
+          cd += x * v[colA + j];
         }
       }
       if (ob >= 0) {
-        const col = bodies[ib].column;
         for (let j = 0; j < 6; j++) {
-          Jvals[ob + j] = ev.JB[r * 6 + j];
-          cd += ev.JB[r * 6 + j] * v[col + j];
+          const x = JB[o + j];
+          Jvals[ob + j] = x;
+          cd += x * v[colB + j];
         }
       }
       for (let e = 0; e < ex.length; e++) {
@@ -299,72 +385,21 @@ export function assemble(world: World, states: BodyState[], evaluated = false): 
         const col = bodies[ex[e]].column;
         const JX = ev.JX[e];
         for (let j = 0; j < 6; j++) {
-          Jvals[ox + j] = JX[r * 6 + j];
-          cd += JX[r * 6 + j] * v[col + j];
+          Jvals[ox + j] = JX[o + j];
+          cd += JX[o + j] * v[col + j];
         }
       }
       Cdot[row] = cd;
     }
   }
   const J: CsrMatrix = { rows: nRows, cols: nCols, rowPtr: world.jRowPtr, colIdx: world.jColIdx, values: Jvals };
-  const A = assembleA(world, minvCompact);
+  const A: CsrMatrix = { rows: nRows, cols: nRows, rowPtr: world.aRowPtr, colIdx: world.aColIdx, values: assembleAValues(world.aPlan, world.aRowPtr, Jvals, minvCompact, into ? into.Avals : new Float64Array(world.aColIdx.length)) };
   return { minvCompact, F, v, J, A, C, Cdot, Jdotv, poses };
 }
 
 /** The poses of a constraint's extra ends (world pose for -1). */
 export function extraPoses(ends: Int32Array, poses: readonly Pose[]): Pose[] {
   return Array.from(ends, (i) => (i < 0 ? WORLD_POSE : poses[i]));
-}
-
-/** The Jacobian block of end `e` (0 = A, 1 = B, 2+k = extra end k). */
-const blockOf = (ev: ConstraintEval, e: number): Float64Array => (e === 0 ? ev.JA : e === 1 ? ev.JB : ev.JX[e - 2]);
-
-/** A = J·M⁻¹·Jᵀ block by block: for each body, every pair of constraints touching it adds J_ib·M⁻¹_b·J_jbᵀ. */
-function assembleA(world: World, minvCompact: Float64Array): CsrMatrix {
-  const { touching, pairOffset, rowStart, constraints, evals, aRowPtr } = world;
-  const values = new Float64Array(world.aColIdx.length);
-  const G = new Float64Array(36 * 6); // rows ≤ 6 per constraint, 6 columns
-  for (let k = 0; k < touching.length; k++) {
-    const t = touching[k];
-    const m0 = k * 10;
-    const invm = minvCompact[m0];
-    // world inverse inertia of body k, row-major (read once; no subarray views on the hot path)
-    const i0 = minvCompact[m0 + 1], i1 = minvCompact[m0 + 2], i2 = minvCompact[m0 + 3];
-    const i3 = minvCompact[m0 + 4], i4 = minvCompact[m0 + 5], i5 = minvCompact[m0 + 6];
-    const i6 = minvCompact[m0 + 7], i7 = minvCompact[m0 + 8], i8 = minvCompact[m0 + 9];
-    for (let i = 0; i < t.length; i++) {
-      const [ci, ei] = t[i];
-      const Ji = blockOf(evals[ci], ei);
-      const ri = constraints[ci].rows;
-      // G = J_i,b · M⁻¹_b
-      for (let r = 0; r < ri; r++) {
-        const o = r * 6;
-        G[o] = Ji[o] * invm;
-        G[o + 1] = Ji[o + 1] * invm;
-        G[o + 2] = Ji[o + 2] * invm;
-        const a0 = Ji[o + 3], a1 = Ji[o + 4], a2 = Ji[o + 5];
-        G[o + 3] = a0 * i0 + a1 * i3 + a2 * i6;
-        G[o + 4] = a0 * i1 + a1 * i4 + a2 * i7;
-        G[o + 5] = a0 * i2 + a1 * i5 + a2 * i8;
-      }
-      for (let j = 0; j < t.length; j++) {
-        const [cj, ej] = t[j];
-        const Jj = blockOf(evals[cj], ej);
-        const rj = constraints[cj].rows;
-        const po = pairOffset[k][i * t.length + j];
-        for (let r = 0; r < ri; r++) {
-          const base = aRowPtr[rowStart[ci] + r] + po;
-          const o = r * 6;
-          for (let s = 0; s < rj; s++) {
-            const q = s * 6;
-            values[base + s] +=
-              G[o] * Jj[q] + G[o + 1] * Jj[q + 1] + G[o + 2] * Jj[q + 2] + G[o + 3] * Jj[q + 3] + G[o + 4] * Jj[q + 4] + G[o + 5] * Jj[q + 5];
-          }
-        }
-      }
-    }
-  }
-  return { rows: world.nRows, cols: world.nRows, rowPtr: aRowPtr, colIdx: world.aColIdx, values };
 }
 
 /** M⁻¹ as per-body 6×6 blocks (row-major, 36 numbers each) from the compact form, for display. */

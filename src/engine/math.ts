@@ -82,7 +82,7 @@ export function quatNormalize(q: Quat): Quat {
 
 /** Rotation matrix of a unit quaternion [x,y,z,w] (row-major). */
 export function quatToMat3(q: Quat): Mat3 {
-  const [x, y, z, w] = q;
+  const x = q[0], y = q[1], z = q[2], w = q[3];
   const xx = x * x, yy = y * y, zz = z * z;
   const xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
   return [
@@ -90,6 +90,21 @@ export function quatToMat3(q: Quat): Mat3 {
     2 * (xy + wz), 1 - 2 * (xx + zz), 2 * (yz - wx),
     2 * (xz - wy), 2 * (yz + wx), 1 - 2 * (xx + yy),
   ];
+}
+/** out = the rotation matrix of q, in place (the same numbers as `quatToMat3`). */
+export function quatToMat3Into(q: Quat, out: Mat3 | Float64Array): void {
+  const x = q[0], y = q[1], z = q[2], w = q[3];
+  const xx = x * x, yy = y * y, zz = z * z;
+  const xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
+  out[0] = 1 - 2 * (yy + zz);
+  out[1] = 2 * (xy - wz);
+  out[2] = 2 * (xz + wy);
+  out[3] = 2 * (xy + wz);
+  out[4] = 1 - 2 * (xx + zz);
+  out[5] = 2 * (yz - wx);
+  out[6] = 2 * (xz - wy);
+  out[7] = 2 * (yz + wx);
+  out[8] = 1 - 2 * (xx + yy);
 }
 
 /** Rᵀ·v for the rotation R of the unit quaternion q ([x,y,z,w]), computed as q*·v·q. */

@@ -7,7 +7,7 @@ import { vecOr } from '../math';
 import type { Vec3 } from '../types';
 import type { ConstraintSpec } from '../scene/types';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
-import { anchorKinematics, makeAnchorKin, writeBallRow } from './kinematics';
+import { anchorKinematics, makeAnchorKin, writeBallRows } from './kinematics';
 
 export class BallConstraint implements ConstraintModel {
   readonly rows = 3;
@@ -24,9 +24,6 @@ export class BallConstraint implements ConstraintModel {
   evaluate(a: Pose, b: Pose, out: ConstraintEval): void {
     const k = this.k;
     anchorKinematics(a, b, this.anchorA, this.anchorB, k);
-    for (let i = 0; i < 3; i++) {
-      out.C[i] = k.d[i];
-      writeBallRow(k, i, i, out);
-    }
+    writeBallRows(k, out);
   }
 }

@@ -16,7 +16,7 @@ import {
   makeAngularKin,
   relativeReference,
   writeAngularRow,
-  writeBallRow,
+  writeBallRows,
 } from './kinematics';
 
 export class FixedConstraint implements ConstraintModel {
@@ -39,10 +39,7 @@ export class FixedConstraint implements ConstraintModel {
   evaluate(a: Pose, b: Pose, out: ConstraintEval): void {
     const k = this.k;
     anchorKinematics(a, b, this.anchorA, this.anchorB, k);
-    for (let i = 0; i < 3; i++) {
-      out.C[i] = k.d[i];
-      writeBallRow(k, i, i, out);
-    }
+    writeBallRows(k, out);
     angularKinematics(a, b, this.qRel0, this.ang);
     for (let i = 0; i < 3; i++) writeAngularRow(this.ang, i, 3 + i, out);
   }

@@ -9,7 +9,7 @@ import type { Vec3 } from '../types';
 import type { ConstraintSpec } from '../scene/types';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
 import { crossInto, normalize, perpendicularBasis, vecOr } from '../math';
-import { anchorKinematics, makeAnchorKin, makeSpinKin, spinKinematics, writeBallRow } from './kinematics';
+import { anchorKinematics, makeAnchorKin, makeSpinKin, spinKinematics, writeBallRows } from './kinematics';
 
 /** A unit axis from the spec, defaulting to z when missing or zero. */
 export function unitAxis(v: Vec3 | undefined): Vec3 {
@@ -43,10 +43,7 @@ export class HingeConstraint implements ConstraintModel {
   evaluate(a: Pose, b: Pose, out: ConstraintEval): void {
     const k = this.k;
     anchorKinematics(a, b, this.anchorA, this.anchorB, k);
-    for (let i = 0; i < 3; i++) {
-      out.C[i] = k.d[i];
-      writeBallRow(k, i, i, out);
-    }
+    writeBallRows(k, out);
     // a, ȧ = ω_A×a, ä = ω_A×ȧ;  p, ṗ = ω_B×p, p̈ = ω_B×ṗ
     const { v: ax, dot: ad, acc: aa } = this.a;
     const { v: p, dot: pd, acc: pp } = this.p;

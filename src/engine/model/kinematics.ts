@@ -102,6 +102,28 @@ export function writeBallRow(k: AnchorKin, axis: number, row: number, out: Const
   out.Jdotv[row] = k.dAcc[axis];
 }
 
+/**
+ * The three ball-joint rows (world axes x, y, z) at output rows 0..2, with C = d: what `writeBallRow`
+ * for axes 0, 1, 2 and C_i = d_i write, each entry stored once (no zero fill first).
+ */
+export function writeBallRows(k: AnchorKin, out: ConstraintEval): void {
+  const JA = out.JA, JB = out.JB;
+  const a0 = k.rA[0], a1 = k.rA[1], a2 = k.rA[2];
+  const b0 = k.rB[0], b1 = k.rB[1], b2 = k.rB[2];
+  // row x: JA = [1, 0, 0, 0, r_A,z, −r_A,y], JB = [−1, 0, 0, 0, −r_B,z, r_B,y]
+  JA[0] = 1; JA[1] = 0; JA[2] = 0; JA[3] = 0; JA[4] = a2; JA[5] = -a1;
+  JB[0] = -1; JB[1] = 0; JB[2] = 0; JB[3] = 0; JB[4] = -b2; JB[5] = b1;
+  // row y: JA = [0, 1, 0, −r_A,z, 0, r_A,x], JB = [0, −1, 0, r_B,z, 0, −r_B,x]
+  JA[6] = 0; JA[7] = 1; JA[8] = 0; JA[9] = -a2; JA[10] = 0; JA[11] = a0;
+  JB[6] = 0; JB[7] = -1; JB[8] = 0; JB[9] = b2; JB[10] = 0; JB[11] = -b0;
+  // row z: JA = [0, 0, 1, r_A,y, −r_A,x, 0], JB = [0, 0, −1, −r_B,y, r_B,x, 0]
+  JA[12] = 0; JA[13] = 0; JA[14] = 1; JA[15] = a1; JA[16] = -a0; JA[17] = 0;
+  JB[12] = 0; JB[13] = 0; JB[14] = -1; JB[15] = -b1; JB[16] = b0; JB[17] = 0;
+  const C = out.C, Jdotv = out.Jdotv, d = k.d, acc = k.dAcc;
+  C[0] = d[0]; C[1] = d[1]; C[2] = d[2];
+  Jdotv[0] = acc[0]; Jdotv[1] = acc[1]; Jdotv[2] = acc[2];
+}
+
 /** q_rel0 = q_A0⁻¹ ⊗ q_B0 (unit quaternions assumed: inverse = conjugate). */
 export function relativeReference(a0: Pose, b0: Pose): Quat {
   return quatMul(quatConj(a0.q), b0.q);

@@ -9,7 +9,7 @@ import type { ConstraintSpec } from '../scene/types';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
 import { mat3MulVecInto, vecOr } from '../math';
 import { unitAxis } from './hinge';
-import { anchorKinematics, makeAnchorKin, writeBallRow } from './kinematics';
+import { anchorKinematics, makeAnchorKin, writeBallRows } from './kinematics';
 
 export class UniversalConstraint implements ConstraintModel {
   readonly rows = 4;
@@ -37,10 +37,7 @@ export class UniversalConstraint implements ConstraintModel {
   evaluate(a: Pose, b: Pose, out: ConstraintEval): void {
     const k = this.k;
     anchorKinematics(a, b, this.anchorA, this.anchorB, k);
-    for (let i = 0; i < 3; i++) {
-      out.C[i] = k.d[i];
-      writeBallRow(k, i, i, out);
-    }
+    writeBallRows(k, out);
     const ax = this.a, p = this.b;
     mat3MulVecInto(a.R, this.axisA, ax);
     mat3MulVecInto(b.R, this.axisB, p);

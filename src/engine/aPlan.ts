@@ -1,0 +1,149 @@
+// A = J·M⁻¹·Jᵀ through a flat schedule built once per world (issue 9): no per-step lookups of which
+// constraints touch which body, no tuples, every entry of A written once.
+//
+//   G = J·M⁻¹ block by block in J's own value layout (each 6-value block of a J row belongs to one
+//   body, so G's block is that block times the body's M⁻¹ block);
+//   for each pair of constraints (ci ≥ cj) sharing a body, block (ci, cj) of A is
+//   Σ over the shared bodies k (ascending) of G[ci rows, k]·J[cj rows, k]ᵀ, on or below the diagonal
+//   (computed exactly as the former body-by-body accumulation did, term for term, which is what the
+//   up-looking Cholesky reads), and block (cj, ci) is its mirror (A is symmetric).
+
+/** The schedule of A's entries, by block pairs (ci, cj), ci ≥ cj, of constraints sharing a body. */
+export interface APlan {
+  /** Per 6-value block of J (value offset 6·b): the offset of its body in the compact M⁻¹ (10 numbers a body). */
+  blockMinv: Int32Array;
+  /**
+   * Per block pair, 7 numbers: rows of ci, rows of cj, first row of ci, first row of cj, the offset of
+   * cj's columns within ci's rows of A, the offset of ci's columns within cj's rows, the first term.
+   */
+  pairs: Int32Array;
+  /** pairTerms[p] .. pairTerms[p+1]: the terms of block pair p. */
+  pairTerms: Int32Array;
+  /**
+   * Per term (one shared body), 4 numbers: the J value offset of ci's first row's block for the body
+   * and the step to the next row's, and the same for cj.
+   */
+  terms: Int32Array;
+  /** G = J·M⁻¹ (J's value layout) and one row of sums. Scratch of `assembleAValues` only: filled and consumed within one call, never returned. */
+  G: Float64Array;
+  acc: Float64Array;
+}
+
+/** What the plan is built from (the world's layout, assemble.ts `buildWorld`). */
+export interface APlanInput {
+  rowStart: Int32Array;
+  jColIdx: Int32Array;
+  jRowPtr: Int32Array;
+  /** Per column-owning body: [constraint, end] touching it with rows in A (assemble.ts `touching`). */
+  touching: ReadonlyArray<ReadonlyArray<readonly [number, number]>>;
+  /** Per body, offsets within A's row of block (ci, cj), row-major over touching² (assemble.ts `pairOffset`). */
+  pairOffset: readonly Int32Array[];
+  /** J value offset of the block of end `e` (0 = A, 1 = B, 2+k = extra k) in row `row` of constraint `c`. */
+  jOffset: (c: number, e: number, row: number) => number;
+}
+
+export function buildAPlan(x: APlanInput): APlan {
+  const { rowStart, jRowPtr, touching, pairOffset } = x;
+  const nBlocks = x.jColIdx.length / 6;
+  const blockMinv = new Int32Array(nBlocks);
+  for (let b = 0; b < nBlocks; b++) blockMinv[b] = (x.jColIdx[6 * b] / 6) * 10;
+  const nc = rowStart.length - 1;
+  const rowsOf = (c: number) => rowStart[c + 1] - rowStart[c];
+  // the J value stride between consecutive rows of a constraint (every row has the same ends)
+  const strideOf = (c: number) => (rowsOf(c) > 0 ? jRowPtr[rowStart[c] + 1] - jRowPtr[rowStart[c]] : 0);
+
+  // Block pairs in the order they are first met; terms per pair in body order (two passes: count, fill).
+  const pairIndex = new Map<number, number>();
+  const pairList: number[] = [];
+  const counts: number[] = [];
+  let maxRows = 0;
+  const visit = (emit: (p: number, k: number, ci: number, ei: number, cj: number, ej: number) => void) => {
+    for (let k = 0; k < touching.length; k++) {
+      const t = touching[k];
+      for (let i = 0; i < t.length; i++) {
+        const [ci, ei] = t[i];
+        if (rowsOf(ci) === 0) continue;
+        for (let j = 0; j < t.length; j++) {
+          const [cj, ej] = t[j];
+          if (cj > ci || rowsOf(cj) === 0) continue;
+          const key = ci * nc + cj;
+          let p = pairIndex.get(key);
+          if (p === undefined) {
+            p = counts.length;
+            pairIndex.set(key, p);
+            counts.push(0);
+            maxRows = Math.max(maxRows, rowsOf(ci), rowsOf(cj));
+            pairList.push(ci, cj, pairOffset[k][i * t.length + j], pairOffset[k][j * t.length + i]);
+          }
+          emit(p, k, ci, ei, cj, ej);
+        }
+      }
+    }
+  };
+  visit((p) => counts[p]++);
+  const np = counts.length;
+  const pairTerms = new Int32Array(np + 1);
+  for (let p = 0; p < np; p++) pairTerms[p + 1] = pairTerms[p] + counts[p];
+  const pairs = new Int32Array(7 * np);
+  for (let p = 0; p < np; p++) {
+    const ci = pairList[4 * p], cj = pairList[4 * p + 1];
+    pairs.set([rowsOf(ci), rowsOf(cj), rowStart[ci], rowStart[cj], pairList[4 * p + 2], pairList[4 * p + 3], pairTerms[p]], 7 * p);
+  }
+  const terms = new Int32Array(4 * pairTerms[np]);
+  const fill = pairTerms.slice(0, np);
+  visit((p, _k, ci, ei, cj, ej) => {
+    const t = 4 * fill[p]++;
+    terms[t] = x.jOffset(ci, ei, 0);
+    terms[t + 1] = strideOf(ci);
+    terms[t + 2] = x.jOffset(cj, ej, 0);
+    terms[t + 3] = strideOf(cj);
+  });
+  return { blockMinv, pairs, pairTerms, terms, G: new Float64Array(x.jColIdx.length), acc: new Float64Array(Math.max(1, maxRows)) };
+}
+
+/**
+ * A's values (A's pattern, full symmetric storage) from J's values and the compact M⁻¹ (1/m and the
+ * world inverse inertia per body). `out`: where to write; every entry of A's pattern is written.
+ */
+export function assembleAValues(plan: APlan, aRowPtr: Int32Array, Jv: Float64Array, minvCompact: Float64Array, out: Float64Array): Float64Array {
+  const { blockMinv, pairs, pairTerms, terms, G, acc } = plan;
+  // G = J·M⁻¹, block by block (the same products, in the same order, as J_i,b·M⁻¹_b before)
+  for (let b = 0, o = 0; b < blockMinv.length; b++, o += 6) {
+    const m0 = blockMinv[b];
+    const invm = minvCompact[m0];
+    G[o] = Jv[o] * invm;
+    G[o + 1] = Jv[o + 1] * invm;
+    G[o + 2] = Jv[o + 2] * invm;
+    const a0 = Jv[o + 3], a1 = Jv[o + 4], a2 = Jv[o + 5];
+    G[o + 3] = a0 * minvCompact[m0 + 1] + a1 * minvCompact[m0 + 4] + a2 * minvCompact[m0 + 7];
+    G[o + 4] = a0 * minvCompact[m0 + 2] + a1 * minvCompact[m0 + 5] + a2 * minvCompact[m0 + 8];
+    G[o + 5] = a0 * minvCompact[m0 + 3] + a1 * minvCompact[m0 + 6] + a2 * minvCompact[m0 + 9];
+  }
+  const np = pairTerms.length - 1;
+  for (let p = 0; p < np; p++) {
+    const o = 7 * p;
+    const ri = pairs[o], rj = pairs[o + 1], a0 = pairs[o + 2], b0 = pairs[o + 3], po = pairs[o + 4], pm = pairs[o + 5];
+    const t0 = pairTerms[p], t1 = pairTerms[p + 1];
+    const diag = a0 === b0;
+    for (let r = 0; r < ri; r++) {
+      // entries (r, s) of the block on or below A's diagonal: all of them off the diagonal block, s ≤ r on it
+      const ns = diag ? r + 1 : rj;
+      for (let s = 0; s < ns; s++) acc[s] = 0;
+      for (let t = 4 * t0; t < 4 * t1; t += 4) {
+        const g = terms[t] + r * terms[t + 1];
+        const g0 = G[g], g1 = G[g + 1], g2 = G[g + 2], g3 = G[g + 3], g4 = G[g + 4], g5 = G[g + 5];
+        const js = terms[t + 3];
+        for (let s = 0, q = terms[t + 2]; s < ns; s++, q += js) {
+          acc[s] += g0 * Jv[q] + g1 * Jv[q + 1] + g2 * Jv[q + 2] + g3 * Jv[q + 3] + g4 * Jv[q + 4] + g5 * Jv[q + 5];
+        }
+      }
+      const d = aRowPtr[a0 + r] + po;
+      for (let s = 0; s < ns; s++) {
+        const x = acc[s];
+        out[d + s] = x;
+        out[aRowPtr[b0 + s] + pm + r] = x;
+      }
+    }
+  }
+  return out;
+}
