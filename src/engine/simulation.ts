@@ -1,6 +1,6 @@
 // Time stepping (AerisLab `HybridSolver.step`, semi-implicit Euler; or the velocity-level
 // Solfec update), with a history that can be scrubbed: every past step can be re-analysed.
-import { assemble, buildWorld, type World, WORLD_POSE } from './assemble';
+import { assemble, type AssemblyBuffers, assemblyBuffers, buildWorld, type World, WORLD_POSE } from './assemble';
 import { buildSnapshot, energyOf } from './analysis';
 import type { SimulationApi } from './api';
 import { Codes } from './codes';
@@ -95,6 +95,8 @@ export class Simulation implements SimulationApi {
    * never use them.
    */
   private readonly scratch = new SolveScratch();
+  /** The stepping path's assembly (assemble.ts AssemblyBuffers), overwritten by every step like `scratch`. */
+  private asmBuffers?: AssemblyBuffers;
   private readonly driftBuf: Float64Array;
   private readonly violationBuf: Float64Array;
   private readonly violationPoses: Pose[];
@@ -200,10 +202,10 @@ export class Simulation implements SimulationApi {
   }
 
   /** The system at `states`, reusing `world.evals` when they hold exactly these states' evaluation. */
-  private assembleAt(states: BodyState[]) {
+  private assembleAt(states: BodyState[], into?: AssemblyBuffers) {
     const fresh = this.evalsFresh && states === this.states;
     this.evalsFresh = false;
-    return assemble(this.world, states, fresh);
+    return assemble(this.world, states, fresh, into);
   }
 
   /**
@@ -214,9 +216,12 @@ export class Simulation implements SimulationApi {
   private advance(states: BodyState[], stepIndex: number, analyse: boolean, warm: WarmStart = NO_WARM, reuse = false): { out: SolveOutput; drift: Float64Array; contact?: ContactStep; warm: WarmStart } | Finding {
     const w = this.world;
     const s = w.scene.solver;
-    const asm = this.assembleAt(states);
-    // with contacts, the warm start keeps the solve's λ: never a scratch buffer then
-    const scratch = reuse && !this.contacts ? this.scratch : undefined;
+    // with contacts, the warm start keeps the solve's λ and the contact solvers read the Assembly: never
+    // scratch buffers then. Without contacts the Assembly is read only by solveSystem and checkSystem within
+    // this call, and neither the SolveOutput nor a Finding keeps any of its arrays (see `scratch`).
+    const reusing = reuse && !this.contacts;
+    const asm = this.assembleAt(states, reusing ? (this.asmBuffers ??= assemblyBuffers(w)) : undefined);
+    const scratch = reusing ? this.scratch : undefined;
     // per step: κ(A) (exact when small, else estimated) but not the scaled κ, which only inspect/snapshots show
     const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, wantScaledCond: false, skipAnalysis: !analyse }, scratch);
     const bad = checkSystem(w, asm, out, { analysed: analyse, bound: scratch?.finiteBound });
