@@ -6,9 +6,10 @@
 // between the page's main thread and the GPU process (load FILE in DevTools' Performance panel).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
 import { chainParams, chainSceneText } from '../chain';
-import { fixtureFromText } from '../../test/browser/fixtures';
+import { fixtureFromText, ROOT } from '../../test/browser/fixtures';
 import { requireChromium, ensureBuilt, launch } from '../../test/browser/harness';
 import { fmtLoad } from '../format';
 import { firstPaint, heatmapDraw, pan } from './measure';
@@ -16,7 +17,7 @@ import { READ_LOAD } from './page';
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   hitCount?: number;
 }
 interface Profile {
@@ -26,6 +27,63 @@ interface Profile {
   samples?: number[];
   timeDeltas?: number[];
 }
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * Original positions of the minified bundle (dist/webview.js.map, source map v3): for each
+ * generated line, its segments [column, source, line] in column order.
+ */
+function loadSourceMap(file: string): ((line: number, col: number) => string | undefined) | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  const map = JSON.parse(fs.readFileSync(file, 'utf8')) as { sources: string[]; mappings: string };
+  const lines: number[][][] = [];
+  let src = 0;
+  let oline = 0;
+  for (const l of map.mappings.split(';')) {
+    const segs: number[][] = [];
+    let col = 0;
+    for (const seg of l.split(',')) {
+      if (!seg) continue;
+      const v: number[] = [];
+      let shift = 0;
+      let acc = 0;
+      for (const ch of seg) {
+        const d = B64.indexOf(ch);
+        acc += (d & 31) << shift;
+        if (d & 32) shift += 5;
+        else {
+          v.push(acc & 1 ? -(acc >>> 1) : acc >>> 1);
+          acc = 0;
+          shift = 0;
+        }
+      }
+      col += v[0];
+      if (v.length >= 4) {
+        src += v[1];
+        oline += v[2];
+        segs.push([col, src, oline]);
+      }
+    }
+    lines.push(segs);
+  }
+  return (line, col) => {
+    const segs = lines[line];
+    if (!segs?.length) return undefined;
+    let lo = 0;
+    let hi = segs.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (segs[mid][0] <= col) lo = mid;
+      else hi = mid - 1;
+    }
+    const [, s, ol] = segs[lo];
+    const name = map.sources[s] ?? '?';
+    return `${name.replace(/^(\.\.\/)+/, '')}:${ol + 1}`;
+  };
+}
+
+const resolve = loadSourceMap(path.join(ROOT, 'dist', 'webview.js.map'));
 
 /** Self time per function (ms), from the sample deltas. */
 function selfTimes(p: Profile): { total: number; rows: [string, number][] } {
@@ -40,7 +98,8 @@ function selfTimes(p: Profile): { total: number; rows: [string, number][] } {
     if (!n) continue;
     const f = n.callFrame;
     const file = f.url ? f.url.slice(f.url.lastIndexOf('/') + 1) : '';
-    const key = `${f.functionName || '(anonymous)'}${file ? ` ${file}:${f.lineNumber + 1}` : ''}`;
+    const where = file === 'webview.js' && resolve ? resolve(f.lineNumber, f.columnNumber) : undefined;
+    const key = `${f.functionName || '(anonymous)'}${where ? ` ${where}` : file ? ` ${file}:${f.lineNumber + 1}` : ''}`;
     self.set(key, (self.get(key) ?? 0) + dt);
     if (f.functionName !== '(idle)' && f.functionName !== '(program)') total += dt;
   }
