@@ -51,12 +51,15 @@ export function hooksScript(sceneName: string): string {
     for (const c of document.querySelectorAll('canvas')) if (!best || c.width * c.height > best.width * best.height) best = c;
     return best;
   };
-  // Post-frame watcher: resolves { paintedAt, settledAt } once cond() held and 5 frames passed quietly.
-  B.watch = (cond) => new Promise((resolve) => {
+  // Post-frame watcher: resolves { paintedAt, settledAt } once cond() held and 5 frames passed
+  // quietly; rejects when cond() has not held within 120 s (a measurement must never hang).
+  B.watch = (cond) => new Promise((resolve, reject) => {
     const ch = new MessageChannel();
     let painted = null, lastActiveEnd = 0, quiet = 0, lastCheck = now();
+    const started = now();
     ch.port1.onmessage = () => {
       const t = now();
+      if (painted === null && t - started > 120000) { ch.port1.close(); reject(new Error('bench:ui: the awaited drawing did not happen within 120 s')); return; }
       if (painted === null && cond()) { painted = t; lastActiveEnd = t; }
       else if (painted !== null) {
         if (B.lastActivity > lastCheck) { lastActiveEnd = t; quiet = 0; } else quiet++;
@@ -82,7 +85,8 @@ export function hooksScript(sceneName: string): string {
 export const READ_LOAD = `(() => { const B = window.__clBench; return B && B.settledAt !== null ? { modelAt: B.modelAt, paintedAt: B.paintedAt, settledAt: B.settledAt } : null; })()`;
 
 /**
- * Click the matrix tab `name` (after clicking `other` and letting it settle) and time until the
+ * Click the matrix tab `name` (after clicking `other` and letting it settle, when `other` was
+ * not already selected) and time until the
  * heatmap canvas has been drawn again: { ms, settledMs, renderMs? } (renderMs: the panel's own
  * figure when it publishes one as data-render-ms).
  */
@@ -97,8 +101,11 @@ export function tabSwitchScript(name: string, other: string): string {
   const hm = B.heatmap();
   if (!hm) throw new Error('no heatmap canvas');
   let t0 = performance.now();
-  tab(${JSON.stringify(other)}).click();
-  await B.watch(() => (hm.__clDrawnAt || 0) > t0);
+  const first = tab(${JSON.stringify(other)});
+  // a click on the tab already selected draws nothing: only wait for a redraw that will come
+  const wasSelected = first.getAttribute('aria-selected') === 'true';
+  first.click();
+  if (!wasSelected) await B.watch(() => (hm.__clDrawnAt || 0) > t0);
   t0 = performance.now();
   tab(${JSON.stringify(name)}).click();
   const r = await B.watch(() => (hm.__clDrawnAt || 0) > t0);

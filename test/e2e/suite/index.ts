@@ -13,6 +13,7 @@ import runloop from './runloop.test';
 import smoke from './smoke.test';
 import stepping from './stepping.test';
 import truth from './truth.test';
+import typing from './typing.test';
 
 /** Prefix of the reporter's lines: the harness prints these and files the workbench's own log. */
 export const REPORTER_MARK = '[cl-e2e] ';
@@ -31,7 +32,7 @@ export function run(): Promise<void> {
   // The test files are bundled into this one: define mocha's tdd globals (suite, test, …) on
   // globalThis, as mocha does for each file it loads, then let every file declare its suites.
   mocha.suite.emit('pre-require', globalThis, 'constraint-lens-e2e', mocha);
-  for (const register of [smoke, activation, diagnostics, quickfix, liveUpdate, stepping, panel, truth, models, runloop]) register();
+  for (const register of [smoke, activation, diagnostics, quickfix, liveUpdate, typing, stepping, panel, truth, models, runloop]) register();
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} e2e test(s) failed`)) : resolve()));
   });

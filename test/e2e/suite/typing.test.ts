@@ -1,0 +1,120 @@
+// "While typing" (issue 9): keystroke → updated Problems on a 100-link chain, in the real
+// extension host. Each keystroke is one character typed into (or deleted from) a constraint's
+// body name, which adds or removes a CL201 diagnostic; it is timed from the edit to the
+// `onDidChangeDiagnostics` event that carries the new diagnostics. The figure printed is that
+// time minus the configured debounce (`constraintLens.diagnostics.debounceMs`): what the
+// extension adds on top of waiting for the user to stop typing. Beside it: the CPU time the
+// extension host process (all its threads, the analysis worker included) used per keystroke,
+// and the engine's own inspectScene of the same text run here after each keystroke — on a
+// loaded machine the wall clock mostly measures waiting for a core, these two do not.
+import * as assert from 'assert';
+import { loadavg } from 'os';
+import * as vscode from 'vscode';
+import { inspectScene } from '../../../src/engine';
+import { chainParams, chainSceneText } from '../../../bench/chain';
+import { activateExtension, analysed, diagnosticsWithCode, openScene, revert, wsUri } from './util';
+
+const LINKS = 100;
+const FILE = `chain-${LINKS}.scene.json`;
+/** Joints whose bodyB is edited (one keystroke each to break, one to fix): 5 × 2 = 10 keystrokes. */
+const JOINTS = [17, 42, 63, 88, 5];
+/**
+ * The only bounds asserted, generous for a shared 2-core machine: the median keystroke's
+ * diagnostics appear within BOUND_MS, and none takes longer than MAX_MS.
+ */
+const BOUND_MS = 2000;
+const MAX_MS = 5000;
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Resolves (with the time) at the first diagnostics change of `uri` for which `done()` holds. */
+function diagnosticsChange(uri: vscode.Uri, done: () => boolean): { promise: Promise<number>; dispose: () => void } {
+  let sub: vscode.Disposable | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<number>((resolve, reject) => {
+    sub = vscode.languages.onDidChangeDiagnostics((e) => {
+      if (e.uris.some((u) => u.toString() === uri.toString()) && done()) resolve(performance.now());
+    });
+    timer = setTimeout(() => reject(new Error(`no matching diagnostics change within ${2 * MAX_MS} ms`)), 2 * MAX_MS);
+  });
+  return {
+    promise,
+    dispose: () => {
+      sub?.dispose();
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+export default function register(): void {
+  suite('while typing', () => {
+    let doc: vscode.TextDocument;
+    let uri: vscode.Uri;
+
+    suiteSetup(async () => {
+      const api = await activateExtension();
+      uri = wsUri(FILE);
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(chainSceneText(chainParams(LINKS))));
+      ({ doc } = await openScene(FILE));
+      await analysed(api, uri);
+    });
+
+    suiteTeardown(async () => {
+      if (doc) await revert(doc);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      if (uri) await vscode.workspace.fs.delete(uri);
+    });
+
+    test(`keystroke → Problems on a ${LINKS}-link chain (10 keystrokes that add or remove CL201)`, async () => {
+      const debounce = vscode.workspace.getConfiguration('constraintLens').get<number>('diagnostics.debounceMs', 250);
+      assert.deepStrictEqual(diagnosticsWithCode(uri, 'CL201'), [], 'the generated chain has no CL201');
+      const total: number[] = [];
+      const cpu: number[] = [];
+      const engine: number[] = [];
+      for (const k of JOINTS) {
+        // `"bodyB": "link<k+1>"` of joint k: type an "x" after the name, then delete it again.
+        const name = `"link${k + 1}"`;
+        const text = doc.getText();
+        const at = text.indexOf(name, text.indexOf(`"name": "joint${k}"`));
+        assert.ok(at > 0, `joint${k}'s bodyB`);
+        const end = doc.positionAt(at + name.length - 1); // before the closing quote
+        for (const broken of [true, false]) {
+          const wanted = (): boolean => diagnosticsWithCode(uri, 'CL201').length === (broken ? 1 : 0);
+          const change = diagnosticsChange(uri, wanted);
+          const edit = new vscode.WorkspaceEdit();
+          if (broken) edit.insert(uri, end, 'x');
+          else edit.delete(uri, new vscode.Range(end, end.translate(0, 1)));
+          const c0 = process.cpuUsage();
+          const t0 = performance.now();
+          try {
+            assert.ok(await vscode.workspace.applyEdit(edit));
+            total.push((await change.promise) - t0);
+          } finally {
+            change.dispose();
+          }
+          const c = process.cpuUsage(c0);
+          cpu.push((c.user + c.system) / 1000);
+          const e0 = process.cpuUsage();
+          inspectScene(doc.getText());
+          const e = process.cpuUsage(e0);
+          engine.push((e.user + e.system) / 1000);
+          if (broken) assert.match(diagnosticsWithCode(uri, 'CL201')[0].message, new RegExp(`link${k + 1}x`));
+        }
+      }
+      const over = total.map((x) => x - debounce);
+      const fmt = (xs: number[]): string => `median ${median(xs).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms`;
+      console.log(
+        [
+          `[cl-e2e]   keystroke → Problems, ${LINKS}-link chain, ${total.length} keystrokes: ${fmt(total)} (${total.map((x) => x.toFixed(0)).join(', ')})`,
+          `[cl-e2e]   minus the ${debounce} ms debounce: ${fmt(over)}`,
+          `[cl-e2e]   CPU time of the extension host process (all threads) per keystroke: ${fmt(cpu)}; CPU time of the engine's inspectScene of the same text, run here: ${fmt(engine)}`,
+          `[cl-e2e]   machine load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (2 cores shared with other jobs)`,
+        ].join('\n'),
+      );
+      assert.ok(median(total) <= BOUND_MS && Math.max(...total) <= MAX_MS, `keystroke → Problems: ${fmt(total)} (bounds: median ${BOUND_MS} ms, max ${MAX_MS} ms)`);
+    });
+  });
+}
