@@ -182,10 +182,9 @@ export class Simulation implements SimulationApi {
       pose.p = st.p;
       pose.q = st.q;
       quatToMat3Into(st.q, pose.R);
-      if (w.bodies[i].column < 0) {
-        pose.v = [0, 0, 0];
-        pose.w = [0, 0, 0];
-      } else {
+      // fixed bodies: v = ω = 0 are the pose's own zero vectors from the constructor (a body stays fixed
+      // or moving for the Simulation's life, and `evaluate` only reads poses), so nothing is allocated here
+      if (w.bodies[i].column >= 0) {
         pose.v = st.v;
         pose.w = st.w;
       }

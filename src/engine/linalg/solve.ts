@@ -12,7 +12,7 @@ import { type Factor, type Symbolic, analyze, factor } from './cholesky';
 import { type CondestWork, estimateInverseNorm1 } from './condest';
 import { denseSolveLU, symmetricEigenvaluesAuto } from './dense';
 import { findDependentRows, isConsistent, minNormSolve, type RedundancyResult } from './redundancy';
-import { csrAddDiagonal, csrMulVec, csrNorm1, csrSamePattern, csrToDense, csrToDenseFlat } from './sparse';
+import { csrAddDiagonal, csrNorm1, csrToDense, csrToDenseFlat } from './sparse';
 
 const EPS = 2 ** -52;
 
@@ -33,11 +33,17 @@ export interface SolverOptions extends SymmetricSolveOptions {
 
 /** ‖(A + shift·I)·x − b‖₂; the residual b − (A + shift·I)·x is left in `out` (allocated when not given). */
 function residual(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, out?: Float64Array): { r: Float64Array; norm: number } {
-  const r = csrMulVec(A, x, out);
+  // A·x fused with the residual (the same operations in the same order as csrMulVec, then b − A·x − shift·x)
+  const n = A.rows;
+  const r = out ?? new Float64Array(n);
+  const { rowPtr, colIdx, values } = A;
   let s = 0;
-  for (let i = 0; i < A.rows; i++) {
-    r[i] = b[i] - r[i] - shift * x[i];
-    s += r[i] * r[i];
+  for (let i = 0; i < n; i++) {
+    let ax = 0;
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) ax += values[p] * x[colIdx[p]];
+    const ri = b[i] - ax - shift * x[i];
+    r[i] = ri;
+    s += ri * ri;
   }
   return { r, norm: Math.sqrt(s) };
 }
@@ -368,8 +374,20 @@ export class SymmetricSolver {
   }
 }
 
+/**
+ * A's pattern (rowPtr, colIdx) equals the one analysed in `s`? Same test as `csrSamePattern`, without
+ * the view object it would need each call (this runs once per solve of a stream); still a full
+ * O(n + nnz) comparison, so a caller that mutates its pattern arrays in place is never mistaken.
+ */
 function csrSamePatternSym(s: Symbolic, A: CsrMatrix): boolean {
-  return csrSamePattern({ rows: s.n, cols: s.n, rowPtr: s.rowPtr, colIdx: s.colIdx, values: A.values }, A);
+  const n = s.n;
+  if (A.rows !== n || A.cols !== n) return false;
+  const sp = s.rowPtr, ap = A.rowPtr;
+  for (let i = 0; i <= n; i++) if (sp[i] !== ap[i]) return false;
+  const si = s.colIdx, ai = A.colIdx;
+  const nnz = sp[n];
+  for (let p = 0; p < nnz; p++) if (si[p] !== ai[p]) return false;
+  return true;
 }
 
 /** κ₁ estimate of S·(A+cI)·S, S = diag(A+cI)^{-1/2}, from the factor of A + cI. */
