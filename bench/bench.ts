@@ -67,7 +67,7 @@ async function runChain(opts: Options, peers: Peer[]): Promise<SizeResult[]> {
     // time them round by round, interleaved.
     const r: SizeResult = { n, dofs: 6 * n, rows: 3 * n, peers: {}, prepareMs: {} };
     const todo: { label: string; prepare: () => Prepared<object>; done: (o: Outcome<object>) => void }[] = [];
-    if (engineOn) todo.push({ label: 'engine', prepare: () => prepareEngine(p, opts.budgetS, hist('engine')), done: (o) => (r.engine = o as Outcome<EngineExtra>) });
+    if (engineOn) todo.push({ label: 'engine', prepare: () => prepareEngine(p, opts.budgetS, hist('engine'), opts.engineIsolated), done: (o) => (r.engine = o as Outcome<EngineExtra>) });
     if (denseOn) todo.push({ label: 'dense seed', prepare: () => prepareDense(p, opts.denseBudgetS), done: (o) => (r.dense = o as Outcome<DenseExtra>) });
     for (const peer of peers) {
       todo.push({

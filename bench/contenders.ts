@@ -5,6 +5,7 @@
 // it simulated the chain.
 import { chainJointError, chainParams, half, linkPosition, type ChainParams } from './chain';
 import { denseStep, denseStepMacs, makeBody, type DenseWorld } from './dense-seed';
+import { makeIsolatedEngineChain } from './engineIsolated';
 import { makeEngineChain } from './engine-runner';
 import { fmtBytes, fmtMs } from './format';
 import { errorText, type Peer, type PeerChain } from './peer';
@@ -77,21 +78,22 @@ export interface EngineExtra {
   condEstimated: boolean;
 }
 
-export function prepareEngine(p: ChainParams, budgetS: number, history: History): Prepared<EngineExtra> {
+export function prepareEngine(p: ChainParams, budgetS: number, history: History, isolated = false): Prepared<EngineExtra> {
   const proj = projectMs(history, p.n);
   const maxRounds = roundsWithin(proj, STANDARD_PLAN, Infinity, budgetS);
   if (maxRounds === 0) return skipped('the engine', proj!, budgetS);
   let made;
   try {
-    made = makeEngineChain(p);
+    made = isolated ? makeIsolatedEngineChain(p) : makeEngineChain(p);
   } catch (e) {
     return failed(`engine failed to build the chain: ${errorText(e)}`);
   }
   if (!made.ok) return failed(made.reason);
   const c = made.chain;
+  const round = (made as { round?: (plan: MeasurePlan) => RoundTimes }).round;
   return {
     ok: true,
-    runner: { plan: STANDARD_PLAN, maxRounds, reset: c.reset, step: c.step, stopped: () => c.stopped() !== undefined },
+    runner: { plan: STANDARD_PLAN, maxRounds, reset: c.reset, step: c.step, stopped: () => c.stopped() !== undefined, ...(round ? { round } : {}) },
     finish: (rounds) => {
       const stop = c.stopped();
       if (stop) return { ok: false, reason: `engine run stopped: ${stop}` };

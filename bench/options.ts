@@ -10,6 +10,8 @@ export interface Options {
   /** Seconds any other contender may take per size (projected); larger sizes are skipped. */
   budgetS: number;
   variants: boolean;
+  /** Step the engine in a worker thread of its own (bench/engineWorker.ts), not in the peers' isolate. */
+  engineIsolated: boolean;
   rounds: number;
   /** Cheap sizes get more rounds, up to maxRounds, while a contender's timed steps add up to less than minTimedMs. */
   maxRounds: number;
@@ -40,6 +42,9 @@ export const USAGE = `usage: node dist/bench.js [options]
   --dense-budget S     seconds the dense path may take per size (default 30), projected; larger sizes are skipped
   --budget S           seconds any other contender may take per size (default 90), projected from smaller sizes
   --no-variants        time only MuJoCo's main configuration (Newton, sparse Jacobian)
+  --engine-in-process  step the engine in the bench's own thread, beside the WebAssembly peers, instead of in a
+                       worker thread of its own (their memory growth detaches ArrayBuffers, which slows every
+                       typed-array access of the engine by ≈ 20–25 %: bench/README.md)
   --no-chain           skip the chain comparison (typing bench only)
   --no-typing          skip the typing bench
   --typing-sizes a,b   chain sizes of the typing bench (default 10,100,1000; the target is at 100)
@@ -64,6 +69,7 @@ export function parseArgs(argv: string[]): Options {
     denseBudgetS: 30,
     budgetS: 90,
     variants: true,
+    engineIsolated: true,
     rounds: 3,
     maxRounds: 15,
     minTimedMs: 1000,
@@ -91,6 +97,7 @@ export function parseArgs(argv: string[]): Options {
     else if (a === '--dense-budget') o.denseBudgetS = Number(next());
     else if (a === '--budget') o.budgetS = Number(next());
     else if (a === '--no-variants') o.variants = false;
+    else if (a === '--engine-in-process') o.engineIsolated = false;
     else if (a === '--no-chain') o.chain = false;
     else if (a === '--no-typing') o.typing = false;
     else if (a === '--typing-sizes') o.typingSizes = sizesOf(next(), '--typing-sizes');

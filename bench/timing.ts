@@ -112,6 +112,8 @@ export interface RoundRunner {
   step(): void;
   /** True once the run cannot continue (the round ends early). */
   stopped?(): boolean;
+  /** A whole round (reset, warm-up, timed steps) run elsewhere (the engine's worker: engineIsolated.ts); measureRound otherwise. */
+  round?(plan: MeasurePlan): RoundTimes;
 }
 
 export interface RoundsPolicy {
@@ -147,7 +149,7 @@ export function interleavedRounds(runners: RoundRunner[], policy: RoundsPolicy):
       if (!wants(i)) continue;
       const run = runners[i];
       try {
-        const times = measureRound(run.reset, run.step, run.plan, run.stopped);
+        const times = run.round ? run.round(run.plan) : measureRound(run.reset, run.step, run.plan, run.stopped);
         (out[i] as { rounds: RoundTimes[] }).rounds.push(times);
         timed[i] += times.cpu.reduce((a, b) => a + b, 0);
         if (!times.wall.length) out[i] = { error: new Error('no step could be measured') };

@@ -97,3 +97,41 @@ test('the cannon-es chain and the engine chain fall alike: same tip height after
   assert.equal(c.tipZ(), 0, 'reset puts the chain back');
   c.dispose();
 });
+
+test('the engine in its own worker thread (engineIsolated.ts): a round runs there and its chain is the in-process one, step for step', async () => {
+  const { makeIsolatedEngineChain, closeEngineWorker } = await import('../../bench/engineIsolated');
+  const { join, resolve } = await import('node:path');
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  // a CommonJS shim that loads the TypeScript worker through tsx (the bench runs dist/bench-engine-worker.js)
+  const shim = join(mkdtempSync(join(tmpdir(), 'cl-bench-worker-')), 'worker.cjs');
+  writeFileSync(shim, `require(${JSON.stringify(require.resolve('tsx/cjs'))});\nrequire(${JSON.stringify(resolve(__dirname, '../../bench/engineWorker.ts'))});\n`);
+  const p = chainParams(10);
+  const iso = makeIsolatedEngineChain(p, { file: shim });
+  try {
+    assert.ok(iso.ok);
+    const here = makeEngineChain(p);
+    assert.ok(here.ok);
+    assert.equal(iso.chain.rows, here.chain.rows);
+    // a whole round in the worker: reset, 10 warm-up steps, 50 timed ones
+    const r = iso.round(STANDARD_PLAN);
+    assert.equal(r.wall.length, STANDARD_PLAN.steps);
+    assert.equal(r.cpu.length, STANDARD_PLAN.steps);
+    assert.ok(r.wall.every((t) => t >= 0 && Number.isFinite(t)));
+    here.chain.reset();
+    for (let k = 0; k < STANDARD_PLAN.warmup + STANDARD_PLAN.steps; k++) here.chain.step();
+    assert.deepEqual(iso.chain.positions(), here.chain.positions());
+    assert.equal(iso.chain.jointError(), here.chain.jointError());
+    assert.deepEqual(iso.chain.lastStepInfo(), here.chain.lastStepInfo());
+    assert.equal(iso.chain.stopped(), undefined);
+    // single calls go through too, and the cached answers follow them
+    iso.chain.step();
+    here.chain.step();
+    assert.equal(iso.chain.tipZ(), here.chain.tipZ());
+    // the scheduler uses the runner's own round
+    const [out] = interleavedRounds([{ plan: { warmup: 1, steps: 3 }, maxRounds: 2, reset: iso.chain.reset, step: iso.chain.step, round: iso.round }], { minRounds: 2, maxRounds: 2, minTimedMs: 0 });
+    assert.ok('rounds' in out && out.rounds.length === 2 && out.rounds.every((x) => x.wall.length === 3));
+  } finally {
+    closeEngineWorker();
+  }
+});
