@@ -1,7 +1,6 @@
 // The body states packed for checkpoints and records (Simulation, simulation.ts), and the small
 // copies a step record makes of the stepping path's scratch buffers.
 import type { BodyState } from './model/body';
-import type { Mat3, Quat } from './types';
 
 const STATE_SIZE = 13; // p(3) q(4) v(3) w(3)
 
@@ -30,22 +29,6 @@ export function toArray(x: Float64Array): number[] {
   const out = new Array<number>(x.length);
   for (let i = 0; i < x.length; i++) out[i] = x[i];
   return out;
-}
-
-/** R of q into `R`, the same expressions as math.ts `quatToMat3` (so the same bits). */
-export function quatToMat3Into(q: Quat, R: Mat3): void {
-  const x = q[0], y = q[1], z = q[2], w = q[3];
-  const xx = x * x, yy = y * y, zz = z * z;
-  const xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
-  R[0] = 1 - 2 * (yy + zz);
-  R[1] = 2 * (xy - wz);
-  R[2] = 2 * (xz + wy);
-  R[3] = 2 * (xy + wz);
-  R[4] = 1 - 2 * (xx + zz);
-  R[5] = 2 * (yz - wx);
-  R[6] = 2 * (xz - wy);
-  R[7] = 2 * (yz + wx);
-  R[8] = 1 - 2 * (xx + yy);
 }
 
 /** The poses p (3) and q (4) of every body, in body order (a step record's `poses`). */
