@@ -5,6 +5,7 @@ import { csrMulVec, csrSubmatrix, csrTransposeMulVec } from './linalg/sparse';
 import { SymmetricSolver } from './linalg/solve';
 import type { CsrMatrix, DependentRow, SolveMethod, SymmetricSolveResult } from './linalg/types';
 import type { SolverSettings } from './scene/types';
+import { SMALL_MAX_ROWS, SmallSolver } from './smallSolve';
 import { islandIsTall, solveTallIsland } from './tallIsland';
 
 export interface Island {
@@ -54,6 +55,12 @@ export interface SolveOptions {
   /** κ of the Jacobi-scaled A (default true). */
   wantScaledCond?: boolean;
   skipAnalysis?: boolean;
+  /**
+   * Let a whole-system island of up to SMALL_MAX_ROWS rows take the skyline path (smallSolve.ts: the
+   * reference's results, bit for bit, with less overhead). Default true; false: always the reference
+   * SymmetricSolver (the tests compare the two).
+   */
+  smallSystems?: boolean;
 }
 
 const islandCache = new WeakMap<World, Island[]>();
@@ -113,6 +120,8 @@ export function islandsOf(world: World): Island[] {
 interface WorldSolvers {
   islands: Island[];
   solvers: SymmetricSolver[];
+  /** Per island: its skyline solver (smallSolve.ts), null when its pattern does not qualify, undefined before the first look. */
+  small: (SmallSolver | null | undefined)[];
   single: boolean;
   wholeRows: boolean;
 }
@@ -124,7 +133,7 @@ function solversOf(world: World): WorldSolvers {
     let withRows = 0;
     for (const isl of islands) if (isl.rows.length > 0) withRows++;
     const single = islands.length === 1 || withRows === 1;
-    ws = { islands, solvers: islands.map(() => new SymmetricSolver()), single, wholeRows: single && islands.some((i) => i.rows.length === world.nRows) };
+    ws = { islands, solvers: islands.map(() => new SymmetricSolver()), small: islands.map(() => undefined), single, wholeRows: single && islands.some((i) => i.rows.length === world.nRows) };
     solverCache.set(world, ws);
   }
   return ws;
@@ -169,7 +178,7 @@ export class SolveScratch {
     return b;
   }
 }
-const S_RHS = 0, S_B = 1, S_LAMBDA = 2, S_A0 = 3, S_A = 4, S_FORCE = 5, S_UPLUS = 6, S_TMP_ROWS = 7;
+const S_RHS = 0, S_B = 1, S_LAMBDA = 2, S_A0 = 3, S_A = 4, S_FORCE = 5, S_UPLUS = 6, S_TMP_ROWS = 7, S_X = 8;
 
 /**
  * Solve the constrained system assembled in `asm` with the scene's settings. With `scratch` the
@@ -213,7 +222,8 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     K = A;
   }
 
-  const { islands, solvers, single, wholeRows } = solversOf(world);
+  const ws = solversOf(world);
+  const { islands, solvers, single, wholeRows } = ws;
   const lambda = rows(S_LAMBDA);
   const islandSolves: IslandSolve[] = [];
   const dependent: DependentRow[] = [];
@@ -241,16 +251,27 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     const whole = single && isl.rows.length === n;
     const bi = whole ? b : Float64Array.from(isl.rows, (r) => b[r]);
     const tall = islandIsTall(isl);
-    const res = tall
-      ? solveTallIsland(world, asm, isl, velocity ? h : 1, bi, { compliance: s.compliance, wantSpectrum: opts.wantSpectrum, wantScaledCond: opts.wantScaledCond })
-      : solvers[k].solve(whole ? K : csrSubmatrix(K, isl.rows, isl.rows), bi, {
-      method: s.method,
-      compliance: s.compliance,
-      exactCondMaxRows: opts.exactCondMaxRows,
-      wantSpectrum: opts.wantSpectrum,
-      wantScaledCond: opts.wantScaledCond,
-      skipAnalysis: opts.skipAnalysis,
-    });
+    let res: SymmetricSolveResult | undefined;
+    if (tall) res = solveTallIsland(world, asm, isl, velocity ? h : 1, bi, { compliance: s.compliance, wantSpectrum: opts.wantSpectrum, wantScaledCond: opts.wantScaledCond });
+    else {
+      const M = whole ? K : csrSubmatrix(K, isl.rows, isl.rows);
+      const solveOpts = {
+        method: s.method,
+        compliance: s.compliance,
+        exactCondMaxRows: opts.exactCondMaxRows,
+        wantSpectrum: opts.wantSpectrum,
+        wantScaledCond: opts.wantScaledCond,
+        skipAnalysis: opts.skipAnalysis,
+      };
+      // a whole-system island with few rows: the skyline path (smallSolve.ts), the reference when it declines.
+      // Its x is the scratch's S_X buffer when lent: read into λ below, and kept only in this output.
+      if (whole && n <= SMALL_MAX_ROWS && opts.smallSystems !== false) {
+        let small = ws.small[k];
+        if (small === undefined) ws.small[k] = small = SmallSolver.of(M);
+        res = small?.solve(M, bi, solveOpts, scratch ? scratch.take(S_X, n) : undefined);
+      }
+      res ??= solvers[k].solve(M, bi, solveOpts);
+    }
     islandSolves.push({ island: isl, result: res });
     solved++;
     const x = res.x;

@@ -40,6 +40,11 @@ export interface SimulationOptions {
   maxRecordContacts?: number;
   /** The engine's limits (src/engine/limits.ts); a run uses `history`, the cap on the numbers its records keep (CL405). */
   limits?: Partial<Limits>;
+  /**
+   * Small islands take the skyline path of smallSolve.ts (default true; bit-identical to the
+   * reference solver); false: every solve through the reference (the tests compare the two).
+   */
+  smallSystems?: boolean;
 }
 
 /** Per step, κ is exact up to this many rows per island (see `stepExactCondMaxRows`). */
@@ -61,6 +66,7 @@ export class Simulation implements SimulationApi {
   private readonly stepCondRows: number;
   private readonly maxRecordRows: number;
   private readonly maxRecordBodies: number;
+  private readonly smallSystems: boolean;
   private _records: StepRecord[] = [];
   private _diagnostics: Diagnostic[] = [];
   private _stopped = false;
@@ -122,6 +128,7 @@ export class Simulation implements SimulationApi {
     this.stepCondRows = opts.stepExactCondMaxRows ?? STEP_EXACT_COND_ROWS;
     this.maxRecordRows = opts.maxRecordRows ?? 600;
     this.maxRecordBodies = opts.maxRecordBodies ?? 500;
+    this.smallSystems = opts.smallSystems ?? true;
     this.historyCap = resolveLimits(opts.limits).history;
     this.driftBuf = new Float64Array(this.world.bodies.length);
     this.violationBuf = new Float64Array(this.world.constraints.length);
@@ -222,7 +229,7 @@ export class Simulation implements SimulationApi {
     const asm = this.assembleAt(states, reusing ? (this.asmBuffers ??= assemblyBuffers(w)) : undefined);
     const scratch = reusing ? this.scratch : undefined;
     // per step: κ(A) (exact when small, else estimated) but not the scaled κ, which only inspect/snapshots show
-    const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, wantScaledCond: false, skipAnalysis: !analyse }, scratch);
+    const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, wantScaledCond: false, skipAnalysis: !analyse, smallSystems: this.smallSystems }, scratch);
     const bad = checkSystem(w, asm, out, { analysed: analyse, bound: scratch?.finiteBound });
     if (bad) return bad;
     const contact = this.contacts?.step(states, warm, asm);
@@ -263,7 +270,7 @@ export class Simulation implements SimulationApi {
     if (this._records.length > 0) return undefined;
     const w = this.world;
     const asm = this.assembleAt(this.states);
-    const out = solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: 0, wantSpectrum: false, wantScaledCond: false, skipAnalysis: true });
+    const out = solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: 0, wantSpectrum: false, wantScaledCond: false, skipAnalysis: true, smallSystems: this.smallSystems });
     return checkInitial(w, this.states, asm, out, this.initialViolation, energyOf(w, this.states), false);
   }
 
@@ -305,7 +312,7 @@ export class Simulation implements SimulationApi {
       solveAt: (k: number) => {
         const w = this.world;
         const asm = this.assembleAt(unpack(this.stateAt(k)));
-        return solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: DIVERGENCE_EXACT_COND_ROWS, wantSpectrum: false, wantScaledCond: true });
+        return solveSystem(w, asm, w.scene.solver, { exactCondMaxRows: DIVERGENCE_EXACT_COND_ROWS, wantSpectrum: false, wantScaledCond: true, smallSystems: this.smallSystems });
       },
       replay: (from: number, to: number, visit: (step: number, states: readonly BodyState[]) => void) => {
         const states = unpack(this.stateAt(from));
@@ -435,7 +442,7 @@ export class Simulation implements SimulationApi {
       }
     }
     const asm = this.assembleAt(states);
-    const out = solveSystem(w, asm, this.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: true });
+    const out = solveSystem(w, asm, this.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: true, smallSystems: this.smallSystems });
     // contacts: the step from this state (as λ of the acceleration formulation is the step's from it)
     const contact = this.contacts?.step(states, warm, asm);
     if (contact) applyContactStep(w, asm, out, contact);

@@ -1,0 +1,233 @@
+// The sparse Cholesky path of linalg/solve.ts (`SymmetricSolver.solveSparse`, method cholesky) for
+// small islands, in skyline storage (issue 9: at a few dozen rows the per-step cost is fixed
+// overhead — index indirection, the per-call pattern comparison — more than arithmetic).
+//
+// Same results, bit for bit (up to the sign of a zero): it is used only for patterns where the
+// reference factorisation is in natural order (what `analyze(A, 'auto')` chooses) and visits the
+// columns of every row of L in increasing order (checked once per pattern: chains, trees numbered
+// from the root). Then each entry of L, D and x is the same sequence of floating-point operations
+// as in cholesky.ts (up-looking LDLᵀ, `Factor.solve`), plus subtractions of exact zeros for the
+// structural zeros inside the envelope; the refinement, the condition estimate (with the same warm
+// start) and ‖A‖₁ are solve.ts's. Whatever it does not cover (another method, compliance with the
+// rank analysis, the scaled κ, a non-finite input, a pivot that stops the factorisation) returns
+// undefined and the caller uses the reference solver, which reproduces the failure or the fallback.
+import { analyze } from './linalg/cholesky';
+import { type CondestWork, estimateInverseNorm1 } from './linalg/condest';
+import { csrNorm1 } from './linalg/sparse';
+import type { CsrMatrix, SymmetricSolveResult } from './linalg/types';
+import type { SolverOptions } from './linalg/solve';
+import { isFiniteVec, norm2 } from './math';
+
+/** Islands up to this many rows may take the skyline path (its storage is n×n). */
+export const SMALL_MAX_ROWS = 96;
+/** solve.ts DEFAULT_PIVOT_TOL: relative pivot below which the sparse path stops (a dependent row). */
+const PIVOT_TOL = 1e-10;
+
+/** Scratch of one call (never returned, except `x` when the caller lends it). */
+interface Work {
+  r: Float64Array;
+  r2: Float64Array;
+  dx: Float64Array;
+  x2: Float64Array;
+  col: Float64Array;
+  est: Float64Array;
+  xi: Float64Array;
+  buf: Float64Array;
+}
+
+/** ‖(A + shift·I)·x − b‖₂ with the residual in `r`: solve.ts `residual`, operation for operation. */
+function residual(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, r: Float64Array): number {
+  const n = A.rows;
+  const { rowPtr, colIdx, values } = A;
+  let s = 0;
+  for (let i = 0; i < n; i++) {
+    let ax = 0;
+    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) ax += values[p] * x[colIdx[p]];
+    const ri = b[i] - ax - shift * x[i];
+    r[i] = ri;
+    s += ri * ri;
+  }
+  return Math.sqrt(s);
+}
+
+/**
+ * Skyline LDLᵀ solver of one pattern (the rowPtr/colIdx arrays it was built for, compared by
+ * identity: the world's A pattern, never written after `buildWorld`). `SmallSolver.of` says whether
+ * the pattern qualifies.
+ */
+export class SmallSolver {
+  /** First column of row k of L (the envelope: L[k][first[k]..k−1]); lastRow[j]: the last row whose envelope reaches column j. */
+  private readonly first: Int32Array;
+  private readonly lastRow: Int32Array;
+  /** L (unit lower triangle, row-major n×n; entries left of the envelope stay 0) and D. */
+  private readonly L: Float64Array;
+  private readonly D: Float64Array;
+  private readonly w: Work;
+  /** Where the condition estimate of the last matrix ended (solve.ts keeps it in the Symbolic: Symbolic.condStart). */
+  private condStart = -1;
+
+  private constructor(
+    readonly rowPtr: Int32Array,
+    readonly colIdx: Int32Array,
+    first: Int32Array,
+  ) {
+    const n = first.length;
+    this.first = first;
+    this.lastRow = new Int32Array(n);
+    for (let j = 0; j < n; j++) this.lastRow[j] = j;
+    for (let i = 0; i < n; i++) for (let j = first[i]; j < i; j++) this.lastRow[j] = Math.max(this.lastRow[j], i);
+    this.L = new Float64Array(n * n);
+    this.D = new Float64Array(n);
+    const v = () => new Float64Array(n);
+    this.w = { r: v(), r2: v(), dx: v(), x2: v(), col: v(), est: v(), xi: v(), buf: v() };
+  }
+
+  /**
+   * A solver for A's pattern, or null when the skyline path would not reproduce the reference (an
+   * ordering other than natural, a row of L visited out of order) or would cost clearly more (an
+   * envelope much larger than L).
+   */
+  static of(A: CsrMatrix): SmallSolver | null {
+    const n = A.rows;
+    if (n === 0 || n > SMALL_MAX_ROWS || A.cols !== n) return null;
+    const sym = analyze(A, { ordering: 'auto' });
+    if (sym.ordering !== 'natural' || sym.perm) return null;
+    // the visiting order of cholesky.ts (planOf / factor): per row k, the etree paths from each
+    // entry of A's row (CSR order) pushed on a stack; the columns are then visited top to bottom
+    const { rowPtr, colIdx } = A;
+    const parent = sym.parent;
+    const flag = new Int32Array(n).fill(-1);
+    const pattern = new Int32Array(n);
+    const first = new Int32Array(n);
+    let envelope = 0;
+    for (let k = 0; k < n; k++) {
+      let top = n;
+      flag[k] = k;
+      for (let p = rowPtr[k]; p < rowPtr[k + 1]; p++) {
+        let i = colIdx[p];
+        if (i >= k) continue;
+        let len = 0;
+        for (; flag[i] !== k; i = parent[i]) {
+          pattern[len++] = i;
+          flag[i] = k;
+        }
+        while (len > 0) pattern[--top] = pattern[--len];
+      }
+      for (let t = top + 1; t < n; t++) if (pattern[t] <= pattern[t - 1]) return null;
+      first[k] = top < n ? pattern[top] : k;
+      envelope += k - first[k];
+    }
+    if (envelope > 2 * sym.lnz + n) return null;
+    return new SmallSolver(A.rowPtr, A.colIdx, first);
+  }
+
+  /** LDLᵀ of A + shift·I (cholesky.ts factorPlanned, mode 'stop'); false when a pivot stops it. */
+  private factor(A: CsrMatrix, shift: number): boolean {
+    const n = A.rows;
+    const { first, L, D } = this;
+    const { rowPtr, colIdx, values } = A;
+    for (let k = 0; k < n; k++) {
+      const rk = k * n;
+      const fk = first[k];
+      for (let j = fk; j <= k; j++) L[rk + j] = 0;
+      // the scatter of A's row k (Y[i] += a_ki from Y = 0)
+      for (let p = rowPtr[k]; p < rowPtr[k + 1]; p++) {
+        const j = colIdx[p];
+        if (j <= k) L[rk + j] += values[p];
+      }
+      // u_kj = a_kj − Σ_{t<j} l_jt·u_kt (t increasing: the reference's visiting order), then l_kj = u_kj / d_j
+      for (let j = fk; j < k; j++) {
+        const rj = j * n;
+        let s = L[rk + j];
+        const fj = first[j];
+        for (let t = fj > fk ? fj : fk; t < j; t++) s -= L[rj + t] * L[rk + t];
+        L[rk + j] = s;
+      }
+      let dk = L[rk + k] + shift;
+      const akk = dk;
+      for (let j = fk; j < k; j++) {
+        const yi = L[rk + j];
+        const lki = yi / D[j];
+        dk -= lki * yi;
+        L[rk + j] = lki;
+      }
+      L[rk + k] = 0;
+      if (dk <= PIVOT_TOL * Math.abs(akk)) return false;
+      D[k] = dk;
+    }
+    return true;
+  }
+
+  /** x = (L·D·Lᵀ)⁻¹·b (cholesky.ts Factor.solve in natural order; x may be b). */
+  private solveInto(b: ArrayLike<number>, x: Float64Array): Float64Array {
+    const n = this.D.length;
+    const { first, lastRow, L, D } = this;
+    for (let k = 0; k < n; k++) {
+      const rk = k * n;
+      let s = b[k];
+      for (let t = first[k]; t < k; t++) s -= L[rk + t] * x[t];
+      x[k] = s;
+    }
+    for (let j = n - 1; j >= 0; j--) {
+      let s = x[j] / D[j];
+      for (let i = j + 1, e = lastRow[j]; i <= e; i++) s -= L[i * n + j] * x[i];
+      x[j] = s;
+    }
+    return x;
+  }
+
+  /** solve.ts `refine`: up to two refinement steps while the residual is above round-off level. */
+  private refine(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, scale: number): number {
+    const w = this.w;
+    let r = w.r;
+    let spare = w.r2;
+    let norm = residual(A, shift, x, b, r);
+    const { dx, x2 } = w;
+    for (let it = 0; it < 2 && norm > 1e-14 * scale; it++) {
+      this.solveInto(r, dx);
+      for (let i = 0; i < x.length; i++) x2[i] = x[i] + dx[i];
+      const norm2nd = residual(A, shift, x2, b, spare);
+      if (!(norm2nd < norm)) break;
+      x.set(x2);
+      const t = r;
+      r = spare;
+      spare = t;
+      norm = norm2nd;
+    }
+    return norm;
+  }
+
+  /**
+   * `SymmetricSolver.solve` on the sparse Cholesky path, or undefined when the reference must answer
+   * (see the file's header). `out`: where x goes (a fresh array when not given).
+   */
+  solve(A: CsrMatrix, b: ArrayLike<number>, opts: SolverOptions, out?: Float64Array): SymmetricSolveResult | undefined {
+    const n = A.rows;
+    const c = opts.compliance ?? 0;
+    const analysis = !opts.skipAnalysis;
+    if (A.rowPtr !== this.rowPtr || A.colIdx !== this.colIdx || b.length !== n || A.values.length !== A.rowPtr[n]) return undefined;
+    if (opts.method !== 'auto' && opts.method !== 'cholesky') return undefined;
+    if (analysis && (n <= (opts.exactCondMaxRows ?? 1000) || c !== 0 || opts.wantScaledCond !== false)) return undefined;
+    if (opts.pivotTol !== undefined && opts.pivotTol !== PIVOT_TOL) return undefined;
+    const w = this.w;
+    const normA = csrNorm1(A, w.col);
+    if (!Number.isFinite(normA) || !isFiniteVec(b) || !Number.isFinite(c)) return undefined;
+    const normM = normA + Math.abs(c);
+    const bn = norm2(b);
+    if (!this.factor(A, c)) return undefined;
+    const x = this.solveInto(b, out ?? new Float64Array(n));
+    if (!isFiniteVec(x)) return undefined;
+    let residualNorm = this.refine(A, c, x, b, bn + normM * norm2(x));
+    if (!isFiniteVec(x)) return undefined;
+    if (!Number.isFinite(residualNorm)) residualNorm = residual(A, c, x, b, w.r);
+    let cond = NaN;
+    if (analysis) {
+      const buf = w.dx;
+      const cw: CondestWork = { x: w.est, xi: w.xi, start: this.condStart };
+      cond = normM * estimateInverseNorm1(n, (v) => this.solveInto(v, buf), undefined, undefined, cw);
+      this.condStart = cw.start ?? -1;
+      if (!Number.isFinite(cond)) cond = Infinity;
+    }
+    return { x, ok: true, method: 'cholesky', residualNorm, rank: n, dependent: [], consistent: true, cond, condScaled: NaN, condEstimated: true, tolerance: PIVOT_TOL };
+  }
+}
