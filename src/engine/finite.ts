@@ -128,7 +128,14 @@ export function checkStates(w: World, states: readonly BodyState[]): Finding | u
 export function checkAssembly(w: World, asm: Assembly): Finding | undefined {
   // one branch-free pass first (the common case: nothing is bad): Σ|x| ≤ HUGE means no entry is
   // NaN, ±∞ or beyond ±HUGE; otherwise (or on a false alarm near HUGE) the search in order below
-  if (sumAbs(asm.F) + sumAbs(asm.minvCompact) + sumAbs(asm.C) + sumAbs(asm.Cdot) + sumAbs(asm.Jdotv) + sumAbs(asm.J.values) + sumAbs(asm.A.values) <= HUGE) return undefined;
+  // A = J·M⁻¹·Jᵀ need not be read (issue 9): each of its entries, and each intermediate J·M⁻¹, is a
+  // sum of products J_ik·M⁻¹_kl·J_jl, so |A_ij| ≤ (Σ|J|)²·Σ|M⁻¹| (the rounding of those few sums
+  // is far inside the factor 2 kept below); finite sums mean finite entries, and no NaN can arise
+  const sJ = sumAbs(asm.J.values);
+  const sM = sumAbs(asm.minvCompact);
+  const rest = sumAbs(asm.F) + sumAbs(asm.C) + sumAbs(asm.Cdot) + sumAbs(asm.Jdotv);
+  if (rest + sJ + sM <= HUGE && sJ * sJ * sM <= HUGE / 2) return undefined;
+  if (rest + sJ + sM + sumAbs(asm.A.values) <= HUGE) return undefined;
   let k = firstBad(asm.F);
   if (k >= 0) return finding('F', asm.F[k], colOwner(w, k));
   k = firstBad(asm.minvCompact);

@@ -1,7 +1,8 @@
 // The KKT solve (AerisLab `solve_kkt`) and the velocity-level local dynamics (Solfec), per island.
 import { applyMinv, type Assembly, type World } from './assemble';
 import { norm2 } from './math';
-import { csrMulVec, csrSubmatrix, csrTransposeMulVec } from './linalg/sparse';
+import { csrSubmatrix } from './linalg/sparse';
+import { jMulVec, jTransposeMulVec } from './jRuns';
 import { SymmetricSolver } from './linalg/solve';
 import type { CsrMatrix, DependentRow, SolveMethod, SymmetricSolveResult } from './linalg/types';
 import type { SolverSettings } from './scene/types';
@@ -205,7 +206,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     // Solfec local dynamics: U = B + W·R, W = h·J·M⁻¹·Jᵀ, B = J·(u + h·M⁻¹F); target U = −(erp/h)·C.
     const free = new Float64Array(nc);
     for (let i = 0; i < nc; i++) free[i] = v[i] + h * a0[i];
-    B = csrMulVec(J, free);
+    B = jMulVec(J, free);
     for (let i = 0; i < n; i++) {
       rhs[i] = -(s.erp / h) * C[i];
       b[i] = rhs[i] - B[i];
@@ -214,7 +215,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     K = scaleCsr(A, h);
   } else {
     stabilizedRhsInto(s, asm, rhs);
-    const Ja0 = csrMulVec(J, a0, rows(S_TMP_ROWS));
+    const Ja0 = jMulVec(J, a0, rows(S_TMP_ROWS));
     for (let i = 0; i < n; i++) {
       b[i] = rhs[i] - Ja0[i];
       sumAbs += Math.abs(rhs[i]) + Math.abs(b[i]);
@@ -308,7 +309,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     singularValues = (spectra.length === 1 ? Float64Array.from(spectra[0]) : Float64Array.from(spectra.flatMap((x) => Array.from(x)))).sort().reverse();
   }
 
-  const constraintForce = csrTransposeMulVec(J, lambda, cols(S_FORCE));
+  const constraintForce = jTransposeMulVec(J, lambda, cols(S_FORCE));
   // a = a0 + M⁻¹·Jᵀλ, u⁺ = v + a·h (the correction M⁻¹·Jᵀλ goes through `a`'s buffer)
   const a = applyMinv(world, asm.minvCompact, constraintForce, cols(S_A));
   const uPlus = cols(S_UPLUS);
@@ -319,7 +320,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     sumAbs += Math.abs(a0[i]) + Math.abs(ai) + Math.abs(constraintForce[i]);
   }
   // ‖J·u⁺ − rhs‖ (velocity: U = J·u⁺ = B + W·R) or ‖J·a − rhs‖
-  const U = csrMulVec(J, velocity ? uPlus : a, scratch ? scratch.take(S_TMP_ROWS, n) : undefined);
+  const U = jMulVec(J, velocity ? uPlus : a, scratch ? scratch.take(S_TMP_ROWS, n) : undefined);
   for (let i = 0; i < n; i++) U[i] -= rhs[i];
   const residual = norm2(U);
   if (scratch) scratch.finiteBound = sumAbs;
