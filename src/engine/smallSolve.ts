@@ -18,7 +18,7 @@ import type { CsrMatrix, SymmetricSolveResult } from './linalg/types';
 import type { SolverOptions } from './linalg/solve';
 import { isFiniteVec, norm2 } from './math';
 
-/** Islands up to this many rows may take the skyline path (its storage is n×n). */
+/** Islands up to this many rows may take the skyline path. */
 export const SMALL_MAX_ROWS = 96;
 /** solve.ts DEFAULT_PIVOT_TOL: relative pivot below which the sparse path stops (a dependent row). */
 const PIVOT_TOL = 1e-10;
@@ -59,7 +59,8 @@ export class SmallSolver {
   /** First column of row k of L (the envelope: L[k][first[k]..k−1]); lastRow[j]: the last row whose envelope reaches column j. */
   private readonly first: Int32Array;
   private readonly lastRow: Int32Array;
-  /** L (unit lower triangle, row-major n×n; entries left of the envelope stay 0) and D. */
+  /** Row k of L (unit lower triangle) from column first[k] to k is L[off[k] + j] (the diagonal slot is scratch). */
+  private readonly off: Int32Array;
   private readonly L: Float64Array;
   private readonly D: Float64Array;
   private readonly w: Work;
@@ -76,7 +77,14 @@ export class SmallSolver {
     this.lastRow = new Int32Array(n);
     for (let j = 0; j < n; j++) this.lastRow[j] = j;
     for (let i = 0; i < n; i++) for (let j = first[i]; j < i; j++) this.lastRow[j] = Math.max(this.lastRow[j], i);
-    this.L = new Float64Array(n * n);
+    // row k occupies k − first[k] + 1 slots, addressed by column: L[off[k] + j], first[k] ≤ j ≤ k
+    this.off = new Int32Array(n);
+    let size = 0;
+    for (let k = 0; k < n; k++) {
+      this.off[k] = size - first[k];
+      size += k - first[k] + 1;
+    }
+    this.L = new Float64Array(size);
     this.D = new Float64Array(n);
     const v = () => new Float64Array(n);
     this.w = { r: v(), r2: v(), dx: v(), x2: v(), col: v(), est: v(), xi: v(), buf: v() };
@@ -124,10 +132,10 @@ export class SmallSolver {
   /** LDLᵀ of A + shift·I (cholesky.ts factorPlanned, mode 'stop'); false when a pivot stops it. */
   private factor(A: CsrMatrix, shift: number): boolean {
     const n = A.rows;
-    const { first, L, D } = this;
+    const { first, off, L, D } = this;
     const { rowPtr, colIdx, values } = A;
     for (let k = 0; k < n; k++) {
-      const rk = k * n;
+      const rk = off[k];
       const fk = first[k];
       for (let j = fk; j <= k; j++) L[rk + j] = 0;
       // the scatter of A's row k (Y[i] += a_ki from Y = 0)
@@ -137,7 +145,7 @@ export class SmallSolver {
       }
       // u_kj = a_kj − Σ_{t<j} l_jt·u_kt (t increasing: the reference's visiting order), then l_kj = u_kj / d_j
       for (let j = fk; j < k; j++) {
-        const rj = j * n;
+        const rj = off[j];
         let s = L[rk + j];
         const fj = first[j];
         for (let t = fj > fk ? fj : fk; t < j; t++) s -= L[rj + t] * L[rk + t];
@@ -151,7 +159,6 @@ export class SmallSolver {
         dk -= lki * yi;
         L[rk + j] = lki;
       }
-      L[rk + k] = 0;
       if (dk <= PIVOT_TOL * Math.abs(akk)) return false;
       D[k] = dk;
     }
@@ -161,16 +168,18 @@ export class SmallSolver {
   /** x = (L·D·Lᵀ)⁻¹·b (cholesky.ts Factor.solve in natural order; x may be b). */
   private solveInto(b: ArrayLike<number>, x: Float64Array): Float64Array {
     const n = this.D.length;
-    const { first, lastRow, L, D } = this;
+    const { first, lastRow, off, L, D } = this;
     for (let k = 0; k < n; k++) {
-      const rk = k * n;
+      const rk = off[k];
       let s = b[k];
       for (let t = first[k]; t < k; t++) s -= L[rk + t] * x[t];
       x[k] = s;
     }
+    // column j of L: rows j+1..lastRow[j], each inside its envelope or an exact zero outside it (skipped:
+    // the reference has no such entry, and subtracting 0·x changes nothing)
     for (let j = n - 1; j >= 0; j--) {
       let s = x[j] / D[j];
-      for (let i = j + 1, e = lastRow[j]; i <= e; i++) s -= L[i * n + j] * x[i];
+      for (let i = j + 1, e = lastRow[j]; i <= e; i++) if (first[i] <= j) s -= L[off[i] + j] * x[i];
       x[j] = s;
     }
     return x;
