@@ -160,8 +160,8 @@ function stabilizedRhsInto(s: SolverSettings, asm: Assembly, rhs: Float64Array):
 const scaleCsr = (m: CsrMatrix, s: number): CsrMatrix => ({ ...m, values: m.values.map((x) => x * s) });
 
 /**
- * Buffers a caller lends `solveSystem` for the vectors of its output (rhs, b, λ, a0, a, Jᵀλ, u⁺ and
- * the scratch of the residual), so that a step allocates none of them. Only for a caller that is
+ * Buffers a caller lends `solveSystem` for the vectors of its output (rhs, b, λ, a0, a, Jᵀλ, u⁺, the
+ * scratch of the residual, and the x of a small island's solve in `islands`), so that a step allocates none of them. Only for a caller that is
  * done with the output before its next call with the same scratch: the output's arrays are
  * overwritten by that call. `Simulation.step` is the one such caller (see there why it is safe).
  */
