@@ -126,6 +126,11 @@ export function checkStates(w: World, states: readonly BodyState[]): Finding | u
 
 /** What the assembly produced: F, M⁻¹, C, Ċ, J̇v, J, A. */
 export function checkAssembly(w: World, asm: Assembly): Finding | undefined {
+  return checkAssemblySummed(w, asm).bad;
+}
+
+/** checkAssembly, and Σ|J| (NaN when the search ran), which bounds the constraint forces in checkSolve. */
+function checkAssemblySummed(w: World, asm: Assembly): { bad?: Finding; sJ: number } {
   // one branch-free pass first (the common case: nothing is bad): Σ|x| ≤ HUGE means no entry is
   // NaN, ±∞ or beyond ±HUGE; otherwise (or on a false alarm near HUGE) the search in order below
   // A = J·M⁻¹·Jᵀ need not be read (issue 9): each of its entries, and each intermediate J·M⁻¹, is a
@@ -134,8 +139,12 @@ export function checkAssembly(w: World, asm: Assembly): Finding | undefined {
   const sJ = sumAbs(asm.J.values);
   const sM = sumAbs(asm.minvCompact);
   const rest = sumAbs(asm.F) + sumAbs(asm.C) + sumAbs(asm.Cdot) + sumAbs(asm.Jdotv);
-  if (rest + sJ + sM <= HUGE && sJ * sJ * sM <= HUGE / 2) return undefined;
-  if (rest + sJ + sM + sumAbs(asm.A.values) <= HUGE) return undefined;
+  if (rest + sJ + sM <= HUGE && sJ * sJ * sM <= HUGE / 2) return { sJ };
+  if (rest + sJ + sM + sumAbs(asm.A.values) <= HUGE) return { sJ };
+  return { bad: searchAssembly(w, asm), sJ: NaN };
+}
+
+function searchAssembly(w: World, asm: Assembly): Finding | undefined {
   let k = firstBad(asm.F);
   if (k >= 0) return finding('F', asm.F[k], colOwner(w, k));
   k = firstBad(asm.minvCompact);
@@ -152,7 +161,7 @@ export function checkAssembly(w: World, asm: Assembly): Finding | undefined {
 }
 
 /** What the solve produced: rhs, b, B, λ, a, Jᵀλ, each constraint's force and torque, the residual and κ. */
-export function checkSolve(w: World, out: SolveOutput, analysed = true, bound = NaN): Finding | undefined {
+export function checkSolve(w: World, out: SolveOutput, analysed = true, bound = NaN, jAbs = NaN): Finding | undefined {
   // `bound` ≥ Σ|x| over rhs, b, B, λ, a0, a and Jᵀλ (kkt.ts SolveScratch.finiteBound): when it is
   // ≤ HUGE (NaN fails the test) none of those entries is bad and their searches are skipped
   const searched = !(bound <= HUGE);
@@ -172,7 +181,9 @@ export function checkSolve(w: World, out: SolveOutput, analysed = true, bound = 
     const k = firstBad(x);
     if (k >= 0) return finding(symbol, x[k], colOwner(w, k));
   }
-  const force = checkConstraintForces(w, out.lambda);
+  // each force component is Σ_r J_X[r,j]·λ_r, so |it| ≤ max|λ|·Σ|J_X| ≤ bound·(Σ|J| + the blocks J
+  // does not hold): within HUGE/2 (rounding), none can be bad and the per-constraint sums are skipped
+  const force = !searched && bound * (jAbs + outsideBlocksAbs(w)) <= HUGE / 2 ? undefined : checkConstraintForces(w, out.lambda);
   if (force) return force;
   if (isBad(out.residual)) return finding('residual', out.residual);
   if (out.singularValues) {
@@ -189,6 +200,20 @@ export function checkSolve(w: World, out: SolveOutput, analysed = true, bound = 
   // κ = ∞ is a legitimate answer (singular A); NaN with rows present is not, unless a solve failed (its κ is unknown).
   if (analysed && w.nRows > 0 && Number.isNaN(out.cond) && allOk) return finding('κ', out.cond);
   return undefined;
+}
+
+/** Σ|J_X| over the rows' blocks on ends that own no columns (the world, fixed bodies): J does not hold them. */
+function outsideBlocksAbs(w: World): number {
+  let s = 0;
+  for (let c = 0; c < w.constraints.length; c++) {
+    const { JA, JB } = w.evals[c];
+    const r0 = w.rowStart[c];
+    for (let r = 0; r < w.rowStart[c + 1] - r0; r++) {
+      if (w.jOffA[r0 + r] < 0) for (let j = 0; j < 6; j++) s += Math.abs(JA[r * 6 + j]);
+      if (w.jOffB[r0 + r] < 0) for (let j = 0; j < 6; j++) s += Math.abs(JB[r * 6 + j]);
+    }
+  }
+  return s;
 }
 
 /**
@@ -278,7 +303,10 @@ export function checkRecord(w: World, states: readonly BodyState[], rec: { quatD
  * SolveScratch.finiteBound of this very output, unmodified since solveSystem returned it).
  */
 export function checkSystem(w: World, asm: Assembly, out: SolveOutput, opts: { initial?: readonly BodyState[]; analysed?: boolean; bound?: number } = {}): Finding | undefined {
-  return (opts.initial && checkStates(w, opts.initial)) || checkAssembly(w, asm) || checkSolve(w, out, opts.analysed ?? true, opts.bound);
+  const initial = opts.initial && checkStates(w, opts.initial);
+  if (initial) return initial;
+  const { bad, sJ } = checkAssemblySummed(w, asm);
+  return bad ?? checkSolve(w, out, opts.analysed ?? true, opts.bound, sJ);
 }
 
 /**

@@ -1,12 +1,14 @@
 // The finite checks of the stepping path that prove "nothing is bad" from bounds instead of reading
-// every entry (finite.ts, issue 9): A = J·M⁻¹·Jᵀ is bounded by (Σ|J|)²·Σ|M⁻¹|. When that bound
-// does not hold, A is searched as before: an A that overflows while J and M⁻¹ do not is still found.
+// every entry (finite.ts, issue 9): A = J·M⁻¹·Jᵀ is bounded by (Σ|J|)²·Σ|M⁻¹|, the constraint forces
+// J_Xᵀλ by Σ|λ|·(Σ|J| + the blocks of ends without columns). When a bound does not hold, the values are
+// searched as before: an A or a force that overflows while its factors do not is still found.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseScene } from '../../src/engine/scene/parse';
 import { assemble, buildWorld } from '../../src/engine/assemble';
 import { assembleAValues } from '../../src/engine/aPlan';
-import { checkAssembly } from '../../src/engine/finite';
+import { checkAssembly, checkSolve, checkSystem } from '../../src/engine/finite';
+import { solveSystem, SolveScratch } from '../../src/engine/kkt';
 import { initialState } from '../../src/engine/model/body';
 import { chainParams, chainSceneText } from '../../bench/chain';
 
@@ -26,4 +28,34 @@ test('checkAssembly: an A beyond ±1e150 from J and M⁻¹ within it is found (t
   for (let i = 0; i < asm.minvCompact.length; i++) asm.minvCompact[i] *= 1e-20;
   assembleAValues(world.aPlan, world.aRowPtr, asm.J.values, asm.minvCompact, asm.A.values);
   assert.equal(checkAssembly(world, asm), undefined);
+});
+
+test('checkSolve: the constraint forces are bounded by Σ|λ|·(Σ|J| + the world ends’ blocks); beyond it they are searched', () => {
+  const scene = parseScene(chainSceneText(chainParams(4))).scene!;
+  const world = buildWorld(scene);
+  const asm = assemble(world, scene.bodies.map(initialState));
+  const scratch = new SolveScratch();
+  const out = solveSystem(world, asm, scene.solver, { exactCondMaxRows: 12, wantSpectrum: false }, scratch);
+  const sJ = asm.J.values.reduce((s, x) => s + Math.abs(x), 0);
+  assert.equal(checkSystem(world, asm, out, { bound: scratch.finiteBound }), undefined);
+  assert.equal(checkSolve(world, out, true, scratch.finiteBound, sJ), undefined);
+  // the pin's world end (constraint 0, end B) is not in J: a huge entry there makes a force overflow
+  // although λ and J are moderate, and the bound (which counts that block) sends it to the search
+  world.evals[0].JB[0] = 1e149;
+  out.lambda[0] = 100;
+  const bound = out.lambda.reduce((s, x) => s + Math.abs(x), 0);
+  const f = checkSolve(world, out, true, bound, sJ);
+  assert.equal(f?.symbol, 'force');
+  assert.equal(f?.owner?.index, 0);
+  // a block J holds (joint0's end A, row 3): J_X·λ beyond 1e150 with λ and J within it, J and the
+  // constraint's own block agreeing as after an assembly — the bound fails and the search finds it
+  world.evals[0].JB[0] = -1;
+  out.lambda[0] = 0;
+  world.evals[1].JA[0] = 10;
+  asm.J.values[world.jOffA[3]] = 10;
+  out.lambda[3] = 0.5e150;
+  const sJ2 = asm.J.values.reduce((s, x) => s + Math.abs(x), 0);
+  const g = checkSolve(world, out, true, out.lambda.reduce((s, x) => s + Math.abs(x), 0), sJ2);
+  assert.equal(g?.symbol, 'force');
+  assert.equal(g?.owner?.index, 1);
 });
