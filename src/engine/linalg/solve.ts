@@ -9,6 +9,7 @@
 import { isFiniteVec as allFinite, norm2 } from '../math';
 import type { CsrMatrix, DependentRow, FailureReason, SolveMethod, SymmetricSolveOptions, SymmetricSolveResult } from './types';
 import { type Factor, type Symbolic, analyze, factor } from './cholesky';
+import { factorBlocked } from './blockLdl';
 import { type CondestWork, estimateInverseNorm1 } from './condest';
 import { denseSolveLU, symmetricEigenvaluesAuto } from './dense';
 import { findDependentRows, isConsistent, minNormSolve, type RedundancyResult } from './redundancy';
@@ -295,7 +296,9 @@ export class SymmetricSolver {
     if (method === 'cholesky') {
       const sym = this.symbolicFor(A);
       // reuse: F is dropped when this call returns (it is not part of the result), before the next one.
-      const G = factor(A, sym, { shift: c, pivotTol, onSmallPivot: 'stop', reuse: true });
+      // block by block when A is made of 3×3 blocks (blockLdl.ts: the same factor to round-off), else scalar
+      const fo = { shift: c, pivotTol, onSmallPivot: 'stop', reuse: true } as const;
+      const G = factorBlocked(A, sym, fo) ?? factor(A, sym, fo);
       if (G.ok) {
         F = G;
         x = G.solve(b);
@@ -308,7 +311,9 @@ export class SymmetricSolver {
         if (lu.ok) x = lu.x;
       } else {
         // Symmetric LU without pivoting (L·(D·Lᵀ)), accepting negative pivots.
-        const G = factor(A, this.symbolicFor(A), { shift: c, pivotTol, onSmallPivot: 'indefinite', reuse: true });
+        const sym = this.symbolicFor(A);
+        const fo = { shift: c, pivotTol, onSmallPivot: 'indefinite', reuse: true } as const;
+        const G = factorBlocked(A, sym, fo) ?? factor(A, sym, fo);
         if (G.ok) {
           F = G;
           x = G.solve(b);
