@@ -26,6 +26,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/import-loops.test.ts',
   'test/unit/limits.test.ts',
   'test/unit/finite-contacts.test.ts',
+  'test/unit/linalg-block.test.ts',
   'test/unit/linalg-cholesky.test.ts',
   'test/unit/linalg-condest.test.ts',
   'test/unit/linalg-dense.test.ts',

@@ -41,6 +41,18 @@ export interface BlockPlan {
 
 const plans = new WeakMap<Symbolic, BlockPlan | null>();
 
+let enabled = true;
+/**
+ * Turn the block kernels (this file's factor, and solve.ts's use of blockKernels.ts) off or on again;
+ * returns the previous setting. For the unit tests, which compare them with the scalar reference path.
+ */
+export function useBlockKernels(on: boolean): boolean {
+  const was = enabled;
+  enabled = on;
+  return was;
+}
+export const blockKernelsOn = (): boolean => enabled;
+
 /** The block plan of `s`, or null when its matrix is not handled block by block (see the file's head). */
 export function blockPlanOf(s: Symbolic): BlockPlan | null {
   let p = plans.get(s);
@@ -208,7 +220,7 @@ export class BlockFactor extends Factor {
  */
 export function factorBlocked(A: CsrMatrix, s: Symbolic, opts: FactorOptions = {}): BlockFactor | FactorFailure | null {
   const mode = opts.onSmallPivot ?? 'stop';
-  if (mode === 'reject' || A.rows !== s.n || A.cols !== s.n || A.rowPtr[s.n] !== s.rowPtr[s.n]) return null;
+  if (!enabled || mode === 'reject' || A.rows !== s.n || A.cols !== s.n || A.rowPtr[s.n] !== s.rowPtr[s.n]) return null;
   const B = blockPlanOf(s);
   if (!B) return null;
   const shift = opts.shift ?? 0;
