@@ -5,7 +5,9 @@ import type { CsrMatrix } from './types';
 /**
  * ‖A‖₁ of a symmetric A (full storage) as its largest row sum of |a_ij| (= the largest column sum,
  * ‖A‖₁ = ‖A‖∞ for symmetric A): one pass over the values in storage order, no scatter. Equals
- * `csrNorm1` up to the order of the sums (round-off). NaN or ±∞ in A gives a non-finite result.
+ * `csrNorm1` bit for bit when A is exactly symmetric (row j's entries in column order are column j's
+ * in row order, the order in which csrNorm1 sums them), else to round-off. NaN or ±∞ in A gives a
+ * non-finite result.
  */
 export function symmetricNorm1(A: CsrMatrix): number {
   const { rowPtr, values } = A;

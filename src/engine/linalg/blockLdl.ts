@@ -5,8 +5,10 @@
 // read the same way), computed block by block: per block row K of L an up-looking step over the
 // block columns J of its pattern (ascending, a topological order of the block elimination tree),
 // each a few unrolled 3×3 products without index arrays, then the 3×3 diagonal block factorised
-// scalar by scalar. The arithmetic is the scalar algorithm's up to the order of the sums, so L, D
-// and the solves equal the scalar path's to round-off (test/unit/linalg-block.test.ts). Only for the
+// scalar by scalar. Every sum is taken term by term in ascending column order, which is the order in
+// which the scalar up-looking path visits them whenever its elimination-tree walk is ascending (always
+// for chains, whose tree is a path): then L, D and the solves are the scalar path's bit for bit, and
+// otherwise equal to round-off (test/unit/linalg-block.test.ts). Only for the
 // natural ordering (the one chains get), the 'stop' and 'indefinite' modes, and patterns whose
 // L is exactly block dense (checked when the plan is built); any other system keeps the scalar path.
 import { failure } from './types';
@@ -159,7 +161,12 @@ export class BlockFactor extends Factor {
     super(symbolic, blocks.Li, Lx, D, [], negativePivots, minPivotRatio);
   }
 
-  /** x = (L·D·Lᵀ)⁻¹·b (natural order), block by block; the scalar `Factor.solve` to round-off. */
+  /**
+   * x = (L·D·Lᵀ)⁻¹·b (natural order), block by block: the scalar `Factor.solve`'s operations in its
+   * order (forward by columns, skipping zeros; backward column by column, diagonal-block rows first). Block
+   * column J of L is contiguous in Lx from Lp[3J]: L[3J+1,3J], L[3J+2,3J], its nk blocks' column 3J,
+   * L[3J+2,3J+1], their column 3J+1, their column 3J+2 (3 numbers a block and column).
+   */
   override solve(b: ArrayLike<number>, out?: Float64Array): Float64Array {
     const { nb, colPtr, colRows } = this.blocks;
     const { Lp } = this.symbolic;
@@ -167,50 +174,82 @@ export class BlockFactor extends Factor {
     const n = 3 * nb;
     const y = out ?? new Float64Array(n);
     if (y !== b) for (let k = 0; k < n; k++) y[k] = b[k];
-    // forward: L·z = b, block column by block column
-    for (let J = 0; J < nb; J++) {
+    // forward: L·z = b, block column by block column from the first nonzero block of b (z is 0 before it)
+    let J = 0;
+    while (J < nb && y[3 * J] === 0 && y[3 * J + 1] === 0 && y[3 * J + 2] === 0) J++;
+    for (; J < nb; J++) {
       const j = 3 * J;
-      const d0 = Lp[j];
+      const c0 = Lp[j] + 2;
+      const nk3 = 3 * (colPtr[J + 1] - colPtr[J]);
+      const c1 = c0 + nk3 + 1;
+      const c2 = c1 + nk3;
+      // a column whose value is 0 is skipped, as the scalar solve skips it (the same signs of zero)
       const y0 = y[j];
-      const y1 = y[j + 1] - Lx[d0] * y0;
-      const y2 = y[j + 2] - Lx[d0 + 1] * y0 - Lx[Lp[j + 1]] * y1;
+      let y1 = y[j + 1];
+      let y2 = y[j + 2];
+      if (y0 !== 0) {
+        y1 -= Lx[c0 - 2] * y0;
+        y2 -= Lx[c0 - 1] * y0;
+      }
+      if (y1 !== 0) y2 -= Lx[c1 - 1] * y1;
       y[j + 1] = y1;
       y[j + 2] = y2;
-      if (y0 === 0 && y1 === 0 && y2 === 0) continue;
-      let c0 = d0 + 2;
-      let c1 = Lp[j + 1] + 1;
-      let c2 = Lp[j + 2];
-      for (let q = colPtr[J], e = colPtr[J + 1]; q < e; q++, c0 += 3, c1 += 3, c2 += 3) {
-        const k = 3 * colRows[q];
-        y[k] -= Lx[c0] * y0 + Lx[c1] * y1 + Lx[c2] * y2;
-        y[k + 1] -= Lx[c0 + 1] * y0 + Lx[c1 + 1] * y1 + Lx[c2 + 1] * y2;
-        y[k + 2] -= Lx[c0 + 2] * y0 + Lx[c1 + 2] * y1 + Lx[c2 + 2] * y2;
+      const e = colPtr[J + 1];
+      if (y0 !== 0 && y1 !== 0 && y2 !== 0) {
+        for (let q = colPtr[J], o = 0; q < e; q++, o += 3) {
+          const k = 3 * colRows[q];
+          y[k] = y[k] - Lx[c0 + o] * y0 - Lx[c1 + o] * y1 - Lx[c2 + o] * y2;
+          y[k + 1] = y[k + 1] - Lx[c0 + o + 1] * y0 - Lx[c1 + o + 1] * y1 - Lx[c2 + o + 1] * y2;
+          y[k + 2] = y[k + 2] - Lx[c0 + o + 2] * y0 - Lx[c1 + o + 2] * y1 - Lx[c2 + o + 2] * y2;
+        }
+      } else {
+        if (y0 !== 0) subColumn(y, Lx, colRows, colPtr[J], e, c0, y0);
+        if (y1 !== 0) subColumn(y, Lx, colRows, colPtr[J], e, c1, y1);
+        if (y2 !== 0) subColumn(y, Lx, colRows, colPtr[J], e, c2, y2);
       }
     }
     // diagonal and backward: D·Lᵀ·x = z, block column by block column from the last
-    for (let J = nb - 1; J >= 0; J--) {
+    for (J = nb - 1; J >= 0; J--) {
       const j = 3 * J;
-      const d0 = Lp[j];
-      let s0 = D[j] !== 0 ? y[j] / D[j] : 0;
-      let s1 = D[j + 1] !== 0 ? y[j + 1] / D[j + 1] : 0;
-      let s2 = D[j + 2] !== 0 ? y[j + 2] / D[j + 2] : 0;
-      let c0 = d0 + 2;
-      let c1 = Lp[j + 1] + 1;
-      let c2 = Lp[j + 2];
-      for (let q = colPtr[J], e = colPtr[J + 1]; q < e; q++, c0 += 3, c1 += 3, c2 += 3) {
+      const c0 = Lp[j] + 2;
+      const nk3 = 3 * (colPtr[J + 1] - colPtr[J]);
+      const c1 = c0 + nk3 + 1;
+      const c2 = c1 + nk3;
+      const d0 = D[j], d1 = D[j + 1], d2 = D[j + 2];
+      const e = colPtr[J + 1];
+      // each column as the scalar solve takes it: its rows inside the diagonal block first, then the blocks below
+      let s2 = d2 !== 0 ? y[j + 2] / d2 : 0;
+      for (let q = colPtr[J], o = c2; q < e; q++, o += 3) {
         const k = 3 * colRows[q];
-        const x0 = y[k], x1 = y[k + 1], x2 = y[k + 2];
-        s0 -= Lx[c0] * x0 + Lx[c0 + 1] * x1 + Lx[c0 + 2] * x2;
-        s1 -= Lx[c1] * x0 + Lx[c1 + 1] * x1 + Lx[c1 + 2] * x2;
-        s2 -= Lx[c2] * x0 + Lx[c2 + 1] * x1 + Lx[c2 + 2] * x2;
+        s2 = s2 - Lx[o] * y[k] - Lx[o + 1] * y[k + 1] - Lx[o + 2] * y[k + 2];
       }
-      s1 -= Lx[Lp[j + 1]] * s2;
-      s0 -= Lx[d0] * s1 + Lx[d0 + 1] * s2;
+      let s1 = d1 !== 0 ? y[j + 1] / d1 : 0;
+      s1 -= Lx[c1 - 1] * s2;
+      for (let q = colPtr[J], o = c1; q < e; q++, o += 3) {
+        const k = 3 * colRows[q];
+        s1 = s1 - Lx[o] * y[k] - Lx[o + 1] * y[k + 1] - Lx[o + 2] * y[k + 2];
+      }
+      let s0 = d0 !== 0 ? y[j] / d0 : 0;
+      s0 = s0 - Lx[c0 - 2] * s1 - Lx[c0 - 1] * s2;
+      for (let q = colPtr[J], o = c0; q < e; q++, o += 3) {
+        const k = 3 * colRows[q];
+        s0 = s0 - Lx[o] * y[k] - Lx[o + 1] * y[k + 1] - Lx[o + 2] * y[k + 2];
+      }
       y[j] = s0;
       y[j + 1] = s1;
       y[j + 2] = s2;
     }
     return y;
+  }
+}
+
+/** y[3K+r] −= L[3K+r, col]·v over the blocks K of one column of a block column (its values from Lx[c]). */
+function subColumn(y: Float64Array, Lx: Float64Array, colRows: Int32Array, q0: number, q1: number, c: number, v: number): void {
+  for (let q = q0, o = c; q < q1; q++, o += 3) {
+    const k = 3 * colRows[q];
+    y[k] -= Lx[o] * v;
+    y[k + 1] -= Lx[o + 1] * v;
+    y[k + 2] -= Lx[o + 2] * v;
   }
 }
 
@@ -276,15 +315,15 @@ export function factorBlocked(A: CsrMatrix, s: Symbolic, opts: FactorOptions = {
         const a0 = Lx[c0 + o], a1 = Lx[c0 + o + 1], a2 = Lx[c0 + o + 2];
         const b0 = Lx[c1 + o], b1 = Lx[c1 + o + 1], b2 = Lx[c1 + o + 2];
         const f0 = Lx[c2 + o], f1 = Lx[c2 + o + 1], f2 = Lx[c2 + o + 2];
-        Y[yi] -= x00 * a0 + x01 * b0 + x02 * f0;
-        Y[yi + 1] -= x00 * a1 + x01 * b1 + x02 * f1;
-        Y[yi + 2] -= x00 * a2 + x01 * b2 + x02 * f2;
-        Y[yi + 3] -= x10 * a0 + x11 * b0 + x12 * f0;
-        Y[yi + 4] -= x10 * a1 + x11 * b1 + x12 * f1;
-        Y[yi + 5] -= x10 * a2 + x11 * b2 + x12 * f2;
-        Y[yi + 6] -= x20 * a0 + x21 * b0 + x22 * f0;
-        Y[yi + 7] -= x20 * a1 + x21 * b1 + x22 * f1;
-        Y[yi + 8] -= x20 * a2 + x21 * b2 + x22 * f2;
+        Y[yi] = Y[yi] - x00 * a0 - x01 * b0 - x02 * f0;
+        Y[yi + 1] = Y[yi + 1] - x00 * a1 - x01 * b1 - x02 * f1;
+        Y[yi + 2] = Y[yi + 2] - x00 * a2 - x01 * b2 - x02 * f2;
+        Y[yi + 3] = Y[yi + 3] - x10 * a0 - x11 * b0 - x12 * f0;
+        Y[yi + 4] = Y[yi + 4] - x10 * a1 - x11 * b1 - x12 * f1;
+        Y[yi + 5] = Y[yi + 5] - x10 * a2 - x11 * b2 - x12 * f2;
+        Y[yi + 6] = Y[yi + 6] - x20 * a0 - x21 * b0 - x22 * f0;
+        Y[yi + 7] = Y[yi + 7] - x20 * a1 - x21 * b1 - x22 * f1;
+        Y[yi + 8] = Y[yi + 8] - x20 * a2 - x21 * b2 - x22 * f2;
       }
       // L_KJ = X·D_J⁻¹ into its column positions, and the diagonal block S −= X·L_KJᵀ
       const o = 3 * m;
@@ -300,12 +339,12 @@ export function factorBlocked(A: CsrMatrix, s: Symbolic, opts: FactorOptions = {
       Lx[c2 + o] = l02;
       Lx[c2 + o + 1] = m12;
       Lx[c2 + o + 2] = n22;
-      s00 -= x00 * l00 + x01 * l01 + x02 * l02;
-      s10 -= x10 * l00 + x11 * l01 + x12 * l02;
-      s11 -= x10 * m10 + x11 * m11 + x12 * m12;
-      s20 -= x20 * l00 + x21 * l01 + x22 * l02;
-      s21 -= x20 * m10 + x21 * m11 + x22 * m12;
-      s22 -= x20 * n20 + x21 * n21 + x22 * n22;
+      s00 = s00 - x00 * l00 - x01 * l01 - x02 * l02;
+      s10 = s10 - x10 * l00 - x11 * l01 - x12 * l02;
+      s11 = s11 - x10 * m10 - x11 * m11 - x12 * m12;
+      s20 = s20 - x20 * l00 - x21 * l01 - x22 * l02;
+      s21 = s21 - x20 * m10 - x21 * m11 - x22 * m12;
+      s22 = s22 - x20 * n20 - x21 * n21 - x22 * n22;
     }
     // the diagonal block, scalar by scalar with the pivot checks of cholesky.ts
     const k = 3 * K;
