@@ -41,8 +41,6 @@ export interface BlockPlan {
   D?: Float64Array;
 }
 
-const plans = new WeakMap<Symbolic, BlockPlan | null>();
-
 let enabled = true;
 /**
  * Turn the block kernels (this file's factor, and solve.ts's use of blockKernels.ts) off or on again;
@@ -57,12 +55,8 @@ export const blockKernelsOn = (): boolean => enabled;
 
 /** The block plan of `s`, or null when its matrix is not handled block by block (see the file's head). */
 export function blockPlanOf(s: Symbolic): BlockPlan | null {
-  let p = plans.get(s);
-  if (p === undefined) {
-    p = buildBlockPlan(s);
-    plans.set(s, p);
-  }
-  return p;
+  if (s.block === undefined) s.block = buildBlockPlan(s);
+  return s.block;
 }
 
 function buildBlockPlan(s: Symbolic): BlockPlan | null {
