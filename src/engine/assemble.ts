@@ -3,7 +3,7 @@
 // once per world, and A = J·M⁻¹·Jᵀ accumulated block by block from the bodies rows share.
 import { createConstraint, extraBodiesOf } from './model';
 import { type BodyModel, type BodyState, createBodyModel, initialState } from './model/body';
-import { type ConstraintEval, type ConstraintModel, makeEval, type Pose } from './model/constraint';
+import { type ConstraintEval, type ConstraintModel, type Pose } from './model/constraint';
 import { IDENTITY_MAT3, quatToMat3, quatToMat3Into } from './math';
 import { type APlan, assembleAValues, buildAPlan } from './aPlan';
 import { cumsum } from './offsets';
@@ -189,7 +189,7 @@ export function buildWorld(scene: SceneSpec): World {
     rowStart,
     nCols,
     nRows,
-    evals: constraints.map((c, i) => makeEval(c.rows, endX[i].length)),
+    evals: packedEvals(constraints, endX),
     jRowPtr,
     jColIdx,
     jOffA,
@@ -202,6 +202,24 @@ export function buildWorld(scene: SceneSpec): World {
     aPlan,
     ...(aOmitted ? { aOmitted } : {}),
   };
+}
+
+/**
+ * The per-constraint evaluation buffers (what `makeEval` gives each constraint) as views into one
+ * array, constraint after constraint (C, JA, JB, J̇v, JX…): the assembly reads them in that order
+ * each step, so they are read from consecutive memory instead of thousands of scattered small
+ * arrays. Each view has its constraint's own length and is written only by that constraint.
+ */
+function packedEvals(constraints: readonly ConstraintModel[], endX: readonly Int32Array[]): ConstraintEval[] {
+  let size = 0;
+  for (let c = 0; c < constraints.length; c++) size += constraints[c].rows * (14 + 6 * endX[c].length);
+  const buf = new Float64Array(size);
+  let o = 0;
+  const take = (n: number) => buf.subarray(o, (o += n));
+  return constraints.map((m, c) => {
+    const r = m.rows;
+    return { C: take(r), JA: take(6 * r), JB: take(6 * r), Jdotv: take(r), JX: Array.from({ length: endX[c].length }, () => take(6 * r)) };
+  });
 }
 
 /** Everything `assemble_system` produces, plus what the analysis needs. */

@@ -299,3 +299,18 @@ test('every example scene and ball chains and trees: λ, κ estimate, rank, resi
     }
   }
 });
+
+test('the world’s evaluation buffers: packed views with makeEval’s lengths, none overlapping another', () => {
+  const mixed = JSON.parse(ballTreeText(9, 2));
+  mixed.constraints[3] = { name: 'h', type: 'hinge', bodyA: 't1', bodyB: 't4', anchorA: [0.05, 0, 0], axisA: [0, 0, 1] };
+  mixed.constraints.push({ name: 'd', type: 'distance', bodyA: 't2', bodyB: 't7' });
+  const world = buildWorld(sceneOf(JSON.stringify(mixed)));
+  const seen: [number, number][] = [];
+  world.evals.forEach((ev, c) => {
+    const r = world.constraints[c].rows;
+    assert.deepEqual([ev.C.length, ev.JA.length, ev.JB.length, ev.Jdotv.length, ev.JX.length], [r, 6 * r, 6 * r, r, world.endX[c].length]);
+    for (const a of [ev.C, ev.JA, ev.JB, ev.Jdotv, ...ev.JX]) seen.push([a.byteOffset, a.byteOffset + a.byteLength]);
+  });
+  seen.sort((x, y) => x[0] - y[0]);
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i][0] >= seen[i - 1][1], 'views overlap');
+});
