@@ -304,7 +304,7 @@ export class SymmetricSolver {
     if (method === 'cholesky') {
       const sym = this.symbolicFor(A);
       // reuse: F is dropped when this call returns (it is not part of the result), before the next one.
-      // block by block when A is made of 3×3 blocks (blockLdl.ts: the same factor to round-off), else scalar
+      // block by block when A is made of 3×3 blocks (blockLdl.ts: the scalar factor's numbers, bit for bit on chains), else scalar
       const fo = { shift: c, pivotTol, onSmallPivot: 'stop', reuse: true } as const;
       const G = factorBlocked(A, sym, fo) ?? factor(A, sym, fo);
       if (G.ok) {
