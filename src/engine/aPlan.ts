@@ -104,8 +104,10 @@ export function buildAPlan(x: APlanInput): APlan {
 /**
  * A's values (A's pattern, full symmetric storage) from J's values and the compact M⁻¹ (1/m and the
  * world inverse inertia per body). `out`: where to write; every entry of A's pattern is written.
+ * `unrolled` (default): 3×3 block pairs (ball joints) through `pair33`, the same numbers bit for bit;
+ * false: every pair through the general loop (the reference of the unrolled one in the unit tests).
  */
-export function assembleAValues(plan: APlan, aRowPtr: Int32Array, Jv: Float64Array, minvCompact: Float64Array, out: Float64Array): Float64Array {
+export function assembleAValues(plan: APlan, aRowPtr: Int32Array, Jv: Float64Array, minvCompact: Float64Array, out: Float64Array, unrolled = true): Float64Array {
   const { blockMinv, pairs, pairTerms, terms, G, acc } = plan;
   // G = J·M⁻¹, block by block (the same products, in the same order, as J_i,b·M⁻¹_b before)
   for (let b = 0, o = 0; b < blockMinv.length; b++, o += 6) {
@@ -125,6 +127,10 @@ export function assembleAValues(plan: APlan, aRowPtr: Int32Array, Jv: Float64Arr
     const ri = pairs[o], rj = pairs[o + 1], a0 = pairs[o + 2], b0 = pairs[o + 3], po = pairs[o + 4], pm = pairs[o + 5];
     const t0 = pairTerms[p], t1 = pairTerms[p + 1];
     const diag = a0 === b0;
+    if (unrolled && ri === 3 && rj === 3) {
+      pair33(G, Jv, terms, t0, t1, diag, aRowPtr[a0] + po, aRowPtr[a0 + 1] + po, aRowPtr[a0 + 2] + po, aRowPtr[b0] + pm, aRowPtr[b0 + 1] + pm, aRowPtr[b0 + 2] + pm, out);
+      continue;
+    }
     for (let r = 0; r < ri; r++) {
       // entries (r, s) of the block on or below A's diagonal: all of them off the diagonal block, s ≤ r on it
       const ns = diag ? r + 1 : rj;
@@ -146,4 +152,58 @@ export function assembleAValues(plan: APlan, aRowPtr: Int32Array, Jv: Float64Arr
     }
   }
   return out;
+}
+
+/**
+ * One 3×3 block pair of `assembleAValues` (ball joints), unrolled: entry (r, s) is the sum over the
+ * terms of G_r·J_s, each term's 6-product dot added as the general loop adds it (acc[s] += dot), so
+ * the values are the general loop's bit for bit. d0..d2: where rows r of ci's block start (columns
+ * of cj); e0..e2: where rows s of cj's block start (columns of ci), for the mirror. On a diagonal
+ * block only s ≤ r is computed and mirrored, as in the general loop.
+ */
+function pair33(G: Float64Array, Jv: Float64Array, terms: Int32Array, t0: number, t1: number, diag: boolean, d0: number, d1: number, d2: number, e0: number, e1: number, e2: number, out: Float64Array): void {
+  let c00 = 0, c01 = 0, c02 = 0, c10 = 0, c11 = 0, c12 = 0, c20 = 0, c21 = 0, c22 = 0;
+  for (let t = 4 * t0; t < 4 * t1; t += 4) {
+    const gs = terms[t + 1], js = terms[t + 3];
+    const q0 = terms[t + 2], q1 = q0 + js, q2 = q1 + js;
+    const j00 = Jv[q0], j01 = Jv[q0 + 1], j02 = Jv[q0 + 2], j03 = Jv[q0 + 3], j04 = Jv[q0 + 4], j05 = Jv[q0 + 5];
+    const j10 = Jv[q1], j11 = Jv[q1 + 1], j12 = Jv[q1 + 2], j13 = Jv[q1 + 3], j14 = Jv[q1 + 4], j15 = Jv[q1 + 5];
+    const j20 = Jv[q2], j21 = Jv[q2 + 1], j22 = Jv[q2 + 2], j23 = Jv[q2 + 3], j24 = Jv[q2 + 4], j25 = Jv[q2 + 5];
+    let g = terms[t];
+    let g0 = G[g], g1 = G[g + 1], g2 = G[g + 2], g3 = G[g + 3], g4 = G[g + 4], g5 = G[g + 5];
+    c00 += g0 * j00 + g1 * j01 + g2 * j02 + g3 * j03 + g4 * j04 + g5 * j05;
+    if (!diag) {
+      c01 += g0 * j10 + g1 * j11 + g2 * j12 + g3 * j13 + g4 * j14 + g5 * j15;
+      c02 += g0 * j20 + g1 * j21 + g2 * j22 + g3 * j23 + g4 * j24 + g5 * j25;
+    }
+    g += gs;
+    g0 = G[g]; g1 = G[g + 1]; g2 = G[g + 2]; g3 = G[g + 3]; g4 = G[g + 4]; g5 = G[g + 5];
+    c10 += g0 * j00 + g1 * j01 + g2 * j02 + g3 * j03 + g4 * j04 + g5 * j05;
+    c11 += g0 * j10 + g1 * j11 + g2 * j12 + g3 * j13 + g4 * j14 + g5 * j15;
+    if (!diag) c12 += g0 * j20 + g1 * j21 + g2 * j22 + g3 * j23 + g4 * j24 + g5 * j25;
+    g += gs;
+    g0 = G[g]; g1 = G[g + 1]; g2 = G[g + 2]; g3 = G[g + 3]; g4 = G[g + 4]; g5 = G[g + 5];
+    c20 += g0 * j00 + g1 * j01 + g2 * j02 + g3 * j03 + g4 * j04 + g5 * j05;
+    c21 += g0 * j10 + g1 * j11 + g2 * j12 + g3 * j13 + g4 * j14 + g5 * j15;
+    c22 += g0 * j20 + g1 * j21 + g2 * j22 + g3 * j23 + g4 * j24 + g5 * j25;
+  }
+  out[d0] = c00;
+  out[e0] = c00;
+  out[d1] = c10;
+  out[e0 + 1] = c10;
+  out[d1 + 1] = c11;
+  out[e1 + 1] = c11;
+  out[d2] = c20;
+  out[e0 + 2] = c20;
+  out[d2 + 1] = c21;
+  out[e1 + 2] = c21;
+  out[d2 + 2] = c22;
+  out[e2 + 2] = c22;
+  if (diag) return;
+  out[d0 + 1] = c01;
+  out[e1] = c01;
+  out[d0 + 2] = c02;
+  out[e2] = c02;
+  out[d1 + 2] = c12;
+  out[e2 + 1] = c12;
 }

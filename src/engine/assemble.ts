@@ -3,8 +3,8 @@
 // once per world, and A = J·M⁻¹·Jᵀ accumulated block by block from the bodies rows share.
 import { createConstraint, extraBodiesOf } from './model';
 import { type BodyModel, type BodyState, createBodyModel, initialState } from './model/body';
-import { type ConstraintEval, type ConstraintModel, makeEval, type Pose } from './model/constraint';
-import { IDENTITY_MAT3, quatToMat3, quatToMat3Into, rotateTensorInto } from './math';
+import { type ConstraintEval, type ConstraintModel, type Pose } from './model/constraint';
+import { IDENTITY_MAT3, quatToMat3, quatToMat3Into } from './math';
 import { type APlan, assembleAValues, buildAPlan } from './aPlan';
 import { cumsum } from './offsets';
 import type { CsrMatrix } from './linalg/types';
@@ -189,7 +189,7 @@ export function buildWorld(scene: SceneSpec): World {
     rowStart,
     nCols,
     nRows,
-    evals: constraints.map((c, i) => makeEval(c.rows, endX[i].length)),
+    evals: packedEvals(constraints, endX),
     jRowPtr,
     jColIdx,
     jOffA,
@@ -202,6 +202,24 @@ export function buildWorld(scene: SceneSpec): World {
     aPlan,
     ...(aOmitted ? { aOmitted } : {}),
   };
+}
+
+/**
+ * The per-constraint evaluation buffers (what `makeEval` gives each constraint) as views into one
+ * array, constraint after constraint (C, JA, JB, J̇v, JX…): the assembly reads them in that order
+ * each step, so they are read from consecutive memory instead of thousands of scattered small
+ * arrays. Each view has its constraint's own length and is written only by that constraint.
+ */
+function packedEvals(constraints: readonly ConstraintModel[], endX: readonly Int32Array[]): ConstraintEval[] {
+  let size = 0;
+  for (let c = 0; c < constraints.length; c++) size += constraints[c].rows * (14 + 6 * endX[c].length);
+  const buf = new Float64Array(size);
+  let o = 0;
+  const take = (n: number) => buf.subarray(o, (o += n));
+  return constraints.map((m, c) => {
+    const r = m.rows;
+    return { C: take(r), JA: take(6 * r), JB: take(6 * r), Jdotv: take(r), JX: Array.from({ length: endX[c].length }, () => take(6 * r)) };
+  });
 }
 
 /** Everything `assemble_system` produces, plus what the analysis needs. */
@@ -300,7 +318,7 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
     }
     const k = b.column / 6;
     // R·I_body⁻¹·Rᵀ
-    rotateTensorInto(R, b.invInertia, minvCompact, k * 10 + 1);
+    rotateTensor33(R, b.invInertia, minvCompact, k * 10 + 1);
     minvCompact[k * 10] = b.invMass;
     // F = [f + m·g, τ − ω×(I_world·ω)], with I_world·ω = R·(I_body·(Rᵀ·ω)) (no temporaries)
     const m = b.spec.mass;
@@ -365,20 +383,8 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
       const oa = jOffA[row];
       const ob = jOffB[row];
       const o = r * 6;
-      if (oa >= 0) {
-        for (let j = 0; j < 6; j++) {
-          const x = JA[o + j];
-          Jvals[oa + j] = x;
-          cd += x * v[colA + j];
-        }
-      }
-      if (ob >= 0) {
-        for (let j = 0; j < 6; j++) {
-          const x = JB[o + j];
-          Jvals[ob + j] = x;
-          cd += x * v[colB + j];
-        }
-      }
+      if (oa >= 0) cd = copyRow6(JA, o, Jvals, oa, v, colA, cd);
+      if (ob >= 0) cd = copyRow6(JB, o, Jvals, ob, v, colB, cd);
       for (let e = 0; e < ex.length; e++) {
         const ox = world.jOffX[c][r * ex.length + e];
         if (ox < 0) continue;
@@ -395,6 +401,51 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
   const J: CsrMatrix = { rows: nRows, cols: nCols, rowPtr: world.jRowPtr, colIdx: world.jColIdx, values: Jvals };
   const A: CsrMatrix = { rows: nRows, cols: nRows, rowPtr: world.aRowPtr, colIdx: world.aColIdx, values: assembleAValues(world.aPlan, world.aRowPtr, Jvals, minvCompact, into ? into.Avals : new Float64Array(world.aColIdx.length)) };
   return { minvCompact, F, v, J, A, C, Cdot, Jdotv, poses };
+}
+
+/**
+ * Jvals[d..d+6] = J[o..o+6], and cd + Σ_j J[o+j]·v[c+j] added in order j = 0..5: the former
+ * per-entry loop's operations, unrolled (the same numbers bit for bit).
+ */
+function copyRow6(J: Float64Array, o: number, Jvals: Float64Array, d: number, v: Float64Array, c: number, cd: number): number {
+  const x0 = J[o], x1 = J[o + 1], x2 = J[o + 2], x3 = J[o + 3], x4 = J[o + 4], x5 = J[o + 5];
+  Jvals[d] = x0;
+  Jvals[d + 1] = x1;
+  Jvals[d + 2] = x2;
+  Jvals[d + 3] = x3;
+  Jvals[d + 4] = x4;
+  Jvals[d + 5] = x5;
+  cd += x0 * v[c];
+  cd += x1 * v[c + 1];
+  cd += x2 * v[c + 2];
+  cd += x3 * v[c + 3];
+  cd += x4 * v[c + 4];
+  cd += x5 * v[c + 5];
+  return cd;
+}
+
+/** out[off..off+9] = R·M·Rᵀ (row-major): math.ts's `rotateTensorInto` unrolled, the same expressions (bit for bit). */
+function rotateTensor33(R: Mat3, M: Mat3, out: Float64Array, off: number): void {
+  const r0 = R[0], r1 = R[1], r2 = R[2], r3 = R[3], r4 = R[4], r5 = R[5], r6 = R[6], r7 = R[7], r8 = R[8];
+  const m0 = M[0], m1 = M[1], m2 = M[2], m3 = M[3], m4 = M[4], m5 = M[5], m6 = M[6], m7 = M[7], m8 = M[8];
+  let a0 = r0 * m0 + r1 * m3 + r2 * m6;
+  let a1 = r0 * m1 + r1 * m4 + r2 * m7;
+  let a2 = r0 * m2 + r1 * m5 + r2 * m8;
+  out[off] = a0 * r0 + a1 * r1 + a2 * r2;
+  out[off + 1] = a0 * r3 + a1 * r4 + a2 * r5;
+  out[off + 2] = a0 * r6 + a1 * r7 + a2 * r8;
+  a0 = r3 * m0 + r4 * m3 + r5 * m6;
+  a1 = r3 * m1 + r4 * m4 + r5 * m7;
+  a2 = r3 * m2 + r4 * m5 + r5 * m8;
+  out[off + 3] = a0 * r0 + a1 * r1 + a2 * r2;
+  out[off + 4] = a0 * r3 + a1 * r4 + a2 * r5;
+  out[off + 5] = a0 * r6 + a1 * r7 + a2 * r8;
+  a0 = r6 * m0 + r7 * m3 + r8 * m6;
+  a1 = r6 * m1 + r7 * m4 + r8 * m7;
+  a2 = r6 * m2 + r7 * m5 + r8 * m8;
+  out[off + 6] = a0 * r0 + a1 * r1 + a2 * r2;
+  out[off + 7] = a0 * r3 + a1 * r4 + a2 * r5;
+  out[off + 8] = a0 * r6 + a1 * r7 + a2 * r8;
 }
 
 /** The poses of a constraint's extra ends (world pose for -1). */

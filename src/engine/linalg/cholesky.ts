@@ -8,6 +8,7 @@
 import { failure, type CsrMatrix, type Failure } from './types';
 import { cumsum } from '../offsets';
 import { amdOrdering } from './ordering';
+import type { BlockPlan } from './blockLdl';
 
 export type OrderingKind = 'natural' | 'amd' | 'auto';
 
@@ -33,6 +34,8 @@ export interface Symbolic {
   work?: FactorWork;
   /** The structure of L and the visiting order of the numeric factorisation (see `planOf`), built once. */
   plan?: NumericPlan;
+  /** The 3×3 block structure of the factorisation (blockLdl.ts `blockPlanOf`): built once, null when it does not apply. */
+  block?: BlockPlan | null;
   /** Where the condition estimate of the last matrix with this pattern ended (CondestWork.start). */
   condStart?: number;
   /** Work vector of `Factor.solve` with a fill-reducing permutation (filled and read within one call). */

@@ -9,6 +9,8 @@
 import { isFiniteVec as allFinite, norm2 } from '../math';
 import type { CsrMatrix, DependentRow, FailureReason, SolveMethod, SymmetricSolveOptions, SymmetricSolveResult } from './types';
 import { type Factor, type Symbolic, analyze, factor } from './cholesky';
+import { BlockFactor, blockKernelsOn, factorBlocked } from './blockLdl';
+import { blockResidual, symmetricNorm1 } from './blockKernels';
 import { type CondestWork, estimateInverseNorm1 } from './condest';
 import { denseSolveLU, symmetricEigenvaluesAuto } from './dense';
 import { findDependentRows, isConsistent, minNormSolve, type RedundancyResult } from './redundancy';
@@ -31,11 +33,16 @@ export interface SolverOptions extends SymmetricSolveOptions {
   pivotTol?: number;
 }
 
-/** ‖(A + shift·I)·x − b‖₂; the residual b − (A + shift·I)·x is left in `out` (allocated when not given). */
-function residual(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, out?: Float64Array): { r: Float64Array; norm: number } {
+/**
+ * ‖(A + shift·I)·x − b‖₂; the residual b − (A + shift·I)·x is left in `out` (allocated when not given).
+ * `blocked`: A is made of whole 3×3 blocks (a `BlockFactor` of it exists): blockKernels.ts's
+ * `blockResidual`, the same operations in the same order.
+ */
+function residual(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, out?: Float64Array, blocked = false): { r: Float64Array; norm: number } {
   // A·x fused with the residual (the same operations in the same order as csrMulVec, then b − A·x − shift·x)
   const n = A.rows;
   const r = out ?? new Float64Array(n);
+  if (blocked) return { r, norm: blockResidual(A, shift, x, b, r) };
   const { rowPtr, colIdx, values } = A;
   let s = 0;
   for (let i = 0; i < n; i++) {
@@ -63,13 +70,14 @@ const refineWork = (n: number): RefineWork => ({ r: new Float64Array(n), r2: new
  * (kept only when the residual decreases). Returns the final ‖(A+shift·I)·x − b‖.
  */
 function refine(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, F: Factor, scale: number, w: RefineWork = refineWork(x.length)): number {
-  let { r, norm } = residual(A, shift, x, b, w.r);
+  const blocked = F instanceof BlockFactor;
+  let { r, norm } = residual(A, shift, x, b, w.r, blocked);
   let spare = w.r2;
   const { dx, x2 } = w;
   for (let it = 0; it < 2 && norm > 1e-14 * scale; it++) {
     F.solve(r, dx);
     for (let i = 0; i < x.length; i++) x2[i] = x[i] + dx[i];
-    const res2 = residual(A, shift, x2, b, spare);
+    const res2 = residual(A, shift, x2, b, spare, blocked);
     if (!(res2.norm < norm)) break;
     x.set(x2);
     spare = r;
@@ -148,7 +156,8 @@ export class SymmetricSolver {
     const c = opts.compliance ?? 0;
     // ‖A‖₁ doubles as the finiteness check of A: a NaN or ±∞ entry makes it non-finite, and only then
     // (or for a sum that overflows) are the values checked one by one.
-    const normA = A.values.length === A.rowPtr[n] ? csrNorm1(A, this.work(n).col) : NaN;
+    // (A is symmetric: its largest row sum, blockKernels.ts, in one pass without the column scatter)
+    const normA = A.values.length !== A.rowPtr[n] ? NaN : blockKernelsOn() ? symmetricNorm1(A) : csrNorm1(A, this.work(n).col);
     if (!(Number.isFinite(normA) || allFinite(A.values)) || !allFinite(b) || !Number.isFinite(c)) {
       return emptyResult(n, requested, { reason: 'non-finite', message: 'A, b or the compliance has a NaN or infinite entry' });
     }
@@ -295,7 +304,9 @@ export class SymmetricSolver {
     if (method === 'cholesky') {
       const sym = this.symbolicFor(A);
       // reuse: F is dropped when this call returns (it is not part of the result), before the next one.
-      const G = factor(A, sym, { shift: c, pivotTol, onSmallPivot: 'stop', reuse: true });
+      // block by block when A is made of 3×3 blocks (blockLdl.ts: the scalar factor's numbers, bit for bit on chains), else scalar
+      const fo = { shift: c, pivotTol, onSmallPivot: 'stop', reuse: true } as const;
+      const G = factorBlocked(A, sym, fo) ?? factor(A, sym, fo);
       if (G.ok) {
         F = G;
         x = G.solve(b);
@@ -308,7 +319,9 @@ export class SymmetricSolver {
         if (lu.ok) x = lu.x;
       } else {
         // Symmetric LU without pivoting (L·(D·Lᵀ)), accepting negative pivots.
-        const G = factor(A, this.symbolicFor(A), { shift: c, pivotTol, onSmallPivot: 'indefinite', reuse: true });
+        const sym = this.symbolicFor(A);
+        const fo = { shift: c, pivotTol, onSmallPivot: 'indefinite', reuse: true } as const;
+        const G = factorBlocked(A, sym, fo) ?? factor(A, sym, fo);
         if (G.ok) {
           F = G;
           x = G.solve(b);
