@@ -58,12 +58,17 @@ export function syntaxErrorsFor(s: SceneState): Diagnostic[] {
 
 export class DiagnosticsPublisher extends Disposable {
   readonly collection = this._register(vscode.languages.createDiagnosticCollection('constraint-lens'));
+  /** When each document's diagnostics were last set (performance.now()), for the test API. */
+  readonly published = new Map<string, { at: number; count: number }>();
 
   constructor(private readonly scenes: SceneManager) {
     super();
     this._register(
       scenes.onDidChange((e) => {
-        if (e.kind === 'closed') this.collection.delete(e.state.uri);
+        if (e.kind === 'closed') {
+          this.collection.delete(e.state.uri);
+          this.published.delete(e.state.key);
+        }
         else if (e.kind === 'inspected' || e.diagnosticsChanged || e.kind === 'reset') this.publish(e.state);
       }),
     );
@@ -77,6 +82,7 @@ export class DiagnosticsPublisher extends Disposable {
   publish(s: SceneState): void {
     const diags = publishedFor(s).map((d) => toVsDiagnostic(toPlainDiagnostic(d), s.uri));
     this.collection.set(s.uri, diags);
+    this.published.set(s.key, { at: performance.now(), count: diags.length });
   }
 }
 
