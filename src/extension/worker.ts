@@ -22,7 +22,10 @@ export function handle(m: WorkerRequest): WorkerResponse {
   const t0 = performance.now();
   if (m.kind === 'inspect') {
     const r = inspectScene(m.text, m.opts);
-    return { id: m.id, ok: true, result: { snapshot: r.snapshot, diagnostics: r.diagnostics, hasErrors: r.hasErrors, ms: performance.now() - t0 } };
+    const p = r.parse;
+    // One message: the objects shared by r.diagnostics and p.diagnostics stay shared on the host.
+    const parse = { scene: p.scene, diagnostics: p.diagnostics, hasErrors: p.hasErrors, rootRange: p.sourceMap.rangeOf([]) };
+    return { id: m.id, ok: true, result: { snapshot: r.snapshot, diagnostics: r.diagnostics, hasErrors: r.hasErrors, parse, ms: performance.now() - t0 } };
   }
   const sim = replica(m.key, m.version, m.text);
   if (!sim) return { id: m.id, ok: true, result: { snapshot: undefined, ms: performance.now() - t0 } };
