@@ -151,6 +151,8 @@ export class Analyzer {
   private readonly lastInWorker = new Map<string, boolean>();
   private abortTimer: ReturnType<typeof setTimeout> | undefined;
   readonly stats: AnalysisStats = { inline: 0, worker: 0, stale: 0, lastMs: 0, lastWhere: undefined };
+  /** How long each document's last completed scene analysis took (ms): when to start the next one early. */
+  private readonly lastMsOf = new Map<string, number>();
 
   constructor(
     private readonly worker: InspectWorker,
@@ -221,6 +223,7 @@ export class Analyzer {
       this.stats.stale++;
       return undefined;
     }
+    this.lastMsOf.set(key, this.stats.lastMs);
     this.log.trace(`analysed ${key} v${version} in ${this.stats.lastMs.toFixed(1)} ms (${this.stats.lastWhere})`);
     return result;
   }
@@ -257,6 +260,11 @@ export class Analyzer {
     return p;
   }
 
+  /** How long the document's last scene analysis took (ms), if it had one. */
+  lastMsFor(key: string): number | undefined {
+    return this.lastMsOf.get(key);
+  }
+
   /** True when past steps of this scene are analysed in the worker (large scene: logic/workload.ts). */
   usesWorkerFor(scene: SceneSpec | undefined): boolean {
     const opt = this.options();
@@ -281,6 +289,7 @@ export class Analyzer {
     this.tracker.invalidate(key);
     this.tracker.invalidate(`snapshot:${key}`);
     this.lastInWorker.delete(key);
+    this.lastMsOf.delete(key);
     this.checkStaleRunning();
   }
 
