@@ -143,8 +143,9 @@ export class Ctx extends Disposable implements vscode.Disposable {
         return true;
       },
       lastPublished: (uri) => {
-        const p = this.diagnostics.published.get(keyOf(parseUriArg(uri)));
-        return p ? { ...p } : undefined;
+        const key = keyOf(parseUriArg(uri));
+        const p = this.diagnostics.published.get(key);
+        return p ? { ...p, analysisMs: this.analyzer.lastMsFor(key) } : undefined;
       },
       mujocoSection: (uri) => {
         const s = state(uri);

@@ -111,6 +111,16 @@ export default function register(): void {
       const total: number[] = [];
       /** Keystroke → the extension set the diagnostics (what the Problems panel is sent at once). */
       const published: number[] = [];
+      /** Keystroke → the document change reached the extension host (the edit's round trip through the workbench). */
+      const delivered: number[] = [];
+      /** The change event → the diagnostics set: what the extension adds to the debounce. */
+      const extension: number[] = [];
+      let changedAt = 0;
+      const onChange = vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document.uri.toString() === uri.toString() && e.contentChanges.length > 0) changedAt = performance.now();
+      });
+      /** The analysis itself (request to result, in the worker for this scene). */
+      const analysis: number[] = [];
       const cpu: number[] = [];
       const engine: number[] = [];
       const profiler = process.env.CL_E2E_PROFILE ? new HostProfiler() : undefined;
@@ -140,6 +150,10 @@ export default function register(): void {
             const pub = api.lastPublished(uri.toString());
             assert.ok(pub && pub.at > t0 && pub.at <= t1, 'the diagnostics were set after the keystroke');
             published.push(pub.at - t0);
+            assert.ok(changedAt > t0 && changedAt <= pub.at, 'the change event came before the diagnostics');
+            delivered.push(changedAt - t0);
+            extension.push(pub.at - changedAt);
+            if (pub.analysisMs !== undefined) analysis.push(pub.analysisMs);
             windows.push([hrOffsetUs + t0 * 1000, hrOffsetUs + t1 * 1000]);
           } finally {
             change.dispose();
@@ -153,6 +167,7 @@ export default function register(): void {
           if (broken) assert.match(diagnosticsWithCode(uri, 'CL201')[0].message, new RegExp(`link${k + 1}x`));
         }
       }
+      onChange.dispose();
       if (profiler) console.log(`[cl-e2e]   CPU profile of the extension host: ${await profiler.stop(windows)}`);
       const over = total.map((x) => x - debounce);
       const fmt = (xs: number[]): string => `median ${median(xs).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms`;
@@ -161,6 +176,8 @@ export default function register(): void {
           `[cl-e2e]   keystroke → Problems, ${LINKS}-link chain, ${total.length} keystrokes: ${fmt(total)} (${total.map((x) => x.toFixed(0)).join(', ')})`,
           `[cl-e2e]   minus the ${debounce} ms debounce: ${fmt(over)}`,
           `[cl-e2e]   keystroke → diagnostics set by the extension (sent to Problems; VS Code's onDidChangeDiagnostics event is debounced by up to 50 ms after it): ${fmt(published)}, minus the debounce: ${fmt(published.map((x) => x - debounce))}`,
+          `[cl-e2e]   of which keystroke → the change event in the extension host (VS Code's round trip): ${fmt(delivered)}; change event → diagnostics set: ${fmt(extension)}, minus the debounce: ${fmt(extension.map((x) => x - debounce))}`,
+          `[cl-e2e]   the analysis (request to result, the worker included): ${fmt(analysis)}`,
           `[cl-e2e]   CPU time of the extension host process (all threads) per keystroke: ${fmt(cpu)}; CPU time of the engine's inspectScene of the same text, run here: ${fmt(engine)}`,
           `[cl-e2e]   machine load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (2 cores shared with other jobs)`,
         ].join('\n'),
