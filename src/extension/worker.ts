@@ -3,6 +3,7 @@
 // the host drops stale results and terminates the worker to cancel a long stale computation.
 import { parentPort } from 'node:worker_threads';
 import { inspectScene, parseScene, Simulation } from '../engine';
+import { sourceMapSeed } from './logic/lazySourceMap';
 import { Lru, isWorkerRequest, type WorkerRequest, type WorkerResponse } from './logic/workerProtocol';
 
 /** Replica simulations: key → the version they were built for. */
@@ -24,7 +25,7 @@ export function handle(m: WorkerRequest): WorkerResponse {
     const r = inspectScene(m.text, m.opts);
     const p = r.parse;
     // One message: the objects shared by r.diagnostics and p.diagnostics stay shared on the host.
-    const parse = { scene: p.scene, diagnostics: p.diagnostics, hasErrors: p.hasErrors, rootRange: p.sourceMap.rangeOf([]) };
+    const parse = { scene: p.scene, diagnostics: p.diagnostics, hasErrors: p.hasErrors, ...sourceMapSeed(p.sourceMap, p.scene) };
     return { id: m.id, ok: true, result: { snapshot: r.snapshot, diagnostics: r.diagnostics, hasErrors: r.hasErrors, parse, ms: performance.now() - t0 } };
   }
   const sim = replica(m.key, m.version, m.text);

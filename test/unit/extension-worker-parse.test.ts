@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Analyzer, InspectWorker, parseFromWorker, type Log } from '../../src/extension/analyzer';
 import { handle } from '../../src/extension/worker';
-import { lazySourceMap } from '../../src/extension/logic/lazySourceMap';
+import { lazySourceMap, sourceMapSeed } from '../../src/extension/logic/lazySourceMap';
 import type { WorkerInspectResult } from '../../src/extension/logic/workerProtocol';
 import { parseScene, type JsonPath, type SourceMap } from '../../src/engine';
 
@@ -25,7 +25,9 @@ function scene(n: number, broken: boolean): string {
 const PATHS: JsonPath[] = [[], ['bodies'], ['bodies', 0], ['bodies', 3, 'colour'], ['bodies', 5, 'position', 1], ['constraints', 7, 'bodyB'], ['constraints', 99], ['nope', 'x'], ['solver', 'steps']];
 
 function assertSameMap(a: SourceMap, b: SourceMap, text: string): void {
-  for (const p of PATHS) {
+  const items: JsonPath[] = [];
+  for (const g of ['bodies', 'constraints']) for (let i = 0; i < 45; i++) items.push([g, i]);
+  for (const p of [...PATHS, ...items]) {
     assert.deepEqual(a.rangeOf(p), b.rangeOf(p), `rangeOf ${JSON.stringify(p)}`);
     assert.deepEqual(a.keyRangeOf(p), b.keyRangeOf(p), `keyRangeOf ${JSON.stringify(p)}`);
     assert.deepEqual(a.nodeSpan(p), b.nodeSpan(p), `nodeSpan ${JSON.stringify(p)}`);
@@ -34,17 +36,29 @@ function assertSameMap(a: SourceMap, b: SourceMap, text: string): void {
   assert.equal(a.text, b.text);
 }
 
-test('lazySourceMap: the root range needs no parse; anything else parses once and answers as the real map', () => {
+test('lazySourceMap: the root and the items need no parse; anything else parses once and answers as the real map', () => {
   const text = scene(12, true);
-  const real = parseScene(text).sourceMap;
+  const ref = parseScene(text);
+  const real = ref.sourceMap;
   let parses = 0;
-  const lazy = lazySourceMap(text, { rootRange: real.rangeOf([]) }, (t) => {
+  const lazy = lazySourceMap(text, structuredClone(sourceMapSeed(real, ref.scene)), (t) => {
     parses++;
     return parseScene(t).sourceMap;
   });
   assert.deepEqual(lazy.rangeOf([]), real.rangeOf([]));
   assert.equal(lazy.text, text);
-  assert.equal(parses, 0, 'the CodeLens range is the seed');
+  // what the CodeLens, the tree's icons, the inspector's reveal and the cursor's selection ask for
+  for (const g of ['bodies', 'constraints'] as const) {
+    assert.deepEqual(lazy.nodeSpan([g]), real.nodeSpan([g]));
+    for (const it of ref.scene![g]) {
+      assert.deepEqual(lazy.rangeOf([g, it.index]), real.rangeOf([g, it.index]));
+      assert.deepEqual(lazy.nodeSpan([g, it.index]), real.nodeSpan([g, it.index]));
+    }
+  }
+  // a returned range is the caller's to keep
+  lazy.rangeOf([]).start.line = 99;
+  assert.deepEqual(lazy.rangeOf([]), real.rangeOf([]));
+  assert.equal(parses, 0, 'the seeded ranges need no parse');
   assertSameMap(lazy, real, text);
   assert.equal(parses, 1);
 });

@@ -1,6 +1,7 @@
 // Messages between the extension host and the analysis worker (worker_threads; structured clone,
 // so typed arrays travel as they are). Pure: no vscode.
-import type { InspectOptions, SystemSnapshot, Diagnostic, Range, SceneSpec } from '../../engine';
+import type { InspectOptions, SystemSnapshot, Diagnostic, SceneSpec } from '../../engine';
+import type { SourceMapSeed } from './lazySourceMap';
 import type { RpcWire } from '../../shared/rpc';
 
 export type WorkerRequest =
@@ -20,17 +21,17 @@ export interface WorkerInspectResult {
   snapshot?: SystemSnapshot;
   diagnostics: Diagnostic[];
   hasErrors: boolean;
-  /** The parse's scene, diagnostics and error flag, and the root's range (`sourceMap.rangeOf([])`). */
+  /** The parse's scene, diagnostics and error flag, and the ranges of the root and of each item. */
   parse?: WorkerParse;
   /** Time spent in the worker (ms). */
   ms: number;
 }
 
-export interface WorkerParse {
+/** The parse as plain data, with the SourceMap's ranges the views ask for (logic/lazySourceMap.ts). */
+export interface WorkerParse extends SourceMapSeed {
   scene: SceneSpec | undefined;
   diagnostics: Diagnostic[];
   hasErrors: boolean;
-  rootRange: Range;
 }
 
 export interface WorkerSnapshotResult {
