@@ -39,9 +39,14 @@ export class InspectWorker {
     private readonly workerOptions: WorkerOptions = {},
   ) {}
 
+  /** The script was found once (a synchronous file check on every analysis showed in the host's profile). */
+  private scriptFound = false;
+
   /** False when the script is missing or the worker keeps failing (the host then inspects inline). */
   get available(): boolean {
-    return this.failures < 3 && existsSync(this.scriptPath);
+    if (this.failures >= 3) return false;
+    // Looked for until found; a script removed later fails to start, which counts as a failure.
+    return (this.scriptFound ||= existsSync(this.scriptPath));
   }
 
   inspect(text: string, opts?: InspectOptions): Promise<WorkerInspectResult> {
