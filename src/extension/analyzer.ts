@@ -9,7 +9,8 @@ import { emptySourceMap, inspectParsed, parseScene, internalError } from '../eng
 import type { InspectOptions, InspectResult, ParseResult, SceneSpec, SystemSnapshot } from '../engine';
 import { analyseInWorker, sceneWorkload } from './logic/workload';
 import { SingleLane, VersionTracker, type Ticket } from './logic/schedule';
-import { workerWire, type WorkerInspectResult, type WorkerMethods, type WorkerSnapshotResult } from './logic/workerProtocol';
+import { workerWire, type WorkerInspectResult, type WorkerMethods, type WorkerParse, type WorkerSnapshotResult } from './logic/workerProtocol';
+import { lazySourceMap } from './logic/lazySourceMap';
 import { createRpcClient, type RpcClient } from '../shared/rpc';
 import { withoutFixes } from './logic/fileKind';
 
@@ -38,9 +39,14 @@ export class InspectWorker {
     private readonly workerOptions: WorkerOptions = {},
   ) {}
 
+  /** The script was found once (a synchronous file check on every analysis showed in the host's profile). */
+  private scriptFound = false;
+
   /** False when the script is missing or the worker keeps failing (the host then inspects inline). */
   get available(): boolean {
-    return this.failures < 3 && existsSync(this.scriptPath);
+    if (this.failures >= 3) return false;
+    // Looked for until found; a script removed later fails to start, which counts as a failure.
+    return (this.scriptFound ||= existsSync(this.scriptPath));
   }
 
   inspect(text: string, opts?: InspectOptions): Promise<WorkerInspectResult> {
@@ -123,6 +129,11 @@ export class InspectWorker {
   }
 }
 
+/** A scene's parse as the worker sent it, with a SourceMap made from the text on first use. */
+export function parseFromWorker(text: string, p: WorkerParse): ParseResult {
+  return { scene: p.scene, diagnostics: p.diagnostics, hasErrors: p.hasErrors, sourceMap: lazySourceMap(text, p) };
+}
+
 export interface AnalyzerOptions {
   inlineMaxBodies: number;
   /** Scenes whose estimated work (logic/workload.ts) is above this go to the worker too (default DEFAULT_INLINE_MAX_WORK). */
@@ -145,6 +156,8 @@ export class Analyzer {
   private readonly lastInWorker = new Map<string, boolean>();
   private abortTimer: ReturnType<typeof setTimeout> | undefined;
   readonly stats: AnalysisStats = { inline: 0, worker: 0, stale: 0, lastMs: 0, lastWhere: undefined };
+  /** How long each document's last completed scene analysis took (ms): when to start the next one early. */
+  private readonly lastMsOf = new Map<string, number>();
 
   constructor(
     private readonly worker: InspectWorker,
@@ -164,21 +177,24 @@ export class Analyzer {
     const t0 = performance.now();
     const opt = this.options();
     const workerOk = opt.useWorker && this.worker.available;
-    // A scene that was large last time goes to the worker before the host parses it (in parallel).
+    // A scene that was large last time goes to the worker, and the host does not parse it: the
+    // worker sends its parse back as plain data (a SourceMap is made from the text when asked for).
     let pending: Promise<WorkerInspectResult | WorkerSnapshotResult | undefined> | undefined;
+    let parse: ParseResult | undefined;
     if (workerOk && this.lastInWorker.get(key) === true) pending = this.submit(key, ticket, () => this.worker.inspect(text));
-    let parse: ParseResult;
-    try {
-      parse = parseScene(text);
-    } catch (e) {
-      this.log.error(`parseScene failed: ${errorMessage(e)}`);
-      return this.internalFailure(e);
+    else {
+      try {
+        parse = parseScene(text);
+      } catch (e) {
+        this.log.error(`parseScene failed: ${errorMessage(e)}`);
+        return this.internalFailure(e);
+      }
+      // by the work (rows × columns and rows² per island), not only the body count: one body with
+      // thousands of constraints never blocks the extension host
+      const large = analyseInWorker(sceneWorkload(parse.scene), opt);
+      this.lastInWorker.set(key, large);
+      if (workerOk && parse.scene !== undefined && large) pending = this.submit(key, ticket, () => this.worker.inspect(text));
     }
-    // by the work (rows × columns and rows² per island), not only the body count: one body with
-    // thousands of constraints never blocks the extension host
-    const large = analyseInWorker(sceneWorkload(parse.scene), opt);
-    this.lastInWorker.set(key, large);
-    if (!pending && workerOk && parse.scene !== undefined && large) pending = this.submit(key, ticket, () => this.worker.inspect(text));
     let result: InspectResult | undefined;
     if (pending) {
       const r = (await pending) as WorkerInspectResult | undefined;
@@ -186,8 +202,10 @@ export class Analyzer {
         this.stats.stale++;
         return undefined;
       }
-      if (r) {
-        result = { parse, snapshot: r.snapshot, diagnostics: r.diagnostics, hasErrors: r.hasErrors };
+      const p = parse ?? (r?.parse ? parseFromWorker(text, r.parse) : undefined);
+      if (r && p) {
+        if (!parse) this.lastInWorker.set(key, analyseInWorker(sceneWorkload(p.scene), opt));
+        result = { parse: p, snapshot: r.snapshot, diagnostics: r.diagnostics, hasErrors: r.hasErrors };
         this.stats.worker++;
         this.stats.lastWhere = 'worker';
       } else {
@@ -196,10 +214,11 @@ export class Analyzer {
     }
     if (!result) {
       try {
+        parse ??= parseScene(text);
         result = inspectParsed(text, parse);
       } catch (e) {
         this.log.error(`inspectScene failed: ${errorMessage(e)}`);
-        result = { ...this.internalFailure(e), parse };
+        result = parse ? { ...this.internalFailure(e), parse } : this.internalFailure(e);
       }
       this.stats.inline++;
       this.stats.lastWhere = 'host';
@@ -209,6 +228,7 @@ export class Analyzer {
       this.stats.stale++;
       return undefined;
     }
+    this.lastMsOf.set(key, this.stats.lastMs);
     this.log.trace(`analysed ${key} v${version} in ${this.stats.lastMs.toFixed(1)} ms (${this.stats.lastWhere})`);
     return result;
   }
@@ -245,6 +265,11 @@ export class Analyzer {
     return p;
   }
 
+  /** How long the document's last scene analysis took (ms), if it had one. */
+  lastMsFor(key: string): number | undefined {
+    return this.lastMsOf.get(key);
+  }
+
   /** True when past steps of this scene are analysed in the worker (large scene: logic/workload.ts). */
   usesWorkerFor(scene: SceneSpec | undefined): boolean {
     const opt = this.options();
@@ -269,6 +294,7 @@ export class Analyzer {
     this.tracker.invalidate(key);
     this.tracker.invalidate(`snapshot:${key}`);
     this.lastInWorker.delete(key);
+    this.lastMsOf.delete(key);
     this.checkStaleRunning();
   }
 

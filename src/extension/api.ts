@@ -47,6 +47,13 @@ export interface ConstraintLensApi {
    * False when the scene has no inspector open.
    */
   receiveFromWebview(uri: string, message: unknown): Promise<boolean>;
+  /**
+   * When the extension last set that document's diagnostics (the Problems panel's markers):
+   * `performance.now()` of the extension host, and how many. VS Code's own
+   * `languages.onDidChangeDiagnostics` follows up to 50 ms later (its event is debounced).
+   * `analysisMs`: how long the document's last analysis took (request to result, worker included).
+   */
+  lastPublished(uri: string): { at: number; count: number; analysisMs?: number } | undefined;
   /** An MJCF or URDF model's MuJoCo section, as its inspector shows it (undefined for scenes and unknown documents). */
   mujocoSection(uri: string): MujocoSection | undefined;
 }

@@ -38,6 +38,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
   readonly tree: SceneTreeProvider;
   readonly codeLens: SceneCodeLensProvider;
   readonly models: ModelService;
+  private readonly diagnostics: DiagnosticsPublisher;
 
   constructor(readonly extension: vscode.ExtensionContext) {
     super();
@@ -48,7 +49,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
     this.models = this._register(new ModelService(this.log, () => this.config.importKeyframe));
     this.scenes = this._register(new SceneManager(this.analyzer, this.log, cfg, this.models));
     this.runner = new Runner(this.scenes, this.log, cfg); // owns nothing: the scene manager stops the runs
-    const diagnostics = this._register(new DiagnosticsPublisher(this.scenes));
+    const diagnostics = (this.diagnostics = this._register(new DiagnosticsPublisher(this.scenes)));
     this.panels = this._register(new PanelManager(this.scenes, this.log, extension.extensionUri, extension.workspaceState, cfg));
     this.statusBar = this._register(new SceneStatusBar(this.scenes, cfg));
     this.tree = this._register(new SceneTreeProvider(this.scenes, cfg));
@@ -140,6 +141,11 @@ export class Ctx extends Disposable implements vscode.Disposable {
         if (!p) return false;
         await p.receive(message);
         return true;
+      },
+      lastPublished: (uri) => {
+        const key = keyOf(parseUriArg(uri));
+        const p = this.diagnostics.published.get(key);
+        return p ? { ...p, analysisMs: this.analyzer.lastMsFor(key) } : undefined;
       },
       mujocoSection: (uri) => {
         const s = state(uri);

@@ -40,11 +40,21 @@ export function toVsDiagnostic(p: PlainDiagnostic, uri: vscode.Uri): vscode.Diag
  * JSON or JSON with comments (*.scene.json is jsonc) and `json.validate.enable` is not off.
  */
 export function problemsContextFor(uri: vscode.Uri): ProblemsContext {
-  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  const key = uri.toString();
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
   const isJson = doc === undefined || doc.languageId === 'jsonc' || doc.languageId === 'json';
-  const validates = vscode.workspace.getConfiguration('json', uri).get<boolean>('validate.enable', true) !== false;
+  // Read once per document and setting change: a resource-scoped getConfiguration costs ~1–5 ms of
+  // the host's thread, and this runs on every publish (profiled in the typing e2e test).
+  let validates = jsonValidates.get(key);
+  if (validates === undefined) {
+    validates = vscode.workspace.getConfiguration('json', uri).get<boolean>('validate.enable', true) !== false;
+    jsonValidates.set(key, validates);
+  }
   return { jsonServiceReportsSyntax: isJson && validates };
 }
+
+/** `json.validate.enable` per document URI (cleared when that setting changes: `republishAll`). */
+const jsonValidates = new Map<string, boolean>();
 
 /** The scene's diagnostics as the Problems panel shows them (analysis and run; no duplicate syntax errors). */
 export function publishedFor(s: SceneState): Diagnostic[] {
@@ -58,12 +68,18 @@ export function syntaxErrorsFor(s: SceneState): Diagnostic[] {
 
 export class DiagnosticsPublisher extends Disposable {
   readonly collection = this._register(vscode.languages.createDiagnosticCollection('constraint-lens'));
+  /** When each document's diagnostics were last set (performance.now()), for the test API. */
+  readonly published = new Map<string, { at: number; count: number }>();
 
   constructor(private readonly scenes: SceneManager) {
     super();
     this._register(
       scenes.onDidChange((e) => {
-        if (e.kind === 'closed') this.collection.delete(e.state.uri);
+        if (e.kind === 'closed') {
+          this.collection.delete(e.state.uri);
+          this.published.delete(e.state.key);
+          jsonValidates.delete(e.state.key);
+        }
         else if (e.kind === 'inspected' || e.diagnosticsChanged || e.kind === 'reset') this.publish(e.state);
       }),
     );
@@ -71,12 +87,14 @@ export class DiagnosticsPublisher extends Disposable {
 
   /** Publish again (a setting that changes what is published changed). */
   republishAll(): void {
+    jsonValidates.clear();
     for (const s of this.scenes.all()) if (s.result) this.publish(s);
   }
 
   publish(s: SceneState): void {
     const diags = publishedFor(s).map((d) => toVsDiagnostic(toPlainDiagnostic(d), s.uri));
     this.collection.set(s.uri, diags);
+    this.published.set(s.key, { at: performance.now(), count: diags.length });
   }
 }
 

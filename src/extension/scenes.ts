@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { InspectResult, SystemSnapshot } from '../engine';
 import type { Analyzer } from './analyzer';
 import type { Config } from './config';
-import { KeyedDebouncer } from './logic/schedule';
+import { KeyedDebouncer, analysisLead } from './logic/schedule';
 import { SceneStore, type ReadyScene as AnyReadyScene, type SceneEvent as AnySceneEvent, type SceneState as AnySceneState } from './logic/sceneStore';
 import { isModelKind, isModelPath } from './logic/fileKind';
 import type { ModelService } from './models';
@@ -112,10 +112,18 @@ export class SceneManager extends SceneStore<vscode.Uri> {
     return !!s && this.isFresh(s, doc.version);
   }
 
-  /** Analyse `doc` after `delayMs` (debounced per document). */
+  /**
+   * Update `doc`'s analysis `delayMs` after the last call for it (debounced per document). The
+   * analysis itself starts a little earlier (by about the time the last one took, logic/schedule.ts
+   * `analysisLead`) and its result is held until `delayMs` has passed, so that the Problems panel
+   * changes when the debounce ends instead of an analysis later.
+   */
   schedule(doc: vscode.TextDocument, delayMs = this.config().debounceMs): void {
     this.stateFor(doc.uri);
-    this.debouncer.trigger(keyOf(doc.uri), () => void this.analyzeNow(doc), delayMs);
+    const key = keyOf(doc.uri);
+    const lead = analysisLead(delayMs, this.analyzer.lastMsFor(key));
+    const notBefore = lead > 0 ? performance.now() + delayMs : undefined;
+    this.debouncer.trigger(key, () => void this.analyzeNow(doc, notBefore), delayMs - lead);
   }
 
   /** Analyse again although the text did not change (a model's keyframe was chosen). */
@@ -155,8 +163,12 @@ export class SceneManager extends SceneStore<vscode.Uri> {
     });
   }
 
-  /** Analyse the document's current text now. */
-  async analyzeNow(doc: vscode.TextDocument): Promise<InspectResult | undefined> {
+  /**
+   * Analyse the document's current text now. With `notBefore` (performance.now() time) the result
+   * is stored no earlier than that, and dropped when the document changed meanwhile (the change
+   * scheduled its own analysis, and the debounce restarted with it).
+   */
+  async analyzeNow(doc: vscode.TextDocument, notBefore?: number): Promise<InspectResult | undefined> {
     if (doc.isClosed && !this.pinned.has(keyOf(doc.uri))) return undefined;
     const s = this.stateFor(doc.uri);
     const version = doc.version;
@@ -167,6 +179,10 @@ export class SceneManager extends SceneStore<vscode.Uri> {
     const load = models && isModelKind(fileKindOfDocument(doc)) ? () => models.load(doc.uri, text) : undefined;
     try {
       result = await this.analyzer.analyze(s.key, version, text, load);
+      // Still "being analysed" while held: no one schedules this version again, whenInspected waits.
+      const wait = notBefore === undefined ? 0 : notBefore - performance.now();
+      if (result && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (notBefore !== undefined && doc.version !== version) result = undefined;
     } catch (e) {
       this.log.error(`analysis of ${s.key} failed: ${errorMessage(e)}`);
     }

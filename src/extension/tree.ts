@@ -112,8 +112,11 @@ export class SceneTreeProvider extends Disposable implements vscode.TreeDataProv
   private updateMessage(): void {
     if (!this.view) return;
     const s = this.scenes.active;
-    this.view.description = this.headerText(s);
-    this.view.message = s && s.result && !s.result.parse.scene ? 'The scene could not be read: see the Problems view.' : undefined;
+    // Each assignment is a message to the workbench: only what changed (the header after most edits stays).
+    const description = this.headerText(s);
+    const message = s && s.result && !s.result.parse.scene ? 'The scene could not be read: see the Problems view.' : undefined;
+    if (this.view.description !== description) this.view.description = description;
+    if (this.view.message !== message) this.view.message = message;
   }
 
   getChildren(node?: SceneNode): SceneNode[] {

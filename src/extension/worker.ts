@@ -3,6 +3,7 @@
 // the host drops stale results and terminates the worker to cancel a long stale computation.
 import { parentPort } from 'node:worker_threads';
 import { inspectScene, parseScene, Simulation } from '../engine';
+import { sourceMapSeed } from './logic/lazySourceMap';
 import { Lru, isWorkerRequest, type WorkerRequest, type WorkerResponse } from './logic/workerProtocol';
 
 /** Replica simulations: key → the version they were built for. */
@@ -22,7 +23,10 @@ export function handle(m: WorkerRequest): WorkerResponse {
   const t0 = performance.now();
   if (m.kind === 'inspect') {
     const r = inspectScene(m.text, m.opts);
-    return { id: m.id, ok: true, result: { snapshot: r.snapshot, diagnostics: r.diagnostics, hasErrors: r.hasErrors, ms: performance.now() - t0 } };
+    const p = r.parse;
+    // One message: the objects shared by r.diagnostics and p.diagnostics stay shared on the host.
+    const parse = { scene: p.scene, diagnostics: p.diagnostics, hasErrors: p.hasErrors, ...sourceMapSeed(p.sourceMap, p.scene) };
+    return { id: m.id, ok: true, result: { snapshot: r.snapshot, diagnostics: r.diagnostics, hasErrors: r.hasErrors, parse, ms: performance.now() - t0 } };
   }
   const sim = replica(m.key, m.version, m.text);
   if (!sim) return { id: m.id, ok: true, result: { snapshot: undefined, ms: performance.now() - t0 } };

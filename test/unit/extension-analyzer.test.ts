@@ -118,7 +118,7 @@ test('analyzer: a 100-body scene is analysed in the worker, latest version wins,
     assert.equal(results[4]!.parse.scene!.name, 'chain 100 v5');
     assert.equal(results[4]!.snapshot!.rank.rows, 100 * 4);
     assert.equal(analyzer.stats.lastWhere, 'worker');
-    // The host only parses (tens of ms); the solve runs in the worker.
+    // The solve runs in the worker (and the host does not parse a version the worker analyses).
     console.log(`    100 bodies: one analysis ${oneMs.toFixed(0)} ms (longest event-loop gap ${oneGap.toFixed(0)} ms); latest of 5 back-to-back versions ${elapsed.toFixed(0)} ms (gap ${maxGap.toFixed(0)} ms), worker restarts ${worker.restarts}`);
     assert.deepEqual(quietLog.errors, []);
   } finally {

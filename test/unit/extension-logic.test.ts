@@ -2,7 +2,7 @@
 // conversion and fix lookup, export formats, tree states.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyedDebouncer, SingleLane, VersionTracker } from '../../src/extension/logic/schedule';
+import { KeyedDebouncer, MAX_LEAD_SHARE, SingleLane, VersionTracker, analysisLead } from '../../src/extension/logic/schedule';
 import { fakeTimers } from './fake-timers';
 import {
   codeLensTitles,
@@ -299,4 +299,22 @@ test('constraint tooltip lists λ per row and |C|', () => {
   assert.match(t, /rod\.d = 4\.2/);
   assert.match(t, /\|C\| = 2e-9/);
   assert.match(t, /island κ = 12 · rank 1\/1/);
+});
+
+test('analysisLead: the analysis starts about its last duration before the debounce ends, never earlier than 40 % of it', () => {
+  // no estimate yet (first analysis), or no debounce to speak of: start at the end, as a plain debounce
+  assert.equal(analysisLead(250, undefined), 0);
+  assert.equal(analysisLead(0, 40), 0);
+  assert.equal(analysisLead(10, 40), 0);
+  assert.equal(analysisLead(250, Number.NaN), 0);
+  // 1.5 × the last duration + 10 ms
+  assert.equal(analysisLead(250, 20), 40);
+  assert.equal(analysisLead(250, 40), 70);
+  // capped: a slow analysis must not start at every keystroke
+  assert.equal(analysisLead(250, 200), 250 * MAX_LEAD_SHARE);
+  assert.equal(analysisLead(1000, 200), 310);
+  for (const [d, ms] of [[250, 0], [250, 1e6], [20, 5], [10_000, 3]] as const) {
+    const lead = analysisLead(d, ms);
+    assert.ok(lead >= 0 && lead <= d * MAX_LEAD_SHARE, `${d} ${ms} → ${lead}`);
+  }
 });

@@ -179,3 +179,19 @@ export class SingleLane<T> {
     for (const j of this.queue.splice(0)) j.resolve(undefined);
   }
 }
+
+/** At most this share of the debounce is spent analysing ahead of its end. */
+export const MAX_LEAD_SHARE = 0.4;
+
+/**
+ * How long before the end of the debounce a document's analysis starts (ms), so that its result is
+ * ready when the debounce ends: the last analysis of the document took `lastMs`; half as much again
+ * and 10 ms are added for the variation, and never more than MAX_LEAD_SHARE of the debounce (a
+ * keystroke after the early start wastes that analysis). 0 without an estimate (the first analysis)
+ * and for a debounce under 20 ms. The result is published at the debounce's end, not before: the
+ * Problems panel still changes only `debounceMs` after the last keystroke.
+ */
+export function analysisLead(debounceMs: number, lastMs: number | undefined): number {
+  if (lastMs === undefined || !Number.isFinite(lastMs) || lastMs < 0 || !(debounceMs >= 20)) return 0;
+  return Math.round(Math.min(lastMs * 1.5 + 10, debounceMs * MAX_LEAD_SHARE));
+}

@@ -1,6 +1,7 @@
 // Messages between the extension host and the analysis worker (worker_threads; structured clone,
 // so typed arrays travel as they are). Pure: no vscode.
-import type { InspectOptions, SystemSnapshot, Diagnostic } from '../../engine';
+import type { InspectOptions, SystemSnapshot, Diagnostic, SceneSpec } from '../../engine';
+import type { SourceMapSeed } from './lazySourceMap';
 import type { RpcWire } from '../../shared/rpc';
 
 export type WorkerRequest =
@@ -12,13 +13,25 @@ export type WorkerRequest =
    */
   | { id: number; kind: 'snapshot'; key: string; version: number; text: string; step: number };
 
-/** InspectResult less `parse` (its SourceMap has functions; the host parses the text itself). */
+/**
+ * InspectResult with `parse` as plain data: its SourceMap has functions, so the host makes one
+ * lazily from the text (logic/lazySourceMap.ts) and does not parse the text again for the rest.
+ */
 export interface WorkerInspectResult {
   snapshot?: SystemSnapshot;
   diagnostics: Diagnostic[];
   hasErrors: boolean;
+  /** The parse's scene, diagnostics and error flag, and the ranges of the root and of each item. */
+  parse?: WorkerParse;
   /** Time spent in the worker (ms). */
   ms: number;
+}
+
+/** The parse as plain data, with the SourceMap's ranges the views ask for (logic/lazySourceMap.ts). */
+export interface WorkerParse extends SourceMapSeed {
+  scene: SceneSpec | undefined;
+  diagnostics: Diagnostic[];
+  hasErrors: boolean;
 }
 
 export interface WorkerSnapshotResult {
