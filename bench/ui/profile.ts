@@ -1,9 +1,12 @@
-// `node --import tsx bench/ui/profile.ts [paint|heatmap|pan]…`: where the panel's time goes in
+// `node --import tsx bench/ui/profile.ts [paint|heatmap|pan]… [--example NAME]`: where the panel's time goes in
 // the figures of `npm run bench:ui`, from Chromium's own CPU profile (DevTools Profiler domain,
 // the page's main thread) taken around one measurement: the functions with the most self time,
 // the total sampled, and the wall clock of the same measurement. With --trace FILE it also
 // records a performance trace (devtools.timeline) of the pan, for the frame / raster split
 // between the page's main thread and the GPU process (load FILE in DevTools' Performance panel).
+// A first paint is also traced and summed per trace event on the main thread (bench/ui/trace.ts):
+// script compilation, style, layout, paint, GC — what the profile calls "(program)". --example NAME
+// profiles the first paint of examples/NAME.scene.json instead of the 1000-link chain.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,6 +17,8 @@ import { requireChromium, ensureBuilt, launch } from '../../test/browser/harness
 import { fmtLoad } from '../format';
 import { firstPaint, heatmapDraw, pan } from './measure';
 import { READ_LOAD } from './page';
+import { printSummary, traced } from './trace';
+import { buildFixture } from '../../test/browser/fixtures';
 
 interface ProfileNode {
   id: number;
@@ -122,38 +127,57 @@ async function profiled<T>(page: Page, what: string, run: () => Promise<T>): Pro
   return r;
 }
 
+/** Reload the page and wait until the inspector has painted and settled (the bench's figures of that load). */
+async function reloadToSettled(page: Page): Promise<unknown> {
+  await page.reload();
+  for (let k = 0; k < 2400; k++) {
+    const r: unknown = await page.evaluate(READ_LOAD);
+    if (r) return r;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  return null;
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const ti = args.indexOf('--trace');
   const traceFile = ti >= 0 ? args.splice(ti, 2)[1] : undefined;
+  const ei = args.indexOf('--example');
+  const example = ei >= 0 ? args.splice(ei, 2)[1] : undefined;
   const what = new Set(args.length ? args : ['paint', 'heatmap', 'pan']);
   requireChromium();
   ensureBuilt();
   console.log(`load average ${fmtLoad(os.loadavg(), os.cpus().length)}`);
   const { browser, close } = await launch();
   try {
-    if (what.has('heatmap')) {
+    if (!example && what.has('heatmap')) {
       const fx = fixtureFromText('chain-200.scene.json', chainSceneText(chainParams(200)), 20);
       const { page } = await firstPaint(browser, fx.model.sceneName, fx, 0, 60_000);
       const h = await profiled(page, 'heatmap J 600×1200 (3 tab switches J→A→J)', () => heatmapDraw(page, 'J', 'A', 3));
       console.log(`  → ${JSON.stringify(h)}`);
       await page.context().close();
     }
-    if (what.has('paint') || what.has('pan')) {
+    if (example) {
+      const fx = buildFixture(example);
+      const { figures, page } = await firstPaint(browser, fx.model.sceneName, fx, 0, 60_000);
+      console.log(`  ${example}, cold first paint: ${JSON.stringify(figures.cold)}`);
+      const again = await profiled(page, `${example}: one reload to settled`, () => reloadToSettled(page));
+      console.log(`  → ${JSON.stringify(again)}`);
+      const t = await traced(page, () => reloadToSettled(page));
+      printSummary(`${example}: one reload to settled`, t.events);
+      console.log(`  → ${JSON.stringify(t.result)}`);
+      await page.context().close();
+    }
+    if (!example && (what.has('paint') || what.has('pan'))) {
       const fx = fixtureFromText('chain-1000.scene.json', chainSceneText(chainParams(1000)), 100);
       const { figures, page } = await firstPaint(browser, fx.model.sceneName, fx, 0, 120_000);
       console.log(`  1000-link chain, cold first paint: ${JSON.stringify(figures.cold)}`);
       if (what.has('paint')) {
-        const again = await profiled(page, '1000-link chain: one reload to settled', async () => {
-          await page.reload();
-          for (let k = 0; k < 2400; k++) {
-            const r: unknown = await page.evaluate(READ_LOAD);
-            if (r) return r;
-            await new Promise((res) => setTimeout(res, 50));
-          }
-          return null;
-        });
+        const again = await profiled(page, '1000-link chain: one reload to settled', () => reloadToSettled(page));
         console.log(`  → ${JSON.stringify(again)}`);
+        const t = await traced(page, () => reloadToSettled(page));
+        printSummary('1000-link chain: one reload to settled', t.events);
+        console.log(`  → ${JSON.stringify(t.result)}`);
       }
       if (what.has('pan')) {
         let cdp: CDPSession | undefined;
