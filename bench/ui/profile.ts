@@ -17,7 +17,7 @@ import { requireChromium, ensureBuilt, launch } from '../../test/browser/harness
 import { fmtLoad } from '../format';
 import { firstPaint, heatmapDraw, pan } from './measure';
 import { READ_LOAD } from './page';
-import { printSummary, traced } from './trace';
+import { printSummary, printTimeline, traced } from './trace';
 import { buildFixture } from '../../test/browser/fixtures';
 
 interface ProfileNode {
@@ -122,7 +122,7 @@ async function profiled<T>(page: Page, what: string, run: () => Promise<T>): Pro
   const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
   const { total, rows } = selfTimes(profile);
   console.log(`\n${what}: ${wall} ms wall clock, ${total.toFixed(0)} ms of JavaScript and native calls sampled on the main thread (idle and "(program)" excluded)`);
-  for (const [name, ms] of rows.slice(0, 18)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
+  for (const [name, ms] of rows.slice(0, Number(process.env.PROFILE_ROWS ?? 18))) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
   await cdp.detach();
   return r;
 }
@@ -165,6 +165,7 @@ async function main(): Promise<void> {
       console.log(`  → ${JSON.stringify(again)}`);
       const t = await traced(page, () => reloadToSettled(page));
       printSummary(`${example}: one reload to settled`, t.events);
+      printTimeline(t.events);
       console.log(`  → ${JSON.stringify(t.result)}`);
       await page.context().close();
     }

@@ -97,3 +97,35 @@ export function printSummary(what: string, events: TraceEvent[], top = 16): void
   const others = threads.filter((t) => t !== main).slice(0, 3);
   for (const t of others) console.log(`  ${t.thread}: ${t.self.slice(0, 6).map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`);
 }
+
+/**
+ * The main thread's top-level tasks of at least `minMs` in time order (ms from the first event),
+ * each with its largest child events: where a first paint's wall clock goes, step by step.
+ */
+export function printTimeline(events: TraceEvent[], minMs = 4): void {
+  const names = new Map<string, string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name' && e.args?.name) names.set(`${e.pid}:${e.tid}`, e.args.name);
+  const mainKey = [...names].find(([, n]) => n === 'CrRendererMain')?.[0];
+  const list = events.filter((e) => e.ph === 'X' && e.dur !== undefined && `${e.pid}:${e.tid}` === mainKey).sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  if (!list.length) return;
+  const t0 = list[0].ts;
+  console.log('  main thread tasks in time order (start ms, wall ms, CPU ms: largest parts):');
+  let i = 0;
+  while (i < list.length) {
+    const top = list[i];
+    const end = top.ts + (top.dur ?? 0);
+    const kids = new Map<string, number>();
+    let j = i + 1;
+    for (; j < list.length && list[j].ts < end; j++) {
+      const k = list[j];
+      const label = k.name === 'FunctionCall' || k.name === 'EvaluateScript' || k.name === 'TimerFire' || k.name === 'EventDispatch' ? k.name : k.name;
+      kids.set(label, Math.max(kids.get(label) ?? 0, (k.dur ?? 0) / 1000));
+    }
+    const wall = (top.dur ?? 0) / 1000;
+    if (wall >= minMs) {
+      const parts = [...kids].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ');
+      console.log(`    ${((top.ts - t0) / 1000).toFixed(0).padStart(6)}  ${wall.toFixed(1).padStart(7)}  ${((top.tdur ?? top.dur ?? 0) / 1000).toFixed(1).padStart(7)}  ${top.name}: ${parts}`);
+    }
+    i = j;
+  }
+}

@@ -9,6 +9,7 @@
 // heatmap, tree, editor cursor) is highlighted in the view.
 import type { PanelModel } from '../../src/protocol';
 import { formatNumber as fmt, formatVec as fmtVec, norm3 } from '../../src/shared';
+import { afterFirstPaint } from '../defer';
 import { h } from '../dom';
 import { runRecords } from '../history';
 import { SceneView3D, type Selection3D, type SelectVia } from '../scene3d';
@@ -111,7 +112,7 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
     showModel(v, s);
     showSelection(v, s);
   };
-  const schedule = deferredBuild(el, build);
+  const schedule = afterFirstPaint(el, build);
 
   store.watch(
     (s) => [s.model, s.history, s.step, s.snapshot],
@@ -138,37 +139,4 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
     () => view?.setTheme(),
   );
   return el;
-}
-
-/**
- * `build` once, after the first frame painted with a model: right away when the card is on screen
- * then, else when it scrolls into view or the page is idle, whichever comes first. A hidden page
- * paints no frame: the view waits until it is shown.
- */
-function deferredBuild(el: HTMLElement, build: () => void): () => void {
-  let scheduled = false;
-  return () => {
-    if (scheduled) return;
-    scheduled = true;
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        const r = el.getBoundingClientRect();
-        if (r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth) {
-          build();
-          return;
-        }
-        let done = false;
-        const once = (): void => {
-          if (done) return;
-          done = true;
-          io.disconnect();
-          build();
-        };
-        const io = new IntersectionObserver((es) => es.some((e) => e.isIntersecting) && once());
-        io.observe(el);
-        if (typeof requestIdleCallback === 'function') requestIdleCallback(once, { timeout: 2000 });
-        else setTimeout(once, 500);
-      }, 0),
-    );
-  };
 }
