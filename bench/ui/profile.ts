@@ -24,6 +24,7 @@ interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   hitCount?: number;
+  children?: number[];
 }
 interface Profile {
   nodes: ProfileNode[];
@@ -90,6 +91,36 @@ function loadSourceMap(file: string): ((line: number, col: number) => string | u
 
 const resolve = loadSourceMap(path.join(ROOT, 'dist', 'webview.js.map'));
 
+/**
+ * Inclusive time per source file of the panel (webview/… and src/…, libraries under them
+ * included): a sample counts once for every distinct such file on its stack.
+ */
+function inclusiveByFile(p: Profile): [string, number][] {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const fileOf = new Map<number, string | undefined>();
+  for (const n of p.nodes) {
+    const f = n.callFrame;
+    const where = f.url.endsWith('webview.js') && resolve ? resolve(f.lineNumber, f.columnNumber) : undefined;
+    fileOf.set(n.id, where && !where.startsWith('node_modules') ? where.replace(/:\d+$/, '') : undefined);
+  }
+  const incl = new Map<string, number>();
+  const samples = p.samples ?? [];
+  const deltas = p.timeDeltas ?? [];
+  for (let k = 0; k < samples.length; k++) {
+    const dt = (deltas[k + 1] ?? 0) / 1000;
+    const seen = new Set<string>();
+    for (let id: number | undefined = samples[k]; id !== undefined; id = parent.get(id)) {
+      const f = fileOf.get(id);
+      if (f) seen.add(f);
+      if (!byId.has(id)) break;
+    }
+    for (const f of seen) incl.set(f, (incl.get(f) ?? 0) + dt);
+  }
+  return [...incl.entries()].sort((a, b) => b[1] - a[1]);
+}
+
 /** Self time per function (ms), from the sample deltas. */
 function selfTimes(p: Profile): { total: number; rows: [string, number][] } {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
@@ -123,6 +154,8 @@ async function profiled<T>(page: Page, what: string, run: () => Promise<T>): Pro
   const { total, rows } = selfTimes(profile);
   console.log(`\n${what}: ${wall} ms wall clock, ${total.toFixed(0)} ms of JavaScript and native calls sampled on the main thread (idle and "(program)" excluded)`);
   for (const [name, ms] of rows.slice(0, Number(process.env.PROFILE_ROWS ?? 18))) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
+  console.log('  inclusive time per source file of the panel (libraries called from it included):');
+  for (const [name, ms] of inclusiveByFile(profile).slice(0, 24)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
   await cdp.detach();
   return r;
 }
@@ -142,13 +175,15 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const ti = args.indexOf('--trace');
   const traceFile = ti >= 0 ? args.splice(ti, 2)[1] : undefined;
+  const extra: string[] = [];
+  for (let ci = args.indexOf('--chromium-arg'); ci >= 0; ci = args.indexOf('--chromium-arg')) extra.push(args.splice(ci, 2)[1]);
   const ei = args.indexOf('--example');
   const example = ei >= 0 ? args.splice(ei, 2)[1] : undefined;
   const what = new Set(args.length ? args : ['paint', 'heatmap', 'pan']);
   requireChromium();
   ensureBuilt();
   console.log(`load average ${fmtLoad(os.loadavg(), os.cpus().length)}`);
-  const { browser, close } = await launch();
+  const { browser, close } = await launch(extra);
   try {
     if (!example && what.has('heatmap')) {
       const fx = fixtureFromText('chain-200.scene.json', chainSceneText(chainParams(200)), 20);
@@ -178,6 +213,7 @@ async function main(): Promise<void> {
         console.log(`  → ${JSON.stringify(again)}`);
         const t = await traced(page, () => reloadToSettled(page));
         printSummary('1000-link chain: one reload to settled', t.events);
+        printTimeline(t.events, 10);
         console.log(`  → ${JSON.stringify(t.result)}`);
       }
       if (what.has('pan')) {
@@ -195,6 +231,7 @@ async function main(): Promise<void> {
           await cdp.send('Tracing.end');
           await done;
           fs.writeFileSync(traceFile, JSON.stringify({ traceEvents: chunks }));
+          printSummary('pan A 3000×3000', chunks as Parameters<typeof printSummary>[1], 24);
           console.log(`  trace: ${traceFile} (${chunks.length} events)`);
         }
       }

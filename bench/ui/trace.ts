@@ -13,7 +13,7 @@ interface TraceEvent {
   ts: number;
   dur?: number;
   tdur?: number;
-  args?: { name?: string };
+  args?: { name?: string; data?: { isLoadingMainFrame?: boolean; documentLoaderURL?: string } };
 }
 
 export const TRACE_CATEGORIES = [
@@ -30,11 +30,11 @@ export const TRACE_CATEGORIES = [
 ].join(',');
 
 /** Runs `run` while tracing; returns its result and the trace's events. */
-export async function traced<T>(page: Page, run: () => Promise<T>): Promise<{ result: T; events: TraceEvent[] }> {
+export async function traced<T>(page: Page, run: () => Promise<T>, categories = TRACE_CATEGORIES): Promise<{ result: T; events: TraceEvent[] }> {
   const cdp: CDPSession = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', (e: { value: unknown[] }) => events.push(...(e.value as TraceEvent[])));
-  await cdp.send('Tracing.start', { categories: TRACE_CATEGORIES, transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
   const result = await run();
   const done = new Promise<void>((res) => cdp.once('Tracing.tracingComplete', () => res()));
   await cdp.send('Tracing.end');
@@ -128,4 +128,31 @@ export function printTimeline(events: TraceEvent[], minMs = 4): void {
     }
     i = j;
   }
+}
+
+/** The few categories cpuBefore needs (light enough to leave on during the bench's reloads). */
+export const CPU_CATEGORIES = 'toplevel,blink.user_timing';
+
+/**
+ * Main-thread CPU time (ms, thread time of the top-level tasks) of the page loaded last in the
+ * trace, from its navigation start to `atMs` after it (a time of that page's performance.now()).
+ * Undefined when the trace lacks the navigation or thread times.
+ */
+export function cpuBefore(events: TraceEvent[], atMs: number): number | undefined {
+  const navs = events.filter((e) => e.name === 'navigationStart' && e.args?.data?.isLoadingMainFrame && (e.args.data.documentLoaderURL ?? '').startsWith('http'));
+  const nav = navs.sort((a, b) => a.ts - b.ts).at(-1);
+  if (!nav) return undefined;
+  const end = nav.ts + atMs * 1000;
+  const tasks = events
+    .filter((e) => e.ph === 'X' && e.pid === nav.pid && e.tid === nav.tid && e.dur !== undefined && e.ts >= nav.ts && e.ts + (e.dur ?? 0) <= end)
+    .sort((a, b) => a.ts - b.ts);
+  let cpu = 0;
+  let until = -Infinity;
+  for (const e of tasks) {
+    if (e.ts < until) continue; // nested in a task already counted
+    if (e.tdur === undefined) return undefined;
+    cpu += e.tdur;
+    until = e.ts + (e.dur ?? 0);
+  }
+  return cpu / 1000;
 }
