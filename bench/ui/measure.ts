@@ -6,6 +6,7 @@ import { openPanel } from '../../test/browser/harness';
 import type { Fixture } from '../../test/browser/fixtures';
 import { median } from '../timing';
 import { hooksScript, IDLE_FPS, panScript, READ_LOAD, tabSwitchScript } from './page';
+import { cpuBefore, CPU_CATEGORIES, traced } from './trace';
 
 /**
  * `browser` with every new context given the instrumentation as an init script, so that it runs
@@ -54,6 +55,11 @@ export async function threadCpu(page: Page): Promise<() => Promise<number | unde
   }
 }
 
+const medianOf = (xs: (number | undefined)[]): number | undefined => {
+  const v = xs.filter((x): x is number => x !== undefined);
+  return v.length ? median(v) : undefined;
+};
+
 const cpuDelta = (a: number | undefined, b: number | undefined): number | undefined => (a !== undefined && b !== undefined && b >= a ? b - a : undefined);
 
 export interface LoadFigures {
@@ -65,6 +71,8 @@ export interface LoadFigures {
   settledMs: number;
   /** Main-thread CPU time of the reloaded document up to settled (ms; reloads only). */
   cpuMs?: number;
+  /** Main-thread CPU time from navigation start to painted (ms; reloads only, from a light trace). */
+  cpuToPaintMs?: number;
 }
 
 /** Poll the page (page.evaluate, which the panel's CSP allows; waitForFunction would need eval). */
@@ -98,18 +106,25 @@ export async function firstPaint(
   fixture: Fixture,
   reloads: number,
   timeoutMs: number,
+  webviewDir?: string,
 ): Promise<{ figures: FirstPaint; page: Page }> {
-  const p = await openPanel(instrumented(browser, fixture.model.sceneName), fixture);
+  const p = await openPanel(instrumented(browser, fixture.model.sceneName), fixture, { webviewDir });
   const page = p.page;
   const cold = await readLoad(page, timeoutMs);
   const cpu = await threadCpu(page);
   const warm: LoadFigures[] = [];
   for (let k = 0; k < reloads; k++) {
-    await page.reload();
-    const f = await readLoad(page, timeoutMs);
+    const { result: f, events } = await traced(
+      page,
+      async () => {
+        await page.reload();
+        return readLoad(page, timeoutMs);
+      },
+      CPU_CATEGORIES,
+    );
     // the counter restarted with the reloaded document: its value is the load's main-thread CPU
     // (plus the few polling evaluations of readLoad)
-    warm.push({ ...f, cpuMs: await cpu() });
+    warm.push({ ...f, cpuMs: await cpu(), cpuToPaintMs: cpuBefore(events, f.paintMs) });
   }
   const med = (f: (x: LoadFigures) => number) => (warm.length ? median(warm.map(f)) : f(cold));
   const cpus = warm.map((x) => x.cpuMs).filter((x): x is number => x !== undefined);
@@ -122,6 +137,7 @@ export async function firstPaint(
         modelToPaintMs: med((x) => x.modelToPaintMs),
         settledMs: med((x) => x.settledMs),
         cpuMs: cpus.length ? median(cpus) : undefined,
+        cpuToPaintMs: medianOf(warm.map((x) => x.cpuToPaintMs)),
       },
       reloads: warm.length,
       consoleErrors: p.consoleErrors,
@@ -168,6 +184,8 @@ export async function heatmapDraw(page: Page, name: string, other: string, times
 
 export interface Pan {
   zoom: string;
+  /** The browser's compositing: GPU (SwiftShader GL here) or software; set by the caller. */
+  compositing?: string;
   fps: number;
   frames: number;
   redrawnFrames: number;

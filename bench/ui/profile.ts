@@ -1,9 +1,12 @@
-// `node --import tsx bench/ui/profile.ts [paint|heatmap|pan]…`: where the panel's time goes in
+// `node --import tsx bench/ui/profile.ts [paint|heatmap|pan]… [--example NAME]`: where the panel's time goes in
 // the figures of `npm run bench:ui`, from Chromium's own CPU profile (DevTools Profiler domain,
 // the page's main thread) taken around one measurement: the functions with the most self time,
 // the total sampled, and the wall clock of the same measurement. With --trace FILE it also
 // records a performance trace (devtools.timeline) of the pan, for the frame / raster split
 // between the page's main thread and the GPU process (load FILE in DevTools' Performance panel).
+// A first paint is also traced and summed per trace event on the main thread (bench/ui/trace.ts):
+// script compilation, style, layout, paint, GC — what the profile calls "(program)". --example NAME
+// profiles the first paint of examples/NAME.scene.json instead of the 1000-link chain.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,11 +17,14 @@ import { requireChromium, ensureBuilt, launch } from '../../test/browser/harness
 import { fmtLoad } from '../format';
 import { firstPaint, heatmapDraw, pan } from './measure';
 import { READ_LOAD } from './page';
+import { printSummary, printTimeline, traced } from './trace';
+import { buildFixture } from '../../test/browser/fixtures';
 
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   hitCount?: number;
+  children?: number[];
 }
 interface Profile {
   nodes: ProfileNode[];
@@ -85,6 +91,36 @@ function loadSourceMap(file: string): ((line: number, col: number) => string | u
 
 const resolve = loadSourceMap(path.join(ROOT, 'dist', 'webview.js.map'));
 
+/**
+ * Inclusive time per source file of the panel (webview/… and src/…, libraries under them
+ * included): a sample counts once for every distinct such file on its stack.
+ */
+function inclusiveByFile(p: Profile): [string, number][] {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const fileOf = new Map<number, string | undefined>();
+  for (const n of p.nodes) {
+    const f = n.callFrame;
+    const where = f.url.endsWith('webview.js') && resolve ? resolve(f.lineNumber, f.columnNumber) : undefined;
+    fileOf.set(n.id, where && !where.startsWith('node_modules') ? where.replace(/:\d+$/, '') : undefined);
+  }
+  const incl = new Map<string, number>();
+  const samples = p.samples ?? [];
+  const deltas = p.timeDeltas ?? [];
+  for (let k = 0; k < samples.length; k++) {
+    const dt = (deltas[k + 1] ?? 0) / 1000;
+    const seen = new Set<string>();
+    for (let id: number | undefined = samples[k]; id !== undefined; id = parent.get(id)) {
+      const f = fileOf.get(id);
+      if (f) seen.add(f);
+      if (!byId.has(id)) break;
+    }
+    for (const f of seen) incl.set(f, (incl.get(f) ?? 0) + dt);
+  }
+  return [...incl.entries()].sort((a, b) => b[1] - a[1]);
+}
+
 /** Self time per function (ms), from the sample deltas. */
 function selfTimes(p: Profile): { total: number; rows: [string, number][] } {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
@@ -117,43 +153,68 @@ async function profiled<T>(page: Page, what: string, run: () => Promise<T>): Pro
   const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
   const { total, rows } = selfTimes(profile);
   console.log(`\n${what}: ${wall} ms wall clock, ${total.toFixed(0)} ms of JavaScript and native calls sampled on the main thread (idle and "(program)" excluded)`);
-  for (const [name, ms] of rows.slice(0, 18)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
+  for (const [name, ms] of rows.slice(0, Number(process.env.PROFILE_ROWS ?? 18))) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
+  console.log('  inclusive time per source file of the panel (libraries called from it included):');
+  for (const [name, ms] of inclusiveByFile(profile).slice(0, 24)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
   await cdp.detach();
   return r;
+}
+
+/** Reload the page and wait until the inspector has painted and settled (the bench's figures of that load). */
+async function reloadToSettled(page: Page): Promise<unknown> {
+  await page.reload();
+  for (let k = 0; k < 2400; k++) {
+    const r: unknown = await page.evaluate(READ_LOAD);
+    if (r) return r;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  return null;
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const ti = args.indexOf('--trace');
   const traceFile = ti >= 0 ? args.splice(ti, 2)[1] : undefined;
+  const extra: string[] = [];
+  for (let ci = args.indexOf('--chromium-arg'); ci >= 0; ci = args.indexOf('--chromium-arg')) extra.push(args.splice(ci, 2)[1]);
+  const ei = args.indexOf('--example');
+  const example = ei >= 0 ? args.splice(ei, 2)[1] : undefined;
   const what = new Set(args.length ? args : ['paint', 'heatmap', 'pan']);
   requireChromium();
   ensureBuilt();
   console.log(`load average ${fmtLoad(os.loadavg(), os.cpus().length)}`);
-  const { browser, close } = await launch();
+  const { browser, close } = await launch(extra);
   try {
-    if (what.has('heatmap')) {
+    if (!example && what.has('heatmap')) {
       const fx = fixtureFromText('chain-200.scene.json', chainSceneText(chainParams(200)), 20);
       const { page } = await firstPaint(browser, fx.model.sceneName, fx, 0, 60_000);
       const h = await profiled(page, 'heatmap J 600×1200 (3 tab switches J→A→J)', () => heatmapDraw(page, 'J', 'A', 3));
       console.log(`  → ${JSON.stringify(h)}`);
       await page.context().close();
     }
-    if (what.has('paint') || what.has('pan')) {
+    if (example) {
+      const fx = buildFixture(example);
+      const { figures, page } = await firstPaint(browser, fx.model.sceneName, fx, 0, 60_000);
+      console.log(`  ${example}, cold first paint: ${JSON.stringify(figures.cold)}`);
+      const again = await profiled(page, `${example}: one reload to settled`, () => reloadToSettled(page));
+      console.log(`  → ${JSON.stringify(again)}`);
+      const t = await traced(page, () => reloadToSettled(page));
+      printSummary(`${example}: one reload to settled`, t.events);
+      printTimeline(t.events);
+      console.log(`  → ${JSON.stringify(t.result)}`);
+      await page.context().close();
+    }
+    if (!example && (what.has('paint') || what.has('pan'))) {
       const fx = fixtureFromText('chain-1000.scene.json', chainSceneText(chainParams(1000)), 100);
       const { figures, page } = await firstPaint(browser, fx.model.sceneName, fx, 0, 120_000);
       console.log(`  1000-link chain, cold first paint: ${JSON.stringify(figures.cold)}`);
       if (what.has('paint')) {
-        const again = await profiled(page, '1000-link chain: one reload to settled', async () => {
-          await page.reload();
-          for (let k = 0; k < 2400; k++) {
-            const r: unknown = await page.evaluate(READ_LOAD);
-            if (r) return r;
-            await new Promise((res) => setTimeout(res, 50));
-          }
-          return null;
-        });
+        const again = await profiled(page, '1000-link chain: one reload to settled', () => reloadToSettled(page));
         console.log(`  → ${JSON.stringify(again)}`);
+        const t = await traced(page, () => reloadToSettled(page));
+        printSummary('1000-link chain: one reload to settled', t.events);
+        printTimeline(t.events, 10);
+        console.log(`  → ${JSON.stringify(t.result)}`);
       }
       if (what.has('pan')) {
         let cdp: CDPSession | undefined;
@@ -170,6 +231,7 @@ async function main(): Promise<void> {
           await cdp.send('Tracing.end');
           await done;
           fs.writeFileSync(traceFile, JSON.stringify({ traceEvents: chunks }));
+          printSummary('pan A 3000×3000', chunks as Parameters<typeof printSummary>[1], 24);
           console.log(`  trace: ${traceFile} (${chunks.length} events)`);
         }
       }

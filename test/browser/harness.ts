@@ -28,7 +28,8 @@ export function ensureBuilt(): void {
  */
 export const WEBGL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'];
 
-export async function launch(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+/** `extraArgs`: more Chromium switches (bench/ui measures the pan with and without GPU compositing). */
+export async function launch(extraArgs: readonly string[] = []): Promise<{ browser: Browser; close: () => Promise<void> }> {
   // launch() gives every browser a fresh temporary profile (user-data-dir), removed on close.
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -45,6 +46,7 @@ export async function launch(): Promise<{ browser: Browser; close: () => Promise
       // exact performance.memory figures (the run-length tests report the panel's heap)
       '--enable-precise-memory-info',
       '--js-flags=--expose-gc',
+      ...extraArgs,
     ],
   });
   return {
@@ -317,7 +319,7 @@ const CSP_LISTENER = `document.addEventListener('securitypolicyviolation', (e) =
 export async function openPanel(
   browser: Browser,
   fixture: Fixture,
-  opts: { theme?: ThemeName; width?: number; height?: number; initialState?: unknown; snapshotDelayMs?: number } = {},
+  opts: { theme?: ThemeName; width?: number; height?: number; initialState?: unknown; snapshotDelayMs?: number; webviewDir?: string } = {},
 ): Promise<PanelPage> {
   ensureBuilt();
   const theme = THEMES[opts.theme ?? 'light'];
@@ -365,7 +367,8 @@ export async function openPanel(
     const path = new URL(url).pathname;
     if (path === '/panel.html') return route.fulfill({ status: 200, contentType: 'text/html', body: html });
     if (path === '/dist/webview.js' || path === '/dist/webview.css') {
-      const f = join(ROOT, path);
+      // webviewDir: another build of the panel (bench/ui --baseline compares two builds in one run)
+      const f = opts.webviewDir ? join(opts.webviewDir, path.slice('/dist/'.length)) : join(ROOT, path);
       return route.fulfill({ status: 200, contentType: path.endsWith('.js') ? 'text/javascript' : 'text/css', body: readFileSync(f) });
     }
     res.externalRequests.push(url);

@@ -50,6 +50,11 @@ async function inkInRegion(page: Page, sel: string, x: number, y: number, w: num
 }
 
 /** Non-transparent pixels of a chart canvas. */
+/** The history charts are made after the first paint (webview/defer.ts): wait until all five are drawn. */
+async function historyDrawn(page: Page): Promise<void> {
+  for (const id of ['violation', 'lambda', 'cond', 'energy', 'drift']) await page.waitForSelector(`[data-chart="${id}"][data-points]`, { state: 'attached', timeout: 10_000 });
+}
+
 async function chartInk(page: Page, sel: string): Promise<number> {
   return page.$eval(sel, (c) => {
     const cv = c as HTMLCanvasElement;
@@ -330,6 +335,7 @@ describe('inspector panel (Chromium)', () => {
       assert.ok(smallContrast >= 1.3, `${theme}: smallest non-zero (${small[2]}) is distinguishable from zero (contrast ${smallContrast.toFixed(2)})`);
       // Charts still draw.
       assert.ok((await chartInk(page, '.cl-chart-lambda canvas')) > 2000, 'λ bar chart drawn');
+      await historyDrawn(page);
       assert.ok((await chartInk(page, '[data-chart="energy"] canvas')) > 2000, 'energy chart drawn');
 
       await page.evaluate(() => window.scrollTo(0, 0));
@@ -357,6 +363,7 @@ describe('inspector panel (Chromium)', () => {
     const page = p.page;
     assert.ok((await chartInk(page, '.cl-chart-lambda canvas')) > 2000, 'λ bar chart drawn');
     assert.ok((await chartInk(page, '.cl-chart-spectrum canvas')) > 2000, 'spectrum drawn');
+    await historyDrawn(page);
     for (const id of ['violation', 'lambda', 'cond', 'energy', 'drift']) {
       assert.ok((await chartInk(page, `[data-chart="${id}"] canvas`)) > 2000, `history chart ${id} drawn`);
     }
@@ -566,6 +573,7 @@ describe('inspector panel (Chromium)', () => {
       assert.match((await page.textContent('.cl-badge'))!, /read-only/);
       const g = await heatmapGeometry(page);
       assert.ok((await inkInRegion(page, '.cl-heatmap-canvas', g.L, g.T, g.W, g.H)) > 500, 'report heatmap drawn');
+      await historyDrawn(page);
       assert.ok((await chartInk(page, '[data-chart="violation"] canvas')) > 2000, 'report history chart drawn');
       // Scrub to step 10 with the keyboard.
       await page.focus('#cl-step-slider');

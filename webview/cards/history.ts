@@ -3,6 +3,7 @@
 // selection or a theme change). While a run streams in, the charts redraw at most every
 // REDRAW_MS (the last state is always drawn): they are the panel's costliest part.
 import { HISTORY_CHARTS, HistoryChart, type HistoryContext } from '../charts';
+import { afterFirstPaint } from '../defer';
 import { h } from '../dom';
 import type { History } from '../history';
 import type { PanelState } from '../store';
@@ -14,12 +15,22 @@ const REDRAW_MS = 250;
 export function createHistoryCard({ store, actions }: CardContext): HTMLElement {
   const grid = h('div', { class: 'cl-history-grid' });
   const empty = h('p', { class: 'cl-empty', text: 'No steps taken yet. Step or run the simulation to see the history.' });
-  const charts = HISTORY_CHARTS.map((spec) => {
+  const slots = HISTORY_CHARTS.map((spec) => {
     const canvas = h('canvas', { role: 'img', 'aria-label': `${spec.title} over time` });
     const note = h('span', { class: 'cl-chart-note' });
     const figure = h('figure', { class: 'cl-history-item', 'data-chart': spec.id }, h('figcaption', {}, h('span', { text: spec.title }), note), h('div', { class: 'cl-chart cl-chart-history' }, canvas));
     grid.append(figure);
-    return { chart: new HistoryChart(spec, canvas, (step) => actions.goToStep(step)), note, figure };
+    return { spec, canvas, note, figure };
+  });
+  // The charts (chart.js) are made after the first paint, when the card is shown (see defer.ts);
+  // until then the figures stay empty and nothing else waits for them.
+  let charts: { chart: HistoryChart; note: HTMLElement; figure: HTMLElement }[] = [];
+  const el = card('history', 'History', [h('span', { class: 'cl-hint', text: 'Click a chart to jump to a step' })], [empty, grid]);
+  let made = false;
+  const make = afterFirstPaint(el, () => {
+    made = true;
+    charts = slots.map(({ spec, canvas, note, figure }) => ({ chart: new HistoryChart(spec, canvas, (step) => actions.goToStep(step)), note, figure }));
+    draw(store.getState());
   });
 
   let lastDraw = Number.NEGATIVE_INFINITY;
@@ -42,6 +53,11 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
   store.watch(
     (s) => [s.history, s.initial, s.palette, s.selected],
     (_, s) => {
+      if (!made) {
+        empty.hidden = s.history.length !== 0;
+        if (s.model) make();
+        return;
+      }
       if (timer !== undefined) return; // a redraw is due: it reads the state then
       // Only new records of the same run wait; a new selection, theme or run is drawn at once.
       const onlyNewRecords = drawn !== undefined && s.history !== drawn && s.history.buf === drawn.buf;
@@ -64,5 +80,5 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
     },
     { immediate: false },
   );
-  return card('history', 'History', [h('span', { class: 'cl-hint', text: 'Click a chart to jump to a step' })], [empty, grid]);
+  return el;
 }

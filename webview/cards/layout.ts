@@ -16,18 +16,25 @@ import { createRedundancyCard } from './redundancy';
 import { createSceneCard } from './scene';
 import { createSpectrumCard } from './spectrum';
 
-/** Builds every card, attaches the page, then lets the cards render (they measure their size). */
+/**
+ * Builds every card, attaches the page, then lets the cards render (they measure their size).
+ * The first frame shows the header, the banner and the matrices (the scene and history cards
+ * render their frames and build their views after it, see defer.ts); the other cards render in
+ * the task right after that frame, so the first paint does not wait for them.
+ */
 export function mountPanel(root: HTMLElement, context: CardContext): void {
   const { store, started } = deferWatches(context.store);
+  const later = deferWatches(context.store);
   const ctx: CardContext = { ...context, store };
+  const ctxLater: CardContext = { ...context, store: later.store };
   clear(root);
   const header = createHeader(ctx);
   const banner = createBanner(ctx, root);
   const main = h(
     'main',
     { class: 'cl-main' },
-    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createContactsCard(ctx), createNewtonCard(ctx), createForcesCard(ctx), createMujocoCard(ctx)),
-    h('div', { class: 'cl-col cl-col-side' }, createSceneCard(ctx), createPgsCard(ctx), createRedundancyCard(ctx), createSpectrumCard(ctx), createProblemsCard(ctx)),
+    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createContactsCard(ctxLater), createNewtonCard(ctxLater), createForcesCard(ctxLater), createMujocoCard(ctxLater)),
+    h('div', { class: 'cl-col cl-col-side' }, createSceneCard(ctx), createPgsCard(ctxLater), createRedundancyCard(ctxLater), createSpectrumCard(ctxLater), createProblemsCard(ctxLater)),
   );
   const footer = h('footer', { class: 'cl-footer' });
   if (ctx.report) {
@@ -40,6 +47,9 @@ export function mountPanel(root: HTMLElement, context: CardContext): void {
   }
   root.append(header, banner, main, createHistoryCard(ctx), footer);
   started();
+  // A hidden page paints no frame: there the other cards render at once.
+  if (document.visibilityState === 'hidden') later.started();
+  else requestAnimationFrame(() => setTimeout(later.started, 0));
 }
 
 /** A view of the store whose `watch` registrations wait until `started()`. */

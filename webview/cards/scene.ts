@@ -9,6 +9,7 @@
 // heatmap, tree, editor cursor) is highlighted in the view.
 import type { PanelModel } from '../../src/protocol';
 import { formatNumber as fmt, formatVec as fmtVec, norm3 } from '../../src/shared';
+import { afterFirstPaint } from '../defer';
 import { h } from '../dom';
 import { runRecords } from '../history';
 import { SceneView3D, type Selection3D, type SelectVia } from '../scene3d';
@@ -51,13 +52,17 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
   const host = h('div', { class: 'cl-scene3d' });
   const note = h('p', { class: 'cl-desc cl-scene-note' });
   const el = card('scene', 'Scene', [], [host, note]);
+  // The view (a WebGL context, three.js, the scene's meshes) is built after the inspector's first
+  // paint, not before it: on the first frame with a model it would cost more than the rest of the
+  // panel (bench/ui/profile.ts). Until then the watches below only note what to show.
+  let view: SceneView3D | undefined;
   const pick = (sel: Selection3D, via: SelectVia): void => {
     const reveal = via === 'pointer';
     if (sel.contact !== undefined) {
       // A contact is the view's own selection (contacts have no row in the tables or the file):
       // the store's constraint or body selection is cleared, the note names the contact.
       actions.select(-1, false);
-      note.textContent = `Selected ${view.selectionText}`;
+      note.textContent = `Selected ${view?.selectionText ?? ''}`;
     } else if (sel.constraint !== undefined) {
       const name = sel.constraint;
       const i = store.getState().snapshot?.constraints.findIndex((c) => c.name === name) ?? -1;
@@ -65,58 +70,73 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
     } else if (sel.body !== undefined) actions.selectBody(sel.body, reveal);
     else actions.select(-1, false);
   };
-  const view = new SceneView3D(host, { onSelect: pick });
-  (view.root as SceneViewElement).sceneView = view;
-  view.canvas.addEventListener('keydown', (e) => {
-    if (e.key !== 'Enter' || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-    e.preventDefault();
-    actions.revealSelection();
-  });
 
   // The model given to setModel: a store model with the same scene (only its diagnostics differ)
   // and a new history is the same run grown (or reset), drawn with setHistory (camera, bounds and
   // glyph sizes kept).
   let base: PanelModel | undefined;
   let baseHistory: PanelState['history'] | undefined;
+  const showModel = (v: SceneView3D, s: PanelState): void => {
+    const m = s.model;
+    if (!m) return;
+    if (m !== base || s.history !== baseHistory) {
+      const same = base !== undefined && m.snapshot === base.snapshot && m.sceneBodies === base.sceneBodies && m.sceneConstraints === base.sceneConstraints;
+      if (same) v.setHistory(runRecords(s.history), s.step);
+      else v.setModel(m, runRecords(s.history));
+      base = m;
+      baseHistory = s.history;
+      if (!same) v.select(viewSelection(s));
+    }
+    // The shown step's snapshot (forces, the step's states and redundant set), when the panel has it.
+    v.setStep(s.step, s.snapshot && s.snapshot.step === s.step ? s.snapshot : undefined);
+    // The step drawn (tests compare it with the header's and the forces').
+    el.dataset.step = String(s.step);
+  };
+  const showSelection = (v: SceneView3D, s: PanelState): void => {
+    const want = viewSelection(s);
+    // The store has nothing selected while the view holds a contact: the contact stays.
+    if (want.body === undefined && want.constraint === undefined && v.selection.contact !== undefined) return;
+    if (!sameSelection(want, v.selection)) v.select(want);
+  };
+  const build = (): void => {
+    if (view) return;
+    const v = new SceneView3D(host, { onSelect: pick });
+    view = v;
+    (v.root as SceneViewElement).sceneView = v;
+    v.canvas.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+      e.preventDefault();
+      actions.revealSelection();
+    });
+    const s = store.getState();
+    showModel(v, s);
+    showSelection(v, s);
+  };
+  const schedule = afterFirstPaint(el, build);
+
   store.watch(
     (s) => [s.model, s.history, s.step, s.snapshot],
     (_, s) => {
-      const m = s.model;
-      if (!m) return;
-      if (m !== base || s.history !== baseHistory) {
-        const same = base !== undefined && m.snapshot === base.snapshot && m.sceneBodies === base.sceneBodies && m.sceneConstraints === base.sceneConstraints;
-        if (same) view.setHistory(runRecords(s.history), s.step);
-        else view.setModel(m, runRecords(s.history));
-        base = m;
-        baseHistory = s.history;
-        if (!same) view.select(viewSelection(s));
-      }
-      // The shown step's snapshot (forces, the step's states and redundant set), when the panel has it.
-      view.setStep(s.step, s.snapshot && s.snapshot.step === s.step ? s.snapshot : undefined);
-      // The step drawn (tests compare it with the header's and the forces').
-      el.dataset.step = String(s.step);
+      if (!s.model) return;
+      if (view) showModel(view, s);
+      else schedule();
     },
   );
   store.watch(
     (s) => [s.selected, s.selectedBody, s.snapshot],
-    (_, s) => {
-      const want = viewSelection(s);
-      // The store has nothing selected while the view holds a contact: the contact stays.
-      if (want.body === undefined && want.constraint === undefined && view.selection.contact !== undefined) return;
-      if (!sameSelection(want, view.selection)) view.select(want);
-    },
+    (_, s) => view && showSelection(view, s),
   );
   store.watch(
     (s) => [s.selected, s.selectedBody, s.snapshot, s.step],
     (_, s) => {
-      note.textContent = view.selection.contact !== undefined ? `Selected ${view.selectionText}` : describeSelection(s);
+      note.textContent = view?.selection.contact !== undefined ? `Selected ${view.selectionText}` : describeSelection(s);
     },
   );
   // The view reads its colours from the page's --vscode-* variables: once the card is in the page
-  // (the watches start after mounting), and on every theme change.
+  // (it is built after mounting), and on every theme change.
   store.watch(
     (s) => s.palette,
-    () => view.setTheme(),
+    () => view?.setTheme(),
   );
   return el;
 }
