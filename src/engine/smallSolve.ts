@@ -15,7 +15,7 @@ import { analyze } from './linalg/cholesky';
 import { type CondestWork, estimateInverseNorm1 } from './linalg/condest';
 import { csrNorm1 } from './linalg/sparse';
 import type { CsrMatrix, SymmetricSolveResult } from './linalg/types';
-import type { SolverOptions } from './linalg/solve';
+import { residualInto as residual, type SolverOptions } from './linalg/solve';
 import { isFiniteVec, norm2 } from './math';
 
 /** Islands up to this many rows may take the skyline path. */
@@ -33,21 +33,6 @@ interface Work {
   est: Float64Array;
   xi: Float64Array;
   buf: Float64Array;
-}
-
-/** ‖(A + shift·I)·x − b‖₂ with the residual in `r`: solve.ts `residual`, operation for operation. */
-function residual(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, r: Float64Array): number {
-  const n = A.rows;
-  const { rowPtr, colIdx, values } = A;
-  let s = 0;
-  for (let i = 0; i < n; i++) {
-    let ax = 0;
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) ax += values[p] * x[colIdx[p]];
-    const ri = b[i] - ax - shift * x[i];
-    r[i] = ri;
-    s += ri * ri;
-  }
-  return Math.sqrt(s);
 }
 
 /**

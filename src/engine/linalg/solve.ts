@@ -39,10 +39,16 @@ export interface SolverOptions extends SymmetricSolveOptions {
  * `blockResidual`, the same operations in the same order.
  */
 function residual(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, out?: Float64Array, blocked = false): { r: Float64Array; norm: number } {
-  // A·x fused with the residual (the same operations in the same order as csrMulVec, then b − A·x − shift·x)
+  const r = out ?? new Float64Array(A.rows);
+  return { r, norm: blocked ? blockResidual(A, shift, x, b, r) : residualInto(A, shift, x, b, r) };
+}
+
+/**
+ * ‖(A + shift·I)·x − b‖₂ with the residual in `r`, A·x fused with it (the same operations in the same
+ * order as csrMulVec, then b − A·x − shift·x). Shared with smallSolve.ts, which must match it bit for bit.
+ */
+export function residualInto(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, r: Float64Array): number {
   const n = A.rows;
-  const r = out ?? new Float64Array(n);
-  if (blocked) return { r, norm: blockResidual(A, shift, x, b, r) };
   const { rowPtr, colIdx, values } = A;
   let s = 0;
   for (let i = 0; i < n; i++) {
@@ -52,7 +58,7 @@ function residual(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<num
     r[i] = ri;
     s += ri * ri;
   }
-  return { r, norm: Math.sqrt(s) };
+  return Math.sqrt(s);
 }
 
 /** Scratch vectors of `refine` (never returned: x is refined in place). */
