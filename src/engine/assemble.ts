@@ -4,7 +4,7 @@
 import { createConstraint, extraBodiesOf } from './model';
 import { type BodyModel, type BodyState, createBodyModel, initialState } from './model/body';
 import { type ConstraintEval, type ConstraintModel, type Pose } from './model/constraint';
-import { IDENTITY_MAT3, quatToMat3, quatToMat3Into } from './math';
+import { IDENTITY_MAT3, quatToMat3, quatToMat3Into, rotateTensorInto } from './math';
 import { type APlan, assembleAValues, buildAPlan } from './aPlan';
 import { cumsum } from './offsets';
 import type { CsrMatrix } from './linalg/types';
@@ -318,7 +318,7 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
     }
     const k = b.column / 6;
     // R·I_body⁻¹·Rᵀ
-    rotateTensor33(R, b.invInertia, minvCompact, k * 10 + 1);
+    rotateTensorInto(R, b.invInertia, minvCompact, k * 10 + 1);
     minvCompact[k * 10] = b.invMass;
     // F = [f + m·g, τ − ω×(I_world·ω)], with I_world·ω = R·(I_body·(Rᵀ·ω)) (no temporaries)
     const m = b.spec.mass;
@@ -422,30 +422,6 @@ function copyRow6(J: Float64Array, o: number, Jvals: Float64Array, d: number, v:
   cd += x4 * v[c + 4];
   cd += x5 * v[c + 5];
   return cd;
-}
-
-/** out[off..off+9] = R·M·Rᵀ (row-major): math.ts's `rotateTensorInto` unrolled, the same expressions (bit for bit). */
-function rotateTensor33(R: Mat3, M: Mat3, out: Float64Array, off: number): void {
-  const r0 = R[0], r1 = R[1], r2 = R[2], r3 = R[3], r4 = R[4], r5 = R[5], r6 = R[6], r7 = R[7], r8 = R[8];
-  const m0 = M[0], m1 = M[1], m2 = M[2], m3 = M[3], m4 = M[4], m5 = M[5], m6 = M[6], m7 = M[7], m8 = M[8];
-  let a0 = r0 * m0 + r1 * m3 + r2 * m6;
-  let a1 = r0 * m1 + r1 * m4 + r2 * m7;
-  let a2 = r0 * m2 + r1 * m5 + r2 * m8;
-  out[off] = a0 * r0 + a1 * r1 + a2 * r2;
-  out[off + 1] = a0 * r3 + a1 * r4 + a2 * r5;
-  out[off + 2] = a0 * r6 + a1 * r7 + a2 * r8;
-  a0 = r3 * m0 + r4 * m3 + r5 * m6;
-  a1 = r3 * m1 + r4 * m4 + r5 * m7;
-  a2 = r3 * m2 + r4 * m5 + r5 * m8;
-  out[off + 3] = a0 * r0 + a1 * r1 + a2 * r2;
-  out[off + 4] = a0 * r3 + a1 * r4 + a2 * r5;
-  out[off + 5] = a0 * r6 + a1 * r7 + a2 * r8;
-  a0 = r6 * m0 + r7 * m3 + r8 * m6;
-  a1 = r6 * m1 + r7 * m4 + r8 * m7;
-  a2 = r6 * m2 + r7 * m5 + r8 * m8;
-  out[off + 6] = a0 * r0 + a1 * r1 + a2 * r2;
-  out[off + 7] = a0 * r3 + a1 * r4 + a2 * r5;
-  out[off + 8] = a0 * r6 + a1 * r7 + a2 * r8;
 }
 
 /** The poses of a constraint's extra ends (world pose for -1). */

@@ -189,13 +189,26 @@ export function mat3Inverse(m: Mat3): Mat3 | undefined {
 
 /** out[off..off+9] = R·M·Rᵀ (row-major), without allocating. */
 export function rotateTensorInto(R: Mat3, M: Mat3, out: Float64Array, off: number): void {
-  for (let i = 0; i < 3; i++) {
-    // row i of R·M
-    const a0 = R[i * 3] * M[0] + R[i * 3 + 1] * M[3] + R[i * 3 + 2] * M[6];
-    const a1 = R[i * 3] * M[1] + R[i * 3 + 1] * M[4] + R[i * 3 + 2] * M[7];
-    const a2 = R[i * 3] * M[2] + R[i * 3 + 1] * M[5] + R[i * 3 + 2] * M[8];
-    for (let j = 0; j < 3; j++) out[off + i * 3 + j] = a0 * R[j * 3] + a1 * R[j * 3 + 1] + a2 * R[j * 3 + 2];
-  }
+  const r0 = R[0], r1 = R[1], r2 = R[2], r3 = R[3], r4 = R[4], r5 = R[5], r6 = R[6], r7 = R[7], r8 = R[8];
+  const m0 = M[0], m1 = M[1], m2 = M[2], m3 = M[3], m4 = M[4], m5 = M[5], m6 = M[6], m7 = M[7], m8 = M[8];
+  let a0 = r0 * m0 + r1 * m3 + r2 * m6;
+  let a1 = r0 * m1 + r1 * m4 + r2 * m7;
+  let a2 = r0 * m2 + r1 * m5 + r2 * m8;
+  out[off] = a0 * r0 + a1 * r1 + a2 * r2;
+  out[off + 1] = a0 * r3 + a1 * r4 + a2 * r5;
+  out[off + 2] = a0 * r6 + a1 * r7 + a2 * r8;
+  a0 = r3 * m0 + r4 * m3 + r5 * m6;
+  a1 = r3 * m1 + r4 * m4 + r5 * m7;
+  a2 = r3 * m2 + r4 * m5 + r5 * m8;
+  out[off + 3] = a0 * r0 + a1 * r1 + a2 * r2;
+  out[off + 4] = a0 * r3 + a1 * r4 + a2 * r5;
+  out[off + 5] = a0 * r6 + a1 * r7 + a2 * r8;
+  a0 = r6 * m0 + r7 * m3 + r8 * m6;
+  a1 = r6 * m1 + r7 * m4 + r8 * m7;
+  a2 = r6 * m2 + r7 * m5 + r8 * m8;
+  out[off + 6] = a0 * r0 + a1 * r1 + a2 * r2;
+  out[off + 7] = a0 * r3 + a1 * r4 + a2 * r5;
+  out[off + 8] = a0 * r6 + a1 * r7 + a2 * r8;
 }
 
 /** True when the symmetric 3×3 matrix is (numerically) positive definite: Cholesky succeeds with pivots above 1e-12·max|diag|. */
