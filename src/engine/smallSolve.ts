@@ -13,7 +13,6 @@
 // undefined and the caller uses the reference solver, which reproduces the failure or the fallback.
 import { analyze } from './linalg/cholesky';
 import { type CondestWork, estimateInverseNorm1 } from './linalg/condest';
-import { csrNorm1 } from './linalg/sparse';
 import type { CsrMatrix, SymmetricSolveResult } from './linalg/types';
 import { residualInto as residual, type SolverOptions } from './linalg/solve';
 import { isFiniteVec, norm2 } from './math';
@@ -29,7 +28,6 @@ interface Work {
   r2: Float64Array;
   dx: Float64Array;
   x2: Float64Array;
-  col: Float64Array;
   est: Float64Array;
   xi: Float64Array;
   buf: Float64Array;
@@ -47,10 +45,14 @@ export class SmallSolver {
   /** Row k of L (unit lower triangle) from column first[k] to k is L[off[k] + j] (the diagonal slot is scratch). */
   private readonly off: Int32Array;
   private readonly L: Float64Array;
+  /** Every row j+1..lastRow[j] has column j inside its envelope (first[i] ≤ j), for every j. */
+  private readonly columnsFull: boolean;
   private readonly D: Float64Array;
   private readonly w: Work;
   /** Where the condition estimate of the last matrix ended (solve.ts keeps it in the Symbolic: Symbolic.condStart). */
   private condStart = -1;
+  /** ‖A‖₁ of the matrix the last completed `factor` factorised. */
+  private normA = NaN;
 
   private constructor(
     readonly rowPtr: Int32Array,
@@ -70,9 +72,12 @@ export class SmallSolver {
       size += k - first[k] + 1;
     }
     this.L = new Float64Array(size);
+    let full = true;
+    for (let j = 0; j < n && full; j++) for (let i = j + 1; i <= this.lastRow[j]; i++) if (first[i] > j) full = false;
+    this.columnsFull = full;
     this.D = new Float64Array(n);
     const v = () => new Float64Array(n);
-    this.w = { r: v(), r2: v(), dx: v(), x2: v(), col: v(), est: v(), xi: v(), buf: v() };
+    this.w = { r: v(), r2: v(), dx: v(), x2: v(), est: v(), xi: v(), buf: v() };
   }
 
   /**
@@ -114,20 +119,33 @@ export class SmallSolver {
     return new SmallSolver(A.rowPtr, A.colIdx, first);
   }
 
-  /** LDLᵀ of A + shift·I (cholesky.ts factorPlanned, mode 'stop'); false when a pivot stops it. */
+  /**
+   * LDLᵀ of A + shift·I (cholesky.ts factorPlanned, mode 'stop'); false when a pivot stops it. When it
+   * completes, `normA` is ‖A‖₁ (csrNorm1's value bit for bit, read off the same pass: see below).
+   */
   private factor(A: CsrMatrix, shift: number): boolean {
     const n = A.rows;
     const { first, off, L, D } = this;
     const { rowPtr, colIdx, values } = A;
+    // ‖A‖₁ = max column sum = max row sum, A being symmetric with mirrored entries bit for bit (the
+    // caller's K, assembled so; the factorisation reads only A's lower triangle and so assumes it
+    // anyway): row k's sum in column order adds |a_kj| = |a_jk| in the order csrNorm1's column sum of
+    // column k adds them (rows ascending), so the same number without csrNorm1's scatter pass
+    let norm = 0;
     for (let k = 0; k < n; k++) {
       const rk = off[k];
       const fk = first[k];
       for (let j = fk; j <= k; j++) L[rk + j] = 0;
       // the scatter of A's row k (Y[i] += a_ki from Y = 0)
-      for (let p = rowPtr[k]; p < rowPtr[k + 1]; p++) {
+      let rowAbs = 0;
+      for (let p = rowPtr[k], e = rowPtr[k + 1]; p < e; p++) {
         const j = colIdx[p];
-        if (j <= k) L[rk + j] += values[p];
+        const a = values[p];
+        rowAbs += Math.abs(a);
+        if (j <= k) L[rk + j] += a;
       }
+      // csrNorm1's max (s[j] > mx): NaN never wins there, so it does not here
+      if (rowAbs > norm) norm = rowAbs;
       // u_kj = a_kj − Σ_{t<j} l_jt·u_kt (t increasing: the reference's visiting order), then l_kj = u_kj / d_j
       for (let j = fk; j < k; j++) {
         const rj = off[j];
@@ -147,6 +165,7 @@ export class SmallSolver {
       if (dk <= PIVOT_TOL * Math.abs(akk)) return false;
       D[k] = dk;
     }
+    this.normA = norm;
     return true;
   }
 
@@ -162,6 +181,15 @@ export class SmallSolver {
     }
     // column j of L: rows j+1..lastRow[j], each inside its envelope or an exact zero outside it (skipped:
     // the reference has no such entry, and subtracting 0·x changes nothing)
+    if (this.columnsFull) {
+      // no row outside its envelope in any column's range (chains): the same terms without the test
+      for (let j = n - 1; j >= 0; j--) {
+        let s = x[j] / D[j];
+        for (let i = j + 1, e = lastRow[j]; i <= e; i++) s -= L[off[i] + j] * x[i];
+        x[j] = s;
+      }
+      return x;
+    }
     for (let j = n - 1; j >= 0; j--) {
       let s = x[j] / D[j];
       for (let i = j + 1, e = lastRow[j]; i <= e; i++) if (first[i] <= j) s -= L[off[i] + j] * x[i];
@@ -204,11 +232,14 @@ export class SmallSolver {
     if (analysis && (n <= (opts.exactCondMaxRows ?? 1000) || c !== 0 || opts.wantScaledCond !== false)) return undefined;
     if (opts.pivotTol !== undefined && opts.pivotTol !== PIVOT_TOL) return undefined;
     const w = this.w;
-    const normA = csrNorm1(A, w.col);
-    if (!Number.isFinite(normA) || !isFiniteVec(b) || !Number.isFinite(c)) return undefined;
+    // the reference declines a non-finite ‖A‖₁ before factorising; here ‖A‖₁ comes out of the
+    // factorisation (which stops or completes on any values, never throws): undefined either way
+    if (!isFiniteVec(b) || !Number.isFinite(c)) return undefined;
+    if (!this.factor(A, c)) return undefined;
+    const normA = this.normA;
+    if (!Number.isFinite(normA)) return undefined;
     const normM = normA + Math.abs(c);
     const bn = norm2(b);
-    if (!this.factor(A, c)) return undefined;
     const x = this.solveInto(b, out ?? new Float64Array(n));
     if (!isFiniteVec(x)) return undefined;
     let residualNorm = this.refine(A, c, x, b, bn + normM * norm2(x));
