@@ -24,6 +24,11 @@ export interface APlan {
    * and the step to the next row's, and the same for cj.
    */
   terms: Int32Array;
+  /**
+   * Per block pair: 1 when cj's three rows are ball rows (exact zeros where BALL_ROW_MASKS says,
+   * ConstraintModel.rowMasks), so that `pair33Ball` reads only J's three possibly nonzero entries.
+   */
+  pairBall: Uint8Array;
   /** G = J·M⁻¹ (J's value layout) and one row of sums. Scratch of `assembleAValues` only: filled and consumed within one call, never returned. */
   G: Float64Array;
   acc: Float64Array;
@@ -40,6 +45,8 @@ export interface APlanInput {
   pairOffset: readonly Int32Array[];
   /** J value offset of the block of end `e` (0 = A, 1 = B, 2+k = extra k) in row `row` of constraint `c`. */
   jOffset: (c: number, e: number, row: number) => number;
+  /** Whether constraint c's rows are the three ball rows (x, y, z; ConstraintModel.rowMasks = BALL_ROW_MASKS) and nothing else. */
+  ballTriple?: (c: number) => boolean;
 }
 
 export function buildAPlan(x: APlanInput): APlan {
@@ -85,8 +92,10 @@ export function buildAPlan(x: APlanInput): APlan {
   const pairTerms = new Int32Array(np + 1);
   for (let p = 0; p < np; p++) pairTerms[p + 1] = pairTerms[p] + counts[p];
   const pairs = new Int32Array(7 * np);
+  const pairBall = new Uint8Array(np);
   for (let p = 0; p < np; p++) {
     const ci = pairList[4 * p], cj = pairList[4 * p + 1];
+    pairBall[p] = x.ballTriple?.(cj) ? 1 : 0;
     pairs.set([rowsOf(ci), rowsOf(cj), rowStart[ci], rowStart[cj], pairList[4 * p + 2], pairList[4 * p + 3], pairTerms[p]], 7 * p);
   }
   const terms = new Int32Array(4 * pairTerms[np]);
@@ -98,7 +107,7 @@ export function buildAPlan(x: APlanInput): APlan {
     terms[t + 2] = x.jOffset(cj, ej, 0);
     terms[t + 3] = strideOf(cj);
   });
-  return { blockMinv, pairs, pairTerms, terms, G: new Float64Array(x.jColIdx.length), acc: new Float64Array(Math.max(1, maxRows)) };
+  return { blockMinv, pairs, pairTerms, terms, pairBall, G: new Float64Array(x.jColIdx.length), acc: new Float64Array(Math.max(1, maxRows)) };
 }
 
 /**
@@ -108,7 +117,7 @@ export function buildAPlan(x: APlanInput): APlan {
  * false: every pair through the general loop (the reference of the unrolled one in the unit tests).
  */
 export function assembleAValues(plan: APlan, aRowPtr: Int32Array, Jv: Float64Array, minvCompact: Float64Array, out: Float64Array, unrolled = true): Float64Array {
-  const { blockMinv, pairs, pairTerms, terms, G, acc } = plan;
+  const { blockMinv, pairs, pairTerms, terms, pairBall, G, acc } = plan;
   // G = J·M⁻¹, block by block (the same products, in the same order, as J_i,b·M⁻¹_b before)
   for (let b = 0, o = 0; b < blockMinv.length; b++, o += 6) {
     const m0 = blockMinv[b];
@@ -128,7 +137,7 @@ export function assembleAValues(plan: APlan, aRowPtr: Int32Array, Jv: Float64Arr
     const t0 = pairTerms[p], t1 = pairTerms[p + 1];
     const diag = a0 === b0;
     if (unrolled && ri === 3 && rj === 3) {
-      pair33(G, Jv, terms, t0, t1, diag, aRowPtr[a0] + po, aRowPtr[a0 + 1] + po, aRowPtr[a0 + 2] + po, aRowPtr[b0] + pm, aRowPtr[b0 + 1] + pm, aRowPtr[b0 + 2] + pm, out);
+      (pairBall[p] ? pair33Ball : pair33)(G, Jv, terms, t0, t1, diag, aRowPtr[a0] + po, aRowPtr[a0 + 1] + po, aRowPtr[a0 + 2] + po, aRowPtr[b0] + pm, aRowPtr[b0 + 1] + pm, aRowPtr[b0 + 2] + pm, out);
       continue;
     }
     for (let r = 0; r < ri; r++) {
@@ -186,6 +195,60 @@ function pair33(G: Float64Array, Jv: Float64Array, terms: Int32Array, t0: number
     c20 += g0 * j00 + g1 * j01 + g2 * j02 + g3 * j03 + g4 * j04 + g5 * j05;
     c21 += g0 * j10 + g1 * j11 + g2 * j12 + g3 * j13 + g4 * j14 + g5 * j15;
     c22 += g0 * j20 + g1 * j21 + g2 * j22 + g3 * j23 + g4 * j24 + g5 * j25;
+  }
+  out[d0] = c00;
+  out[e0] = c00;
+  out[d1] = c10;
+  out[e0 + 1] = c10;
+  out[d1 + 1] = c11;
+  out[e1 + 1] = c11;
+  out[d2] = c20;
+  out[e0 + 2] = c20;
+  out[d2 + 1] = c21;
+  out[e1 + 2] = c21;
+  out[d2 + 2] = c22;
+  out[e2 + 2] = c22;
+  if (diag) return;
+  out[d0 + 1] = c01;
+  out[e1] = c01;
+  out[d0 + 2] = c02;
+  out[e2] = c02;
+  out[d1 + 2] = c12;
+  out[e2 + 1] = c12;
+}
+
+/**
+ * `pair33` when cj's rows are ball rows (x: entries 0, 4, 5 of each block; y: 1, 3, 5; z: 2, 3, 4 —
+ * the others exact zeros, BALL_ROW_MASKS): each dot adds only the possibly nonzero products, in
+ * pair33's order. The same values bit for bit: a dot's skipped terms are ±0 (G is finite when A is
+ * used), which change no nonzero partial sum, and a zero dot (of either sign) added to an
+ * accumulator that starts at +0 leaves it as pair33's would.
+ */
+function pair33Ball(G: Float64Array, Jv: Float64Array, terms: Int32Array, t0: number, t1: number, diag: boolean, d0: number, d1: number, d2: number, e0: number, e1: number, e2: number, out: Float64Array): void {
+  let c00 = 0, c01 = 0, c02 = 0, c10 = 0, c11 = 0, c12 = 0, c20 = 0, c21 = 0, c22 = 0;
+  for (let t = 4 * t0; t < 4 * t1; t += 4) {
+    const gs = terms[t + 1], js = terms[t + 3];
+    const q0 = terms[t + 2], q1 = q0 + js, q2 = q1 + js;
+    const j00 = Jv[q0], j04 = Jv[q0 + 4], j05 = Jv[q0 + 5];
+    const j11 = Jv[q1 + 1], j13 = Jv[q1 + 3], j15 = Jv[q1 + 5];
+    const j22 = Jv[q2 + 2], j23 = Jv[q2 + 3], j24 = Jv[q2 + 4];
+    let g = terms[t];
+    let g0 = G[g], g1 = G[g + 1], g2 = G[g + 2], g3 = G[g + 3], g4 = G[g + 4], g5 = G[g + 5];
+    c00 += g0 * j00 + g4 * j04 + g5 * j05;
+    if (!diag) {
+      c01 += g1 * j11 + g3 * j13 + g5 * j15;
+      c02 += g2 * j22 + g3 * j23 + g4 * j24;
+    }
+    g += gs;
+    g0 = G[g]; g1 = G[g + 1]; g2 = G[g + 2]; g3 = G[g + 3]; g4 = G[g + 4]; g5 = G[g + 5];
+    c10 += g0 * j00 + g4 * j04 + g5 * j05;
+    c11 += g1 * j11 + g3 * j13 + g5 * j15;
+    if (!diag) c12 += g2 * j22 + g3 * j23 + g4 * j24;
+    g += gs;
+    g0 = G[g]; g1 = G[g + 1]; g2 = G[g + 2]; g3 = G[g + 3]; g4 = G[g + 4]; g5 = G[g + 5];
+    c20 += g0 * j00 + g4 * j04 + g5 * j05;
+    c21 += g1 * j11 + g3 * j13 + g5 * j15;
+    c22 += g2 * j22 + g3 * j23 + g4 * j24;
   }
   out[d0] = c00;
   out[e0] = c00;

@@ -4,8 +4,10 @@
 import { createConstraint, extraBodiesOf } from './model';
 import { type BodyModel, type BodyState, createBodyModel, initialState } from './model/body';
 import { type ConstraintEval, type ConstraintModel, type Pose } from './model/constraint';
+import { BALL_ROW_MASKS } from './model/kinematics';
 import { IDENTITY_MAT3, quatToMat3, quatToMat3Into, rotateTensorInto } from './math';
 import { type APlan, assembleAValues, buildAPlan } from './aPlan';
+import { rowSlotsOf } from './jRuns';
 import { cumsum } from './offsets';
 import type { CsrMatrix } from './linalg/types';
 import type { SceneSpec } from './scene/types';
@@ -175,7 +177,9 @@ export function buildWorld(scene: SceneSpec): World {
 
   const jOffset = (c: number, e: number, r: number): number =>
     e === 0 ? jOffA[rowStart[c] + r] : e === 1 ? jOffB[rowStart[c] + r] : jOffX[c][r * endX[c].length + e - 2];
-  const aPlan = buildAPlan({ rowStart, jColIdx, jRowPtr, touching, pairOffset, jOffset });
+  // a constraint of the three ball rows only (their structural zeros: ConstraintModel.rowMasks)
+  const ballTriple = (c: number): boolean => constraints[c].rows === 3 && endX[c].length === 0 && BALL_ROW_MASKS.every((m, r) => constraints[c].rowMasks?.[r] === m);
+  const aPlan = buildAPlan({ rowStart, jColIdx, jRowPtr, touching, pairOffset, jOffset, ballTriple });
 
   return {
     scene,
@@ -362,6 +366,7 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
   const Cdot = into ? into.Cdot : new Float64Array(nRows);
   const Jdotv = into ? into.Jdotv : new Float64Array(nRows);
   const { jOffA, jOffB, endA, endB } = world;
+  const slots = rowSlotsOf(world);
   for (let c = 0; c < constraints.length; c++) {
     const ia = endA[c];
     const ib = endB[c];
@@ -383,8 +388,16 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
       const oa = jOffA[row];
       const ob = jOffB[row];
       const o = r * 6;
-      if (oa >= 0) cd = copyRow6(JA, o, Jvals, oa, v, colA, cd);
-      if (ob >= 0) cd = copyRow6(JB, o, Jvals, ob, v, colB, cd);
+      const s0 = slots[3 * row];
+      if (s0 >= 0) {
+        // Ċ over the row's possibly nonzero entries only (jRuns.ts: the same sum bit for bit); J gets all six
+        const s1 = slots[3 * row + 1], s2 = slots[3 * row + 2];
+        if (oa >= 0) cd = copyRow6Slots(JA, o, Jvals, oa, v, colA, cd, s0, s1, s2);
+        if (ob >= 0) cd = copyRow6Slots(JB, o, Jvals, ob, v, colB, cd, s0, s1, s2);
+      } else {
+        if (oa >= 0) cd = copyRow6(JA, o, Jvals, oa, v, colA, cd);
+        if (ob >= 0) cd = copyRow6(JB, o, Jvals, ob, v, colB, cd);
+      }
       for (let e = 0; e < ex.length; e++) {
         const ox = world.jOffX[c][r * ex.length + e];
         if (ox < 0) continue;
@@ -421,6 +434,20 @@ function copyRow6(J: Float64Array, o: number, Jvals: Float64Array, d: number, v:
   cd += x3 * v[c + 3];
   cd += x4 * v[c + 4];
   cd += x5 * v[c + 5];
+  return cd;
+}
+
+/** copyRow6 for a row with exact zeros outside entries s0 < s1 < s2 (jRuns.ts rowSlotsOf): Ċ adds only theirs. */
+function copyRow6Slots(J: Float64Array, o: number, Jvals: Float64Array, d: number, v: Float64Array, c: number, cd: number, s0: number, s1: number, s2: number): number {
+  Jvals[d] = J[o];
+  Jvals[d + 1] = J[o + 1];
+  Jvals[d + 2] = J[o + 2];
+  Jvals[d + 3] = J[o + 3];
+  Jvals[d + 4] = J[o + 4];
+  Jvals[d + 5] = J[o + 5];
+  cd += J[o + s0] * v[c + s0];
+  cd += J[o + s1] * v[c + s1];
+  cd += J[o + s2] * v[c + s2];
   return cd;
 }
 

@@ -3,6 +3,12 @@
 // The same products and sums, in the same order, as linalg/sparse.ts csrMulVec / csrTransposeMulVec
 // (bit-identical results), with one column index read per run instead of one per entry (issue 9:
 // three such products per step). A pattern that is not made of such runs takes the general kernels.
+//
+// With a world's row slots (`rowSlotsOf`), a row whose constraint promises exact zeros outside three
+// entries of each block (ConstraintModel.rowMasks: ball rows, angle rows) reads only those three per
+// run. Still bit for bit the general kernels' results for finite x: their sums start at +0 and only
+// add, so a partial sum is never −0 and adding a skipped term (+0·x = ±0) leaves it unchanged.
+import type { World } from './assemble';
 import { csrMulVec, csrTransposeMulVec } from './linalg/sparse';
 import type { CsrMatrix } from './linalg/types';
 
@@ -23,13 +29,50 @@ function hasRuns(m: CsrMatrix): boolean {
   return r;
 }
 
-/** y = J·x (csrMulVec). */
-export function jMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float64Array): Float64Array {
+/** Per world (its constraints never change): `rowSlotsOf`. */
+const slotsOf = new WeakMap<World, Int8Array>();
+
+/**
+ * Per row of the world's J, 3 numbers: the offsets within each 6-entry run of the only entries that
+ * can be nonzero (ascending), when the row's constraint promises three (ConstraintModel.rowMasks);
+ * else −1 at the row's first slot (the whole run is read).
+ */
+export function rowSlotsOf(world: World): Int8Array {
+  let slots = slotsOf.get(world);
+  if (!slots) {
+    slots = new Int8Array(3 * world.nRows).fill(-1);
+    for (let c = 0; c < world.constraints.length; c++) {
+      const masks = world.constraints[c].rowMasks;
+      if (!masks || world.endX[c].length > 0) continue;
+      for (let r = 0; r < world.constraints[c].rows; r++) {
+        const mask = masks[r] ?? 0x3f;
+        const on = [0, 1, 2, 3, 4, 5].filter((j) => (mask >> j) & 1);
+        if (on.length === 3) slots.set(on, 3 * (world.rowStart[c] + r));
+      }
+    }
+    slotsOf.set(world, slots);
+  }
+  return slots;
+}
+
+/** y = J·x (csrMulVec). `slots`: the world's row slots (`rowSlotsOf`), when J is the world's. */
+export function jMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float64Array, slots?: Int8Array): Float64Array {
   if (!hasRuns(m)) return csrMulVec(m, x, out);
   const y = out ?? new Float64Array(m.rows);
   const { rowPtr, colIdx, values } = m;
   for (let i = 0; i < m.rows; i++) {
     let s = 0;
+    if (slots && slots[3 * i] >= 0) {
+      const o0 = slots[3 * i], o1 = slots[3 * i + 1], o2 = slots[3 * i + 2];
+      for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p += 6) {
+        const c = colIdx[p];
+        s += values[p + o0] * x[c + o0];
+        s += values[p + o1] * x[c + o1];
+        s += values[p + o2] * x[c + o2];
+      }
+      y[i] = s;
+      continue;
+    }
     for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p += 6) {
       const c = colIdx[p];
       s += values[p] * x[c];
@@ -44,8 +87,8 @@ export function jMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float64Array):
   return y;
 }
 
-/** y = Jᵀ·x (csrTransposeMulVec: rows with x_i = 0 skipped). */
-export function jTransposeMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float64Array): Float64Array {
+/** y = Jᵀ·x (csrTransposeMulVec: rows with x_i = 0 skipped). `slots`: as for `jMulVec`. */
+export function jTransposeMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float64Array, slots?: Int8Array): Float64Array {
   if (!hasRuns(m)) return csrTransposeMulVec(m, x, out);
   const y = out ?? new Float64Array(m.cols);
   y.fill(0, 0, m.cols);
@@ -53,6 +96,16 @@ export function jTransposeMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float
   for (let i = 0; i < m.rows; i++) {
     const xi = x[i];
     if (xi === 0) continue;
+    if (slots && slots[3 * i] >= 0) {
+      const o0 = slots[3 * i], o1 = slots[3 * i + 1], o2 = slots[3 * i + 2];
+      for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p += 6) {
+        const c = colIdx[p];
+        y[c + o0] += values[p + o0] * xi;
+        y[c + o1] += values[p + o1] * xi;
+        y[c + o2] += values[p + o2] * xi;
+      }
+      continue;
+    }
     for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p += 6) {
       const c = colIdx[p];
       y[c] += values[p] * xi;

@@ -2,7 +2,7 @@
 import { applyMinv, type Assembly, type World } from './assemble';
 import { norm2 } from './math';
 import { csrSubmatrix } from './linalg/sparse';
-import { jMulVec, jTransposeMulVec } from './jRuns';
+import { jMulVec, jTransposeMulVec, rowSlotsOf } from './jRuns';
 import { SymmetricSolver } from './linalg/solve';
 import type { CsrMatrix, DependentRow, SolveMethod, SymmetricSolveResult } from './linalg/types';
 import type { SolverSettings } from './scene/types';
@@ -195,6 +195,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
   const rows = (slot: number) => (scratch ? scratch.take(slot, n) : new Float64Array(n));
   const cols = (slot: number) => (scratch ? scratch.take(slot, nc) : new Float64Array(nc));
   const a0 = applyMinv(world, asm.minvCompact, F, cols(S_A0));
+  const slots = rowSlotsOf(world);
   const rhs = rows(S_RHS);
   const b = rows(S_B);
   // Σ|x| over rhs, b, B, λ, a0, a, Jᵀλ (SolveScratch.finiteBound): when it is ≤ HUGE none of them is
@@ -206,7 +207,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     // Solfec local dynamics: U = B + W·R, W = h·J·M⁻¹·Jᵀ, B = J·(u + h·M⁻¹F); target U = −(erp/h)·C.
     const free = new Float64Array(nc);
     for (let i = 0; i < nc; i++) free[i] = v[i] + h * a0[i];
-    B = jMulVec(J, free);
+    B = jMulVec(J, free, undefined, slots);
     for (let i = 0; i < n; i++) {
       rhs[i] = -(s.erp / h) * C[i];
       b[i] = rhs[i] - B[i];
@@ -215,7 +216,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     K = scaleCsr(A, h);
   } else {
     stabilizedRhsInto(s, asm, rhs);
-    const Ja0 = jMulVec(J, a0, rows(S_TMP_ROWS));
+    const Ja0 = jMulVec(J, a0, rows(S_TMP_ROWS), slots);
     for (let i = 0; i < n; i++) {
       b[i] = rhs[i] - Ja0[i];
       sumAbs += Math.abs(rhs[i]) + Math.abs(b[i]);
@@ -309,7 +310,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     singularValues = (spectra.length === 1 ? Float64Array.from(spectra[0]) : Float64Array.from(spectra.flatMap((x) => Array.from(x)))).sort().reverse();
   }
 
-  const constraintForce = jTransposeMulVec(J, lambda, cols(S_FORCE));
+  const constraintForce = jTransposeMulVec(J, lambda, cols(S_FORCE), slots);
   // a = a0 + M⁻¹·Jᵀλ, u⁺ = v + a·h (the correction M⁻¹·Jᵀλ goes through `a`'s buffer)
   const a = applyMinv(world, asm.minvCompact, constraintForce, cols(S_A));
   const uPlus = cols(S_UPLUS);
@@ -320,7 +321,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     sumAbs += Math.abs(a0[i]) + Math.abs(ai) + Math.abs(constraintForce[i]);
   }
   // ‖J·u⁺ − rhs‖ (velocity: U = J·u⁺ = B + W·R) or ‖J·a − rhs‖
-  const U = jMulVec(J, velocity ? uPlus : a, scratch ? scratch.take(S_TMP_ROWS, n) : undefined);
+  const U = jMulVec(J, velocity ? uPlus : a, scratch ? scratch.take(S_TMP_ROWS, n) : undefined, slots);
   for (let i = 0; i < n; i++) U[i] -= rhs[i];
   const residual = norm2(U);
   if (scratch) scratch.finiteBound = sumAbs;

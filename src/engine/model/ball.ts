@@ -7,11 +7,12 @@ import { vecOr } from '../math';
 import type { Vec3 } from '../types';
 import type { ConstraintSpec } from '../scene/types';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
-import { anchorKinematics, makeAnchorKin, writeBallRows } from './kinematics';
+import { anchorKinematics, BALL_ROW_MASKS, makeAnchorKin, writeBallRows } from './kinematics';
 
 export class BallConstraint implements ConstraintModel {
   readonly rows = 3;
   readonly rowLabels = ['x', 'y', 'z'] as const;
+  readonly rowMasks = BALL_ROW_MASKS;
   private readonly anchorA: Vec3;
   private readonly anchorB: Vec3;
   private readonly k = makeAnchorKin();

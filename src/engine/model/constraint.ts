@@ -37,6 +37,13 @@ export interface ConstraintModel {
   /** A short label per row, e.g. `['d']`, `['x','y','z']`, `['x','y','z','⊥1','⊥2']`. */
   readonly rowLabels: readonly string[];
   /**
+   * Optional, per row: a 6-bit mask (bit j: column j of a block, [vx,vy,vz,ωx,ωy,ωz]) outside which
+   * every evaluation writes exact zeros (+0) in each of the row's blocks — structurally, at every
+   * state, not because of the current configuration. The solve's products with J skip the other
+   * entries (jRuns.ts); J itself keeps every entry of its pattern (what users see). Absent: no promise.
+   */
+  readonly rowMasks?: readonly number[];
+  /**
    * Bodies beyond bodyA and bodyB whose motion the rows depend on (the coupler: the bodies of the
    * coupled joints), never "world", bodyA or bodyB; absent for two-body types. Their poses are passed
    * to `evaluate` as `extra`, in this order, and their Jacobian blocks are written to `out.JX`.

@@ -17,11 +17,14 @@ import {
   relativeReference,
   writeAngularRow,
   writeBallRows,
+  BALL_ROW_MASKS,
+  ANGULAR_ROW_MASK,
 } from './kinematics';
 
 export class FixedConstraint implements ConstraintModel {
   readonly rows = 6;
   readonly rowLabels = ['x', 'y', 'z', 'θx', 'θy', 'θz'] as const;
+  readonly rowMasks = [...BALL_ROW_MASKS, ANGULAR_ROW_MASK, ANGULAR_ROW_MASK, ANGULAR_ROW_MASK];
   /** q_rel0 = q_A0⁻¹ ⊗ q_B0, captured from the initial poses (or `spec.relativeOrientation`). */
   readonly qRel0: Quat;
   private readonly anchorA: Vec3;

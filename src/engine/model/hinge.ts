@@ -9,7 +9,7 @@ import type { Vec3 } from '../types';
 import type { ConstraintSpec } from '../scene/types';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
 import { crossInto, normalize, perpendicularBasis, vecOr } from '../math';
-import { anchorKinematics, makeAnchorKin, makeSpinKin, spinKinematics, writeBallRows } from './kinematics';
+import { anchorKinematics, ANGULAR_ROW_MASK, BALL_ROW_MASKS, makeAnchorKin, makeSpinKin, spinKinematics, writeBallRows } from './kinematics';
 
 /** A unit axis from the spec, defaulting to z when missing or zero. */
 export function unitAxis(v: Vec3 | undefined): Vec3 {
@@ -20,6 +20,7 @@ export function unitAxis(v: Vec3 | undefined): Vec3 {
 export class HingeConstraint implements ConstraintModel {
   readonly rows = 5;
   readonly rowLabels = ['x', 'y', 'z', '⊥1', '⊥2'] as const;
+  readonly rowMasks = [...BALL_ROW_MASKS, ANGULAR_ROW_MASK, ANGULAR_ROW_MASK];
   readonly axisA: Vec3;
   readonly axisB: Vec3;
   /** Perpendiculars of axisB in B's frame. */

@@ -103,6 +103,14 @@ export function writeBallRow(k: AnchorKin, axis: number, row: number, out: Const
 }
 
 /**
+ * The entries `writeBallRows` may leave nonzero in each block of rows x, y, z (ConstraintModel.rowMasks):
+ * e_i and r×e_i, whose i-th component is always 0 — the literal zeros written below.
+ */
+export const BALL_ROW_MASKS: readonly number[] = [0b110001, 0b101010, 0b011100];
+/** A row with an exact zero linear part (writeAngularRow, the hinge's and universal joint's angle rows). */
+export const ANGULAR_ROW_MASK = 0b111000;
+
+/**
  * The three ball-joint rows (world axes x, y, z) at output rows 0..2, with C = d: what `writeBallRow`
  * for axes 0, 1, 2 and C_i = d_i write, each entry stored once (no zero fill first).
  */

@@ -9,11 +9,12 @@ import type { ConstraintSpec } from '../scene/types';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
 import { mat3MulVecInto, vecOr } from '../math';
 import { unitAxis } from './hinge';
-import { anchorKinematics, makeAnchorKin, writeBallRows } from './kinematics';
+import { anchorKinematics, ANGULAR_ROW_MASK, BALL_ROW_MASKS, makeAnchorKin, writeBallRows } from './kinematics';
 
 export class UniversalConstraint implements ConstraintModel {
   readonly rows = 4;
   readonly rowLabels = ['x', 'y', 'z', '∠'] as const;
+  readonly rowMasks = [...BALL_ROW_MASKS, ANGULAR_ROW_MASK];
   readonly axisA: Vec3;
   readonly axisB: Vec3;
   /** a₀·b₀ in the initial configuration. */
