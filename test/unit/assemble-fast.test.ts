@@ -2,7 +2,9 @@
 // schedule (aPlan.ts) against a dense product with M⁻¹ built independently from the scene, and
 // against the former body-by-body accumulation (the lower triangle, which the up-looking Cholesky
 // reads, must be the same numbers); assembling into reused buffers gives what a fresh assembly
-// gives; the ball rows written at once and the energy without temporaries are the former numbers.
+// gives; the ball rows written at once and the energy without temporaries are the former numbers;
+// J's structural zeros (ConstraintModel.rowMasks) are +0 at every state and the products that skip
+// them (jRuns.ts with row slots, the assembly's Ċ) equal the full products bit for bit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Matrix, inverse } from 'ml-matrix';
@@ -14,6 +16,9 @@ import { energyOf } from '../../src/engine/analysis';
 import { makeEval } from '../../src/engine/model/constraint';
 import { anchorKinematics, makeAnchorKin, writeBallRow, writeBallRows } from '../../src/engine/model/kinematics';
 import type { Quat, Vec3 } from '../../src/engine/types';
+import { jMulVec, jTransposeMulVec, rowSlotsOf } from '../../src/engine/jRuns';
+import { csrMulVec, csrTransposeMulVec } from '../../src/engine/linalg/sparse';
+import { chainParams, chainSceneText } from '../../bench/chain';
 import { rng } from './linalg-fixtures';
 
 /** Every constraint type, world ends, a fixed body as an end and as a coupler's extra end, a full inertia matrix. */
@@ -251,5 +256,75 @@ test('energyOf: ½m|v|² + ½(Rᵀω)ᵀI(Rᵀω) − m·g·p, the same numbers 
       if (b.spec.gravity) potential -= m * (g[0] * s.p[0] + g[1] * s.p[1] + g[2] * s.p[2]);
     });
     assert.deepEqual(energyOf(world, states), { kinetic, potential, total: kinetic + potential });
+  }
+});
+
+const worldOf = (text: string): World => {
+  const p = parseScene(text);
+  assert.ok(p.scene && !p.hasErrors, 'scene');
+  return buildWorld(p.scene);
+};
+const sameBits = (a: ArrayLike<number>, b: ArrayLike<number>, what: string) => {
+  assert.equal(a.length, b.length, `${what}: length`);
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) assert.fail(`${what}[${i}]: ${a[i]} vs ${b[i]}`);
+};
+
+test('J structural zeros: every entry outside a row mask is +0 at random states; ball, hinge, universal and fixed rows declare masks', () => {
+  const world = worldOf(JSON.stringify(SCENE));
+  assert.deepEqual(world.constraints.filter((c) => c.rowMasks).map((c) => c.spec.name), ['pin', 'h1', 'u', 'weld', 'tie']);
+  for (const seed of [1, 2, 3, 4]) {
+    assemble(world, randomStates(world, seed));
+    let zeros = 0, nonzeros = 0;
+    for (let c = 0; c < world.constraints.length; c++) {
+      const masks = world.constraints[c].rowMasks;
+      if (!masks) continue;
+      assert.equal(masks.length, world.constraints[c].rows, `${world.constraints[c].spec.name}: one mask a row`);
+      const ev = world.evals[c];
+      for (let r = 0; r < masks.length; r++)
+        for (const block of [ev.JA, ev.JB])
+          for (let j = 0; j < 6; j++) {
+            const x = block[6 * r + j];
+            if ((masks[r] >> j) & 1) {
+              if (x !== 0) nonzeros++;
+              continue;
+            }
+            assert.ok(Object.is(x, 0), `${world.constraints[c].spec.name} row ${r} entry ${j}: ${x}`);
+            zeros++;
+          }
+    }
+    assert.ok(zeros >= 60 && nonzeros >= 60, `seed ${seed}: ${zeros} zeros, ${nonzeros} nonzeros checked`);
+  }
+});
+
+test('J structural zeros: J·x, Jᵀ·y and Ċ over the masked entries only equal the full products bit for bit', () => {
+  for (const [name, text] of [['every type', JSON.stringify(SCENE)], ['bench chain 10', chainSceneText(chainParams(10))]]) {
+    const world = worldOf(text);
+    const slots = rowSlotsOf(world);
+    assert.ok(slots.some((x) => x >= 0), `${name}: rows with slots`);
+    for (const seed of [1, 2, 3]) {
+      const asm = assemble(world, randomStates(world, seed));
+      const r = rng(100 + seed);
+      const x = Float64Array.from({ length: world.nCols }, () => r() - 0.5);
+      // y with exact zeros (rows both kernels skip) and negative zeros
+      const y = Float64Array.from({ length: world.nRows }, (_, i) => (i % 5 === 0 ? 0 : i % 7 === 0 ? -0 : r() - 0.5));
+      sameBits(jMulVec(asm.J, x, undefined, slots), csrMulVec(asm.J, x), `${name} J·x`);
+      sameBits(jTransposeMulVec(asm.J, y, undefined, slots), csrTransposeMulVec(asm.J, y), `${name} Jᵀ·y`);
+      // Ċ: per row the A block's six products, then the B block's and the extra ends' (the assembly's order)
+      const ref = new Float64Array(world.nRows);
+      for (let c = 0; c < world.constraints.length; c++) {
+        const ev = world.evals[c];
+        const ends = [world.endA[c], world.endB[c], ...world.endX[c]];
+        const blocks = [ev.JA, ev.JB, ...ev.JX];
+        for (let row = 0; row < world.constraints[c].rows; row++) {
+          let cd = 0;
+          blocks.forEach((block, e) => {
+            const col = ends[e] < 0 ? -1 : world.bodies[ends[e]].column;
+            if (col >= 0) for (let j = 0; j < 6; j++) cd += block[6 * row + j] * asm.v[col + j];
+          });
+          ref[world.rowStart[c] + row] = cd;
+        }
+      }
+      sameBits(asm.Cdot, ref, `${name} Ċ`);
+    }
   }
 });
