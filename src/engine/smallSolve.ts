@@ -12,7 +12,7 @@
 // rank analysis, the scaled κ, a non-finite input, a pivot that stops the factorisation) returns
 // undefined and the caller uses the reference solver, which reproduces the failure or the fallback.
 import { analyze } from './linalg/cholesky';
-import { type CondestWork, estimateInverseNorm1 } from './linalg/condest';
+import { type CondestWork, estimateInverseNorm1, highamVector } from './linalg/condest';
 import type { CsrMatrix, SymmetricSolveResult } from './linalg/types';
 import { residualInto as residual, type SolverOptions } from './linalg/solve';
 import { isFiniteVec, norm2 } from './math';
@@ -51,6 +51,8 @@ export class SmallSolver {
   private readonly w: Work;
   /** Where the condition estimate of the last matrix ended (solve.ts keeps it in the Symbolic: Symbolic.condStart). */
   private condStart = -1;
+  private readonly condWork: CondestWork;
+  private readonly condSolve: (v: Float64Array) => Float64Array;
   /** ‖A‖₁ of the matrix the last completed `factor` factorised. */
   private normA = NaN;
 
@@ -78,6 +80,10 @@ export class SmallSolver {
     this.D = new Float64Array(n);
     const v = () => new Float64Array(n);
     this.w = { r: v(), r2: v(), dx: v(), x2: v(), est: v(), xi: v(), buf: v() };
+    // the condition estimate's scratch, its solve and Higham's vector, once per solver (not per call)
+    const buf = this.w.dx;
+    this.condWork = { x: this.w.est, xi: this.w.xi, start: -1, alt: highamVector(n) };
+    this.condSolve = (v) => this.solveInto(v, buf);
   }
 
   /**
@@ -234,22 +240,26 @@ export class SmallSolver {
     const w = this.w;
     // the reference declines a non-finite ‖A‖₁ before factorising; here ‖A‖₁ comes out of the
     // factorisation (which stops or completes on any values, never throws): undefined either way
-    if (!isFiniteVec(b) || !Number.isFinite(c)) return undefined;
+    // ‖b‖ and ‖x‖ (norm2: NaN or ∞ when an entry is) stand for the reference's finiteness tests of b
+    // and x; an overflowing norm of finite entries also declines (the reference then answers: the
+    // same result, only slower), so nothing this path returns differs
+    const bn = norm2(b);
+    if (!Number.isFinite(bn) || !Number.isFinite(c)) return undefined;
     if (!this.factor(A, c)) return undefined;
     const normA = this.normA;
     if (!Number.isFinite(normA)) return undefined;
     const normM = normA + Math.abs(c);
-    const bn = norm2(b);
     const x = this.solveInto(b, out ?? new Float64Array(n));
-    if (!isFiniteVec(x)) return undefined;
-    let residualNorm = this.refine(A, c, x, b, bn + normM * norm2(x));
+    const xn = norm2(x);
+    if (!Number.isFinite(xn)) return undefined;
+    let residualNorm = this.refine(A, c, x, b, bn + normM * xn);
     if (!isFiniteVec(x)) return undefined;
     if (!Number.isFinite(residualNorm)) residualNorm = residual(A, c, x, b, w.r);
     let cond = NaN;
     if (analysis) {
-      const buf = w.dx;
-      const cw: CondestWork = { x: w.est, xi: w.xi, start: this.condStart };
-      cond = normM * estimateInverseNorm1(n, (v) => this.solveInto(v, buf), undefined, undefined, cw);
+      const cw = this.condWork;
+      cw.start = this.condStart;
+      cond = normM * estimateInverseNorm1(n, this.condSolve, undefined, undefined, cw);
       this.condStart = cw.start ?? -1;
       if (!Number.isFinite(cond)) cond = Infinity;
     }

@@ -13,6 +13,17 @@ export interface CondestWork {
    * x = (1/n,…,1/n). Out: the column j of the final unit vector e_j (the maximiser found), −1 if none.
    */
   start?: number;
+  /**
+   * Higham's alternating vector for this n (`highamVector(n)`), when the caller keeps one: read only,
+   * instead of building it into `xi` on every call (the same numbers, so the same estimate).
+   */
+  alt?: Float64Array;
+}
+
+/** Higham's alternating vector b_i = (−1)^i·(1 + i/(n−1)), i < n, as `estimateInverseNorm1` builds it. */
+export function highamVector(n: number, out: Float64Array = new Float64Array(n)): Float64Array {
+  for (let i = 0; i < n; i++) out[i] = (i % 2 === 0 ? 1 : -1) * (1 + (n > 1 ? i / (n - 1) : 0));
+  return out;
 }
 
 /**
@@ -83,8 +94,7 @@ export function estimateInverseNorm1(n: number, solve: SolveFn, solveT: SolveFn 
   }
   if (work) work.start = best >= 0 ? best : jPrev;
   // Higham's alternating vector guards against Hager's worst cases.
-  const b = xi;
-  for (let i = 0; i < n; i++) b[i] = (i % 2 === 0 ? 1 : -1) * (1 + (n > 1 ? i / (n - 1) : 0));
+  const b = work?.alt && work.alt.length === n ? work.alt : highamVector(n, xi);
   const y = solve(b);
   let e2 = 0;
   for (let i = 0; i < n; i++) e2 += Math.abs(y[i]);
