@@ -132,6 +132,7 @@ export class SmallSolver {
   private factor(A: CsrMatrix, shift: number): boolean {
     const n = A.rows;
     const { first, off, L, D } = this;
+    const U = this.w.buf;
     const { rowPtr, colIdx, values } = A;
     // ‖A‖₁ = max column sum = max row sum, A being symmetric with mirrored entries bit for bit (the
     // caller's K, assembled so; the factorisation reads only A's lower triangle and so assumes it
@@ -153,19 +154,18 @@ export class SmallSolver {
       // csrNorm1's max (s[j] > mx): NaN never wins there, so it does not here
       if (rowAbs > norm) norm = rowAbs;
       // u_kj = a_kj − Σ_{t<j} l_jt·u_kt (t increasing: the reference's visiting order), then l_kj = u_kj / d_j
+      // and d_k −= l_kj·u_kj, j increasing as in the reference's second loop; u_kj is kept in U (the
+      // later u_kj' read it) and l_kj goes into L at once, so one loop does both with the same operations
+      let dk = L[rk + k] + shift;
+      const akk = dk;
       for (let j = fk; j < k; j++) {
         const rj = off[j];
         let s = L[rk + j];
         const fj = first[j];
-        for (let t = fj > fk ? fj : fk; t < j; t++) s -= L[rj + t] * L[rk + t];
-        L[rk + j] = s;
-      }
-      let dk = L[rk + k] + shift;
-      const akk = dk;
-      for (let j = fk; j < k; j++) {
-        const yi = L[rk + j];
-        const lki = yi / D[j];
-        dk -= lki * yi;
+        for (let t = fj > fk ? fj : fk; t < j; t++) s -= L[rj + t] * U[t];
+        U[j] = s;
+        const lki = s / D[j];
+        dk -= lki * s;
         L[rk + j] = lki;
       }
       if (dk <= PIVOT_TOL * Math.abs(akk)) return false;
