@@ -47,6 +47,8 @@ export class SmallSolver {
   private readonly L: Float64Array;
   /** Every row j+1..lastRow[j] has column j inside its envelope (first[i] ≤ j), for every j. */
   private readonly columnsFull: boolean;
+  /** The envelope of a chain of 3-row blocks (ball chains): `solveChain3` unrolls the solves. */
+  private readonly chain3: boolean;
   private readonly D: Float64Array;
   private readonly w: Work;
   /** Where the condition estimate of the last matrix ended (solve.ts keeps it in the Symbolic: Symbolic.condStart). */
@@ -77,6 +79,9 @@ export class SmallSolver {
     let full = true;
     for (let j = 0; j < n && full; j++) for (let i = j + 1; i <= this.lastRow[j]; i++) if (first[i] > j) full = false;
     this.columnsFull = full;
+    let chain3 = n % 3 === 0;
+    for (let k = 0; k < n && chain3; k++) if (first[k] !== (k < 3 ? 0 : 3 * Math.floor(k / 3) - 3)) chain3 = false;
+    this.chain3 = chain3;
     this.D = new Float64Array(n);
     const v = () => new Float64Array(n);
     this.w = { r: v(), r2: v(), dx: v(), x2: v(), est: v(), xi: v(), buf: v() };
@@ -177,6 +182,7 @@ export class SmallSolver {
 
   /** x = (L·D·Lᵀ)⁻¹·b (cholesky.ts Factor.solve in natural order; x may be b). */
   private solveInto(b: ArrayLike<number>, x: Float64Array): Float64Array {
+    if (this.chain3) return this.solveChain3(b, x);
     const n = this.D.length;
     const { first, lastRow, off, L, D } = this;
     for (let k = 0; k < n; k++) {
@@ -200,6 +206,83 @@ export class SmallSolver {
       let s = x[j] / D[j];
       for (let i = j + 1, e = lastRow[j]; i <= e; i++) if (first[i] <= j) s -= L[off[i] + j] * x[i];
       x[j] = s;
+    }
+    return x;
+  }
+
+  /**
+   * `solveInto` for the envelope of a chain of 3-row blocks (`chain3`): row k of block K = ⌊k/3⌋ starts
+   * at column 3K − 3 (block 0 at 0), so column j's rows run to the end of the next block. The loops
+   * unrolled: every term of every sum the same, subtracted in the same (ascending) order.
+   */
+  private solveChain3(b: ArrayLike<number>, x: Float64Array): Float64Array {
+    const n = this.D.length;
+    const { off, L, D } = this;
+    // forward: block 0 (rows 0..2 from column 0), then blocks K ≥ 1 (rows 3K..3K+2 from column p = 3K − 3)
+    x[0] = b[0];
+    x[1] = b[1] - L[off[1]] * x[0];
+    let s = b[2];
+    s -= L[off[2]] * x[0];
+    s -= L[off[2] + 1] * x[1];
+    x[2] = s;
+    for (let r = 3; r < n; r += 3) {
+      const p = r - 3;
+      const x0 = x[p], x1 = x[p + 1], x2 = x[p + 2];
+      let o = off[r] + p;
+      s = b[r];
+      s -= L[o] * x0;
+      s -= L[o + 1] * x1;
+      s -= L[o + 2] * x2;
+      const y0 = s;
+      x[r] = y0;
+      o = off[r + 1] + p;
+      s = b[r + 1];
+      s -= L[o] * x0;
+      s -= L[o + 1] * x1;
+      s -= L[o + 2] * x2;
+      s -= L[o + 3] * y0;
+      const y1 = s;
+      x[r + 1] = y1;
+      o = off[r + 2] + p;
+      s = b[r + 2];
+      s -= L[o] * x0;
+      s -= L[o + 1] * x1;
+      s -= L[o + 2] * x2;
+      s -= L[o + 3] * y0;
+      s -= L[o + 4] * y1;
+      x[r + 2] = s;
+    }
+    // backward, blocks from the last: column j = q + c takes rows j+1..q+2 of its block, then the next block's three
+    for (let q = n - 3; q >= 0; q -= 3) {
+      const next = q + 3 < n;
+      const o3 = next ? off[q + 3] : 0, o4 = next ? off[q + 4] : 0, o5 = next ? off[q + 5] : 0;
+      const z3 = next ? x[q + 3] : 0, z4 = next ? x[q + 4] : 0, z5 = next ? x[q + 5] : 0;
+      s = x[q + 2] / D[q + 2];
+      if (next) {
+        s -= L[o3 + q + 2] * z3;
+        s -= L[o4 + q + 2] * z4;
+        s -= L[o5 + q + 2] * z5;
+      }
+      const w2 = s;
+      x[q + 2] = w2;
+      s = x[q + 1] / D[q + 1];
+      s -= L[off[q + 2] + q + 1] * w2;
+      if (next) {
+        s -= L[o3 + q + 1] * z3;
+        s -= L[o4 + q + 1] * z4;
+        s -= L[o5 + q + 1] * z5;
+      }
+      const w1 = s;
+      x[q + 1] = w1;
+      s = x[q] / D[q];
+      s -= L[off[q + 1] + q] * w1;
+      s -= L[off[q + 2] + q] * w2;
+      if (next) {
+        s -= L[o3 + q] * z3;
+        s -= L[o4 + q] * z4;
+        s -= L[o5 + q] * z5;
+      }
+      x[q] = s;
     }
     return x;
   }
