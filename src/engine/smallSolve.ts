@@ -163,7 +163,8 @@ export class SmallSolver {
       // later u_kj' read it) and l_kj goes into L at once, so one loop does both with the same operations
       let dk = L[rk + k] + shift;
       const akk = dk;
-      for (let j = fk; j < k; j++) {
+      if (this.chain3) dk = this.eliminateChain3(rk, fk, k - fk, dk);
+      else for (let j = fk; j < k; j++) {
         const rj = off[j];
         let s = L[rk + j];
         const fj = first[j];
@@ -178,6 +179,56 @@ export class SmallSolver {
     }
     this.normA = norm;
     return true;
+  }
+
+  /**
+   * The elimination of `factor` for row k of a `chain3` envelope: its columns are the window
+   * p = first[k] .. p + len − 1 (len ≤ 5), and every column j of the window has first[j] ≤ p, so
+   * u_kj = a_kj − Σ_{t=p}^{j−1} l_jt·u_kt over the window's earlier columns. Unrolled, with the u in
+   * locals: each u, l and the updates of d_k are `factor`'s operations in its order. Returns d_k.
+   */
+  private eliminateChain3(rk: number, p: number, len: number, dk: number): number {
+    if (len === 0) return dk;
+    const { off, L, D } = this;
+    const u0 = L[rk + p];
+    let l = u0 / D[p];
+    dk -= l * u0;
+    L[rk + p] = l;
+    if (len === 1) return dk;
+    let o = off[p + 1] + p;
+    let u1 = L[rk + p + 1];
+    u1 -= L[o] * u0;
+    l = u1 / D[p + 1];
+    dk -= l * u1;
+    L[rk + p + 1] = l;
+    if (len === 2) return dk;
+    o = off[p + 2] + p;
+    let u2 = L[rk + p + 2];
+    u2 -= L[o] * u0;
+    u2 -= L[o + 1] * u1;
+    l = u2 / D[p + 2];
+    dk -= l * u2;
+    L[rk + p + 2] = l;
+    if (len === 3) return dk;
+    o = off[p + 3] + p;
+    let u3 = L[rk + p + 3];
+    u3 -= L[o] * u0;
+    u3 -= L[o + 1] * u1;
+    u3 -= L[o + 2] * u2;
+    l = u3 / D[p + 3];
+    dk -= l * u3;
+    L[rk + p + 3] = l;
+    if (len === 4) return dk;
+    o = off[p + 4] + p;
+    let u4 = L[rk + p + 4];
+    u4 -= L[o] * u0;
+    u4 -= L[o + 1] * u1;
+    u4 -= L[o + 2] * u2;
+    u4 -= L[o + 3] * u3;
+    l = u4 / D[p + 4];
+    dk -= l * u4;
+    L[rk + p + 4] = l;
+    return dk;
   }
 
   /** x = (L·D·Lᵀ)⁻¹·b (cholesky.ts Factor.solve in natural order; x may be b). */
