@@ -49,6 +49,11 @@ export class SmallSolver {
   private readonly columnsFull: boolean;
   /** The envelope of a chain of 3-row blocks (ball chains): `solveChain3` unrolls the solves. */
   private readonly chain3: boolean;
+  /**
+   * Every row k of A is the consecutive columns first[k], first[k] + 1, … up to at least k (ball
+   * chains): its lower part fills row k's envelope exactly, and no column index needs to be read.
+   */
+  private readonly rowRuns: boolean;
   private readonly D: Float64Array;
   private readonly w: Work;
   /** Where the condition estimate of the last matrix ended (solve.ts keeps it in the Symbolic: Symbolic.condStart). */
@@ -82,6 +87,14 @@ export class SmallSolver {
     let chain3 = n % 3 === 0;
     for (let k = 0; k < n && chain3; k++) if (first[k] !== (k < 3 ? 0 : 3 * Math.floor(k / 3) - 3)) chain3 = false;
     this.chain3 = chain3;
+    // A's rows as runs of consecutive columns, each from its envelope's first column past the diagonal
+    let runs = true;
+    for (let k = 0; k < n && runs; k++) {
+      const p0 = rowPtr[k], e = rowPtr[k + 1];
+      if (e - p0 < k - first[k] + 1 || colIdx[p0] !== first[k]) runs = false;
+      for (let p = p0 + 1; p < e && runs; p++) if (colIdx[p] !== colIdx[p - 1] + 1) runs = false;
+    }
+    this.rowRuns = runs;
     this.D = new Float64Array(n);
     const v = () => new Float64Array(n);
     this.w = { r: v(), r2: v(), dx: v(), x2: v(), est: v(), xi: v(), buf: v() };
@@ -147,14 +160,27 @@ export class SmallSolver {
     for (let k = 0; k < n; k++) {
       const rk = off[k];
       const fk = first[k];
-      for (let j = fk; j <= k; j++) L[rk + j] = 0;
-      // the scatter of A's row k (Y[i] += a_ki from Y = 0)
       let rowAbs = 0;
-      for (let p = rowPtr[k], e = rowPtr[k + 1]; p < e; p++) {
-        const j = colIdx[p];
-        const a = values[p];
-        rowAbs += Math.abs(a);
-        if (j <= k) L[rk + j] += a;
+      if (this.rowRuns) {
+        // entry p of the row is column fk + (p − p0), each envelope slot gets exactly one: 0 + a is the
+        // reference's Y = 0, Y += a (the same operation), with no zero fill and no column index read
+        const p0 = rowPtr[k], e = rowPtr[k + 1], pk = p0 + (k - fk), d = rk + fk - p0;
+        let p = p0;
+        for (; p <= pk; p++) {
+          const a = values[p];
+          rowAbs += Math.abs(a);
+          L[d + p] = 0 + a;
+        }
+        for (; p < e; p++) rowAbs += Math.abs(values[p]);
+      } else {
+        for (let j = fk; j <= k; j++) L[rk + j] = 0;
+        // the scatter of A's row k (Y[i] += a_ki from Y = 0)
+        for (let p = rowPtr[k], e = rowPtr[k + 1]; p < e; p++) {
+          const j = colIdx[p];
+          const a = values[p];
+          rowAbs += Math.abs(a);
+          if (j <= k) L[rk + j] += a;
+        }
       }
       // csrNorm1's max (s[j] > mx): NaN never wins there, so it does not here
       if (rowAbs > norm) norm = rowAbs;
@@ -338,17 +364,34 @@ export class SmallSolver {
     return x;
   }
 
+  /** solve.ts `residualInto` (its operations in its order), reading no column index when A's rows are runs. */
+  private residual(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, r: Float64Array): number {
+    if (!this.rowRuns) return residual(A, shift, x, b, r);
+    const n = A.rows;
+    const { rowPtr, colIdx, values } = A;
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      let ax = 0;
+      const p0 = rowPtr[i], d = colIdx[p0] - p0;
+      for (let p = p0, e = rowPtr[i + 1]; p < e; p++) ax += values[p] * x[d + p];
+      const ri = b[i] - ax - shift * x[i];
+      r[i] = ri;
+      s += ri * ri;
+    }
+    return Math.sqrt(s);
+  }
+
   /** solve.ts `refine`: up to two refinement steps while the residual is above round-off level. */
   private refine(A: CsrMatrix, shift: number, x: Float64Array, b: ArrayLike<number>, scale: number): number {
     const w = this.w;
     let r = w.r;
     let spare = w.r2;
-    let norm = residual(A, shift, x, b, r);
+    let norm = this.residual(A, shift, x, b, r);
     const { dx, x2 } = w;
     for (let it = 0; it < 2 && norm > 1e-14 * scale; it++) {
       this.solveInto(r, dx);
       for (let i = 0; i < x.length; i++) x2[i] = x[i] + dx[i];
-      const norm2nd = residual(A, shift, x2, b, spare);
+      const norm2nd = this.residual(A, shift, x2, b, spare);
       if (!(norm2nd < norm)) break;
       x.set(x2);
       const t = r;
@@ -388,7 +431,7 @@ export class SmallSolver {
     if (!Number.isFinite(xn)) return undefined;
     let residualNorm = this.refine(A, c, x, b, bn + normM * xn);
     if (!isFiniteVec(x)) return undefined;
-    if (!Number.isFinite(residualNorm)) residualNorm = residual(A, c, x, b, w.r);
+    if (!Number.isFinite(residualNorm)) residualNorm = this.residual(A, c, x, b, w.r);
     let cond = NaN;
     if (analysis) {
       const cw = this.condWork;
