@@ -185,3 +185,17 @@ test('small islands: SmallSolver.solve equals SymmetricSolver.solve on a stream 
   assert.equal(small.solve(base, new Float64Array(base.rows).fill(1), { ...opts, exactCondMaxRows: 1000 }), undefined, 'exact spectrum');
   assert.equal(small.solve({ ...base, rowPtr: base.rowPtr.slice() }, new Float64Array(base.rows).fill(1), opts), undefined, 'another pattern array');
 });
+
+test('small islands: ball chains take the unrolled paths (chain3 envelope, A rows as runs), hinge chains and stars the general ones — the runs above compare them all', () => {
+  const pathsOf = (A: CsrMatrix) => {
+    const s = SmallSolver.of(A);
+    assert.ok(s);
+    return [Reflect.get(s, 'chain3'), Reflect.get(s, 'rowRuns')];
+  };
+  for (const n of [1, 5, 10, 32]) assert.deepEqual(pathsOf(chainA(n)), [true, true], `ball chain ${n}`);
+  const hinge = parseScene(linksScene(chain(12), {}, 'hinge'));
+  const hingeA = assemble(buildWorld(hinge.scene!), hinge.scene!.bodies.map(initialState)).A;
+  // 5-row blocks: the general elimination and solves; A's rows are still runs filling the envelope
+  assert.deepEqual(pathsOf(hingeA), [false, true], 'hinge chain');
+  assert.deepEqual(pathsOf(linksA(star(2, 3, true))), [false, false], 'star 2×3');
+});
