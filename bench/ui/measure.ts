@@ -73,14 +73,41 @@ export interface LoadFigures {
   cpuMs?: number;
   /** Main-thread CPU time from navigation start to painted (ms; reloads only, from a light trace). */
   cpuToPaintMs?: number;
+  /** Where the time to paint went (ms since navigation start, each phase's end; see page.ts PHASES_IN_PAGE). */
+  phases: Phases;
+}
+
+/**
+ * The ends of the phases of a load, ms since navigation start (null: not available): the HTML
+ * received, the first-paint bundle received, evaluated (DOMContentLoaded), `ready` posted, the
+ * model message arrived, the inspector painted.
+ */
+export interface Phases {
+  html: number | null;
+  script: number | null;
+  evaluated: number | null;
+  ready: number | null;
+  model: number | null;
+  painted: number | null;
+}
+
+export const PHASE_NAMES: (keyof Phases)[] = ['html', 'script', 'evaluated', 'ready', 'model', 'painted'];
+
+function medianPhases(loads: LoadFigures[]): Phases {
+  const out = {} as Phases;
+  for (const k of PHASE_NAMES) {
+    const v = loads.map((l) => l.phases[k]).filter((x): x is number => x !== null);
+    out[k] = v.length ? median(v) : null;
+  }
+  return out;
 }
 
 /** Poll the page (page.evaluate, which the panel's CSP allows; waitForFunction would need eval). */
 async function readLoad(page: Page, timeoutMs: number): Promise<LoadFigures> {
   const t0 = Date.now();
   for (;;) {
-    const r = (await page.evaluate(READ_LOAD)) as { modelAt: number; paintedAt: number; settledAt: number } | null;
-    if (r) return { paintMs: r.paintedAt, modelToPaintMs: r.paintedAt - r.modelAt, settledMs: r.settledAt };
+    const r = (await page.evaluate(READ_LOAD)) as { modelAt: number; paintedAt: number; settledAt: number; phases: Omit<Phases, 'model' | 'painted'> } | null;
+    if (r) return { paintMs: r.paintedAt, modelToPaintMs: r.paintedAt - r.modelAt, settledMs: r.settledAt, phases: { ...r.phases, model: r.modelAt, painted: r.paintedAt } };
     if (Date.now() - t0 > timeoutMs) throw new Error(`the inspector did not paint within ${timeoutMs} ms (no <h1> with the scene name and a drawn heatmap canvas)`);
     await new Promise((res) => setTimeout(res, 50));
   }
@@ -138,6 +165,7 @@ export async function firstPaint(
         settledMs: med((x) => x.settledMs),
         cpuMs: cpus.length ? median(cpus) : undefined,
         cpuToPaintMs: medianOf(warm.map((x) => x.cpuToPaintMs)),
+        phases: medianPhases(warm.length ? warm : [cold]),
       },
       reloads: warm.length,
       consoleErrors: p.consoleErrors,

@@ -22,7 +22,8 @@ import { chainParams, chainSceneText } from '../chain';
 import { fixtureFromText, buildFixture, ROOT, type Fixture } from '../../test/browser/fixtures';
 import { requireChromium, ensureBuilt, launch } from '../../test/browser/harness';
 import { fmtLoad, table } from '../format';
-import { firstPaint, heatmapDraw, idleFps, pan, type FirstPaint, type HeatmapDraw, type Pan } from './measure';
+import { firstPaint, heatmapDraw, idleFps, pan, PHASE_NAMES, type FirstPaint, type HeatmapDraw, type Pan } from './measure';
+import { medianPhaseLengths, medianPhases, PHASE_HEADINGS, PHASE_NOTES, phaseCells } from './phases';
 
 /** The second browser of the pan: software compositing instead of SwiftShader GL compositing. */
 const SOFTWARE_COMPOSITING = ['--disable-gpu-compositing'];
@@ -219,6 +220,29 @@ async function main(): Promise<void> {
       '  "CPU fits": the wall-clock figure misses the target but the main-thread CPU time to paint is within it (a busy machine).',
     ].join('\n'),
   );
+  {
+    const ex = paints.filter((p) => !p.name.startsWith('chain of'));
+    const phaseRows = paints.map((p) => [p.name, ...phaseCells(p.warm.phases)]);
+    phaseRows.push(['median of the examples', ...phaseCells(medianPhases(ex))]);
+    const lengths = medianPhaseLengths(ex);
+    phaseRows.push(['median length of each phase (examples)', ...PHASE_NAMES.map((k) => (lengths[k] !== null ? `+${lengths[k]!.toFixed(0)}` : '—'))]);
+    if (opts.baseline && basePaints.length) {
+      const bex = basePaints.filter((p) => !p.name.startsWith('chain of'));
+      phaseRows.push(['baseline: median of the examples', ...phaseCells(medianPhases(bex))]);
+      const bl = medianPhaseLengths(bex);
+      phaseRows.push(['baseline: median length of each phase', ...PHASE_NAMES.map((k) => (bl[k] !== null ? `+${bl[k]!.toFixed(0)}` : '—'))]);
+    }
+    const within = ex.filter((p) => p.warm.paintMs <= TARGET.examplePaintMs).length;
+    const walls = ex.map((p) => p.warm.paintMs).sort((a, b) => a - b);
+    console.log('\nFirst paint phases (ms since navigation start, warm medians; the phase\'s own length in brackets)\n');
+    console.log(table(['first paint', ...PHASE_HEADINGS], phaseRows));
+    console.log(PHASE_NOTES.join('\n'));
+    if (walls.length) {
+      console.log(
+        `  examples: first paint median ${ms(walls[(walls.length - 1) >> 1])}, min ${ms(walls[0])}, max ${ms(walls[walls.length - 1])}; ${within} of ${walls.length} within ${ms(TARGET.examplePaintMs)}`,
+      );
+    }
+  }
   if (opts.baseline && basePaints.length) {
     const ours = [...paints.filter((p) => !p.name.startsWith('chain of')), ...(baseOursChain ? [baseOursChain] : [])];
     const opt = (x: number | undefined): string => (x !== undefined ? ms(x) : '—');
