@@ -1,7 +1,9 @@
 // The PGS card (velocity formulation with contacts): projected Gauss–Seidel sweeps and residual of
 // every step over the run, and the numbers of the shown step.
 import { formatNumber as fmt } from '../../src/shared';
-import { StepChart } from '../contactCharts';
+import type { StepChart } from '../contactCharts';
+import { DeferredPart } from '../load';
+import type { PanelState } from '../store';
 import { extrasRecords } from '../history';
 import { clear, h } from '../dom';
 import { caps, card, type CardContext } from './card';
@@ -10,13 +12,15 @@ export function createPgsCard({ store, actions }: CardContext): HTMLElement {
   const summary = h('div', { class: 'cl-kv cl-pgs-kv' });
   const note = h('p', { class: 'cl-desc' });
   const canvas = h('canvas', { role: 'img', 'aria-label': 'PGS sweeps and residual per step over the run' });
-  const chart = new StepChart(canvas, { y: { title: 'sweeps', log: false }, y1: { title: 'residual (m/s, log)', log: true } }, (step) => actions.goToStep(step));
+  // chart.js comes with the deferred parts (load.ts): the chart is drawn once they are there
+  const chart: DeferredPart<StepChart> = new DeferredPart(
+    (d) => new d.StepChart(canvas, { y: { title: 'sweeps', log: false }, y1: { title: 'residual (m/s, log)', log: true } }, (step) => actions.goToStep(step)),
+    () => draw(store.getState()),
+  );
   const el = card('pgs', 'Projected Gauss–Seidel', [], [summary, note, h('div', { class: 'cl-chart cl-chart-pgs' }, canvas)]);
   el.hidden = true;
 
-  store.watch(
-    (s) => [s.history, s.snapshot, s.palette],
-    (_, s) => {
+  const draw = (s: PanelState): void => {
       const m = s.model;
       const p = s.palette;
       const snap = s.snapshot;
@@ -44,7 +48,8 @@ export function createPgsCard({ store, actions }: CardContext): HTMLElement {
       kv('mean / max sweeps', n ? `${fmt(sum / n, 3)} / ${most}` : '–');
       kv('not converged', String(failed), failed ? 'cl-warn' : '');
       note.textContent = 'Sweeps until the residual (the natural-map residual of every row at its last visit) fell below solver.pgs.tolerance, or solver.pgs.iterations. Steps without contacts are solved directly and have no sweeps.';
-      chart.update(
+      chart.request();
+      chart.value?.update(
         run,
         [
           { label: 'sweeps', get: (r) => r.pgs?.iterations, color: p.series[0], axis: 'y' },
@@ -53,12 +58,12 @@ export function createPgsCard({ store, actions }: CardContext): HTMLElement {
         s.step,
         p,
       );
-    },
-  );
+  };
+  store.watch((s) => [s.history, s.snapshot, s.palette], (_, s) => draw(s));
   store.watch(
     (s) => s.step,
     (step, s) => {
-      if (s.palette && !el.hidden) chart.cursor(step, s.palette.focus);
+      if (s.palette && !el.hidden) chart.value?.cursor(step, s.palette.focus);
     },
     { immediate: false },
   );
