@@ -1,5 +1,6 @@
 // `npm run bench:ui`: the inspector panel's responsiveness in headless Chromium, on the built
-// panel bundle (dist/webview.js + dist/webview.css) fed with real engine output:
+// panel (dist/panel.js, which loads dist/panel-deferred.js after its first frame, and
+// dist/webview.css) fed with real engine output:
 //   - first paint of the inspector for every example in examples/ (target ≤ 300 ms) and for a
 //     1000-link chain (≤ 1 s): navigation start → the frame in which the scene's title and the
 //     heatmap are drawn;
@@ -11,7 +12,8 @@
 //     without a usable GPU; WebGL still runs on SwiftShader).
 // Prints a table of figures against their targets and writes bench/results/ui-latest.json.
 //
-// With --baseline DIR (a directory holding another build's webview.js and webview.css), every first
+// With --baseline DIR (a directory holding another build's panel.js and panel-deferred.js, or from
+// before the split its webview.js, and webview.css), every first
 // paint is also measured on that build, alternating which goes first, and both are printed side by side.
 //
 // Usage: node --import tsx bench/ui/ui.ts [--quick] [--reloads K] [--out FILE] [--baseline DIR]
@@ -78,7 +80,7 @@ async function main(): Promise<void> {
   requireChromium();
   const cores = os.cpus().length;
   const load0 = os.loadavg();
-  console.log('Constraint Lens panel benchmark (headless Chromium, dist/webview.js + dist/webview.css)');
+  console.log('Constraint Lens panel benchmark (headless Chromium, dist/panel.js (+ dist/panel-deferred.js after the first frame) + dist/webview.css)');
   console.log(`load average ${fmtLoad(load0, cores)}`);
   ensureBuilt();
   const examples = fs
