@@ -119,12 +119,34 @@ export interface FirstPaint {
   cold: LoadFigures;
   /** Reloads of the same page: each figure is the median over them. */
   warm: LoadFigures;
+  /**
+   * Loads of the panel from a blank page (about:blank, then the panel), as many as the reloads,
+   * alternating with them: medians. A reload also tears down the previous panel page (its WebGL
+   * context, charts, heap) after navigation start, on the new page's time; opening an inspector
+   * in VS Code starts a new webview and has none of that to do.
+   */
+  fresh?: LoadFigures;
   reloads: number;
   consoleErrors: string[];
 }
 
+/** The median of each figure over `loads` (`cold`'s figures when there are none). */
+function medianLoad(loads: LoadFigures[], cold: LoadFigures): LoadFigures {
+  const med = (f: (x: LoadFigures) => number) => (loads.length ? median(loads.map(f)) : f(cold));
+  const cpus = loads.map((x) => x.cpuMs).filter((x): x is number => x !== undefined);
+  return {
+    paintMs: med((x) => x.paintMs),
+    modelToPaintMs: med((x) => x.modelToPaintMs),
+    settledMs: med((x) => x.settledMs),
+    cpuMs: cpus.length ? median(cpus) : undefined,
+    cpuToPaintMs: medianOf(loads.map((x) => x.cpuToPaintMs)),
+    phases: medianPhases(loads.length ? loads : [cold]),
+  };
+}
+
 /**
- * First paint of the inspector for `fixture`: one cold load, then `reloads` reloads. Returns the
+ * First paint of the inspector for `fixture`: one cold load, then `reloads` reloads and as many
+ * loads from a blank page (`fresh`), alternating. Returns the
  * page, still open, for further measurements (the caller closes its context).
  */
 export async function firstPaint(
@@ -139,34 +161,43 @@ export async function firstPaint(
   const page = p.page;
   const cold = await readLoad(page, timeoutMs);
   const cpu = await threadCpu(page);
+  const url = page.url();
   const warm: LoadFigures[] = [];
-  for (let k = 0; k < reloads; k++) {
+  const fresh: LoadFigures[] = [];
+  const load = async (into: LoadFigures[], navigate: () => Promise<unknown>): Promise<void> => {
     const { result: f, events } = await traced(
       page,
       async () => {
-        await page.reload();
+        await navigate();
         return readLoad(page, timeoutMs);
       },
       CPU_CATEGORIES,
     );
-    // the counter restarted with the reloaded document: its value is the load's main-thread CPU
+    // the counter restarted with the new document: its value is the load's main-thread CPU
     // (plus the few polling evaluations of readLoad)
-    warm.push({ ...f, cpuMs: await cpu(), cpuToPaintMs: cpuBefore(events, f.paintMs) });
+    into.push({ ...f, cpuMs: await cpu(), cpuToPaintMs: cpuBefore(events, f.paintMs) });
+  };
+  const reload = () => load(warm, () => page.reload());
+  const fromBlank = async (): Promise<void> => {
+    await page.goto('about:blank');
+    await load(fresh, () => page.goto(url));
+  };
+  // alternating which goes first; the page ends on a loaded panel either way
+  for (let k = 0; k < reloads; k++) {
+    if (k % 2 === 0) {
+      await reload();
+      await fromBlank();
+    } else {
+      await fromBlank();
+      await reload();
+    }
   }
-  const med = (f: (x: LoadFigures) => number) => (warm.length ? median(warm.map(f)) : f(cold));
-  const cpus = warm.map((x) => x.cpuMs).filter((x): x is number => x !== undefined);
   return {
     figures: {
       name,
       cold,
-      warm: {
-        paintMs: med((x) => x.paintMs),
-        modelToPaintMs: med((x) => x.modelToPaintMs),
-        settledMs: med((x) => x.settledMs),
-        cpuMs: cpus.length ? median(cpus) : undefined,
-        cpuToPaintMs: medianOf(warm.map((x) => x.cpuToPaintMs)),
-        phases: medianPhases(warm.length ? warm : [cold]),
-      },
+      warm: medianLoad(warm, cold),
+      ...(fresh.length ? { fresh: medianLoad(fresh, cold) } : {}),
       reloads: warm.length,
       consoleErrors: p.consoleErrors,
     },
