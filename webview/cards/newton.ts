@@ -114,20 +114,20 @@ export function createNewtonCard({ store, actions }: CardContext): HTMLElement {
     },
   );
   const drawIters = (s: PanelState): void => {
-      const m = s.model;
-      const p = s.palette;
-      if (!m || !p || !s.snapshot?.newton) return;
-      iters.request();
-      iters.value?.update(
-        extrasRecords(s.history),
-        [
-          { label: 'iterations', get: (r) => r.newton?.iterations, color: p.series[0], axis: 'y' },
-          { label: 'not converged', get: (r) => (r.newton && !r.newton.converged ? r.newton.iterations : NaN), color: p.error, axis: 'y', marks: true },
-          { label: 'final ‖h‖', get: (r) => r.newton?.residuals[r.newton.residuals.length - 1], color: p.series[3], axis: 'y1', dash: [4, 3] },
-        ],
-        s.step,
-        p,
-      );
+    const m = s.model;
+    const p = s.palette;
+    if (!m || !p || !s.snapshot?.newton) return;
+    iters.request();
+    iters.value?.update(
+      extrasRecords(s.history),
+      [
+        { label: 'iterations', get: (r) => r.newton?.iterations, color: p.series[0], axis: 'y' },
+        { label: 'not converged', get: (r) => (r.newton && !r.newton.converged ? r.newton.iterations : NaN), color: p.error, axis: 'y', marks: true },
+        { label: 'final ‖h‖', get: (r) => r.newton?.residuals[r.newton.residuals.length - 1], color: p.series[3], axis: 'y1', dash: [4, 3] },
+      ],
+      s.step,
+      p,
+    );
   };
   store.watch((s) => [s.history, s.palette, s.snapshot?.newton !== undefined], (_, s) => drawIters(s));
   store.watch(
