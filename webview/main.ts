@@ -4,7 +4,7 @@ import { decodeFromJson, isPanelModel, type HostMessage } from '../src/protocol'
 import { createActions } from './actions';
 import { soloBanner } from './cards/banner';
 import { mountPanel } from './cards/layout';
-import { applyChartTheme } from './charts';
+import { deferredParts, loadDeferred } from './load';
 import { isConsistent, nextSnapshotRequest, persistedState } from './selectors';
 import { createStore, initialState } from './store';
 import { onThemeChange, readPalette } from './theme';
@@ -21,9 +21,11 @@ function boot(): void {
     root.textContent = 'Constraint Lens: no data (open a *.scene.json file and run “Constraint Lens: Open Inspector”).';
     return;
   }
+  // Ask for the model first: the host's answer arrives as a message event, after this task,
+  // whatever else the boot does before its end (the listener is in place by then).
+  transport?.post({ type: 'ready' });
   document.body.classList.toggle('cl-report', report);
   const palette = readPalette();
-  applyChartTheme(palette);
 
   let failing = false;
   const onError = (e: unknown): void => {
@@ -40,7 +42,7 @@ function boot(): void {
   const actions = createActions(store, (m) => transport?.post(m));
   onThemeChange(() => {
     const p = readPalette();
-    applyChartTheme(p);
+    deferredParts()?.applyChartTheme(p);
     store.dispatch({ type: 'themeChanged', palette: p });
   });
 
@@ -64,6 +66,8 @@ function boot(): void {
       } else if (!mounted) {
         mounted = true;
         mountPanel(root, { store, actions, report });
+        // the 3D view and the charts, after the first frame (cards that show them ask too)
+        void loadDeferred().catch(() => undefined);
       }
     },
   );
@@ -104,7 +108,6 @@ function boot(): void {
   });
   store.watch(persistedState, (state) => state && transport.persist(state));
   transport.onMessage(receive);
-  transport.post({ type: 'ready' });
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

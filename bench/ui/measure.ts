@@ -73,14 +73,41 @@ export interface LoadFigures {
   cpuMs?: number;
   /** Main-thread CPU time from navigation start to painted (ms; reloads only, from a light trace). */
   cpuToPaintMs?: number;
+  /** Where the time to paint went (ms since navigation start, each phase's end; see page.ts PHASES_IN_PAGE). */
+  phases: Phases;
+}
+
+/**
+ * The ends of the phases of a load, ms since navigation start (null: not available): the HTML
+ * received, the first-paint bundle received, evaluated (DOMContentLoaded), `ready` posted, the
+ * model message arrived, the inspector painted.
+ */
+export interface Phases {
+  html: number | null;
+  script: number | null;
+  evaluated: number | null;
+  ready: number | null;
+  model: number | null;
+  painted: number | null;
+}
+
+export const PHASE_NAMES: (keyof Phases)[] = ['html', 'script', 'evaluated', 'ready', 'model', 'painted'];
+
+function medianPhases(loads: LoadFigures[]): Phases {
+  const out = {} as Phases;
+  for (const k of PHASE_NAMES) {
+    const v = loads.map((l) => l.phases[k]).filter((x): x is number => x !== null);
+    out[k] = v.length ? median(v) : null;
+  }
+  return out;
 }
 
 /** Poll the page (page.evaluate, which the panel's CSP allows; waitForFunction would need eval). */
 async function readLoad(page: Page, timeoutMs: number): Promise<LoadFigures> {
   const t0 = Date.now();
   for (;;) {
-    const r = (await page.evaluate(READ_LOAD)) as { modelAt: number; paintedAt: number; settledAt: number } | null;
-    if (r) return { paintMs: r.paintedAt, modelToPaintMs: r.paintedAt - r.modelAt, settledMs: r.settledAt };
+    const r = (await page.evaluate(READ_LOAD)) as { modelAt: number; paintedAt: number; settledAt: number; phases: Omit<Phases, 'model' | 'painted'> } | null;
+    if (r) return { paintMs: r.paintedAt, modelToPaintMs: r.paintedAt - r.modelAt, settledMs: r.settledAt, phases: { ...r.phases, model: r.modelAt, painted: r.paintedAt } };
     if (Date.now() - t0 > timeoutMs) throw new Error(`the inspector did not paint within ${timeoutMs} ms (no <h1> with the scene name and a drawn heatmap canvas)`);
     await new Promise((res) => setTimeout(res, 50));
   }
@@ -92,12 +119,34 @@ export interface FirstPaint {
   cold: LoadFigures;
   /** Reloads of the same page: each figure is the median over them. */
   warm: LoadFigures;
+  /**
+   * Loads of the panel from a blank page (about:blank, then the panel), as many as the reloads,
+   * alternating with them: medians. A reload also tears down the previous panel page (its WebGL
+   * context, charts, heap) after navigation start, on the new page's time; opening an inspector
+   * in VS Code starts a new webview and has none of that to do.
+   */
+  fresh?: LoadFigures;
   reloads: number;
   consoleErrors: string[];
 }
 
+/** The median of each figure over `loads` (`cold`'s figures when there are none). */
+function medianLoad(loads: LoadFigures[], cold: LoadFigures): LoadFigures {
+  const med = (f: (x: LoadFigures) => number) => (loads.length ? median(loads.map(f)) : f(cold));
+  const cpus = loads.map((x) => x.cpuMs).filter((x): x is number => x !== undefined);
+  return {
+    paintMs: med((x) => x.paintMs),
+    modelToPaintMs: med((x) => x.modelToPaintMs),
+    settledMs: med((x) => x.settledMs),
+    cpuMs: cpus.length ? median(cpus) : undefined,
+    cpuToPaintMs: medianOf(loads.map((x) => x.cpuToPaintMs)),
+    phases: medianPhases(loads.length ? loads : [cold]),
+  };
+}
+
 /**
- * First paint of the inspector for `fixture`: one cold load, then `reloads` reloads. Returns the
+ * First paint of the inspector for `fixture`: one cold load, then `reloads` reloads and as many
+ * loads from a blank page (`fresh`), alternating. Returns the
  * page, still open, for further measurements (the caller closes its context).
  */
 export async function firstPaint(
@@ -112,33 +161,43 @@ export async function firstPaint(
   const page = p.page;
   const cold = await readLoad(page, timeoutMs);
   const cpu = await threadCpu(page);
+  const url = page.url();
   const warm: LoadFigures[] = [];
-  for (let k = 0; k < reloads; k++) {
+  const fresh: LoadFigures[] = [];
+  const load = async (into: LoadFigures[], navigate: () => Promise<unknown>): Promise<void> => {
     const { result: f, events } = await traced(
       page,
       async () => {
-        await page.reload();
+        await navigate();
         return readLoad(page, timeoutMs);
       },
       CPU_CATEGORIES,
     );
-    // the counter restarted with the reloaded document: its value is the load's main-thread CPU
+    // the counter restarted with the new document: its value is the load's main-thread CPU
     // (plus the few polling evaluations of readLoad)
-    warm.push({ ...f, cpuMs: await cpu(), cpuToPaintMs: cpuBefore(events, f.paintMs) });
+    into.push({ ...f, cpuMs: await cpu(), cpuToPaintMs: cpuBefore(events, f.paintMs) });
+  };
+  const reload = () => load(warm, () => page.reload());
+  const fromBlank = async (): Promise<void> => {
+    await page.goto('about:blank');
+    await load(fresh, () => page.goto(url));
+  };
+  // alternating which goes first; the page ends on a loaded panel either way
+  for (let k = 0; k < reloads; k++) {
+    if (k % 2 === 0) {
+      await reload();
+      await fromBlank();
+    } else {
+      await fromBlank();
+      await reload();
+    }
   }
-  const med = (f: (x: LoadFigures) => number) => (warm.length ? median(warm.map(f)) : f(cold));
-  const cpus = warm.map((x) => x.cpuMs).filter((x): x is number => x !== undefined);
   return {
     figures: {
       name,
       cold,
-      warm: {
-        paintMs: med((x) => x.paintMs),
-        modelToPaintMs: med((x) => x.modelToPaintMs),
-        settledMs: med((x) => x.settledMs),
-        cpuMs: cpus.length ? median(cpus) : undefined,
-        cpuToPaintMs: medianOf(warm.map((x) => x.cpuToPaintMs)),
-      },
+      warm: medianLoad(warm, cold),
+      ...(fresh.length ? { fresh: medianLoad(fresh, cold) } : {}),
       reloads: warm.length,
       consoleErrors: p.consoleErrors,
     },

@@ -81,8 +81,22 @@ export function hooksScript(sceneName: string): string {
 })();`;
 }
 
+/**
+ * Where a load's time went before the model arrived (ms since navigation start), from Navigation
+ * and Resource Timing and the `ready` time the stub host records (test/browser/harness.ts):
+ * html: the panel's HTML received; script: the first-paint bundle received (the first script
+ * resource); evaluated: DOMContentLoaded started (the parser-blocking bundle has run by then);
+ * ready: the page posted `ready`. null where the page does not have the figure.
+ */
+const PHASES_IN_PAGE = `() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const script = performance.getEntriesByType('resource').find((r) => r.initiatorType === 'script');
+  const ready = typeof window.__clReadyPostedAt === 'number' ? window.__clReadyPostedAt : null;
+  return { html: nav ? nav.responseEnd : null, script: script ? script.responseEnd : null, evaluated: nav && nav.domContentLoadedEventStart > 0 ? nav.domContentLoadedEventStart : null, ready };
+}`;
+
 /** Read the first-paint figures of the current load (ms since navigation start). */
-export const READ_LOAD = `(() => { const B = window.__clBench; return B && B.settledAt !== null ? { modelAt: B.modelAt, paintedAt: B.paintedAt, settledAt: B.settledAt } : null; })()`;
+export const READ_LOAD = `(() => { const B = window.__clBench; return B && B.settledAt !== null ? { modelAt: B.modelAt, paintedAt: B.paintedAt, settledAt: B.settledAt, phases: (${PHASES_IN_PAGE})() } : null; })()`;
 
 /**
  * Click the matrix tab `name` (after clicking `other` and letting it settle, when `other` was

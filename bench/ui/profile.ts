@@ -89,7 +89,10 @@ function loadSourceMap(file: string): ((line: number, col: number) => string | u
   };
 }
 
-const resolve = loadSourceMap(path.join(ROOT, 'dist', 'webview.js.map'));
+/** Source maps of the panel's scripts (dist/panel.js, dist/panel-deferred.js; a build before the split had dist/webview.js). */
+const resolvers = new Map(['panel.js', 'panel-deferred.js', 'webview.js'].map((f) => [f, loadSourceMap(path.join(ROOT, 'dist', `${f}.map`))] as const));
+/** The original position of a position in the served script `url`, when it is one of the panel's. */
+const resolveIn = (url: string, line: number, col: number): string | undefined => resolvers.get(url.slice(url.lastIndexOf('/') + 1))?.(line, col);
 
 /**
  * Inclusive time per source file of the panel (webview/… and src/…, libraries under them
@@ -102,7 +105,7 @@ function inclusiveByFile(p: Profile): [string, number][] {
   const fileOf = new Map<number, string | undefined>();
   for (const n of p.nodes) {
     const f = n.callFrame;
-    const where = f.url.endsWith('webview.js') && resolve ? resolve(f.lineNumber, f.columnNumber) : undefined;
+    const where = resolveIn(f.url, f.lineNumber, f.columnNumber);
     fileOf.set(n.id, where && !where.startsWith('node_modules') ? where.replace(/:\d+$/, '') : undefined);
   }
   const incl = new Map<string, number>();
@@ -134,7 +137,7 @@ function selfTimes(p: Profile): { total: number; rows: [string, number][] } {
     if (!n) continue;
     const f = n.callFrame;
     const file = f.url ? f.url.slice(f.url.lastIndexOf('/') + 1) : '';
-    const where = file === 'webview.js' && resolve ? resolve(f.lineNumber, f.columnNumber) : undefined;
+    const where = resolveIn(f.url, f.lineNumber, f.columnNumber);
     const key = `${f.functionName || '(anonymous)'}${where ? ` ${where}` : file ? ` ${file}:${f.lineNumber + 1}` : ''}`;
     self.set(key, (self.get(key) ?? 0) + dt);
     if (f.functionName !== '(idle)' && f.functionName !== '(program)') total += dt;

@@ -110,7 +110,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
       webview.html = renderPanelHtml({
         cspSource: webview.cspSource,
         nonce: makeNonce(),
-        scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'webview.js')).toString(),
+        // dist/panel.js loads dist/panel-deferred.js from next to it (webview/load.ts)
+        scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'panel.js')).toString(),
         styleUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'webview.css')).toString(),
         title: `Constraint Lens: ${this.state.fileName}`,
       });

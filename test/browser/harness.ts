@@ -357,7 +357,12 @@ export async function openPanel(
   watch(page, res);
 
   const nonce = 'dGVzdG5vbmNl' + Math.floor(Math.random() * 1e9).toString(36);
-  const html = renderPanelHtml({ cspSource: ORIGIN, nonce, scriptUri: `${ORIGIN}/dist/webview.js`, styleUri: `${ORIGIN}/dist/webview.css`, title: 'Constraint Lens' });
+  // webviewDir: another build of the panel (bench/ui --baseline compares two builds in one run);
+  // a build from before dist/panel.js (the first-paint script, which loads dist/panel-deferred.js)
+  // had the whole panel in dist/webview.js.
+  const dist = opts.webviewDir ?? join(ROOT, 'dist');
+  const script = existsSync(join(dist, 'panel.js')) ? 'panel.js' : 'webview.js';
+  const html = renderPanelHtml({ cspSource: ORIGIN, nonce, scriptUri: `${ORIGIN}/dist/${script}`, styleUri: `${ORIGIN}/dist/webview.css`, title: 'Constraint Lens' });
   await context.route('**/*', async (route) => {
     const url = route.request().url();
     if (!url.startsWith(ORIGIN)) {
@@ -366,10 +371,10 @@ export async function openPanel(
     }
     const path = new URL(url).pathname;
     if (path === '/panel.html') return route.fulfill({ status: 200, contentType: 'text/html', body: html });
-    if (path === '/dist/webview.js' || path === '/dist/webview.css') {
-      // webviewDir: another build of the panel (bench/ui --baseline compares two builds in one run)
-      const f = opts.webviewDir ? join(opts.webviewDir, path.slice('/dist/'.length)) : join(ROOT, path);
-      return route.fulfill({ status: 200, contentType: path.endsWith('.js') ? 'text/javascript' : 'text/css', body: readFileSync(f) });
+    // the panel's scripts and style sheet, as VS Code serves them from the extension's dist/
+    const file = /^\/dist\/([\w-]+\.(?:js|css))$/.exec(path)?.[1];
+    if (file && existsSync(join(dist, file))) {
+      return route.fulfill({ status: 200, contentType: file.endsWith('.js') ? 'text/javascript' : 'text/css', body: readFileSync(join(dist, file)) });
     }
     res.externalRequests.push(url);
     return route.fulfill({ status: 404, body: '' });
@@ -419,6 +424,8 @@ export async function openPanel(
     window.__clStates = [];
     window.acquireVsCodeApi = () => ({
       postMessage: (m) => {
+        // when the page asked for its model (bench/ui's first-paint phases)
+        if (m && m.type === 'ready' && window.__clReadyPostedAt === undefined) window.__clReadyPostedAt = performance.now();
         window.__clHost(JSON.stringify(m)).then((answers) => {
           for (const a of answers) window.dispatchEvent(new MessageEvent('message', { data: a.as === 'object' ? decode(a.text) : a.text }));
         });
@@ -431,8 +438,26 @@ export async function openPanel(
   await page.waitForSelector('body[data-cl-ready="1"]', { timeout: 15000, state: 'attached' }).catch((e: Error) => {
     throw new Error(`${e.message}\nconsole errors: ${res.consoleErrors.join('\n')}\nCSP: ${res.cspViolations.join('\n')}\nposted: ${JSON.stringify(res.posted)}`);
   });
+  await deferredLoaded(page, res);
   await settle(page);
   return res;
+}
+
+/**
+ * Waits until the panel's deferred parts (the 3D view and the charts, webview/load.ts) are loaded
+ * and the cards on the page have made theirs: `body[data-cl-deferred="1"]`. A build from before
+ * they were split off never sets it: nothing to wait for there.
+ */
+async function deferredLoaded(page: Page, res: Pick<PanelPage, 'consoleErrors' | 'cspViolations'>): Promise<void> {
+  const split = (await page.evaluate(`!!document.querySelector('script[src$="/panel.js"]')`)) as boolean;
+  if (!split) return;
+  const state = await page
+    .waitForSelector('body[data-cl-deferred]', { timeout: 15000, state: 'attached' })
+    .then((el) => el.getAttribute('data-cl-deferred'))
+    .catch((e: Error) => {
+      throw new Error(`${e.message}\nconsole errors: ${res.consoleErrors.join('\n')}\nCSP: ${res.cspViolations.join('\n')}`);
+    });
+  if (state !== '1') throw new Error(`the panel's deferred parts did not load\nconsole errors: ${res.consoleErrors.join('\n')}\nCSP: ${res.cspViolations.join('\n')}`);
 }
 
 /** Waits for two animation frames (canvas redraws are rAF-coalesced). */

@@ -293,6 +293,17 @@ test('constraint state classification', () => {
   for (const s of ['ok', 'redundant', 'violated', 'conflicting', 'ill-conditioned', 'fixed', 'unknown'] as ItemState[]) assert.ok(STATE_ICONS[s].id);
 });
 
+test('constraint state: each constraint gets its own island among many (the first that lists it)', () => {
+  const islands = [island(10, ['a', 'b']), island(1e9, ['c', 'd']), island(10, ['d'])];
+  const snap = { islands };
+  assert.equal(constraintState(creport({ name: 'a' }), snap, 1e6), 'ok');
+  assert.equal(constraintState(creport({ name: 'c' }), snap, 1e6), 'ill-conditioned');
+  assert.equal(constraintState(creport({ name: 'd' }), snap, 1e6), 'ill-conditioned'); // the first island listing d
+  assert.equal(constraintState(creport({ name: 'e' }), snap, 1e6), 'ok'); // in no island
+  // another snapshot's islands (a new array) are looked up afresh
+  assert.equal(constraintState(creport({ name: 'a' }), { islands: [island(1e9, ['a'])] }, 1e6), 'ill-conditioned');
+});
+
 test('constraint tooltip lists λ per row and |C|', () => {
   const rows: RowInfo[] = [{ constraint: 'rod', modelIndex: 0, row: 0, label: 'rod.d' }];
   const t = constraintTooltip(creport({ violation: 2e-9 }), 'ok', { islands: [island(12)], rows });

@@ -3,7 +3,9 @@
 // the complementarity residual and the largest penetration, and both over the run.
 import type { ContactReport, SystemSnapshot } from '../../src/protocol';
 import { formatNumber as fmt, formatVec as fmtVec } from '../../src/shared';
-import { StepChart } from '../contactCharts';
+import type { StepChart } from '../contactCharts';
+import { DeferredPart } from '../load';
+import type { PanelState } from '../store';
 import { extrasRecords } from '../history';
 import { clear, h } from '../dom';
 import { caps, card, type CardContext } from './card';
@@ -52,7 +54,11 @@ export function createContactsCard({ store, actions }: CardContext): HTMLElement
   const wrap = h('div', { class: 'cl-table-wrap cl-contact-table' });
   const canvas = h('canvas', { role: 'img', 'aria-label': 'Largest penetration and complementarity residual per step (log scale)' });
   const chartWrap = h('div', { class: 'cl-chart cl-chart-contacts' }, canvas);
-  const chart = new StepChart(canvas, { y: { title: 'm or m/s (log)', log: true } }, (step) => actions.goToStep(step));
+  // chart.js comes with the deferred parts (load.ts): the chart is drawn once they are there
+  const chart: DeferredPart<StepChart> = new DeferredPart(
+    (d) => new d.StepChart(canvas, { y: { title: 'm or m/s (log)', log: true } }, (step) => actions.goToStep(step)),
+    () => drawChart(store.getState()),
+  );
   const el = card('contacts', 'Contacts', [], [summary, note, wrap, chartWrap]);
   el.hidden = true;
 
@@ -95,29 +101,28 @@ export function createContactsCard({ store, actions }: CardContext): HTMLElement
       if (count > list.length) wrap.append(h('p', { class: 'cl-desc', text: `${count - list.length} more contacts were not recorded for this step.` }));
     },
   );
-  store.watch(
-    (s) => [s.history, s.palette, s.snapshot?.contacts !== undefined],
-    (_, s) => {
-      const m = s.model;
-      const p = s.palette;
-      const run = extrasRecords(s.history);
-      chartWrap.hidden = !m || !run.some((r) => r.maxPenetration !== undefined);
-      if (!m || !p || chartWrap.hidden) return;
-      chart.update(
-        run,
-        [
-          { label: 'largest penetration (m)', get: (r) => r.maxPenetration, color: p.series[0], axis: 'y' },
-          { label: 'complementarity', get: (r) => r.complementarity, color: p.series[2], axis: 'y', dash: [4, 3] },
-        ],
-        s.step,
-        p,
-      );
-    },
-  );
+  const drawChart = (s: PanelState): void => {
+    const m = s.model;
+    const p = s.palette;
+    const run = extrasRecords(s.history);
+    chartWrap.hidden = !m || !run.some((r) => r.maxPenetration !== undefined);
+    if (!m || !p || chartWrap.hidden) return;
+    chart.request();
+    chart.value?.update(
+      run,
+      [
+        { label: 'largest penetration (m)', get: (r) => r.maxPenetration, color: p.series[0], axis: 'y' },
+        { label: 'complementarity', get: (r) => r.complementarity, color: p.series[2], axis: 'y', dash: [4, 3] },
+      ],
+      s.step,
+      p,
+    );
+  };
+  store.watch((s) => [s.history, s.palette, s.snapshot?.contacts !== undefined], (_, s) => drawChart(s));
   store.watch(
     (s) => s.step,
     (step, s) => {
-      if (s.palette && !chartWrap.hidden) chart.cursor(step, s.palette.focus);
+      if (s.palette && !chartWrap.hidden) chart.value?.cursor(step, s.palette.focus);
     },
     { immediate: false },
   );

@@ -1,9 +1,11 @@
 // The constraint forces card: λ per row (bar chart) and a table of the constraints with λ, the
 // force and torque on body B, the violation and the status. Rows select their constraint.
-import { LambdaChart } from '../charts';
+import type { LambdaChart } from '../charts';
 import { clear, h } from '../dom';
+import { DeferredPart } from '../load';
 import { formatNumber as fmt, exactNumber as fmtExact, formatVec as fmtVec, norm3 } from '../../src/shared';
 import { redundantRows } from '../selectors';
+import type { PanelState } from '../store';
 import { caps, card, type CardContext } from './card';
 
 /** Longest table drawn (the λ chart and the vectors view show everything). */
@@ -12,7 +14,14 @@ const COLUMNS = ['Constraint', 'Type', 'Bodies', 'λ', 'Force on B', 'Torque on 
 
 export function createForcesCard({ store, actions }: CardContext): HTMLElement {
   const canvas = h('canvas', { 'aria-label': 'λ per constraint row (bar chart)', role: 'img' });
-  const chart = new LambdaChart(canvas, (ci) => actions.select(ci, true));
+  // chart.js comes with the deferred parts (load.ts): the bars are drawn once they are there
+  const chart: DeferredPart<LambdaChart> = new DeferredPart(
+    (d) => new d.LambdaChart(canvas, (ci) => actions.select(ci, true)),
+    () => drawChart(store.getState()),
+  );
+  const drawChart = (s: PanelState): void => {
+    if (s.snapshot && s.palette) chart.value?.update(s.snapshot, s.palette, s.selected, redundantRows(s));
+  };
   const note = h('p', { class: 'cl-desc' });
   const wrap = h('div', { class: 'cl-table-wrap' });
   const cardEl = card('forces', 'Constraint forces', [], [note, h('div', { class: 'cl-chart cl-chart-lambda' }, canvas), wrap]);
@@ -23,7 +32,8 @@ export function createForcesCard({ store, actions }: CardContext): HTMLElement {
       const snap = s.snapshot;
       if (!snap || !s.palette) return;
       cardEl.dataset.step = String(snap.step);
-      chart.update(snap, s.palette, s.selected, redundantRows(s));
+      chart.request();
+      drawChart(s);
       note.textContent =
         snap.lambda.length > 600
           ? `λ per row (first 600 of ${snap.lambda.length}); the λ column of the vectors view shows all.`

@@ -2,10 +2,11 @@
 // moving the timeline only moves the charts' cursor (a full update follows new history, a new
 // selection or a theme change). While a run streams in, the charts redraw at most every
 // REDRAW_MS (the last state is always drawn): they are the panel's costliest part.
-import { HISTORY_CHARTS, HistoryChart, type HistoryContext } from '../charts';
+import type { HistoryChart, HistoryContext } from '../charts';
 import { afterFirstPaint } from '../defer';
 import { h } from '../dom';
 import type { History } from '../history';
+import { loadDeferred } from '../load';
 import type { PanelState } from '../store';
 import { card, type CardContext } from './card';
 
@@ -15,22 +16,26 @@ const REDRAW_MS = 250;
 export function createHistoryCard({ store, actions }: CardContext): HTMLElement {
   const grid = h('div', { class: 'cl-history-grid' });
   const empty = h('p', { class: 'cl-empty', text: 'No steps taken yet. Step or run the simulation to see the history.' });
-  const slots = HISTORY_CHARTS.map((spec) => {
-    const canvas = h('canvas', { role: 'img', 'aria-label': `${spec.title} over time` });
-    const note = h('span', { class: 'cl-chart-note' });
-    const figure = h('figure', { class: 'cl-history-item', 'data-chart': spec.id }, h('figcaption', {}, h('span', { text: spec.title }), note), h('div', { class: 'cl-chart cl-chart-history' }, canvas));
-    grid.append(figure);
-    return { spec, canvas, note, figure };
-  });
-  // The charts (chart.js) are made after the first paint, when the card is shown (see defer.ts);
-  // until then the figures stay empty and nothing else waits for them.
+  // The charts (chart.js, with the deferred parts: load.ts) are made after the first paint, when
+  // the card is shown (see defer.ts); until then the grid stays empty and nothing else waits for them.
   let charts: { chart: HistoryChart; note: HTMLElement; figure: HTMLElement }[] = [];
   const el = card('history', 'History', [h('span', { class: 'cl-hint', text: 'Click a chart to jump to a step' })], [empty, grid]);
   let made = false;
   const make = afterFirstPaint(el, () => {
-    made = true;
-    charts = slots.map(({ spec, canvas, note, figure }) => ({ chart: new HistoryChart(spec, canvas, (step) => actions.goToStep(step)), note, figure }));
-    draw(store.getState());
+    loadDeferred().then(
+      (d) => {
+        made = true;
+        charts = d.HISTORY_CHARTS.map((spec) => {
+          const canvas = h('canvas', { role: 'img', 'aria-label': `${spec.title} over time` });
+          const note = h('span', { class: 'cl-chart-note' });
+          const figure = h('figure', { class: 'cl-history-item', 'data-chart': spec.id }, h('figcaption', {}, h('span', { text: spec.title }), note), h('div', { class: 'cl-chart cl-chart-history' }, canvas));
+          grid.append(figure);
+          return { chart: new d.HistoryChart(spec, canvas, (step) => actions.goToStep(step)), note, figure };
+        });
+        draw(store.getState());
+      },
+      () => undefined, // reported by loadDeferred
+    );
   });
 
   let lastDraw = Number.NEGATIVE_INFINITY;

@@ -4,7 +4,9 @@
 // with its block labels and its condition number.
 import type { NewtonSnapshot, SystemSnapshot } from '../../src/protocol';
 import { condBand, formatCond, formatNumber as fmt } from '../../src/shared';
-import { ConvergenceChart, StepChart } from '../contactCharts';
+import type { ConvergenceChart, StepChart } from '../contactCharts';
+import { DeferredPart } from '../load';
+import type { PanelState } from '../store';
 import { extrasRecords } from '../history';
 import { button, clear, h } from '../dom';
 import { Heatmap } from '../heatmap/heatmap';
@@ -39,9 +41,19 @@ export function createNewtonCard({ store, actions }: CardContext): HTMLElement {
   const summary = h('div', { class: 'cl-kv cl-newton-kv' });
   const worst = h('p', { class: 'cl-desc' });
   const convCanvas = h('canvas', { role: 'img', 'aria-label': 'Residual per block at each Newton iteration (log scale) and line-search step lengths' });
-  const conv = new ConvergenceChart(convCanvas);
+  // chart.js comes with the deferred parts (load.ts): the charts are drawn once they are there
+  const conv: DeferredPart<ConvergenceChart> = new DeferredPart(
+    (d) => new d.ConvergenceChart(convCanvas),
+    (c) => {
+      const s = store.getState();
+      if (s.snapshot?.newton && s.palette) c.update(s.snapshot.newton, undefined, s.palette);
+    },
+  );
   const itCanvas = h('canvas', { role: 'img', 'aria-label': 'Newton iterations per step over the run' });
-  const iters = new StepChart(itCanvas, { y: { title: 'iterations', log: false }, y1: { title: 'final ‖h‖ (log)', log: true } }, (step) => actions.goToStep(step));
+  const iters: DeferredPart<StepChart> = new DeferredPart(
+    (d) => new d.StepChart(itCanvas, { y: { title: 'iterations', log: false }, y1: { title: 'final ‖h‖ (log)', log: true } }, (step) => actions.goToStep(step)),
+    () => drawIters(store.getState()),
+  );
   const heatmap = new Heatmap();
   const heatDesc = h('p', { class: 'cl-desc' });
   const logBtn = button('log |x|', { title: 'Colour the Newton matrix by log₁₀ of the magnitude', pressed: true, cls: 'cl-toggle' });
@@ -91,7 +103,8 @@ export function createNewtonCard({ store, actions }: CardContext): HTMLElement {
       kv('', formatCond(n.cond, { estimated: true }), `cl-${condBand(n.cond, { warning: s.model?.conditionWarning, rows: n.matrix.rows })}`, 'κ₁(∂h/∂x)');
       kv('size', `${n.matrix.rows} × ${n.matrix.cols}`);
       worst.textContent = `Largest residual: block ${n.worst.block}, row ${n.worst.label.replace(/\./g, ':') || '–'} (${n.worst.owner}), |h| = ${fmt(n.worst.value, 3)}.`;
-      conv.update(n, undefined, s.palette);
+      conv.request();
+      conv.value?.update(n, undefined, s.palette);
       if (snap !== shown) {
         shown = snap;
         const src = newtonMatrixSource(n);
@@ -100,28 +113,27 @@ export function createNewtonCard({ store, actions }: CardContext): HTMLElement {
       }
     },
   );
-  store.watch(
-    (s) => [s.history, s.palette, s.snapshot?.newton !== undefined],
-    (_, s) => {
-      const m = s.model;
-      const p = s.palette;
-      if (!m || !p || !s.snapshot?.newton) return;
-      iters.update(
-        extrasRecords(s.history),
-        [
-          { label: 'iterations', get: (r) => r.newton?.iterations, color: p.series[0], axis: 'y' },
-          { label: 'not converged', get: (r) => (r.newton && !r.newton.converged ? r.newton.iterations : NaN), color: p.error, axis: 'y', marks: true },
-          { label: 'final ‖h‖', get: (r) => r.newton?.residuals[r.newton.residuals.length - 1], color: p.series[3], axis: 'y1', dash: [4, 3] },
-        ],
-        s.step,
-        p,
-      );
-    },
-  );
+  const drawIters = (s: PanelState): void => {
+    const m = s.model;
+    const p = s.palette;
+    if (!m || !p || !s.snapshot?.newton) return;
+    iters.request();
+    iters.value?.update(
+      extrasRecords(s.history),
+      [
+        { label: 'iterations', get: (r) => r.newton?.iterations, color: p.series[0], axis: 'y' },
+        { label: 'not converged', get: (r) => (r.newton && !r.newton.converged ? r.newton.iterations : NaN), color: p.error, axis: 'y', marks: true },
+        { label: 'final ‖h‖', get: (r) => r.newton?.residuals[r.newton.residuals.length - 1], color: p.series[3], axis: 'y1', dash: [4, 3] },
+      ],
+      s.step,
+      p,
+    );
+  };
+  store.watch((s) => [s.history, s.palette, s.snapshot?.newton !== undefined], (_, s) => drawIters(s));
   store.watch(
     (s) => s.step,
     (step, s) => {
-      if (s.palette && !el.hidden) iters.cursor(step, s.palette.focus);
+      if (s.palette && !el.hidden) iters.value?.cursor(step, s.palette.focus);
     },
     { immediate: false },
   );

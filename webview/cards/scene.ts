@@ -12,7 +12,8 @@ import { formatNumber as fmt, formatVec as fmtVec, norm3 } from '../../src/share
 import { afterFirstPaint } from '../defer';
 import { h } from '../dom';
 import { runRecords } from '../history';
-import { SceneView3D, type Selection3D, type SelectVia } from '../scene3d';
+import { loadDeferred, type Deferred } from '../load';
+import type { SceneView3D, Selection3D, SelectVia } from '../scene3d';
 import type { PanelState } from '../store';
 import { card, type CardContext } from './card';
 
@@ -54,7 +55,8 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
   const el = card('scene', 'Scene', [], [host, note]);
   // The view (a WebGL context, three.js, the scene's meshes) is built after the inspector's first
   // paint, not before it: on the first frame with a model it would cost more than the rest of the
-  // panel (bench/ui/profile.ts). Until then the watches below only note what to show.
+  // panel (bench/ui/profile.ts); three.js comes with the deferred parts (load.ts). Until then the
+  // watches below only note what to show.
   let view: SceneView3D | undefined;
   const pick = (sel: Selection3D, via: SelectVia): void => {
     const reveal = via === 'pointer';
@@ -98,9 +100,9 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
     if (want.body === undefined && want.constraint === undefined && v.selection.contact !== undefined) return;
     if (!sameSelection(want, v.selection)) v.select(want);
   };
-  const build = (): void => {
+  const build = (d: Deferred): void => {
     if (view) return;
-    const v = new SceneView3D(host, { onSelect: pick });
+    const v = new d.SceneView3D(host, { onSelect: pick });
     view = v;
     (v.root as SceneViewElement).sceneView = v;
     v.canvas.addEventListener('keydown', (e) => {
@@ -112,7 +114,7 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
     showModel(v, s);
     showSelection(v, s);
   };
-  const schedule = afterFirstPaint(el, build);
+  const schedule = afterFirstPaint(el, () => void loadDeferred().then(build, () => undefined /* reported by loadDeferred */));
 
   store.watch(
     (s) => [s.model, s.history, s.step, s.snapshot],

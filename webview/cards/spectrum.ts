@@ -1,12 +1,20 @@
 // The spectrum card: κ(A), scaled κ, rank and tolerance, σ max/min, and the singular values of A.
-import { SpectrumChart } from '../charts';
+import type { SpectrumChart } from '../charts';
 import { clear, h } from '../dom';
+import { DeferredPart } from '../load';
 import { condBand, formatNumber as fmt, formatCond } from '../../src/shared';
 import { caps, card, type CardContext } from './card';
 
 export function createSpectrumCard({ store }: CardContext): HTMLElement {
   const canvas = h('canvas', { role: 'img', 'aria-label': 'Singular values of A (log scale)' });
-  const chart = new SpectrumChart(canvas);
+  // chart.js comes with the deferred parts (load.ts): the chart is drawn once they are there
+  const chart: DeferredPart<SpectrumChart> = new DeferredPart(
+    (d) => new d.SpectrumChart(canvas),
+    (c) => {
+      const s = store.getState();
+      if (s.snapshot?.singularValues?.length && s.palette) c.update(s.snapshot, s.palette);
+    },
+  );
   const summary = h('div', { class: 'cl-kv' });
   const empty = h('p', { class: 'cl-empty', hidden: true });
   const chartWrap = h('div', { class: 'cl-chart cl-chart-spectrum' }, canvas);
@@ -30,7 +38,8 @@ export function createSpectrumCard({ store }: CardContext): HTMLElement {
         kv('σ min', fmt(sv[sv.length - 1], 4));
         chartWrap.hidden = false;
         empty.hidden = true;
-        chart.update(snap, s.palette);
+        chart.request();
+        chart.value?.update(snap, s.palette);
       } else {
         chartWrap.hidden = true;
         empty.hidden = false;

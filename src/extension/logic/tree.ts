@@ -98,8 +98,22 @@ export function itemIcon(state: ItemState, severity: Severity | undefined): Icon
 
 /** The island (connected component) a constraint belongs to, if any. */
 function islandOf(islands: readonly IslandReport[], constraint: string): IslandReport | undefined {
-  return islands.find((i) => i.constraints.includes(constraint));
+  let by = islandIndex.get(islands);
+  if (!by) {
+    by = new Map();
+    // the first island that lists the constraint, as a search in order would find
+    for (const i of islands) for (const name of i.constraints) if (!by.has(name)) by.set(name, i);
+    islandIndex.set(islands, by);
+  }
+  return by.get(constraint);
 }
+
+/**
+ * Constraint name → its island, per islands array (a snapshot's, never changed once made): one
+ * pass over the islands instead of a search of every island's list for every constraint, which
+ * was quadratic for one big island (the 3D view asks for every constraint at every step shown).
+ */
+const islandIndex = new WeakMap<readonly IslandReport[], Map<string, IslandReport>>();
 
 /**
  * A constraint's state: the engine's status (conflicting > violated > redundant), else
