@@ -80,18 +80,20 @@ export interface LoadFigures {
 /**
  * The ends of the phases of a load, ms since navigation start (null: not available): the HTML
  * received, the first-paint bundle received, evaluated (DOMContentLoaded), `ready` posted, the
- * model message arrived, the inspector painted.
+ * host's answer received, the model message arrived (decoded), the inspector painted.
  */
 export interface Phases {
   html: number | null;
   script: number | null;
   evaluated: number | null;
   ready: number | null;
+  /** The stub host's answer to `ready` (the model as text) reached the page; decoding it into objects follows. */
+  answered: number | null;
   model: number | null;
   painted: number | null;
 }
 
-export const PHASE_NAMES: (keyof Phases)[] = ['html', 'script', 'evaluated', 'ready', 'model', 'painted'];
+export const PHASE_NAMES: (keyof Phases)[] = ['html', 'script', 'evaluated', 'ready', 'answered', 'model', 'painted'];
 
 function medianPhases(loads: LoadFigures[]): Phases {
   const out = {} as Phases;

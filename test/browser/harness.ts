@@ -250,7 +250,13 @@ export async function openPanel(
         // when the page asked for its model (bench/ui's first-paint phases)
         if (m && m.type === 'ready' && window.__clReadyPostedAt === undefined) window.__clReadyPostedAt = performance.now();
         window.__clHost(JSON.stringify(m)).then((answers) => {
-          for (const a of answers) window.dispatchEvent(new MessageEvent('message', { data: a.as === 'object' ? decode(a.text) : a.text }));
+          for (const a of answers) {
+            // the answer to ready: when it reached the page, and the time to decode it (bench/ui's phases)
+            const t0 = performance.now();
+            const data = a.as === 'object' ? decode(a.text) : a.text;
+            if (m.type === 'ready' && window.__clReadyAnswer === undefined) window.__clReadyAnswer = { at: t0, decodeMs: performance.now() - t0 };
+            window.dispatchEvent(new MessageEvent('message', { data }));
+          }
         });
       },
       getState: () => saved,

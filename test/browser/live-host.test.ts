@@ -90,4 +90,44 @@ describe('the panel fed as by the extension (Chromium)', () => {
     assert.deepEqual(p.consoleErrors, []);
     await page.context().close();
   });
+
+  test('pagehide releases the WebGL context and the charts without errors; the next load paints as before', async () => {
+    const p = await openPanel(browser, chain);
+    const page = p.page;
+    await page.waitForSelector('.cl3d canvas', { state: 'attached', timeout: 10_000 });
+    await page.waitForSelector('[data-chart="energy"][data-points]', { state: 'attached', timeout: 10_000 });
+    const before = (await page.evaluate(`(() => {
+      const c = document.querySelector('.cl3d canvas');
+      window.__clGl = c.getContext('webgl2') || c.getContext('webgl');
+      return { lost: window.__clGl.isContextLost(), views: document.querySelectorAll('.cl3d').length };
+    })()`)) as { lost: boolean; views: number };
+    assert.deepEqual(before, { lost: false, views: 1 });
+    // what the browser fires when the page goes away (not kept in the back/forward cache)
+    const after = (await page.evaluate(`(() => {
+      window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+      return { lost: window.__clGl.isContextLost(), views: document.querySelectorAll('.cl3d').length, released: Number(document.body.dataset.clReleased) };
+    })()`)) as { lost: boolean; views: number; released: number };
+    assert.equal(after.lost, true, 'the WebGL context is released');
+    assert.equal(after.views, 0, 'the 3D view is gone');
+    // the 3D view, the history card's charts, the λ chart and the spectrum at least
+    assert.ok(after.released >= 4, `${after.released} parts released`);
+    // a page kept in the back/forward cache keeps everything
+    await page.reload();
+    await page.waitForSelector('body[data-cl-ready="1"]', { state: 'attached' });
+    await p.hostIdle();
+    await page.waitForSelector('.cl3d canvas', { state: 'attached', timeout: 10_000 });
+    const kept = (await page.evaluate(`(() => {
+      window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+      return document.querySelectorAll('.cl3d').length;
+    })()`)) as number;
+    assert.equal(kept, 1);
+    // real navigations away from a fully built panel, and back: no errors, the panel paints again
+    await page.goto('about:blank');
+    await page.goBack();
+    await page.waitForSelector('body[data-cl-ready="1"]', { state: 'attached' });
+    await p.hostIdle();
+    assert.match((await page.textContent('[data-stat="step"]'))!, /80 \/ 80/);
+    assert.deepEqual(p.consoleErrors, []);
+    await page.context().close();
+  });
 });
