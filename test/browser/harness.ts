@@ -9,6 +9,7 @@ import { renderPanelHtml } from '../../src/panelHtml';
 import { encodeForJson, isWebviewMessage, type HostMessage, type WebviewMessage } from '../../src/protocol';
 import { ROOT, type Fixture } from './fixtures';
 import { createStubHost } from './stubHost';
+import { DECODE_IN_PAGE, encodeForPage } from './wire';
 import { THEMES, type ThemeName } from './themes';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -76,25 +77,6 @@ export interface PanelPage {
   hostIdle(timeoutMs?: number): Promise<void>;
   waitForPost(pred: (m: WebviewMessage) => boolean, timeoutMs?: number): Promise<WebviewMessage>;
 }
-
-/**
- * In-page decodeFromJson (the stub has no module system): a plain parse, then the encoded typed
- * arrays and non-finite numbers replaced in one walk (as src/protocol.ts does; a reviver would cost
- * the page 5–7× the parse on a large model). The page gets objects with typed arrays, as from VS Code.
- */
-const DECODE_IN_PAGE = `(text) => {
-  const num = (x) => (typeof x === 'number' ? x : Number(x));
-  const revive = (v) => {
-    if (typeof v !== 'object' || v === null) return v;
-    if (Array.isArray(v)) { for (let i = 0; i < v.length; i++) if (typeof v[i] === 'object' && v[i] !== null) v[i] = revive(v[i]); return v; }
-    for (const k of Object.keys(v)) { const x = v[k]; if (typeof x === 'object' && x !== null) { const r = revive(x); if (r !== x) Object.defineProperty(v, k, { value: r, writable: true, enumerable: true, configurable: true }); } }
-    if (Array.isArray(v.__f64)) { const a = v.__f64, out = new Float64Array(a.length); for (let i = 0; i < a.length; i++) out[i] = num(a[i]); return out; }
-    if (Array.isArray(v.__i32)) return Int32Array.from(v.__i32);
-    if (typeof v.__num === 'string') return Number(v.__num);
-    return v;
-  };
-  return revive(JSON.parse(text));
-}`;
 
 /** Records everything a page does that a CSP-clean, offline page must not do. */
 function watch(page: Page, out: Pick<PanelPage, 'cspViolations' | 'consoleErrors' | 'externalRequests'>): void {
@@ -172,7 +154,7 @@ export async function openPanel(
   /** Posts `m` to the page as a `message` event; `timed`: note the panel's time to apply it (window.__clApplyMs). */
   const deliver = (m: HostMessage, as: 'object' | 'json', timed: boolean): Promise<unknown> => {
     const id = nextId++;
-    outbox.set(id, encodeForJson(m));
+    outbox.set(id, as === 'object' ? encodeForPage(m) : encodeForJson(m));
     return page.evaluate(`window.__clPull(${id}).then((text) => {
       const decode = ${DECODE_IN_PAGE};
       const data = ${as === 'object' ? 'decode(text)' : 'text'};
@@ -194,7 +176,7 @@ export async function openPanel(
     fixture,
     (m) => {
       if (answers) {
-        answers.push({ as: 'object', text: encodeForJson(m) });
+        answers.push({ as: 'object', text: encodeForPage(m) });
         return true;
       }
       return deliver(m, 'object', false).then(
