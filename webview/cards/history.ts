@@ -79,10 +79,6 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
       timer = setTimeout(() => {
         timer = undefined;
         draw(store.getState());
-        onPageHide(() => {
-          if (timer !== undefined) clearTimeout(timer);
-          for (const c of charts.splice(0)) c.chart.destroy();
-        });
       }, wait);
     },
   );
