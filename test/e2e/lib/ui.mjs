@@ -58,6 +58,12 @@ export async function runCommand(page, title, { timeout = 30_000 } = {}) {
       await row.click({ timeout: 5000 });
       return;
     } catch (e) {
+      // Something over the row (a toast, a webview's overlay)? The keyboard does not care.
+      const focused = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first();
+      if (await focused.isVisible().catch(() => false)) {
+        await page.keyboard.press('Enter');
+        return;
+      }
       if (Date.now() > deadline) throw new Error(`"${title}": its row in the command palette could not be clicked (${attempt} attempts): ${String(e instanceof Error ? e.message : e).split('\n')[0]}`);
       await sleep(300 * attempt);
     }
