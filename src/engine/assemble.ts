@@ -258,6 +258,13 @@ export interface AssemblyBuffers {
   Cdot: Float64Array;
   Jdotv: Float64Array;
   poses: Pose[];
+  /**
+   * The Assembly returned by the last assembly into these buffers: its J, A and itself are made once
+   * and returned again by every later one (all their fields are these buffers and the world's
+   * patterns, the same every time), so a step allocates none of the three objects. As safe as the
+   * buffers themselves: the caller is done with the previous Assembly before it assembles again.
+   */
+  assembly?: Assembly;
 }
 
 /** Fresh buffers for `assemble(world, states, evaluated, into)`, sized for `world`. */
@@ -411,9 +418,13 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
       Cdot[row] = cd;
     }
   }
+  const Avals = assembleAValues(world.aPlan, world.aRowPtr, Jvals, minvCompact, into ? into.Avals : new Float64Array(world.aColIdx.length));
+  if (into?.assembly) return into.assembly;
   const J: CsrMatrix = { rows: nRows, cols: nCols, rowPtr: world.jRowPtr, colIdx: world.jColIdx, values: Jvals };
-  const A: CsrMatrix = { rows: nRows, cols: nRows, rowPtr: world.aRowPtr, colIdx: world.aColIdx, values: assembleAValues(world.aPlan, world.aRowPtr, Jvals, minvCompact, into ? into.Avals : new Float64Array(world.aColIdx.length)) };
-  return { minvCompact, F, v, J, A, C, Cdot, Jdotv, poses };
+  const A: CsrMatrix = { rows: nRows, cols: nRows, rowPtr: world.aRowPtr, colIdx: world.aColIdx, values: Avals };
+  const asm: Assembly = { minvCompact, F, v, J, A, C, Cdot, Jdotv, poses };
+  if (into) into.assembly = asm;
+  return asm;
 }
 
 /**
