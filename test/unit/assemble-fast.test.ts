@@ -197,11 +197,18 @@ test('assembling into reused buffers gives what a fresh assembly gives, and leav
   const fields = ['minvCompact', 'F', 'v', 'C', 'Cdot', 'Jdotv'] as const;
   const copy = (a: Assembly) => ({ ...Object.fromEntries(fields.map((f) => [f, Array.from(a[f])])), J: Array.from(a.J.values), A: Array.from(a.A.values), poses: a.poses.map((x) => ({ ...x, R: [...x.R] })) });
   const kept: Array<{ asm: Assembly; copy: ReturnType<typeof copy> }> = [];
+  let first: Assembly | undefined;
   for (let seed = 11; seed <= 14; seed++) {
     const states = randomStates(world, seed);
     const fresh = assemble(world, states);
     kept.push({ asm: fresh, copy: copy(fresh) });
     const reused = assemble(world, states, false, buffers);
+    // the Assembly object (and its J and A) made once per buffers and returned again; fresh ones are new objects
+    first ??= reused;
+    assert.equal(reused, first);
+    assert.equal(reused, buffers.assembly);
+    assert.notEqual(fresh, reused);
+    assert.ok(kept.every((k, i) => i === kept.length - 1 || k.asm !== fresh));
     assert.equal(reused.A.values, buffers.Avals);
     assert.equal(reused.J.values, buffers.Jvals);
     assert.deepEqual(copy(reused), copy(fresh), `seed ${seed}`);
