@@ -196,8 +196,6 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
   const nc = v.length;
   const velocity = s.formulation === 'velocity';
   const h = s.dt;
-  const rows = (slot: number) => (scratch ? scratch.take(slot, n) : new Float64Array(n));
-  const cols = (slot: number) => (scratch ? scratch.take(slot, nc) : new Float64Array(nc));
   const a0 = applyMinv(world, asm.minvCompact, F, takeOrNew(scratch, S_A0, nc));
   const slots = rowSlotsOf(world);
   const rhs = takeOrNew(scratch, S_RHS, n);
