@@ -196,7 +196,9 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
   const nc = v.length;
   const velocity = s.formulation === 'velocity';
   const h = s.dt;
-  const a0 = applyMinv(world, asm.minvCompact, F, takeOrNew(scratch, S_A0, nc));
+  // a₀ = M⁻¹F (and J·a₀ below) from the assembly when it formed them on the way (assemble.ts AssemblyBuffers):
+  // the same numbers; like the scratch, those buffers belong to the stepping path and its next step
+  const a0 = asm.a0 ?? applyMinv(world, asm.minvCompact, F, takeOrNew(scratch, S_A0, nc));
   const slots = rowSlotsOf(world);
   const rhs = takeOrNew(scratch, S_RHS, n);
   const b = takeOrNew(scratch, S_B, n);
@@ -218,7 +220,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     K = scaleCsr(A, h);
   } else {
     stabilizedRhsInto(s, asm, rhs);
-    const Ja0 = jMulVec(J, a0, takeOrNew(scratch, S_TMP_ROWS, n), slots);
+    const Ja0 = asm.Ja0 ?? jMulVec(J, a0, takeOrNew(scratch, S_TMP_ROWS, n), slots);
     for (let i = 0; i < n; i++) {
       b[i] = rhs[i] - Ja0[i];
       sumAbs += Math.abs(rhs[i]) + Math.abs(b[i]);
