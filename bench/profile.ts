@@ -143,7 +143,10 @@ function main(): void {
   }
   if (!fs.existsSync(BUNDLE)) throw new Error('dist/bench.js is missing: run npm run build first');
   const step = 'step (src/engine/simulation.ts';
-  const engineArgs = ['--only', 'engine', '--no-typing', '--no-pile', '--no-tall', '--rounds', '200', '--max-rounds', '200'];
+  // in the bench's own thread: `--cpu-prof` writes one profile per thread, and the engine's worker
+  // (bench/engineWorker.ts) would leave Simulation.step out of the main thread's; with `--only engine`
+  // no WebAssembly peer is loaded, so nothing detaches ArrayBuffers in this thread either
+  const engineArgs = ['--only', 'engine', '--engine-in-process', '--no-typing', '--no-pile', '--no-tall', '--rounds', '200', '--max-rounds', '200'];
   print('Engine step, N = 10 (Simulation.step: 200 rounds of 10 + 50 steps)', run('engine-n10', [...engineArgs, '--sizes', '10'], interval), step, top);
   print('Engine step, N = 100 (Simulation.step: 200 rounds of 10 + 50 steps)', run('engine-n100', [...engineArgs, '--sizes', '100'], interval), step, top);
   print('While typing, N = 100 (inspectScene, 400 edits)', run('typing-n100', ['--no-chain', '--no-pile', '--no-tall', '--typing-sizes', '100', '--typing-runs', '400'], interval), 'inspectScene (src/engine/pipeline.ts', top);

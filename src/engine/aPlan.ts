@@ -164,6 +164,33 @@ export function assembleAValues(plan: APlan, aRowPtr: Int32Array, Jv: Float64Arr
 }
 
 /**
+ * The store of a 3×3 block pair (`pair33`, `pair33Ball`): block (r, s) at d_r + s and its mirror at
+ * e_s + r; on a diagonal block only s ≤ r (the general loop's entries). Small enough to be inlined
+ * into both callers (no boxing of the nine sums).
+ */
+function store33(out: Float64Array, diag: boolean, d0: number, d1: number, d2: number, e0: number, e1: number, e2: number, c00: number, c01: number, c02: number, c10: number, c11: number, c12: number, c20: number, c21: number, c22: number): void {
+  out[d0] = c00;
+  out[e0] = c00;
+  out[d1] = c10;
+  out[e0 + 1] = c10;
+  out[d1 + 1] = c11;
+  out[e1 + 1] = c11;
+  out[d2] = c20;
+  out[e0 + 2] = c20;
+  out[d2 + 1] = c21;
+  out[e1 + 2] = c21;
+  out[d2 + 2] = c22;
+  out[e2 + 2] = c22;
+  if (diag) return;
+  out[d0 + 1] = c01;
+  out[e1] = c01;
+  out[d0 + 2] = c02;
+  out[e2] = c02;
+  out[d1 + 2] = c12;
+  out[e2 + 1] = c12;
+}
+
+/**
  * One 3×3 block pair of `assembleAValues` (ball joints), unrolled: entry (r, s) is the sum over the
  * terms of G_r·J_s, each term's 6-product dot added as the general loop adds it (acc[s] += dot), so
  * the values are the general loop's bit for bit. d0..d2: where rows r of ci's block start (columns
@@ -196,25 +223,7 @@ function pair33(G: Float64Array, Jv: Float64Array, terms: Int32Array, t0: number
     c21 += g0 * j10 + g1 * j11 + g2 * j12 + g3 * j13 + g4 * j14 + g5 * j15;
     c22 += g0 * j20 + g1 * j21 + g2 * j22 + g3 * j23 + g4 * j24 + g5 * j25;
   }
-  out[d0] = c00;
-  out[e0] = c00;
-  out[d1] = c10;
-  out[e0 + 1] = c10;
-  out[d1 + 1] = c11;
-  out[e1 + 1] = c11;
-  out[d2] = c20;
-  out[e0 + 2] = c20;
-  out[d2 + 1] = c21;
-  out[e1 + 2] = c21;
-  out[d2 + 2] = c22;
-  out[e2 + 2] = c22;
-  if (diag) return;
-  out[d0 + 1] = c01;
-  out[e1] = c01;
-  out[d0 + 2] = c02;
-  out[e2] = c02;
-  out[d1 + 2] = c12;
-  out[e2 + 1] = c12;
+  store33(out, diag, d0, d1, d2, e0, e1, e2, c00, c01, c02, c10, c11, c12, c20, c21, c22);
 }
 
 /**
@@ -250,23 +259,5 @@ function pair33Ball(G: Float64Array, Jv: Float64Array, terms: Int32Array, t0: nu
     c21 += g1 * j11 + g3 * j13 + g5 * j15;
     c22 += g2 * j22 + g3 * j23 + g4 * j24;
   }
-  out[d0] = c00;
-  out[e0] = c00;
-  out[d1] = c10;
-  out[e0 + 1] = c10;
-  out[d1 + 1] = c11;
-  out[e1 + 1] = c11;
-  out[d2] = c20;
-  out[e0 + 2] = c20;
-  out[d2 + 1] = c21;
-  out[e1 + 2] = c21;
-  out[d2 + 2] = c22;
-  out[e2 + 2] = c22;
-  if (diag) return;
-  out[d0 + 1] = c01;
-  out[e1] = c01;
-  out[d0 + 2] = c02;
-  out[e2] = c02;
-  out[d1 + 2] = c12;
-  out[e2 + 1] = c12;
+  store33(out, diag, d0, d1, d2, e0, e1, e2, c00, c01, c02, c10, c11, c12, c20, c21, c22);
 }

@@ -7,7 +7,7 @@ import { type ConstraintEval, type ConstraintModel, type Pose } from './model/co
 import { BALL_ROW_MASKS } from './model/kinematics';
 import { IDENTITY_MAT3, quatToMat3, quatToMat3Into, rotateTensorInto } from './math';
 import { type APlan, assembleAValues, buildAPlan } from './aPlan';
-import { rowSlotsOf } from './jRuns';
+import { addRun3, copyRow6, copyRow6Slots, rowSlotsOf, slotsCoverJ } from './jRuns';
 import { cumsum } from './offsets';
 import type { CsrMatrix } from './linalg/types';
 import type { SceneSpec } from './scene/types';
@@ -240,6 +240,9 @@ export interface Assembly {
   Jdotv: Float64Array;
   /** Poses of every body (scene order), for constraint forces and drawing. */
   poses: Pose[];
+  /** With buffers that have them (AssemblyBuffers a0, Ja0): a₀ = M⁻¹F and J·a₀, as applyMinv and jMulVec give them. */
+  a0?: Float64Array;
+  Ja0?: Float64Array;
 }
 
 /**
@@ -258,6 +261,20 @@ export interface AssemblyBuffers {
   Cdot: Float64Array;
   Jdotv: Float64Array;
   poses: Pose[];
+  /**
+   * The Assembly returned by the last assembly into these buffers: its J, A and itself are made once
+   * and returned again by every later one (all their fields are these buffers and the world's
+   * patterns, the same every time), so a step allocates none of the three objects. As safe as the
+   * buffers themselves: the caller is done with the previous Assembly before it assembles again.
+   */
+  assembly?: Assembly;
+  /**
+   * a₀ = M⁻¹F and J·a₀, formed on the way (a₀ per body after its F, J·a₀ in the Ċ pass over J's rows) for
+   * `solveSystem`, which otherwise makes two more passes: only for the acceleration formulation and a J whose
+   * every row has row slots (jRuns.ts `slotsCoverJ`), where the sums are jMulVec's in its order (issue 9).
+   */
+  a0?: Float64Array;
+  Ja0?: Float64Array;
 }
 
 /** Fresh buffers for `assemble(world, states, evaluated, into)`, sized for `world`. */
@@ -272,6 +289,7 @@ export function assemblyBuffers(world: World): AssemblyBuffers {
     Cdot: new Float64Array(world.nRows),
     Jdotv: new Float64Array(world.nRows),
     poses: world.bodies.map(() => ({ p: [0, 0, 0], q: [0, 0, 0, 1], R: [1, 0, 0, 0, 1, 0, 0, 0, 1], v: [0, 0, 0], w: [0, 0, 0] })),
+    ...(world.scene.solver.formulation !== 'velocity' && slotsCoverJ(world) ? { a0: new Float64Array(world.nCols), Ja0: new Float64Array(world.nRows) } : {}),
   };
 }
 
@@ -292,6 +310,7 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
   const F = into ? into.F : new Float64Array(nCols);
   const v = into ? into.v : new Float64Array(nCols);
   const poses: Pose[] = into ? into.poses : new Array(bodies.length);
+  const a0 = into?.a0, Ja0 = into?.Ja0;
 
   for (let i = 0; i < bodies.length; i++) {
     const b = bodies[i];
@@ -352,6 +371,17 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
     F[col + 3] = t[0] - gx;
     F[col + 4] = t[1] - gy;
     F[col + 5] = t[2] - gz;
+    if (a0) {
+      // applyMinv's operations for this body (its F and M⁻¹ are complete)
+      const invm = minvCompact[k * 10], mk = k * 10 + 1;
+      a0[col] = F[col] * invm;
+      a0[col + 1] = F[col + 1] * invm;
+      a0[col + 2] = F[col + 2] * invm;
+      const f3 = F[col + 3], f4 = F[col + 4], f5 = F[col + 5];
+      a0[col + 3] = minvCompact[mk] * f3 + minvCompact[mk + 1] * f4 + minvCompact[mk + 2] * f5;
+      a0[col + 4] = minvCompact[mk + 3] * f3 + minvCompact[mk + 4] * f4 + minvCompact[mk + 5] * f5;
+      a0[col + 5] = minvCompact[mk + 6] * f3 + minvCompact[mk + 7] * f4 + minvCompact[mk + 8] * f5;
+    }
     const sv = s.v;
     v[col] = sv[0];
     v[col + 1] = sv[1];
@@ -394,6 +424,18 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
         const s1 = slots[3 * row + 1], s2 = slots[3 * row + 2];
         if (oa >= 0) cd = copyRow6Slots(JA, o, Jvals, oa, v, colA, cd, s0, s1, s2);
         if (ob >= 0) cd = copyRow6Slots(JB, o, Jvals, ob, v, colB, cd, s0, s1, s2);
+        if (a0 && Ja0) {
+          // J·a₀ of the row as jMulVec sums it: from +0, the row's blocks in column (= value offset) order
+          let ja = 0;
+          if (oa >= 0 && (ob < 0 || oa < ob)) {
+            ja = addRun3(JA, o, a0, colA, ja, s0, s1, s2);
+            if (ob >= 0) ja = addRun3(JB, o, a0, colB, ja, s0, s1, s2);
+          } else if (ob >= 0) {
+            ja = addRun3(JB, o, a0, colB, ja, s0, s1, s2);
+            if (oa >= 0) ja = addRun3(JA, o, a0, colA, ja, s0, s1, s2);
+          }
+          Ja0[row] = ja;
+        }
       } else {
         if (oa >= 0) cd = copyRow6(JA, o, Jvals, oa, v, colA, cd);
         if (ob >= 0) cd = copyRow6(JB, o, Jvals, ob, v, colB, cd);
@@ -411,44 +453,13 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
       Cdot[row] = cd;
     }
   }
+  const Avals = assembleAValues(world.aPlan, world.aRowPtr, Jvals, minvCompact, into ? into.Avals : new Float64Array(world.aColIdx.length));
+  if (into?.assembly) return into.assembly;
   const J: CsrMatrix = { rows: nRows, cols: nCols, rowPtr: world.jRowPtr, colIdx: world.jColIdx, values: Jvals };
-  const A: CsrMatrix = { rows: nRows, cols: nRows, rowPtr: world.aRowPtr, colIdx: world.aColIdx, values: assembleAValues(world.aPlan, world.aRowPtr, Jvals, minvCompact, into ? into.Avals : new Float64Array(world.aColIdx.length)) };
-  return { minvCompact, F, v, J, A, C, Cdot, Jdotv, poses };
-}
-
-/**
- * Jvals[d..d+6] = J[o..o+6], and cd + Σ_j J[o+j]·v[c+j] added in order j = 0..5: the former
- * per-entry loop's operations, unrolled (the same numbers bit for bit).
- */
-function copyRow6(J: Float64Array, o: number, Jvals: Float64Array, d: number, v: Float64Array, c: number, cd: number): number {
-  const x0 = J[o], x1 = J[o + 1], x2 = J[o + 2], x3 = J[o + 3], x4 = J[o + 4], x5 = J[o + 5];
-  Jvals[d] = x0;
-  Jvals[d + 1] = x1;
-  Jvals[d + 2] = x2;
-  Jvals[d + 3] = x3;
-  Jvals[d + 4] = x4;
-  Jvals[d + 5] = x5;
-  cd += x0 * v[c];
-  cd += x1 * v[c + 1];
-  cd += x2 * v[c + 2];
-  cd += x3 * v[c + 3];
-  cd += x4 * v[c + 4];
-  cd += x5 * v[c + 5];
-  return cd;
-}
-
-/** copyRow6 for a row with exact zeros outside entries s0 < s1 < s2 (jRuns.ts rowSlotsOf): Ċ adds only theirs. */
-function copyRow6Slots(J: Float64Array, o: number, Jvals: Float64Array, d: number, v: Float64Array, c: number, cd: number, s0: number, s1: number, s2: number): number {
-  Jvals[d] = J[o];
-  Jvals[d + 1] = J[o + 1];
-  Jvals[d + 2] = J[o + 2];
-  Jvals[d + 3] = J[o + 3];
-  Jvals[d + 4] = J[o + 4];
-  Jvals[d + 5] = J[o + 5];
-  cd += J[o + s0] * v[c + s0];
-  cd += J[o + s1] * v[c + s1];
-  cd += J[o + s2] * v[c + s2];
-  return cd;
+  const A: CsrMatrix = { rows: nRows, cols: nRows, rowPtr: world.aRowPtr, colIdx: world.aColIdx, values: Avals };
+  const asm: Assembly = { minvCompact, F, v, J, A, C, Cdot, Jdotv, poses, ...(a0 && Ja0 ? { a0, Ja0 } : {}) };
+  if (into) into.assembly = asm;
+  return asm;
 }
 
 /** The poses of a constraint's extra ends (world pose for -1). */

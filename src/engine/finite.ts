@@ -52,11 +52,23 @@ export function firstBad(x: ArrayLike<number>, from = 0, to = x.length): number 
   return -1;
 }
 
-/** Σ|x| (NaN when an entry is NaN, ∞ when one is ±∞). */
+/**
+ * Σ|x| (NaN when an entry is NaN, ∞ when one is ±∞). Four partial sums (issue 9: one sum is a chain of
+ * dependent additions; four run side by side): the same bound up to rounding, which the tests against
+ * HUGE leave room for (a false alarm only runs the exact search, which finds nothing).
+ */
 function sumAbs(x: ArrayLike<number>): number {
-  let s = 0;
-  for (let i = 0; i < x.length; i++) s += Math.abs(x[i]);
-  return s;
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  const n = x.length;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += Math.abs(x[i]);
+    s1 += Math.abs(x[i + 1]);
+    s2 += Math.abs(x[i + 2]);
+    s3 += Math.abs(x[i + 3]);
+  }
+  for (; i < n; i++) s0 += Math.abs(x[i]);
+  return s0 + s1 + (s2 + s3);
 }
 
 const WORDS: Record<string, string> = {
@@ -165,10 +177,13 @@ export function checkSolve(w: World, out: SolveOutput, analysed = true, bound = 
   // `bound` ≥ Σ|x| over rhs, b, B, λ, a0, a and Jᵀλ (kkt.ts SolveScratch.finiteBound): when it is
   // ≤ HUGE (NaN fails the test) none of those entries is bad and their searches are skipped
   const searched = !(bound <= HUGE);
-  for (const [symbol, x] of searched ? ([['rhs', out.rhs], ['b', out.b], ['B', out.B], ['λ', out.lambda]] as const) : []) {
-    if (!x) continue;
-    const k = firstBad(x);
-    if (k >= 0) return finding(symbol, x[k], rowOwner(w, k));
+  // (the searches behind `if (searched)`: no arrays of candidates built on the common path)
+  if (searched) {
+    for (const [symbol, x] of [['rhs', out.rhs], ['b', out.b], ['B', out.B], ['λ', out.lambda]] as const) {
+      if (!x) continue;
+      const k = firstBad(x);
+      if (k >= 0) return finding(symbol, x[k], rowOwner(w, k));
+    }
   }
   // the compliance is added to the matrix solved (A + Σ, W + Σ)
   const sigma = w.scene.solver.compliance;
@@ -177,9 +192,11 @@ export function checkSolve(w: World, out: SolveOutput, analysed = true, bound = 
     const k = firstBad(out.W.values);
     if (k >= 0) return finding('W', out.W.values[k], rowOwner(w, segmentOf(out.W.rowPtr, k)));
   }
-  for (const [symbol, x] of searched ? ([['a0', out.a0], ['a', out.a], ['Jᵀλ', out.constraintForce]] as const) : []) {
-    const k = firstBad(x);
-    if (k >= 0) return finding(symbol, x[k], colOwner(w, k));
+  if (searched) {
+    for (const [symbol, x] of [['a0', out.a0], ['a', out.a], ['Jᵀλ', out.constraintForce]] as const) {
+      const k = firstBad(x);
+      if (k >= 0) return finding(symbol, x[k], colOwner(w, k));
+    }
   }
   // each force component is Σ_r J_X[r,j]·λ_r, so |it| ≤ max|λ|·Σ|J_X| ≤ bound·(Σ|J| + the blocks J
   // does not hold): within HUGE/2 (rounding), none can be bad and the per-constraint sums are skipped

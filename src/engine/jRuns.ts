@@ -118,3 +118,59 @@ export function jTransposeMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float
   }
   return y;
 }
+
+// The row kernels of assemble.ts: J's values of one row block copied, Ċ = J·v accumulated on the way.
+
+/**
+ * Jvals[d..d+6] = J[o..o+6], and cd + Σ_j J[o+j]·v[c+j] added in order j = 0..5: the former
+ * per-entry loop's operations, unrolled (the same numbers bit for bit).
+ */
+export function copyRow6(J: Float64Array, o: number, Jvals: Float64Array, d: number, v: Float64Array, c: number, cd: number): number {
+  const x0 = J[o], x1 = J[o + 1], x2 = J[o + 2], x3 = J[o + 3], x4 = J[o + 4], x5 = J[o + 5];
+  Jvals[d] = x0;
+  Jvals[d + 1] = x1;
+  Jvals[d + 2] = x2;
+  Jvals[d + 3] = x3;
+  Jvals[d + 4] = x4;
+  Jvals[d + 5] = x5;
+  cd += x0 * v[c];
+  cd += x1 * v[c + 1];
+  cd += x2 * v[c + 2];
+  cd += x3 * v[c + 3];
+  cd += x4 * v[c + 4];
+  cd += x5 * v[c + 5];
+  return cd;
+}
+
+/** copyRow6 for a row with exact zeros outside entries s0 < s1 < s2 (jRuns.ts rowSlotsOf): Ċ adds only theirs. */
+export function copyRow6Slots(J: Float64Array, o: number, Jvals: Float64Array, d: number, v: Float64Array, c: number, cd: number, s0: number, s1: number, s2: number): number {
+  Jvals[d] = J[o];
+  Jvals[d + 1] = J[o + 1];
+  Jvals[d + 2] = J[o + 2];
+  Jvals[d + 3] = J[o + 3];
+  Jvals[d + 4] = J[o + 4];
+  Jvals[d + 5] = J[o + 5];
+  cd += J[o + s0] * v[c + s0];
+  cd += J[o + s1] * v[c + s1];
+  cd += J[o + s2] * v[c + s2];
+  return cd;
+}
+
+/** s + J[o+s0]·x[c+s0] + J[o+s1]·x[c+s1] + J[o+s2]·x[c+s2], added in that order (`jMulVec`'s terms of one run with slots). */
+export function addRun3(J: Float64Array, o: number, x: Float64Array, c: number, s: number, s0: number, s1: number, s2: number): number {
+  s += J[o + s0] * x[c + s0];
+  s += J[o + s1] * x[c + s1];
+  s += J[o + s2] * x[c + s2];
+  return s;
+}
+
+/**
+ * Whether every row of the world's J has row slots and J's pattern is runs of 6: then `jMulVec(J, x, …, slots)`
+ * is, row by row, the sums `addRun3` gives over the row's blocks in column order (assemble.ts uses it to form
+ * J·a₀ in its Ċ pass, the same numbers bit for bit).
+ */
+export function slotsCoverJ(world: World): boolean {
+  const slots = rowSlotsOf(world);
+  for (let i = 0; i < world.nRows; i++) if (slots[3 * i] < 0) return false;
+  return hasRuns({ rows: world.nRows, cols: world.nCols, rowPtr: world.jRowPtr, colIdx: world.jColIdx, values: new Float64Array(0) });
+}

@@ -179,6 +179,10 @@ export class SolveScratch {
     return b;
   }
 }
+/** Buffer `slot` of `scratch` (length n), or a fresh array without scratch. */
+function takeOrNew(scratch: SolveScratch | undefined, slot: number, n: number): Float64Array<ArrayBuffer> {
+  return scratch ? scratch.take(slot, n) : new Float64Array(n);
+}
 const S_RHS = 0, S_B = 1, S_LAMBDA = 2, S_A0 = 3, S_A = 4, S_FORCE = 5, S_UPLUS = 6, S_TMP_ROWS = 7, S_X = 8;
 
 /**
@@ -192,12 +196,12 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
   const nc = v.length;
   const velocity = s.formulation === 'velocity';
   const h = s.dt;
-  const rows = (slot: number) => (scratch ? scratch.take(slot, n) : new Float64Array(n));
-  const cols = (slot: number) => (scratch ? scratch.take(slot, nc) : new Float64Array(nc));
-  const a0 = applyMinv(world, asm.minvCompact, F, cols(S_A0));
+  // a₀ = M⁻¹F (and J·a₀ below) from the assembly when it formed them on the way (assemble.ts AssemblyBuffers):
+  // the same numbers; like the scratch, those buffers belong to the stepping path and its next step
+  const a0 = asm.a0 ?? applyMinv(world, asm.minvCompact, F, takeOrNew(scratch, S_A0, nc));
   const slots = rowSlotsOf(world);
-  const rhs = rows(S_RHS);
-  const b = rows(S_B);
+  const rhs = takeOrNew(scratch, S_RHS, n);
+  const b = takeOrNew(scratch, S_B, n);
   // Σ|x| over rhs, b, B, λ, a0, a, Jᵀλ (SolveScratch.finiteBound): when it is ≤ HUGE none of them is
   // NaN, ±∞ or beyond ±HUGE, so finite.ts `checkSolve` may skip their one-by-one search
   let sumAbs = 0;
@@ -216,7 +220,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     K = scaleCsr(A, h);
   } else {
     stabilizedRhsInto(s, asm, rhs);
-    const Ja0 = jMulVec(J, a0, rows(S_TMP_ROWS), slots);
+    const Ja0 = asm.Ja0 ?? jMulVec(J, a0, takeOrNew(scratch, S_TMP_ROWS, n), slots);
     for (let i = 0; i < n; i++) {
       b[i] = rhs[i] - Ja0[i];
       sumAbs += Math.abs(rhs[i]) + Math.abs(b[i]);
@@ -226,7 +230,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
 
   const ws = solversOf(world);
   const { islands, solvers, single, wholeRows } = ws;
-  const lambda = rows(S_LAMBDA);
+  const lambda = takeOrNew(scratch, S_LAMBDA, n);
   const islandSolves: IslandSolve[] = [];
   const dependent: DependentRow[] = [];
   let hasLstsq = false;
@@ -310,10 +314,10 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     singularValues = (spectra.length === 1 ? Float64Array.from(spectra[0]) : Float64Array.from(spectra.flatMap((x) => Array.from(x)))).sort().reverse();
   }
 
-  const constraintForce = jTransposeMulVec(J, lambda, cols(S_FORCE), slots);
+  const constraintForce = jTransposeMulVec(J, lambda, takeOrNew(scratch, S_FORCE, nc), slots);
   // a = a0 + M⁻¹·Jᵀλ, u⁺ = v + a·h (the correction M⁻¹·Jᵀλ goes through `a`'s buffer)
-  const a = applyMinv(world, asm.minvCompact, constraintForce, cols(S_A));
-  const uPlus = cols(S_UPLUS);
+  const a = applyMinv(world, asm.minvCompact, constraintForce, takeOrNew(scratch, S_A, nc));
+  const uPlus = takeOrNew(scratch, S_UPLUS, nc);
   for (let i = 0; i < nc; i++) {
     const ai = a0[i] + a[i];
     a[i] = ai;

@@ -109,7 +109,7 @@ export function quatToMat3Into(q: Quat, out: Mat3 | Float64Array): void {
 
 /** Rᵀ·v for the rotation R of the unit quaternion q ([x,y,z,w]), computed as q*·v·q. */
 export function quatRotateInv(q: Readonly<Quat>, v: Vec3): Vec3 {
-  const [x, y, z, w] = q;
+  const x = q[0], y = q[1], z = q[2], w = q[3];
   const ix = w * v[0] - y * v[2] + z * v[1];
   const iy = w * v[1] - z * v[0] + x * v[2];
   const iz = w * v[2] - x * v[1] + y * v[0];
@@ -122,8 +122,9 @@ export function quatRotateInv(q: Readonly<Quat>, v: Vec3): Vec3 {
  * Returns |q + ½·(ω,0)⊗q·dt| before normalisation (its distance from 1 is the step's quaternion drift).
  */
 export function quatIntegrateInto(q: Quat, w: Vec3, dt: number): number {
-  const [x, y, z, qw] = q;
-  const [wx, wy, wz] = w;
+  // indexed reads, not array destructuring: the latter's iterators are allocated per call (issue 9)
+  const x = q[0], y = q[1], z = q[2], qw = q[3];
+  const wx = w[0], wy = w[1], wz = w[2];
   const h = 0.5 * dt;
   const nx = x + h * (wx * qw + wy * z - wz * y);
   const ny = y + h * (wy * qw + wz * x - wx * z);

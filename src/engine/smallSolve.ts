@@ -189,8 +189,13 @@ export class SmallSolver {
       // later u_kj' read it) and l_kj goes into L at once, so one loop does both with the same operations
       let dk = L[rk + k] + shift;
       const akk = dk;
-      if (this.chain3) dk = this.eliminateChain3(rk, fk, k - fk, dk);
-      else for (let j = fk; j < k; j++) {
+      if (this.chain3) {
+        // d_k goes in and out through D[k] (a Float64Array slot: exact), not as an argument and a return
+        // value, which V8 would box in a fresh heap number per row when the call is not inlined (issue 9)
+        D[k] = dk;
+        this.eliminateChain3(rk, fk, k - fk, k);
+        dk = D[k];
+      } else for (let j = fk; j < k; j++) {
         const rj = off[j];
         let s = L[rk + j];
         const fj = first[j];
@@ -211,23 +216,31 @@ export class SmallSolver {
    * The elimination of `factor` for row k of a `chain3` envelope: its columns are the window
    * p = first[k] .. p + len − 1 (len ≤ 5), and every column j of the window has first[j] ≤ p, so
    * u_kj = a_kj − Σ_{t=p}^{j−1} l_jt·u_kt over the window's earlier columns. Unrolled, with the u in
-   * locals: each u, l and the updates of d_k are `factor`'s operations in its order. Returns d_k.
+   * locals: each u, l and the updates of d_k are `factor`'s operations in its order. d_k is read from
+   * and written back to D[k].
    */
-  private eliminateChain3(rk: number, p: number, len: number, dk: number): number {
-    if (len === 0) return dk;
+  private eliminateChain3(rk: number, p: number, len: number, k: number): void {
+    if (len === 0) return;
     const { off, L, D } = this;
+    let dk = D[k];
     const u0 = L[rk + p];
     let l = u0 / D[p];
     dk -= l * u0;
     L[rk + p] = l;
-    if (len === 1) return dk;
+    if (len === 1) {
+      D[k] = dk;
+      return;
+    }
     let o = off[p + 1] + p;
     let u1 = L[rk + p + 1];
     u1 -= L[o] * u0;
     l = u1 / D[p + 1];
     dk -= l * u1;
     L[rk + p + 1] = l;
-    if (len === 2) return dk;
+    if (len === 2) {
+      D[k] = dk;
+      return;
+    }
     o = off[p + 2] + p;
     let u2 = L[rk + p + 2];
     u2 -= L[o] * u0;
@@ -235,7 +248,10 @@ export class SmallSolver {
     l = u2 / D[p + 2];
     dk -= l * u2;
     L[rk + p + 2] = l;
-    if (len === 3) return dk;
+    if (len === 3) {
+      D[k] = dk;
+      return;
+    }
     o = off[p + 3] + p;
     let u3 = L[rk + p + 3];
     u3 -= L[o] * u0;
@@ -244,7 +260,10 @@ export class SmallSolver {
     l = u3 / D[p + 3];
     dk -= l * u3;
     L[rk + p + 3] = l;
-    if (len === 4) return dk;
+    if (len === 4) {
+      D[k] = dk;
+      return;
+    }
     o = off[p + 4] + p;
     let u4 = L[rk + p + 4];
     u4 -= L[o] * u0;
@@ -254,7 +273,7 @@ export class SmallSolver {
     l = u4 / D[p + 4];
     dk -= l * u4;
     L[rk + p + 4] = l;
-    return dk;
+    D[k] = dk;
   }
 
   /** x = (L·D·Lᵀ)⁻¹·b (cholesky.ts Factor.solve in natural order; x may be b). */

@@ -186,6 +186,13 @@ async function packageVsix() {
 /** The inspector whose 3D view is checked in the UI phase, and the constraint the cursor selects. */
 const SCENE_3D = { scene: 'double-pendulum', name: 'elbow', text: '"name": "elbow"' };
 
+/**
+ * The light theme's pass opens these (every example with `--all-themes`): the 3D view, problems
+ * in the Problems panel, contacts, a velocity formulation and a chain, so every card is seen in
+ * both themes while the dark pass still opens every example. Keeps CI's run short.
+ */
+const LIGHT_SCENES = new Set(['double-pendulum', 'conflicting-rods', 'box-stack', 'pendulum-ground.velocity', 'chain-ground']);
+
 /** 1-based line and column just inside `text` in a file (for Quick Open's ":line:column"). */
 function positionOf(file, text) {
   const lines = readFileSync(file, 'utf8').split('\n');
@@ -246,6 +253,7 @@ async function uiPhase() {
     }
     for (const scene of scenes) {
       const base = scene.replace(/\.scene\.json$/, '');
+      if (themeKey === 'light' && !flag('--all-themes') && !LIGHT_SCENES.has(base)) continue;
       const shot = join(outDir, `${base}-${themeKey}.png`);
       try {
         await step(`inspector ${base} (${themeKey})`, async () => {

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Matrix, inverse } from 'ml-matrix';
 import { parseScene } from '../../src/engine/scene/parse';
-import { type Assembly, assemble, assemblyBuffers, buildWorld, type World } from '../../src/engine/assemble';
+import { type Assembly, applyMinv, assemble, assemblyBuffers, buildWorld, type World } from '../../src/engine/assemble';
 import { type BodyState, initialState } from '../../src/engine/model/body';
 import { mat3MulVec, quatNormalize, quatRotateInv, quatToMat3 } from '../../src/engine/math';
 import { energyOf } from '../../src/engine/analysis';
@@ -197,11 +197,18 @@ test('assembling into reused buffers gives what a fresh assembly gives, and leav
   const fields = ['minvCompact', 'F', 'v', 'C', 'Cdot', 'Jdotv'] as const;
   const copy = (a: Assembly) => ({ ...Object.fromEntries(fields.map((f) => [f, Array.from(a[f])])), J: Array.from(a.J.values), A: Array.from(a.A.values), poses: a.poses.map((x) => ({ ...x, R: [...x.R] })) });
   const kept: Array<{ asm: Assembly; copy: ReturnType<typeof copy> }> = [];
+  let first: Assembly | undefined;
   for (let seed = 11; seed <= 14; seed++) {
     const states = randomStates(world, seed);
     const fresh = assemble(world, states);
     kept.push({ asm: fresh, copy: copy(fresh) });
     const reused = assemble(world, states, false, buffers);
+    // the Assembly object (and its J and A) made once per buffers and returned again; fresh ones are new objects
+    first ??= reused;
+    assert.equal(reused, first);
+    assert.equal(reused, buffers.assembly);
+    assert.notEqual(fresh, reused);
+    assert.ok(kept.every((k, i) => i === kept.length - 1 || k.asm !== fresh));
     assert.equal(reused.A.values, buffers.Avals);
     assert.equal(reused.J.values, buffers.Jvals);
     assert.deepEqual(copy(reused), copy(fresh), `seed ${seed}`);
@@ -327,4 +334,48 @@ test('J structural zeros: J·x, Jᵀ·y and Ċ over the masked entries only equa
       sameBits(asm.Cdot, ref, `${name} Ċ`);
     }
   }
+});
+
+test('a₀ = M⁻¹F and J·a₀ formed in the assembly: applyMinv’s and jMulVec’s numbers bit for bit, only where every row has slots', () => {
+  const same = (x: Float64Array, y: Float64Array, what: string) => {
+    assert.equal(x.length, y.length, what);
+    for (let i = 0; i < x.length; i++) assert.ok(Object.is(x[i], y[i]), `${what}[${i}]: ${x[i]} vs ${y[i]}`);
+  };
+  // ball chains (the bench's, one with the pin on end B and a joint whose end A is the later link: blocks in
+  // either column order), a hinge chain, the ball-only part of a fixed-ends scene
+  const reversed = JSON.parse(chainSceneText(chainParams(6)));
+  reversed.constraints[0] = { ...reversed.constraints[0], bodyA: 'world', bodyB: 'link0', anchorA: [-0.05, 0, 0], anchorB: [-0.05, 0, 0] };
+  reversed.constraints[3] = { ...reversed.constraints[3], bodyA: 'link3', bodyB: 'link2', anchorA: [-0.05, 0, 0], anchorB: [0.05, 0, 0] };
+  const hinges = JSON.parse(chainSceneText(chainParams(5)));
+  hinges.constraints = hinges.constraints.map((c: { type: string }) => ({ ...c, type: 'hinge', axisA: [0, 1, 0] }));
+  const scenes: Array<[string, string]> = [
+    ['chain', chainSceneText(chainParams(10))],
+    ['reversed ends', JSON.stringify(reversed)],
+    ['hinge chain', JSON.stringify(hinges)],
+  ];
+  for (const [name, text] of scenes) {
+    const p = parseScene(text);
+    assert.ok(p.scene && !p.hasErrors, name);
+    const world = buildWorld(p.scene);
+    const buffers = assemblyBuffers(world);
+    assert.ok(buffers.a0 && buffers.Ja0, `${name}: fused`);
+    for (let seed = 21; seed <= 25; seed++) {
+      const states = randomStates(world, seed);
+      const asm = assemble(world, states, false, buffers);
+      const a0 = applyMinv(world, asm.minvCompact, asm.F);
+      same(asm.a0!, a0, `${name} a₀`);
+      same(asm.Ja0!, jMulVec(asm.J, a0, undefined, rowSlotsOf(world)), `${name} J·a₀`);
+      // a fresh assembly has neither: solveSystem forms them itself
+      const fresh = assemble(world, states);
+      assert.equal(fresh.a0, undefined);
+      assert.equal(fresh.Ja0, undefined);
+    }
+  }
+  // rows without slots (distance, coupler…), or the velocity formulation: not formed
+  assert.equal(assemblyBuffers(buildWorld(parseScene(JSON.stringify(SCENE)).scene!)).a0, undefined);
+  const velocity = JSON.parse(chainSceneText(chainParams(4)));
+  velocity.solver = { ...velocity.solver, formulation: 'velocity', stabilization: undefined, alpha: undefined, beta: undefined };
+  const pv = parseScene(JSON.stringify(velocity));
+  assert.ok(pv.scene && !pv.hasErrors, JSON.stringify(pv.diagnostics.map((d) => d.message)));
+  assert.equal(assemblyBuffers(buildWorld(pv.scene)).a0, undefined);
 });

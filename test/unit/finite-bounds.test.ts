@@ -59,3 +59,24 @@ test('checkSolve: the constraint forces are bounded by Σ|λ|·(Σ|J| + the worl
   assert.equal(g?.symbol, 'force');
   assert.equal(g?.owner?.index, 1);
 });
+
+test('checkAssembly: Σ|x| in four partial sums still finds a NaN, ±∞ or an entry beyond ±1e150 at every position of every array', () => {
+  // the chain of 5 links: J has 15·12 values, the arrays' lengths are not all multiples of 4 (the tails count too)
+  const scene = parseScene(chainSceneText(chainParams(5))).scene!;
+  const world = buildWorld(scene);
+  const fresh = () => assemble(world, scene.bodies.map(initialState));
+  assert.equal(checkAssembly(world, fresh()), undefined);
+  const arrays = (a: ReturnType<typeof fresh>) => ({ F: a.F, 'M⁻¹': a.minvCompact, C: a.C, Ċ: a.Cdot, J̇v: a.Jdotv, J: a.J.values });
+  for (const [symbol, n] of Object.entries(arrays(fresh())).map(([s, x]) => [s, x.length] as const)) {
+    for (let i = 0; i < n; i++) {
+      for (const bad of [NaN, Infinity, -Infinity, 2e150, -2e150]) {
+        const asm = fresh();
+        arrays(asm)[symbol as keyof ReturnType<typeof arrays>][i] = bad;
+        const f = checkAssembly(world, asm);
+        // the search in order (F, M⁻¹, C, Ċ, J̇v, J, then A) names the array the bad entry is in
+        assert.equal(f?.symbol, symbol, `${symbol}[${i}] = ${bad}`);
+        assert.equal(f?.reason, Number.isFinite(bad) ? 'overflow' : 'non-finite', `${symbol}[${i}] = ${bad}`);
+      }
+    }
+  }
+});

@@ -45,10 +45,29 @@ async function quickPick(page, key, text, rowSelector, rowText, { timeout = 30_0
   throw new Error(`"${rowText}" not offered by the quick input ("${text}") within ${timeout / 1000} s: ${lastError instanceof Error ? lastError.message.split('\n')[0] : lastError}`);
 }
 
-/** F1, type the command's title, pick the row with that title. */
-export async function runCommand(page, title, opts) {
-  const row = await quickPick(page, 'F1', `>${title}`, '.quick-input-list .monaco-list-row', title, opts);
-  await row.click();
+/**
+ * F1, type the command's title, pick the row with that title. The click has a short timeout and
+ * the whole pick is retried: the quick input can close under the pointer (focus taken by a
+ * webview that is still loading), and a click on its detached row would wait out the step.
+ */
+export async function runCommand(page, title, { timeout = 30_000 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (let attempt = 1; ; attempt++) {
+    const row = await quickPick(page, 'F1', `>${title}`, '.quick-input-list .monaco-list-row', title, { timeout: Math.max(5000, deadline - Date.now()) });
+    try {
+      await row.click({ timeout: 5000 });
+      return;
+    } catch (e) {
+      // Something over the row (a toast, a webview's overlay)? The keyboard does not care.
+      const focused = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first();
+      if (await focused.isVisible().catch(() => false)) {
+        await page.keyboard.press('Enter');
+        return;
+      }
+      if (Date.now() > deadline) throw new Error(`"${title}": its row in the command palette could not be clicked (${attempt} attempts): ${String(e instanceof Error ? e.message : e).split('\n')[0]}`);
+      await sleep(300 * attempt);
+    }
+  }
 }
 
 /** Ctrl+P, type the file name, Enter; waits for its editor tab. */
