@@ -147,6 +147,15 @@ function medianLoad(loads: LoadFigures[], cold: LoadFigures): LoadFigures {
 }
 
 /**
+ * How long a new browser context's page waits before its cold load. Headless Chromium (156) starts
+ * the browser window's own WebUI with every new window (the omnibox popup: ≈ 300 chrome://
+ * resources in a renderer of its own for about 1.3 s, seen in a trace), which VS Code's webviews
+ * never compete with; the cold load starts once that is done, still with nothing of the panel in
+ * any cache.
+ */
+export const COLD_QUIET_MS = 2000;
+
+/**
  * First paint of the inspector for `fixture`: one cold load, then `reloads` reloads and as many
  * loads from a blank page (`fresh`), alternating. Returns the
  * page, still open, for further measurements (the caller closes its context).
@@ -159,7 +168,7 @@ export async function firstPaint(
   timeoutMs: number,
   webviewDir?: string,
 ): Promise<{ figures: FirstPaint; page: Page }> {
-  const p = await openPanel(instrumented(browser, fixture.model.sceneName), fixture, { webviewDir });
+  const p = await openPanel(instrumented(browser, fixture.model.sceneName), fixture, { webviewDir, beforeLoad: (page) => page.waitForTimeout(COLD_QUIET_MS) });
   const page = p.page;
   const cold = await readLoad(page, timeoutMs);
   const cpu = await threadCpu(page);

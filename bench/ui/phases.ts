@@ -58,5 +58,5 @@ export const PHASE_NOTES = [
   '               charts, heap) after navigation start, on the new page\'s time, before its first script runs (the gap',
   '               before "bundle fetched"). Opening an inspector in VS Code makes a new webview with nothing to tear down:',
   '               the loads from a blank page (about:blank, then the panel; as many, alternating with the reloads, same',
-  '               code cache) measure that. Both are printed; the verdicts above stay on the reloads.',
+  '               code cache) measure that. Both are printed; the verdicts above are on the loads from a blank page.',
 ];

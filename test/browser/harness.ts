@@ -94,7 +94,7 @@ const CSP_LISTENER = `document.addEventListener('securitypolicyviolation', (e) =
 export async function openPanel(
   browser: Browser,
   fixture: Fixture,
-  opts: { theme?: ThemeName; width?: number; height?: number; initialState?: unknown; snapshotDelayMs?: number; webviewDir?: string } = {},
+  opts: { theme?: ThemeName; width?: number; height?: number; initialState?: unknown; snapshotDelayMs?: number; webviewDir?: string; beforeLoad?: (page: Page) => Promise<void> } = {},
 ): Promise<PanelPage> {
   ensureBuilt();
   const theme = THEMES[opts.theme ?? 'light'];
@@ -245,6 +245,8 @@ export async function openPanel(
       setState: (s) => { saved = s; window.__clStates.push(s); },
     });
   })();`);
+  // beforeLoad: bench/ui lets the new browser window's own start-up work finish before the cold load
+  if (opts.beforeLoad) await opts.beforeLoad(page);
   await page.goto(`${ORIGIN}/panel.html`);
   await page.waitForSelector('body[data-cl-ready="1"]', { timeout: 15000, state: 'attached' }).catch((e: Error) => {
     throw new Error(`${e.message}\nconsole errors: ${res.consoleErrors.join('\n')}\nCSP: ${res.cspViolations.join('\n')}\nposted: ${JSON.stringify(res.posted)}`);
