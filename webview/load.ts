@@ -5,6 +5,7 @@
 // from the same directory (VS Code serves both through asWebviewUri from the extension's dist/).
 // In the standalone report (dist/webview.js, all.ts) the parts are already in the page.
 import type * as Parts from './deferred';
+import { onPageHide } from './lifecycle';
 import { readPalette } from './theme';
 
 export type Deferred = typeof Parts;
@@ -88,10 +89,27 @@ export class DeferredPart<T> {
     this.requested = true;
     loadDeferred().then(
       (d) => {
-        this.value = this.make(d);
-        this.made(this.value);
+        const value = this.make(d);
+        this.value = value;
+        this.made(value);
+        // a chart (chart.js: its canvas, resize observer, animations) goes with the page (lifecycle.ts)
+        const release = releaseOf(value);
+        if (release) {
+          onPageHide(() => {
+            this.value = undefined;
+            release();
+          });
+        }
       },
       () => undefined, // reported by loadDeferred
     );
   }
+}
+
+/** How a deferred part is released: its own `destroy()`, else its chart.js chart's (the chart wrappers expose `chart`). */
+function releaseOf(value: unknown): (() => void) | undefined {
+  const destroyable = (x: unknown): x is { destroy(): void } => typeof x === 'object' && x !== null && typeof (x as { destroy?: unknown }).destroy === 'function';
+  if (destroyable(value)) return () => value.destroy();
+  const chart = typeof value === 'object' && value !== null ? (value as { chart?: unknown }).chart : undefined;
+  return destroyable(chart) ? () => chart.destroy() : undefined;
 }

@@ -86,13 +86,15 @@ export function hooksScript(sceneName: string): string {
  * and Resource Timing and the `ready` time the stub host records (test/browser/harness.ts):
  * html: the panel's HTML received; script: the first-paint bundle received (the first script
  * resource); evaluated: DOMContentLoaded started (the parser-blocking bundle has run by then);
- * ready: the page posted `ready`. null where the page does not have the figure.
+ * ready: the page posted `ready`; answered: the stub host's answer (the model's text) reached the
+ * page. null where the page does not have the figure.
  */
 const PHASES_IN_PAGE = `() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const script = performance.getEntriesByType('resource').find((r) => r.initiatorType === 'script');
   const ready = typeof window.__clReadyPostedAt === 'number' ? window.__clReadyPostedAt : null;
-  return { html: nav ? nav.responseEnd : null, script: script ? script.responseEnd : null, evaluated: nav && nav.domContentLoadedEventStart > 0 ? nav.domContentLoadedEventStart : null, ready };
+  const answered = window.__clReadyAnswer ? window.__clReadyAnswer.at : null;
+  return { html: nav ? nav.responseEnd : null, script: script ? script.responseEnd : null, evaluated: nav && nav.domContentLoadedEventStart > 0 ? nav.domContentLoadedEventStart : null, ready, answered };
 }`;
 
 /** Read the first-paint figures of the current load (ms since navigation start). */

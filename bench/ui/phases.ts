@@ -4,7 +4,7 @@
 import { median } from '../timing';
 import { PHASE_NAMES, type FirstPaint, type Phases } from './measure';
 
-export const PHASE_HEADINGS = ['HTML', 'bundle fetched', 'evaluated', 'ready posted', 'model arrived', 'painted'];
+export const PHASE_HEADINGS = ['HTML', 'bundle fetched', 'evaluated', 'ready posted', 'host answered', 'model arrived', 'painted'];
 
 /** Each phase's end and, after it, its own length: `120 (+35)`. */
 export function phaseCells(p: Phases): string[] {
@@ -49,12 +49,14 @@ export const PHASE_NOTES = [
   '  phases:      ends in ms since navigation start (medians), the phase\'s own length in brackets. HTML: the panel\'s',
   '               HTML received (Navigation Timing responseEnd); bundle fetched: the first script resource received',
   '               (Resource Timing); evaluated: DOMContentLoaded started (the parser-blocking bundle has run); ready posted:',
-  '               the page\'s `ready` message (recorded by the stub host\'s acquireVsCodeApi); model arrived: the model message',
-  '               event (the stub host\'s round trip: a Playwright binding to Node, which encodes the model, and back);',
+  '               the page\'s `ready` message (recorded by the stub host\'s acquireVsCodeApi); host answered: the stub host\'s',
+  '               answer reached the page (a Playwright binding to Node, where the extension\'s PanelFeed posts the model',
+  '               without its history, encoded as text, and back); model arrived: the model message event, once the page',
+  '               decoded the text into objects with typed arrays (what VS Code\'s postMessage delivers);',
   '               painted: the inspector drawn (the panel\'s own work, as "panel" above).',
   '  reloads / from a blank page: a reload of the panel also tears the previous panel page down (its WebGL context,',
   '               charts, heap) after navigation start, on the new page\'s time, before its first script runs (the gap',
   '               before "bundle fetched"). Opening an inspector in VS Code makes a new webview with nothing to tear down:',
   '               the loads from a blank page (about:blank, then the panel; as many, alternating with the reloads, same',
-  '               code cache) measure that. Both are printed; the verdicts above stay on the reloads.',
+  '               code cache) measure that. Both are printed; the verdicts above are on the loads from a blank page.',
 ];

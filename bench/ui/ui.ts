@@ -68,10 +68,18 @@ function chainFixture(n: number, steps: number): Fixture {
 const ms = (x: number): string => `${x.toFixed(0)} ms`;
 const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
 
-/** Met by the wall clock (warm; "warm only" when the cold load missed), or whether the CPU time alone would fit. */
+/**
+ * The load a verdict is on: into a new page (from a blank page), what VS Code does when it opens the
+ * inspector or shows it again (retainContextWhenHidden is off: a hidden inspector's page is gone);
+ * the reloads' median where there are no such loads.
+ */
+const opened = (p: FirstPaint) => p.fresh ?? p.warm;
+
+/** Met by the wall clock (a new page; "warm only" when the cold load missed), or whether the CPU time alone would fit. */
 function paintVerdict(p: FirstPaint, target: number): string {
-  if (p.warm.paintMs <= target) return p.cold.paintMs <= target ? 'met' : 'met (warm only)';
-  const cpu = p.warm.cpuToPaintMs ?? p.warm.cpuMs;
+  const o = opened(p);
+  if (o.paintMs <= target) return p.cold.paintMs <= target ? 'met' : 'met (warm only)';
+  const cpu = o.cpuToPaintMs ?? o.cpuMs;
   return cpu !== undefined && cpu <= target ? 'NOT met (CPU fits)' : 'NOT met';
 }
 
@@ -128,7 +136,7 @@ async function main(): Promise<void> {
         return r.figures;
       });
       paints.push(figures);
-      console.log(`  ${name}: first paint ${ms(figures.warm.paintMs)} (from a blank page ${figures.fresh ? ms(figures.fresh.paintMs) : '—'}; cold ${ms(figures.cold.paintMs)})`);
+      console.log(`  ${name}: first paint ${figures.fresh ? ms(figures.fresh.paintMs) : '—'} (reload ${ms(figures.warm.paintMs)}; cold ${ms(figures.cold.paintMs)})`);
     }
     if (opts.baseline) {
       await withBaseline('chain of 1000 links', chain1000, Math.min(opts.reloads, 3), 120_000, async () => {
@@ -148,7 +156,7 @@ async function main(): Promise<void> {
     {
       const { figures, page } = await firstPaint(browser, 'chain of 1000 links', chain1000, Math.min(opts.reloads, 3), 120_000);
       paints.push(figures);
-      console.log(`  1000-link chain: first paint ${ms(figures.warm.paintMs)} (cold ${ms(figures.cold.paintMs)})`);
+      console.log(`  1000-link chain: first paint ${ms(opened(figures).paintMs)} (reload ${ms(figures.warm.paintMs)}; cold ${ms(figures.cold.paintMs)})`);
       idle = await idleFps(page);
       for (const wheels of [3, 5]) pans.push({ ...(await pan(page, 'A', 'J', wheels, opts.quick ? 60 : 180)), compositing: 'GPU (SwiftShader GL)' });
       console.log(`  3000×3000 A: pan ${pans.map((p) => `${p.fps.toFixed(1)} fps`).join(', ')} (idle ${idle.toFixed(1)} fps)`);
@@ -177,9 +185,9 @@ async function main(): Promise<void> {
     const target = p.name === 'chain of 1000 links' ? TARGET.chainPaintMs : p.name.startsWith('chain of 200') ? undefined : TARGET.examplePaintMs;
     rows.push([
       `first paint: ${p.name}`,
-      `${ms(p.warm.paintMs)} (from a blank page ${p.fresh ? ms(p.fresh.paintMs) : '—'}; cold ${ms(p.cold.paintMs)}; panel ${ms(p.warm.modelToPaintMs)}; settled ${ms(p.warm.settledMs)}` +
-        `${p.warm.cpuToPaintMs !== undefined ? `; CPU to paint ${ms(p.warm.cpuToPaintMs)}` : ''}` +
-        `${p.warm.cpuMs !== undefined ? `; CPU to settled ${ms(p.warm.cpuMs)}` : ''})`,
+      `${ms(opened(p).paintMs)} (reload ${ms(p.warm.paintMs)}; cold ${ms(p.cold.paintMs)}; panel ${ms(opened(p).modelToPaintMs)}; settled ${ms(opened(p).settledMs)}` +
+        `${opened(p).cpuToPaintMs !== undefined ? `; CPU to paint ${ms(opened(p).cpuToPaintMs!)}` : ''}` +
+        `${opened(p).cpuMs !== undefined ? `; CPU to settled ${ms(opened(p).cpuMs!)}` : ''})`,
       target === undefined ? '—' : `≤ ${ms(target)}`,
       target === undefined ? '' : paintVerdict(p, target),
     ]);
@@ -200,14 +208,16 @@ async function main(): Promise<void> {
         (p.fps < FPS_SLACK * TARGET.panFps && p.cpuPerFrameMs !== undefined && p.cpuPerFrameMs < 1000 / TARGET.panFps ? ' (CPU per frame fits)' : ''),
     ]);
   }
-  console.log('\nPanel figures (first paint: median of reloads, navigation start → title and heatmap painted)\n');
+  console.log('\nPanel figures (first paint: median of the loads into a new page, navigation start → title and heatmap painted)\n');
   console.log(table(['what', 'measured', 'target', ''], rows));
   console.log(
     [
       '',
       '  first paint: from navigation start (the panel page loading) to the end of the first frame in which the <h1> shows',
       '               the scene name and the heatmap canvas has been drawn with the model; it includes the stub host',
-      '               encoding the model and passing it to the page. cold: the first load in a fresh browser context;',
+      '               encoding the model and passing it to the page. The figure and its verdict: the loads into a new page',
+      '               (from a blank page), as VS Code opens the inspector or shows it again (retainContextWhenHidden is off);',
+      '               reload: the reloads of the same page; cold: the first load in a fresh browser context (nothing cached);',
       '               panel: from the model message reaching the page; settled: the last canvas drawing or DOM change;',
       '               CPU to paint: CPU time of the page\'s main thread from navigation start to painted (thread time of its',
       '               top-level tasks in a light trace); CPU to settled: from the reload to settled (DevTools Performance',
@@ -224,7 +234,7 @@ async function main(): Promise<void> {
   );
   {
     const ex = paints.filter((p) => !p.name.startsWith('chain of'));
-    const phaseRows = paints.map((p) => [p.name, ...phaseCells(p.warm.phases)]);
+    const phaseRows = paints.map((p) => [p.name, ...phaseCells(opened(p).phases)]);
     const lengthCells = (l: FirstPaint[], how: 'warm' | 'fresh'): string[] => {
       const len = medianPhaseLengths(l, how);
       return PHASE_NAMES.map((k) => (len[k] !== null ? `+${len[k]!.toFixed(0)}` : '—'));
@@ -241,7 +251,7 @@ async function main(): Promise<void> {
     const walls = ex.map((p) => p.warm.paintMs).sort((a, b) => a - b);
     const fresh = ex.map((p) => p.fresh?.paintMs).filter((x): x is number => x !== undefined).sort((a, b) => a - b);
     const freshWithin = fresh.filter((x) => x <= TARGET.examplePaintMs).length;
-    console.log('\nFirst paint phases (ms since navigation start; per scene the reloads\' medians; the phase\'s own length in brackets)\n');
+    console.log('\nFirst paint phases (ms since navigation start; per scene the medians of the loads into a new page; the phase\'s own length in brackets)\n');
     console.log(table(['first paint', ...PHASE_HEADINGS], phaseRows));
     console.log(PHASE_NOTES.join('\n'));
     if (walls.length) {
@@ -258,17 +268,17 @@ async function main(): Promise<void> {
   if (opts.baseline && basePaints.length) {
     const ours = [...paints.filter((p) => !p.name.startsWith('chain of')), ...(baseOursChain ? [baseOursChain] : [])];
     const opt = (x: number | undefined): string => (x !== undefined ? ms(x) : '—');
-    const cols = (p: FirstPaint | undefined): string[] => (p ? [ms(p.warm.paintMs), opt(p.fresh?.paintMs), opt(p.warm.cpuToPaintMs), opt(p.warm.cpuMs)] : ['—', '—', '—', '—']);
+    const cols = (p: FirstPaint | undefined): string[] => (p ? [opt(p.fresh?.paintMs), ms(p.warm.paintMs), opt(opened(p).cpuToPaintMs), opt(opened(p).cpuMs)] : ['—', '—', '—', '—']);
     const rows2 = basePaints.map((b, k) => [b.name, ...cols(b), ...cols(ours[k])]);
     const med = (xs: (number | undefined)[]): string => {
       const v = xs.filter((x): x is number => x !== undefined).sort((a, b) => a - b);
       return v.length ? ms(v[v.length >> 1]) : '—';
     };
     const ex = (l: FirstPaint[]) => l.filter((p) => !p.name.startsWith('chain of'));
-    const meds = (l: FirstPaint[]): string[] => [med(l.map((p) => p.warm.paintMs)), med(l.map((p) => p.fresh?.paintMs)), med(l.map((p) => p.warm.cpuToPaintMs)), med(l.map((p) => p.warm.cpuMs))];
+    const meds = (l: FirstPaint[]): string[] => [med(l.map((p) => p.fresh?.paintMs)), med(l.map((p) => p.warm.paintMs)), med(l.map((p) => opened(p).cpuToPaintMs)), med(l.map((p) => opened(p).cpuMs))];
     rows2.push(['median of the examples', ...meds(ex(basePaints)), ...meds(ex(ours))]);
-    console.log(`\nFirst paint, baseline ${path.relative(process.cwd(), opts.baseline) || '.'} beside this build (same run, alternating; warm medians)\n`);
-    console.log(table(['first paint', 'baseline reload', 'from blank', 'CPU to paint', 'CPU to settled', 'this build reload', 'from blank', 'CPU to paint', 'CPU to settled'], rows2));
+    console.log(`\nFirst paint, baseline ${path.relative(process.cwd(), opts.baseline) || '.'} beside this build (same run, alternating; medians)\n`);
+    console.log(table(['first paint', 'baseline new page', 'reload', 'CPU to paint', 'CPU to settled', 'this build new page', 'reload', 'CPU to paint', 'CPU to settled'], rows2));
   }
   const errors = paints.filter((p) => p.consoleErrors.length);
   for (const p of errors) console.log(`  console errors in ${p.name}: ${p.consoleErrors.join(' | ')}`);

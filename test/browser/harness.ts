@@ -1,6 +1,6 @@
 // Loads the inspector page in headless Chromium the way VS Code would: renderPanelHtml with a
 // webview-like origin, the theme as --vscode-* variables on <html> and a body class, and a stub
-// `acquireVsCodeApi` that records posted messages and answers them from real engine output.
+// `acquireVsCodeApi` that records posted messages and answers them from real engine output as the extension does (stubHost.ts).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -8,6 +8,9 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { renderPanelHtml } from '../../src/panelHtml';
 import { encodeForJson, isWebviewMessage, type HostMessage, type WebviewMessage } from '../../src/protocol';
 import { ROOT, type Fixture } from './fixtures';
+import { createStubHost } from './stubHost';
+import { DECODE_IN_PAGE, encodeForPage } from './wire';
+import { THEMES, type ThemeName } from './themes';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ORIGIN = 'https://webview.test';
@@ -57,227 +60,7 @@ export async function launch(extraArgs: readonly string[] = []): Promise<{ brows
   };
 }
 
-// VS Code's default Light Modern / Dark Modern values of the variables the panel uses.
-const COMMON: Record<string, string> = {
-  '--vscode-font-family': "-apple-system, BlinkMacSystemFont, 'Segoe WPC', 'Segoe UI', 'Ubuntu', 'Droid Sans', sans-serif",
-  '--vscode-font-size': '13px',
-  '--vscode-font-weight': 'normal',
-  '--vscode-editor-font-family': "'Droid Sans Mono', 'monospace', monospace",
-};
-export type ThemeName = 'light' | 'dark' | 'hc-dark' | 'hc-light';
-export const THEMES: Record<ThemeName, { bodyClass: string; kind: string; vars: Record<string, string> }> = {
-  light: {
-    bodyClass: 'vscode-light',
-    kind: 'vscode-light',
-    vars: {
-      ...COMMON,
-      '--vscode-editor-background': '#ffffff',
-      '--vscode-editor-foreground': '#3b3b3b',
-      '--vscode-foreground': '#3b3b3b',
-      '--vscode-descriptionForeground': '#6e6e6e',
-      '--vscode-panel-border': '#e5e5e5',
-      '--vscode-widget-border': '#e5e5e5',
-      '--vscode-sideBar-background': '#f8f8f8',
-      '--vscode-editorWidget-background': '#f8f8f8',
-      '--vscode-focusBorder': '#005fb8',
-      '--vscode-textLink-foreground': '#005fb8',
-      '--vscode-button-background': '#005fb8',
-      '--vscode-button-foreground': '#ffffff',
-      '--vscode-button-hoverBackground': '#0258a8',
-      '--vscode-button-secondaryBackground': '#e5e5e5',
-      '--vscode-button-secondaryForeground': '#3b3b3b',
-      '--vscode-button-secondaryHoverBackground': '#cccccc',
-      '--vscode-button-border': '#0000001a',
-      '--vscode-badge-background': '#cccccc',
-      '--vscode-badge-foreground': '#3b3b3b',
-      '--vscode-toolbar-hoverBackground': 'rgba(184, 184, 184, 0.31)',
-      '--vscode-list-hoverBackground': '#f2f2f2',
-      '--vscode-list-inactiveSelectionBackground': '#e4e6f1',
-      '--vscode-editorError-foreground': '#e51400',
-      '--vscode-editorWarning-foreground': '#bf8803',
-      '--vscode-editorInfo-foreground': '#1a85ff',
-      '--vscode-testing-iconPassed': '#388a34',
-      '--vscode-charts-red': '#e51400',
-      '--vscode-charts-blue': '#1a85ff',
-      '--vscode-charts-green': '#388a34',
-      '--vscode-charts-yellow': '#bf8803',
-      '--vscode-charts-orange': '#d18616',
-      '--vscode-charts-purple': '#652d90',
-      '--vscode-charts-foreground': '#3b3b3b',
-      '--vscode-charts-lines': 'rgba(59, 59, 59, 0.5)',
-      '--vscode-widget-shadow': 'rgba(0, 0, 0, 0.16)',
-      '--vscode-editorHoverWidget-background': '#f8f8f8',
-      '--vscode-editorHoverWidget-foreground': '#3b3b3b',
-      '--vscode-editorHoverWidget-border': '#c8c8c8',
-      '--vscode-panelTitle-activeBorder': '#005fb8',
-      '--vscode-panelTitle-activeForeground': '#3b3b3b',
-      '--vscode-panelTitle-inactiveForeground': '#3b3b3b',
-    },
-  },
-  dark: {
-    bodyClass: 'vscode-dark',
-    kind: 'vscode-dark',
-    vars: {
-      ...COMMON,
-      '--vscode-editor-background': '#1f1f1f',
-      '--vscode-editor-foreground': '#cccccc',
-      '--vscode-foreground': '#cccccc',
-      '--vscode-descriptionForeground': '#9d9d9d',
-      '--vscode-panel-border': '#2b2b2b',
-      '--vscode-widget-border': '#313131',
-      '--vscode-sideBar-background': '#181818',
-      '--vscode-editorWidget-background': '#202020',
-      '--vscode-focusBorder': '#0078d4',
-      '--vscode-textLink-foreground': '#4daafc',
-      '--vscode-button-background': '#0078d4',
-      '--vscode-button-foreground': '#ffffff',
-      '--vscode-button-hoverBackground': '#026ec1',
-      '--vscode-button-secondaryBackground': '#313131',
-      '--vscode-button-secondaryForeground': '#cccccc',
-      '--vscode-button-secondaryHoverBackground': '#3c3c3c',
-      '--vscode-button-border': '#ffffff12',
-      '--vscode-badge-background': '#616161',
-      '--vscode-badge-foreground': '#f8f8f8',
-      '--vscode-toolbar-hoverBackground': 'rgba(90, 93, 94, 0.31)',
-      '--vscode-list-hoverBackground': '#2a2d2e',
-      '--vscode-list-inactiveSelectionBackground': '#37373d',
-      '--vscode-editorError-foreground': '#f14c4c',
-      '--vscode-editorWarning-foreground': '#cca700',
-      '--vscode-editorInfo-foreground': '#3794ff',
-      '--vscode-testing-iconPassed': '#73c991',
-      '--vscode-charts-red': '#f14c4c',
-      '--vscode-charts-blue': '#3794ff',
-      '--vscode-charts-green': '#89d185',
-      '--vscode-charts-yellow': '#cca700',
-      '--vscode-charts-orange': '#d18616',
-      '--vscode-charts-purple': '#b180d7',
-      '--vscode-charts-foreground': '#cccccc',
-      '--vscode-charts-lines': 'rgba(204, 204, 204, 0.5)',
-      '--vscode-widget-shadow': 'rgba(0, 0, 0, 0.36)',
-      '--vscode-editorHoverWidget-background': '#202020',
-      '--vscode-editorHoverWidget-foreground': '#cccccc',
-      '--vscode-editorHoverWidget-border': '#454545',
-      '--vscode-panelTitle-activeBorder': '#0078d4',
-      '--vscode-panelTitle-activeForeground': '#cccccc',
-      '--vscode-panelTitle-inactiveForeground': '#9d9d9d',
-    },
-  },
-  // Dark High Contrast (hc-black) and Light High Contrast (hc-light): the colour registry's hcDark /
-  // hcLight defaults. Colours the registry leaves null in a theme (hcDark: button.background,
-  // button.hoverBackground, button.secondaryBackground, list.hoverBackground,
-  // list.inactiveSelectionBackground, toolbar.hoverBackground, widget.shadow; hcLight: the secondary
-  // hover and the shadow) are not emitted as variables at all, exactly as in VS Code, so the
-  // panel's fallbacks are exercised too.
-  'hc-dark': {
-    bodyClass: 'vscode-high-contrast',
-    kind: 'vscode-high-contrast',
-    vars: {
-      ...COMMON,
-      '--vscode-editor-background': '#000000',
-      '--vscode-editor-foreground': '#ffffff',
-      '--vscode-foreground': '#ffffff',
-      '--vscode-descriptionForeground': '#ffffffb3',
-      '--vscode-contrastBorder': '#6fc3df',
-      '--vscode-contrastActiveBorder': '#f38518',
-      '--vscode-focusBorder': '#f38518',
-      '--vscode-panel-border': '#6fc3df',
-      '--vscode-widget-border': '#6fc3df',
-      '--vscode-sideBar-background': '#000000',
-      '--vscode-editorWidget-background': '#0c141f',
-      '--vscode-editorWidget-border': '#6fc3df',
-      '--vscode-textLink-foreground': '#21a6ff',
-      '--vscode-textLink-activeForeground': '#21a6ff',
-      '--vscode-button-foreground': '#ffffff',
-      '--vscode-button-secondaryForeground': '#ffffff',
-      '--vscode-button-border': '#6fc3df',
-      '--vscode-badge-background': '#000000',
-      '--vscode-badge-foreground': '#ffffff',
-      '--vscode-input-background': '#000000',
-      '--vscode-input-foreground': '#ffffff',
-      '--vscode-input-border': '#6fc3df',
-      '--vscode-inputOption-activeBorder': '#6fc3df',
-      '--vscode-list-focusOutline': '#f38518',
-      '--vscode-list-activeSelectionForeground': '#ffffff',
-      '--vscode-toolbar-hoverOutline': '#f38518',
-      '--vscode-editorError-foreground': '#f48771',
-      '--vscode-errorForeground': '#f48771',
-      '--vscode-editorWarning-foreground': '#ffd370',
-      '--vscode-editorInfo-foreground': '#3794ff',
-      '--vscode-testing-iconPassed': '#73c991',
-      '--vscode-charts-red': '#f48771',
-      '--vscode-charts-blue': '#3794ff',
-      '--vscode-charts-green': '#89d185',
-      '--vscode-charts-yellow': '#ffd370',
-      '--vscode-charts-orange': '#ab5a00',
-      '--vscode-charts-purple': '#b180d7',
-      '--vscode-charts-foreground': '#ffffff',
-      '--vscode-charts-lines': '#ffffff80',
-      '--vscode-editorHoverWidget-background': '#0c141f',
-      '--vscode-editorHoverWidget-foreground': '#ffffff',
-      '--vscode-editorHoverWidget-border': '#6fc3df',
-      '--vscode-panelTitle-activeBorder': '#6fc3df',
-      '--vscode-panelTitle-activeForeground': '#ffffff',
-      '--vscode-panelTitle-inactiveForeground': '#ffffff',
-    },
-  },
-  'hc-light': {
-    bodyClass: 'vscode-high-contrast-light',
-    kind: 'vscode-high-contrast-light',
-    vars: {
-      ...COMMON,
-      '--vscode-editor-background': '#ffffff',
-      '--vscode-editor-foreground': '#292929',
-      '--vscode-foreground': '#292929',
-      '--vscode-descriptionForeground': '#292929b3',
-      '--vscode-contrastBorder': '#0f4a85',
-      '--vscode-contrastActiveBorder': '#006bbd',
-      '--vscode-focusBorder': '#006bbd',
-      '--vscode-panel-border': '#0f4a85',
-      '--vscode-widget-border': '#0f4a85',
-      '--vscode-sideBar-background': '#ffffff',
-      '--vscode-editorWidget-background': '#ffffff',
-      '--vscode-editorWidget-border': '#0f4a85',
-      '--vscode-textLink-foreground': '#0f4a85',
-      '--vscode-textLink-activeForeground': '#0f4a85',
-      '--vscode-button-background': '#0f4a85',
-      '--vscode-button-foreground': '#ffffff',
-      '--vscode-button-hoverBackground': '#0f4a85',
-      '--vscode-button-secondaryBackground': '#ffffff',
-      '--vscode-button-secondaryForeground': '#292929',
-      '--vscode-button-border': '#0f4a85',
-      '--vscode-badge-background': '#0f4a85',
-      '--vscode-badge-foreground': '#ffffff',
-      '--vscode-input-background': '#ffffff',
-      '--vscode-input-foreground': '#292929',
-      '--vscode-input-border': '#0f4a85',
-      '--vscode-inputOption-activeBorder': '#007acc',
-      '--vscode-list-hoverBackground': '#ffffff1a',
-      '--vscode-list-activeSelectionBackground': '#0f4a851a',
-      '--vscode-list-inactiveSelectionBackground': '#0f4a851a',
-      '--vscode-list-focusOutline': '#006bbd',
-      '--vscode-toolbar-hoverOutline': '#006bbd',
-      '--vscode-editorError-foreground': '#b5200d',
-      '--vscode-errorForeground': '#b5200d',
-      '--vscode-editorWarning-foreground': '#895503',
-      '--vscode-editorInfo-foreground': '#1a85ff',
-      '--vscode-testing-iconPassed': '#007100',
-      '--vscode-charts-red': '#b5200d',
-      '--vscode-charts-blue': '#1a85ff',
-      '--vscode-charts-green': '#374e06',
-      '--vscode-charts-yellow': '#895503',
-      '--vscode-charts-orange': '#0f4a85',
-      '--vscode-charts-purple': '#652d90',
-      '--vscode-charts-foreground': '#292929',
-      '--vscode-charts-lines': '#29292980',
-      '--vscode-editorHoverWidget-background': '#ffffff',
-      '--vscode-editorHoverWidget-foreground': '#292929',
-      '--vscode-editorHoverWidget-border': '#0f4a85',
-      '--vscode-panelTitle-activeBorder': '#b5200d',
-      '--vscode-panelTitle-activeForeground': '#292929',
-      '--vscode-panelTitle-inactiveForeground': '#292929',
-    },
-  },
-};
+export { THEMES, type ThemeName } from './themes';
 
 export interface PanelPage {
   page: Page;
@@ -290,18 +73,10 @@ export interface PanelPage {
   externalRequests: string[];
   /** Send a host message to the webview, as an object (typed arrays) or as encodeForJson text. */
   send(m: HostMessage, as?: 'object' | 'json'): Promise<void>;
+  /** Resolves once the stub host has sent everything (model, streamed records, replies) and the panel acknowledged it. */
+  hostIdle(timeoutMs?: number): Promise<void>;
   waitForPost(pred: (m: WebviewMessage) => boolean, timeoutMs?: number): Promise<WebviewMessage>;
 }
-
-/** In-page reviver identical to decodeFromJson (the stub has no module system). */
-const DECODE_IN_PAGE = `(text) => JSON.parse(text, (_k, v) => {
-  if (v && typeof v === 'object') {
-    if (Array.isArray(v.__f64)) return Float64Array.from(v.__f64, (x) => typeof x === 'number' ? x : Number(x));
-    if (Array.isArray(v.__i32)) return Int32Array.from(v.__i32);
-    if (typeof v.__num === 'string') return Number(v.__num);
-  }
-  return v;
-})`;
 
 /** Records everything a page does that a CSP-clean, offline page must not do. */
 function watch(page: Page, out: Pick<PanelPage, 'cspViolations' | 'consoleErrors' | 'externalRequests'>): void {
@@ -319,7 +94,7 @@ const CSP_LISTENER = `document.addEventListener('securitypolicyviolation', (e) =
 export async function openPanel(
   browser: Browser,
   fixture: Fixture,
-  opts: { theme?: ThemeName; width?: number; height?: number; initialState?: unknown; snapshotDelayMs?: number; webviewDir?: string } = {},
+  opts: { theme?: ThemeName; width?: number; height?: number; initialState?: unknown; snapshotDelayMs?: number; webviewDir?: string; beforeLoad?: (page: Page) => Promise<void> } = {},
 ): Promise<PanelPage> {
   ensureBuilt();
   const theme = THEMES[opts.theme ?? 'light'];
@@ -333,17 +108,9 @@ export async function openPanel(
     consoleErrors: [],
     externalRequests: [],
     send: async (m, as = 'object') => {
-      // The text goes through a binding, not inside the evaluated script: the DevTools protocol
-      // keeps every evaluated script's source, which would count in the page's heap.
-      outbox.push(encodeForJson(m));
-      await page.evaluate(`window.__clPull().then((text) => {
-        const decode = ${DECODE_IN_PAGE};
-        const data = ${as === 'object' ? 'decode(text)' : 'text'};
-        const t0 = performance.now();
-        window.dispatchEvent(new MessageEvent('message', { data }));
-        (window.__clApplyMs = window.__clApplyMs || []).push(performance.now() - t0);
-      })`);
+      await deliver(m, as, true);
     },
+    hostIdle: (timeoutMs) => host.idle(timeoutMs),
     waitForPost: async (pred, timeoutMs = 5000) => {
       const t0 = Date.now();
       let seen = 0;
@@ -380,22 +147,60 @@ export async function openPanel(
     return route.fulfill({ status: 404, body: '' });
   });
 
-  const outbox: string[] = [];
-  await page.exposeFunction('__clPull', () => outbox.shift() ?? 'null');
-  // Host side: answers `ready` with the model and `requestSnapshot` with the engine's snapshot.
-  await page.exposeFunction('__clHost', async (text: string) => {
+  // The text goes through a binding, not inside the evaluated script: the DevTools protocol
+  // keeps every evaluated script's source, which would count in the page's heap.
+  const outbox = new Map<number, string>();
+  let nextId = 0;
+  /** Posts `m` to the page as a `message` event; `timed`: note the panel's time to apply it (window.__clApplyMs). */
+  const deliver = (m: HostMessage, as: 'object' | 'json', timed: boolean): Promise<unknown> => {
+    const id = nextId++;
+    outbox.set(id, as === 'object' ? encodeForPage(m) : encodeForJson(m));
+    return page.evaluate(`window.__clPull(${id}).then((text) => {
+      const decode = ${DECODE_IN_PAGE};
+      const data = ${as === 'object' ? 'decode(text)' : 'text'};
+      const t0 = performance.now();
+      window.dispatchEvent(new MessageEvent('message', { data }));
+      ${timed ? '(window.__clApplyMs = window.__clApplyMs || []).push(performance.now() - t0);' : ''}
+    })`);
+  };
+  await page.exposeFunction('__clPull', (id: number) => {
+    const text = outbox.get(id) ?? 'null';
+    outbox.delete(id);
+    return text;
+  });
+  // Host side (stubHost.ts): the extension's feed answers `ready` with the model and streams the
+  // run after it. What it posts while handling a message goes back as that call's answer, the
+  // rest (timed history, slow snapshots) as messages of their own; VS Code posts objects.
+  let answers: { as: 'object'; text: string }[] | undefined;
+  const host = createStubHost(
+    fixture,
+    (m) => {
+      if (answers) {
+        answers.push({ as: 'object', text: encodeForPage(m) });
+        return true;
+      }
+      return deliver(m, 'object', false).then(
+        () => true,
+        () => false, // the page navigated or closed: the feed waits for the next `ready`
+      );
+    },
+    { snapshotDelayMs: opts.snapshotDelayMs },
+  );
+  page.on('close', () => host.dispose());
+  await page.exposeFunction('__clHost', (text: string) => {
     const m: unknown = JSON.parse(text);
     if (!isWebviewMessage(m)) {
       res.invalidPosts.push(m);
       return [];
     }
     res.posted.push(m);
-    if (m.type === 'ready') return [{ as: 'json', text: encodeForJson({ type: 'model', model: fixture.model } satisfies HostMessage) }];
-    if (m.type === 'requestSnapshot') {
-      if (opts.snapshotDelayMs) await new Promise((r) => setTimeout(r, opts.snapshotDelayMs));
-      return [{ as: 'object', text: encodeForJson({ type: 'snapshot', snapshot: fixture.snapshotAt(m.step) } satisfies HostMessage) }];
+    answers = [];
+    try {
+      host.receive(m);
+      return answers;
+    } finally {
+      answers = undefined;
     }
-    return [];
   });
   // A string, not a function: tsx would wrap nested functions in a `__name` helper the page lacks.
   const params = JSON.stringify({ vars: theme.vars, bodyClass: theme.bodyClass, kind: theme.kind, state: opts.initialState ?? null });
@@ -427,18 +232,27 @@ export async function openPanel(
         // when the page asked for its model (bench/ui's first-paint phases)
         if (m && m.type === 'ready' && window.__clReadyPostedAt === undefined) window.__clReadyPostedAt = performance.now();
         window.__clHost(JSON.stringify(m)).then((answers) => {
-          for (const a of answers) window.dispatchEvent(new MessageEvent('message', { data: a.as === 'object' ? decode(a.text) : a.text }));
+          for (const a of answers) {
+            // the answer to ready: when it reached the page, and the time to decode it (bench/ui's phases)
+            const t0 = performance.now();
+            const data = a.as === 'object' ? decode(a.text) : a.text;
+            if (m.type === 'ready' && window.__clReadyAnswer === undefined) window.__clReadyAnswer = { at: t0, decodeMs: performance.now() - t0 };
+            window.dispatchEvent(new MessageEvent('message', { data }));
+          }
         });
       },
       getState: () => saved,
       setState: (s) => { saved = s; window.__clStates.push(s); },
     });
   })();`);
+  // beforeLoad: bench/ui lets the new browser window's own start-up work finish before the cold load
+  if (opts.beforeLoad) await opts.beforeLoad(page);
   await page.goto(`${ORIGIN}/panel.html`);
   await page.waitForSelector('body[data-cl-ready="1"]', { timeout: 15000, state: 'attached' }).catch((e: Error) => {
     throw new Error(`${e.message}\nconsole errors: ${res.consoleErrors.join('\n')}\nCSP: ${res.cspViolations.join('\n')}\nposted: ${JSON.stringify(res.posted)}`);
   });
   await deferredLoaded(page, res);
+  await host.idle();
   await settle(page);
   return res;
 }
@@ -466,7 +280,7 @@ export async function settle(page: Page): Promise<void> {
 }
 
 /** Opens a standalone HTML file from file:// with every network request blocked and recorded. */
-export async function openFile(browser: Browser, file: string, opts: { dark?: boolean } = {}): Promise<Omit<PanelPage, 'send' | 'waitForPost' | 'posted' | 'invalidPosts'>> {
+export async function openFile(browser: Browser, file: string, opts: { dark?: boolean } = {}): Promise<Omit<PanelPage, 'send' | 'hostIdle' | 'waitForPost' | 'posted' | 'invalidPosts'>> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, deviceScaleFactor: 1, colorScheme: opts.dark ? 'dark' : 'light' });
   const page = await context.newPage();
   const res = { page, cspViolations: [] as string[], consoleErrors: [] as string[], externalRequests: [] as string[] };

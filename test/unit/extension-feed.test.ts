@@ -203,6 +203,31 @@ describe('panel feed', () => {
     assert.equal(r.posted.length, before);
   });
 
+  test('idle: only once the model, every record and each requested snapshot were sent and acknowledged', () => {
+    const r = rig({ ack: 'manual', maxChunkBytes: 4 * 1024 });
+    for (let i = 0; i < 500; i++) r.records.push(record(i));
+    assert.equal(r.feed.idle, false, 'not connected');
+    r.feed.connect();
+    const ackLast = (): void => r.feed.ack(seqOf(r.posted.at(-1)));
+    const states: boolean[] = [r.feed.idle];
+    for (let i = 0; i < 100 && r.history.length < 500; i++) {
+      ackLast();
+      states.push(r.feed.idle);
+      r.clock.advance(200);
+    }
+    assert.equal(r.history.length, 500);
+    assert.ok(!states.slice(0, -1).some((x) => x), 'not idle while records are missing');
+    assert.equal(r.feed.idle, false, 'the last chunk is not acknowledged yet');
+    ackLast();
+    assert.equal(r.feed.idle, true);
+    r.feed.request(7);
+    assert.equal(r.feed.idle, false, 'a snapshot in flight');
+    ackLast();
+    assert.equal(r.feed.idle, true);
+    r.records.push(record(500));
+    assert.equal(r.feed.idle, false, 'a record not sent yet');
+  });
+
   test('reset: the model goes again after the message in flight; a shorter run without a new model is truncated', () => {
     const r = rig({ ack: 'manual' });
     r.feed.connect();

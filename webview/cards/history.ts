@@ -5,6 +5,7 @@
 import type { HistoryChart, HistoryContext } from '../charts';
 import { afterFirstPaint } from '../defer';
 import { h } from '../dom';
+import { onPageHide } from '../lifecycle';
 import type { History } from '../history';
 import { loadDeferred } from '../load';
 import type { PanelState } from '../store';
@@ -33,6 +34,10 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
           return { chart: new d.HistoryChart(spec, canvas, (step) => actions.goToStep(step)), note, figure };
         });
         draw(store.getState());
+        onPageHide(() => {
+          if (timer !== undefined) clearTimeout(timer);
+          for (const c of charts.splice(0)) c.chart.destroy();
+        });
       },
       () => undefined, // reported by loadDeferred
     );

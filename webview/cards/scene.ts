@@ -11,6 +11,7 @@ import type { PanelModel } from '../../src/protocol';
 import { formatNumber as fmt, formatVec as fmtVec, norm3 } from '../../src/shared';
 import { afterFirstPaint } from '../defer';
 import { h } from '../dom';
+import { onPageHide } from '../lifecycle';
 import { runRecords } from '../history';
 import { loadDeferred, type Deferred } from '../load';
 import type { SceneView3D, Selection3D, SelectVia } from '../scene3d';
@@ -104,6 +105,11 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
     if (view) return;
     const v = new d.SceneView3D(host, { onSelect: pick });
     view = v;
+    // the WebGL context goes with the page (lifecycle.ts)
+    onPageHide(() => {
+      view = undefined;
+      v.dispose();
+    });
     (v.root as SceneViewElement).sceneView = v;
     v.canvas.addEventListener('keydown', (e) => {
       if (e.key !== 'Enter' || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;

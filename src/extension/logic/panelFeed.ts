@@ -105,6 +105,16 @@ export class PanelFeed {
     return this.inFlight !== undefined;
   }
 
+  /**
+   * Connected and nothing left to do: no message in flight, no snapshot being made, no model or
+   * requested step waiting, every record of the run sent (and so acknowledged).
+   */
+  get idle(): boolean {
+    if (!this.open || this.inFlight !== undefined || this.busy || this.wantModel || this.requested) return false;
+    const records = this.source.records();
+    return records === undefined || records.length === this.sent;
+  }
+
   /** The webview (re)loaded and said ready: it has nothing, everything goes anew. */
   connect(): void {
     this.reset();
