@@ -7,7 +7,7 @@ import { type ConstraintEval, type ConstraintModel, type Pose } from './model/co
 import { BALL_ROW_MASKS } from './model/kinematics';
 import { IDENTITY_MAT3, quatToMat3, quatToMat3Into, rotateTensorInto } from './math';
 import { type APlan, assembleAValues, buildAPlan } from './aPlan';
-import { addRun3, copyRow6, copyRow6Slots, rowSlotsOf, slotsCoverJ } from './jRuns';
+import { addRun3, copyRow6, copyRow6Slots, rowSlotsOf, slotsCoverJ, type WorldDerived } from './jRuns';
 import { cumsum } from './offsets';
 import type { CsrMatrix } from './linalg/types';
 import type { SceneSpec } from './scene/types';
@@ -47,11 +47,12 @@ export interface World {
   touching: Array<Array<[number, number]>>;
   /** Set when the rows of tall islands are left out of A (their rows of A are empty): tallIsland.ts `tallOmissions`. */
   aOmitted?: OmittedA;
-  /** For each column-owning body: offsets (within the A row) of block (ci, cj) for every pair, row-major over touching². */
+  /** For each column-owning body: offsets (within the A row) of block (ci, cj) for every pair, row-major over touching² (a pair's rows of A are contiguous: row r of c at aRowPtr[rowStart[c]+r] + pairOffset). */
   pairOffset: Int32Array[];
-  /** Rows of A that belong to each constraint pair are contiguous; offset of row r of c = aRowPtr[rowStart[c]+r] + pairOffset. */
   /** A = J·M⁻¹·Jᵀ as a flat schedule over J's values (aPlan.ts), built from `touching` and `pairOffset`. */
   aPlan: APlan;
+  /** Derived on first use and never changed after (jRuns.ts `WorldDerived`): fields instead of WeakMaps keyed by the world. */
+  derived?: WorldDerived;
 }
 
 export const WORLD_POSE: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1], R: IDENTITY_MAT3, v: [0, 0, 0], w: [0, 0, 0] };

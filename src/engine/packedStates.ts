@@ -24,16 +24,32 @@ export function pack(states: BodyState[], out: Float64Array = new Float64Array(s
   return out;
 }
 
-/** A fresh array with x's values (a record's arrays; x is a scratch buffer). */
-export function toArray(x: Float64Array): number[] {
-  const out = new Array<number>(x.length);
+/**
+ * A template for a record's arrays of n numbers (issue 9): `template.slice()` makes a fresh packed
+ * array of doubles, cheaper than `new Array(n)` (a holey array) filled one by one. Never written: every
+ * copy is a new array that only its record holds, so records share nothing.
+ */
+export function arrayTemplate(n: number): readonly number[] {
+  const t: number[] = [];
+  for (let i = 0; i < n; i++) t.push(0.5);
+  return t;
+}
+
+/** A fresh array of n numbers: a copy of `template` when it has that length, else `new Array(n)`. */
+function freshArray(n: number, template?: readonly number[]): number[] {
+  return template !== undefined && template.length === n ? template.slice() : new Array<number>(n);
+}
+
+/** A fresh array with x's values (a record's arrays; x is a scratch buffer); `template`: `arrayTemplate(x.length)`. */
+export function toArray(x: Float64Array, template?: readonly number[]): number[] {
+  const out = freshArray(x.length, template);
   for (let i = 0; i < x.length; i++) out[i] = x[i];
   return out;
 }
 
-/** The poses p (3) and q (4) of every body, in body order (a step record's `poses`). */
-export function posesOf(states: BodyState[]): number[] {
-  const out = new Array<number>(states.length * 7);
+/** The poses p (3) and q (4) of every body, in body order (a step record's `poses`); `template`: `arrayTemplate(7·bodies)`. */
+export function posesOf(states: BodyState[], template?: readonly number[]): number[] {
+  const out = freshArray(states.length * 7, template);
   for (let i = 0, o = 0; i < states.length; i++, o += 7) {
     const { p, q } = states[i];
     out[o] = p[0];

@@ -14,7 +14,7 @@ import { emptySourceMap } from './scene/text';
 import type { SceneSpec, SourceMap } from './scene/types';
 import { solveSystem, type SolveOutput, SolveScratch } from './kkt';
 import type { Diagnostic, Quat, Vec3 } from './types';
-import { CheckpointPacker, maxAbs, pack, posesOf, toArray, unpack } from './packedStates';
+import { arrayTemplate, CheckpointPacker, maxAbs, pack, posesOf, toArray, unpack } from './packedStates';
 import type { Pose } from './model/constraint';
 import { norm2, quatIntegrateInto, quatToMat3Into } from './math';
 import { RECORD_OVERHEAD, resolveLimits, formatCount, type Limits } from './limits';
@@ -107,6 +107,8 @@ export class Simulation implements SimulationApi {
   private readonly violationBuf: Float64Array;
   private readonly violationPoses: Pose[];
   private readonly packer = new CheckpointPacker();
+  /** Templates the records' C, λ and poses are copied from (packedStates.ts `arrayTemplate`: never written, each copy fresh). */
+  private readonly recordTemplates: { C: readonly number[]; lambda: readonly number[]; poses: readonly number[] };
 
   /** `sourceMap` places the run's diagnostics in the scene text; a scene built in code gets an empty map. */
   constructor(
@@ -132,6 +134,7 @@ export class Simulation implements SimulationApi {
     this.historyCap = resolveLimits(opts.limits).history;
     this.driftBuf = new Float64Array(this.world.bodies.length);
     this.violationBuf = new Float64Array(this.world.constraints.length);
+    this.recordTemplates = { C: arrayTemplate(this.world.constraints.length), lambda: arrayTemplate(this.world.nRows <= this.maxRecordRows ? this.world.nRows : 0), poses: arrayTemplate(this.world.bodies.length <= this.maxRecordBodies ? 7 * this.world.bodies.length : 0) };
     this.violationPoses = this.world.bodies.map(() => ({ p: [0, 0, 0], q: [0, 0, 0, 1], R: [1, 0, 0, 0, 1, 0, 0, 0, 1], v: [0, 0, 0], w: [0, 0, 0] }));
     this.initialViolation = this.constraintViolations(this.states);
     this.watch = new DivergenceWatch(this.world, this.states, this.initialViolation);
@@ -289,6 +292,7 @@ export class Simulation implements SimulationApi {
     this._historyFull = true;
     const kept = this._records.length;
     this.states = unpack(this.stateAt(kept));
+    this.evalsFresh = false;
     this._diagnostics.push({
       severity: 'information',
       code: Codes.historyFull,
@@ -359,8 +363,8 @@ export class Simulation implements SimulationApi {
       const rec: StepRecord = {
         step: stepIndex,
         t: stepIndex * s.dt,
-        C: toArray(C),
-        lambda: w.nRows <= this.maxRecordRows ? (contact ? Array.from(contact.lambda) : toArray(out.lambda)) : [],
+        C: toArray(C, this.recordTemplates.C),
+        lambda: w.nRows <= this.maxRecordRows ? (contact ? Array.from(contact.lambda) : toArray(out.lambda, this.recordTemplates.lambda)) : [],
         cond: { A: Number.isFinite(out.cond) ? out.cond : null },
         condEstimated: out.condEstimated,
         rank: out.rank,
@@ -368,7 +372,7 @@ export class Simulation implements SimulationApi {
         quatDrift: maxAbs(drift),
         method: contact ? (contact.mode === 'velocity' ? 'pgs' : 'newton') : out.method,
         ...(contact ? contactRecordFields(this.scene, contact, this.maxRecordContacts) : this.contacts ? NO_CONTACT_FIELDS : {}),
-        poses: w.bodies.length <= this.maxRecordBodies ? posesOf(this.states) : [],
+        poses: w.bodies.length <= this.maxRecordBodies ? posesOf(this.states, this.recordTemplates.poses) : [],
       };
       const cost = recordCost(rec);
       if (this.historyValues + cost > this.historyCap) {
