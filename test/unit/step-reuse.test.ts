@@ -1,18 +1,12 @@
 // What the stepping path reuses between steps (issue 9) must never change a result: the constraint
 // evaluations of a record's ‖C‖ reused by the next step's assembly (only while the states are exactly
-// those), the records' arrays copied from per-Simulation templates, the world's derived data kept on
-// the world object.
+// those) and the records' arrays copied from per-Simulation templates (the world's derived data kept
+// on the world object: step-scratch.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseScene, Simulation, type SimulationOptions, type StepRecord } from '../../src/engine';
-import { buildWorld } from '../../src/engine/assemble';
-import { jMulVec, jRunsOf, jTransposeMulVec, rowSlotsOf } from '../../src/engine/jRuns';
-import { csrMulVec, csrTransposeMulVec } from '../../src/engine/linalg/sparse';
-import { solveSystem } from '../../src/engine/kkt';
-import { assemble } from '../../src/engine/assemble';
-import { initialState } from '../../src/engine/model/body';
 import { chainParams, chainSceneText } from '../../bench/chain';
 
 const example = (f: string) => fs.readFileSync(path.join(__dirname, '../../examples', f), 'utf8');
@@ -107,27 +101,4 @@ test('records copied from templates: every array is its own, writing one changes
   const [r] = small.step(1);
   assert.deepStrictEqual([r.lambda, r.poses], [[], []]);
   assert.equal(r.C.length, 10);
-});
-
-test('world-derived data on the world: made once per world, the same products as the general kernels', () => {
-  const p = parseScene(chainSceneText(chainParams(5)));
-  assert.ok(p.scene);
-  const w1 = buildWorld(p.scene);
-  const w2 = buildWorld(p.scene);
-  const s1 = rowSlotsOf(w1);
-  assert.equal(rowSlotsOf(w1), s1, 'made once');
-  assert.notEqual(rowSlotsOf(w2), s1, 'per world');
-  assert.equal(jRunsOf(w1), true, "the chain's J is runs of 6");
-  const states = p.scene.bodies.map(initialState);
-  const asm = assemble(w1, states);
-  solveSystem(w1, asm, p.scene.solver, { exactCondMaxRows: 0, wantSpectrum: false, skipAnalysis: true });
-  assert.ok(w1.derived?.solvers, 'the solvers kept on the world');
-  const x = Float64Array.from({ length: w1.nCols }, (_, i) => Math.sin(i + 1));
-  const y = Float64Array.from({ length: w1.nRows }, (_, i) => Math.cos(i + 1));
-  for (const runs of [true, undefined]) {
-    assert.deepStrictEqual(jMulVec(asm.J, x, undefined, s1, runs), csrMulVec(asm.J, x));
-    assert.deepStrictEqual(jTransposeMulVec(asm.J, y, undefined, s1, runs), csrTransposeMulVec(asm.J, y));
-  }
-  // told a pattern is not runs, the kernels take the general path (the same numbers)
-  assert.deepStrictEqual(jMulVec(asm.J, x, undefined, undefined, false), csrMulVec(asm.J, x));
 });
