@@ -233,7 +233,8 @@ export class Simulation implements SimulationApi {
     const scratch = reusing ? this.scratch : undefined;
     // per step: κ(A) (exact when small, else estimated) but not the scaled κ, which only inspect/snapshots show
     const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, wantScaledCond: false, skipAnalysis: !analyse, smallSystems: this.smallSystems }, scratch);
-    const bad = checkSystem(w, asm, out, { analysed: analyse, bound: scratch?.finiteBound });
+    // the assembly's Σ|x| as it wrote the stepping buffers (AssemblyBuffers.absJ…): asm is exactly that assembly, unmodified
+    const bad = checkSystem(w, asm, out, { analysed: analyse, bound: scratch?.finiteBound, sums: reusing ? this.asmBuffers : undefined });
     if (bad) return bad;
     const contact = this.contacts?.step(states, warm, asm);
     if (contact) return this.takeContactStep(states, out, contact);
@@ -360,20 +361,28 @@ export class Simulation implements SimulationApi {
         this.stopAt(stepIndex, bad);
         break;
       }
-      const rec: StepRecord = {
-        step: stepIndex,
-        t: stepIndex * s.dt,
-        C: toArray(C, this.recordTemplates.C),
-        lambda: w.nRows <= this.maxRecordRows ? (contact ? Array.from(contact.lambda) : toArray(out.lambda, this.recordTemplates.lambda)) : [],
-        cond: { A: Number.isFinite(out.cond) ? out.cond : null },
-        condEstimated: out.condEstimated,
-        rank: out.rank,
-        energy,
-        quatDrift: maxAbs(drift),
-        method: contact ? (contact.mode === 'velocity' ? 'pgs' : 'newton') : out.method,
-        ...(contact ? contactRecordFields(this.scene, contact, this.maxRecordContacts) : this.contacts ? NO_CONTACT_FIELDS : {}),
-        poses: w.bodies.length <= this.maxRecordBodies ? posesOf(this.states, this.recordTemplates.poses) : [],
-      };
+      const recC = toArray(C, this.recordTemplates.C);
+      const lambda = w.nRows <= this.maxRecordRows ? (contact ? Array.from(contact.lambda) : toArray(out.lambda, this.recordTemplates.lambda)) : [];
+      const cond = { A: Number.isFinite(out.cond) ? out.cond : null };
+      const quatDrift = maxAbs(drift);
+      const poses = w.bodies.length <= this.maxRecordBodies ? posesOf(this.states, this.recordTemplates.poses) : [];
+      // without contacts a plain literal (issue 9: a spread, even of {}, copies through the runtime), the same keys in the same order
+      const rec: StepRecord = this.contacts
+        ? {
+            step: stepIndex,
+            t: stepIndex * s.dt,
+            C: recC,
+            lambda,
+            cond,
+            condEstimated: out.condEstimated,
+            rank: out.rank,
+            energy,
+            quatDrift,
+            method: contact ? (contact.mode === 'velocity' ? 'pgs' : 'newton') : out.method,
+            ...(contact ? contactRecordFields(this.scene, contact, this.maxRecordContacts) : NO_CONTACT_FIELDS),
+            poses,
+          }
+        : { step: stepIndex, t: stepIndex * s.dt, C: recC, lambda, cond, condEstimated: out.condEstimated, rank: out.rank, energy, quatDrift, method: out.method, poses };
       const cost = recordCost(rec);
       if (this.historyValues + cost > this.historyCap) {
         this.stopFull(stepIndex);
