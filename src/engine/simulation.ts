@@ -61,7 +61,7 @@ export class Simulation implements SimulationApi {
   readonly world: World;
   private states: BodyState[];
   private readonly initial: Float64Array;
-  private readonly checkpoints = new Map<number, Float64Array>();
+  private readonly checkpoints = new Map<number, ArrayLike<number>>();
   private readonly checkpointEvery: number;
   private readonly stepCondRows: number;
   private readonly maxRecordRows: number;
@@ -417,12 +417,12 @@ export class Simulation implements SimulationApi {
   }
 
   /** Packed state after step k (0 = initial), re-simulated from the nearest checkpoint when not stored. */
-  private stateAt(k: number): Float64Array {
+  private stateAt(k: number): ArrayLike<number> {
     return this.replayTo(k).state;
   }
 
   /** The state after step k and the warm start of the step after it (contacts). */
-  private replayTo(k: number): { state: Float64Array; warm: WarmStart } {
+  private replayTo(k: number): { state: ArrayLike<number>; warm: WarmStart } {
     const exact = this.checkpoints.get(k);
     if (exact) return { state: exact, warm: this.warmAt.get(k) ?? NO_WARM };
     let base = k - (k % this.checkpointEvery);

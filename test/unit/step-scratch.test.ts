@@ -12,7 +12,8 @@ import { jMulVec, jRunsOf, jTransposeMulVec, rowSlotsOf } from '../../src/engine
 import { csrMulVec, csrTransposeMulVec } from '../../src/engine/linalg/sparse';
 import { solveSystem, SolveScratch } from '../../src/engine/kkt';
 import { checkAssembly, checkSolve } from '../../src/engine/finite';
-import { initialState } from '../../src/engine/model/body';
+import { type BodyState, initialState } from '../../src/engine/model/body';
+import { CheckpointPacker, pack, unpack } from '../../src/engine/packedStates';
 import type { SceneSpec } from '../../src/engine/scene/types';
 import { chainParams, chainSceneText } from '../../bench/chain';
 
@@ -142,4 +143,23 @@ test('world-derived data on the world: made once per world, the same products as
   }
   // told a pattern is not runs, the kernels take the general path (the same numbers)
   assert.deepStrictEqual(jMulVec(asm.J, x, undefined, undefined, false), csrMulVec(asm.J, x));
+});
+
+test('checkpoints: small ones are fresh plain arrays, large ones views into blocks; each holds pack()’s numbers and no later pack changes it', () => {
+  for (const n of [1, 10, 78, 79, 300]) {
+    const states: BodyState[] = Array.from({ length: n }, (_, i) => ({ p: [i, -i, 0.5], q: [0, 0, Math.sin(i), Math.cos(i)], v: [1e-3 * i, 0, -0], w: [0, 2, -i] }));
+    const packer = new CheckpointPacker();
+    const kept: { got: ArrayLike<number>; want: Float64Array }[] = [];
+    for (let k = 0; k < 70; k++) {
+      for (const st of states) st.p[0] += 0.25; // a new state per checkpoint
+      kept.push({ got: packer.pack(states), want: pack(states) });
+    }
+    assert.equal(Array.isArray(kept[0].got), 13 * n <= 1024, `n = ${n}: plain array up to 1024 numbers`);
+    for (const [k, { got, want }] of kept.entries()) {
+      assert.equal(got.length, want.length);
+      for (let i = 0; i < want.length; i++) assert.ok(Object.is(got[i], want[i]), `n = ${n}, checkpoint ${k}[${i}]`);
+      assert.deepEqual(unpack(got), unpack(want));
+    }
+    assert.notEqual(kept[0].got, kept[1].got);
+  }
 });
