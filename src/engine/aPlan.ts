@@ -32,6 +32,8 @@ export interface APlan {
   /** G = J·M⁻¹ (J's value layout) and one row of sums. Scratch of `assembleAValues` only: filled and consumed within one call, never returned. */
   G: Float64Array;
   acc: Float64Array;
+  /** Σ|J| over the values the last `assembleAValues` read (summed in its G pass; NaN or ∞ when one is): assemble.ts AssemblyBuffers.absJ. */
+  absJ: number;
 }
 
 /** What the plan is built from (the world's layout, assemble.ts `buildWorld`). */
@@ -107,7 +109,7 @@ export function buildAPlan(x: APlanInput): APlan {
     terms[t + 2] = x.jOffset(cj, ej, 0);
     terms[t + 3] = strideOf(cj);
   });
-  return { blockMinv, pairs, pairTerms, terms, pairBall, G: new Float64Array(x.jColIdx.length), acc: new Float64Array(Math.max(1, maxRows)) };
+  return { blockMinv, pairs, pairTerms, terms, pairBall, G: new Float64Array(x.jColIdx.length), acc: new Float64Array(Math.max(1, maxRows)), absJ: NaN };
 }
 
 /**
@@ -119,17 +121,23 @@ export function buildAPlan(x: APlanInput): APlan {
 export function assembleAValues(plan: APlan, aRowPtr: Int32Array, Jv: Float64Array, minvCompact: Float64Array, out: Float64Array, unrolled = true): Float64Array {
   const { blockMinv, pairs, pairTerms, terms, pairBall, G, acc } = plan;
   // G = J·M⁻¹, block by block (the same products, in the same order, as J_i,b·M⁻¹_b before)
+  // Σ|J| on the way (plan.absJ), two partial sums
+  let sj0 = 0, sj1 = 0;
   for (let b = 0, o = 0; b < blockMinv.length; b++, o += 6) {
     const m0 = blockMinv[b];
     const invm = minvCompact[m0];
-    G[o] = Jv[o] * invm;
-    G[o + 1] = Jv[o + 1] * invm;
-    G[o + 2] = Jv[o + 2] * invm;
+    const j0 = Jv[o], j1 = Jv[o + 1], j2 = Jv[o + 2];
+    G[o] = j0 * invm;
+    G[o + 1] = j1 * invm;
+    G[o + 2] = j2 * invm;
     const a0 = Jv[o + 3], a1 = Jv[o + 4], a2 = Jv[o + 5];
     G[o + 3] = a0 * minvCompact[m0 + 1] + a1 * minvCompact[m0 + 4] + a2 * minvCompact[m0 + 7];
     G[o + 4] = a0 * minvCompact[m0 + 2] + a1 * minvCompact[m0 + 5] + a2 * minvCompact[m0 + 8];
     G[o + 5] = a0 * minvCompact[m0 + 3] + a1 * minvCompact[m0 + 6] + a2 * minvCompact[m0 + 9];
+    sj0 += Math.abs(j0) + Math.abs(j1) + Math.abs(j2);
+    sj1 += Math.abs(a0) + Math.abs(a1) + Math.abs(a2);
   }
+  plan.absJ = sj0 + sj1;
   const np = pairTerms.length - 1;
   for (let p = 0; p < np; p++) {
     const o = 7 * p;

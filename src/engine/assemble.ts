@@ -7,7 +7,8 @@ import { type ConstraintEval, type ConstraintModel, type Pose } from './model/co
 import { BALL_ROW_MASKS } from './model/kinematics';
 import { IDENTITY_MAT3, quatToMat3, quatToMat3Into, rotateTensorInto } from './math';
 import { type APlan, assembleAValues, buildAPlan } from './aPlan';
-import { addRun3, copyRow6, copyRow6Slots, rowSlotsOf, slotsCoverJ } from './jRuns';
+import { addRun3, copyRow6, copyRow6Slots, rowSlotsOf, type WorldDerived } from './jRuns';
+import type { AssemblyBuffers } from './assemblyBuffers';
 import { cumsum } from './offsets';
 import type { CsrMatrix } from './linalg/types';
 import type { SceneSpec } from './scene/types';
@@ -47,11 +48,12 @@ export interface World {
   touching: Array<Array<[number, number]>>;
   /** Set when the rows of tall islands are left out of A (their rows of A are empty): tallIsland.ts `tallOmissions`. */
   aOmitted?: OmittedA;
-  /** For each column-owning body: offsets (within the A row) of block (ci, cj) for every pair, row-major over touching². */
+  /** For each column-owning body: offsets (within the A row) of block (ci, cj) for every pair, row-major over touching² (a pair's rows of A are contiguous: row r of c at aRowPtr[rowStart[c]+r] + pairOffset). */
   pairOffset: Int32Array[];
-  /** Rows of A that belong to each constraint pair are contiguous; offset of row r of c = aRowPtr[rowStart[c]+r] + pairOffset. */
   /** A = J·M⁻¹·Jᵀ as a flat schedule over J's values (aPlan.ts), built from `touching` and `pairOffset`. */
   aPlan: APlan;
+  /** Derived on first use and never changed after (jRuns.ts `WorldDerived`): fields instead of WeakMaps keyed by the world. */
+  derived?: WorldDerived;
 }
 
 export const WORLD_POSE: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1], R: IDENTITY_MAT3, v: [0, 0, 0], w: [0, 0, 0] };
@@ -245,53 +247,7 @@ export interface Assembly {
   Ja0?: Float64Array;
 }
 
-/**
- * Arrays an Assembly can be written into instead of fresh ones (`assemble`'s `into`): every array of
- * the result (minvCompact, F, v, J's and A's values, C, Ċ, J̇v) and the poses with their R. Only for a
- * caller that is done with the Assembly before it assembles into the same buffers again — the next
- * assembly overwrites all of it — and that never lets it (or anything aliasing it) escape.
- */
-export interface AssemblyBuffers {
-  minvCompact: Float64Array;
-  F: Float64Array;
-  v: Float64Array;
-  Jvals: Float64Array;
-  Avals: Float64Array;
-  C: Float64Array;
-  Cdot: Float64Array;
-  Jdotv: Float64Array;
-  poses: Pose[];
-  /**
-   * The Assembly returned by the last assembly into these buffers: its J, A and itself are made once
-   * and returned again by every later one (all their fields are these buffers and the world's
-   * patterns, the same every time), so a step allocates none of the three objects. As safe as the
-   * buffers themselves: the caller is done with the previous Assembly before it assembles again.
-   */
-  assembly?: Assembly;
-  /**
-   * a₀ = M⁻¹F and J·a₀, formed on the way (a₀ per body after its F, J·a₀ in the Ċ pass over J's rows) for
-   * `solveSystem`, which otherwise makes two more passes: only for the acceleration formulation and a J whose
-   * every row has row slots (jRuns.ts `slotsCoverJ`), where the sums are jMulVec's in its order (issue 9).
-   */
-  a0?: Float64Array;
-  Ja0?: Float64Array;
-}
-
-/** Fresh buffers for `assemble(world, states, evaluated, into)`, sized for `world`. */
-export function assemblyBuffers(world: World): AssemblyBuffers {
-  return {
-    minvCompact: new Float64Array(world.colBodies.length * 10),
-    F: new Float64Array(world.nCols),
-    v: new Float64Array(world.nCols),
-    Jvals: new Float64Array(world.jColIdx.length),
-    Avals: new Float64Array(world.aColIdx.length),
-    C: new Float64Array(world.nRows),
-    Cdot: new Float64Array(world.nRows),
-    Jdotv: new Float64Array(world.nRows),
-    poses: world.bodies.map(() => ({ p: [0, 0, 0], q: [0, 0, 0, 1], R: [1, 0, 0, 0, 1, 0, 0, 0, 1], v: [0, 0, 0], w: [0, 0, 0] })),
-    ...(world.scene.solver.formulation !== 'velocity' && slotsCoverJ(world) ? { a0: new Float64Array(world.nCols), Ja0: new Float64Array(world.nRows) } : {}),
-  };
-}
+export { type AssemblyBuffers, assemblyBuffers } from './assemblyBuffers';
 
 /**
  * Assemble the system at the given body states (AerisLab `assemble_system`, block-sparse).
@@ -311,6 +267,8 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
   const v = into ? into.v : new Float64Array(nCols);
   const poses: Pose[] = into ? into.poses : new Array(bodies.length);
   const a0 = into?.a0, Ja0 = into?.Ja0;
+  // Σ|M⁻¹| and Σ|x| over F, C, Ċ, J̇v (AssemblyBuffers.absM, absRest), only into buffers
+  let absM = 0, absRest = 0;
 
   for (let i = 0; i < bodies.length; i++) {
     const b = bodies[i];
@@ -371,6 +329,12 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
     F[col + 3] = t[0] - gx;
     F[col + 4] = t[1] - gy;
     F[col + 5] = t[2] - gz;
+    if (into) {
+      const mk = k * 10;
+      absM += Math.abs(minvCompact[mk]) + Math.abs(minvCompact[mk + 1]) + Math.abs(minvCompact[mk + 2]) + Math.abs(minvCompact[mk + 3]) + Math.abs(minvCompact[mk + 4]);
+      absM += Math.abs(minvCompact[mk + 5]) + Math.abs(minvCompact[mk + 6]) + Math.abs(minvCompact[mk + 7]) + Math.abs(minvCompact[mk + 8]) + Math.abs(minvCompact[mk + 9]);
+      absRest += Math.abs(F[col]) + Math.abs(F[col + 1]) + Math.abs(F[col + 2]) + Math.abs(F[col + 3]) + Math.abs(F[col + 4]) + Math.abs(F[col + 5]);
+    }
     if (a0) {
       // applyMinv's operations for this body (its F and M⁻¹ are complete)
       const invm = minvCompact[k * 10], mk = k * 10 + 1;
@@ -451,9 +415,15 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
         }
       }
       Cdot[row] = cd;
+      absRest += Math.abs(C[row]) + Math.abs(Jdotv[row]) + Math.abs(cd);
     }
   }
   const Avals = assembleAValues(world.aPlan, world.aRowPtr, Jvals, minvCompact, into ? into.Avals : new Float64Array(world.aColIdx.length));
+  if (into) {
+    into.absJ = world.aPlan.absJ;
+    into.absM = absM;
+    into.absRest = absRest;
+  }
   if (into?.assembly) return into.assembly;
   const J: CsrMatrix = { rows: nRows, cols: nCols, rowPtr: world.jRowPtr, colIdx: world.jColIdx, values: Jvals };
   const A: CsrMatrix = { rows: nRows, cols: nRows, rowPtr: world.aRowPtr, colIdx: world.aColIdx, values: Avals };

@@ -141,16 +141,28 @@ export function checkAssembly(w: World, asm: Assembly): Finding | undefined {
   return checkAssemblySummed(w, asm).bad;
 }
 
+/**
+ * Σ|x| over an assembly's arrays, summed by `assemble` while it wrote them (assemble.ts AssemblyBuffers
+ * absJ, absM, absRest): J's values, M⁻¹ (compact), and F, C, Ċ, J̇v together. Only of exactly the
+ * Assembly checked, unmodified since (`checkSystem`'s `sums`).
+ */
+export interface AssemblySums {
+  absJ: number;
+  absM: number;
+  absRest: number;
+}
+
 /** checkAssembly, and Σ|J| (NaN when the search ran), which bounds the constraint forces in checkSolve. */
-function checkAssemblySummed(w: World, asm: Assembly): { bad?: Finding; sJ: number } {
+function checkAssemblySummed(w: World, asm: Assembly, sums?: AssemblySums): { bad?: Finding; sJ: number } {
   // one branch-free pass first (the common case: nothing is bad): Σ|x| ≤ HUGE means no entry is
   // NaN, ±∞ or beyond ±HUGE; otherwise (or on a false alarm near HUGE) the search in order below
   // A = J·M⁻¹·Jᵀ need not be read (issue 9): each of its entries, and each intermediate J·M⁻¹, is a
   // sum of products J_ik·M⁻¹_kl·J_jl, so |A_ij| ≤ (Σ|J|)²·Σ|M⁻¹| (the rounding of those few sums
   // is far inside the factor 2 kept below); finite sums mean finite entries, and no NaN can arise
-  const sJ = sumAbs(asm.J.values);
-  const sM = sumAbs(asm.minvCompact);
-  const rest = sumAbs(asm.F) + sumAbs(asm.C) + sumAbs(asm.Cdot) + sumAbs(asm.Jdotv);
+  // (the sums as the assembly into stepping buffers formed them, when given: the same bound up to rounding)
+  const sJ = sums ? sums.absJ : sumAbs(asm.J.values);
+  const sM = sums ? sums.absM : sumAbs(asm.minvCompact);
+  const rest = sums ? sums.absRest : sumAbs(asm.F) + sumAbs(asm.C) + sumAbs(asm.Cdot) + sumAbs(asm.Jdotv);
   if (rest + sJ + sM <= HUGE && sJ * sJ * sM <= HUGE / 2) return { sJ };
   if (rest + sJ + sM + sumAbs(asm.A.values) <= HUGE) return { sJ };
   return { bad: searchAssembly(w, asm), sJ: NaN };
@@ -319,10 +331,10 @@ export function checkRecord(w: World, states: readonly BodyState[], rec: { quatD
  * the solve (`analysed`: κ was asked for, so NaN there is a failure, not "not computed"; `bound`:
  * SolveScratch.finiteBound of this very output, unmodified since solveSystem returned it).
  */
-export function checkSystem(w: World, asm: Assembly, out: SolveOutput, opts: { initial?: readonly BodyState[]; analysed?: boolean; bound?: number } = {}): Finding | undefined {
+export function checkSystem(w: World, asm: Assembly, out: SolveOutput, opts: { initial?: readonly BodyState[]; analysed?: boolean; bound?: number; sums?: AssemblySums } = {}): Finding | undefined {
   const initial = opts.initial && checkStates(w, opts.initial);
   if (initial) return initial;
-  const { bad, sJ } = checkAssemblySummed(w, asm);
+  const { bad, sJ } = checkAssemblySummed(w, asm, opts.sums);
   return bad ?? checkSolve(w, out, opts.analysed ?? true, opts.bound, sJ);
 }
 

@@ -11,11 +11,29 @@
 import type { World } from './assemble';
 import { csrMulVec, csrTransposeMulVec } from './linalg/sparse';
 import type { CsrMatrix } from './linalg/types';
+import type { WorldSolvers } from './kkt';
+
+/**
+ * What is derived from a world once, on first use, and never changed after (its constraints and
+ * patterns are fixed by buildWorld), kept on the world object (`World.derived`) instead of in
+ * WeakMaps keyed by it (issue 9: five lookups per step): J's row slots and whether its pattern is
+ * runs of 6 (here), kkt.ts's islands and their solvers.
+ */
+export interface WorldDerived {
+  rowSlots?: Int8Array;
+  jRuns?: boolean;
+  solvers?: WorldSolvers;
+}
+
+/** `world.derived`, made on first use. */
+export function derivedOf(world: World): WorldDerived {
+  return (world.derived ??= {});
+}
 
 /** Per column-index array (J's pattern, the world's: never written after buildWorld): whether every row is runs of 6. */
 const runsOf = new WeakMap<Int32Array, boolean>();
 
-function hasRuns(m: CsrMatrix): boolean {
+function hasRuns(m: Pick<CsrMatrix, 'rows' | 'rowPtr' | 'colIdx'>): boolean {
   let r = runsOf.get(m.colIdx);
   if (r === undefined) {
     r = true;
@@ -29,8 +47,11 @@ function hasRuns(m: CsrMatrix): boolean {
   return r;
 }
 
-/** Per world (its constraints never change): `rowSlotsOf`. */
-const slotsOf = new WeakMap<World, Int8Array>();
+/** Whether the world's J pattern (every assembled J's) is runs of 6, kept in `world.derived`. */
+export function jRunsOf(world: World): boolean {
+  const d = derivedOf(world);
+  return (d.jRuns ??= hasRuns({ rows: world.nRows, rowPtr: world.jRowPtr, colIdx: world.jColIdx }));
+}
 
 /**
  * Per row of the world's J, 3 numbers: the offsets within each 6-entry run of the only entries that
@@ -38,7 +59,8 @@ const slotsOf = new WeakMap<World, Int8Array>();
  * else −1 at the row's first slot (the whole run is read).
  */
 export function rowSlotsOf(world: World): Int8Array {
-  let slots = slotsOf.get(world);
+  const d = derivedOf(world);
+  let slots = d.rowSlots;
   if (!slots) {
     slots = new Int8Array(3 * world.nRows).fill(-1);
     for (let c = 0; c < world.constraints.length; c++) {
@@ -50,14 +72,17 @@ export function rowSlotsOf(world: World): Int8Array {
         if (on.length === 3) slots.set(on, 3 * (world.rowStart[c] + r));
       }
     }
-    slotsOf.set(world, slots);
+    d.rowSlots = slots;
   }
   return slots;
 }
 
-/** y = J·x (csrMulVec). `slots`: the world's row slots (`rowSlotsOf`), when J is the world's. */
-export function jMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float64Array, slots?: Int8Array): Float64Array {
-  if (!hasRuns(m)) return csrMulVec(m, x, out);
+/**
+ * y = J·x (csrMulVec). `slots`: the world's row slots (`rowSlotsOf`), when J is the world's; `runs`: whether
+ * J's pattern is runs of 6, when the caller knows it (`jRunsOf` for the world's J).
+ */
+export function jMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float64Array, slots?: Int8Array, runs = hasRuns(m)): Float64Array {
+  if (!runs) return csrMulVec(m, x, out);
   const y = out ?? new Float64Array(m.rows);
   const { rowPtr, colIdx, values } = m;
   for (let i = 0; i < m.rows; i++) {
@@ -87,9 +112,9 @@ export function jMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float64Array, 
   return y;
 }
 
-/** y = Jᵀ·x (csrTransposeMulVec: rows with x_i = 0 skipped). `slots`: as for `jMulVec`. */
-export function jTransposeMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float64Array, slots?: Int8Array): Float64Array {
-  if (!hasRuns(m)) return csrTransposeMulVec(m, x, out);
+/** y = Jᵀ·x (csrTransposeMulVec: rows with x_i = 0 skipped). `slots`, `runs`: as for `jMulVec`. */
+export function jTransposeMulVec(m: CsrMatrix, x: ArrayLike<number>, out?: Float64Array, slots?: Int8Array, runs = hasRuns(m)): Float64Array {
+  if (!runs) return csrTransposeMulVec(m, x, out);
   const y = out ?? new Float64Array(m.cols);
   y.fill(0, 0, m.cols);
   const { rowPtr, colIdx, values } = m;
@@ -172,5 +197,5 @@ export function addRun3(J: Float64Array, o: number, x: Float64Array, c: number, 
 export function slotsCoverJ(world: World): boolean {
   const slots = rowSlotsOf(world);
   for (let i = 0; i < world.nRows; i++) if (slots[3 * i] < 0) return false;
-  return hasRuns({ rows: world.nRows, cols: world.nCols, rowPtr: world.jRowPtr, colIdx: world.jColIdx, values: new Float64Array(0) });
+  return jRunsOf(world);
 }

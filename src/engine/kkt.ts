@@ -2,7 +2,7 @@
 import { applyMinv, type Assembly, type World } from './assemble';
 import { norm2 } from './math';
 import { csrSubmatrix } from './linalg/sparse';
-import { jMulVec, jTransposeMulVec, rowSlotsOf } from './jRuns';
+import { derivedOf, jMulVec, jRunsOf, jTransposeMulVec, rowSlotsOf } from './jRuns';
 import { SymmetricSolver } from './linalg/solve';
 import type { CsrMatrix, DependentRow, SolveMethod, SymmetricSolveResult } from './linalg/types';
 import type { SolverSettings } from './scene/types';
@@ -118,7 +118,7 @@ export function islandsOf(world: World): Island[] {
  * Per world: its islands, one solver per island (they cache symbolic factorizations across steps),
  * and whether one island holds every row (then its right-hand side and λ need no per-island copies).
  */
-interface WorldSolvers {
+export interface WorldSolvers {
   islands: Island[];
   solvers: SymmetricSolver[];
   /** Per island: its skyline solver (smallSolve.ts), null when its pattern does not qualify, undefined before the first look. */
@@ -126,16 +126,17 @@ interface WorldSolvers {
   single: boolean;
   wholeRows: boolean;
 }
-const solverCache = new WeakMap<World, WorldSolvers>();
+/** Kept in `world.derived` (jRuns.ts WorldDerived). */
 function solversOf(world: World): WorldSolvers {
-  let ws = solverCache.get(world);
+  const d = derivedOf(world);
+  let ws = d.solvers;
   if (!ws) {
     const islands = islandsOf(world);
     let withRows = 0;
     for (const isl of islands) if (isl.rows.length > 0) withRows++;
     const single = islands.length === 1 || withRows === 1;
     ws = { islands, solvers: islands.map(() => new SymmetricSolver()), small: islands.map(() => undefined), single, wholeRows: single && islands.some((i) => i.rows.length === world.nRows) };
-    solverCache.set(world, ws);
+    d.solvers = ws;
   }
   return ws;
 }
@@ -200,6 +201,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
   // the same numbers; like the scratch, those buffers belong to the stepping path and its next step
   const a0 = asm.a0 ?? applyMinv(world, asm.minvCompact, F, takeOrNew(scratch, S_A0, nc));
   const slots = rowSlotsOf(world);
+  const runs = J.colIdx === world.jColIdx ? jRunsOf(world) : undefined; // else jMulVec looks J's pattern up
   const rhs = takeOrNew(scratch, S_RHS, n);
   const b = takeOrNew(scratch, S_B, n);
   // Σ|x| over rhs, b, B, λ, a0, a, Jᵀλ (SolveScratch.finiteBound): when it is ≤ HUGE none of them is
@@ -211,7 +213,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     // Solfec local dynamics: U = B + W·R, W = h·J·M⁻¹·Jᵀ, B = J·(u + h·M⁻¹F); target U = −(erp/h)·C.
     const free = new Float64Array(nc);
     for (let i = 0; i < nc; i++) free[i] = v[i] + h * a0[i];
-    B = jMulVec(J, free, undefined, slots);
+    B = jMulVec(J, free, undefined, slots, runs);
     for (let i = 0; i < n; i++) {
       rhs[i] = -(s.erp / h) * C[i];
       b[i] = rhs[i] - B[i];
@@ -220,7 +222,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     K = scaleCsr(A, h);
   } else {
     stabilizedRhsInto(s, asm, rhs);
-    const Ja0 = asm.Ja0 ?? jMulVec(J, a0, takeOrNew(scratch, S_TMP_ROWS, n), slots);
+    const Ja0 = asm.Ja0 ?? jMulVec(J, a0, takeOrNew(scratch, S_TMP_ROWS, n), slots, runs);
     for (let i = 0; i < n; i++) {
       b[i] = rhs[i] - Ja0[i];
       sumAbs += Math.abs(rhs[i]) + Math.abs(b[i]);
@@ -314,7 +316,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     singularValues = (spectra.length === 1 ? Float64Array.from(spectra[0]) : Float64Array.from(spectra.flatMap((x) => Array.from(x)))).sort().reverse();
   }
 
-  const constraintForce = jTransposeMulVec(J, lambda, takeOrNew(scratch, S_FORCE, nc), slots);
+  const constraintForce = jTransposeMulVec(J, lambda, takeOrNew(scratch, S_FORCE, nc), slots, runs);
   // a = a0 + M⁻¹·Jᵀλ, u⁺ = v + a·h (the correction M⁻¹·Jᵀλ goes through `a`'s buffer)
   const a = applyMinv(world, asm.minvCompact, constraintForce, takeOrNew(scratch, S_A, nc));
   const uPlus = takeOrNew(scratch, S_UPLUS, nc);
@@ -325,7 +327,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     sumAbs += Math.abs(a0[i]) + Math.abs(ai) + Math.abs(constraintForce[i]);
   }
   // ‖J·u⁺ − rhs‖ (velocity: U = J·u⁺ = B + W·R) or ‖J·a − rhs‖
-  const U = jMulVec(J, velocity ? uPlus : a, scratch ? scratch.take(S_TMP_ROWS, n) : undefined, slots);
+  const U = jMulVec(J, velocity ? uPlus : a, scratch ? scratch.take(S_TMP_ROWS, n) : undefined, slots, runs);
   for (let i = 0; i < n; i++) U[i] -= rhs[i];
   const residual = norm2(U);
   if (scratch) scratch.finiteBound = sumAbs;

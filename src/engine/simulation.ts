@@ -14,7 +14,7 @@ import { emptySourceMap } from './scene/text';
 import type { SceneSpec, SourceMap } from './scene/types';
 import { solveSystem, type SolveOutput, SolveScratch } from './kkt';
 import type { Diagnostic, Quat, Vec3 } from './types';
-import { CheckpointPacker, maxAbs, pack, posesOf, toArray, unpack } from './packedStates';
+import { arrayTemplate, CheckpointPacker, maxAbs, pack, posesOf, toArray, unpack } from './packedStates';
 import type { Pose } from './model/constraint';
 import { norm2, quatIntegrateInto, quatToMat3Into } from './math';
 import { RECORD_OVERHEAD, resolveLimits, formatCount, type Limits } from './limits';
@@ -61,7 +61,7 @@ export class Simulation implements SimulationApi {
   readonly world: World;
   private states: BodyState[];
   private readonly initial: Float64Array;
-  private readonly checkpoints = new Map<number, Float64Array>();
+  private readonly checkpoints = new Map<number, ArrayLike<number>>();
   private readonly checkpointEvery: number;
   private readonly stepCondRows: number;
   private readonly maxRecordRows: number;
@@ -107,6 +107,8 @@ export class Simulation implements SimulationApi {
   private readonly violationBuf: Float64Array;
   private readonly violationPoses: Pose[];
   private readonly packer = new CheckpointPacker();
+  /** Templates the records' C, λ and poses are copied from (packedStates.ts `arrayTemplate`: never written, each copy fresh). */
+  private readonly recordTemplates: { C: readonly number[]; lambda: readonly number[]; poses: readonly number[] };
 
   /** `sourceMap` places the run's diagnostics in the scene text; a scene built in code gets an empty map. */
   constructor(
@@ -132,6 +134,7 @@ export class Simulation implements SimulationApi {
     this.historyCap = resolveLimits(opts.limits).history;
     this.driftBuf = new Float64Array(this.world.bodies.length);
     this.violationBuf = new Float64Array(this.world.constraints.length);
+    this.recordTemplates = { C: arrayTemplate(this.world.constraints.length), lambda: arrayTemplate(this.world.nRows <= this.maxRecordRows ? this.world.nRows : 0), poses: arrayTemplate(this.world.bodies.length <= this.maxRecordBodies ? 7 * this.world.bodies.length : 0) };
     this.violationPoses = this.world.bodies.map(() => ({ p: [0, 0, 0], q: [0, 0, 0, 1], R: [1, 0, 0, 0, 1, 0, 0, 0, 1], v: [0, 0, 0], w: [0, 0, 0] }));
     this.initialViolation = this.constraintViolations(this.states);
     this.watch = new DivergenceWatch(this.world, this.states, this.initialViolation);
@@ -230,7 +233,8 @@ export class Simulation implements SimulationApi {
     const scratch = reusing ? this.scratch : undefined;
     // per step: κ(A) (exact when small, else estimated) but not the scaled κ, which only inspect/snapshots show
     const out = solveSystem(w, asm, s, { exactCondMaxRows: this.stepCondRows, wantSpectrum: analyse, wantScaledCond: false, skipAnalysis: !analyse, smallSystems: this.smallSystems }, scratch);
-    const bad = checkSystem(w, asm, out, { analysed: analyse, bound: scratch?.finiteBound });
+    // the assembly's Σ|x| as it wrote the stepping buffers (AssemblyBuffers.absJ…): asm is exactly that assembly, unmodified
+    const bad = checkSystem(w, asm, out, { analysed: analyse, bound: scratch?.finiteBound, sums: reusing ? this.asmBuffers : undefined });
     if (bad) return bad;
     const contact = this.contacts?.step(states, warm, asm);
     if (contact) return this.takeContactStep(states, out, contact);
@@ -289,6 +293,7 @@ export class Simulation implements SimulationApi {
     this._historyFull = true;
     const kept = this._records.length;
     this.states = unpack(this.stateAt(kept));
+    this.evalsFresh = false;
     this._diagnostics.push({
       severity: 'information',
       code: Codes.historyFull,
@@ -356,20 +361,28 @@ export class Simulation implements SimulationApi {
         this.stopAt(stepIndex, bad);
         break;
       }
-      const rec: StepRecord = {
-        step: stepIndex,
-        t: stepIndex * s.dt,
-        C: toArray(C),
-        lambda: w.nRows <= this.maxRecordRows ? (contact ? Array.from(contact.lambda) : toArray(out.lambda)) : [],
-        cond: { A: Number.isFinite(out.cond) ? out.cond : null },
-        condEstimated: out.condEstimated,
-        rank: out.rank,
-        energy,
-        quatDrift: maxAbs(drift),
-        method: contact ? (contact.mode === 'velocity' ? 'pgs' : 'newton') : out.method,
-        ...(contact ? contactRecordFields(this.scene, contact, this.maxRecordContacts) : this.contacts ? NO_CONTACT_FIELDS : {}),
-        poses: w.bodies.length <= this.maxRecordBodies ? posesOf(this.states) : [],
-      };
+      const recC = toArray(C, this.recordTemplates.C);
+      const lambda = w.nRows <= this.maxRecordRows ? (contact ? Array.from(contact.lambda) : toArray(out.lambda, this.recordTemplates.lambda)) : [];
+      const cond = { A: Number.isFinite(out.cond) ? out.cond : null };
+      const quatDrift = maxAbs(drift);
+      const poses = w.bodies.length <= this.maxRecordBodies ? posesOf(this.states, this.recordTemplates.poses) : [];
+      // without contacts a plain literal (issue 9: a spread, even of {}, copies through the runtime), the same keys in the same order
+      const rec: StepRecord = this.contacts
+        ? {
+            step: stepIndex,
+            t: stepIndex * s.dt,
+            C: recC,
+            lambda,
+            cond,
+            condEstimated: out.condEstimated,
+            rank: out.rank,
+            energy,
+            quatDrift,
+            method: contact ? (contact.mode === 'velocity' ? 'pgs' : 'newton') : out.method,
+            ...(contact ? contactRecordFields(this.scene, contact, this.maxRecordContacts) : NO_CONTACT_FIELDS),
+            poses,
+          }
+        : { step: stepIndex, t: stepIndex * s.dt, C: recC, lambda, cond, condEstimated: out.condEstimated, rank: out.rank, energy, quatDrift, method: out.method, poses };
       const cost = recordCost(rec);
       if (this.historyValues + cost > this.historyCap) {
         this.stopFull(stepIndex);
@@ -404,12 +417,12 @@ export class Simulation implements SimulationApi {
   }
 
   /** Packed state after step k (0 = initial), re-simulated from the nearest checkpoint when not stored. */
-  private stateAt(k: number): Float64Array {
+  private stateAt(k: number): ArrayLike<number> {
     return this.replayTo(k).state;
   }
 
   /** The state after step k and the warm start of the step after it (contacts). */
-  private replayTo(k: number): { state: Float64Array; warm: WarmStart } {
+  private replayTo(k: number): { state: ArrayLike<number>; warm: WarmStart } {
     const exact = this.checkpoints.get(k);
     if (exact) return { state: exact, warm: this.warmAt.get(k) ?? NO_WARM };
     let base = k - (k % this.checkpointEvery);

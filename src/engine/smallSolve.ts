@@ -16,6 +16,7 @@ import { type CondestWork, estimateInverseNorm1, highamVector } from './linalg/c
 import type { CsrMatrix, SymmetricSolveResult } from './linalg/types';
 import { residualInto as residual, type SolverOptions } from './linalg/solve';
 import { isFiniteVec, norm2 } from './math';
+import { solveChain3, solveChain3Three } from './linalg/chain3';
 
 /** Islands up to this many rows may take the skyline path. */
 export const SMALL_MAX_ROWS = 96;
@@ -31,6 +32,10 @@ interface Work {
   est: Float64Array;
   xi: Float64Array;
   buf: Float64Array;
+  /** e_start, A⁻¹·e_start and A⁻¹·alt of the condition estimate, solved beside x (`solveChain3Three`). */
+  ej: Float64Array;
+  yj: Float64Array;
+  yAlt: Float64Array;
 }
 
 /**
@@ -97,7 +102,7 @@ export class SmallSolver {
     this.rowRuns = runs;
     this.D = new Float64Array(n);
     const v = () => new Float64Array(n);
-    this.w = { r: v(), r2: v(), dx: v(), x2: v(), est: v(), xi: v(), buf: v() };
+    this.w = { r: v(), r2: v(), dx: v(), x2: v(), est: v(), xi: v(), buf: v(), ej: v(), yj: v(), yAlt: v() };
     // the condition estimate's scratch, its solve and Higham's vector, once per solver (not per call)
     const buf = this.w.dx;
     this.condWork = { x: this.w.est, xi: this.w.xi, start: -1, alt: highamVector(n) };
@@ -278,7 +283,7 @@ export class SmallSolver {
 
   /** x = (L·D·Lᵀ)⁻¹·b (cholesky.ts Factor.solve in natural order; x may be b). */
   private solveInto(b: ArrayLike<number>, x: Float64Array): Float64Array {
-    if (this.chain3) return this.solveChain3(b, x);
+    if (this.chain3) return solveChain3(this.off, this.L, this.D, b, x);
     const n = this.D.length;
     const { first, lastRow, off, L, D } = this;
     for (let k = 0; k < n; k++) {
@@ -302,83 +307,6 @@ export class SmallSolver {
       let s = x[j] / D[j];
       for (let i = j + 1, e = lastRow[j]; i <= e; i++) if (first[i] <= j) s -= L[off[i] + j] * x[i];
       x[j] = s;
-    }
-    return x;
-  }
-
-  /**
-   * `solveInto` for the envelope of a chain of 3-row blocks (`chain3`): row k of block K = ⌊k/3⌋ starts
-   * at column 3K − 3 (block 0 at 0), so column j's rows run to the end of the next block. The loops
-   * unrolled: every term of every sum the same, subtracted in the same (ascending) order.
-   */
-  private solveChain3(b: ArrayLike<number>, x: Float64Array): Float64Array {
-    const n = this.D.length;
-    const { off, L, D } = this;
-    // forward: block 0 (rows 0..2 from column 0), then blocks K ≥ 1 (rows 3K..3K+2 from column p = 3K − 3)
-    x[0] = b[0];
-    x[1] = b[1] - L[off[1]] * x[0];
-    let s = b[2];
-    s -= L[off[2]] * x[0];
-    s -= L[off[2] + 1] * x[1];
-    x[2] = s;
-    for (let r = 3; r < n; r += 3) {
-      const p = r - 3;
-      const x0 = x[p], x1 = x[p + 1], x2 = x[p + 2];
-      let o = off[r] + p;
-      s = b[r];
-      s -= L[o] * x0;
-      s -= L[o + 1] * x1;
-      s -= L[o + 2] * x2;
-      const y0 = s;
-      x[r] = y0;
-      o = off[r + 1] + p;
-      s = b[r + 1];
-      s -= L[o] * x0;
-      s -= L[o + 1] * x1;
-      s -= L[o + 2] * x2;
-      s -= L[o + 3] * y0;
-      const y1 = s;
-      x[r + 1] = y1;
-      o = off[r + 2] + p;
-      s = b[r + 2];
-      s -= L[o] * x0;
-      s -= L[o + 1] * x1;
-      s -= L[o + 2] * x2;
-      s -= L[o + 3] * y0;
-      s -= L[o + 4] * y1;
-      x[r + 2] = s;
-    }
-    // backward, blocks from the last: column j = q + c takes rows j+1..q+2 of its block, then the next block's three
-    for (let q = n - 3; q >= 0; q -= 3) {
-      const next = q + 3 < n;
-      const o3 = next ? off[q + 3] : 0, o4 = next ? off[q + 4] : 0, o5 = next ? off[q + 5] : 0;
-      const z3 = next ? x[q + 3] : 0, z4 = next ? x[q + 4] : 0, z5 = next ? x[q + 5] : 0;
-      s = x[q + 2] / D[q + 2];
-      if (next) {
-        s -= L[o3 + q + 2] * z3;
-        s -= L[o4 + q + 2] * z4;
-        s -= L[o5 + q + 2] * z5;
-      }
-      const w2 = s;
-      x[q + 2] = w2;
-      s = x[q + 1] / D[q + 1];
-      s -= L[off[q + 2] + q + 1] * w2;
-      if (next) {
-        s -= L[o3 + q + 1] * z3;
-        s -= L[o4 + q + 1] * z4;
-        s -= L[o5 + q + 1] * z5;
-      }
-      const w1 = s;
-      x[q + 1] = w1;
-      s = x[q] / D[q];
-      s -= L[off[q + 1] + q] * w1;
-      s -= L[off[q + 2] + q] * w2;
-      if (next) {
-        s -= L[o3 + q] * z3;
-        s -= L[o4 + q] * z4;
-        s -= L[o5 + q] * z5;
-      }
-      x[q] = s;
     }
     return x;
   }
@@ -445,7 +373,19 @@ export class SmallSolver {
     const normA = this.normA;
     if (!Number.isFinite(normA)) return undefined;
     const normM = normA + Math.abs(c);
-    const x = this.solveInto(b, out ?? new Float64Array(n));
+    const cw = this.condWork;
+    // with a warm start, the condition estimate's first solve (A⁻¹e_start) and its last (A⁻¹·alt) have
+    // right-hand sides known now: solved beside x in one pass (the same numbers as three solveChain3)
+    const start = this.condStart;
+    const three = analysis && this.chain3 && start >= 0 && start < n && cw.alt !== undefined && cw.alt.length === n;
+    let x: Float64Array;
+    if (three) {
+      x = out ?? new Float64Array(n);
+      const { ej, yj, yAlt } = w;
+      ej.fill(0);
+      ej[start] = 1;
+      solveChain3Three(this.off, this.L, this.D, b, x, ej, yj, cw.alt!, yAlt);
+    } else x = this.solveInto(b, out ?? new Float64Array(n));
     const xn = norm2(x);
     if (!Number.isFinite(xn)) return undefined;
     let residualNorm = this.refine(A, c, x, b, bn + normM * xn);
@@ -453,9 +393,11 @@ export class SmallSolver {
     if (!Number.isFinite(residualNorm)) residualNorm = this.residual(A, c, x, b, w.r);
     let cond = NaN;
     if (analysis) {
-      const cw = this.condWork;
-      cw.start = this.condStart;
+      cw.start = start;
+      cw.startSolved = three ? w.yj : undefined;
+      cw.altSolved = three ? w.yAlt : undefined;
       cond = normM * estimateInverseNorm1(n, this.condSolve, undefined, undefined, cw);
+      cw.startSolved = cw.altSolved = undefined;
       this.condStart = cw.start ?? -1;
       if (!Number.isFinite(cond)) cond = Infinity;
     }

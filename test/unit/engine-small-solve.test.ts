@@ -12,6 +12,7 @@ import { assemble, buildWorld } from '../../src/engine/assemble';
 import { initialState } from '../../src/engine/model/body';
 import { SmallSolver } from '../../src/engine/smallSolve';
 import { SymmetricSolver } from '../../src/engine/linalg/solve';
+import { solveChain3, solveChain3Three } from '../../src/engine/linalg/chain3';
 import type { CsrMatrix } from '../../src/engine/linalg/types';
 import type { StepRecord } from '../../src/engine/result';
 import { rng } from './linalg-fixtures';
@@ -198,4 +199,31 @@ test('small islands: ball chains take the unrolled paths (chain3 envelope, A row
   // 5-row blocks: the general elimination and solves; A's rows are still runs filling the envelope
   assert.deepEqual(pathsOf(hingeA), [false, true], 'hinge chain');
   assert.deepEqual(pathsOf(linksA(star(2, 3, true))), [false, false], 'star 2×3');
+});
+
+test('small islands: the three-vector chain solve (x, A⁻¹e_start, A⁻¹·alt in one pass) gives three single solves bit for bit', () => {
+  const rand = rng(11);
+  for (const n of [3, 6, 9, 30, 96]) {
+    // the chain3 skyline layout: row k from column first[k] = 0 (block 0) or 3⌊k/3⌋ − 3
+    const off = new Int32Array(n);
+    let size = 0;
+    for (let k = 0; k < n; k++) {
+      const first = k < 3 ? 0 : 3 * Math.floor(k / 3) - 3;
+      off[k] = size - first;
+      size += k - first + 1;
+    }
+    const L = Float64Array.from({ length: size }, () => rand() - 0.5);
+    const D = Float64Array.from({ length: n }, () => 0.5 + rand());
+    const vec = () => Float64Array.from({ length: n }, () => rand() - 0.5);
+    const b = vec(), e = new Float64Array(n), g = vec();
+    e[Math.floor(rand() * n)] = 1;
+    const x = new Float64Array(n), y = new Float64Array(n), z = new Float64Array(n);
+    solveChain3Three(off, L, D, b, x, e, y, g, z);
+    const same = (u: Float64Array, v: Float64Array, what: string) => {
+      for (let i = 0; i < n; i++) assert.ok(Object.is(u[i], v[i]), `n = ${n}: ${what}[${i}]: ${u[i]} vs ${v[i]}`);
+    };
+    same(x, solveChain3(off, L, D, b, new Float64Array(n)), 'x');
+    same(y, solveChain3(off, L, D, e, new Float64Array(n)), 'A⁻¹e');
+    same(z, solveChain3(off, L, D, g, new Float64Array(n)), 'A⁻¹g');
+  }
 });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseScene } from '../../src/engine/scene/parse';
-import { assemble, buildWorld } from '../../src/engine/assemble';
+import { assemble, assemblyBuffers, buildWorld } from '../../src/engine/assemble';
 import { assembleAValues } from '../../src/engine/aPlan';
 import { checkAssembly, checkSolve, checkSystem } from '../../src/engine/finite';
 import { solveSystem, SolveScratch } from '../../src/engine/kkt';
@@ -79,4 +79,56 @@ test('checkAssembly: Σ|x| in four partial sums still finds a NaN, ±∞ or an e
       }
     }
   }
+});
+
+test('checkSystem with the sums an assembly into stepping buffers formed: the plain sums up to rounding, and a bad J, M⁻¹, F, C, Ċ or J̇v is still found', () => {
+  const scene = parseScene(chainSceneText(chainParams(5))).scene!;
+  const world = buildWorld(scene);
+  const states = scene.bodies.map(initialState);
+  states[2].w[1] = 0.7; // a gyroscopic term in F and a nonzero Ċ
+  states[3].v[0] = -0.4;
+  const still = () => states.forEach((st) => (st.v.fill(0), st.w.fill(0)));
+  const into = assemblyBuffers(world);
+  const plain = (x: ArrayLike<number>) => Array.from(x).reduce((s, v) => s + Math.abs(v), 0);
+  const fresh = () => assemble(world, states, false, into);
+  let asm = fresh();
+  const close = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.abs(b) && b > 0, `${what}: ${a} vs ${b}`);
+  close(into.absJ, plain(asm.J.values), 'Σ|J|');
+  close(into.absM, plain(asm.minvCompact), 'Σ|M⁻¹|');
+  close(into.absRest, plain(asm.F) + plain(asm.C) + plain(asm.Cdot) + plain(asm.Jdotv), 'Σ|F, C, Ċ, J̇v|');
+  const solve = () => {
+    const scratch = new SolveScratch();
+    const out = solveSystem(world, asm, scene.solver, { exactCondMaxRows: 12, wantSpectrum: false }, scratch);
+    return checkSystem(world, asm, out, { bound: scratch.finiteBound, sums: into });
+  };
+  assert.equal(solve(), undefined);
+  still(); // at rest: a huge J entry leaves Ċ and J·a₀ finite (it multiplies zeros), so J itself is named
+  // a bad value in a constraint's evaluation (J, C, J̇v) or a body (F, M⁻¹, Ċ through v) reaches the sums
+  const cases: [string, () => void][] = [
+    ['J', () => (world.evals[3].JA[4] = 2e150)],
+    ['C', () => (world.evals[1].C[2] = Infinity)],
+    ['J̇v', () => (world.evals[3].Jdotv[0] = -2e150)],
+  ];
+  for (const [symbol, spoil] of cases) {
+    asm = fresh(); // evaluates the constraints afresh, then one value is spoiled and assembled as evaluated
+    spoil();
+    asm = assemble(world, states, true, into);
+    assert.equal(solve()?.symbol, symbol, symbol);
+  }
+  const spoilState: [string, () => void, () => void][] = [
+    ['F', () => (scene.bodies[1].force[2] = 3e150), () => (scene.bodies[1].force[2] = 0)],
+    ['Ċ', () => (states[4].v[1] = 2e150), () => (states[4].v[1] = 0)],
+  ];
+  for (const [symbol, spoil, undo] of spoilState) {
+    spoil();
+    asm = fresh();
+    assert.equal(solve()?.symbol, symbol, symbol);
+    undo();
+  }
+  const inv = world.bodies[1].invInertia;
+  const keep = inv[0];
+  inv[0] = Infinity;
+  asm = fresh();
+  assert.equal(solve()?.symbol, 'M⁻¹', 'M⁻¹');
+  inv[0] = keep;
 });

@@ -8,9 +8,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseScene, Simulation } from '../../src/engine';
 import { assemble, buildWorld } from '../../src/engine/assemble';
+import { jMulVec, jRunsOf, jTransposeMulVec, rowSlotsOf } from '../../src/engine/jRuns';
+import { csrMulVec, csrTransposeMulVec } from '../../src/engine/linalg/sparse';
 import { solveSystem, SolveScratch } from '../../src/engine/kkt';
 import { checkAssembly, checkSolve } from '../../src/engine/finite';
-import { initialState } from '../../src/engine/model/body';
+import { type BodyState, initialState } from '../../src/engine/model/body';
+import { CheckpointPacker, pack, unpack } from '../../src/engine/packedStates';
 import type { SceneSpec } from '../../src/engine/scene/types';
 import { chainParams, chainSceneText } from '../../bench/chain';
 
@@ -117,4 +120,46 @@ test('the one-pass finite checks: a false alarm near ±1e150 still finds nothing
   assert.equal(force?.owner?.index, 1);
   world.evals[1].JA[0] = 0.1;
   assert.equal(checkSolve(world, out, true, 1), undefined);
+});
+
+test('world-derived data on the world: made once per world, the same products as the general kernels', () => {
+  const p = parseScene(chainSceneText(chainParams(5)));
+  assert.ok(p.scene);
+  const w1 = buildWorld(p.scene);
+  const w2 = buildWorld(p.scene);
+  const s1 = rowSlotsOf(w1);
+  assert.equal(rowSlotsOf(w1), s1, 'made once');
+  assert.notEqual(rowSlotsOf(w2), s1, 'per world');
+  assert.equal(jRunsOf(w1), true, "the chain's J is runs of 6");
+  const states = p.scene.bodies.map(initialState);
+  const asm = assemble(w1, states);
+  solveSystem(w1, asm, p.scene.solver, { exactCondMaxRows: 0, wantSpectrum: false, skipAnalysis: true });
+  assert.ok(w1.derived?.solvers, 'the solvers kept on the world');
+  const x = Float64Array.from({ length: w1.nCols }, (_, i) => Math.sin(i + 1));
+  const y = Float64Array.from({ length: w1.nRows }, (_, i) => Math.cos(i + 1));
+  for (const runs of [true, undefined]) {
+    assert.deepStrictEqual(jMulVec(asm.J, x, undefined, s1, runs), csrMulVec(asm.J, x));
+    assert.deepStrictEqual(jTransposeMulVec(asm.J, y, undefined, s1, runs), csrTransposeMulVec(asm.J, y));
+  }
+  // told a pattern is not runs, the kernels take the general path (the same numbers)
+  assert.deepStrictEqual(jMulVec(asm.J, x, undefined, undefined, false), csrMulVec(asm.J, x));
+});
+
+test('checkpoints: small ones are fresh plain arrays, large ones views into blocks; each holds pack()’s numbers and no later pack changes it', () => {
+  for (const n of [1, 10, 78, 79, 300]) {
+    const states: BodyState[] = Array.from({ length: n }, (_, i) => ({ p: [i, -i, 0.5], q: [0, 0, Math.sin(i), Math.cos(i)], v: [1e-3 * i, 0, -0], w: [0, 2, -i] }));
+    const packer = new CheckpointPacker();
+    const kept: { got: ArrayLike<number>; want: Float64Array }[] = [];
+    for (let k = 0; k < 70; k++) {
+      for (const st of states) st.p[0] += 0.25; // a new state per checkpoint
+      kept.push({ got: packer.pack(states), want: pack(states) });
+    }
+    assert.equal(Array.isArray(kept[0].got), 13 * n <= 1024, `n = ${n}: plain array up to 1024 numbers`);
+    for (const [k, { got, want }] of kept.entries()) {
+      assert.equal(got.length, want.length);
+      for (let i = 0; i < want.length; i++) assert.ok(Object.is(got[i], want[i]), `n = ${n}, checkpoint ${k}[${i}]`);
+      assert.deepEqual(unpack(got), unpack(want));
+    }
+    assert.notEqual(kept[0].got, kept[1].got);
+  }
 });

@@ -18,6 +18,14 @@ export interface CondestWork {
    * instead of building it into `xi` on every call (the same numbers, so the same estimate).
    */
   alt?: Float64Array;
+  /**
+   * A⁻¹·e_start and A⁻¹·alt when the caller already solved them with the same `solve` (smallSolve.ts:
+   * beside the system's own right-hand side, in one pass over the factor; issue 9): used instead of
+   * those two solves, so the same numbers. Read only, and only by the call they were set for (the
+   * caller clears them after it).
+   */
+  startSolved?: Float64Array;
+  altSolved?: Float64Array;
 }
 
 /** Higham's alternating vector b_i = (−1)^i·(1 + i/(n−1)), i < n, as `estimateInverseNorm1` builds it. */
@@ -51,8 +59,10 @@ export function estimateInverseNorm1(n: number, solve: SolveFn, solveT: SolveFn 
   let est = 0;
   let cur = jPrev; // the vertex x = e_cur being tried (−1: the uniform vector)
   let best = -1; // the vertex that gave est
+  const startSolved = jPrev >= 0 ? work?.startSolved : undefined;
   for (let iter = 0; iter < maxIter; iter++) {
-    const y = solve(x);
+    // x = e_start on the first iteration of a warm start: its solve may be given
+    const y = iter === 0 && startSolved ? startSolved : solve(x);
     let e = 0;
     for (let i = 0; i < n; i++) e += Math.abs(y[i]);
     if (!Number.isFinite(e)) return Infinity;
@@ -95,7 +105,7 @@ export function estimateInverseNorm1(n: number, solve: SolveFn, solveT: SolveFn 
   if (work) work.start = best >= 0 ? best : jPrev;
   // Higham's alternating vector guards against Hager's worst cases.
   const b = work?.alt && work.alt.length === n ? work.alt : highamVector(n, xi);
-  const y = solve(b);
+  const y = b === work?.alt && work.altSolved ? work.altSolved : solve(b);
   let e2 = 0;
   for (let i = 0; i < n; i++) e2 += Math.abs(y[i]);
   e2 = (2 * e2) / (3 * n);
