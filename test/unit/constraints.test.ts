@@ -411,15 +411,18 @@ test('evaluate never throws on degenerate input (coincident anchors, NaN state)'
   }
 });
 
-test('evaluate is cheap: 50k evaluations of each type (a loose guard against pathological slowness)', () => {
+test('evaluate writes into the given buffers and repeats itself exactly (no state carried between calls)', () => {
+  // Its speed is measured by `npm run bench`, never here.
   const rng = prng(17);
   const a = randomPose(rng), b = randomPose(rng);
   for (const type of CONSTRAINT_TYPES) {
     const m = createConstraint(randomSpec(type, rng), a, b);
     const e = makeEval(m.rows);
-    const t0 = performance.now();
-    for (let i = 0; i < 50_000; i++) m.evaluate(a, b, e);
-    const ms = performance.now() - t0;
-    assert.ok(ms < 1500, `${type}: ${ms.toFixed(0)} ms for 50k evaluations`);
+    const arrays = [e.C, e.JA, e.JB, e.Jdotv];
+    m.evaluate(a, b, e);
+    const first = arrays.map((x) => Array.from(x));
+    for (let i = 0; i < 1000; i++) m.evaluate(a, b, e);
+    [e.C, e.JA, e.JB, e.Jdotv].forEach((x, k) => assert.strictEqual(x, arrays[k], `${type}: evaluate replaced a buffer`));
+    arrays.forEach((x, k) => assert.deepEqual(Array.from(x), first[k], `${type}: the 1001st evaluation differs from the first`));
   }
 });

