@@ -184,8 +184,10 @@ function onSnapshot(s: PanelState, raw: SystemSnapshot, goTo: boolean): PanelSta
   }
   // The step on screen, or what was asked for.
   if (snap.step === s.step || s.wanted === snap.step) return setSnapshot({ ...next, wanted: undefined }, snap);
-  // The run's current step while following it: the step moves with its snapshot (never back).
-  if (s.follow && s.wanted === undefined && snap.step > s.step && snap.step <= s.total) return setSnapshot({ ...next, step: snap.step }, snap);
+  // The run's current step while following it: the step moves with its snapshot (never back). A
+  // request still in flight for the step being left (End pressed as the run moved on) is
+  // superseded: its late reply is older than the step shown and leaves it alone.
+  if (s.follow && snap.step > s.step && snap.step <= s.total) return setSnapshot({ ...next, step: snap.step, wanted: undefined }, snap);
   return next;
 }
 

@@ -372,8 +372,10 @@ describe('inspector panel (Chromium)', () => {
     await page.context().close();
   });
 
-  test('timeline: the slider posts requestSnapshot and the header follows the step', async () => {
-    const p = await openPanel(browser, chain);
+  // Twice: with a host that answers at once, and with a slow one whose reply for the step End asked
+  // for lands after the run has moved on (the order a loaded 2-core CI machine produced).
+  for (const snapshotDelayMs of [0, 1500]) test(`timeline: the slider posts requestSnapshot and the header follows the step (host replies ${snapshotDelayMs ? `after ${snapshotDelayMs} ms` : 'at once'})`, async () => {
+    const p = await openPanel(browser, chain, { snapshotDelayMs });
     const page = p.page;
     await page.focus('#cl-step-slider');
     await page.keyboard.press('Home');
@@ -403,6 +405,11 @@ describe('inspector panel (Chromium)', () => {
     // Every flow-controlled message is acknowledged, once.
     for (const seq of [100, 101, 102]) await p.waitForPost((m) => m.type === 'ack' && m.seq === seq);
     assert.equal(p.posted.filter((m) => m.type === 'ack' && m.seq === 101).length, 1);
+    // The reply to End's request, however late, does not move the step back.
+    await p.hostIdle();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.match((await page.textContent('[data-stat="step"]'))!, /70 \/ 70/);
+    assert.equal(await page.getAttribute('#cl-matrices', 'data-step'), '70');
     await assertClean(p, 'timeline');
     await page.context().close();
   });

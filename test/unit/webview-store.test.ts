@@ -175,6 +175,22 @@ describe('webview store', () => {
     assert.equal(s.step, 15, 'following: the pushed snapshot moves the step');
     assert.equal(s.snapshot?.step, 15);
     assert.ok(isConsistent(s));
+    // Following with a request in flight (End pressed, its reply not yet here) while the run moves
+    // on: the pushed snapshot moves the step, and the late reply for the step left does not move it back.
+    let f = run(s, { type: 'goToStep', step: 3 }, host({ type: 'snapshot', snapshot: chain.snapshotAt(3) }), { type: 'goToStep', step: 15 }, { type: 'snapshotRequested', step: 15 });
+    assert.equal(f.follow, true);
+    assert.equal(f.wanted, 15);
+    assert.equal(f.loading, 15);
+    f = run(f, host({ type: 'historyAppend', chunk: encodeHistory(records, 15, 20), total: 20 }), host({ type: 'snapshot', snapshot: chain.snapshotAt(20) }));
+    assert.equal(f.step, 20, 'the pushed snapshot supersedes the request in flight');
+    assert.equal(f.snapshot?.step, 20);
+    assert.equal(f.wanted, undefined);
+    assert.equal(nextSnapshotRequest(f), undefined);
+    assert.ok(isConsistent(f));
+    f = reduce(f, host({ type: 'snapshot', snapshot: chain.snapshotAt(15) }));
+    assert.equal(f.step, 20, 'the late reply leaves the step');
+    assert.equal(f.snapshot?.step, 20);
+    assert.equal(f.loading, undefined, 'the late reply ends the loading state');
     // An append that does not start at the end is refused (a gap); a rewrite replaces the tail.
     const gap = reduce(s, host({ type: 'historyAppend', chunk: encodeHistory(records, 17, 18), total: 18 }));
     assert.equal(gap.history.length, 15);
