@@ -1,8 +1,8 @@
 // The engine's public API types (implemented in pipeline.ts and simulation.ts).
-import type { ParseResult, SceneSpec, SourceMap } from './scene/types';
+import type { ParseResult, SceneSpec, SourceMap } from './scene/spec';
 import type { SimulationResult, StepRecord, SystemSnapshot } from './result';
 import type { Diagnostic } from './types';
-import type { Limits } from './limits';
+import type { Limits } from './core/inputLimits';
 
 export interface InspectOptions {
   /** The engine's limits (src/engine/limits.ts); unset entries keep their defaults. */

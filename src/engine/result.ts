@@ -1,9 +1,9 @@
 // What the engine produces: the analysed system of one step, and a run's history.
 // Plain data (typed arrays and numbers): it is posted to the webview and embedded in reports.
-import type { CsrMatrix, DependentRow, SolveMethod } from './linalg/types';
+import type { CsrMatrix, DependentRow, SolveMethod } from './linalg/contracts';
 import type { Diagnostic, Quat, Vec3 } from './types';
-import type { Formulation, Stabilization } from './scene/types';
-import type { ContactState } from './collision/types';
+import type { Formulation, Stabilization } from './scene/spec';
+import type { ContactState } from './collision/contacts';
 
 export type { CsrMatrix, DependentRow, SolveMethod };
 

@@ -5,10 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseScene } from '../../src/engine/scene/parse';
-import { assemble, assemblyBuffers, buildWorld } from '../../src/engine/assemble';
-import { assembleAValues } from '../../src/engine/aPlan';
-import { checkAssembly, checkSolve, checkSystem } from '../../src/engine/finite';
-import { solveSystem, SolveScratch } from '../../src/engine/kkt';
+import { assemble, assemblyBuffers, buildWorld } from '../../src/engine/assembly/assemble';
+import { assembleAValues } from '../../src/engine/assembly/aPairs';
+import { checkAssembly, checkSolve, checkSystem } from '../../src/engine/guards/nonFinite';
+import { solveSystem, SolveScratch } from '../../src/engine/kkt/kkt';
 import { initialState } from '../../src/engine/model/body';
 import { chainParams, chainSceneText } from '../../bench/chain';
 

@@ -6,11 +6,11 @@ import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assemble, buildWorld } from '../../src/engine/assemble';
-import { checkContactStep, checkShapes } from '../../src/engine/finiteContacts';
+import { assemble, buildWorld } from '../../src/engine/assembly/assemble';
+import { checkContactStep, checkShapes } from '../../src/engine/guards/nonFiniteContacts';
 import { initialState } from '../../src/engine/model/body';
 import { parseScene } from '../../src/engine/scene/parse';
-import { contactMode, ContactStepper, NO_WARM, type ContactStep } from '../../src/engine/stepContacts';
+import { contactMode, ContactStepper, NO_WARM, type ContactStep } from '../../src/engine/contact/stepContacts';
 import { Codes, inspectScene, Simulation } from '../../src/engine';
 
 const example = (name: string): string => readFileSync(join(__dirname, '../../examples', `${name}.scene.json`), 'utf8');

@@ -1,6 +1,6 @@
 // The contract every constraint type implements (one file per type in this folder).
 import type { Mat3, Quat, Vec3 } from '../types';
-import type { ConstraintSpec } from '../scene/types';
+import type { ConstraintSpec } from '../scene/spec';
 
 /**
  * The world-frame state of one end of a constraint. For the world frame: p = 0, q = identity,

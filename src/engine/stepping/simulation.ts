@@ -1,28 +1,28 @@
 // Time stepping (AerisLab `HybridSolver.step`, semi-implicit Euler; or the velocity-level
 // Solfec update), with a history that can be scrubbed: every past step can be re-analysed.
-import { assemble, type AssemblyBuffers, assemblyBuffers, buildWorld, type World, WORLD_POSE } from './assemble';
-import { buildSnapshot, energyOf } from './analysis';
-import type { SimulationApi } from './api';
-import { Codes } from './codes';
-import { constraintRange, formatNumber as fmt } from './findings';
-import { checkInitial, checkRecord, checkStates, checkSystem, type Finding, findingDiagnostic } from './finite';
-import { DivergenceWatch, type Trigger } from './divergence';
-import { explainDivergence } from './divergenceCause';
-import { type BodyState, cloneState, initialState } from './model/body';
-import type { SimulationResult, StepRecord, SystemSnapshot } from './result';
-import { emptySourceMap } from './scene/text';
-import type { SceneSpec, SourceMap } from './scene/types';
-import { solveSystem, type SolveOutput, SolveScratch } from './kkt';
-import type { Diagnostic, Quat, Vec3 } from './types';
+import { assemble, type AssemblyBuffers, assemblyBuffers, buildWorld, type World, WORLD_POSE } from '../assembly/assemble';
+import { buildSnapshot, energyOf } from '../analysis/analysis';
+import type { SimulationApi } from '../api';
+import { Codes } from '../core/codes';
+import { constraintRange, formatNumber as fmt } from '../analysis/findings';
+import { checkInitial, checkRecord, checkStates, checkSystem, type Finding, findingDiagnostic } from '../guards/nonFinite';
+import { DivergenceWatch, type Trigger } from '../guards/divergence';
+import { explainDivergence } from '../guards/divergenceCause';
+import { type BodyState, cloneState, initialState } from '../model/body';
+import type { SimulationResult, StepRecord, SystemSnapshot } from '../result';
+import { emptySourceMap } from '../scene/text';
+import type { SceneSpec, SourceMap } from '../scene/spec';
+import { solveSystem, type SolveOutput, SolveScratch } from '../kkt/kkt';
+import type { Diagnostic, Quat, Vec3 } from '../types';
 import { arrayTemplate, CheckpointPacker, maxAbs, pack, posesOf, toArray, unpack } from './packedStates';
-import type { Pose } from './model/constraint';
-import { norm2, quatIntegrateInto, quatToMat3Into } from './math';
-import { RECORD_OVERHEAD, resolveLimits, formatCount, type Limits } from './limits';
-import { firstLineRange } from './scene/limits';
-import { contactMode, ContactStepper, NO_WARM, type ContactStep, type WarmStart } from './stepContacts';
-import { addContactSnapshotFields, applyContactStep, contactRecordFields, NO_CONTACT_FIELDS } from './contactReports';
-import { ContactFindings } from './contactFindings';
-import { checkContactStep } from './finiteContacts';
+import type { Pose } from '../model/constraint';
+import { norm2, quatIntegrateInto, quatToMat3Into } from '../core/math';
+import { RECORD_OVERHEAD, resolveLimits, formatCount, type Limits } from '../core/inputLimits';
+import { firstLineRange } from '../scene/limits';
+import { contactMode, ContactStepper, NO_WARM, type ContactStep, type WarmStart } from '../contact/stepContacts';
+import { addContactSnapshotFields, applyContactStep, contactRecordFields, NO_CONTACT_FIELDS } from '../contact/contactReports';
+import { ContactFindings } from '../analysis/contactFindings';
+import { checkContactStep } from '../guards/nonFiniteContacts';
 
 export interface SimulationOptions {
   /**

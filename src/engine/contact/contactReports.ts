@@ -1,15 +1,15 @@
 // A contact step as the history and the snapshot show it: contacts with names, the PGS and Newton
 // summaries, the Newton matrix with its block labels. Plain data, every number finite or null.
-import type { World } from './assemble';
-import type { Contact, ContactForce } from './collision/types';
-import type { NewtonReport } from './contact/newton';
-import type { SolveOutput } from './kkt';
-import type { Assembly } from './assemble';
-import { csrTransposeMulVec } from './linalg/sparse';
-import type { ContactReport, ContactStepFields, NewtonSnapshot, NewtonStepReport, SystemSnapshot } from './result';
-import type { SceneSpec } from './scene/types';
+import type { World } from '../assembly/assemble';
+import type { Contact, ContactForce } from '../collision/contacts';
+import type { NewtonReport } from './newton';
+import type { SolveOutput } from '../kkt/kkt';
+import type { Assembly } from '../assembly/assemble';
+import { csrTransposeMulVec } from '../linalg/sparse';
+import type { ContactReport, ContactStepFields, NewtonSnapshot, NewtonStepReport, SystemSnapshot } from '../result';
+import type { SceneSpec } from '../scene/spec';
 import type { ContactStep } from './stepContacts';
-import type { Vec3 } from './types';
+import type { Vec3 } from '../types';
 
 /** The cone ratio reported when friction acts without any friction budget (μ·f_n = 0), and the cap of all ratios. */
 export const CONE_RATIO_MAX = 1e6;

@@ -5,8 +5,8 @@
 // Columns are pre-ordered by AMD on the pattern of A + Aᵀ; a diagonal pivot is kept while it is
 // at least `tol`·(largest candidate), which preserves that ordering's low fill when the diagonal
 // is strong (the caller orders rows so that it is).
-import type { CsrMatrix } from '../linalg/types';
-import { amdOrdering } from '../linalg/ordering';
+import type { CsrMatrix } from './contracts';
+import { amdOrdering } from './ordering';
 
 export interface SparseLu {
   n: number;

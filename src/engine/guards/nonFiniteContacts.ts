@@ -5,13 +5,14 @@
 //   penetration and the solver's residual → PGS's residual, or Newton's residuals, block norms,
 //   line-search step lengths, the Newton matrix ∂h/∂x and its κ₁ (∞: singular, a legitimate answer).
 // A bad value in a contact sits on the range of the shape of its moving end.
-import type { World } from './assemble';
-import type { BlockRange, BlockName } from './contact/system';
-import type { NewtonReport } from './contact/newton';
-import type { Contact, ShapeSpec } from './collision/types';
-import { contactTitle } from './contactReports';
-import { bodyOwner, colOwner, firstBad, isBad, makeFinding, rowOwner, type Finding, type Owner } from './finite';
-import type { ContactStep } from './stepContacts';
+import type { World } from '../assembly/assemble';
+import type { BlockRange, BlockName } from '../contact/system';
+import type { NewtonReport } from '../contact/newton';
+import type { Contact } from '../collision/contacts';
+import type { ShapeSpec } from '../scene/contactSpec';
+import { contactTitle } from '../contact/contactReports';
+import { bodyOwner, colOwner, firstBad, isBad, makeFinding, rowOwner, type Finding, type Owner } from './nonFinite';
+import type { ContactStep } from '../contact/stepContacts';
 
 /** The moving end of a contact (A when it moves, else B): its body and shape carry the finding. */
 function contactEnd(w: World, c: Contact): { owner?: Owner; shape: { body: number; index: number } } {

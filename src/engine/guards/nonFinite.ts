@@ -4,20 +4,19 @@
 //   residual, κ → the new state → ‖C‖ per constraint, energy.
 // A value is bad when it is NaN or ±∞ (CL401) or when |x| > HUGE (CL403): such a value is finite but
 // meaningless, since its square (an energy, a norm) already overflows.
-import type { Assembly, World } from './assemble';
-import { Codes } from './codes';
-import type { SolveOutput } from './kkt';
-import { mat3MulVec, quatRotateInv } from './math';
-import type { BodyState } from './model/body';
-import { segmentOf } from './offsets';
-import type { SourceMap } from './scene/types';
-import type { Diagnostic, Range } from './types';
-import type { Energy } from './result';
-import { bodyRange, constraintRange, formatNumber as fmt } from './findings';
-import { shapeRange } from './contactFindings';
+import type { Assembly, World } from '../assembly/assemble';
+import { Codes } from '../core/codes';
+import type { SolveOutput } from '../kkt/kkt';
+import { HUGE, mat3MulVec, quatRotateInv } from '../core/math';
+import type { BodyState } from '../model/body';
+import { segmentOf } from '../core/offsets';
+import type { SourceMap } from '../scene/spec';
+import type { Diagnostic, Range } from '../types';
+import type { Energy } from '../result';
+import { bodyRange, constraintRange, formatNumber as fmt } from '../analysis/findings';
+import { shapeRange } from '../analysis/contactFindings';
 
-/** Largest magnitude a computed value may have (its square still fits in a double). */
-export const HUGE = 1e150;
+export { HUGE };
 
 /** Who a bad value belongs to: a body or a constraint (index in the world's lists). */
 export interface Owner {

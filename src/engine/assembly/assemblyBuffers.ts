@@ -1,8 +1,8 @@
 // The stepping path's assembly buffers (issue 9): `assemble(world, states, evaluated, into)` writes into
 // them instead of fresh arrays (see AssemblyBuffers for who may do that).
-import type { Assembly, World } from './assemble';
-import type { Pose } from './model/constraint';
-import { slotsCoverJ } from './jRuns';
+import type { Assembly, World } from './world';
+import type { Pose } from '../model/constraint';
+import { slotsCoverJ } from './jProducts';
 
 /**
  * Arrays an Assembly can be written into instead of fresh ones (`assemble`'s `into`): every array of

@@ -2,14 +2,14 @@
 // without a source, or a constraint's |C| grew by orders of magnitude), and where the growth began:
 // the step, and the constraints and bodies whose |C|, λ or velocity grew first and fastest. The cause
 // is classified in divergenceCause.ts; docs/divergence.md explains both.
-import type { World } from './assemble';
-import { energyOf } from './analysis';
-import type { Finding } from './finite';
-import type { BodyState } from './model/body';
-import { quatConj, quatMul } from './math';
-import type { Quat } from './types';
-import type { SolveOutput } from './kkt';
-import type { StepRecord } from './result';
+import type { World } from '../assembly/assemble';
+import { energyOf } from '../analysis/analysis';
+import type { Finding } from './nonFinite';
+import type { BodyState } from '../model/body';
+import { quatConj, quatMul } from '../core/math';
+import type { Quat } from '../types';
+import type { SolveOutput } from '../kkt/kkt';
+import type { StepRecord } from '../result';
 
 /** What declared the divergence. */
 export type Trigger =

@@ -1,6 +1,6 @@
 // The validated scene (format v1), with every default filled in, and where each
 // value came from in the source text. Produced by `parseScene` (parse.ts).
-import type { ContactSettings, FbSettings, NewtonSettings, PgsSettings, ShapeSpec } from '../collision/types';
+import type { ContactSettings, FbSettings, NewtonSettings, PgsSettings, ShapeSpec } from './contactSpec';
 import type { Diagnostic, Mat3, Quat, Range, Vec3 } from '../types';
 
 export type Stabilization = 'aerislab' | 'baumgarte' | 'none';

@@ -11,12 +11,12 @@
 // start) and ‖A‖₁ are solve.ts's. Whatever it does not cover (another method, compliance with the
 // rank analysis, the scaled κ, a non-finite input, a pivot that stops the factorisation) returns
 // undefined and the caller uses the reference solver, which reproduces the failure or the fallback.
-import { analyze } from './linalg/cholesky';
-import { type CondestWork, estimateInverseNorm1, highamVector } from './linalg/condest';
-import type { CsrMatrix, SymmetricSolveResult } from './linalg/types';
-import { residualInto as residual, type SolverOptions } from './linalg/solve';
-import { isFiniteVec, norm2 } from './math';
-import { solveChain3, solveChain3Three } from './linalg/chain3';
+import { analyze } from '../linalg/cholesky';
+import { type CondestWork, estimateInverseNorm1, highamVector } from '../linalg/condest';
+import type { CsrMatrix, SymmetricSolveResult } from '../linalg/contracts';
+import { residualInto as residual, type SolverOptions } from '../linalg/solve';
+import { isFiniteVec, norm2 } from '../core/math';
+import { solveChain3, solveChain3Three } from '../linalg/chain3';
 
 /** Islands up to this many rows may take the skyline path. */
 export const SMALL_MAX_ROWS = 96;

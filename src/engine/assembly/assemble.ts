@@ -1,60 +1,23 @@
 // Assembly of the constrained system (AerisLab `assemble_system`), block-sparse:
 // M⁻¹ as per-body 6×6 blocks (never a dense 6N×6N matrix), J in CSR with a pattern built
 // once per world, and A = J·M⁻¹·Jᵀ accumulated block by block from the bodies rows share.
-import { createConstraint, extraBodiesOf } from './model';
-import { type BodyModel, type BodyState, createBodyModel, initialState } from './model/body';
-import { type ConstraintEval, type ConstraintModel, type Pose } from './model/constraint';
-import { BALL_ROW_MASKS } from './model/kinematics';
-import { IDENTITY_MAT3, quatToMat3, quatToMat3Into, rotateTensorInto } from './math';
-import { type APlan, assembleAValues, buildAPlan } from './aPlan';
-import { addRun3, copyRow6, copyRow6Slots, rowSlotsOf, type WorldDerived } from './jRuns';
+import { createConstraint, extraBodiesOf } from '../model';
+import { type BodyModel, type BodyState, createBodyModel, initialState } from '../model/body';
+import { type ConstraintEval, type ConstraintModel, type Pose } from '../model/constraint';
+import { BALL_ROW_MASKS } from '../model/kinematics';
+import { IDENTITY_MAT3, quatToMat3, quatToMat3Into, rotateTensorInto } from '../core/math';
+import { assembleAValues, buildAPlan } from './aPairs';
+import { addRun3, copyRow6, copyRow6Slots, rowSlotsOf } from './jProducts';
 import type { AssemblyBuffers } from './assemblyBuffers';
-import { cumsum } from './offsets';
-import type { CsrMatrix } from './linalg/types';
-import type { SceneSpec } from './scene/types';
-import type { Mat3, Vec3 } from './types';
-import { type OmittedA, tallOmissions } from './tallIsland';
+import { cumsum } from '../core/offsets';
+import type { CsrMatrix } from '../linalg/contracts';
+import type { SceneSpec } from '../scene/spec';
+import type { Mat3, Vec3 } from '../types';
+import { tallOmissions } from './tallOmissions';
+import type { Assembly, World } from './world';
 
-/** The static structure of a scene: bodies, constraints, column/row layout, sparsity patterns. */
-export interface World {
-  scene: SceneSpec;
-  bodies: BodyModel[];
-  bodyIndex: Map<string, number>;
-  /** Body indices owning columns, in column order (column = 6·k). */
-  colBodies: number[];
-  constraints: ConstraintModel[];
-  /** Body index of end A and B per constraint (-1 = world). */
-  endA: Int32Array;
-  endB: Int32Array;
-  /** Body indices of each constraint's `extraBodies` (coupler only; empty otherwise). */
-  endX: Int32Array[];
-  /** First row of each constraint; rowStart[nc] = nRows. */
-  rowStart: Int32Array;
-  nCols: number;
-  nRows: number;
-  /** Per-constraint evaluation buffers (reused every assembly). */
-  evals: ConstraintEval[];
-  /** J's pattern (rowPtr/colIdx shared by every assembled J) and the value offsets of each row's A/B blocks. */
-  jRowPtr: Int32Array;
-  jColIdx: Int32Array;
-  jOffA: Int32Array; // per row: value offset of end A's 6 entries, -1 if A owns no columns
-  jOffB: Int32Array;
-  /** Per constraint with extra ends: value offsets of each row's extra-end blocks, rows × extras, -1 if none. */
-  jOffX: Int32Array[];
-  /** A's pattern and, per body, the constraints touching it with the value offsets of each pair's block. */
-  aRowPtr: Int32Array;
-  aColIdx: Int32Array;
-  /** For each column-owning body (column order): list of [constraint, end(0=A, 1=B, 2+k = extra end k)] whose rows are in A. */
-  touching: Array<Array<[number, number]>>;
-  /** Set when the rows of tall islands are left out of A (their rows of A are empty): tallIsland.ts `tallOmissions`. */
-  aOmitted?: OmittedA;
-  /** For each column-owning body: offsets (within the A row) of block (ci, cj) for every pair, row-major over touching² (a pair's rows of A are contiguous: row r of c at aRowPtr[rowStart[c]+r] + pairOffset). */
-  pairOffset: Int32Array[];
-  /** A = J·M⁻¹·Jᵀ as a flat schedule over J's values (aPlan.ts), built from `touching` and `pairOffset`. */
-  aPlan: APlan;
-  /** Derived on first use and never changed after (jRuns.ts `WorldDerived`): fields instead of WeakMaps keyed by the world. */
-  derived?: WorldDerived;
-}
+export type { Assembly, World };
+
 
 export const WORLD_POSE: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1], R: IDENTITY_MAT3, v: [0, 0, 0], w: [0, 0, 0] };
 
@@ -228,24 +191,6 @@ function packedEvals(constraints: readonly ConstraintModel[], endX: readonly Int
   });
 }
 
-/** Everything `assemble_system` produces, plus what the analysis needs. */
-export interface Assembly {
-  /** Per column-owning body, 1/m and the world inverse inertia (row-major 3×3): 10 numbers each. */
-  minvCompact: Float64Array;
-  F: Float64Array;
-  v: Float64Array;
-  J: CsrMatrix;
-  /** A = J·M⁻¹·Jᵀ (no compliance), full symmetric storage. */
-  A: CsrMatrix;
-  C: Float64Array;
-  Cdot: Float64Array;
-  Jdotv: Float64Array;
-  /** Poses of every body (scene order), for constraint forces and drawing. */
-  poses: Pose[];
-  /** With buffers that have them (AssemblyBuffers a0, Ja0): a₀ = M⁻¹F and J·a₀, as applyMinv and jMulVec give them. */
-  a0?: Float64Array;
-  Ja0?: Float64Array;
-}
 
 export { type AssemblyBuffers, assemblyBuffers } from './assemblyBuffers';
 

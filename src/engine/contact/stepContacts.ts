@@ -6,18 +6,19 @@
 //   nonlinear: every step is Axion's Newton system (joints at the position level, contacts at
 //     `solver.contacts.level`), λ_b warm-started from the previous step.
 // The acceleration formulation never gets here (its contacts are disabled by the parser, CL116).
-import { type Assembly, type World } from './assemble';
-import { detectContacts } from './collision/detect';
-import type { Contact, ContactForce, ShapeSpec } from './collision/types';
-import { stepNonlinear, type NewtonReport } from './contact/newton';
-import { solveContactsPgs, type PgsReport, type VelocitySettings } from './contact/pgs';
-import { defaultNonlinearSettings, DEFAULT_RESTITUTION_THRESHOLD } from './contact/settings';
-import type { NonlinearSettings } from './contact/system';
-import type { SolveOutput } from './kkt';
-import { quatIntegrateInto, quatToMat3 } from './math';
-import type { BodyState } from './model/body';
-import type { SceneSpec } from './scene/types';
-import type { Vec3 } from './types';
+import { type Assembly, type World } from '../assembly/assemble';
+import { detectContacts } from '../collision/detect';
+import type { Contact, ContactForce } from '../collision/contacts';
+import type { ShapeSpec } from '../scene/contactSpec';
+import { stepNonlinear, type NewtonReport } from './newton';
+import { solveContactsPgs, type PgsReport, type VelocitySettings } from './pgs';
+import { defaultNonlinearSettings, DEFAULT_RESTITUTION_THRESHOLD } from './settings';
+import type { NonlinearSettings } from './system';
+import type { SolveOutput } from '../kkt/kkt';
+import { quatIntegrateInto, quatToMat3 } from '../core/math';
+import type { BodyState } from '../model/body';
+import type { SceneSpec } from '../scene/spec';
+import type { Vec3 } from '../types';
 
 export type ContactMode = 'velocity' | 'nonlinear';
 

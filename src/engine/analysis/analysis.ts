@@ -1,12 +1,12 @@
 // Analysis of one solved step: per-constraint quantities, energy, islands, redundancy,
 // and the SystemSnapshot the CLI, panel and report show.
-import { type Assembly, minvBlocks, type World } from './assemble';
-import type { BodyState } from './model/body';
-import { norm2 } from './math';
-import { worldPoint } from './model/kinematics';
-import type { SolveOutput } from './kkt';
-import type { BodyReport, ConstraintReport, Energy, IslandReport, RedundantRow, RowInfo, SystemSnapshot } from './result';
-import type { Vec3 } from './types';
+import { type Assembly, minvBlocks, type World } from '../assembly/assemble';
+import type { BodyState } from '../model/body';
+import { norm2 } from '../core/math';
+import { worldPoint } from '../core/math';
+import type { SolveOutput } from '../kkt/kkt';
+import type { BodyReport, ConstraintReport, Energy, IslandReport, RedundantRow, RowInfo, SystemSnapshot } from '../result';
+import type { Vec3 } from '../types';
 
 const DOF = ['vx', 'vy', 'vz', 'ωx', 'ωy', 'ωz'];
 

@@ -3,7 +3,8 @@
 // e = (C, h·Ċ) follows e⁺ = M·e with a 2×2 M that depends only on the formulation's rhs, the gains
 // and h; the run is stable iff the spectral radius ρ(M) < 1. docs/divergence.md derives M for each
 // formulation (AerisLab's rhs, Baumgarte, velocity-level erp) and the stable ranges given here.
-import type { SolverSettings } from './scene/types';
+import { roundSignificant } from '../core/format';
+import type { SolverSettings } from '../scene/spec';
 
 /** The recurrence of one constraint row: e⁺ = M·e, e = (C, h·Ċ), M row-major. */
 export interface Recurrence {
@@ -118,5 +119,5 @@ export function stableGains(s: Pick<SolverSettings, 'dt' | 'alpha' | 'beta' | 'e
 /** Three significant digits (a value the user can read in the scene), never 0 for a positive gain. */
 function roundGain(x: number): number {
   if (!(x > 0)) return 0;
-  return Number(x.toPrecision(3));
+  return roundSignificant(x, 3);
 }

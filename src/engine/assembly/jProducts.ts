@@ -8,22 +8,12 @@
 // entries of each block (ConstraintModel.rowMasks: ball rows, angle rows) reads only those three per
 // run. Still bit for bit the general kernels' results for finite x: their sums start at +0 and only
 // add, so a partial sum is never −0 and adding a skipped term (+0·x = ±0) leaves it unchanged.
-import type { World } from './assemble';
-import { csrMulVec, csrTransposeMulVec } from './linalg/sparse';
-import type { CsrMatrix } from './linalg/types';
-import type { WorldSolvers } from './kkt';
+import type { World, WorldDerived } from './world';
+import { csrMulVec, csrTransposeMulVec } from '../linalg/sparse';
+import type { CsrMatrix } from '../linalg/contracts';
 
-/**
- * What is derived from a world once, on first use, and never changed after (its constraints and
- * patterns are fixed by buildWorld), kept on the world object (`World.derived`) instead of in
- * WeakMaps keyed by it (issue 9: five lookups per step): J's row slots and whether its pattern is
- * runs of 6 (here), kkt.ts's islands and their solvers.
- */
-export interface WorldDerived {
-  rowSlots?: Int8Array;
-  jRuns?: boolean;
-  solvers?: WorldSolvers;
-}
+
+export type { WorldDerived };
 
 /** `world.derived`, made on first use. */
 export function derivedOf(world: World): WorldDerived {

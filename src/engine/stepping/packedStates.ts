@@ -1,6 +1,6 @@
 // The body states packed for checkpoints and records (Simulation, simulation.ts), and the small
 // copies a step record makes of the stepping path's scratch buffers.
-import type { BodyState } from './model/body';
+import type { BodyState } from '../model/body';
 
 const STATE_SIZE = 13; // p(3) q(4) v(3) w(3)
 

@@ -4,16 +4,16 @@
 //   during a run, once per shape pair or per owner: penetration above the tolerance (CL501), Newton
 //     not converged, naming the block and the row with the largest residual (CL502), friction
 //     outside the Coulomb cone (CL503).
-import type { World } from './assemble';
-import { candidatePairsStatic } from './contactStatic';
-import { Codes } from './codes';
-import type { Contact } from './collision/types';
-import { contactNames, contactTitle, finiteConeRatio } from './contactReports';
+import type { World } from '../assembly/assemble';
+import { candidatePairsStatic } from '../collision/staticContacts';
+import { Codes } from '../core/codes';
+import type { Contact } from '../collision/contacts';
+import { contactNames, contactTitle, finiteConeRatio } from '../contact/contactReports';
 import { bodyRange, constraintRange, formatNumber as fmt } from './findings';
-import type { BodyState } from './model/body';
-import type { SceneSpec, SourceMap } from './scene/types';
-import type { ContactStep } from './stepContacts';
-import type { Diagnostic, Range } from './types';
+import type { BodyState } from '../model/body';
+import type { SceneSpec, SourceMap } from '../scene/spec';
+import type { ContactStep } from '../contact/stepContacts';
+import type { Diagnostic, Range } from '../types';
 
 /** Relative excess of ‖f_t‖ over μ·f_n reported as a cone violation (CL503). */
 export const CONE_TOLERANCE = 1e-3;

@@ -1,6 +1,9 @@
 // Small fixed-size vector, quaternion and 3×3 matrix helpers (allocation-light, no dependencies).
 // Quaternions are [x, y, z, w], scalar last. Matrices are row-major.
-import type { Mat3, Quat, Vec3 } from './types';
+import type { Mat3, Quat, Vec3 } from '../types';
+
+/** Largest magnitude a computed value may have (its square still fits in a double): beyond it a value is bad (guards/nonFinite.ts). */
+export const HUGE = 1e150;
 
 export const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 export const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
@@ -260,4 +263,10 @@ export function norm2(x: ArrayLike<number>, from = 0, to = x.length): number {
     s += r * r;
   }
   return m * Math.sqrt(s);
+}
+
+/** World point of a body-frame point: x = p + R·r. */
+export function worldPoint(p: Vec3, R: Mat3, r: Vec3): Vec3 {
+  const x = r[0], y = r[1], z = r[2];
+  return [p[0] + (R[0] * x + R[1] * y + R[2] * z), p[1] + (R[3] * x + R[4] * y + R[5] * z), p[2] + (R[6] * x + R[7] * y + R[8] * z)];
 }

@@ -2,15 +2,15 @@
 // initial violation, over-constraint) and of a run (non-finite values, drift), each on the
 // range of the offending constraint in the scene file, with quick fixes where obvious.
 import { type EditResult, modify } from 'jsonc-parser';
-import { Codes } from './codes';
-import type { SystemSnapshot } from './result';
-import type { SourceMap } from './scene/types';
-import type { Diagnostic, Fix, Range, TextEdit } from './types';
-import { norm, sub } from './math';
-import { ZERO_LENGTH } from './scene/fields';
-import { formatNumber } from '../shared/number';
-import { condBand, formatCond } from '../shared/kappa';
-import { removeArrayElementEdits } from './textEdits';
+import { Codes } from '../core/codes';
+import type { SystemSnapshot } from '../result';
+import type { SourceMap } from '../scene/spec';
+import type { Diagnostic, Fix, Range, TextEdit } from '../types';
+import { norm, sub } from '../core/math';
+import { ZERO_LENGTH } from '../scene/fields';
+import { formatNumber, roundSignificant } from '../core/format';
+import { condBand, formatCond } from '../core/kappa';
+import { removeArrayElementEdits } from '../core/textEdits';
 
 // Numbers in messages are spelled by the one shared formatter (also re-exported for simulation.ts).
 const fmt = formatNumber;
@@ -44,7 +44,7 @@ function removeConstraintFix(text: string, sm: SourceMap, fileIndex: number, nam
 
 function setLengthFix(text: string, sm: SourceMap, fileIndex: number, length: number): Fix | undefined {
   try {
-    const value = Number(length.toPrecision(12));
+    const value = roundSignificant(length, 12);
     const edits = modify(text, ['constraints', fileIndex, 'length'], value, FORMAT);
     return edits.length ? { title: `Set \`length\` to the current distance (${value})`, edits: toEdits(sm, edits), preferred: true } : undefined;
   } catch {

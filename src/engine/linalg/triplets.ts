@@ -2,7 +2,7 @@
 // every time (the Newton matrix of one step): the first pass sorts the triplets into CSR and keeps
 // each triplet's slot; later passes only add values into their slots. If a pass deviates from the
 // recorded sequence, the pattern is rebuilt, so the result is always the summed triplets.
-import type { CsrMatrix } from '../linalg/types';
+import type { CsrMatrix } from './contracts';
 
 const cache = new WeakMap<object, PatternAssembler>();
 

@@ -1,13 +1,14 @@
 // Shapes that touch although neither can move (fixed bodies' shapes, world shapes): detection
 // leaves such pairs out (a contact between two immovable ends has nothing to solve), so they are
 // looked for separately, at the initial state, for diagnostic CL504. Same broad phase as detection.
-import { planePairs, sweepAndPrune } from './collision/broadphase';
-import { collisionModel, poseShapes, toContact } from './collision/detect';
-import { collideShapes } from './collision/narrow';
-import type { Contact, PlaneShape } from './collision/types';
-import type { BodyState } from './model/body';
-import type { SceneSpec } from './scene/types';
-import type { Vec3 } from './types';
+import { planePairs, sweepAndPrune } from './broadphase';
+import { collisionModel, poseShapes, toContact } from './detect';
+import { collideShapes } from './narrow';
+import type { Contact } from './contacts';
+import type { PlaneShape } from '../scene/contactSpec';
+import type { BodyState } from '../model/body';
+import type { SceneSpec } from '../scene/spec';
+import type { Vec3 } from '../types';
 
 /** At most one contact (the deepest) per pair of touching static shapes of different owners (gap ≤ 0). */
 export function candidatePairsStatic(scene: SceneSpec, states: readonly BodyState[]): Contact[] {

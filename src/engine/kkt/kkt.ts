@@ -1,21 +1,24 @@
 // The KKT solve (AerisLab `solve_kkt`) and the velocity-level local dynamics (Solfec), per island.
-import { applyMinv, type Assembly, type World } from './assemble';
-import { norm2 } from './math';
-import { csrSubmatrix } from './linalg/sparse';
-import { derivedOf, jMulVec, jRunsOf, jTransposeMulVec, rowSlotsOf } from './jRuns';
-import { SymmetricSolver } from './linalg/solve';
-import type { CsrMatrix, DependentRow, SolveMethod, SymmetricSolveResult } from './linalg/types';
-import type { SolverSettings } from './scene/types';
+import { applyMinv, type Assembly, type World } from '../assembly/assemble';
+import { norm2 } from '../core/math';
+import { csrSubmatrix } from '../linalg/sparse';
+import { derivedOf, jMulVec, jRunsOf, jTransposeMulVec, rowSlotsOf } from '../assembly/jProducts';
+import { SymmetricSolver } from '../linalg/solve';
+import type { CsrMatrix, DependentRow, SolveMethod, SymmetricSolveResult } from '../linalg/contracts';
+import type { SolverSettings } from '../scene/spec';
 import { SMALL_MAX_ROWS, SmallSolver } from './smallSolve';
+import { type Island, islandsOf } from './islands';
 import { islandIsTall, solveTallIsland } from './tallIsland';
 
-export interface Island {
-  /** Column-owning body indices (scene order indices). */
-  bodies: number[];
-  /** Constraint indices (world order). */
-  constraints: number[];
-  /** Global row indices, ascending. */
-  rows: Int32Array;
+export { type Island, islandsOf };
+
+// The world's derived cache (assembly/world.ts `WorldDerived`, one field on the world) also keeps the
+// islands' solvers (and islands.ts the islands): declared where they are made, so the assembly layer
+// below does not name the KKT solve's types.
+declare module '../assembly/world' {
+  interface WorldDerived {
+    solvers?: WorldSolvers;
+  }
 }
 
 export interface IslandSolve {
@@ -64,55 +67,6 @@ export interface SolveOptions {
   smallSystems?: boolean;
 }
 
-const islandCache = new WeakMap<World, Island[]>();
-
-/** Connected components of the constraint graph over column-owning bodies (world and fixed bodies do not connect). */
-export function islandsOf(world: World): Island[] {
-  const cached = islandCache.get(world);
-  if (cached) return cached;
-  const nb = world.colBodies.length;
-  const parent = Int32Array.from({ length: nb }, (_, i) => i);
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]];
-      x = parent[x];
-    }
-    return x;
-  };
-  const colK = (i: number) => (i < 0 ? -1 : world.bodies[i].column / 6);
-  for (let c = 0; c < world.constraints.length; c++) {
-    const ends = [world.endA[c], world.endB[c], ...world.endX[c]].map(colK).filter((k) => k >= 0);
-    for (let e = 1; e < ends.length; e++) {
-      const ra = find(ends[0]), rb = find(ends[e]);
-      if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
-    }
-  }
-  const byRoot = new Map<number, Island>();
-  const get = (k: number) => {
-    const r = find(k);
-    let isl = byRoot.get(r);
-    if (!isl) {
-      isl = { bodies: [], constraints: [], rows: new Int32Array(0) };
-      byRoot.set(r, isl);
-    }
-    return isl;
-  };
-  for (let k = 0; k < nb; k++) get(k).bodies.push(world.colBodies[k]);
-  const rowLists = new Map<Island, number[]>();
-  for (let c = 0; c < world.constraints.length; c++) {
-    const k = [world.endA[c], world.endB[c], ...world.endX[c]].map(colK).find((x) => x >= 0) ?? -1;
-    if (k < 0) continue;
-    const isl = get(k);
-    isl.constraints.push(c);
-    let list = rowLists.get(isl);
-    if (!list) rowLists.set(isl, (list = []));
-    for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) list.push(r);
-  }
-  const islands = [...byRoot.values()].sort((x, y) => x.bodies[0] - y.bodies[0]);
-  for (const isl of islands) isl.rows = Int32Array.from((rowLists.get(isl) ?? []).sort((x, y) => x - y));
-  islandCache.set(world, islands);
-  return islands;
-}
 
 /**
  * Per world: its islands, one solver per island (they cache symbolic factorizations across steps),
@@ -126,7 +80,7 @@ export interface WorldSolvers {
   single: boolean;
   wholeRows: boolean;
 }
-/** Kept in `world.derived` (jRuns.ts WorldDerived). */
+/** Kept in `world.derived` (assembly/world.ts WorldDerived). */
 function solversOf(world: World): WorldSolvers {
   const d = derivedOf(world);
   let ws = d.solvers;

@@ -5,15 +5,15 @@
 //   redundant set → an initial violation that kicked the bodies → a mass or inertia ratio across the
 //   constraint that grew first (conditioning of A) → the time step too large for the motion.
 import { modify } from 'jsonc-parser';
-import type { World } from './assemble';
-import { Codes } from './codes';
+import type { World } from '../assembly/assemble';
+import { Codes } from '../core/codes';
 import { type GrowthReport, type RunTrace, type Trigger, analyseGrowth, type DivergenceWatch, type Growth, ROTATION_STEP_LIMIT as ROTATION_LIMIT } from './divergence';
-import { bodyRange, constraintRange, formatNumber as fmt } from './findings';
-import { describeFinding } from './finite';
-import { segmentOf } from './offsets';
-import { type Recurrence, recurrenceOf, stableGains, stableRanges } from './stability';
-import type { SceneSpec, SolverSettings, SourceMap } from './scene/types';
-import type { Diagnostic, Fix, Range, RelatedInformation } from './types';
+import { bodyRange, constraintRange, formatNumber as fmt } from '../analysis/findings';
+import { describeFinding } from './nonFinite';
+import { segmentOf } from '../core/offsets';
+import { type Recurrence, recurrenceOf, stableGains, stableRanges } from '../analysis/stability';
+import type { SceneSpec, SolverSettings, SourceMap } from '../scene/spec';
+import type { Diagnostic, Fix, Range, RelatedInformation } from '../types';
 
 /** Mass or inertia ratio across a constraint above which it is named as the cause. */
 export const RATIO_LIMIT = 1e3;
