@@ -1,10 +1,10 @@
 // The fast paths of the assembly (issue 9) against references: A = J·M⁻¹·Jᵀ through the flat
-// schedule (aPlan.ts) against a dense product with M⁻¹ built independently from the scene, and
+// schedule (aPairs.ts) against a dense product with M⁻¹ built independently from the scene, and
 // against the former body-by-body accumulation (the lower triangle, which the up-looking Cholesky
 // reads, must be the same numbers); assembling into reused buffers gives what a fresh assembly
 // gives; the ball rows written at once and the energy without temporaries are the former numbers;
 // J's structural zeros (ConstraintModel.rowMasks) are +0 at every state and the products that skip
-// them (jRuns.ts with row slots, the assembly's Ċ) equal the full products bit for bit.
+// them (jProducts.ts with row slots, the assembly's Ċ) equal the full products bit for bit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Matrix, inverse } from 'ml-matrix';

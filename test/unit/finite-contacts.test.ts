@@ -1,4 +1,4 @@
-// The contact solve in the finite checks (src/engine/finiteContacts.ts): a NaN, ∞ or 1e200 put into
+// The contact solve in the finite checks (src/engine/guards/nonFiniteContacts.ts): a NaN, ∞ or 1e200 put into
 // each quantity of a real contact step (box stack, Newton; box on plane, PGS) is found as the right
 // symbol and owner, κ₁ = ∞ (singular) is not a finding, and through inspect a bad value lands on
 // the shape's range (CL401/CL403 at step 0).

@@ -329,7 +329,7 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
       const o = r * 6;
       const s0 = slots[3 * row];
       if (s0 >= 0) {
-        // Ċ over the row's possibly nonzero entries only (jRuns.ts: the same sum bit for bit); J gets all six
+        // Ċ over the row's possibly nonzero entries only (jProducts.ts: the same sum bit for bit); J gets all six
         const s1 = slots[3 * row + 1], s2 = slots[3 * row + 2];
         if (oa >= 0) cd = copyRow6Slots(JA, o, Jvals, oa, v, colA, cd, s0, s1, s2);
         if (ob >= 0) cd = copyRow6Slots(JB, o, Jvals, ob, v, colB, cd, s0, s1, s2);

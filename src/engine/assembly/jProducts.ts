@@ -157,7 +157,7 @@ export function copyRow6(J: Float64Array, o: number, Jvals: Float64Array, d: num
   return cd;
 }
 
-/** copyRow6 for a row with exact zeros outside entries s0 < s1 < s2 (jRuns.ts rowSlotsOf): Ċ adds only theirs. */
+/** copyRow6 for a row with exact zeros outside entries s0 < s1 < s2 (jProducts.ts rowSlotsOf): Ċ adds only theirs. */
 export function copyRow6Slots(J: Float64Array, o: number, Jvals: Float64Array, d: number, v: Float64Array, c: number, cd: number, s0: number, s1: number, s2: number): number {
   Jvals[d] = J[o];
   Jvals[d + 1] = J[o + 1];

@@ -9,7 +9,7 @@ export const Codes = {
   missingField: 'CL004-missing-field',
   invalidValue: 'CL005-invalid-value',
   duplicateKey: 'CL006-duplicate-key',
-  // input: limits (src/engine/limits.ts)
+  // input: limits (src/engine/core/inputLimits.ts)
   fileTooLarge: 'CL007-file-too-large',
   tooManyBodies: 'CL008-too-many-bodies',
   tooManyConstraints: 'CL009-too-many-constraints',

@@ -371,7 +371,7 @@ const INITIAL_ADVICE: Record<string, string> = {
   other: 'The positions, anchors, velocities, masses or gains involved are of extreme magnitude: give them values of physical size.',
 };
 
-/** Advice for the contact solve's quantities (finiteContacts.ts) at step 0. */
+/** Advice for the contact solve's quantities (nonFiniteContacts.ts) at step 0. */
 const CONTACT_ADVICE =
   'The contact solve from the initial state overflows: check solver.dt, solver.regularization, solver.fb, the friction and restitution of the shapes, and the bodies\' masses, inertias and velocities.';
 const CONTACT_SYMBOLS = new Set(['n', 't', 'gap', 'f_n', 'f_t', 'u⁺', 'gap⁺', 'complementarity', 'penetration', '‖h‖', 'h', 'α', '∂h/∂x', 'κ₁', 'r']);

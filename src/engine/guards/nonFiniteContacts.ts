@@ -1,4 +1,4 @@
-// The contact solve in the finite checks (finite.ts, CL401/CL403): every number a contact step
+// The contact solve in the finite checks (nonFinite.ts, CL401/CL403): every number a contact step
 // computes and the records, snapshots, CLI and panel show, in the order the step computes it:
 //   per contact the point, normal, tangents and gap → the contact forces f_n, f_t → the bilateral
 //   reactions λ and u⁺ → the gaps after the step → the complementarity residual, the largest

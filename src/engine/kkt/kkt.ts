@@ -124,7 +124,7 @@ export class SolveScratch {
   private readonly bufs: Float64Array<ArrayBuffer>[] = [];
   /**
    * Σ|x| over the last output's rhs, b, B, λ, a0, a and Jᵀλ, summed while they were computed: ≤ HUGE
-   * (finite.ts) means none of them is NaN, ±∞ or beyond ±HUGE (finite.ts `checkSolve`'s `bound`).
+   * (nonFinite.ts) means none of them is NaN, ±∞ or beyond ±HUGE (nonFinite.ts `checkSolve`'s `bound`).
    */
   finiteBound = NaN;
   /** Buffer `slot` of length n (contents undefined). */
@@ -159,7 +159,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
   const rhs = takeOrNew(scratch, S_RHS, n);
   const b = takeOrNew(scratch, S_B, n);
   // Σ|x| over rhs, b, B, λ, a0, a, Jᵀλ (SolveScratch.finiteBound): when it is ≤ HUGE none of them is
-  // NaN, ±∞ or beyond ±HUGE, so finite.ts `checkSolve` may skip their one-by-one search
+  // NaN, ±∞ or beyond ±HUGE, so nonFinite.ts `checkSolve` may skip their one-by-one search
   let sumAbs = 0;
   let K: CsrMatrix; // the matrix solved (without compliance)
   let B: Float64Array | undefined;

@@ -6,7 +6,7 @@ import { hypot2, isFiniteVec } from '../core/math';
 import { failure, type CsrMatrix, type Failure } from './contracts';
 import { csrToDenseFlat } from './sparse';
 
-/** A dense solve that succeeded (failures follow the convention in types.ts). */
+/** A dense solve that succeeded (failures follow the convention in contracts.ts). */
 export interface DenseSolution {
   ok: true;
   x: Float64Array;

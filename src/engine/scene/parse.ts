@@ -22,7 +22,7 @@ import type { BodySpec, ConstraintSpec, ParseResult, SceneSpec } from './spec';
 /** Marks the CL900 diagnostic of an unexpected internal failure (a bug): `data.internalError === true`. */
 const INTERNAL_ERROR_KEY = 'internalError';
 
-/** Parse and validate a scene file (JSON with comments). Never throws; bounded by `limits` (src/engine/limits.ts). */
+/** Parse and validate a scene file (JSON with comments). Never throws; bounded by `limits` (src/engine/core/inputLimits.ts). */
 export function parseScene(text: string, limits?: Partial<Limits>): ParseResult {
   const src = typeof text === 'string' ? text : '';
   const lim = resolveLimits(limits);

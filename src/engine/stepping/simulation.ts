@@ -38,7 +38,7 @@ export interface SimulationOptions {
   maxRecordBodies?: number;
   /** Keep a step's contacts in its record up to this many (default 256); `contactCount` always says how many there were. */
   maxRecordContacts?: number;
-  /** The engine's limits (src/engine/limits.ts); a run uses `history`, the cap on the numbers its records keep (CL405). */
+  /** The engine's limits (src/engine/core/inputLimits.ts); a run uses `history`, the cap on the numbers its records keep (CL405). */
   limits?: Partial<Limits>;
   /**
    * Small islands take the skyline path of smallSolve.ts (default true; bit-identical to the
@@ -219,7 +219,7 @@ export class Simulation implements SimulationApi {
 
   /**
    * One step from `states` (mutated in place). Returns the solve and per-body |q|−1, or the first bad
-   * value (finite.ts). `reuse` (the stepping path only): the solve and |q|−1 go into this.scratch and
+   * value (nonFinite.ts). `reuse` (the stepping path only): the solve and |q|−1 go into this.scratch and
    * this.driftBuf, overwritten by the next such call (see `scratch`).
    */
   private advance(states: BodyState[], stepIndex: number, analyse: boolean, warm: WarmStart = NO_WARM, reuse = false): { out: SolveOutput; drift: Float64Array; contact?: ContactStep; warm: WarmStart } | Finding {
@@ -258,7 +258,7 @@ export class Simulation implements SimulationApi {
     return checkStates(w, states) ?? { out, drift, warm: this.contacts ? this.contacts.plainWarm(out) : NO_WARM };
   }
 
-  /** Copy a contact step's states into `states`, unless a value in it (or in the contact solve, finiteContacts.ts) is bad. */
+  /** Copy a contact step's states into `states`, unless a value in it (or in the contact solve, nonFiniteContacts.ts) is bad. */
   private takeContactStep(states: BodyState[], out: SolveOutput, cs: ContactStep): { out: SolveOutput; drift: Float64Array; contact: ContactStep; warm: WarmStart } | Finding {
     const w = this.world;
     const bad = checkStates(w, cs.states);
