@@ -77,7 +77,9 @@ export const Codes = {
 export type Code = (typeof Codes)[keyof typeof Codes];
 
 /** One line per code: what it means and what to do. Rendered into docs/diagnostics.md. */
-export const CodeDescriptions: Record<Code, string> = {
+// Built in a function marked pure: its computed keys read `Codes`, so without the mark a bundle that
+// never uses the descriptions (the panel, through src/shared) would still carry them.
+export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.jsonSyntax]: 'The file is not valid JSON (comments and trailing commas are allowed). Fix the syntax at the range shown.',
   [Codes.schemaType]: 'A value has the wrong type (for example a string where a number is expected).',
   [Codes.unknownField]: 'A field the scene format does not know. It is ignored; check its spelling.',
@@ -138,4 +140,4 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.unsupportedEquality]: 'An equality constraint that cannot be converted (tendon, flex, between two fixed bodies, or on a joint that is not a single hinge or slide).',
   [Codes.mujocoUnavailable]: 'MuJoCo\'s WebAssembly could not be loaded, so the model cannot be compiled.',
   [Codes.internalError]: 'The engine failed on this input. This is a bug in Constraint Lens: please report it with the scene file.',
-};
+}))();
