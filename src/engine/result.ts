@@ -199,7 +199,7 @@ export interface SystemSnapshot extends ContactStepFields {
   A?: CsrMatrix;
   /** Σ = compliance·I (`solver.compliance`): the matrix solved is A + Σ (velocity: W + Σ). Shown beside A and W, not folded in. */
   compliance: number;
-  /** Matrices not formed, with the reason (A and W of tall islands: src/engine/kkt/tallIsland.ts). */
+  /** Matrices not formed, with the reason (A and W of tall islands: src/engine/assembly/tallOmissions.ts). */
   omitted?: { A?: string };
   F: Float64Array;
   v: Float64Array;

@@ -13,7 +13,8 @@
 // L is exactly block dense (checked when the plan is built); any other system keeps the scalar path.
 import { failure } from './contracts';
 import type { CsrMatrix } from './contracts';
-import { type BlockPlan, Factor, type FactorFailure, type FactorOptions, type Symbolic } from './cholesky';
+import { Factor, type FactorFailure, type FactorOptions, type Symbolic } from './cholesky';
+import type { BlockPlan } from './contracts';
 
 export type { BlockPlan };
 

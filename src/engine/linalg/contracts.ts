@@ -104,3 +104,29 @@ export interface SymmetricSolveReport {
 
 /** `ok: true`, or a `Failure` (reason and message) whose x is zeros; the report's other fields as far as computed. */
 export type SymmetricSolveResult = SymmetricSolveReport & ({ ok: true } | Failure);
+
+/** The block structure of a Symbolic (natural order, 3×3 blocks), built once per Symbolic by blockLdl.ts, held by cholesky.ts's Symbolic. */
+export interface BlockPlan {
+  nb: number;
+  /** Row indices of L by column (the scalar layout of cholesky.ts): shared, never written after the plan is built. */
+  Li: Int32Array;
+  /** Per block column J: the block rows K > J of L (ascending) at colRows[colPtr[J] .. colPtr[J+1]). */
+  colPtr: Int32Array;
+  colRows: Int32Array;
+  /** Per block row K: the block columns J < K of L (ascending) and the index m of K within column J. */
+  rowPtr: Int32Array;
+  rowJ: Int32Array;
+  rowM: Int32Array;
+  /** Per block row K: the blocks J < K of A in its pattern, with the value position of entry (3K, 3J). */
+  aPtr: Int32Array;
+  aJ: Int32Array;
+  aPos: Int32Array;
+  /** Per block row K: position of entry (3K, 3K) of A, and the length of A's rows 3K..3K+2. */
+  aDiag: Int32Array;
+  aLen: Int32Array;
+  /** Dense block accumulator, 9 numbers a block row (all zero between factorisations). */
+  Y: Float64Array;
+  /** Lx/D of the factor made with `reuse: true` (valid until the next such factorisation). */
+  Lx?: Float64Array;
+  D?: Float64Array;
+}
