@@ -64,9 +64,23 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
   },
   {
+    // The engine is the bottom of the whole program: from any depth of src/engine it imports none of
+    // the code built on it (the extension, the panel, the importers, the CLI, the presentation
+    // module, the wire protocol) and no vscode. Its own layers are checked by test/unit/engine-layers.test.ts.
     files: ['src/engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['vscode', '../extension/*', '../../webview/*'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^vscode(/|$)', message: 'The engine is pure TypeScript: no vscode.' },
+            {
+              regex: '^(\\.\\./)+(src/)?(extension|webview|import|cli|shared|protocol)(\\.ts)?(/|$)',
+              message: 'The engine imports nothing built on it (extension, webview, import, cli, shared, protocol); see docs/architecture.md.',
+            },
+          ],
+        },
+      ],
       'no-restricted-globals': ['error', 'window', 'document', 'eval'],
     },
   },

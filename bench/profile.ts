@@ -142,7 +142,7 @@ function main(): void {
     } else throw new Error(`unknown argument ${argv[i]}`);
   }
   if (!fs.existsSync(BUNDLE)) throw new Error('dist/bench.js is missing: run npm run build first');
-  const step = 'step (src/engine/simulation.ts';
+  const step = 'step (src/engine/stepping/simulation.ts';
   // in the bench's own thread: `--cpu-prof` writes one profile per thread, and the engine's worker
   // (bench/engineWorker.ts) would leave Simulation.step out of the main thread's; with `--only engine`
   // no WebAssembly peer is loaded, so nothing detaches ArrayBuffers in this thread either

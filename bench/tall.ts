@@ -1,7 +1,7 @@
 // Tall systems (issue 9): m distance rods on ONE body (6 columns), and on a few bodies joined into
 // one island, inspected end to end (parse, buildWorld, assemble, solve, analysis, findings) and
 // written as `inspect --json`. Rank, redundancy, κ and λ go through J's column space
-// (src/engine/linalg/tall.ts); A = J·M⁻¹·Jᵀ is not formed (src/engine/tallIsland.ts). Prints the
+// (src/engine/linalg/tall.ts); A = J·M⁻¹·Jᵀ is not formed (src/engine/assembly/tallOmissions.ts). Prints the
 // time (best of a few runs) and the peak resident set of the process.
 import { inspectScene } from '../src/engine';
 import { inspectJson } from '../src/cli/json';

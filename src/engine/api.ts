@@ -1,11 +1,11 @@
 // The engine's public API types (implemented in pipeline.ts and simulation.ts).
-import type { ParseResult, SceneSpec, SourceMap } from './scene/types';
+import type { ParseResult, SceneSpec, SourceMap } from './scene/spec';
 import type { SimulationResult, StepRecord, SystemSnapshot } from './result';
 import type { Diagnostic } from './types';
-import type { Limits } from './limits';
+import type { Limits } from './core/inputLimits';
 
 export interface InspectOptions {
-  /** The engine's limits (src/engine/limits.ts); unset entries keep their defaults. */
+  /** The engine's limits (src/engine/core/inputLimits.ts); unset entries keep their defaults. */
   limits?: Partial<Limits>;
   /** Compute all singular values of A when exact (default true). */
   wantSpectrum?: boolean;
@@ -39,7 +39,7 @@ export interface SimulationApi {
   readonly diagnostics: Diagnostic[];
   /** True once the run stopped: a non-finite value, or a full history (then `historyFull` too). */
   readonly stopped: boolean;
-  /** True once the history reached its cap (CL405, src/engine/limits.ts) and stopped the run. */
+  /** True once the history reached its cap (CL405, src/engine/core/inputLimits.ts) and stopped the run. */
   readonly historyFull?: boolean;
   result(): SimulationResult;
 }

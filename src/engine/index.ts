@@ -20,26 +20,47 @@ export type {
   SolverSettings,
   SourceMap,
   Stabilization,
-} from './scene/types';
+} from './scene/spec';
 
 // The pipeline (inspect step 0, run N steps) and the stepping simulation with its history.
 export { inspectScene, inspectParsed, simulateScene, simulateInspected, internalError, type SimulateOutput } from './pipeline';
-export { Simulation, type SimulationOptions } from './simulation';
+export { Simulation, type SimulationOptions } from './stepping/simulation';
 export type { InspectOptions, InspectResult, SimulationApi } from './api';
 // Limits on any input: text length, bodies, constraints, steps, history (docs/cli.md "Limits").
-export { DEFAULT_LIMITS, LIMIT_NAMES, parseLimits, resolveLimits, type Limits } from './limits';
+export { DEFAULT_LIMITS, LIMIT_NAMES, parseLimits, resolveLimits, type Limits } from './core/inputLimits';
 
 // The linear stability of the stabilised constraint error (docs/divergence.md).
-export { recurrenceOf, stableRanges, stableGains, spectralRadius2, type Recurrence, type StableRanges } from './stability';
+export { recurrenceOf, stableRanges, stableGains, spectralRadius2, type Recurrence, type StableRanges } from './analysis/stability';
 
 // What the engine produces, its diagnostics and their stable codes.
-export { Codes, CodeDescriptions, type Code } from './codes';
+export { Codes, CodeDescriptions, type Code } from './core/codes';
+// How every surface spells a number, κ and its band, and reads a CSR matrix (the presentation code in
+// src/shared re-exports these: the engine formats its own diagnostics with them).
+export { DEFAULT_DIGITS, exactNumber, formatNumber, formatQuantity, formatTime, formatVec, type Notation } from './core/format';
+export {
+  COND_BAND_LABEL,
+  DEFAULT_CONDITION_WARNING,
+  WELL_CONDITIONED_BELOW,
+  condBand,
+  condBandDescription,
+  condBandLegend,
+  condThresholds,
+  conditionWarning,
+  formatCond,
+  isIllConditioned,
+  type CondBand,
+  type CondContext,
+  type CondFormat,
+} from './core/kappa';
+export { UNITS, WORDS, plural, type Unit } from './core/words';
+export { absRange, blockDiagonalCsr, csrEntry, csrFind, csrGet, csrLowerBound, csrToDense, csrToDenseFlat, type CsrArrays, type CsrView } from './core/csr';
 export type * from './result';
 export type * from './types';
 
 // Contacts: shapes, detection and what the contact solvers report.
 export { detectContacts } from './collision/detect';
-export type * from './collision/types';
+export type * from './scene/contactSpec';
+export type * from './collision/contacts';
 export { stepNonlinear, solveContactsPgs, stepVelocity, defaultNonlinearSettings, defaultVelocitySettings, type NewtonReport, type PgsReport, type NonlinearSettings, type VelocitySettings } from './contact';
 // Contacts in a run: the finite cone-ratio convention of ContactReport.
-export { CONE_RATIO_MAX, finiteConeRatio } from './contactReports';
+export { CONE_RATIO_MAX, finiteConeRatio } from './contact/contactReports';

@@ -1,26 +1,26 @@
 // The one-way pipeline: scene text → parse → model → assemble → solve → analyse → diagnostics.
 // Never throws: an unexpected failure becomes a CL900 diagnostic.
 import type { InspectOptions, InspectResult } from './api';
-import { assemble, buildWorld } from './assemble';
-import { buildSnapshot } from './analysis';
-import { Codes } from './codes';
-import { analysisDiagnostics } from './findings';
-import { checkInitial, findingDiagnostic, isInitialFinding } from './finite';
-import { stabilityDiagnostic } from './divergenceCause';
+import { assemble, buildWorld } from './assembly/assemble';
+import { buildSnapshot } from './analysis/analysis';
+import { Codes } from './core/codes';
+import { analysisDiagnostics } from './analysis/findings';
+import { checkInitial, findingDiagnostic, isInitialFinding } from './guards/nonFinite';
+import { stabilityDiagnostic } from './guards/divergenceCause';
 import { initialState } from './model/body';
 import type { SimulationResult } from './result';
 import { parseScene } from './scene/parse';
 import { emptySourceMap } from './scene/text';
-import { formatCount, resolveLimits } from './limits';
+import { formatCount, resolveLimits } from './core/inputLimits';
 import { firstLineRange, stepsLimitDiagnostic } from './scene/limits';
-import type { ParseResult } from './scene/types';
-import { Simulation, type SimulationOptions } from './simulation';
-import { solveSystem } from './kkt';
+import type { ParseResult } from './scene/spec';
+import { Simulation, type SimulationOptions } from './stepping/simulation';
+import { solveSystem } from './kkt/kkt';
 import type { Diagnostic } from './types';
-import { contactMode, ContactStepper, NO_WARM } from './stepContacts';
-import { addContactSnapshotFields, applyContactStep } from './contactReports';
-import { initialContactDiagnostics } from './contactFindings';
-import { checkContactStep, checkShapes } from './finiteContacts';
+import { contactMode, ContactStepper, NO_WARM } from './contact/stepContacts';
+import { addContactSnapshotFields, applyContactStep } from './contact/contactReports';
+import { initialContactDiagnostics } from './analysis/contactFindings';
+import { checkContactStep, checkShapes } from './guards/nonFiniteContacts';
 
 const ORIGIN = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
 

@@ -1,9 +1,9 @@
 // What the engine produces: the analysed system of one step, and a run's history.
 // Plain data (typed arrays and numbers): it is posted to the webview and embedded in reports.
-import type { CsrMatrix, DependentRow, SolveMethod } from './linalg/types';
+import type { CsrMatrix, DependentRow, SolveMethod } from './linalg/contracts';
 import type { Diagnostic, Quat, Vec3 } from './types';
-import type { Formulation, Stabilization } from './scene/types';
-import type { ContactState } from './collision/types';
+import type { Formulation, Stabilization } from './scene/spec';
+import type { ContactState } from './collision/contacts';
 
 export type { CsrMatrix, DependentRow, SolveMethod };
 
@@ -199,7 +199,7 @@ export interface SystemSnapshot extends ContactStepFields {
   A?: CsrMatrix;
   /** Σ = compliance·I (`solver.compliance`): the matrix solved is A + Σ (velocity: W + Σ). Shown beside A and W, not folded in. */
   compliance: number;
-  /** Matrices not formed, with the reason (A and W of tall islands: src/engine/tallIsland.ts). */
+  /** Matrices not formed, with the reason (A and W of tall islands: src/engine/assembly/tallOmissions.ts). */
   omitted?: { A?: string };
   F: Float64Array;
   v: Float64Array;

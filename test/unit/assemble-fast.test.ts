@@ -1,22 +1,22 @@
 // The fast paths of the assembly (issue 9) against references: A = J·M⁻¹·Jᵀ through the flat
-// schedule (aPlan.ts) against a dense product with M⁻¹ built independently from the scene, and
+// schedule (aPairs.ts) against a dense product with M⁻¹ built independently from the scene, and
 // against the former body-by-body accumulation (the lower triangle, which the up-looking Cholesky
 // reads, must be the same numbers); assembling into reused buffers gives what a fresh assembly
 // gives; the ball rows written at once and the energy without temporaries are the former numbers;
 // J's structural zeros (ConstraintModel.rowMasks) are +0 at every state and the products that skip
-// them (jRuns.ts with row slots, the assembly's Ċ) equal the full products bit for bit.
+// them (jProducts.ts with row slots, the assembly's Ċ) equal the full products bit for bit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Matrix, inverse } from 'ml-matrix';
 import { parseScene } from '../../src/engine/scene/parse';
-import { type Assembly, applyMinv, assemble, assemblyBuffers, buildWorld, type World } from '../../src/engine/assemble';
+import { type Assembly, applyMinv, assemble, assemblyBuffers, buildWorld, type World } from '../../src/engine/assembly/assemble';
 import { type BodyState, initialState } from '../../src/engine/model/body';
-import { mat3MulVec, quatNormalize, quatRotateInv, quatToMat3 } from '../../src/engine/math';
-import { energyOf } from '../../src/engine/analysis';
+import { mat3MulVec, quatNormalize, quatRotateInv, quatToMat3 } from '../../src/engine/core/math';
+import { energyOf } from '../../src/engine/analysis/analysis';
 import { makeEval } from '../../src/engine/model/constraint';
 import { anchorKinematics, makeAnchorKin, writeBallRow, writeBallRows } from '../../src/engine/model/kinematics';
 import type { Quat, Vec3 } from '../../src/engine/types';
-import { jMulVec, jTransposeMulVec, rowSlotsOf } from '../../src/engine/jRuns';
+import { jMulVec, jTransposeMulVec, rowSlotsOf } from '../../src/engine/assembly/jProducts';
 import { csrMulVec, csrTransposeMulVec } from '../../src/engine/linalg/sparse';
 import { chainParams, chainSceneText } from '../../bench/chain';
 import { rng } from './linalg-fixtures';

@@ -4,15 +4,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rng } from './linalg-fixtures';
-import { mat3MulVec, quatToMat3 } from '../../src/engine/math';
+import { mat3MulVec, quatToMat3 } from '../../src/engine/core/math';
 import { aabbNearPlane, aabbOverlap } from '../../src/engine/collision/broadphase';
 import { candidatePairs, collisionModel, detectContacts, mayCollide, poseShapes, toContact } from '../../src/engine/collision/detect';
 import { collideShapes } from '../../src/engine/collision/narrow';
 import type { Pose } from '../../src/engine/collision/pose';
-import type { ContactSettings, ShapeSpec } from '../../src/engine/collision/types';
+import type { ContactSettings, ShapeSpec } from '../../src/engine/scene/contactSpec';
 import { DEFAULT_SOLVER } from '../../src/engine/scene/fields';
 import { parseScene } from '../../src/engine/scene/parse';
-import type { BodySpec, ConstraintSpec, SceneSpec } from '../../src/engine/scene/types';
+import type { BodySpec, ConstraintSpec, SceneSpec } from '../../src/engine/scene/spec';
 import type { Quat, Vec3 } from '../../src/engine/types';
 import { boxSpec, capsuleSpec, planeSpec, randomQuat, sphereSpec } from './collision-helpers';
 

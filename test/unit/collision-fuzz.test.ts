@@ -7,10 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseScene } from '../../src/engine/scene/parse';
-import { Codes } from '../../src/engine/codes';
+import { Codes } from '../../src/engine/core/codes';
 import { detectContacts } from '../../src/engine/collision/detect';
 import { collideShapes } from '../../src/engine/collision/narrow';
-import type { Contact, ShapeSpec } from '../../src/engine/collision/types';
+import type { Contact } from '../../src/engine/collision/contacts';
+import type { ShapeSpec } from '../../src/engine/scene/contactSpec';
 import type { Range, Vec3 } from '../../src/engine/types';
 import { boxSpec, capsuleSpec, place, planeSpec, sphereSpec } from './collision-helpers';
 

@@ -1,8 +1,8 @@
 // Shared helpers of the collision tests: shape builders, random poses, and an independent signed
 // distance between two convex shapes from their support functions alone.
-import { quatFromRotationVector, quatToMat3 } from '../../src/engine/math';
+import { quatFromRotationVector, quatToMat3 } from '../../src/engine/core/math';
 import { poseShape, type PosedShape } from '../../src/engine/collision/pose';
-import type { ShapeSpec } from '../../src/engine/collision/types';
+import type { ShapeSpec } from '../../src/engine/scene/contactSpec';
 import type { Mat3, Quat, Vec3 } from '../../src/engine/types';
 
 const base = { name: 's', index: 0, friction: 0.5, restitution: 0, position: [0, 0, 0] as Vec3, orientation: [0, 0, 0, 1] as Quat };

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { rng } from './linalg-fixtures';
 import { collideShapes } from '../../src/engine/collision/narrow';
 import type { PosedShape, RawContact } from '../../src/engine/collision/pose';
-import type { ShapeSpec, ShapeType } from '../../src/engine/collision/types';
+import type { ShapeSpec, ShapeType } from '../../src/engine/scene/contactSpec';
 import type { Vec3 } from '../../src/engine/types';
 import { boxSpec, capsuleSpec, place, planeSpec, randomQuat, separationAlong, signedDistance, sphereSpec } from './collision-helpers';
 

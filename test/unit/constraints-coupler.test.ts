@@ -4,16 +4,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Quat, Vec3 } from '../../src/engine/types';
-import type { ConstraintSpec, CoupledJoint } from '../../src/engine/scene/types';
-import { quatFromRotationVector, quatMul, quatNormalize, quatToMat3 } from '../../src/engine/math';
+import type { ConstraintSpec, CoupledJoint } from '../../src/engine/scene/spec';
+import { quatFromRotationVector, quatMul, quatNormalize, quatToMat3 } from '../../src/engine/core/math';
 import { makeEval, type Pose } from '../../src/engine/model/constraint';
 import { createConstraint, extraBodiesOf } from '../../src/engine/model/index';
 import { rng as prng } from './linalg-fixtures';
 import { parseScene } from '../../src/engine/scene/parse';
-import { assemble, buildWorld } from '../../src/engine/assemble';
+import { assemble, buildWorld } from '../../src/engine/assembly/assemble';
 import { initialState } from '../../src/engine/model/body';
-import { islandsOf } from '../../src/engine/kkt';
-import { Codes } from '../../src/engine/codes';
+import { islandsOf } from '../../src/engine/kkt/kkt';
+import { Codes } from '../../src/engine/core/codes';
 import { inspectScene } from '../../src/engine/pipeline';
 
 type Rng = () => number;

@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Quat, Vec3 } from '../../src/engine/types';
-import type { ConstraintSpec, ConstraintType, CoupledJoint } from '../../src/engine/scene/types';
-import { CONSTRAINT_TYPES } from '../../src/engine/scene/types';
-import { IDENTITY_QUAT, quatFromRotationVector, quatMul, quatNormalize, quatToMat3 } from '../../src/engine/math';
+import type { ConstraintSpec, ConstraintType, CoupledJoint } from '../../src/engine/scene/spec';
+import { CONSTRAINT_TYPES } from '../../src/engine/scene/spec';
+import { IDENTITY_QUAT, quatFromRotationVector, quatMul, quatNormalize, quatToMat3 } from '../../src/engine/core/math';
 import { makeEval, type ConstraintEval, type ConstraintModel, type Pose } from '../../src/engine/model/constraint';
 import { createConstraint } from '../../src/engine/model/index';
 import { rng as prng } from './linalg-fixtures';

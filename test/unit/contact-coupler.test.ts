@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stepNonlinear } from '../../src/engine/contact/newton';
 import { stepVelocity } from '../../src/engine/contact/pgs';
-import type { ConstraintSpec, CoupledJoint } from '../../src/engine/scene/types';
+import type { ConstraintSpec, CoupledJoint } from '../../src/engine/scene/spec';
 import { body, joint, nonlinearSettings, scene, velocitySettings, worldOf } from './contact-helpers';
 
 const I1 = 0.3, I2 = 0.5, TAU = 1.2, H = 0.01, STEPS = 20;

@@ -1,11 +1,11 @@
 // Test helpers for the contact solvers (no collision detection in this branch): scenes built in
 // code, and analytic box-corner / sphere contacts against planes and box top faces.
-import { buildWorld, type World } from '../../src/engine/assemble';
-import type { Contact } from '../../src/engine/collision/types';
+import { buildWorld, type World } from '../../src/engine/assembly/assemble';
+import type { Contact } from '../../src/engine/collision/contacts';
 import { initialState, type BodyState } from '../../src/engine/model/body';
-import { perpendicularBasis, quatToMat3 } from '../../src/engine/math';
+import { perpendicularBasis, quatToMat3 } from '../../src/engine/core/math';
 import { DEFAULT_SOLVER } from '../../src/engine/scene/fields';
-import type { BodySpec, ConstraintSpec, SceneSpec } from '../../src/engine/scene/types';
+import type { BodySpec, ConstraintSpec, SceneSpec } from '../../src/engine/scene/spec';
 import type { Quat, Vec3 } from '../../src/engine/types';
 import { defaultNonlinearSettings, defaultVelocitySettings } from '../../src/engine/contact/settings';
 

@@ -9,7 +9,7 @@ import { statePose } from '../../src/engine/contact/rigid';
 import { stepNonlinear, type NewtonReport } from '../../src/engine/contact/newton';
 import type { NonlinearSettings } from '../../src/engine/contact/system';
 import type { BodyState } from '../../src/engine/model/body';
-import type { World } from '../../src/engine/assemble';
+import type { World } from '../../src/engine/assembly/assemble';
 import type { Quat, Vec3 } from '../../src/engine/types';
 import {
   body, boxInertia, boxOnBoxContacts, boxPlaneContacts, incline, joint, nonlinearSettings, normalSum, scene, spherePlaneContacts, worldOf,

@@ -2,12 +2,12 @@
 // answers, against the engine's own velocity-level bilateral solve, and against Newton.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assemble, type World } from '../../src/engine/assemble';
-import { solveSystem } from '../../src/engine/kkt';
+import { assemble, type World } from '../../src/engine/assembly/assemble';
+import { solveSystem } from '../../src/engine/kkt/kkt';
 import { solveContactsPgs, stepVelocity } from '../../src/engine/contact/pgs';
 import { stepNonlinear } from '../../src/engine/contact/newton';
 import type { BodyState } from '../../src/engine/model/body';
-import type { Contact } from '../../src/engine/collision/types';
+import type { Contact } from '../../src/engine/collision/contacts';
 import type { Vec3 } from '../../src/engine/types';
 import {
   body, boxInertia, boxOnBoxContacts, boxPlaneContacts, incline, joint, nonlinearSettings, normalSum, scene, spherePlaneContacts, velocitySettings, worldOf,

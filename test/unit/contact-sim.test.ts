@@ -1,4 +1,4 @@
-// Contacts in a run (src/engine/stepContacts.ts and what records, snapshots and diagnostics get):
+// Contacts in a run (src/engine/contact/stepContacts.ts and what records, snapshots and diagnostics get):
 // the per-formulation step, warm starts and exact replay, bounded records, and the contact
 // diagnostics CL501–CL505 on the range of the shape (or constraint) concerned.
 import { strict as assert } from 'node:assert';

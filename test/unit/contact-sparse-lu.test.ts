@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { rng as prng, CsrBuilder, csrTranspose } from './linalg-fixtures';
 import { csrMulVec } from '../../src/engine/linalg/sparse';
 import { denseSolveLU } from '../../src/engine/linalg/dense';
-import type { CsrMatrix } from '../../src/engine/linalg/types';
-import { sparseLu, sparseLuNnz, sparseLuSolve, sparseLuSolveTranspose } from '../../src/engine/contact/sparse-lu';
+import type { CsrMatrix } from '../../src/engine/linalg/contracts';
+import { sparseLu, sparseLuNnz, sparseLuSolve, sparseLuSolveTranspose } from '../../src/engine/linalg/sparseLu';
 import { inverse, Matrix } from 'ml-matrix';
 import { NonlinearSystem } from '../../src/engine/contact/system';
-import { PatternAssembler } from '../../src/engine/contact/assembler';
+import { PatternAssembler } from '../../src/engine/linalg/triplets';
 import { newtonCondition, solveNewtonSystem } from '../../src/engine/contact/newton';
 import { body, boxInertia, boxPlaneContacts, joint, nonlinearSettings, scene, worldOf } from './contact-helpers';
 

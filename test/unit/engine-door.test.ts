@@ -42,6 +42,31 @@ test('the index itself, the engine inside and the named white-box tests are allo
   for (const [file, code] of ok) assert.deepEqual(await restricted(file, code), [], `${file}: ${code}`);
 });
 
+test('the engine imports nothing built on it, from any depth of its folders', async () => {
+  const bad: [string, string][] = [
+    ['src/engine/probe.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"],
+    ['src/engine/probe.ts', "import { x } from '../extension/panel';\nexport const y = x;\n"],
+    ['src/engine/probe.ts', "import { x } from '../shared/number';\nexport const y = x;\n"],
+    ['src/engine/probe.ts', "import type { X } from '../protocol';\nexport type Y = X;\n"],
+    ['src/engine/probe.ts', "import { x } from '../../webview/matrix';\nexport const y = x;\n"],
+    // one folder down: the old rule saw only `../extension/*` and `../../webview/*`
+    ['src/engine/core/probe.ts', "import { x } from '../../extension/panel';\nexport const y = x;\n"],
+    ['src/engine/analysis/probe.ts', "export { formatNumber } from '../../shared/number';\n"],
+    ['src/engine/kkt/probe.ts', "import type { X } from '../../protocol';\nexport type Y = X;\n"],
+    ['src/engine/contact/probe.ts', "import { x } from '../../import/mjcf';\nexport const y = x;\n"],
+    ['src/engine/stepping/probe.ts', "import { x } from '../../cli/run';\nexport const y = x;\n"],
+    ['src/engine/scene/probe.ts', "import { x } from '../../../webview/matrix';\nexport const y = x;\n"],
+    ['src/engine/collision/probe.ts', "import { x } from '../../shared';\nexport const y = x;\n"],
+  ];
+  for (const [file, code] of bad) assert.equal((await restricted(file, code)).length, 1, `${file}: ${code}`);
+  const ok: [string, string][] = [
+    ['src/engine/analysis/probe.ts', "import { formatNumber } from '../core/format';\nexport const f = formatNumber;\n"],
+    ['src/engine/probe.ts', "import { parseScene } from './scene/parse';\nexport const p = parseScene;\n"],
+    ['src/engine/scene/probe.ts', "import { parse } from 'jsonc-parser';\nexport const p = parse;\n"],
+  ];
+  for (const [file, code] of ok) assert.deepEqual(await restricted(file, code), [], `${file}: ${code}`);
+});
+
 test('every exempted white-box test exists (the list names files, not patterns)', async () => {
   const config = pathToFileURL(join(ROOT, 'eslint.config.mjs')).href;
   const { ENGINE_WHITE_BOX_TESTS } = (await import(config)) as { ENGINE_WHITE_BOX_TESTS: string[] };

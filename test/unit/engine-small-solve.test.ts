@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseScene } from '../../src/engine/scene/parse';
-import { Simulation, type SimulationOptions } from '../../src/engine/simulation';
-import { assemble, buildWorld } from '../../src/engine/assemble';
+import { Simulation, type SimulationOptions } from '../../src/engine/stepping/simulation';
+import { assemble, buildWorld } from '../../src/engine/assembly/assemble';
 import { initialState } from '../../src/engine/model/body';
-import { SmallSolver } from '../../src/engine/smallSolve';
+import { SmallSolver } from '../../src/engine/kkt/smallSolve';
 import { SymmetricSolver } from '../../src/engine/linalg/solve';
 import { solveChain3, solveChain3Three } from '../../src/engine/linalg/chain3';
-import type { CsrMatrix } from '../../src/engine/linalg/types';
+import type { CsrMatrix } from '../../src/engine/linalg/contracts';
 import type { StepRecord } from '../../src/engine/result';
 import { rng } from './linalg-fixtures';
 

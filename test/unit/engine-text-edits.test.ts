@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseTree, findNodeAtLocation, type ParseError } from 'jsonc-parser';
-import { applyOffsetEdits, removeArrayElementEdits } from '../../src/engine/textEdits';
+import { applyOffsetEdits, removeArrayElementEdits } from '../../src/engine/core/textEdits';
 import { inspectScene, Codes, type TextEdit } from '../../src/engine';
 
 /** Remove element `i` of the array at `path` the way the fix does (spans from a parse of the text). */

@@ -1,14 +1,14 @@
 // The finite checks of the stepping path that prove "nothing is bad" from bounds instead of reading
-// every entry (finite.ts, issue 9): A = J·M⁻¹·Jᵀ is bounded by (Σ|J|)²·Σ|M⁻¹|, the constraint forces
+// every entry (nonFinite.ts, issue 9): A = J·M⁻¹·Jᵀ is bounded by (Σ|J|)²·Σ|M⁻¹|, the constraint forces
 // J_Xᵀλ by Σ|λ|·(Σ|J| + the blocks of ends without columns). When a bound does not hold, the values are
 // searched as before: an A or a force that overflows while its factors do not is still found.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseScene } from '../../src/engine/scene/parse';
-import { assemble, assemblyBuffers, buildWorld } from '../../src/engine/assemble';
-import { assembleAValues } from '../../src/engine/aPlan';
-import { checkAssembly, checkSolve, checkSystem } from '../../src/engine/finite';
-import { solveSystem, SolveScratch } from '../../src/engine/kkt';
+import { assemble, assemblyBuffers, buildWorld } from '../../src/engine/assembly/assemble';
+import { assembleAValues } from '../../src/engine/assembly/aPairs';
+import { checkAssembly, checkSolve, checkSystem } from '../../src/engine/guards/nonFinite';
+import { solveSystem, SolveScratch } from '../../src/engine/kkt/kkt';
 import { initialState } from '../../src/engine/model/body';
 import { chainParams, chainSceneText } from '../../bench/chain';
 

@@ -1,4 +1,4 @@
-// The contact solve in the finite checks (src/engine/finiteContacts.ts): a NaN, ∞ or 1e200 put into
+// The contact solve in the finite checks (src/engine/guards/nonFiniteContacts.ts): a NaN, ∞ or 1e200 put into
 // each quantity of a real contact step (box stack, Newton; box on plane, PGS) is found as the right
 // symbol and owner, κ₁ = ∞ (singular) is not a finding, and through inspect a bad value lands on
 // the shape's range (CL401/CL403 at step 0).
@@ -6,11 +6,11 @@ import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assemble, buildWorld } from '../../src/engine/assemble';
-import { checkContactStep, checkShapes } from '../../src/engine/finiteContacts';
+import { assemble, buildWorld } from '../../src/engine/assembly/assemble';
+import { checkContactStep, checkShapes } from '../../src/engine/guards/nonFiniteContacts';
 import { initialState } from '../../src/engine/model/body';
 import { parseScene } from '../../src/engine/scene/parse';
-import { contactMode, ContactStepper, NO_WARM, type ContactStep } from '../../src/engine/stepContacts';
+import { contactMode, ContactStepper, NO_WARM, type ContactStep } from '../../src/engine/contact/stepContacts';
 import { Codes, inspectScene, Simulation } from '../../src/engine';
 
 const example = (name: string): string => readFileSync(join(__dirname, '../../examples', `${name}.scene.json`), 'utf8');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { inspectModel, nodeFileAccess, type LoadOptions } from '../../src/import/index';
 import { loadMujoco, type MjModelHandle } from '../../src/import/mujoco';
 import { Codes, type Diagnostic, type SystemSnapshot, type Vec3 } from '../../src/engine';
-import { perpendicularBasis } from '../../src/engine/math';
+import { perpendicularBasis } from '../../src/engine/core/math';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures', 'import');
 

@@ -4,10 +4,10 @@
 // (couplers) and a keyframe.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Codes } from '../../src/engine/codes';
+import { Codes } from '../../src/engine/core/codes';
 import { inspectScene } from '../../src/engine/pipeline';
 import { exportScene } from '../../src/import/index';
-import { quatMul, quatToMat3 } from '../../src/engine/math';
+import { quatMul, quatToMat3 } from '../../src/engine/core/math';
 import type { Quat, Vec3 } from '../../src/engine/types';
 import { assertClose, assertRows, ballRows, checkMassProperties, hingePerpRows, importFixture, jRow, lineOf, mujocoReference, type MujocoReference, type RowSpec } from './import-helpers';
 

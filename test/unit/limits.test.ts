@@ -1,4 +1,4 @@
-// The engine's limits on any input (src/engine/limits.ts): text length, bodies, constraints,
+// The engine's limits on any input (src/engine/core/inputLimits.ts): text length, bodies, constraints,
 // steps, the history cap; and the CLI's `--limits`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

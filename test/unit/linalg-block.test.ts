@@ -1,4 +1,4 @@
-// The 3×3 block kernels of the sparse solve path (issue 9: blockLdl.ts, blockKernels.ts, aPlan.ts's
+// The 3×3 block kernels of the sparse solve path (issue 9: blockLdl.ts, blockKernels.ts, aPairs.ts's
 // unrolled 3×3 pairs) against the scalar reference paths: the block LDLᵀ against cholesky.ts's scalar
 // factor (L, D, pivots, failures, solves) and ml-matrix; the residual and the 3×3 pairs of A bit for
 // bit against the general loops; and whole solves (λ, κ estimate, rank, residual) of every example
@@ -12,13 +12,13 @@ import { analyze, factor, type Factor } from '../../src/engine/linalg/cholesky';
 import { blockPlanOf, factorBlocked, useBlockKernels } from '../../src/engine/linalg/blockLdl';
 import { blockResidual, symmetricNorm1 } from '../../src/engine/linalg/blockKernels';
 import { csrMulVec, csrNorm1, csrToDense } from '../../src/engine/linalg/sparse';
-import type { CsrMatrix } from '../../src/engine/linalg/types';
-import { assembleAValues } from '../../src/engine/aPlan';
-import { assemble, buildWorld, type World } from '../../src/engine/assemble';
-import { solveSystem } from '../../src/engine/kkt';
+import type { CsrMatrix } from '../../src/engine/linalg/contracts';
+import { assembleAValues } from '../../src/engine/assembly/aPairs';
+import { assemble, buildWorld, type World } from '../../src/engine/assembly/assemble';
+import { solveSystem } from '../../src/engine/kkt/kkt';
 import { type BodyState, initialState } from '../../src/engine/model/body';
 import { parseScene, Simulation } from '../../src/engine';
-import type { SceneSpec } from '../../src/engine/scene/types';
+import type { SceneSpec } from '../../src/engine/scene/spec';
 import { chainParams, chainSceneText } from '../../bench/chain';
 import { chainSystem, csrFromDense, rng } from './linalg-fixtures';
 

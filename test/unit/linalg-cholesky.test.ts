@@ -5,7 +5,7 @@ import { analyze, factor, type Factor } from '../../src/engine/linalg/cholesky';
 import { amdOrdering } from '../../src/engine/linalg/ordering';
 import { chainSystem, randomSpd, rng, CsrBuilder, csrFromDense } from './linalg-fixtures';
 import { csrMulVec, csrToDense } from '../../src/engine/linalg/sparse';
-import type { CsrMatrix } from '../../src/engine/linalg/types';
+import type { CsrMatrix } from '../../src/engine/linalg/contracts';
 import { isPermutation, minimumDegreeOrdering } from './linalg-reference';
 
 /** Dense lower-triangular Cholesky factor (in the factor's elimination order) from L, D. */

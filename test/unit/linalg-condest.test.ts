@@ -5,7 +5,7 @@ import { analyze, factor } from '../../src/engine/linalg/cholesky';
 import { estimateInverseNorm1 } from '../../src/engine/linalg/condest';
 import { chainSystem, randomSpd, rng, csrFromDense } from './linalg-fixtures';
 import { csrToDense } from '../../src/engine/linalg/sparse';
-import type { CsrMatrix } from '../../src/engine/linalg/types';
+import type { CsrMatrix } from '../../src/engine/linalg/contracts';
 import { condest1 } from './linalg-reference';
 
 function norm1(a: number[][]): number {

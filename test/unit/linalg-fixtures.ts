@@ -1,10 +1,10 @@
 // Deterministic test matrices for the linear-algebra layer: CSR builders (triplets, dense rows,
 // transposes, J·diag(d)·Jᵀ), random and chain systems, and a one-shot solve. Test code: the engine
 // itself assembles its CSR patterns directly (assemble.ts).
-import type { CsrMatrix } from '../../src/engine/linalg/types';
-import { cumsum } from '../../src/engine/offsets';
+import type { CsrMatrix } from '../../src/engine/linalg/contracts';
+import { cumsum } from '../../src/engine/core/offsets';
 import { SymmetricSolver, type SolverOptions } from '../../src/engine/linalg/solve';
-import type { SymmetricSolveResult } from '../../src/engine/linalg/types';
+import type { SymmetricSolveResult } from '../../src/engine/linalg/contracts';
 
 /** Small deterministic PRNG (mulberry32). */
 export function rng(seed: number): () => number {

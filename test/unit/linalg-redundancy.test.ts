@@ -4,7 +4,7 @@ import { findDependentRows, minNormSolve, NullSpaceProjector } from '../../src/e
 import { analyze } from '../../src/engine/linalg/cholesky';
 import { chainSystem, denseJDJt, randomDense, rng, CsrBuilder, csrFromDense, csrMulDiagTranspose } from './linalg-fixtures';
 import { csrMulVec } from '../../src/engine/linalg/sparse';
-import type { CsrMatrix, DependentRow } from '../../src/engine/linalg/types';
+import type { CsrMatrix, DependentRow } from '../../src/engine/linalg/contracts';
 
 /** Checks J[row] ≈ Σ c·J[other] for every reported dependency. */
 function assertReproduces(J: number[][], dep: DependentRow[], tol = 1e-9) {

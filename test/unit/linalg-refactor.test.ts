@@ -10,7 +10,7 @@ import { analyze, factor, type Factor, type Symbolic } from '../../src/engine/li
 import { estimateInverseNorm1, type CondestWork, type SolveFn } from '../../src/engine/linalg/condest';
 import { SymmetricSolver, type SolverOptions } from '../../src/engine/linalg/solve';
 import { csrNorm1, csrToDense } from '../../src/engine/linalg/sparse';
-import type { CsrMatrix } from '../../src/engine/linalg/types';
+import type { CsrMatrix } from '../../src/engine/linalg/contracts';
 import { chainSystem, csrFromDense, csrMulDiagTranspose, rng } from './linalg-fixtures';
 
 /** Random sparse symmetric n×n, strictly diagonally dominant: SPD, or indefinite with the given diagonal signs. */

@@ -1,11 +1,11 @@
 // Reference implementations the linear-algebra tests check the engine against (test code, not
 // used by the engine): dense wrappers over ml-matrix, an exact minimum-degree ordering, κ₁.
 import { CholeskyDecomposition, Matrix, SingularValueDecomposition } from 'ml-matrix';
-import { isFiniteVec } from '../../src/engine/math';
+import { isFiniteVec } from '../../src/engine/core/math';
 import { symmetricEigenvaluesAuto, type DenseSolution } from '../../src/engine/linalg/dense';
 import { estimateInverseNorm1, type SolveFn } from '../../src/engine/linalg/condest';
 import { csrNorm1, csrToDenseFlat } from '../../src/engine/linalg/sparse';
-import { failure, type CsrMatrix, type Failure } from '../../src/engine/linalg/types';
+import { failure, type CsrMatrix, type Failure } from '../../src/engine/linalg/contracts';
 
 export type DenseInput = CsrMatrix | ArrayLike<number>[];
 

@@ -4,12 +4,12 @@ import { Matrix, SingularValueDecomposition, pseudoInverse } from 'ml-matrix';
 import { isTall, solveTall } from '../../src/engine/linalg/tall';
 import { rng } from './linalg-fixtures';
 import { parseScene } from '../../src/engine/scene/parse';
-import { assemble, buildWorld } from '../../src/engine/assemble';
+import { assemble, buildWorld } from '../../src/engine/assembly/assemble';
 import { initialState } from '../../src/engine/model/body';
-import { solveSystem } from '../../src/engine/kkt';
+import { solveSystem } from '../../src/engine/kkt/kkt';
 import { SymmetricSolver } from '../../src/engine/linalg/solve';
-import { islandsOf } from '../../src/engine/kkt';
-import { islandIsTall } from '../../src/engine/tallIsland';
+import { islandsOf } from '../../src/engine/kkt/kkt';
+import { islandIsTall } from '../../src/engine/kkt/tallIsland';
 
 /** A tall m×k G of rank r: r random independent rows spread over the file, the rest random combinations of earlier rows. */
 function tallSystem(m: number, k: number, r: number, seed: number): number[][] {

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { parseScene } from '../../src/engine/scene/parse';
 import { applyTextEdits } from '../../src/engine/scene/text';
-import { Codes } from '../../src/engine/codes';
+import { Codes } from '../../src/engine/core/codes';
 import type { Range } from '../../src/engine/types';
-import type { ParseResult } from '../../src/engine/scene/types';
+import type { ParseResult } from '../../src/engine/scene/spec';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const exampleTexts = readdirSync(EXAMPLES)

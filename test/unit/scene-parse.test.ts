@@ -7,9 +7,9 @@ import { parseScene } from '../../src/engine/scene/parse';
 import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
 import { LineIndex, applyTextEdits, removePropertyEdit } from '../../src/engine/scene/text';
 import { DEFAULT_SOLVER } from '../../src/engine/scene/fields';
-import { Codes } from '../../src/engine/codes';
+import { Codes } from '../../src/engine/core/codes';
 import type { Diagnostic, Fix, Range } from '../../src/engine/types';
-import type { ParseResult } from '../../src/engine/scene/types';
+import type { ParseResult } from '../../src/engine/scene/spec';
 
 // ---------------------------------------------------------------- helpers
 

@@ -8,7 +8,7 @@ import Ajv from 'ajv'; // ajv 6 (draft-07), installed with eslint
 import fc from 'fast-check';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parseScene } from '../../src/engine/scene/parse';
-import { Codes } from '../../src/engine/codes';
+import { Codes } from '../../src/engine/core/codes';
 import {
   BODY_FIELDS,
   CONSTRAINT_ALL_FIELDS,
@@ -22,7 +22,7 @@ import {
   STABILIZATIONS,
   constraintFields,
 } from '../../src/engine/scene/fields';
-import { CONSTRAINT_TYPES, type ConstraintType } from '../../src/engine/scene/types';
+import { CONSTRAINT_TYPES, type ConstraintType } from '../../src/engine/scene/spec';
 import {
   CONTACTS_FIELDS,
   CONTACT_LEVELS,

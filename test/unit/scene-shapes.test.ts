@@ -4,9 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseScene } from '../../src/engine/scene/parse';
 import { applyTextEdits } from '../../src/engine/scene/text';
-import { Codes } from '../../src/engine/codes';
+import { Codes } from '../../src/engine/core/codes';
 import type { Diagnostic, Fix, Range } from '../../src/engine/types';
-import type { ParseResult } from '../../src/engine/scene/types';
+import type { ParseResult } from '../../src/engine/scene/spec';
 
 /** The range of the `nth` occurrence of `needle` in `text` (first `length` characters), computed independently of the parser. */
 function find(text: string, needle: string, nth = 0, length = needle.length): Range {

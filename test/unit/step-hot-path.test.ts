@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseScene, Simulation } from '../../src/engine';
-import { hypot2, quatNorm } from '../../src/engine/math';
+import { hypot2, quatNorm } from '../../src/engine/core/math';
 import { analyze, factor, type Factor } from '../../src/engine/linalg/cholesky';
 import { chainSystem, randomSpd, rng, csrFromDense } from './linalg-fixtures';
 import { chainParams, chainSceneText } from '../../bench/chain';

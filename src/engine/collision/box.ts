@@ -3,7 +3,7 @@
 import type { Vec3 } from '../types';
 import { closestSegmentSegment } from './round';
 import { rawFromA, type PosedShape, type RawContact } from './pose';
-import type { BoxShape, CapsuleShape, SphereShape } from './types';
+import type { BoxShape, CapsuleShape, SphereShape } from '../scene/contactSpec';
 
 /** A box's frame: world ↔ local. */
 class BoxFrame {

@@ -7,7 +7,7 @@
 import type { Vec3 } from '../types';
 import { closestSegmentSegment } from './round';
 import { axisOf, type PosedShape, type RawContact } from './pose';
-import type { BoxShape } from './types';
+import type { BoxShape } from '../scene/contactSpec';
 
 const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 

@@ -2,7 +2,7 @@
 // hundreds of shapes cost O(n log n + pairs) rather than O(n²). Planes (infinite AABBs) are tested
 // against each shape's AABB separately. Pairs are returned sorted, so the result is deterministic.
 import type { Vec3 } from '../types';
-import type { PlaneShape } from './types';
+import type { PlaneShape } from '../scene/contactSpec';
 
 export interface Aabb {
   lo: Vec3;

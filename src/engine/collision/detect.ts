@@ -2,13 +2,14 @@
 // `jointedCollide`, two bodies joined by a constraint never do), the broad phase, the narrow phase,
 // and the contacts with every field of `Contact` filled in. Deterministic: contacts come in the
 // order of their shape pairs (body shapes in body order, then world shapes), then manifold order.
-import { IDENTITY_MAT3, isFiniteVec, mat3TMulVec, perpendicularBasis, quatToMat3 } from '../math';
-import type { SceneSpec } from '../scene/types';
+import { IDENTITY_MAT3, isFiniteVec, mat3TMulVec, perpendicularBasis, quatToMat3 } from '../core/math';
+import type { SceneSpec } from '../scene/spec';
 import type { Mat3, Vec3 } from '../types';
 import { planePairs, sweepAndPrune } from './broadphase';
 import { collideShapes } from './narrow';
 import { poseShape, type Pose, type PosedShape, type RawContact } from './pose';
-import { combineFriction, combineRestitution, type Contact, type ContactSettings, type PlaneShape, type ShapeSpec } from './types';
+import { type Contact } from './contacts';
+import { combineFriction, combineRestitution, type ContactSettings, type PlaneShape, type ShapeSpec } from '../scene/contactSpec';
 
 /** The collision-relevant, time-independent part of a scene. */
 export interface CollisionModel {

@@ -5,7 +5,7 @@ import { capsuleBox, sphereBox } from './box';
 import { boxPlane, capsulePlane, spherePlane } from './plane';
 import { swapRaw, type PosedShape, type RawContact } from './pose';
 import { capsuleCapsule, sphereCapsule, sphereSphere } from './round';
-import type { ShapeType } from './types';
+import type { ShapeType } from '../scene/contactSpec';
 
 type Routine = (a: PosedShape, b: PosedShape, margin: number, out: RawContact[]) => void;
 

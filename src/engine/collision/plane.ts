@@ -3,7 +3,7 @@
 import type { Vec3 } from '../types';
 import { capsuleEnds } from './round';
 import { axisOf, rawFromA, type PosedShape, type RawContact } from './pose';
-import type { BoxShape, CapsuleShape, PlaneShape, SphereShape } from './types';
+import type { BoxShape, CapsuleShape, PlaneShape, SphereShape } from '../scene/contactSpec';
 
 /** Unit normal and offset (the plane's distance from the origin along it) of a plane; the normal is normalised again in case the spec did not come from the parser. */
 function planeOf(b: PosedShape): { n: Vec3; d: number } {

@@ -1,9 +1,9 @@
 // Shapes placed in the world: the pose of a shape from its owner's pose, its world AABB, and the
 // raw contact the narrow-phase routines produce. Rotation matrices are row-major; column j of R is
 // the shape's local axis j in world coordinates.
-import { IDENTITY_MAT3, mat3Mul, mat3MulVec, quatToMat3 } from '../math';
+import { IDENTITY_MAT3, mat3Mul, mat3MulVec, quatToMat3 } from '../core/math';
 import type { Mat3, Quat, Vec3 } from '../types';
-import type { ShapeSpec } from './types';
+import type { ShapeSpec } from '../scene/contactSpec';
 
 /** The pose of a body (or of the world: origin, identity). */
 export interface Pose {

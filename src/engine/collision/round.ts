@@ -2,10 +2,10 @@
 // segment swept by a sphere, so every case reduces to the closest points of two segments (points
 // are segments of length 0) and one sphere–sphere test. All exact; A's witness point is on A's
 // surface, the normal points from B to A.
-import { perpendicularBasis } from '../math';
+import { perpendicularBasis } from '../core/math';
 import type { Vec3 } from '../types';
 import { axisOf, type PosedShape, type RawContact } from './pose';
-import type { CapsuleShape, SphereShape } from './types';
+import type { CapsuleShape, SphereShape } from '../scene/contactSpec';
 
 /** Below this (relative to the sizes involved) two centres or two segments are treated as coincident / parallel. */
 const TINY = 1e-12;

@@ -1,5 +1,5 @@
 // Per-contact results shared by both contact solvers: force, state and cone ratio.
-import type { ContactForce } from '../collision/types';
+import type { ContactForce } from '../collision/contacts';
 
 /** Tangential speed above which a loaded contact on the cone boundary is reported as slipping (m/s). */
 export const SLIP_SPEED = 1e-6;

@@ -7,4 +7,4 @@ export { defaultNonlinearSettings, defaultVelocitySettings, DEFAULT_FB, DEFAULT_
 export { classifyContact, openThreshold, SLIP_SPEED, CONE_BOUNDARY } from './forces';
 export { contactRows, contactGap, type ContactRows } from './rigid';
 export { fischerBurmeister, frictionW, frictionWDerivatives } from './ncp';
-export { sparseLu, sparseLuSolve, sparseLuSolveTranspose, sparseLuNnz, type SparseLu } from './sparse-lu';
+export { sparseLu, sparseLuSolve, sparseLuSolveTranspose, sparseLuNnz, type SparseLu } from '../linalg/sparseLu';

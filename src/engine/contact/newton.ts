@@ -3,18 +3,18 @@
 // sparse LU (AMD column order, threshold partial pivoting) of the Newton matrix with its rows
 // ordered [kin, dyn, b, n, f] (a strong diagonal); dense LU, then the dense minimum-norm solution,
 // are fallbacks for small systems. The method used is reported.
-import type { World } from '../assemble';
-import type { Contact, ContactForce } from '../collision/types';
+import type { World } from '../assembly/assemble';
+import type { Contact, ContactForce } from '../collision/contacts';
 import { denseLstsqMinNorm, denseSolveLU } from '../linalg/dense';
 import { csrMulVec, csrNorm1 } from '../linalg/sparse';
 import { estimateInverseNorm1 } from '../linalg/condest';
 import { amdOrdering } from '../linalg/ordering';
-import type { CsrMatrix } from '../linalg/types';
+import type { CsrMatrix } from '../linalg/contracts';
 import type { BodyState } from '../model/body';
-import { norm2 } from '../math';
+import { norm2 } from '../core/math';
 import { classifyContact, openThreshold } from './forces';
 import { contactRowDot } from './rigid';
-import { sparseLu, sparseLuSolve, sparseLuSolveTranspose, type SparseLu } from './sparse-lu';
+import { sparseLu, sparseLuSolve, sparseLuSolveTranspose, type SparseLu } from '../linalg/sparseLu';
 import { type BlockName, type BlockNorms, type BlockRange, type ColumnBlockName, type FrozenFriction, NonlinearSystem, type NonlinearSettings } from './system';
 
 export type LinearMethod = 'sparse-lu' | 'dense-lu' | 'dense-lstsq' | 'failed';

@@ -7,13 +7,14 @@
 //               restitution only when the free motion closes the gap within the step)
 //   friction    R_t = proj_{‖R_t‖ ≤ μR_n}(R_t − U_t/λ_max(W_tt))   (Coulomb disc)
 // W is never formed: U is kept as J·u with u updated by h·M⁻¹·Jᵀ·ΔR (the same algebra, O(1) per row).
-import { quatIntegrateInto } from '../math';
-import { applyMinv, assemble, type Assembly, type World } from '../assemble';
-import type { Contact, PgsSettings } from '../collision/types';
+import { quatIntegrateInto } from '../core/math';
+import { applyMinv, assemble, type Assembly, type World } from '../assembly/assemble';
+import type { Contact } from '../collision/contacts';
+import type { PgsSettings } from '../scene/contactSpec';
 import type { BodyState } from '../model/body';
 import { classifyContact, openThreshold } from './forces';
 import { contactGap, contactRows, rowMinvRow, slotsOf, type ContactRows } from './rigid';
-import type { ContactForce } from '../collision/types';
+import type { ContactForce } from '../collision/contacts';
 
 export interface VelocitySettings {
   pgs: PgsSettings;

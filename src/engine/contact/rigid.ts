@@ -1,11 +1,11 @@
 // Rigid-body kinematics shared by the contact solvers: the quaternion map G(q), poses of contact
 // ends, contact rows (normal, t1, t2) and the gap function c_n(q) from the contact's witness points.
 // Conventions (docs/formulas.md): q = [x, y, z, w] scalar last, world-frame ω, q̇ = ½(ω, 0)⊗q.
-import { WORLD_POSE, type World } from '../assemble';
-import type { Contact } from '../collision/types';
+import { WORLD_POSE, type World } from '../assembly/assemble';
+import type { Contact } from '../collision/contacts';
 import type { BodyState } from '../model/body';
 import type { Pose } from '../model/constraint';
-import { quatToMat3 } from '../math';
+import { quatToMat3 } from '../core/math';
 import type { Quat, Vec3 } from '../types';
 
 /** Free-body slot (column / 6) of each scene body, −1 for fixed bodies. The world is −1 too. */

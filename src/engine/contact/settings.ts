@@ -1,5 +1,5 @@
 // Defaults of the contact solvers' settings (the scene format's defaults, docs/formulas.md "Contacts").
-import type { FbSettings, NewtonSettings, PgsSettings } from '../collision/types';
+import type { FbSettings, NewtonSettings, PgsSettings } from '../scene/contactSpec';
 import type { VelocitySettings } from './pgs';
 import type { NonlinearSettings } from './system';
 

@@ -11,14 +11,15 @@
 //   f   (2 n_c) J_f·u + W·λ_f  (W: Axion's fixed-point compliance, frozen per Newton iteration)
 // M̃, J_b, J_n, J_f are evaluated at q⁻ and held over the step; c_b and c_n are evaluated at q
 // (the iterate) with Q normalised, so they have exact gradients ∂c/∂p = J_v, ∂c/∂Q = 4·J_ω·G_Q(q̂)ᵀ/|Q|.
-import { applyMinv, assemble, type Assembly, type World } from '../assemble';
-import type { Contact, ContactLevel, FbSettings, NewtonSettings } from '../collision/types';
-import { assemblerFor, type PatternAssembler } from './assembler';
-import type { CsrMatrix } from '../linalg/types';
+import { applyMinv, assemble, type Assembly, type World } from '../assembly/assemble';
+import type { Contact } from '../collision/contacts';
+import type { ContactLevel, FbSettings, NewtonSettings } from '../scene/contactSpec';
+import { assemblerFor, type PatternAssembler } from '../linalg/triplets';
+import type { CsrMatrix } from '../linalg/contracts';
 import type { BodyState } from '../model/body';
 import { makeEval, type ConstraintEval, type Pose } from '../model/constraint';
-import { WORLD_POSE } from '../assemble';
-import { quatToMat3, rotateTensorInto } from '../math';
+import { WORLD_POSE } from '../assembly/assemble';
+import { quatToMat3, rotateTensorInto } from '../core/math';
 import { fischerBurmeister, frictionW, frictionWDerivatives } from './ncp';
 import { contactGap, contactRowDot, contactRows, dQuatInto, gqInto, poseFrom, slotsOf, statePose, type ContactRows } from './rigid';
 

@@ -1,6 +1,6 @@
 // Kernels of the sparse solve path (solve.ts) for symmetric matrices: ‖A‖₁ by rows, and the
 // residual of a matrix made of whole 3×3 blocks (blockLdl.ts) without reading a column index per entry.
-import type { CsrMatrix } from './types';
+import type { CsrMatrix } from './contracts';
 
 /**
  * ‖A‖₁ of a symmetric A (full storage) as its largest row sum of |a_ij| (= the largest column sum,

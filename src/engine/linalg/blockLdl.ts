@@ -11,35 +11,12 @@
 // otherwise equal to round-off (test/unit/linalg-block.test.ts). Only for the
 // natural ordering (the one chains get), the 'stop' and 'indefinite' modes, and patterns whose
 // L is exactly block dense (checked when the plan is built); any other system keeps the scalar path.
-import { failure } from './types';
-import type { CsrMatrix } from './types';
+import { failure } from './contracts';
+import type { CsrMatrix } from './contracts';
 import { Factor, type FactorFailure, type FactorOptions, type Symbolic } from './cholesky';
+import type { BlockPlan } from './contracts';
 
-/** The block structure of a Symbolic (natural order, 3×3 blocks), built once per Symbolic. */
-export interface BlockPlan {
-  nb: number;
-  /** Row indices of L by column (the scalar layout of cholesky.ts): shared, never written after the plan is built. */
-  Li: Int32Array;
-  /** Per block column J: the block rows K > J of L (ascending) at colRows[colPtr[J] .. colPtr[J+1]). */
-  colPtr: Int32Array;
-  colRows: Int32Array;
-  /** Per block row K: the block columns J < K of L (ascending) and the index m of K within column J. */
-  rowPtr: Int32Array;
-  rowJ: Int32Array;
-  rowM: Int32Array;
-  /** Per block row K: the blocks J < K of A in its pattern, with the value position of entry (3K, 3J). */
-  aPtr: Int32Array;
-  aJ: Int32Array;
-  aPos: Int32Array;
-  /** Per block row K: position of entry (3K, 3K) of A, and the length of A's rows 3K..3K+2. */
-  aDiag: Int32Array;
-  aLen: Int32Array;
-  /** Dense block accumulator, 9 numbers a block row (all zero between factorisations). */
-  Y: Float64Array;
-  /** Lx/D of the factor made with `reuse: true` (valid until the next such factorisation). */
-  Lx?: Float64Array;
-  D?: Float64Array;
-}
+export type { BlockPlan };
 
 let enabled = true;
 /**

@@ -3,12 +3,11 @@
 // Up-looking algorithm after T. Davis' LDL: `analyze` (ordering, elimination tree, column counts)
 // is separated from `factor` (numeric), so the symbolic analysis can be reused while the sparsity
 // pattern is unchanged. Pivots are checked: zero/negative pivots stop the factorisation (strict mode:
-// a `FactorFailure`, see the failure convention in types.ts) or are rejected (the row is declared
+// a `FactorFailure`, see the failure convention in contracts.ts) or are rejected (the row is declared
 // dependent on the earlier rows — used for redundancy detection).
-import { failure, type CsrMatrix, type Failure } from './types';
-import { cumsum } from '../offsets';
+import { type BlockPlan, failure, type CsrMatrix, type Failure } from './contracts';
+import { cumsum } from '../core/offsets';
 import { amdOrdering } from './ordering';
-import type { BlockPlan } from './blockLdl';
 
 export type OrderingKind = 'natural' | 'amd' | 'auto';
 

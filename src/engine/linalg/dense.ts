@@ -2,11 +2,11 @@
 // eigenvalues-only symmetric eigensolver (Householder tridiagonalisation + implicit QL) on flat
 // arrays — ml-matrix's EigenvalueDecomposition always builds eigenvectors and is ~10× slower.
 import { LuDecomposition, Matrix, pseudoInverse } from 'ml-matrix';
-import { hypot2, isFiniteVec } from '../math';
-import { failure, type CsrMatrix, type Failure } from './types';
+import { hypot2, isFiniteVec } from '../core/math';
+import { failure, type CsrMatrix, type Failure } from './contracts';
 import { csrToDenseFlat } from './sparse';
 
-/** A dense solve that succeeded (failures follow the convention in types.ts). */
+/** A dense solve that succeeded (failures follow the convention in contracts.ts). */
 export interface DenseSolution {
   ok: true;
   x: Float64Array;

@@ -1,7 +1,7 @@
 // The fill-reducing ordering of the sparse LDLᵀ: approximate minimum degree on the quotient graph.
 // (An exact minimum-degree reference for the tests is in test/unit/linalg-reference.ts.)
-import { cumsum } from '../offsets';
-import type { CsrMatrix } from './types';
+import { cumsum } from '../core/offsets';
+import type { CsrMatrix } from './contracts';
 
 // ---------------------------------------------------------------------------------------------
 // Approximate minimum degree (AMD) on the quotient graph, after T. A. Davis' CSparse cs_amd

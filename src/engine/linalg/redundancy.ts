@@ -5,7 +5,7 @@
 // independent rows, so of two identical rows the LATER one is named. With A = J·M⁻¹·Jᵀ (M⁻¹ SPD)
 // the dependencies among rows of A are exactly those among rows of J.
 // The coefficients c (row_k = Σ c_i row_i) solve A_II·c = A_Ik, obtained from the factor itself.
-import { failure, type CsrMatrix, type DependentRow, type Failure } from './types';
+import { failure, type CsrMatrix, type DependentRow, type Failure } from './contracts';
 import { type Factor, type Symbolic, analyze, factor } from './cholesky';
 import { csrMulVec, csrNorm1 } from './sparse';
 

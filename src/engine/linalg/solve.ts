@@ -6,8 +6,8 @@
 // minimum-norm least-squares solution (in-order factor + null-space projection).
 // Large systems: sparse LDLᵀ with a cached symbolic analysis (fill-reducing ordering when it pays),
 // Hager–Higham κ₁ estimates, in-order redundancy detection and the same min-norm construction.
-import { isFiniteVec as allFinite, norm2 } from '../math';
-import type { CsrMatrix, DependentRow, FailureReason, SolveMethod, SymmetricSolveOptions, SymmetricSolveResult } from './types';
+import { isFiniteVec as allFinite, norm2 } from '../core/math';
+import type { CsrMatrix, DependentRow, FailureReason, SolveMethod, SymmetricSolveOptions, SymmetricSolveResult } from './contracts';
 import { type Factor, type Symbolic, analyze, factor } from './cholesky';
 import { BlockFactor, blockKernelsOn, factorBlocked } from './blockLdl';
 import { blockResidual, symmetricNorm1 } from './blockKernels';

@@ -1,6 +1,6 @@
 // Compressed-sparse-row utilities (pure TypeScript, no dependencies).
-import type { CsrMatrix } from './types';
-import { csrGet, csrToDense, csrToDenseFlat } from '../../shared/csr';
+import type { CsrMatrix } from './contracts';
+import { csrGet, csrToDense, csrToDenseFlat } from '../core/csr';
 
 // The lookups and dense views are the shared ones (also used by the CLI and the panel).
 export { csrGet, csrToDense, csrToDenseFlat };

@@ -13,7 +13,7 @@
 //   U_r·(Σ_r² + c)⁻¹·U_rᵀ·b + (b − U_r·U_rᵀ·b)/c (c > 0), both exact.
 // Memory O(m·k), time O(m·k²).
 import { estimateInverseNorm1 } from './condest';
-import type { DependentRow, SymmetricSolveResult } from './types';
+import type { DependentRow, SymmetricSolveResult } from './contracts';
 
 const EPS = 2 ** -52;
 const TOL_LADDER = [1e-10, 1e-12, 1e-8, 1e-13, 1e-14, 1e-6, 1e-15, 1e-4];

@@ -3,9 +3,9 @@
 //   J_A = [I, −[r_A]×],  J_B = [−I, [r_B]×]
 //   J̇v = ω_A×(ω_A×r_A) − ω_B×(ω_B×r_B)
 // The anchor kinematics and the row are shared with the other types (kinematics.ts).
-import { vecOr } from '../math';
+import { vecOr } from '../core/math';
 import type { Vec3 } from '../types';
-import type { ConstraintSpec } from '../scene/types';
+import type { ConstraintSpec } from '../scene/spec';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
 import { anchorKinematics, BALL_ROW_MASKS, makeAnchorKin, writeBallRows } from './kinematics';
 

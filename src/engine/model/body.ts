@@ -1,6 +1,6 @@
 // Rigid bodies: constant properties from the scene, mutable state stepped in time.
-import { IDENTITY_MAT3, mat3Inverse } from '../math';
-import type { BodySpec } from '../scene/types';
+import { IDENTITY_MAT3, mat3Inverse } from '../core/math';
+import type { BodySpec } from '../scene/spec';
 import type { Mat3, Quat, Vec3 } from '../types';
 
 /** The mutable part of a body (world frame). */

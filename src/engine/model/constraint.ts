@@ -1,6 +1,6 @@
 // The contract every constraint type implements (one file per type in this folder).
 import type { Mat3, Quat, Vec3 } from '../types';
-import type { ConstraintSpec } from '../scene/types';
+import type { ConstraintSpec } from '../scene/spec';
 
 /**
  * The world-frame state of one end of a constraint. For the world frame: p = 0, q = identity,
@@ -40,7 +40,7 @@ export interface ConstraintModel {
    * Optional, per row: a 6-bit mask (bit j: column j of a block, [vx,vy,vz,ωx,ωy,ωz]) outside which
    * every evaluation writes exact zeros (+0) in each of the row's blocks — structurally, at every
    * state, not because of the current configuration. The solve's products with J skip the other
-   * entries (jRuns.ts); J itself keeps every entry of its pattern (what users see). Absent: no promise.
+   * entries (jProducts.ts); J itself keeps every entry of its pattern (what users see). Absent: no promise.
    */
   readonly rowMasks?: readonly number[];
   /**

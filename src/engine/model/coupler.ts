@@ -13,9 +13,9 @@
 // The coupled joints may involve up to four bodies: bodyA/bodyB are the first joint's body/parent, the
 // others are `extraBodies` (see ConstraintModel). Details and derivation: docs/formulas.md.
 import type { Quat, Vec3 } from '../types';
-import type { CoupledJoint, ConstraintSpec } from '../scene/types';
+import type { CoupledJoint, ConstraintSpec } from '../scene/spec';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
-import { cross, dot, IDENTITY_MAT3, mat3MulVecInto, mat3TMulVec, normalize, quatConj, quatMul } from '../math';
+import { cross, dot, IDENTITY_MAT3, mat3MulVecInto, mat3TMulVec, normalize, quatConj, quatMul } from '../core/math';
 
 const WORLD = 'world';
 

@@ -4,9 +4,9 @@
 //   J̇v = ḋᵀḋ + dᵀ(ω_A×(ω_A×r_A) − ω_B×(ω_B×r_B))
 // λ multiplies the unnormalised direction d, so it is a force per metre of d: the force on A is
 // +λ·d, on B −λ·d; a rod in tension (pulling B towards A) has λ < 0. See docs/formulas.md.
-import { crossInto, norm, vecOr } from '../math';
+import { crossInto, norm, vecOr } from '../core/math';
 import type { Vec3 } from '../types';
-import type { ConstraintSpec } from '../scene/types';
+import type { ConstraintSpec } from '../scene/spec';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
 import { anchorKinematics, makeAnchorKin } from './kinematics';
 

@@ -5,9 +5,9 @@
 //   Ċ_ang = (sI − [v]×)ω_A − (sI + [v]×)ω_B  ⇒  J_A,ang = sI − [v]×,  J_B,ang = −(sI + [v]×)
 //   J̇v_ang = −½(v·Δω)Δω − ½ Ċ_ang × (ω_A + ω_B),  Δω = ω_A − ω_B
 // The angular rows are also used by slider and lock (kinematics.ts).
-import { vecOr } from '../math';
+import { vecOr } from '../core/math';
 import type { Quat, Vec3 } from '../types';
-import type { ConstraintSpec } from '../scene/types';
+import type { ConstraintSpec } from '../scene/spec';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
 import {
   anchorKinematics,

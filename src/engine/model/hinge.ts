@@ -6,9 +6,9 @@
 //   J̇v_k = (ω_A×(ω_A×a))·p_k + 2(ω_A×a)·(ω_B×p_k) + a·(ω_B×(ω_B×p_k))
 // Note C = 0 also when a is ANTI-parallel to R_B·axisB (the rows only see the line, not its sense).
 import type { Vec3 } from '../types';
-import type { ConstraintSpec } from '../scene/types';
+import type { ConstraintSpec } from '../scene/spec';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
-import { crossInto, normalize, perpendicularBasis, vecOr } from '../math';
+import { crossInto, normalize, perpendicularBasis, vecOr } from '../core/math';
 import { anchorKinematics, ANGULAR_ROW_MASK, BALL_ROW_MASKS, makeAnchorKin, makeSpinKin, spinKinematics, writeBallRows } from './kinematics';
 
 /** A unit axis from the spec, defaulting to z when missing or zero. */

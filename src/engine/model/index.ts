@@ -1,5 +1,5 @@
 // Constraint factory: one model per `ConstraintSpec.type` (formulas in docs/formulas.md, "Constraints").
-import type { ConstraintSpec } from '../scene/types';
+import type { ConstraintSpec } from '../scene/spec';
 import type { ConstraintModel, Pose } from './constraint';
 import { BallConstraint } from './ball';
 import { DistanceConstraint } from './distance';

@@ -4,15 +4,9 @@
 //   hinge, fixed, slider, lock), and the ball-joint row [e_i, r_A×e_i | −e_i, −(r_B×e_i)];
 // - the orientation error q_A ⊗ q_rel0 ⊗ q_B⁻¹ with its rate and J̇v (fixed, slider, lock).
 // Everything writes into preallocated scratch: no allocation per evaluation.
-import { mat3MulVecInto, quatConjInto, quatMul, quatMulInto, quatConj } from '../math';
+import { mat3MulVecInto, quatConjInto, quatMul, quatMulInto, quatConj } from '../core/math';
 import type { Mat3, Quat, Vec3 } from '../types';
 import type { ConstraintEval, Pose } from './constraint';
-
-/** World point of a body-frame point: x = p + R·r. */
-export function worldPoint(p: Vec3, R: Mat3, r: Vec3): Vec3 {
-  const x = r[0], y = r[1], z = r[2];
-  return [p[0] + (R[0] * x + R[1] * y + R[2] * z), p[1] + (R[3] * x + R[4] * y + R[5] * z), p[2] + (R[6] * x + R[7] * y + R[8] * z)];
-}
 
 /** A body-fixed vector in the world frame and its first two time derivatives (scratch, filled in place). */
 export interface SpinKin {

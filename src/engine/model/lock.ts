@@ -6,8 +6,8 @@
 // Both reference quantities are captured at construction, so C = 0 in the initial configuration.
 // Missing masks lock nothing (the scene format's default, filled in by the parser); all-false masks give a 0-row constraint.
 import type { Quat, Vec3 } from '../types';
-import type { ConstraintSpec } from '../scene/types';
-import { vecOr } from '../math';
+import type { ConstraintSpec } from '../scene/spec';
+import { vecOr } from '../core/math';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
 import {
   anchorKinematics,

@@ -6,9 +6,9 @@
 //   J̇v_k = (ω_A×(ω_A×n_k))·d + 2(ω_A×n_k)·ḋ + n_k·d̈
 // Angular rows: see fixed.ts (q_rel0 captured from the initial poses).
 import type { Quat, Vec3 } from '../types';
-import type { ConstraintSpec } from '../scene/types';
+import type { ConstraintSpec } from '../scene/spec';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
-import { crossInto, perpendicularBasis, vecOr } from '../math';
+import { crossInto, perpendicularBasis, vecOr } from '../core/math';
 import {
   anchorKinematics,
   angularKinematics,

@@ -5,9 +5,9 @@
 //   J_A = [0, (a×b)ᵀ],  J_B = [0, −(a×b)ᵀ]
 //   J̇v_∠ = (ω_A×(ω_A×a))·b + 2(ω_A×a)·(ω_B×b) + a·(ω_B×(ω_B×b))
 import type { Vec3 } from '../types';
-import type { ConstraintSpec } from '../scene/types';
+import type { ConstraintSpec } from '../scene/spec';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
-import { mat3MulVecInto, vecOr } from '../math';
+import { mat3MulVecInto, vecOr } from '../core/math';
 import { unitAxis } from './hinge';
 import { anchorKinematics, ANGULAR_ROW_MASK, BALL_ROW_MASKS, makeAnchorKin, writeBallRows } from './kinematics';
 

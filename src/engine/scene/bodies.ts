@@ -1,13 +1,12 @@
 // The `bodies` section of a scene: one body per entry (name, mass, inertia, initial state, loads).
 import type { Node } from 'jsonc-parser';
-import { Codes } from '../codes';
-import { HUGE } from '../finite';
-import { isPositiveDefinite3, mat3Inverse } from '../math';
+import { Codes } from '../core/codes';
+import { HUGE, isPositiveDefinite3, mat3Inverse } from '../core/math';
 import type { Mat3 } from '../types';
 import { BODY_FIELDS, DEFAULT_INERTIA_DIAGONAL, INERTIA_SYMMETRY_TOLERANCE, WORLD } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, fmt, quote } from './reader';
 import { readBodyShapes } from './shapes';
-import type { BodySpec, JsonPath } from './types';
+import type { BodySpec, JsonPath } from './spec';
 
 /** A body name as declared, valid or not (constraints that name an invalid body are dropped with a note). */
 export interface DeclaredBody {

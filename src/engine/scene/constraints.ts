@@ -1,16 +1,16 @@
 // The `constraints` section of a scene: one constraint per entry (type, ends, anchors and the fields
 // of its type), the ends resolved against the bodies, and names checked for duplicates.
 import type { Node } from 'jsonc-parser';
-import { Codes } from '../codes';
-import { mat3MulVec, mat3TMulVec, norm, normalize, quatToMat3, sub } from '../math';
-import { worldPoint } from '../model/kinematics';
+import { Codes } from '../core/codes';
+import { mat3MulVec, mat3TMulVec, norm, normalize, quatToMat3, sub } from '../core/math';
+import { worldPoint } from '../core/math';
 import type { Fix, Vec3 } from '../types';
 import type { DeclaredBody } from './bodies';
 import { type PendingCoupler, readCoupler } from './couplers';
 import { CONSTRAINT_ALL_FIELDS, CONSTRAINT_TYPE_FIELDS, DEFAULT_HINGE_AXIS, DEFAULT_SLIDER_AXIS, WORLD, ZERO_LENGTH, constraintFields } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
 import { closest, removePropertyEdit, replaceNodeEdit } from './text';
-import { CONSTRAINT_TYPES, type BodySpec, type ConstraintSpec, type ConstraintType, type JsonPath } from './types';
+import { CONSTRAINT_TYPES, type BodySpec, type ConstraintSpec, type ConstraintType, type JsonPath } from './spec';
 
 /** Old names of constraint types, offered as fixes for an unknown `type`. */
 const TYPE_ALIASES: Record<string, ConstraintType> = {

@@ -1,7 +1,7 @@
 // The field tables and defaults of shapes, `world` and the contact-solver settings (scene format
 // v1). The parsers (shapes.ts, contactSettings.ts) read exactly these fields;
 // test/unit/scene-schema.test.ts checks that schemas/scene.schema.json lists the same ones.
-import type { ContactLevel, ContactSettings, FbSettings, NewtonSettings, PgsSettings, ShapeType } from '../collision/types';
+import type { ContactLevel, ContactSettings, FbSettings, NewtonSettings, PgsSettings, ShapeType } from './contactSpec';
 import type { Vec3 } from '../types';
 
 export const SHAPE_TYPES: readonly ShapeType[] = ['sphere', 'box', 'capsule', 'plane'];

@@ -4,8 +4,8 @@
 // nonlinear formulation). The acceleration formulation does not solve contacts: contacts are
 // always disabled there, and shapes get a warning (CL116).
 import type { Node } from 'jsonc-parser';
-import { Codes } from '../codes';
-import type { ShapeSpec } from '../collision/types';
+import { Codes } from '../core/codes';
+import type { ShapeSpec } from './contactSpec';
 import type { Fix } from '../types';
 import {
   CONTACTS_FIELDS,
@@ -22,7 +22,7 @@ import {
 } from './contactFields';
 import { quote, type FieldObject, type FieldReader } from './reader';
 import { findProperty, replaceNodeEdit } from './text';
-import type { BodySpec, SolverSettings } from './types';
+import type { BodySpec, SolverSettings } from './spec';
 
 const isBad = (v: unknown): v is symbol => typeof v === 'symbol';
 

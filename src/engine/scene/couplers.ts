@@ -2,11 +2,11 @@
 // couples instead of two bodies, so it is read with the other constraints (`readCoupler`) and resolved
 // once every constraint is known (`resolveCouplers`). See docs/scene-format.md and model/coupler.ts.
 import type { Node } from 'jsonc-parser';
-import { Codes } from '../codes';
+import { Codes } from '../core/codes';
 import { MAX_COUPLER_COEFFICIENTS } from './fields';
 import { BAD, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
 import { closest, replaceNodeEdit } from './text';
-import type { ConstraintSpec, CoupledJoint, JsonPath } from './types';
+import type { ConstraintSpec, CoupledJoint, JsonPath } from './spec';
 
 /** A coupler whose joint names are resolved once every constraint has been read. */
 export interface PendingCoupler {

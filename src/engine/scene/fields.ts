@@ -1,7 +1,7 @@
 // The field tables and defaults of scene format v1. The parser (parse.ts) reads exactly these
 // fields; test/unit/scene-schema.test.ts checks that schemas/scene.schema.json lists the same ones,
 // so the two cannot drift apart.
-import type { ConstraintType, SolverSettings } from './types';
+import type { ConstraintType, SolverSettings } from './spec';
 import type { Quat, Vec3 } from '../types';
 import { DEFAULT_CONTACTS, DEFAULT_FB, DEFAULT_NEWTON, DEFAULT_PGS, DEFAULT_REGULARIZATION } from './contactFields';
 

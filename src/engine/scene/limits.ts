@@ -1,9 +1,9 @@
-// The input limits checked while reading a scene (src/engine/limits.ts): the text length before
+// The input limits checked while reading a scene (src/engine/core/inputLimits.ts): the text length before
 // anything is parsed, the number of bodies and constraints (by a streaming count for large texts,
 // so a huge scene is refused without building its syntax tree), and `solver.steps`.
 import { visit, type Node } from 'jsonc-parser';
-import { Codes } from '../codes';
-import { formatCount, type Limits, raiseHint } from '../limits';
+import { Codes } from '../core/codes';
+import { formatCount, type Limits, raiseHint } from '../core/inputLimits';
 import type { Diagnostic, Range } from '../types';
 
 /**

@@ -4,7 +4,7 @@
 // constraints.ts (with couplers.ts), the world's shapes and the contact settings (shapes.ts, contactSettings.ts), all
 // reading fields through the value readers of reader.ts.
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { type Code, Codes } from '../codes';
+import { type Code, Codes } from '../core/codes';
 import type { Diagnostic } from '../types';
 import { readBody, type DeclaredBody } from './bodies';
 import { readConstraint, reportDuplicateConstraintNames, type NamedConstraint } from './constraints';
@@ -15,14 +15,14 @@ import { BAD, describe, FieldReader } from './reader';
 import { readWorld } from './shapes';
 import { readSolver } from './solver';
 import { LineIndex, createSourceMap, findProperty } from './text';
-import { type Limits, resolveLimits } from '../limits';
+import { type Limits, resolveLimits } from '../core/inputLimits';
 import { PRESCAN_CHARS, stepsLimitDiagnostic, streamCountDiagnostics, textLimitDiagnostic, treeCountDiagnostics } from './limits';
-import type { BodySpec, ConstraintSpec, ParseResult, SceneSpec } from './types';
+import type { BodySpec, ConstraintSpec, ParseResult, SceneSpec } from './spec';
 
 /** Marks the CL900 diagnostic of an unexpected internal failure (a bug): `data.internalError === true`. */
 const INTERNAL_ERROR_KEY = 'internalError';
 
-/** Parse and validate a scene file (JSON with comments). Never throws; bounded by `limits` (src/engine/limits.ts). */
+/** Parse and validate a scene file (JSON with comments). Never throws; bounded by `limits` (src/engine/core/inputLimits.ts). */
 export function parseScene(text: string, limits?: Partial<Limits>): ParseResult {
   const src = typeof text === 'string' ? text : '';
   const lim = resolveLimits(limits);

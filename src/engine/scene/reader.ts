@@ -2,13 +2,13 @@
 // with it (a stable code, the exact range, quick fixes where obvious) and returns the value, or BAD
 // after an error. The section readers (solver.ts, bodies.ts, constraints.ts) are built on them.
 import { getNodeValue, type Node } from 'jsonc-parser';
-import { Codes, type Code } from '../codes';
-import { exactNumber } from '../../shared/number';
-import { quatNorm } from '../math';
+import { Codes, type Code } from '../core/codes';
+import { exactNumber } from '../core/format';
+import { quatNorm } from '../core/math';
 import type { Diagnostic, Fix, Quat, Range, RelatedInformation, Severity, Vec3 } from '../types';
 import { DEFAULT_ORIENTATION, QUATERNION_TOLERANCE } from './fields';
 import { type LineIndex, closest, removePropertyEdit, replaceNodeEdit } from './text';
-import type { JsonPath } from './types';
+import type { JsonPath } from './spec';
 
 export type Data = Record<string, unknown>;
 

@@ -2,9 +2,9 @@
 // may also hold planes). Every problem is reported on its value with a stable code (CL110–CL115);
 // a shape with an error is left out (and, on a body, the body is dropped like for any other error).
 import type { Node } from 'jsonc-parser';
-import { Codes } from '../codes';
-import { normalize } from '../math';
-import type { ShapeSpec, ShapeType } from '../collision/types';
+import { Codes } from '../core/codes';
+import { normalize } from '../core/math';
+import type { ShapeSpec, ShapeType } from './contactSpec';
 import type { Vec3 } from '../types';
 import {
   BODY_SHAPE_TYPES,
@@ -21,7 +21,7 @@ import {
 import { ZERO_LENGTH } from './fields';
 import { quote, type Bad, type Data, type FieldObject, type FieldReader } from './reader';
 import { closest, findProperty, replaceNodeEdit } from './text';
-import type { JsonPath } from './types';
+import type { JsonPath } from './spec';
 
 /** Whose shapes: a body (its object and diagnostic context) or the world. */
 type Owner = { kind: 'body'; label: string; data: Data } | { kind: 'world'; data: Data };

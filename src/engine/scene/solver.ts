@@ -1,7 +1,7 @@
 // The `solver` section of a scene: time step, stabilisation, formulation, method and thresholds.
 import { DEFAULT_SOLVER, FORMULATIONS, SOLVE_METHODS, SOLVER_FIELDS, STABILIZATIONS } from './fields';
 import { BAD, describe, type FieldObject, type FieldReader, type NumberChecks } from './reader';
-import type { SolverSettings } from './types';
+import type { SolverSettings } from './spec';
 
 /** The settings that are numbers. */
 type NumericSetting = { [K in keyof SolverSettings]: SolverSettings[K] extends number ? K : never }[keyof SolverSettings];

@@ -1,9 +1,9 @@
 // Text helpers for the scene parser: offsets ↔ positions, the SourceMap, text edits for quick
 // fixes, and an edit distance for "did you mean" suggestions. Nothing here throws.
 import type { Node } from 'jsonc-parser';
-import { segmentOf } from '../offsets';
+import { segmentOf } from '../core/offsets';
 import type { Position, Range, TextEdit } from '../types';
-import type { JsonPath, SourceMap } from './types';
+import type { JsonPath, SourceMap } from './spec';
 
 /** Line starts of a text; lines end at `\n`, `\r\n` or `\r` (as in VS Code and LSP). */
 export class LineIndex {
