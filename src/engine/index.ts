@@ -47,5 +47,6 @@ export { CONE_RATIO_MAX, finiteConeRatio } from './contactReports';
 // The seam: the constrained system of one step from any producer (the engine, MuJoCo, a trace file)
 // and the analysis every producer's system gets.
 export type { ConstrainedSystem, SystemIteration, SystemMass, SystemRow, SystemSource } from './system/contract';
-export { analyseSystem, SYSTEM_DENSE_LIMIT, type SystemAnalysis, type SystemAnalysisFailure, type SystemAnalysisOptions } from './system/analyse';
+export { analyseSystem, massInverse, SYSTEM_DENSE_LIMIT, type SystemAnalysis, type SystemAnalysisFailure, type SystemAnalysisOptions } from './system/analyse';
 export { systemOfSnapshot } from './system/engineProducer';
+export { snapshotOfSystem } from './system/snapshot';

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { analyseSystem, inspectScene, simulateScene, systemOfSnapshot, type ConstrainedSystem, type CsrMatrix } from '../../src/engine';
+import { analyseSystem, inspectScene, simulateScene, snapshotOfSystem, systemOfSnapshot, type ConstrainedSystem, type CsrMatrix } from '../../src/engine';
+import { csrGet } from '../../src/shared/csr';
 
 const rel = (a: number, b: number): number => Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b), 1e-300);
 
@@ -134,4 +135,21 @@ test('seam: bad systems get a named failure, never an exception or NaN', () => {
     assert.equal(an.ok, false);
     if (!an.ok) assert.equal(an.reason, reason, an.message);
   }
+});
+
+test('seam: a producer’s system becomes the snapshot the views read (rows, constraints, M⁻¹, κ, redundancy)', () => {
+  const an = analyseSystem(square);
+  assert.ok(an.ok);
+  if (!an.ok) return;
+  const snap = snapshotOfSystem(square, an);
+  assert.equal(snap.producer?.kind, 'trace');
+  assert.deepEqual(snap.columnLabels, square.dofLabels);
+  assert.deepEqual(snap.rows.map((r) => r.label), ['left.d', 'right.d', 'top.d']);
+  assert.deepEqual(snap.constraints.map((c) => [c.name, c.status, c.rows]), [['left', 'ok', 1], ['right', 'redundant', 1], ['top', 'ok', 1]]);
+  assert.equal(snap.cond.A, null); // singular
+  assert.equal(snap.rank.J, 2);
+  assert.ok(snap.Minv && snap.M);
+  const dense = Array.from({ length: 9 }, (_, k) => csrGet(snap.Minv!, Math.floor(k / 3), k % 3));
+  for (const [k, v] of [0.5, 0, 0, 0, 0.5, 0, 0, 0, 2].entries()) assert.ok(Math.abs(dense[k] - v) < 1e-15, `M⁻¹[${k}] ${dense[k]}`);
+  assert.equal(snap.MinvBlocks.length, 0);
 });

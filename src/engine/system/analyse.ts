@@ -107,6 +107,17 @@ function minvJt(J: CsrMatrix, mass: SystemMass): Float64Array | SystemAnalysisFa
   return out;
 }
 
+/**
+ * M⁻¹ of a joint-space M (SPD, as analyseSystem checked) as a dense CSR matrix, for the views that show
+ * it: M⁻¹·Iᵀ through the same Cholesky the analysis uses.
+ */
+export function massInverse(M: CsrMatrix): CsrMatrix | undefined {
+  const n = M.rows;
+  const I: CsrMatrix = { rows: n, cols: n, rowPtr: Int32Array.from({ length: n + 1 }, (_, i) => i), colIdx: Int32Array.from({ length: n }, (_, i) => i), values: new Float64Array(n).fill(1) };
+  const X = minvJt(I, { kind: 'M', matrix: M });
+  return X instanceof Float64Array ? denseToCsr(X, n) : undefined;
+}
+
 /** A = J·X with X = M⁻¹Jᵀ (dense n × m), symmetrised, as CSR without structural zeros. */
 function formA(J: CsrMatrix, X: Float64Array): CsrMatrix {
   const m = J.rows;
@@ -123,6 +134,11 @@ function formA(J: CsrMatrix, X: Float64Array): CsrMatrix {
       dense[i * m + j] = s;
       dense[j * m + i] = s;
     }
+  return denseToCsr(dense, m);
+}
+
+/** A square dense row-major matrix as CSR, keeping the diagonal and every non-zero. */
+function denseToCsr(dense: Float64Array, m: number): CsrMatrix {
   const rowPtr = new Int32Array(m + 1);
   const cols: number[] = [], vals: number[] = [];
   for (let i = 0; i < m; i++) {
