@@ -66,6 +66,7 @@ export class MujocoRun {
   readonly elements: MujocoElement[] = [];
   private readonly elementByKey = new Map<number, number>();
   private readonly scratchLambda: number[] = [];
+  private readonly views = new Map<string, Float64Array | Int32Array>();
   private readonly scratchViolation: number[] = [];
   private readonly checkpoints: Float64Array[] = [];
   private readonly stateSpec: number;
@@ -252,6 +253,17 @@ export class MujocoRun {
     return e;
   }
 
+  /**
+   * A view of one of MjData's own arrays (allocated with the data, unlike the efc arrays, which move with
+   * every step's arena): the bindings make a new view on each read, which costs as much as a small
+   * model's step, so it is kept until MuJoCo's memory grows (that detaches it: its length becomes 0).
+   */
+  private fixedView(name: 'qpos' | 'qvel' | 'qacc' | 'energy' | 'solver_niter'): ArrayLike<number> {
+    let v = this.views.get(name);
+    if (!v || v.length === 0) this.views.set(name, (v = this.d[name] as Float64Array | Int32Array));
+    return v;
+  }
+
   private record(step: number): MujocoStepRecord {
     const d = this.d;
     const nefc = Number(d.nefc);
@@ -281,15 +293,15 @@ export class MujocoRun {
       lam[e] = 0;
       viol[e] = -1;
     }
-    const energy = d.energy as ArrayLike<number>;
-    const maxQacc = maxAbs(d.qacc as ArrayLike<number>), maxQvel = maxAbs(d.qvel as ArrayLike<number>), maxQpos = maxAbs(d.qpos as ArrayLike<number>);
+    const energy = this.fixedView('energy');
+    const maxQacc = maxAbs(this.fixedView('qacc')), maxQvel = maxAbs(this.fixedView('qvel')), maxQpos = maxAbs(this.fixedView('qpos'));
     return {
       step,
       t: Number(d.time),
       nefc,
       ncon: Number(d.ncon),
       energy: { potential: energy[0], kinetic: energy[1], total: energy[0] + energy[1] },
-      iterations: Number((d.solver_niter as ArrayLike<number>)[0] ?? 0),
+      iterations: this.fixedView('solver_niter')[0] ?? 0,
       elementIds: ids,
       elementLambda,
       elementViolation,
