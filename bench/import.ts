@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { compareWithMujoco, inspectModel, nodeFileAccess } from '../src/import/index';
 import { FIXTURES, mujocoReference, type MujocoReference } from '../test/unit/import-helpers';
 import type { SystemSnapshot } from '../src/engine';
+import { mujocoSolverBench } from './mujocoSolver';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: number): number => {
@@ -143,6 +144,8 @@ async function main(): Promise<void> {
   console.log(`load average at the start: ${load()}\n`);
   if (!argv.includes('--no-time')) timing(opt('--cold', 5), opt('--warm', 5));
   await agreement();
+  console.log(`\n## MuJoCo as the solver: per-step cost of the lens next to the bare mj_step (same process, medians of 5 rounds of 1000 steps)\n`);
+  for (const l of await mujocoSolverBench(FIXTURES, opt('--mujoco-steps', 1000))) console.log(l);
   console.log(`\nload average at the end: ${load()}`);
 }
 

@@ -65,6 +65,9 @@ export function normalizeSnapshot(s: SystemSnapshot): SystemSnapshot {
     J: csr(s.J)!,
     A: csr(s.A),
     W: csr(s.W),
+    Minv: csr(s.Minv),
+    M: csr(s.M),
+    ...(s.Rdiag ? { Rdiag: f(s.Rdiag) } : {}),
     F: f(s.F),
     v: f(s.v),
     rhs: f(s.rhs),
@@ -237,7 +240,7 @@ export function matricesOf(s: SystemSnapshot): MatrixSource[] {
     );
   }
   out.push(
-    fromCsr('Minv', 'M⁻¹', `Inverse mass matrix: block diagonal, one 6×6 block per body (${s.bodies.length} bodies)`, blockDiagonalCsr(s.MinvBlocks, 6), {
+    fromCsr('Minv', 'M⁻¹', s.Minv ? `Inverse mass matrix in joint space: ${s.Minv.rows} × ${s.Minv.cols}` : `Inverse mass matrix: block diagonal, one 6×6 block per body (${s.bodies.length} bodies)`, s.Minv ?? blockDiagonalCsr(s.MinvBlocks, 6), {
       rowLabels: colLabels,
       colLabels,
       rowBlocks: cb,

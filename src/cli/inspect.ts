@@ -70,8 +70,10 @@ export function printInspect(file: string, snap: SystemSnapshot | undefined, dia
   print(`Method: ${snap.method}   κ₂(A) = ${kappa}   κ(scaled A) = ${formatCond(snap.cond.scaled, { rows })}   rank(J) = ${snap.rank.J}/${rows}   residual ‖J·a − rhs‖ = ${formatNumber(snap.residual)}`);
   if (snap.islands.length > 1) print(`Islands: ${snap.islands.map((i, k) => `#${k + 1} ${i.bodies.length} bodies, ${i.rows} rows, κ ${formatCond(i.cond, { estimated: i.condEstimated, rows: i.rows })}`).join('; ')}`);
   print();
-  const minv = blockDiagonalCsr(snap.MinvBlocks, 6, true);
-  printMatrix('M⁻¹', minv.rows, minv.cols, () => csrToDense(minv), cl, cl, () => `block diagonal, ${snap.bodies.length} blocks of 6×6; ${matrixSummary(minv)}`);
+  // a producer in joint space (MuJoCo, a trace) gives a general M⁻¹; the engine's is one 6×6 block per body
+  const minv = snap.Minv ?? blockDiagonalCsr(snap.MinvBlocks, 6, true);
+  const minvShape = snap.Minv ? `${snap.Minv.rows}×${snap.Minv.cols} in joint space` : `block diagonal, ${snap.bodies.length} blocks of 6×6`;
+  printMatrix('M⁻¹', minv.rows, minv.cols, () => csrToDense(minv), cl, cl, () => `${minvShape}; ${matrixSummary(minv)}`);
   printMatrix('J', snap.J.rows, snap.J.cols, () => csrToDense(snap.J), rl, cl, () => matrixSummary(snap.J));
   const A = snap.A;
   if (A) printMatrix('A = J·M⁻¹·Jᵀ', A.rows, A.cols, () => csrToDense(A), rl, rl, () => matrixSummary(A));

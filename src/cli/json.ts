@@ -24,7 +24,9 @@ export function inspectJson(snap: SystemSnapshot | undefined, diagnostics: reado
   const out: Record<string, unknown> = {
     bodies: snap.bodies,
     rows: snap.rows.map((r) => ({ constraint: r.constraint, row: r.row })),
-    Minv: matrixJson(blockDiagonalCsr(snap.MinvBlocks, 6, true)),
+    Minv: matrixJson(snap.Minv ?? blockDiagonalCsr(snap.MinvBlocks, 6, true)),
+    ...(snap.M ? { M: matrixJson(snap.M) } : {}),
+    ...(snap.producer ? { producer: snap.producer } : {}),
     J: matrixJson(snap.J),
     ...(snap.A ? { A: matrixJson(snap.A) } : {}),
     ...(snap.omitted ? { omitted: snap.omitted } : {}),

@@ -64,3 +64,10 @@ export type * from './collision/contacts';
 export { stepNonlinear, solveContactsPgs, stepVelocity, defaultNonlinearSettings, defaultVelocitySettings, type NewtonReport, type PgsReport, type NonlinearSettings, type VelocitySettings } from './contact';
 // Contacts in a run: the finite cone-ratio convention of ContactReport.
 export { CONE_RATIO_MAX, finiteConeRatio } from './contact/contactReports';
+
+// The seam: the constrained system of one step from any producer (the engine, MuJoCo, a trace file)
+// and the analysis every producer's system gets.
+export type { ConstrainedSystem, SystemIteration, SystemMass, SystemRow, SystemSource } from './system/contract';
+export { analyseSystem, massInverse, SYSTEM_DENSE_LIMIT, type SystemAnalysis, type SystemAnalysisFailure, type SystemAnalysisOptions } from './system/analyse';
+export { systemOfSnapshot } from './system/engineProducer';
+export { snapshotOfSystem } from './system/snapshot';

@@ -189,8 +189,18 @@ export interface SystemSnapshot extends ContactStepFields {
   /** Column labels of J, e.g. `Body_A.vx` … `Body_A.ωz`. */
   columnLabels: string[];
   rows: RowInfo[];
-  /** M⁻¹ as per-body 6×6 blocks (row-major, 36 numbers each, in column order). */
+  /** M⁻¹ as per-body 6×6 blocks (row-major, 36 numbers each, in column order); empty when `Minv` holds it. */
   MinvBlocks: Float64Array;
+  /**
+   * Who produced the system (system/contract.ts): absent for the engine's own steps; MuJoCo or a trace
+   * file otherwise, whose M⁻¹ is a general matrix (`Minv`, and `M` when the producer gave M).
+   */
+  producer?: { kind: 'engine' | 'mujoco' | 'trace'; name: string; method?: string };
+  Minv?: CsrMatrix;
+  M?: CsrMatrix;
+  /** The producer's per-row regularisation R (it solved (A + R)·λ = b), and κ(A + R). */
+  Rdiag?: Float64Array;
+  condAR?: number | null;
   J: CsrMatrix;
   /**
    * A = J·M⁻¹·Jᵀ exactly (never with Σ: that is `compliance`, beside it), symmetric, full storage.

@@ -11,7 +11,7 @@ import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Codes, inspectParsed, type Diagnostic, type InspectOptions, type InspectResult, type ParseResult } from '../engine';
 import { convertModel, type Converted } from './convert';
 import { resolveFiles, type FileAccess } from './files';
-import { buildElementMap } from './map';
+import { buildElementMap, type ElementMap } from './map';
 import { compileModel, loadMujoco, snapshotModel, stateOf, type CompiledModel, type MujocoState } from './mujoco';
 import { XmlSourceMap } from './sourcemap';
 import type { ImportedScene } from './types';
@@ -45,6 +45,8 @@ export interface ImportedModel {
   /** The <key> the initial state came from (undefined: qpos0). */
   keyframe?: string;
   converted: Converted;
+  /** The XML element of each of MuJoCo's bodies, joints, geoms, equalities and keys. */
+  map: ElementMap;
   /** The files MuJoCo compiled the model from (to compile it again for a comparison run). */
   vfs: Map<string, Uint8Array>;
   mainName: string;
@@ -164,7 +166,7 @@ async function load(path: string, src: string, root: XmlElement, format: 'mjcf' 
     const sm = new XmlSourceMap(src, root, files.sources, converted.bodyElements, converted.constraintElements, map.worldbody);
     diagnostics.push(...converted.issues.map((i) => sm.toDiagnostic(i)));
     const used = keyframe !== undefined && m.keys.some((key) => key.name === keyframe) ? keyframe : undefined;
-    const model: ImportedModel = { path, format, compiled: m, state, keyframe: used, converted, vfs, mainName, wasmLoadMs: rt.loadMs };
+    const model: ImportedModel = { path, format, compiled: m, state, keyframe: used, converted, map, vfs, mainName, wasmLoadMs: rt.loadMs };
     return result(sm, converted.scene, model);
   } finally {
     compiled.model.delete();

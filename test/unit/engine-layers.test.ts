@@ -26,6 +26,7 @@ export const ENGINE_LAYERS: readonly string[] = [
   'model', // bodies and the constraint types (rows of J, C, Ċ, J̇v)
   'collision', // shapes' poses, broad and narrow phase, contacts at rest
   'result.ts', // what a run reports
+  'system', // the seam: any producer's constrained system of one step, and the analysis it gets
   'assembly', // the world, J, M⁻¹, A = J·M⁻¹·Jᵀ
   'kkt', // the KKT solve per island (small, tall and general paths)
   'contact', // the contact solvers and the contact step of a run with its reports

@@ -70,6 +70,11 @@ export const Codes = {
   unknownKeyframe: 'CL609-unknown-keyframe',
   unsupportedEquality: 'CL610-unsupported-equality',
   mujocoUnavailable: 'CL611-mujoco-unavailable',
+
+  // MuJoCo as the solver (docs/diagnostics.md "MuJoCo's own system")
+  mujocoBlowUp: 'CL701-mujoco-blow-up',
+  solrefClamped: 'CL702-solref-clamped',
+  illConditionedMass: 'CL703-ill-conditioned-mass',
   // the engine itself
   internalError: 'CL900-internal-error',
 } as const;
@@ -139,5 +144,8 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.unknownKeyframe]: 'The requested <key> does not exist; the model\'s reference configuration qpos0 is used.',
   [Codes.unsupportedEquality]: 'An equality constraint that cannot be converted (tendon, flex, between two fixed bodies, or on a joint that is not a single hinge or slide).',
   [Codes.mujocoUnavailable]: 'MuJoCo\'s WebAssembly could not be loaded, so the model cannot be compiled.',
+  [Codes.mujocoBlowUp]: 'With MuJoCo as the solver: the run blew up (a NaN or infinity, MuJoCo\'s bad-acceleration warning, or a joint speed beyond 1e4). The message names the step, the step where the growth began, the element whose λ or violation grew first, the DOF MuJoCo flagged and the likely cause (a time step too large for a stiffness, gain or damping; a near-massless link without armature; a loop started violated) with what to change.',
+  [Codes.solrefClamped]: 'A solref time constant below 2·timestep: MuJoCo silently raises it to 2·timestep (its "refsafe" rule), so the constraint is softer than written by the factor given. Use a time constant of at least 2·timestep, or a smaller timestep.',
+  [Codes.illConditionedMass]: 'The joint-space mass matrix spans more than 1e8 between its smallest and largest diagonal entries: a tiny link next to heavy ones, usually without armature. Add armature to the named joint or merge the light link into its parent.',
   [Codes.internalError]: 'The engine failed on this input. This is a bug in Constraint Lens: please report it with the scene file.',
 }))();

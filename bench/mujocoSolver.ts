@@ -1,0 +1,59 @@
+// MuJoCo as the solver: what the lens adds to each mj_step (the record of every step: ‖λ‖ and the
+// violation per element, energy, the blow-up watch; a checkpoint every 32 steps) against the bare
+// mj_step on the same model in the same process, alternating, medians of several rounds. Snapshots
+// (the analysed system of one step) are on demand and timed apart.
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadModel, nodeFileAccess } from '../src/import/index';
+import { compileModel, loadMujoco } from '../src/import/mujoco';
+import { MujocoRun } from '../src/import/mujocoRun';
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** The models timed: the MuJoCo fixtures and any public models shipped as fixtures. */
+function models(fixtures: string): string[] {
+  const out = ['four-bar.xml', 'mujoco/box-stack.xml', 'mujoco/solref-clamp.xml'].filter((f) => existsSync(join(fixtures, f)));
+  const pub = join(fixtures, 'public');
+  if (existsSync(pub))
+    for (const d of readdirSync(pub)) for (const f of readdirSync(join(pub, d))) if (/\.(xml|urdf)$/.test(f) && !/scene|assets/.test(f)) out.push(join('public', d, f));
+  return out;
+}
+
+export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds = 5): Promise<string[]> {
+  const rt = await loadMujoco();
+  const lines = ['| model | DOFs | bare mj_step, ms | with the lens, ms | ratio | one snapshot (analysed), ms |', '| --- | --- | --- | --- | --- | --- |'];
+  for (const name of models(fixtures)) {
+    const path = join(fixtures, name);
+    const parse = await loadModel(path, readFileSync(path, 'utf8'), { files: nodeFileAccess(fixtures) });
+    const model = parse.model;
+    if (!model) continue;
+    const bare: number[] = [], lens: number[] = [], snap: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const c = compileModel(rt, model.mainName, [...model.vfs].map(([n, data]) => ({ name: n, data })));
+      if ('error' in c) break;
+      const mj = rt.mj as unknown as { MjData: new (m: unknown) => { delete(): void }; mj_step(m: unknown, d: unknown): void; mj_resetData(m: unknown, d: unknown): void };
+      const d = new mj.MjData(c.model);
+      let t = performance.now();
+      for (let i = 0; i < steps; i++) mj.mj_step(c.model, d);
+      bare.push((performance.now() - t) / steps);
+      d.delete();
+      c.model.delete();
+      const run = MujocoRun.open(rt, model);
+      if ('error' in run) break;
+      t = performance.now();
+      run.step(steps);
+      lens.push((performance.now() - t) / run.currentStep);
+      t = performance.now();
+      run.snapshotAt(run.currentStep);
+      snap.push(performance.now() - t);
+      run.dispose();
+    }
+    if (bare.length === 0) continue;
+    const b = median(bare), l = median(lens);
+    lines.push(`| ${name} | ${model.compiled.nv} | ${b.toFixed(4)} | ${l.toFixed(4)} | ${(l / b).toFixed(2)} | ${median(snap).toFixed(2)} |`);
+  }
+  return lines;
+}

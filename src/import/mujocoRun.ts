@@ -1,0 +1,333 @@
+// MuJoCo as a solver under the lens: a run of mj_step on the model as written (all of MuJoCo: actuators
+// with ctrl from the keyframe or the user, tendons, limits, contacts, soft constraints, its integrator),
+// with a light record per step and a state checkpoint per step, so that MuJoCo's constraint system at any
+// step can be read again exactly (mj_setState with the warm start, then mj_forward gives the same
+// efc arrays the step computed) and analysed through the seam like the engine's own.
+import { analyseSystem, snapshotOfSystem, type ConstrainedSystem, type Energy, type SystemAnalysis, type SystemSnapshot } from '../engine';
+import type { ImportedModel } from './index';
+import { compileModel, type CompiledModel, type MjModelHandle, type MujocoRuntime } from './mujoco';
+import { EFC, type MjDataLike, readSystem, solverModule } from './mujocoSystem';
+
+/** What one mj_step left, kept for every step of a run (no matrices). */
+export interface MujocoStepRecord {
+  /** 1-based: the n-th mj_step (0 = the initial state after mj_forward). */
+  step: number;
+  t: number;
+  nefc: number;
+  ncon: number;
+  energy: Energy;
+  /** MuJoCo's solver iterations on the step. */
+  iterations: number;
+  /** Per element with rows at this step (ids into the run's `elements`): ‖λ‖₂ and max |violation| of its rows. */
+  elementIds: Int32Array;
+  elementLambda: Float64Array;
+  elementViolation: Float64Array;
+  /** max |qacc| and max |qvel| after the step (the blow-up watch reads them). */
+  maxQacc: number;
+  maxQvel: number;
+  /** MuJoCo's warnings that fired on this step, by name (badqacc, badqvel, …), with the DOF or element MuJoCo named. */
+  warnings: { name: string; info: number }[];
+  /** A NaN or infinity in qpos, qvel or qacc after the step. */
+  nonFinite: boolean;
+}
+
+/** An element that had constraint rows at some step (equality, limit, friction loss, contact pair). */
+export interface MujocoElement {
+  name: string;
+  type: string;
+}
+
+export interface MujocoRunOptions {
+  /** The initial state: this key (by name), else the imported model's keyframe, else qpos0. */
+  keyframe?: string;
+  /** Controls to hold during the run (nu numbers); default the key's ctrl, else zero. */
+  ctrl?: readonly number[];
+  /** Most steps kept (checkpoints and records); the run stops there. */
+  maxSteps?: number;
+}
+
+/** A state is kept every this many steps; a step between two is reached by stepping again from the earlier one. */
+const CHECKPOINT_EVERY = 32;
+
+const WARNING_NAMES = ['inertia', 'contactfull', 'cnstrfull', 'vgeomfull', 'badqpos', 'badqvel', 'badqacc', 'badctrl'];
+
+const maxAbs = (x: ArrayLike<number>): number => {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) {
+    const a = Math.abs(x[i]);
+    if (!(a <= m)) m = a; // NaN propagates as NaN
+  }
+  return m;
+};
+
+/** One MuJoCo run of one model: step, read any step's system, dispose. */
+export class MujocoRun {
+  readonly records: MujocoStepRecord[] = [];
+  readonly elements: MujocoElement[] = [];
+  private readonly elementByKey = new Map<number, number>();
+  private readonly scratchLambda: number[] = [];
+  private readonly views = new Map<string, Float64Array | Int32Array>();
+  private readonly scratchViolation: number[] = [];
+  private readonly checkpoints: Float64Array[] = [];
+  private readonly stateSpec: number;
+  private readonly stateBuf: { GetView(): Float64Array; delete(): void };
+  private readonly warningCounts: number[] = [];
+  private disposed = false;
+  /** Set when MuJoCo threw (an abort of its WebAssembly): the run cannot go on. */
+  failure?: string;
+
+  private constructor(
+    readonly rt: MujocoRuntime,
+    readonly model: ImportedModel,
+    private readonly m: MjModelHandle,
+    private readonly d: MjDataLike,
+    readonly maxSteps: number,
+  ) {
+    const mj = solverModule(rt);
+    this.stateSpec = mj.mjtState.mjSTATE_INTEGRATION.value | mj.mjtState.mjSTATE_WARMSTART.value;
+    this.stateBuf = new mj.DoubleBuffer(Math.max(1, mj.mj_stateSize(m, this.stateSpec))) as unknown as { GetView(): Float64Array; delete(): void };
+  }
+
+  /** Compile the imported model again in MuJoCo and put it at its initial state (mj_forward done). */
+  static open(rt: MujocoRuntime, model: ImportedModel, opts: MujocoRunOptions = {}): MujocoRun | { error: string } {
+    const compiled = compileModel(rt, model.mainName, [...model.vfs].map(([name, data]) => ({ name, data })));
+    if ('error' in compiled) return { error: `MuJoCo: ${compiled.error}` };
+    const mj = solverModule(rt);
+    const m = compiled.model;
+    let d: MjDataLike | undefined;
+    try {
+      d = new mj.MjData(m) as MjDataLike;
+      // MuJoCo computes the energy only when asked
+      // MuJoCo computes the energy only when asked; and after a bad acceleration it resets the data to
+      // qpos0 and goes on (autoreset), which would hide the blow-up this run is for: the run stops at
+      // the non-finite state instead (everything before it is MuJoCo's own step, unchanged)
+      const opt = m.opt as { enableflags: number; disableflags: number };
+      const bits = rt.mj as unknown as { mjtEnableBit: Record<string, { value: number }>; mjtDisableBit: Record<string, { value: number }> };
+      opt.enableflags = opt.enableflags | bits.mjtEnableBit.mjENBL_ENERGY.value;
+      opt.disableflags = opt.disableflags | (bits.mjtDisableBit.mjDSBL_AUTORESET?.value ?? 0);
+      const keyName = opts.keyframe ?? model.keyframe;
+      const key = keyName === undefined ? -1 : model.compiled.keys.findIndex((k) => k.name === keyName);
+      if (key >= 0) mj.mj_resetDataKeyframe(m, d, key);
+      else mj.mj_resetData(m, d);
+      if (opts.ctrl) (d.ctrl as Float64Array).set(opts.ctrl.slice(0, (d.ctrl as Float64Array).length));
+      mj.mj_forward(m, d);
+      const run = new MujocoRun(rt, model, m, d, Math.max(0, Math.floor(opts.maxSteps ?? 1_000_000)));
+      run.warningCounts.push(...run.readWarnings().map((w) => w.number));
+      run.checkpoint();
+      run.records.push(run.record(0));
+      return run;
+    } catch (e) {
+      d?.delete();
+      m.delete();
+      return { error: `MuJoCo failed at the initial state: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+
+  get currentStep(): number {
+    return this.records.length - 1;
+  }
+
+  get stopped(): boolean {
+    return this.failure !== undefined || this.disposed || this.currentStep >= this.maxSteps || this.records[this.records.length - 1].nonFinite;
+  }
+
+  /** The time step MuJoCo integrates with. */
+  get timestep(): number {
+    return Number((this.m.opt as { timestep: number }).timestep);
+  }
+
+  /** The integrator MuJoCo runs (m.opt.integrator by name). */
+  get integrator(): string {
+    const v = Number((this.m.opt as { integrator: number }).integrator);
+    return ['Euler', 'RK4', 'implicit', 'implicitfast'][v] ?? `integrator ${v}`;
+  }
+
+  /** Take up to n steps (stops at a non-finite state, a failure or maxSteps). Returns the new records. */
+  step(n = 1): MujocoStepRecord[] {
+    const out: MujocoStepRecord[] = [];
+    const mj = solverModule(this.rt);
+    for (let k = 0; k < n && !this.stopped; k++) {
+      try {
+        const before = Number(this.d.time);
+        mj.mj_step(this.m, this.d);
+        const rec = this.record(this.records.length);
+        // reading MuJoCo's warning counters costs more than the step of a small model: they are read on a
+        // non-finite or runaway state (where MuJoCo's bad-value warnings fire), and every 256 steps for the others
+        if (rec.t < before || rec.nonFinite || rec.maxQvel > 1e4 || rec.step % 256 === 0) rec.warnings = this.newWarnings();
+        this.records.push(rec);
+        if (rec.step % CHECKPOINT_EVERY === 0) this.checkpoint();
+        out.push(rec);
+      } catch (e) {
+        this.failure = `MuJoCo failed at step ${this.records.length}: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * MuJoCo's constraint system of step k (0 ≤ k ≤ currentStep): the one the k-th mj_step solved, at the
+   * state before it (read again from that state's checkpoint with its warm start, so the efc arrays are
+   * the step's own); step 0 is the initial state's, which is also what the first step solves.
+   */
+  systemAt(k: number): ConstrainedSystem {
+    if (!(k >= 0 && k <= this.currentStep)) throw new RangeError(`step ${k} is outside 0…${this.currentStep}`);
+    const mj = solverModule(this.rt);
+    const now = this.stateNow();
+    // the state before step k: the last checkpoint at or before it, then the steps in between again
+    // (MuJoCo is deterministic: the same state and warm start give the same step, bit for bit)
+    const before = Math.max(0, k - 1);
+    const from = Math.floor(before / CHECKPOINT_EVERY);
+    mj.mj_setState(this.m, this.d, this.checkpoints[from], this.stateSpec);
+    try {
+      for (let s = from * CHECKPOINT_EVERY; s < before; s++) mj.mj_step(this.m, this.d);
+      mj.mj_forward(this.m, this.d);
+      return { ...readSystem(this.rt, this.m, this.d, this.model.compiled, k), t: this.records[k].t };
+    } finally {
+      mj.mj_setState(this.m, this.d, now, this.stateSpec);
+      mj.mj_forward(this.m, this.d);
+    }
+  }
+
+  /** The analysed system at step k as the snapshot every view reads, with the analysis. */
+  snapshotAt(k: number): { snapshot: SystemSnapshot; analysis: SystemAnalysis | undefined; system: ConstrainedSystem; error?: string } {
+    const system = this.systemAt(k);
+    const an = analyseSystem(system);
+    if (!an.ok) return { snapshot: snapshotOfSystem(system, emptyAnalysis(system)), analysis: undefined, system, error: an.message };
+    return { snapshot: snapshotOfSystem(system, an), analysis: an, system };
+  }
+
+  /** The model handle and data for read-only use by the findings (never stepped through this). */
+  raw(): { m: MjModelHandle; d: MjDataLike } {
+    return { m: this.m, d: this.d };
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.stateBuf.delete();
+    this.d.delete();
+    this.m.delete();
+  }
+
+  private readWarnings(): { number: number; lastinfo: number }[] {
+    const w = this.d.warning as { size(): number; get(i: number): ({ number: number; lastinfo: number } & { delete?(): void }) | undefined };
+    const out: { number: number; lastinfo: number }[] = [];
+    for (let i = 0; i < w.size(); i++) {
+      const x = w.get(i);
+      out.push({ number: x?.number ?? 0, lastinfo: x?.lastinfo ?? 0 });
+      x?.delete?.();
+    }
+    return out;
+  }
+
+  /** The warnings whose counters went up since they were last read. */
+  private newWarnings(): MujocoStepRecord['warnings'] {
+    const fired: MujocoStepRecord['warnings'] = [];
+    this.readWarnings().forEach((w, i) => {
+      if (w.number > (this.warningCounts[i] ?? 0)) fired.push({ name: WARNING_NAMES[i] ?? `warning${i}`, info: w.lastinfo });
+      this.warningCounts[i] = w.number;
+    });
+    return fired;
+  }
+
+  private stateNow(): Float64Array {
+    solverModule(this.rt).mj_getState(this.m, this.d, this.stateBuf as never, this.stateSpec);
+    return Float64Array.from(this.stateBuf.GetView());
+  }
+
+  /** Keep the state every CHECKPOINT_EVERY steps (checkpoints[i] is the state after i·CHECKPOINT_EVERY steps). */
+  private checkpoint(): void {
+    this.checkpoints.push(this.stateNow());
+  }
+
+  /** The element of an efc row by (type, id), named once (contacts: all of a step's contacts are one element). */
+  private elementOf(type: number, id: number): number {
+    const contact = type >= EFC.frictionless;
+    const key = contact ? -1 : type * 1_000_000 + id;
+    let e = this.elementByKey.get(key);
+    if (e === undefined) {
+      e = this.elements.length;
+      this.elements.push(contact ? { name: 'contacts', type: 'contact' } : elementName(this.model.compiled, type, id));
+      this.elementByKey.set(key, e);
+    }
+    return e;
+  }
+
+  /**
+   * A view of one of MjData's own arrays (allocated with the data, unlike the efc arrays, which move with
+   * every step's arena): the bindings make a new view on each read, which costs as much as a small
+   * model's step, so it is kept until MuJoCo's memory grows (that detaches it: its length becomes 0).
+   */
+  private fixedView(name: 'qpos' | 'qvel' | 'qacc' | 'energy' | 'solver_niter'): ArrayLike<number> {
+    let v = this.views.get(name);
+    if (!v || v.length === 0) this.views.set(name, (v = this.d[name] as Float64Array | Int32Array));
+    return v;
+  }
+
+  private record(step: number): MujocoStepRecord {
+    const d = this.d;
+    const nefc = Number(d.nefc);
+    const type = d.efc_type as ArrayLike<number>, id = d.efc_id as ArrayLike<number>;
+    const force = d.efc_force as ArrayLike<number>, pos = d.efc_pos as ArrayLike<number>, margin = d.efc_margin as ArrayLike<number>;
+    const lam = this.scratchLambda, viol = this.scratchViolation;
+    const touched: number[] = [];
+    for (let r = 0; r < nefc; r++) {
+      const e = this.elementOf(type[r], id[r]);
+      if (lam.length <= e) {
+        lam.push(0);
+        viol.push(-1);
+      }
+      if (viol[e] < 0) {
+        touched.push(e);
+        viol[e] = 0;
+      }
+      lam[e] += force[r] * force[r];
+      const v = Math.abs(pos[r] - margin[r]);
+      if (!(v <= viol[e])) viol[e] = v;
+    }
+    touched.sort((a, b) => a - b);
+    const ids = Int32Array.from(touched);
+    const elementLambda = Float64Array.from(touched, (e) => Math.sqrt(lam[e]));
+    const elementViolation = Float64Array.from(touched, (e) => viol[e]);
+    for (const e of touched) {
+      lam[e] = 0;
+      viol[e] = -1;
+    }
+    const energy = this.fixedView('energy');
+    const maxQacc = maxAbs(this.fixedView('qacc')), maxQvel = maxAbs(this.fixedView('qvel')), maxQpos = maxAbs(this.fixedView('qpos'));
+    return {
+      step,
+      t: Number(d.time),
+      nefc,
+      ncon: Number(d.ncon),
+      energy: { potential: energy[0], kinetic: energy[1], total: energy[0] + energy[1] },
+      iterations: this.fixedView('solver_niter')[0] ?? 0,
+      elementIds: ids,
+      elementLambda,
+      elementViolation,
+      maxQacc,
+      maxQvel,
+      warnings: [],
+      nonFinite: !(Number.isFinite(maxQacc) && Number.isFinite(maxQvel) && Number.isFinite(maxQpos)),
+    };
+  }
+}
+
+/** An equality, limit or friction-loss element by MuJoCo's (efc_type, efc_id), named as the system's rows are. */
+function elementName(cm: CompiledModel, type: number, id: number): MujocoElement {
+  if (type === EFC.equality) return { name: cm.equalities[id]?.name || `${cm.equalities[id]?.type ?? 'equality'}${id}`, type: 'equality' };
+  if (type === EFC.limitJoint) return { name: cm.joints[id]?.name || `joint${id}`, type: 'limit' };
+  if (type === EFC.frictionDof) {
+    let j = -1;
+    for (let i = cm.joints.length - 1; i >= 0 && j < 0; i--) if (cm.joints[i].dofadr <= id) j = i;
+    return { name: cm.joints[j]?.name || `joint${j}`, type: 'frictionloss' };
+  }
+  return { name: `tendon${id}`, type: type === EFC.limitTendon ? 'limit' : 'frictionloss' };
+}
+
+/** The analysis of a system the seam could not analyse (sizes or values broken): nothing claimed. */
+function emptyAnalysis(s: ConstrainedSystem): SystemAnalysis {
+  const m = s.J.rows;
+  const A = { rows: m, cols: m, rowPtr: new Int32Array(m + 1), colIdx: new Int32Array(0), values: new Float64Array(0) };
+  return { ok: true, A, cond: { A: Infinity }, condEstimated: false, rankTolerance: 0, rank: { J: 0, rows: m, dofs: s.J.cols }, redundant: [], consistent: null, lambda: new Float64Array(m), lambdaSource: 'none', residual: 0, method: 'lstsq' };
+}
