@@ -13,9 +13,11 @@ import type { FileAccess, ModelParseResult } from '../import';
 import type { MujocoComparison, MujocoSection } from '../protocol';
 import { Disposable } from './dispose';
 import { toPanelComparison } from './logic/mujocoSection';
-import type { SceneState } from './scenes';
+import type { SceneState as AnySceneState } from './logic/sceneStore';
 import { errorMessage, keyOf } from './util';
 
+/** The host's scene state: the store's, keyed by URIs (scenes.ts, which imports this module, names the same type). */
+type SceneState = AnySceneState<vscode.Uri>;
 type Importer = typeof import('../import');
 
 let importer: Promise<Importer> | undefined;

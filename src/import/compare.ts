@@ -8,7 +8,7 @@
 // torquescale·vec(q₂⁻¹q₁·relpose) in body2's frame, so λ = ½·torquescale·R₂·f at the current pose).
 import { inspectParsed, Simulation, type SystemSnapshot } from '../engine';
 import { mulMV, qmat, qmul } from './geometry';
-import type { ImportedModel, ModelParseResult } from './index';
+import type { ImportedModel, ModelParseResult } from './model';
 import { compileModel, loadMujoco, runMujoco, type MujocoRun } from './mujoco';
 
 export interface EqualityComparison {

@@ -18,8 +18,8 @@ import { createContext } from './context';
 import { readPalette3D, type Palette3D } from './palette';
 import { pick, project, type Target } from './pick';
 import { TrailLayer, type TrailMode } from './trail';
-import { describeTarget, legendInfo, glyphUnit, arrowScales, type ForceMode, type Scales } from './describe';
-import { followContact, nextTarget, resolveSelection, sameTarget, targetLabel, targetName, targetPoint, type Selection3D } from './selection';
+import { describeTarget, legendInfo, glyphUnit, arrowScales, targetLabel, type ForceMode, type Scales } from './describe';
+import { followContact, nextTarget, resolveSelection, sameTarget, targetName, targetPoint, type Selection3D } from './selection';
 import type { ContactData } from './read';
 
 export type { Selection3D };
