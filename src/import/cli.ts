@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Codes, inspectParsed, parseScene, type Diagnostic, type InspectResult, type Limits, type ParseResult } from '../engine';
+import { formatNumber } from '../shared';
 import { compareWithMujoco, type CompareResult } from './compare';
 import { exportScene } from './export';
 import { cliWorkspace, isModelFile, loadModel, nodeFileAccess, type ModelParseResult } from './index';
@@ -137,12 +138,8 @@ export async function runImportCommand(argv: string[], out: (s: string) => void 
   return parse.hasErrors ? 1 : 0;
 }
 
-const fmt = (x: number, d = 6): string => {
-  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'NaN' : x > 0 ? '∞' : '−∞';
-  if (x === 0) return '0';
-  const a = Math.abs(x);
-  return a >= 1e-3 && a < 1e6 ? String(Number(x.toPrecision(d))) : x.toExponential(d - 1);
-};
+/** Six significant digits by default (MuJoCo next to our figures), fixed notation below a million. */
+const fmt = (x: number, d = 6): string => formatNumber(x, d, { sciAbove: 1e6 });
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
 /** The comparison as text (one block per equality). */
