@@ -43,3 +43,6 @@ export type * from './collision/types';
 export { stepNonlinear, solveContactsPgs, stepVelocity, defaultNonlinearSettings, defaultVelocitySettings, type NewtonReport, type PgsReport, type NonlinearSettings, type VelocitySettings } from './contact';
 // Contacts in a run: the finite cone-ratio convention of ContactReport.
 export { CONE_RATIO_MAX, finiteConeRatio } from './contactReports';
+// Small vector, quaternion ([x, y, z, w], scalar last) and row-major 3×3 helpers: the importer and the
+// 3D view use the engine's own rather than copies that could disagree on a convention.
+export { cross, dot, mat3MulVec, mat3TMulVec, norm, quatConj, quatMul, quatRotateInv, quatToMat3, scale, sub } from './math';

@@ -7,7 +7,7 @@
 // converted to our convention (our C = 2·vec(q_err) in the world frame; MuJoCo's is
 // torquescale·vec(q₂⁻¹q₁·relpose) in body2's frame, so λ = ½·torquescale·R₂·f at the current pose).
 import { inspectParsed, Simulation, type SystemSnapshot } from '../engine';
-import { mulMV, qmat, qmul } from './geometry';
+import { mulMV, qmat, qmul, type Mat } from './geometry';
 import type { ImportedModel, ModelParseResult } from './model';
 import { compileModel, loadMujoco, runMujoco, type MujocoRun } from './mujoco';
 
@@ -154,7 +154,7 @@ const tally = (run: MujocoRun, k: 'contacts' | 'limits' | 'friction') => ({
 });
 
 /** Rotation of the weld's body2 at the initial state (for converting its rotational rows). */
-function rotationOfBody2(model: ImportedModel, eq: number): number[] | undefined {
+function rotationOfBody2(model: ImportedModel, eq: number): Mat | undefined {
   const e = model.compiled.equalities[eq];
   if (e.type !== 'weld') return undefined;
   if (e.objtype === 'site') {
@@ -168,7 +168,7 @@ function rotationOfBody2(model: ImportedModel, eq: number): number[] | undefined
  * MuJoCo's rows of one equality in our units. Weld rotational rows: a force f_rot becomes the
  * world-frame λ = ½·ts·R₂·f_rot; a position error e_rot (ts·vec, body2 frame) becomes 2·e_rot/ts.
  */
-function convertRows(type: string, ts: number, rows: number[], R2: number[] | undefined, kind: 'force' | 'position'): number[] {
+function convertRows(type: string, ts: number, rows: number[], R2: Mat | undefined, kind: 'force' | 'position'): number[] {
   if (type !== 'weld' || rows.length !== 6) return [...rows];
   const rot: [number, number, number] = [rows[3], rows[4], rows[5]];
   if (kind === 'position') return [...rows.slice(0, 3), ...rot.map((x) => (ts !== 0 ? (2 * x) / ts : 0))];
