@@ -6,7 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Codes, inspectParsed, parseScene, type Diagnostic, type InspectResult, type Limits, type ParseResult } from '../engine';
+import { SHARED_OPTIONS, UsageError, scanArgv, wholeNumber } from '../cli/argv';
+import { Codes, DEFAULT_LIMITS, inspectParsed, parseScene, type Diagnostic, type InspectResult, type Limits, type ParseResult } from '../engine';
 import { formatNumber } from '../shared';
 import { compareWithMujoco, type CompareResult } from './compare';
 import { exportScene } from './export';
@@ -46,8 +47,6 @@ export async function inspectForCli(file: string, text: string, keyframe?: strin
 /** No terminal control characters from a model file reach the terminal. */
 export const printable = (s: string): string => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?'); // eslint-disable-line no-control-regex
 
-class ImportUsageError extends Error {}
-
 interface ImportArgs {
   command: 'compare' | 'export-scene';
   file: string;
@@ -57,29 +56,26 @@ interface ImportArgs {
   output?: string;
 }
 
+/** The options each model command takes (the CLI's spellings, SHARED_OPTIONS). */
+const TAKES: Record<ImportArgs['command'], ReadonlySet<string>> = {
+  compare: new Set(['json', 'steps', 'keyframe']),
+  'export-scene': new Set(['keyframe', 'output']),
+};
+
 function parseImportArgs(argv: string[]): ImportArgs {
-  const [command, ...rest] = argv;
-  const a: Partial<ImportArgs> = { command: command as ImportArgs['command'], json: false };
-  for (let i = 0; i < rest.length; i++) {
-    const t = rest[i];
-    const val = () => {
-      const v = rest[++i];
-      if (v === undefined) throw new ImportUsageError(`${t} needs a value`);
-      return v;
-    };
-    if (t === '--json' && command === 'compare') a.json = true;
-    else if (t === '--steps' && command === 'compare') {
-      const v = val();
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 1_000_000) throw new ImportUsageError(`--steps must be an integer from 0 to 1000000, got '${v}'`);
-      a.steps = n;
-    } else if (t === '--keyframe') a.keyframe = val();
-    else if ((t === '-o' || t === '--output') && command === 'export-scene') a.output = val();
-    else if (t.startsWith('-')) throw new ImportUsageError(`unknown option '${t}' for ${command}`);
-    else if (a.file === undefined) a.file = t;
-    else throw new ImportUsageError(`unexpected argument '${t}'`);
+  const [command, ...rest] = argv as [ImportArgs['command'], ...string[]];
+  const a: Partial<ImportArgs> = { command, json: false };
+  for (const item of scanArgv(rest, SHARED_OPTIONS)) {
+    if (item.kind === 'positional') {
+      if (a.file !== undefined) throw new UsageError(`unexpected argument '${item.value}'`);
+      a.file = item.value;
+    } else if (item.kind === 'unknown' || !TAKES[command].has(item.name)) throw new UsageError(`unknown option '${item.raw}' for ${command}`);
+    else if (item.name === 'json') a.json = true;
+    else if (item.name === 'steps') a.steps = wholeNumber('--steps', item.value ?? '');
+    else if (item.name === 'keyframe') a.keyframe = item.value;
+    else if (item.name === 'output') a.output = item.value;
   }
-  if (!a.file) throw new ImportUsageError(`${command} needs a MODEL file (.xml or .urdf)`);
+  if (!a.file) throw new UsageError(`${command} needs a MODEL file (.xml or .urdf)`);
   return a as ImportArgs;
 }
 
@@ -126,9 +122,15 @@ export async function runImportCommand(argv: string[], out: (s: string) => void 
     if (parse.diagnostics.length) out(['Diagnostics:', ...diagLines(parse.diagnostics)].join('\n'));
     return parse.hasErrors ? 1 : 0;
   }
+  // `--steps` takes what the other commands take; like their runs, the comparison stops at the steps limit.
+  let steps = args.steps;
+  if (steps !== undefined && steps > DEFAULT_LIMITS.steps) {
+    err(`constraint-lens: --steps ${steps} is above the steps limit (${DEFAULT_LIMITS.steps}); compare runs ${DEFAULT_LIMITS.steps} steps`);
+    steps = DEFAULT_LIMITS.steps;
+  }
   let cmp: CompareResult;
   try {
-    cmp = await compareWithMujoco(parse, args.steps);
+    cmp = await compareWithMujoco(parse, steps);
   } catch (e) {
     err(printable(`constraint-lens: compare failed: ${(e as Error).message}`));
     return 1;
