@@ -9,45 +9,16 @@
 import { inspectParsed, Simulation, type SystemSnapshot } from '../engine';
 import { mulMV, qmat, qmul, type Mat } from './geometry';
 import type { ImportedModel, ModelParseResult } from './model';
+import type { MujocoComparisonOf, MujocoEqualityOf } from '../protocol';
 import { compileModel, loadMujoco, runMujoco, type MujocoRun } from './mujoco';
 
-export interface EqualityComparison {
-  /** MuJoCo's name (or `<type><id>`) and our constraint's name. */
-  name: string;
-  type: string;
-  constraint?: string;
-  rows: string[];
-  /** At t = 0. */
-  mujocoForce: number[];
-  ourLambda: number[];
-  mujocoR: number[];
-  mujocoDiagA: number[];
-  ourDiagA: number[];
-  solref: [number, number];
-  solimp: number[];
-  /** ‖C‖ per recorded step (our units for both), and its maximum and final value. */
-  violation: { mujoco: number[]; ours: number[]; mujocoMax: number; oursMax: number; mujocoFinal: number; oursFinal: number };
-}
+/** One equality constraint of the comparison: the panel's MujocoEquality with plain numbers. */
+export type EqualityComparison = MujocoEqualityOf<number>;
 
-export interface CompareResult {
+/** The comparison: the panel's MujocoComparison with plain numbers, the model's name and the states' times. */
+export interface CompareResult extends MujocoComparisonOf<number> {
   model: string;
-  keyframe?: string;
-  steps: number;
-  dt: number;
   times: number[];
-  equalities: EqualityComparison[];
-  solver: { iterationsMin: number; iterationsMax: number; iterationsMean: number; warnings: { name: string; count: number }[] };
-  /**
-   * MuJoCo's constraint rows that are not equalities — contacts, joint limits, friction loss — as the most
-   * rows in one state and the number of states with any. Our engine simulates none of them here.
-   */
-  otherRows: Record<'contacts' | 'limits' | 'friction', { max: number; states: number }>;
-  /** Distance between MuJoCo's and our centre of mass of each body after the run. */
-  bodies: { name: string; distance: number }[];
-  /** Our run stopped early (non-finite value) at this step. */
-  stoppedAt?: number;
-  timing: { wasmLoadMs: number; mujocoMs: number; oursMs: number };
-  notes: string[];
 }
 
 const norm = (x: number[]) => Math.sqrt(x.reduce((s, v) => s + v * v, 0));
