@@ -212,7 +212,7 @@ const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInt
 const optInt = (x: unknown): boolean => x === undefined || (isInt(x) && x >= 0);
 const optStr = (x: unknown): boolean => x === undefined || typeof x === 'string';
 const isPos = (p: unknown): boolean => isObj(p) && isInt(p.line) && isInt(p.character) && p.line >= 0 && p.character >= 0;
-export const isRange = (r: unknown): r is Range => isObj(r) && isPos(r.start) && isPos(r.end);
+const isRange = (r: unknown): r is Range => isObj(r) && isPos(r.start) && isPos(r.end);
 
 /** Runtime validation of a message received from the webview (untrusted). */
 export function isWebviewMessage(m: unknown): m is WebviewMessage {
@@ -258,12 +258,12 @@ export function isSystemSnapshot(s: unknown): s is SystemSnapshot {
   );
 }
 
-export function isStepRecord(r: unknown): r is StepRecord {
+function isStepRecord(r: unknown): r is StepRecord {
   return isObj(r) && typeof r.step === 'number' && typeof r.t === 'number' && Array.isArray(r.C) && Array.isArray(r.lambda) && isObj(r.energy);
 }
 
 /** Structural check of a diagnostic (enough for the panel to list it and reveal its range). */
-export function isDiagnostic(d: unknown): d is Diagnostic {
+function isDiagnostic(d: unknown): d is Diagnostic {
   return isObj(d) && typeof d.message === 'string' && typeof d.code === 'string' && typeof d.severity === 'string' && isRange(d.range);
 }
 

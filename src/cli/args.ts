@@ -22,7 +22,7 @@ export interface Args {
   limits?: Partial<Limits>;
 }
 
-export type Parsed = Args | { help: Command | 'all' } | { version: true } | { usage: true };
+type Parsed = Args | { help: Command | 'all' } | { version: true } | { usage: true };
 
 interface CommandHelp {
   synopsis: string;

@@ -25,7 +25,7 @@ export const SHARED_OPTIONS = {
 } as const satisfies Record<string, OptionSpec>;
 
 /** One argument: an option of the table (by name, with its value when it takes one), an option it lacks, or a positional. */
-export type ArgvItem =
+type ArgvItem =
   | { kind: 'option'; name: string; raw: string; value?: string }
   | { kind: 'unknown'; raw: string }
   | { kind: 'positional'; value: string };

@@ -142,7 +142,7 @@ export class ModelService extends Disposable {
  * (the model's own folder when it is in none), read through `vscode.workspace.fs`. Local files
  * resolve symbolic links first, so that a link cannot lead outside the folder (files.ts refuses it).
  */
-export function workspaceFiles(model: vscode.Uri): FileAccess {
+function workspaceFiles(model: vscode.Uri): FileAccess {
   const folder = vscode.workspace.getWorkspaceFolder(model)?.uri ?? vscode.Uri.joinPath(model, '..');
   const local = model.scheme === 'file';
   const toUri = (p: string): vscode.Uri => (local ? vscode.Uri.file(p) : model.with({ path: p }));

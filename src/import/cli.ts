@@ -13,7 +13,7 @@ import { compareWithMujoco, type CompareResult } from './compare';
 import { exportScene } from './export';
 import { cliWorkspace, isModelFile, loadModel, nodeFileAccess, type ModelParseResult } from './index';
 
-export const IMPORT_USAGE = `  constraint-lens inspect|simulate|report MODEL.xml|MODEL.urdf [--keyframe NAME] …
+const IMPORT_USAGE = `  constraint-lens inspect|simulate|report MODEL.xml|MODEL.urdf [--keyframe NAME] …
   constraint-lens compare MODEL [--steps N] [--keyframe NAME] [--json]
   constraint-lens export-scene MODEL [-o OUT.scene.json] [--keyframe NAME]`;
 
@@ -21,7 +21,7 @@ export const IMPORT_USAGE = `  constraint-lens inspect|simulate|report MODEL.xml
 export const isModelPath = (file: string, text: string): boolean => isModelFile(file, text);
 
 /** Parse a scene, or load a model (its <include>s and assets only from the current folder, or the model's). */
-export async function parseForCli(file: string, text: string, keyframe?: string, limits?: Partial<Limits>): Promise<ParseResult> {
+async function parseForCli(file: string, text: string, keyframe?: string, limits?: Partial<Limits>): Promise<ParseResult> {
   if (!isModelFile(file, text)) {
     const r = parseScene(text, limits);
     if (keyframe !== undefined) {
@@ -145,7 +145,7 @@ const fmt = (x: number, d = 6): string => formatNumber(x, d, { sciAbove: 1e6 });
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
 /** The comparison as text (one block per equality). */
-export function formatComparison(c: CompareResult): string {
+function formatComparison(c: CompareResult): string {
   const lines: string[] = [];
   lines.push(`MuJoCo vs Constraint Lens: ${c.model}${c.keyframe ? ` (keyframe ${c.keyframe})` : ''}`);
   lines.push(`Run: ${c.steps} steps of ${fmt(c.dt)} s (t = ${fmt(c.steps * c.dt)} s). MuJoCo: soft constraints (solref/solimp), ${fmt(c.solver.iterationsMin, 3)}–${fmt(c.solver.iterationsMax, 3)} solver iterations per step (mean ${fmt(c.solver.iterationsMean, 3)}), warnings: ${c.solver.warnings.length ? c.solver.warnings.map((w) => `${w.name} ×${w.count}`).join(', ') : 'none'}. Ours: exact solve (KKT).`);

@@ -19,7 +19,7 @@ export interface ChainJoint {
   axis: Vec3;
 }
 
-export type ChainKind =
+type ChainKind =
   | { kind: 'fixed' }
   | { kind: 'free' }
   | { kind: 'ball'; point: Vec3 }
@@ -29,10 +29,10 @@ export type ChainKind =
   | { kind: 'unsupported'; reason: string };
 
 /** Relative tolerance for "the axes meet in one point". */
-export const MEET_TOLERANCE = 1e-9;
+const MEET_TOLERANCE = 1e-9;
 
 /** The point closest to all lines (x_k + t·a_k) in the least-squares sense, and the largest distance to a line. */
-export function commonPoint(joints: readonly ChainJoint[]): { point: Vec3; distance: number } | undefined {
+function commonPoint(joints: readonly ChainJoint[]): { point: Vec3; distance: number } | undefined {
   // Σ (I − a aᵀ) x = Σ (I − a aᵀ) x_k
   const M = [0, 0, 0, 0, 0, 0, 0, 0, 0];
   const r: Vec3 = [0, 0, 0];

@@ -17,7 +17,7 @@ export type RecordExtras = Pick<StepRecord, 'contacts' | 'contactCount' | 'compl
 const EXTRA_KEYS = ['contacts', 'contactCount', 'complementarity', 'maxPenetration', 'pgs', 'newton'] as const satisfies readonly (keyof RecordExtras)[];
 
 /** A record's extras, or null when it has none (a scene without contacts). */
-export function recordExtras(r: StepRecord): RecordExtras | null {
+function recordExtras(r: StepRecord): RecordExtras | null {
   let out: Record<string, unknown> | null = null;
   for (const k of EXTRA_KEYS) if (r[k] !== undefined) (out ??= {})[k] = r[k];
   return out as RecordExtras | null;

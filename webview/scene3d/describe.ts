@@ -39,7 +39,7 @@ const diag = (d: SceneData): number => {
 };
 
 /** The median distance between what each constraint joins (body centres; world anchors). */
-export function typicalSpacing(d: SceneData, f: Frame): number {
+function typicalSpacing(d: SceneData, f: Frame): number {
   const ds: number[] = [];
   d.constraints.forEach((c, i) => {
     const pa: V3 = c.a >= 0 ? poseOf(f.poses, c.a).p : f.anchorA[i];

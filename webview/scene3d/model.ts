@@ -11,7 +11,7 @@ import { readContacts, readShapes, type ContactData, type ShapeData } from './re
 export type { ItemState };
 
 /** A body as drawn: the scene's name, fixedness and mass, its inertia box and shapes. */
-export interface BodyData extends Pick<SceneBodyInfo, 'name' | 'fixed' | 'mass'> {
+interface BodyData extends Pick<SceneBodyInfo, 'name' | 'fixed' | 'mass'> {
   /** Equivalent inertia box in the body frame (when mass and inertia are known). */
   box?: { half: V3; q: Q4 };
   shapes: ShapeData[];
@@ -21,7 +21,7 @@ export interface BodyData extends Pick<SceneBodyInfo, 'name' | 'fixed' | 'mass'>
  * A constraint as drawn: the scene's name, type, file index, anchors and axes (in A's / B's frame,
  * world frame for the world; axes when the type has one and it is known), with its bodies' indices.
  */
-export interface ConstraintData extends Omit<SceneConstraintInfo, 'bodyA' | 'bodyB'> {
+interface ConstraintData extends Omit<SceneConstraintInfo, 'bodyA' | 'bodyB'> {
   /** Body indices in scene order; -1 for the world. */
   a: number;
   b: number;
@@ -43,7 +43,7 @@ export interface SceneData {
 }
 
 /** The forces and torques a constraint applies to its ends at a step (the snapshot's constraint report). */
-export type ConstraintForces = Pick<SystemSnapshot['constraints'][number], 'forceA' | 'torqueA' | 'forceB' | 'torqueB'>;
+type ConstraintForces = Pick<SystemSnapshot['constraints'][number], 'forceA' | 'torqueA' | 'forceB' | 'torqueB'>;
 
 export interface Frame {
   step: number;
@@ -191,7 +191,7 @@ export function sceneData(model: PanelModel, run: RunRecords = recordsRun(model.
 }
 
 /** Radius of a sphere around the body's origin that holds its drawing. */
-export function bodyExtent(b: BodyData): number {
+function bodyExtent(b: BodyData): number {
   let r = b.box ? Math.hypot(...b.box.half) : 0;
   for (const s of b.shapes) {
     const o = Math.hypot(...s.position);

@@ -16,7 +16,7 @@ export interface Selection3D {
   contact?: string;
 }
 
-export type TargetKind = 'body' | 'constraint' | 'contact';
+type TargetKind = 'body' | 'constraint' | 'contact';
 
 export interface Target {
   kind: TargetKind;
@@ -25,7 +25,7 @@ export interface Target {
 }
 
 /** The name of one end of a contact: a body name, `world` for the world (index −1 or a missing body). */
-export function endName(data: SceneData, who: string | number | undefined): string {
+function endName(data: SceneData, who: string | number | undefined): string {
   if (typeof who === 'string') return who;
   if (typeof who === 'number' && who >= 0) return data.bodies[who]?.name ?? `#${who}`;
   return 'world';
