@@ -1,5 +1,6 @@
 // Command line of `node dist/bench.js` (see the usage text below and bench/README.md).
 import * as path from 'node:path';
+import { nonNegativeNumber, positiveWholeNumber, positiveWholeNumbers, scanArgv, UsageError, type OptionSpec } from '../src/cli/argv';
 
 export const CONTENDERS = ['engine', 'dense', 'mujoco', 'mujoco-old', 'rapier', 'cannon'] as const;
 export type ContenderId = (typeof CONTENDERS)[number];
@@ -57,11 +58,16 @@ export const USAGE = `usage: node dist/bench.js [options]
   --tall-only          only the tall-systems bench (same as --no-chain --no-typing)
   --out FILE           where to write the JSON (default bench/results/latest.json)`;
 
-function sizesOf(s: string, what: string): number[] {
-  const out = s.split(',').map((x) => Number(x.trim()));
-  if (!out.length || out.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`${what}: positive integers, comma-separated`);
-  return out;
-}
+/** The bench's options (node:util parseArgs through the CLI's scanArgv; values checked by the CLI's validators). */
+const flag: OptionSpec = { type: 'boolean' };
+const value: OptionSpec = { type: 'string' };
+const TABLE: Record<string, OptionSpec> = {
+  quick: flag, sizes: value, rounds: value, 'max-rounds': value, 'min-timed-ms': value, only: value,
+  'dense-budget': value, budget: value, 'no-variants': flag, 'engine-in-process': flag, 'no-chain': flag,
+  'no-typing': flag, 'typing-sizes': value, 'typing-runs': value, 'pile-sizes': value, 'no-pile': flag,
+  'pile-only': flag, 'tall-sizes': value, 'no-tall': flag, 'tall-only': flag, out: value,
+  help: { type: 'boolean', short: 'h' },
+};
 
 export function parseArgs(argv: string[]): Options {
   const o: Options = {
@@ -83,55 +89,48 @@ export function parseArgs(argv: string[]): Options {
     tall: true,
     tallSizes: [1000, 2000, 10000],
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--quick') {
-      o.sizes = [10, 100];
-      o.typingSizes = [100];
-    } else if (a === '--sizes') o.sizes = sizesOf(next(), '--sizes');
-    else if (a === '--dense-budget') o.denseBudgetS = Number(next());
-    else if (a === '--budget') o.budgetS = Number(next());
-    else if (a === '--no-variants') o.variants = false;
-    else if (a === '--engine-in-process') o.engineIsolated = false;
-    else if (a === '--no-chain') o.chain = false;
-    else if (a === '--no-typing') o.typing = false;
-    else if (a === '--typing-sizes') o.typingSizes = sizesOf(next(), '--typing-sizes');
-    else if (a === '--typing-runs') o.typingRuns = Number(next());
-    else if (a === '--tall-sizes') o.tallSizes = sizesOf(next(), '--tall-sizes');
-    else if (a === '--no-tall') o.tall = false;
-    else if (a === '--tall-only') {
-      o.chain = false;
-      o.typing = false;
+  for (const item of scanArgv(argv, TABLE)) {
+    if (item.kind !== 'option') throw new UsageError(`unknown argument ${item.kind === 'unknown' ? item.raw : item.value}\n${USAGE}`);
+    const a = item.raw.startsWith('--') ? item.raw : `--${item.name}`;
+    const v = item.value ?? '';
+    switch (item.name) {
+      case 'quick':
+        o.sizes = [10, 100];
+        o.typingSizes = [100];
+        break;
+      case 'sizes': o.sizes = positiveWholeNumbers(a, v); break;
+      case 'dense-budget': o.denseBudgetS = nonNegativeNumber(a, v); break;
+      case 'budget': o.budgetS = nonNegativeNumber(a, v); break;
+      case 'no-variants': o.variants = false; break;
+      case 'engine-in-process': o.engineIsolated = false; break;
+      case 'no-chain': o.chain = false; break;
+      case 'no-typing': o.typing = false; break;
+      case 'typing-sizes': o.typingSizes = positiveWholeNumbers(a, v); break;
+      case 'typing-runs': o.typingRuns = positiveWholeNumber(a, v); break;
+      case 'tall-sizes': o.tallSizes = positiveWholeNumbers(a, v); break;
+      case 'no-tall': o.tall = false; break;
+      case 'tall-only':
+      case 'pile-only':
+        o.chain = false;
+        o.typing = false;
+        break;
+      case 'rounds': o.rounds = positiveWholeNumber(a, v); break;
+      case 'max-rounds': o.maxRounds = positiveWholeNumber(a, v); break;
+      case 'min-timed-ms': o.minTimedMs = nonNegativeNumber(a, v); break;
+      case 'pile-sizes': o.pileSizes = positiveWholeNumbers(a, v); break;
+      case 'no-pile': o.pileSizes = []; break;
+      case 'out': o.outFile = path.resolve(v); break;
+      case 'only': {
+        const ids = v.split(',').map((s) => s.trim());
+        const bad = ids.filter((x) => !(CONTENDERS as readonly string[]).includes(x));
+        if (bad.length) throw new UsageError(`--only: unknown contender(s) ${bad.join(', ')} (known: ${CONTENDERS.join(', ')})`);
+        o.contenders = ids as ContenderId[];
+        break;
+      }
+      case 'help':
+        console.log(USAGE);
+        process.exit(0);
     }
-    else if (a === '--rounds') o.rounds = Number(next());
-    else if (a === '--max-rounds') o.maxRounds = Number(next());
-    else if (a === '--min-timed-ms') o.minTimedMs = Number(next());
-    else if (a === '--pile-sizes') o.pileSizes = sizesOf(next(), '--pile-sizes');
-    else if (a === '--no-pile') o.pileSizes = [];
-    else if (a === '--pile-only') {
-      o.chain = false;
-      o.typing = false;
-    } else if (a === '--out') o.outFile = path.resolve(next());
-    else if (a === '--only') {
-      const ids = next().split(',').map((s) => s.trim());
-      const bad = ids.filter((x) => !(CONTENDERS as readonly string[]).includes(x));
-      if (bad.length) throw new Error(`--only: unknown contender(s) ${bad.join(', ')} (known: ${CONTENDERS.join(', ')})`);
-      o.contenders = ids as ContenderId[];
-    } else if (a === '--help' || a === '-h') {
-      console.log(USAGE);
-      process.exit(0);
-    } else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
-  if (!(o.denseBudgetS >= 0)) throw new Error('--dense-budget: a number of seconds ≥ 0');
-  if (!(o.budgetS >= 0)) throw new Error('--budget: a number of seconds ≥ 0');
-  if (!Number.isInteger(o.rounds) || o.rounds < 1) throw new Error('--rounds: a positive integer');
-  if (!Number.isInteger(o.maxRounds) || o.maxRounds < 1) throw new Error('--max-rounds: a positive integer');
-  if (!(o.minTimedMs >= 0)) throw new Error('--min-timed-ms: a number of milliseconds ≥ 0');
-  if (!Number.isInteger(o.typingRuns) || o.typingRuns < 1) throw new Error('--typing-runs: a positive integer');
   return o;
 }

@@ -1,7 +1,7 @@
 // The inspector page, shared by the extension's webview and the standalone HTML report.
 // Pure function (no vscode, no DOM): the caller supplies URIs or inline assets.
 
-export interface PanelHtmlOptions {
+interface PanelHtmlOptions {
   /** `webview.cspSource` in VS Code; '' (or omitted sources) for a self-contained report. */
   cspSource: string;
   /** A fresh random nonce (base64/hex, no quotes). */
@@ -23,7 +23,7 @@ const escapeHtml = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** Makes text safe inside a <script> element: no `</script`, no `<!--`. */
-export const escapeScriptText = (s: string): string => s.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+const escapeScriptText = (s: string): string => s.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 
 /** Makes JSON text safe inside <script type="application/json"> (JSON.parse-compatible). */
 export const escapeJsonForHtml = (s: string): string => s.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');

@@ -3,7 +3,7 @@ import type { Diagnostic, InspectResult, Simulation, ShapeSpec, SceneSpec } from
 import type { PanelModel } from './protocol';
 
 /** What the extension host decides for its panel (a report takes the scene's own). */
-export interface PanelModelOptions {
+interface PanelModelOptions {
   /** The diagnostics to list (the extension: those it publishes in the Problems panel); default: all of the scene's. */
   diagnostics?: Diagnostic[];
   /** Syntax errors VS Code's JSON service reports instead (PanelModel.syntaxErrors). */
@@ -18,7 +18,7 @@ export interface PanelModelOptions {
 }
 
 /** All diagnostics of an inspection and of its run so far (each once). */
-export function sceneDiagnostics(inspect: InspectResult, sim?: Simulation): Diagnostic[] {
+function sceneDiagnostics(inspect: InspectResult, sim?: Simulation): Diagnostic[] {
   return [...inspect.diagnostics, ...(sim?.diagnostics ?? []).filter((d) => !inspect.diagnostics.includes(d))];
 }
 

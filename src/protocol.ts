@@ -1,47 +1,35 @@
 // The typed messages between the extension host and the inspector webview (and the data
 // embedded in a standalone report). The only module both sides import: pure TypeScript,
 // no vscode, no DOM, no Node APIs.
-import type { StepRecord, SystemSnapshot, Diagnostic, Range, Vec3, ShapeSpec } from './engine';
+import type { BodySpec, ConstraintSpec, ShapeSpec, StepRecord, SystemSnapshot, Diagnostic, Range } from './engine';
 import { isHistoryChunk, type HistoryChunk } from './shared/history';
 
 export type { StepRecord, SystemSnapshot, Diagnostic, Range, HistoryChunk };
 export type { ContactReport, NewtonSnapshot, NewtonStepReport, PgsStepReport } from './engine';
 
-/** A body as the scene file defines it (what the 3D view draws besides the poses). */
-export interface SceneBodyInfo {
-  name: string;
-  fixed: boolean;
+/** A body as the scene file defines it (what the 3D view draws besides the poses): the scene's BodySpec fields. */
+export interface SceneBodyInfo extends Pick<BodySpec, 'name' | 'fixed'>, Partial<Pick<BodySpec, 'mass' | 'shapes'>> {
   /** Index in the file's bodies array (the `reveal` message's bodyIndex); the array position when absent. */
   fileIndex?: number;
-  mass?: number;
-  /** Body-frame inertia, row-major 3×3 (for the inertia box). */
+  /** Body-frame inertia, row-major 3×3 (for the inertia box); a plain array, as JSON carries it. */
   inertia?: number[];
-  /** Contact shapes in the body frame, when the scene gives any. */
-  shapes?: ShapeSpec[];
 }
 
-/** A constraint as the scene file defines it: anchors and axes in the bodies' frames (world frame for "world"). */
-export interface SceneConstraintInfo {
-  name: string;
-  type: string;
-  /** Index in the file's constraints array (ConstraintReport.fileIndex). */
-  fileIndex: number;
-  bodyA: string;
-  bodyB: string;
-  anchorA: Vec3;
-  anchorB: Vec3;
-  axisA?: Vec3;
-  axisB?: Vec3;
-  /** lock: the locked world axes. */
-  linear?: [boolean, boolean, boolean];
-  angular?: [boolean, boolean, boolean];
-}
+/**
+ * A constraint as the scene file defines it: the report's identity (name, type, file index, bodies)
+ * and the scene's anchors and axes in the bodies' frames (world frame for "world").
+ */
+export type SceneConstraintInfo = Pick<SystemSnapshot['constraints'][number], 'name' | 'type' | 'fileIndex' | 'bodyA' | 'bodyB'> &
+  Pick<ConstraintSpec, 'anchorA' | 'anchorB' | 'axisA' | 'axisB' | 'linear' | 'angular'>;
 
 /** A number of the MuJoCo section; null where it is not finite (messages travel as JSON). */
 export type MaybeNumber = number | null;
 
-/** One equality constraint of a MuJoCo comparison (src/import/compare.ts; units in docs/import.md). */
-export interface MujocoEquality {
+/**
+ * One equality constraint of a MuJoCo comparison (units in docs/import.md), its numbers of type N:
+ * `number` where src/import/compare.ts computes it, MaybeNumber in the panel.
+ */
+export interface MujocoEqualityOf<N> {
   /** MuJoCo's name (or `<type><id>`), its type, and the constraint it became here (none: not converted). */
   name: string;
   type: string;
@@ -49,33 +37,39 @@ export interface MujocoEquality {
   /** Our row labels (`close.x` …). */
   rows: string[];
   /** At t = 0: MuJoCo's efc_force of the rows, our λ, MuJoCo's regulariser R and A diagonal, ours. */
-  mujocoForce: MaybeNumber[];
-  ourLambda: MaybeNumber[];
-  mujocoR: MaybeNumber[];
-  mujocoDiagA: MaybeNumber[];
-  ourDiagA: MaybeNumber[];
+  mujocoForce: N[];
+  ourLambda: N[];
+  mujocoR: N[];
+  mujocoDiagA: N[];
+  ourDiagA: N[];
   solref: [number, number];
   solimp: number[];
-  /** ‖C‖ per recorded state (t = 0 first), both in our units. */
-  violation: { mujoco: MaybeNumber[]; ours: MaybeNumber[]; mujocoMax: MaybeNumber; oursMax: MaybeNumber; mujocoFinal: MaybeNumber; oursFinal: MaybeNumber };
+  /** ‖C‖ per recorded state (t = 0 first), both in our units, and its maximum and final value. */
+  violation: { mujoco: N[]; ours: N[]; mujocoMax: N; oursMax: N; mujocoFinal: N; oursFinal: N };
 }
+export type MujocoEquality = MujocoEqualityOf<MaybeNumber>;
 
-/** MuJoCo's run of the model next to ours (the inspector's "MuJoCo" section). */
-export interface MujocoComparison {
+/** MuJoCo's run of the model next to ours (the inspector's "MuJoCo" section), its numbers of type N as above. */
+export interface MujocoComparisonOf<N> {
   steps: number;
   dt: number;
   keyframe?: string;
-  equalities: MujocoEquality[];
+  equalities: MujocoEqualityOf<N>[];
   /** MuJoCo's solver iterations per step and its warnings. */
   solver: { iterationsMin: number; iterationsMax: number; iterationsMean: number; warnings: { name: string; count: number }[] };
-  /** MuJoCo's rows that are not equalities (not simulated here): most rows in one state, states with any. */
+  /**
+   * MuJoCo's constraint rows that are not equalities — contacts, joint limits, friction loss — as the most
+   * rows in one state and the number of states with any. Our engine simulates none of them here.
+   */
   otherRows: Record<'contacts' | 'limits' | 'friction', { max: number; states: number }>;
   /** Distance between MuJoCo's and our centre of mass of each body after the run (m). */
-  bodies: { name: string; distance: MaybeNumber }[];
+  bodies: { name: string; distance: N }[];
+  /** Our run stopped early (non-finite value) at this step. */
   stoppedAt?: number;
   timing: { wasmLoadMs: number; mujocoMs: number; oursMs: number };
   notes: string[];
 }
+export type MujocoComparison = MujocoComparisonOf<MaybeNumber>;
 
 /**
  * The "MuJoCo" section of an MJCF or URDF model's inspector (absent for scene files). The host fills
@@ -218,7 +212,7 @@ const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInt
 const optInt = (x: unknown): boolean => x === undefined || (isInt(x) && x >= 0);
 const optStr = (x: unknown): boolean => x === undefined || typeof x === 'string';
 const isPos = (p: unknown): boolean => isObj(p) && isInt(p.line) && isInt(p.character) && p.line >= 0 && p.character >= 0;
-export const isRange = (r: unknown): r is Range => isObj(r) && isPos(r.start) && isPos(r.end);
+const isRange = (r: unknown): r is Range => isObj(r) && isPos(r.start) && isPos(r.end);
 
 /** Runtime validation of a message received from the webview (untrusted). */
 export function isWebviewMessage(m: unknown): m is WebviewMessage {
@@ -264,12 +258,12 @@ export function isSystemSnapshot(s: unknown): s is SystemSnapshot {
   );
 }
 
-export function isStepRecord(r: unknown): r is StepRecord {
+function isStepRecord(r: unknown): r is StepRecord {
   return isObj(r) && typeof r.step === 'number' && typeof r.t === 'number' && Array.isArray(r.C) && Array.isArray(r.lambda) && isObj(r.energy);
 }
 
 /** Structural check of a diagnostic (enough for the panel to list it and reveal its range). */
-export function isDiagnostic(d: unknown): d is Diagnostic {
+function isDiagnostic(d: unknown): d is Diagnostic {
   return isObj(d) && typeof d.message === 'string' && typeof d.code === 'string' && typeof d.severity === 'string' && isRange(d.range);
 }
 

@@ -48,7 +48,7 @@ export function reportSnapshotSteps(steps: number, rows: number, dofs: number): 
 }
 
 /** Where a report's step snapshots come from: the extension's scene manager (maybe a worker) or the CLI's Simulation. */
-export interface ReportRun {
+interface ReportRun {
   /** Steps taken (the history's length). */
   currentStep: number;
   /** The analysed system after step k (0 = initial), undefined when it cannot be had. */

@@ -166,7 +166,7 @@ function anySingular(history: History): boolean {
   return false;
 }
 
-export interface HistoryChartSpec {
+interface HistoryChartSpec {
   id: string;
   title: string;
   yTitle: string;

@@ -12,14 +12,14 @@ import { withAlpha } from './theme';
 Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Legend, Tooltip);
 
 /** Values at or below this are drawn at it on log axes (an exact 0 residual). */
-export const LOG_FLOOR = 1e-17;
+const LOG_FLOOR = 1e-17;
 const onLog = (x: number): number => (Number.isFinite(x) ? Math.max(LOG_FLOOR, Math.abs(x)) : NaN);
 
 const isPow10 = (v: number): boolean => v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
 /** Log ticks: powers of ten only. */
 const logTick = (v: number | string): string => (isPow10(Number(v)) ? fmt(Number(v), 2) : '');
 
-export const NEWTON_BLOCKS = ['dyn', 'kin', 'b', 'n', 'f'] as const;
+const NEWTON_BLOCKS = ['dyn', 'kin', 'b', 'n', 'f'] as const;
 const BLOCK_TITLE: Record<(typeof NEWTON_BLOCKS)[number], string> = { dyn: 'dyn (dynamics)', kin: 'kin (kinematics)', b: 'b (joints)', n: 'n (contact normals)', f: 'f (friction)' };
 
 type Pt = { x: number; y: number };
@@ -82,7 +82,7 @@ export class ConvergenceChart {
 }
 
 /** One series of a per-step chart: a value per record (NaN: not drawn), on the left (log or linear) or right axis. */
-export interface StepSeries {
+interface StepSeries {
   label: string;
   get: (r: StepExtras) => number | undefined;
   color: string;

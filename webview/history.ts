@@ -149,26 +149,19 @@ export function historyFromRecords(records: readonly StepRecord[]): History {
 
 // ---- reading ------------------------------------------------------------------------------------
 
-/** Numbers per record: constraints (‖C‖), λ rows, pose numbers. */
-export function historyShapeOf(h: History): { nC: number; nL: number; nP: number } {
-  return { nC: h.buf.nC, nL: h.buf.nL, nP: h.buf.nP };
-}
-
-/** Simulated time after record k (0-based: step k + 1). */
-export const timeAt = (h: History, k: number): number => h.buf.t[k];
 /** ‖C‖ of constraint i at record k (NaN when not recorded). */
 export const violationAt = (h: History, k: number, i: number): number => (i < h.buf.nC ? h.buf.C[k * h.buf.nC + i] : NaN);
 /** λ of row i at record k (NaN when not recorded). */
 export const lambdaAt = (h: History, k: number, i: number): number => (i < h.buf.nL ? h.buf.lambda[k * h.buf.nL + i] : NaN);
 /** κ(A) at record k, null when singular. */
 export const condAt = (h: History, k: number): number | null => (Number.isFinite(h.buf.cond[k]) ? h.buf.cond[k] : null);
-export const energyAt = (h: History, k: number): { kinetic: number; potential: number; total: number } => ({ kinetic: h.buf.energy[3 * k], potential: h.buf.energy[3 * k + 1], total: h.buf.energy[3 * k + 2] });
+const energyAt = (h: History, k: number): { kinetic: number; potential: number; total: number } => ({ kinetic: h.buf.energy[3 * k], potential: h.buf.energy[3 * k + 1], total: h.buf.energy[3 * k + 2] });
 /** One part of the energy at record k: 0 kinetic, 1 potential, 2 total. */
 export const energyPartAt = (h: History, k: number, part: 0 | 1 | 2): number => h.buf.energy[3 * k + part];
 export const quatDriftAt = (h: History, k: number): number => h.buf.quatDrift[k];
 
 /** The poses after step `step` (≥ 1): [p(3), q(4)] per body, or undefined when not recorded. */
-export function posesAt(h: History, step: number): Float64Array | undefined {
+function posesAt(h: History, step: number): Float64Array | undefined {
   const k = step - 1;
   if (k < 0 || k >= h.length || h.buf.nP === 0) return undefined;
   return h.buf.poses.subarray(k * h.buf.nP, (k + 1) * h.buf.nP);
@@ -195,7 +188,7 @@ export function recordAt(h: History, k: number): StepRecord | undefined {
 }
 
 /** The extras of record k (contacts, Newton, PGS), or undefined. */
-export const extrasAt = (h: History, k: number): RecordExtras | undefined => (k >= 0 && k < h.length ? h.buf.extras[k] : undefined);
+const extrasAt = (h: History, k: number): RecordExtras | undefined => (k >= 0 && k < h.length ? h.buf.extras[k] : undefined);
 
 /** A record's step and time with its extras: what the per-step contact, Newton and PGS charts read. */
 export type StepExtras = RecordExtras & { step: number; t: number };

@@ -21,7 +21,7 @@ export function onPageHide(release: () => void): () => void {
 }
 
 /** Releases everything registered (what `pagehide` does), each once; one failing does not stop the others. */
-export function releaseAll(): void {
+function releaseAll(): void {
   const all = [...releases];
   releases.clear();
   for (const r of all) {

@@ -11,7 +11,7 @@ import { readPalette } from './theme';
 export type Deferred = typeof Parts;
 
 /** The deferred bundle's file name, next to the panel's script. */
-export const DEFERRED_SCRIPT = 'panel-deferred.js';
+const DEFERRED_SCRIPT = 'panel-deferred.js';
 
 const G = globalThis as { __clDeferred?: Deferred };
 /** The panel's own <script>, while it is being evaluated (its nonce and URL). */

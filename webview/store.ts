@@ -7,7 +7,7 @@ import { appendHistory, emptyHistory, historyFromRecords, truncateHistory, type 
 import { matricesOf, normalizeSnapshot, type MatrixSource } from './matrix';
 import type { Palette } from './palette';
 
-export interface Banner {
+interface Banner {
   kind: 'warning' | 'error';
   text: string;
 }
@@ -271,7 +271,7 @@ function selectBody(s: PanelState, name: string | undefined): PanelState {
 }
 
 /** Report mode: the embedded snapshot nearest at or below `step` (the first one when none is). */
-export function nearestEmbedded(m: PanelModel, step: number): SystemSnapshot | undefined {
+function nearestEmbedded(m: PanelModel, step: number): SystemSnapshot | undefined {
   const list = m.snapshots;
   if (!list || !list.length) return undefined;
   let best = list[0];

@@ -14,20 +14,20 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 /** The panel's requests: method → params and result. */
-export interface PanelRequests {
+interface PanelRequests {
   snapshot: { params: { step: number }; result: SystemSnapshot };
 }
 
 /** `requestSnapshot {step}` out; a `snapshot` message of that step is its reply (the host also pushes unasked ones). */
-export const snapshotWire: RpcWire<PanelRequests, WebviewMessage, HostMessage> = {
+const snapshotWire: RpcWire<PanelRequests, WebviewMessage, HostMessage> = {
   request: (_method, { step }) => ({ message: { type: 'requestSnapshot', step }, key: step }),
   reply: (m) => (m.type === 'snapshot' ? { key: m.snapshot.step, ok: true, result: m.snapshot } : undefined),
 };
 
 /** How long a snapshot request may take before the panel stops waiting for it. */
-export const SNAPSHOT_TIMEOUT_MS = 4000;
+const SNAPSHOT_TIMEOUT_MS = 4000;
 
-export interface Transport {
+interface Transport {
   post(m: WebviewMessage): void;
   /** Valid host messages, in arrival order. Returns the unsubscribe function. */
   onMessage(listener: (m: HostMessage) => void): () => void;

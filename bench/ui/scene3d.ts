@@ -1,4 +1,4 @@
-// The 3D scene view's figures (issue 12) in headless Chromium: first paint of the view for every
+// The 3D scene view's figures (its performance targets, below) in headless Chromium: first paint of the view for every
 // example in examples/ (target < 300 ms) and for a 1000-link chain, and the orbit frame rate of the
 // 1000-link chain (target 60 fps, instanced meshes). Chromium runs WebGL 2 on SwiftShader here (a
 // software renderer on the CPU: no GPU on this machine): the figures are SwiftShader's, printed

@@ -1,11 +1,11 @@
 // Command-line arguments and the help text (docs/cli.md says the same, at more length).
 import { version } from '../../package.json';
 import { DEFAULT_LIMITS, LIMIT_NAMES, parseLimits, type Limits } from '../engine';
+import { SHARED_OPTIONS, UsageError, scanArgv, wholeNumber } from './argv';
 
 export const VERSION: string = version;
 
-/** A usage error: the message, then the usage, on stderr; exit status 2. */
-export class UsageError extends Error {}
+export { UsageError };
 
 export type Command = 'inspect' | 'simulate' | 'report';
 
@@ -22,7 +22,7 @@ export interface Args {
   limits?: Partial<Limits>;
 }
 
-export type Parsed = Args | { help: Command | 'all' } | { version: true } | { usage: true };
+type Parsed = Args | { help: Command | 'all' } | { version: true } | { usage: true };
 
 interface CommandHelp {
   synopsis: string;
@@ -157,36 +157,30 @@ export function parseArgs(argv: string[]): Parsed {
   if (!isCommand(first)) throw new UsageError(`unknown command '${first}'`);
   if (rest.includes('--help') || rest.includes('-h')) return { help: first };
   const a: Partial<Args> = { command: first, json: false };
+  // The spellings this command takes, read off its help (`-o, --output FILE` → -o, --output).
   const allowed = new Set(COMMANDS[first].options.flatMap(([o]) => o.split(/,\s*/).map((x) => x.split(' ')[0])));
-  for (let i = 0; i < rest.length; i++) {
-    const t = rest[i];
-    const val = () => {
-      const v = rest[++i];
-      if (v === undefined) throw new UsageError(`${t} needs a value`);
-      return v;
-    };
-    if (t.startsWith('-') && t !== '-' && !allowed.has(t)) {
-      throw new UsageError(['--json', '--steps', '--csv', '-o', '--output', '--keyframe'].includes(t) ? `${first} does not take ${t}` : `unknown option '${t}'`);
+  for (const item of scanArgv(rest, SHARED_OPTIONS)) {
+    if (item.kind === 'positional') {
+      if (a.file !== undefined) throw new UsageError(`unexpected argument '${item.value}'`);
+      a.file = item.value;
+      continue;
     }
-    if (t === '--json') a.json = true;
-    else if (t === '--steps') {
-      const v = val();
-      const n = Number(v);
-      if (v.trim() === '' || !Number.isSafeInteger(n) || n < 0) throw new UsageError(`--steps must be a whole number ≥ 0, got '${v}'`);
-      a.steps = n;
-    } else if (t === '--csv') a.csv = val();
-    else if (t === '--limits') {
-      const v = val();
+    if (item.kind === 'unknown' || !allowed.has(item.raw)) {
+      throw new UsageError(item.kind === 'option' && item.name !== 'help' ? `${first} does not take ${item.raw}` : `unknown option '${item.raw}'`);
+    }
+    const v = item.value ?? '';
+    if (item.name === 'json') a.json = true;
+    else if (item.name === 'steps') a.steps = wholeNumber('--steps', v);
+    else if (item.name === 'csv') a.csv = v;
+    else if (item.name === 'output') a.output = v;
+    else if (item.name === 'keyframe') a.keyframe = v;
+    else if (item.name === 'limits') {
       try {
         a.limits = { ...a.limits, ...parseLimits(v) };
       } catch (e) {
         throw new UsageError(`--limits: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
-    else if (t === '-o' || t === '--output') a.output = val();
-    else if (t === '--keyframe') a.keyframe = val();
-    else if (a.file === undefined) a.file = t;
-    else throw new UsageError(`unexpected argument '${t}'`);
   }
   if (!a.file) throw new UsageError('missing SCENE file');
   return a as Args;

@@ -5,7 +5,7 @@ import { formatNumber, formatVec, safeText } from '../shared';
 import { print } from './io';
 
 /** A contact as `inspect --json` and `simulate --json` write it. */
-export const contactJson = (c: ContactReport) => ({
+const contactJson = (c: ContactReport) => ({
   bodyA: c.bodyA,
   bodyB: c.bodyB,
   shapeA: c.shapeA,
@@ -17,8 +17,8 @@ export const contactJson = (c: ContactReport) => ({
   frictionForce: c.frictionForce,
   state: c.state,
 });
-export const newtonJson = (n: NewtonStepReport) => ({ iterations: n.iterations, converged: n.converged, residuals: n.residuals, blocks: n.blocks });
-export const pgsJson = (p: PgsStepReport) => ({ iterations: p.iterations, residual: p.residual });
+const newtonJson = (n: NewtonStepReport) => ({ iterations: n.iterations, converged: n.converged, residuals: n.residuals, blocks: n.blocks });
+const pgsJson = (p: PgsStepReport) => ({ iterations: p.iterations, residual: p.residual });
 
 /** The contact fields of a step record or snapshot for JSON: present only where the step has them. */
 export function contactFieldsJson(x: Pick<StepRecord, 'contacts' | 'newton' | 'pgs'>): Record<string, unknown> {

@@ -47,7 +47,7 @@ function printVectors(title: string, labels: string[], columns: { name: string; 
 }
 
 /** κ(A) with its band: `137 (caution)`, `∞ (singular)`, `– (no constraints)`, `≈1.2e7 (ill-conditioned, estimated)`. */
-export function condLine(cond: number | null, estimated: boolean, rows: number, rankDeficient: boolean, warning: number): string {
+function condLine(cond: number | null, estimated: boolean, rows: number, rankDeficient: boolean, warning: number): string {
   const band = condBand(cond, { warning, rows, rankDeficient });
   return `${formatCond(cond, { rows, estimated })} (${COND_BAND_LABEL[band]}${estimated && band !== 'none' ? ', estimated' : ''})`;
 }

@@ -6,9 +6,9 @@ import { blockDiagonalCsr, csrToDense, jsonCond, stringifyJson } from '../shared
 import { contactFieldsJson } from './contacts';
 
 /** Matrices up to this many entries are written densely; larger ones as CSR objects. */
-export const DENSE_JSON_LIMIT = 4_000_000;
+const DENSE_JSON_LIMIT = 4_000_000;
 
-export type JsonMatrix = number[][] | { format: 'csr'; rows: number; cols: number; rowPtr: number[]; colIdx: number[]; values: number[] };
+type JsonMatrix = number[][] | { format: 'csr'; rows: number; cols: number; rowPtr: number[]; colIdx: number[]; values: number[] };
 
 export function matrixJson(m: CsrMatrix): JsonMatrix {
   if (m.rows * m.cols <= DENSE_JSON_LIMIT) return csrToDense(m);

@@ -71,3 +71,6 @@ export type { ConstrainedSystem, SystemIteration, SystemMass, SystemRow, SystemS
 export { analyseSystem, massInverse, SYSTEM_DENSE_LIMIT, type SystemAnalysis, type SystemAnalysisFailure, type SystemAnalysisOptions } from './system/analyse';
 export { systemOfSnapshot } from './system/engineProducer';
 export { snapshotOfSystem } from './system/snapshot';
+// Small vector, quaternion ([x, y, z, w], scalar last) and row-major 3×3 helpers: the importer and the
+// 3D view use the engine's own rather than copies that could disagree on a convention.
+export { cross, dot, mat3MulVec, mat3TMulVec, norm, quatConj, quatMul, quatRotateInv, quatToMat3, scale, sub } from './core/math';

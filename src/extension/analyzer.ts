@@ -134,14 +134,14 @@ export function parseFromWorker(text: string, p: WorkerParse): ParseResult {
   return { scene: p.scene, diagnostics: p.diagnostics, hasErrors: p.hasErrors, sourceMap: lazySourceMap(text, p) };
 }
 
-export interface AnalyzerOptions {
+interface AnalyzerOptions {
   inlineMaxBodies: number;
   /** Scenes whose estimated work (logic/workload.ts) is above this go to the worker too (default DEFAULT_INLINE_MAX_WORK). */
   inlineMaxWork?: number;
   useWorker: boolean;
 }
 
-export interface AnalysisStats {
+interface AnalysisStats {
   inline: number;
   worker: number;
   stale: number;

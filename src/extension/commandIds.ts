@@ -23,7 +23,7 @@ export const CommandIds = {
 } as const;
 
 export type CommandKey = keyof typeof CommandIds;
-export type CommandId = (typeof CommandIds)[CommandKey];
+type CommandId = (typeof CommandIds)[CommandKey];
 
 /** The command each button of the inspector panel runs (with the panel's scene URI). */
 export const PanelCommandIds: Readonly<Record<PanelCommand, CommandId>> = {

@@ -22,7 +22,7 @@ import type { ReadyScene, SceneManager, SceneState } from './scenes';
 import type { RevealArg } from './tree';
 import { errorMessage, fileNameOf, isSceneDocument, isSceneUri, parseUriArg } from './util';
 
-export interface CommandDeps {
+interface CommandDeps {
   scenes: SceneManager;
   runner: Runner;
   panels: PanelManager;
@@ -33,7 +33,7 @@ export interface CommandDeps {
 }
 
 /** A command handler as VS Code calls it. */
-export type Cmd = (...args: unknown[]) => unknown;
+type Cmd = (...args: unknown[]) => unknown;
 
 /** The scene a command acts on, its document open and its current text analysed. */
 interface Target {

@@ -21,7 +21,7 @@ import { SceneStatusBar } from './statusBar';
 import { SceneTreeProvider } from './tree';
 import { fileKindOfDocument, isSceneDocument, keyOf, parseUriArg } from './util';
 
-export const TREE_VIEW_ID = ViewIds.sceneTree;
+const TREE_VIEW_ID = ViewIds.sceneTree;
 const SCENE_SELECTOR: vscode.DocumentSelector = [{ pattern: '**/*.scene.json' }];
 /** Scenes and the documents that may be models (the CodeLens provider checks an .xml's root element itself). */
 const LENS_SELECTOR: vscode.DocumentSelector = [...SCENE_SELECTOR, { pattern: '**/*.urdf' }, { pattern: '**/*.xml' }];

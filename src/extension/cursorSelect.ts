@@ -10,7 +10,7 @@ import type { SceneManager } from './scenes';
 import { isSceneDocument } from './util';
 
 /** Delay after the last cursor move before the inspector is told. */
-export const CURSOR_SELECT_DELAY_MS = 200;
+const CURSOR_SELECT_DELAY_MS = 200;
 
 export class CursorSelection extends Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;

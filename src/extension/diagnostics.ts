@@ -26,7 +26,7 @@ const SEVERITY: Record<number, vscode.DiagnosticSeverity> = {
   3: vscode.DiagnosticSeverity.Hint,
 };
 
-export function toVsDiagnostic(p: PlainDiagnostic, uri: vscode.Uri): vscode.Diagnostic {
+function toVsDiagnostic(p: PlainDiagnostic, uri: vscode.Uri): vscode.Diagnostic {
   const d = new vscode.Diagnostic(toVsRange(p.range), p.message, SEVERITY[p.severity] ?? vscode.DiagnosticSeverity.Warning);
   d.source = p.source;
   d.code = p.code;
@@ -39,7 +39,7 @@ export function toVsDiagnostic(p: PlainDiagnostic, uri: vscode.Uri): vscode.Diag
  * Whether VS Code's JSON language service reports this scene's syntax errors: its document is
  * JSON or JSON with comments (*.scene.json is jsonc) and `json.validate.enable` is not off.
  */
-export function problemsContextFor(uri: vscode.Uri): ProblemsContext {
+function problemsContextFor(uri: vscode.Uri): ProblemsContext {
   const key = uri.toString();
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
   const isJson = doc === undefined || doc.languageId === 'jsonc' || doc.languageId === 'json';

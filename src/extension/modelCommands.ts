@@ -12,7 +12,7 @@ import type { PanelManager } from './panel';
 import type { SceneManager, SceneState } from './scenes';
 import { fileNameOf } from './util';
 
-export interface ModelCommandDeps {
+interface ModelCommandDeps {
   scenes: SceneManager;
   models: ModelService;
   panels: PanelManager;
@@ -21,7 +21,7 @@ export interface ModelCommandDeps {
 }
 
 /** The scene a model command acts on: its document and its analysed state. */
-export interface ModelTarget {
+interface ModelTarget {
   doc: vscode.TextDocument;
   state: SceneState;
 }

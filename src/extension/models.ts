@@ -13,9 +13,11 @@ import type { FileAccess, ModelParseResult } from '../import';
 import type { MujocoComparison, MujocoSection } from '../protocol';
 import { Disposable } from './dispose';
 import { toPanelComparison } from './logic/mujocoSection';
-import type { SceneState } from './scenes';
+import type { SceneState as AnySceneState } from './logic/sceneStore';
 import { errorMessage, keyOf } from './util';
 
+/** The host's scene state: the store's, keyed by URIs (scenes.ts, which imports this module, names the same type). */
+type SceneState = AnySceneState<vscode.Uri>;
 type Importer = typeof import('../import');
 
 let importer: Promise<Importer> | undefined;
@@ -140,7 +142,7 @@ export class ModelService extends Disposable {
  * (the model's own folder when it is in none), read through `vscode.workspace.fs`. Local files
  * resolve symbolic links first, so that a link cannot lead outside the folder (files.ts refuses it).
  */
-export function workspaceFiles(model: vscode.Uri): FileAccess {
+function workspaceFiles(model: vscode.Uri): FileAccess {
   const folder = vscode.workspace.getWorkspaceFolder(model)?.uri ?? vscode.Uri.joinPath(model, '..');
   const local = model.scheme === 'file';
   const toUri = (p: string): vscode.Uri => (local ? vscode.Uri.file(p) : model.with({ path: p }));

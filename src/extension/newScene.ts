@@ -2,7 +2,7 @@
 // diagnostics, CodeLens and snippets apply at once; saving asks where to put it.
 import * as vscode from 'vscode';
 
-export const EXAMPLE_SCENE = `// A Constraint Lens scene (*.scene.json). Units: SI (m, kg, s); z is up.
+const EXAMPLE_SCENE = `// A Constraint Lens scene (*.scene.json). Units: SI (m, kg, s); z is up.
 // Comments and trailing commas are allowed. Hover a field for its documentation; diagnostics,
 // the CodeLens above and the inspector (Constraint Lens: Open Inspector) update as you type.
 // Snippets: type "scene-body", "scene-distance", "scene-hinge", … inside the arrays.

@@ -28,7 +28,7 @@ import { shownRecord } from './logic/shown';
 import type { SceneManager, SceneState } from './scenes';
 import { sceneConditionWarning } from './statusBar';
 
-export type SceneNode =
+type SceneNode =
   | { kind: 'group'; group: 'bodies' | 'constraints'; key: string; count: number }
   | { kind: 'body'; key: string; name: string; fileIndex: number; report?: BodyReport; spec: BodySpec; severity?: Severity }
   | {
@@ -56,7 +56,7 @@ export interface RevealArg {
 }
 
 /** The record of the step the tree shows (the inspector's step); none at step 0 (Reset and edits bring it back there). */
-export function currentRecord(s: SceneState | undefined): StepRecord | undefined {
+function currentRecord(s: SceneState | undefined): StepRecord | undefined {
   return shownRecord(s);
 }
 

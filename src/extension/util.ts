@@ -39,25 +39,6 @@ export function toVsRange(r: EngineRange): vscode.Range {
 
 export { errorMessage };
 
-/** Runs `fn`, logging and swallowing any exception (nothing may throw out of the extension host). */
-export function guard<T>(log: vscode.LogOutputChannel, where: string, fn: () => T): T | undefined {
-  try {
-    return fn();
-  } catch (e) {
-    log.error(`${where}: ${errorMessage(e)}`);
-    return undefined;
-  }
-}
-
-export async function guardAsync<T>(log: vscode.LogOutputChannel, where: string, fn: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await fn();
-  } catch (e) {
-    log.error(`${where}: ${errorMessage(e)}`);
-    return undefined;
-  }
-}
-
 /** A random nonce for the webview's CSP. */
 export function makeNonce(): string {
   return randomBytes(18).toString('base64url');

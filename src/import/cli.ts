@@ -6,12 +6,14 @@
 import { writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Codes, inspectParsed, parseScene, type Diagnostic, type InspectResult, type Limits, type ParseResult } from '../engine';
+import { SHARED_OPTIONS, UsageError, scanArgv, wholeNumber } from '../cli/argv';
+import { Codes, DEFAULT_LIMITS, inspectParsed, parseScene, type Diagnostic, type InspectResult, type Limits, type ParseResult } from '../engine';
+import { formatNumber } from '../shared';
 import { compareWithMujoco, type CompareResult } from './compare';
 import { exportScene } from './export';
 import { cliWorkspace, isModelFile, loadModel, nodeFileAccess, type ModelParseResult } from './index';
 
-export const IMPORT_USAGE = `  constraint-lens inspect|simulate|report MODEL.xml|MODEL.urdf [--keyframe NAME] …
+const IMPORT_USAGE = `  constraint-lens inspect|simulate|report MODEL.xml|MODEL.urdf [--keyframe NAME] …
   constraint-lens compare MODEL [--steps N] [--keyframe NAME] [--json]
   constraint-lens export-scene MODEL [-o OUT.scene.json] [--keyframe NAME]`;
 
@@ -19,7 +21,7 @@ export const IMPORT_USAGE = `  constraint-lens inspect|simulate|report MODEL.xml
 export const isModelPath = (file: string, text: string): boolean => isModelFile(file, text);
 
 /** Parse a scene, or load a model (its <include>s and assets only from the current folder, or the model's). */
-export async function parseForCli(file: string, text: string, keyframe?: string, limits?: Partial<Limits>): Promise<ParseResult> {
+async function parseForCli(file: string, text: string, keyframe?: string, limits?: Partial<Limits>): Promise<ParseResult> {
   if (!isModelFile(file, text)) {
     const r = parseScene(text, limits);
     if (keyframe !== undefined) {
@@ -45,8 +47,6 @@ export async function inspectForCli(file: string, text: string, keyframe?: strin
 /** No terminal control characters from a model file reach the terminal. */
 export const printable = (s: string): string => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?'); // eslint-disable-line no-control-regex
 
-class ImportUsageError extends Error {}
-
 interface ImportArgs {
   command: 'compare' | 'export-scene';
   file: string;
@@ -56,29 +56,26 @@ interface ImportArgs {
   output?: string;
 }
 
+/** The options each model command takes (the CLI's spellings, SHARED_OPTIONS). */
+const TAKES: Record<ImportArgs['command'], ReadonlySet<string>> = {
+  compare: new Set(['json', 'steps', 'keyframe']),
+  'export-scene': new Set(['keyframe', 'output']),
+};
+
 function parseImportArgs(argv: string[]): ImportArgs {
-  const [command, ...rest] = argv;
-  const a: Partial<ImportArgs> = { command: command as ImportArgs['command'], json: false };
-  for (let i = 0; i < rest.length; i++) {
-    const t = rest[i];
-    const val = () => {
-      const v = rest[++i];
-      if (v === undefined) throw new ImportUsageError(`${t} needs a value`);
-      return v;
-    };
-    if (t === '--json' && command === 'compare') a.json = true;
-    else if (t === '--steps' && command === 'compare') {
-      const v = val();
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 1_000_000) throw new ImportUsageError(`--steps must be an integer from 0 to 1000000, got '${v}'`);
-      a.steps = n;
-    } else if (t === '--keyframe') a.keyframe = val();
-    else if ((t === '-o' || t === '--output') && command === 'export-scene') a.output = val();
-    else if (t.startsWith('-')) throw new ImportUsageError(`unknown option '${t}' for ${command}`);
-    else if (a.file === undefined) a.file = t;
-    else throw new ImportUsageError(`unexpected argument '${t}'`);
+  const [command, ...rest] = argv as [ImportArgs['command'], ...string[]];
+  const a: Partial<ImportArgs> = { command, json: false };
+  for (const item of scanArgv(rest, SHARED_OPTIONS)) {
+    if (item.kind === 'positional') {
+      if (a.file !== undefined) throw new UsageError(`unexpected argument '${item.value}'`);
+      a.file = item.value;
+    } else if (item.kind === 'unknown' || !TAKES[command].has(item.name)) throw new UsageError(`unknown option '${item.raw}' for ${command}`);
+    else if (item.name === 'json') a.json = true;
+    else if (item.name === 'steps') a.steps = wholeNumber('--steps', item.value ?? '');
+    else if (item.name === 'keyframe') a.keyframe = item.value;
+    else if (item.name === 'output') a.output = item.value;
   }
-  if (!a.file) throw new ImportUsageError(`${command} needs a MODEL file (.xml or .urdf)`);
+  if (!a.file) throw new UsageError(`${command} needs a MODEL file (.xml or .urdf)`);
   return a as ImportArgs;
 }
 
@@ -125,9 +122,15 @@ export async function runImportCommand(argv: string[], out: (s: string) => void 
     if (parse.diagnostics.length) out(['Diagnostics:', ...diagLines(parse.diagnostics)].join('\n'));
     return parse.hasErrors ? 1 : 0;
   }
+  // `--steps` takes what the other commands take; like their runs, the comparison stops at the steps limit.
+  let steps = args.steps;
+  if (steps !== undefined && steps > DEFAULT_LIMITS.steps) {
+    err(`constraint-lens: --steps ${steps} is above the steps limit (${DEFAULT_LIMITS.steps}); compare runs ${DEFAULT_LIMITS.steps} steps`);
+    steps = DEFAULT_LIMITS.steps;
+  }
   let cmp: CompareResult;
   try {
-    cmp = await compareWithMujoco(parse, args.steps);
+    cmp = await compareWithMujoco(parse, steps);
   } catch (e) {
     err(printable(`constraint-lens: compare failed: ${(e as Error).message}`));
     return 1;
@@ -137,16 +140,12 @@ export async function runImportCommand(argv: string[], out: (s: string) => void 
   return parse.hasErrors ? 1 : 0;
 }
 
-const fmt = (x: number, d = 6): string => {
-  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'NaN' : x > 0 ? '∞' : '−∞';
-  if (x === 0) return '0';
-  const a = Math.abs(x);
-  return a >= 1e-3 && a < 1e6 ? String(Number(x.toPrecision(d))) : x.toExponential(d - 1);
-};
+/** Six significant digits by default (MuJoCo next to our figures), fixed notation below a million. */
+const fmt = (x: number, d = 6): string => formatNumber(x, d, { sciAbove: 1e6 });
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
 /** The comparison as text (one block per equality). */
-export function formatComparison(c: CompareResult): string {
+function formatComparison(c: CompareResult): string {
   const lines: string[] = [];
   lines.push(`MuJoCo vs Constraint Lens: ${c.model}${c.keyframe ? ` (keyframe ${c.keyframe})` : ''}`);
   lines.push(`Run: ${c.steps} steps of ${fmt(c.dt)} s (t = ${fmt(c.steps * c.dt)} s). MuJoCo: soft constraints (solref/solimp), ${fmt(c.solver.iterationsMin, 3)}–${fmt(c.solver.iterationsMax, 3)} solver iterations per step (mean ${fmt(c.solver.iterationsMean, 3)}), warnings: ${c.solver.warnings.length ? c.solver.warnings.map((w) => `${w.name} ×${w.count}`).join(', ') : 'none'}. Ours: exact solve (KKT).`);

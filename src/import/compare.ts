@@ -7,47 +7,18 @@
 // converted to our convention (our C = 2·vec(q_err) in the world frame; MuJoCo's is
 // torquescale·vec(q₂⁻¹q₁·relpose) in body2's frame, so λ = ½·torquescale·R₂·f at the current pose).
 import { inspectParsed, Simulation, type SystemSnapshot } from '../engine';
-import { mulMV, qmat, qmul } from './geometry';
-import type { ImportedModel, ModelParseResult } from './index';
+import { mulMV, qmat, qmul, type Mat } from './geometry';
+import type { ImportedModel, ModelParseResult } from './model';
+import type { MujocoComparisonOf, MujocoEqualityOf } from '../protocol';
 import { compileModel, loadMujoco, runMujoco, type MujocoRun } from './mujoco';
 
-export interface EqualityComparison {
-  /** MuJoCo's name (or `<type><id>`) and our constraint's name. */
-  name: string;
-  type: string;
-  constraint?: string;
-  rows: string[];
-  /** At t = 0. */
-  mujocoForce: number[];
-  ourLambda: number[];
-  mujocoR: number[];
-  mujocoDiagA: number[];
-  ourDiagA: number[];
-  solref: [number, number];
-  solimp: number[];
-  /** ‖C‖ per recorded step (our units for both), and its maximum and final value. */
-  violation: { mujoco: number[]; ours: number[]; mujocoMax: number; oursMax: number; mujocoFinal: number; oursFinal: number };
-}
+/** One equality constraint of the comparison: the panel's MujocoEquality with plain numbers. */
+export type EqualityComparison = MujocoEqualityOf<number>;
 
-export interface CompareResult {
+/** The comparison: the panel's MujocoComparison with plain numbers, the model's name and the states' times. */
+export interface CompareResult extends MujocoComparisonOf<number> {
   model: string;
-  keyframe?: string;
-  steps: number;
-  dt: number;
   times: number[];
-  equalities: EqualityComparison[];
-  solver: { iterationsMin: number; iterationsMax: number; iterationsMean: number; warnings: { name: string; count: number }[] };
-  /**
-   * MuJoCo's constraint rows that are not equalities — contacts, joint limits, friction loss — as the most
-   * rows in one state and the number of states with any. Our engine simulates none of them here.
-   */
-  otherRows: Record<'contacts' | 'limits' | 'friction', { max: number; states: number }>;
-  /** Distance between MuJoCo's and our centre of mass of each body after the run. */
-  bodies: { name: string; distance: number }[];
-  /** Our run stopped early (non-finite value) at this step. */
-  stoppedAt?: number;
-  timing: { wasmLoadMs: number; mujocoMs: number; oursMs: number };
-  notes: string[];
 }
 
 const norm = (x: number[]) => Math.sqrt(x.reduce((s, v) => s + v * v, 0));
@@ -154,7 +125,7 @@ const tally = (run: MujocoRun, k: 'contacts' | 'limits' | 'friction') => ({
 });
 
 /** Rotation of the weld's body2 at the initial state (for converting its rotational rows). */
-function rotationOfBody2(model: ImportedModel, eq: number): number[] | undefined {
+function rotationOfBody2(model: ImportedModel, eq: number): Mat | undefined {
   const e = model.compiled.equalities[eq];
   if (e.type !== 'weld') return undefined;
   if (e.objtype === 'site') {
@@ -168,7 +139,7 @@ function rotationOfBody2(model: ImportedModel, eq: number): number[] | undefined
  * MuJoCo's rows of one equality in our units. Weld rotational rows: a force f_rot becomes the
  * world-frame λ = ½·ts·R₂·f_rot; a position error e_rot (ts·vec, body2 frame) becomes 2·e_rot/ts.
  */
-function convertRows(type: string, ts: number, rows: number[], R2: number[] | undefined, kind: 'force' | 'position'): number[] {
+function convertRows(type: string, ts: number, rows: number[], R2: Mat | undefined, kind: 'force' | 'position'): number[] {
   if (type !== 'weld' || rows.length !== 6) return [...rows];
   const rot: [number, number, number] = [rows[3], rows[4], rows[5]];
   if (kind === 'position') return [...rows.slice(0, 3), ...rot.map((x) => (ts !== 0 ? (2 * x) / ts : 0))];

@@ -26,7 +26,7 @@ export interface Converted {
 }
 
 /** Bodies lighter than this (or with a principal moment at or below it) count as massless. */
-export const MASSLESS = 1e-15;
+const MASSLESS = 1e-15;
 
 const massive = (m: CompiledModel, b: number): boolean => {
   const B = m.bodies[b];

@@ -4,7 +4,7 @@
 import type { ConstraintSpec, ShapeSpec } from '../engine';
 import type { ImportedBody, ImportedScene } from './types';
 
-export interface ExportSource {
+interface ExportSource {
   /** The converted scene (ModelParseResult.scene). */
   scene: ImportedScene;
   /** The model file, for the header comment. */

@@ -8,18 +8,20 @@
 //   compareWithMujoco(parse, steps) → MuJoCo's run next to ours (the inspector's "MuJoCo" section)
 import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
-import { Codes, inspectParsed, type Diagnostic, type InspectOptions, type InspectResult, type ParseResult } from '../engine';
-import { convertModel, type Converted } from './convert';
+import { Codes, inspectParsed, type Diagnostic, type InspectOptions, type InspectResult } from '../engine';
+import { convertModel } from './convert';
 import { resolveFiles, type FileAccess } from './files';
-import { buildElementMap, type ElementMap } from './map';
-import { compileModel, loadMujoco, snapshotModel, stateOf, type CompiledModel, type MujocoState } from './mujoco';
+import { buildElementMap } from './map';
+import { compileModel, loadMujoco, snapshotModel, stateOf } from './mujoco';
 import { XmlSourceMap } from './sourcemap';
+import type { ImportedModel, ModelParseResult } from './model';
 import type { ImportedScene } from './types';
 import { attr, parseXml, type XmlElement } from './xml';
 
 export type { FileAccess } from './files';
 export { isModelFile, modelFormatOf, MODEL_HEAD_CHARS } from './kind';
 export type { ImportedBody, ImportedScene } from './types';
+export type { ImportedModel, ModelParseResult } from './model';
 export { exportScene } from './export';
 export { compareWithMujoco, type CompareResult, type EqualityComparison } from './compare';
 
@@ -33,31 +35,6 @@ export interface LoadOptions {
   defaultKeyframe?: string;
   /** How to read <include> and asset files; default: node:fs, limited to the model's own folder. */
   files?: FileAccess;
-}
-
-/** Everything compare and export need besides the scene. */
-export interface ImportedModel {
-  path: string;
-  format: 'mjcf' | 'urdf';
-  compiled: CompiledModel;
-  /** MuJoCo's kinematics at the initial state. */
-  state: MujocoState;
-  /** The <key> the initial state came from (undefined: qpos0). */
-  keyframe?: string;
-  converted: Converted;
-  /** The XML element of each of MuJoCo's bodies, joints, geoms, equalities and keys. */
-  map: ElementMap;
-  /** The files MuJoCo compiled the model from (to compile it again for a comparison run). */
-  vfs: Map<string, Uint8Array>;
-  mainName: string;
-  /** How long loading MuJoCo's WebAssembly took in this process (ms, first load). */
-  wasmLoadMs: number;
-}
-
-export interface ModelParseResult extends ParseResult {
-  scene: ImportedScene | undefined;
-  sourceMap: XmlSourceMap;
-  model?: ImportedModel;
 }
 
 /** Node file access for the CLI and tests: files under `workspaceRoot` only. */

@@ -6,6 +6,7 @@
 //   2 hinges through one point → universal (ball + the angle between the axes)
 //   3 hinges through one point with independent axes → ball
 //   anything else → unsupported (the body is left free, with a diagnostic)
+import { formatNumber } from '../shared';
 import type { JointType, Vec3 } from './mujoco';
 import { cross, dot, norm, scale, sub } from './geometry';
 
@@ -18,7 +19,7 @@ export interface ChainJoint {
   axis: Vec3;
 }
 
-export type ChainKind =
+type ChainKind =
   | { kind: 'fixed' }
   | { kind: 'free' }
   | { kind: 'ball'; point: Vec3 }
@@ -28,10 +29,10 @@ export type ChainKind =
   | { kind: 'unsupported'; reason: string };
 
 /** Relative tolerance for "the axes meet in one point". */
-export const MEET_TOLERANCE = 1e-9;
+const MEET_TOLERANCE = 1e-9;
 
 /** The point closest to all lines (x_k + t·a_k) in the least-squares sense, and the largest distance to a line. */
-export function commonPoint(joints: readonly ChainJoint[]): { point: Vec3; distance: number } | undefined {
+function commonPoint(joints: readonly ChainJoint[]): { point: Vec3; distance: number } | undefined {
   // Σ (I − a aᵀ) x = Σ (I − a aᵀ) x_k
   const M = [0, 0, 0, 0, 0, 0, 0, 0, 0];
   const r: Vec3 = [0, 0, 0];
@@ -83,7 +84,7 @@ export function classifyChain(chain: readonly ChainJoint[], lengthScale: number)
   const meet = commonPoint(chain);
   if (!meet) return { kind: 'unsupported', reason: `${describe(chain)}: the hinge axes are parallel, so they do not meet in one point` };
   if (meet.distance > MEET_TOLERANCE * Math.max(1, lengthScale)) {
-    return { kind: 'unsupported', reason: `${describe(chain)}: the hinge axes do not meet in one point (they miss it by ${meet.distance.toPrecision(3)} m)` };
+    return { kind: 'unsupported', reason: `${describe(chain)}: the hinge axes do not meet in one point (they miss it by ${formatNumber(meet.distance, 3)} m)` };
   }
   if (chain.length === 2) return { kind: 'universal', point: meet.point, axisA: chain[0].axis, axisB: chain[1].axis };
   const [a, b, c] = chain.map((j) => j.axis);

@@ -6,7 +6,7 @@
 import type { CompiledModel } from './mujoco';
 import { attr, childrenNamed, type XmlElement } from './xml';
 
-export interface Mimic {
+interface Mimic {
   /** The <mimic> element and its <joint>. */
   element: XmlElement;
   jointElement: XmlElement;

@@ -22,7 +22,7 @@ export interface Issue {
 }
 
 /** A joint coordinate that a coupler can use: a single hinge or slide joint converted to one constraint. */
-export interface JointConstraint {
+interface JointConstraint {
   constraint: string;
   kind: 'hinge' | 'slider';
   body: string;

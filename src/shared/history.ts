@@ -1,7 +1,7 @@
 // A run's history on the wire: records [from, from + count) in columns (one typed array per field,
 // record after record), so the extension host streams only what was appended and the panel keeps
 // compact columns instead of an array of objects. Pure: no vscode, no DOM, no Node APIs.
-import type { StepRecord } from '../protocol';
+import type { StepRecord } from '../engine';
 
 /** The solve methods a record may name (index = the `method` code on the wire). */
 export const HISTORY_METHODS = ['none', 'cholesky', 'lu', 'lstsq', 'pgs', 'newton'] as const satisfies readonly StepRecord['method'][];
@@ -17,7 +17,7 @@ export type RecordExtras = Pick<StepRecord, 'contacts' | 'contactCount' | 'compl
 const EXTRA_KEYS = ['contacts', 'contactCount', 'complementarity', 'maxPenetration', 'pgs', 'newton'] as const satisfies readonly (keyof RecordExtras)[];
 
 /** A record's extras, or null when it has none (a scene without contacts). */
-export function recordExtras(r: StepRecord): RecordExtras | null {
+function recordExtras(r: StepRecord): RecordExtras | null {
   let out: Record<string, unknown> | null = null;
   for (const k of EXTRA_KEYS) if (r[k] !== undefined) (out ??= {})[k] = r[k];
   return out as RecordExtras | null;

@@ -15,17 +15,17 @@
 // request to its message and a correlation key (there: the step), and recognises replies.
 
 /** A method's request parameters and reply result. */
-export interface RpcSpec {
+interface RpcSpec {
   params: unknown;
   result: unknown;
 }
 /** Request/reply map: method name → `{ params, result }`. Interfaces and type literals both fit. */
-export type RpcMethods<M> = { [K in keyof M]: RpcSpec };
-export type RpcParams<M, K extends keyof M> = M[K] extends RpcSpec ? M[K]['params'] : never;
-export type RpcResult<M, K extends keyof M> = M[K] extends RpcSpec ? M[K]['result'] : never;
+type RpcMethods<M> = { [K in keyof M]: RpcSpec };
+type RpcParams<M, K extends keyof M> = M[K] extends RpcSpec ? M[K]['params'] : never;
+type RpcResult<M, K extends keyof M> = M[K] extends RpcSpec ? M[K]['result'] : never;
 
 /** Correlation key: the envelope's numeric id, or whatever a custom wire derives from a request. */
-export type RpcKey = string | number;
+type RpcKey = string | number;
 
 /** Subscribes a listener to incoming messages; returns the unsubscribe function. */
 export type Subscribe<In> = (listener: (message: In) => void) => () => void;
@@ -42,7 +42,7 @@ export interface RpcWire<M, Out, In> {
 }
 
 /** Server side of a wire: how a request is recognised and how its reply is built. */
-export interface RpcServerWire<In, Out> {
+interface RpcServerWire<In, Out> {
   /** The request this message is (`id` is echoed in the reply), or undefined when it is none. */
   request(message: In): { id: RpcKey; method: string; params: unknown } | undefined;
   reply(id: RpcKey, outcome: { ok: true; result: unknown } | { ok: false; error: string }): Out;
@@ -50,25 +50,25 @@ export interface RpcServerWire<In, Out> {
 
 // ---- the default envelope -------------------------------------------------------------------
 
-export interface RpcRequestMessage<M = Record<string, RpcSpec>> {
+interface RpcRequestMessage<M = Record<string, RpcSpec>> {
   rpc: 'request';
   id: number;
   method: keyof M & string;
   params: unknown;
 }
-export type RpcReplyMessage = { rpc: 'reply'; id: RpcKey; ok: true; result: unknown } | { rpc: 'reply'; id: RpcKey; ok: false; error: string };
+type RpcReplyMessage = { rpc: 'reply'; id: RpcKey; ok: true; result: unknown } | { rpc: 'reply'; id: RpcKey; ok: false; error: string };
 
 const isObj = (m: unknown): m is Record<string, unknown> => typeof m === 'object' && m !== null;
 
-export function isRpcRequestMessage(m: unknown): m is RpcRequestMessage {
+function isRpcRequestMessage(m: unknown): m is RpcRequestMessage {
   return isObj(m) && m.rpc === 'request' && typeof m.id === 'number' && typeof m.method === 'string';
 }
-export function isRpcReplyMessage(m: unknown): m is RpcReplyMessage {
+function isRpcReplyMessage(m: unknown): m is RpcReplyMessage {
   return isObj(m) && m.rpc === 'reply' && (typeof m.id === 'number' || typeof m.id === 'string') && (m.ok === true || (m.ok === false && typeof m.error === 'string'));
 }
 
 /** `{ rpc: 'request', id, method, params }` out, `{ rpc: 'reply', id, ok, result | error }` back. */
-export function envelopeWire<M>(): RpcWire<M, RpcRequestMessage<M>, unknown> {
+function envelopeWire<M>(): RpcWire<M, RpcRequestMessage<M>, unknown> {
   return {
     request: (method, params, id) => ({ message: { rpc: 'request', id, method: method as keyof M & string, params }, key: id }),
     reply: (m) => {
@@ -79,7 +79,7 @@ export function envelopeWire<M>(): RpcWire<M, RpcRequestMessage<M>, unknown> {
 }
 
 /** The server side of `envelopeWire`. */
-export function envelopeServerWire(): RpcServerWire<unknown, RpcReplyMessage> {
+function envelopeServerWire(): RpcServerWire<unknown, RpcReplyMessage> {
   return {
     request: (m) => (isRpcRequestMessage(m) ? { id: m.id, method: m.method, params: m.params } : undefined),
     reply: (id, o) => (o.ok ? { rpc: 'reply', id, ok: true, result: o.result } : { rpc: 'reply', id, ok: false, error: o.error }),
@@ -103,7 +103,7 @@ export class RpcError extends Error {
   }
 }
 
-export interface RpcTimers {
+interface RpcTimers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
 }
@@ -116,7 +116,7 @@ const globalTimers = (): RpcTimers => {
 
 // ---- client ---------------------------------------------------------------------------------
 
-export interface RpcClientOptions {
+interface RpcClientOptions {
   /** Default time (ms) to wait for a reply; 0 or absent: wait until disposed. */
   timeoutMs?: number;
   timers?: RpcTimers;
@@ -207,7 +207,7 @@ export function createRpcClient<M extends RpcMethods<M>, Out, In>(
 
 // ---- server ---------------------------------------------------------------------------------
 
-export type RpcHandlers<M> = { [K in keyof M]: (params: RpcParams<M, K>) => RpcResult<M, K> | Promise<RpcResult<M, K>> };
+type RpcHandlers<M> = { [K in keyof M]: (params: RpcParams<M, K>) => RpcResult<M, K> | Promise<RpcResult<M, K>> };
 
 /**
  * Answers requests with `handlers` (one per method; sync or async). A handler that throws or

@@ -1,4 +1,4 @@
-// The fast paths of the assembly (issue 9) against references: A = J·M⁻¹·Jᵀ through the flat
+// The fast paths of the assembly (written for speed, so checked for sameness) against references: A = J·M⁻¹·Jᵀ through the flat
 // schedule (aPairs.ts) against a dense product with M⁻¹ built independently from the scene, and
 // against the former body-by-body accumulation (the lower triangle, which the up-looking Cholesky
 // reads, must be the same numbers); assembling into reused buffers gives what a fresh assembly

@@ -1,4 +1,4 @@
-// The skyline path of small islands (smallSolve.ts, issue 9) against the reference SymmetricSolver:
+// The skyline path of small islands (smallSolve.ts, cheaper than the general solver) against the reference SymmetricSolver:
 // the same λ, states, ‖C‖, κ estimate, rank and method, bit for bit (=== on every number), over
 // whole runs of chains, a branching tree, the examples, the velocity formulation, compliance and
 // per-step κ estimates; snapshots and replays; and the patterns it must decline.

@@ -1,5 +1,5 @@
 // The finite checks of the stepping path that prove "nothing is bad" from bounds instead of reading
-// every entry (nonFinite.ts, issue 9): A = J·M⁻¹·Jᵀ is bounded by (Σ|J|)²·Σ|M⁻¹|, the constraint forces
+// every entry (nonFinite.ts; reading every entry cost a large part of a step): A = J·M⁻¹·Jᵀ is bounded by (Σ|J|)²·Σ|M⁻¹|, the constraint forces
 // J_Xᵀλ by Σ|λ|·(Σ|J| + the blocks of ends without columns). When a bound does not hold, the values are
 // searched as before: an A or a force that overflows while its factors do not is still found.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The 3×3 block kernels of the sparse solve path (issue 9: blockLdl.ts, blockKernels.ts, aPairs.ts's
+// The 3×3 block kernels of the sparse solve path (faster than scalar loops; blockLdl.ts, blockKernels.ts, aPairs.ts's
 // unrolled 3×3 pairs) against the scalar reference paths: the block LDLᵀ against cholesky.ts's scalar
 // factor (L, D, pivots, failures, solves) and ml-matrix; the residual and the 3×3 pairs of A bit for
 // bit against the general loops; and whole solves (λ, κ estimate, rank, residual) of every example

@@ -1,4 +1,4 @@
-// The per-step hot path (issue 9): κ estimated per step from the step's own factor (exact at
+// The per-step hot path (what a long run spends its time in): κ estimated per step from the step's own factor (exact at
 // step 0, on demand and for tiny islands), allocation-light helpers whose results must not change.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

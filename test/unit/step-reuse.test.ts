@@ -1,4 +1,4 @@
-// What the stepping path reuses between steps (issue 9) must never change a result: the constraint
+// What the stepping path reuses between steps (to save work per step) must never change a result: the constraint
 // evaluations of a record's ‖C‖ reused by the next step's assembly (only while the states are exactly
 // those) and the records' arrays copied from per-Simulation templates (the world's derived data kept
 // on the world object: step-scratch.test.ts).

@@ -1,4 +1,4 @@
-// The stepping path's buffer reuse (issue 9): Simulation.step solves into a scratch (kkt.ts
+// The stepping path's buffer reuse (no allocation per step): Simulation.step solves into a scratch (kkt.ts
 // SolveScratch), keeps |q|−1 and ‖C‖ in reused buffers and packs checkpoints into blocks. Its
 // records must hold exactly what the fresh path (snapshots, which replay from the checkpoints and
 // solve into fresh arrays) gives, and nothing a caller keeps may change afterwards.

@@ -19,15 +19,15 @@ const COLUMNS: [string, boolean][] = [['#', false], ['Bodies', true], ['Shapes',
 const NUMERIC = new Set([5, 6, 7, 9]);
 
 /** The contact rows of a snapshot (undefined: the formulation has none). */
-export const contactsOf = (s: SystemSnapshot | undefined): ContactReport[] | undefined => (s && Array.isArray(s.contacts) ? s.contacts : undefined);
+const contactsOf = (s: SystemSnapshot | undefined): ContactReport[] | undefined => (s && Array.isArray(s.contacts) ? s.contacts : undefined);
 
 /** A 3-vector with round-off noise (below 1e-12 of its largest component, or of 1) shown as 0. */
-export function cleanVec(v: readonly number[]): string {
+function cleanVec(v: readonly number[]): string {
   const m = Math.max(1, ...v.map((x) => Math.abs(x)));
   return fmtVec(v.map((x) => (Math.abs(x) < 1e-12 * m ? 0 : x)));
 }
 
-export const coneText = (r: number): string => (r >= CONE_RATIO_MAX ? '∞ (no budget)' : fmt(r, 3));
+const coneText = (r: number): string => (r >= CONE_RATIO_MAX ? '∞ (no budget)' : fmt(r, 3));
 
 function row(c: ContactReport, k: number, penetrationTolerance: number | undefined): HTMLTableRowElement {
   const ft = Math.hypot(c.frictionForce[0], c.frictionForce[1]);

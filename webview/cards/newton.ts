@@ -17,7 +17,7 @@ import { caps, card, type CardContext } from './card';
 const tiered = (block: string, label: string): string => `${block}.${label.replace(/\./g, ':')}`;
 
 /** The Newton matrix of a snapshot as a heatmap source, with its blocks as label groups. */
-export function newtonMatrixSource(n: NewtonSnapshot): MatrixSource {
+function newtonMatrixSource(n: NewtonSnapshot): MatrixSource {
   const m = n.matrix;
   const csr = { rows: m.rows, cols: m.cols, rowPtr: toI32(m.rowPtr), colIdx: toI32(m.colIdx), values: toF64(m.values) };
   const labels = (blocks: NewtonSnapshot['rowBlocks'], names: string[], count: number): string[] => {

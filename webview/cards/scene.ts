@@ -48,7 +48,7 @@ function describeSelection(s: PanelState): string {
 const sameSelection = (a: Selection3D, b: Selection3D): boolean => a.body === b.body && a.constraint === b.constraint && a.contact === b.contact;
 
 /** The view's element (`.cl3d`) holds the view, for tests and tools (screen positions, pixels). */
-export type SceneViewElement = HTMLElement & { sceneView?: SceneView3D };
+type SceneViewElement = HTMLElement & { sceneView?: SceneView3D };
 
 export function createSceneCard({ store, actions }: CardContext): HTMLElement {
   const host = h('div', { class: 'cl-scene3d' });

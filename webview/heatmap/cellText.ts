@@ -2,7 +2,7 @@
 // the larger font that fit the cell's width. Pure: the caller measures text at the base font.
 import { formatNumber as fmt } from '../../src/shared';
 
-export interface CellText {
+interface CellText {
   text: string;
   /** Font size (px) to draw it at. */
   size: number;

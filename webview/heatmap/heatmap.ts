@@ -16,7 +16,7 @@ import { Viewport, type Cell, type CellRange, type HeatmapSelection, type View }
 
 export type { HeatmapSelection } from './viewport';
 
-export interface HeatmapCallbacks {
+interface HeatmapCallbacks {
   /** A cell or a row label (col = -1) was clicked / activated with Enter. */
   onActivate?: (row: number, col: number) => void;
 }

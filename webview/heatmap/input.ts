@@ -4,7 +4,7 @@ import type { MatrixSource } from '../matrix';
 import { describeCell, describeCol, describeRow, type Tooltip } from './tooltip';
 import { keyAction, type Cell, type Viewport } from './viewport';
 
-export interface HeatmapInputHost {
+interface HeatmapInputHost {
   readonly canvas: HTMLCanvasElement;
   readonly vp: Viewport;
   readonly tooltip: Tooltip;

@@ -6,7 +6,7 @@ import type { Palette } from '../palette';
 import type { Viewport } from './viewport';
 
 /** "link3.vx" → ["link3", "vx"]; a label without a dot has no group. */
-export const splitLabel = (s: string): [string, string] => {
+const splitLabel = (s: string): [string, string] => {
   const k = s.lastIndexOf('.');
   return k > 0 ? [s.slice(0, k), s.slice(k + 1)] : ['', s];
 };

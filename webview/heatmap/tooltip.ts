@@ -5,7 +5,7 @@ import { exactNumber as fmtExact } from '../../src/shared';
 import { csrEntry as entry } from '../../src/shared';
 import { type MatrixSource } from '../matrix';
 
-export interface TipContent {
+interface TipContent {
   title: string;
   lines: [string, string][];
 }

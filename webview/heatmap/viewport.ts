@@ -192,7 +192,7 @@ export class Viewport {
   }
 }
 
-export type KeyAction = { kind: 'move'; i: number; j: number } | { kind: 'zoom'; factor: number } | { kind: 'fit' } | { kind: 'activate'; i: number; j: number } | { kind: 'dismiss' };
+type KeyAction = { kind: 'move'; i: number; j: number } | { kind: 'zoom'; factor: number } | { kind: 'fit' } | { kind: 'activate'; i: number; j: number } | { kind: 'dismiss' };
 
 /**
  * What a key does on the focused heatmap with the cursor at `cursor`: arrows move a cell (Shift: a

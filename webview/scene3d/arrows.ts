@@ -12,14 +12,14 @@ import { poseOf, type Frame, type SceneData } from './model';
 import type { Palette3D } from './palette';
 import type { ForceMode } from './describe';
 
-export interface ArrowScales {
+interface ArrowScales {
   /** Metres of arrow per newton and per newton-metre. */
   force: number;
   torque: number;
 }
 
 /** The highlighted contact (index in the step's contacts; -1: none). */
-export interface ContactLook {
+interface ContactLook {
   selected: number;
   hovered: number;
 }

@@ -13,7 +13,7 @@ const Z: Q4 = [Math.SQRT1_2, 0, 0, Math.SQRT1_2]; // +y → +z
 const Y: Q4 = [0, 0, 0, 1];
 
 /** How a body is highlighted. */
-export interface BodyLook {
+interface BodyLook {
   selected: number;
   hovered: number;
   /** Bodies of the selected constraint. */

@@ -3,7 +3,7 @@
 // there. Returns why it failed instead of throwing.
 import { h } from '../dom';
 
-export interface GlContext {
+interface GlContext {
   canvas: HTMLCanvasElement;
   gl: WebGL2RenderingContext;
   antialias: boolean;

@@ -1,13 +1,13 @@
 // Sizes, scales and words of the 3D view: the glyph unit (from the scene's spacing), the arrow
-// scales (metres per newton, fixed per model so scrubbing does not rescale), the legend's content
-// and the label of a body or constraint. Pure: no DOM, no three.
+// scales (metres per newton, fixed per model so scrubbing does not rescale), the legend's content,
+// the label of a body or constraint, and where on screen a target's label goes. Pure: no DOM, no three.
 import type { PanelModel } from '../../src/protocol';
 import { formatNumber as fmt } from '../../src/shared';
 import { norm3, type V3 } from './math';
 import { poseOf, recordsRun, type Frame, type ItemState, type RunRecords, type SceneData } from './model';
 import type { ContactState } from './read';
 import { readContacts } from './read';
-import { contactName, type Target } from './selection';
+import { contactName, targetPoint, type Target } from './selection';
 
 /** Which force arrows are drawn. */
 export type ForceMode = 'all' | 'selected' | 'off';
@@ -39,7 +39,7 @@ const diag = (d: SceneData): number => {
 };
 
 /** The median distance between what each constraint joins (body centres; world anchors). */
-export function typicalSpacing(d: SceneData, f: Frame): number {
+function typicalSpacing(d: SceneData, f: Frame): number {
   const ds: number[] = [];
   d.constraints.forEach((c, i) => {
     const pa: V3 = c.a >= 0 ? poseOf(f.poses, c.a).p : f.anchorA[i];
@@ -140,4 +140,12 @@ export function describeTarget(d: SceneData, f: Frame, t: Target): string {
   const c = d.constraints[t.index];
   const lam = f.lambda[t.index];
   return `${c.name} · ${c.type} · ${f.states[t.index]}${lam !== undefined ? ` · |λ| ${fmt(lam, 3)}` : ''} · |C| ${fmt(f.violation[t.index], 3)}`;
+}
+
+/** The label of a target at its projected point (`project` → CSS px), or undefined when off screen. */
+export function targetLabel(data: SceneData, frame: Frame, t: Target | undefined, project: (p: V3) => { x: number; y: number } | undefined): { text: string; x: number; y: number } | undefined {
+  if (!t) return undefined;
+  const p = targetPoint(data, frame, t);
+  const s = p && project(p);
+  return s && { text: describeTarget(data, frame, t), ...s };
 }

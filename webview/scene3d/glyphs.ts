@@ -24,7 +24,7 @@ import type { RGB } from '../theme';
 import type { Q4, V3 } from './math';
 
 /** What an instance picks. */
-export type PickKind = 'body' | 'constraint' | 'contact' | 'none';
+type PickKind = 'body' | 'constraint' | 'contact' | 'none';
 
 const m4 = new Matrix4();
 const pv = new Vector3();

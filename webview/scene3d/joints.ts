@@ -12,7 +12,7 @@ import { mix, type Palette3D } from './palette';
 
 const AXIS_Q: Q4[] = [quatFromY([1, 0, 0]), [0, 0, 0, 1], quatFromY([0, 0, 1])];
 
-export interface JointLook {
+interface JointLook {
   selected: number;
   hovered: number;
 }

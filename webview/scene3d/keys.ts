@@ -4,7 +4,7 @@
 import type { Orbit, Preset } from './orbit';
 import type { OverlayActions } from './overlay';
 
-export interface KeyActions extends OverlayActions {
+interface KeyActions extends OverlayActions {
   arrowLog(): number;
   /** Clears the selection; false when there was none. */
   clear(): boolean;

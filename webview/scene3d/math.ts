@@ -1,21 +1,24 @@
-// Small vector / quaternion helpers for the 3D view (quaternions [x, y, z, w], scalar last, as
-// the engine), the symmetric 3×3 eigen-decomposition and MuJoCo's equivalent inertia box.
-// Pure: no DOM, no three (unit-tested in Node).
+// Vector / quaternion helpers for the 3D view: the engine's (quaternions [x, y, z, w], scalar last)
+// under the view's names, and what only the view needs: tolerant normalisation of values read from
+// the panel model, quaternions of a basis and of a direction, the symmetric 3×3 eigen-decomposition
+// and MuJoCo's equivalent inertia box. Pure: no DOM, no three (unit-tested in Node).
+import { cross, dot, quatConj, quatMul, quatRotateInv, scale, sub, type Quat, type Vec3 } from '../../src/engine';
 
-export type V3 = [number, number, number];
-export type Q4 = [number, number, number, number];
+export type V3 = Vec3;
+export type Q4 = Quat;
+
+// The engine's helpers under the view's names (one convention for the engine, the importer and the view).
+export { cross as cross3, dot as dot3, scale as scale3, sub as sub3, quatMul as qmul };
+export { norm3 } from '../../src/shared';
 
 export const finite3 = (v: unknown): v is V3 =>
   (Array.isArray(v) || ArrayBuffer.isView(v)) && (v as ArrayLike<number>).length >= 3 && [0, 1, 2].every((i) => Number.isFinite((v as ArrayLike<number>)[i]));
 
+/** a + b (the engine's helpers have no sum: its hot paths add in place). */
 export const add3 = (a: V3, b: V3): V3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-export const sub3 = (a: V3, b: V3): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-export const scale3 = (a: V3, s: number): V3 => [a[0] * s, a[1] * s, a[2] * s];
-export const dot3 = (a: V3, b: V3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-export const cross3 = (a: V3, b: V3): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-export const norm3 = (a: readonly number[]): number => Math.hypot(a[0], a[1], a[2]);
+/** a/|a|, or `fallback` when a is zero or not finite (the engine's normalize gives [0, 0, 0] for zero). */
 export function unit3(a: V3, fallback: V3 = [0, 0, 1]): V3 {
-  const n = norm3(a);
+  const n = Math.hypot(a[0], a[1], a[2]);
   return n > 1e-300 && Number.isFinite(n) ? [a[0] / n, a[1] / n, a[2] / n] : fallback;
 }
 
@@ -27,28 +30,11 @@ export function unitQuat(q: readonly number[] | undefined): Q4 {
   return [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
 }
 
-/** R(q)·v. */
-export function rotate(q: Q4, v: V3): V3 {
-  const [x, y, z, w] = q;
-  // t = 2 q_vec × v; v' = v + w t + q_vec × t
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
-}
+/** R(q)·v: the engine's Rᵀ·v of the conjugate. */
+export const rotate = (q: Q4, v: V3): V3 => quatRotateInv(quatConj(q), v);
 
 /** R(q)ᵀ·v. */
-export const rotateInv = (q: Q4, v: V3): V3 => rotate([-q[0], -q[1], -q[2], q[3]], v);
-
-/** a ⊗ b (Hamilton). */
-export function qmul(a: Q4, b: Q4): Q4 {
-  return [
-    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
-}
+export const rotateInv = (q: Q4, v: V3): V3 => quatRotateInv(q, v);
 
 /** Quaternion of the rotation whose columns are the orthonormal right-handed basis (c0, c1, c2). */
 export function quatFromBasis(c0: V3, c1: V3, c2: V3): Q4 {
@@ -132,7 +118,7 @@ export function symEigen3(m: readonly number[]): { values: V3; vectors: [V3, V3,
   }
   const cols: [V3, V3, V3] = [0, 1, 2].map((j) => [v[0][j], v[1][j], v[2][j]] as V3) as [V3, V3, V3];
   // Right-handed: c2 = c0 × c1.
-  if (dot3(cross3(cols[0], cols[1]), cols[2]) < 0) cols[2] = scale3(cols[2], -1);
+  if (dot(cross(cols[0], cols[1]), cols[2]) < 0) cols[2] = scale(cols[2], -1);
   return { values: [a[0][0], a[1][1], a[2][2]], vectors: cols };
 }
 

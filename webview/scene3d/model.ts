@@ -10,30 +10,21 @@ import { readContacts, readShapes, type ContactData, type ShapeData } from './re
 
 export type { ItemState };
 
-export interface BodyData {
-  name: string;
-  fixed: boolean;
-  mass?: number;
+/** A body as drawn: the scene's name, fixedness and mass, its inertia box and shapes. */
+interface BodyData extends Pick<SceneBodyInfo, 'name' | 'fixed' | 'mass'> {
   /** Equivalent inertia box in the body frame (when mass and inertia are known). */
   box?: { half: V3; q: Q4 };
   shapes: ShapeData[];
 }
 
-export interface ConstraintData {
-  name: string;
-  type: string;
-  fileIndex: number;
+/**
+ * A constraint as drawn: the scene's name, type, file index, anchors and axes (in A's / B's frame,
+ * world frame for the world; axes when the type has one and it is known), with its bodies' indices.
+ */
+interface ConstraintData extends Omit<SceneConstraintInfo, 'bodyA' | 'bodyB'> {
   /** Body indices in scene order; -1 for the world. */
   a: number;
   b: number;
-  /** Anchors in the bodies' frames (world frame for the world). */
-  anchorA: V3;
-  anchorB: V3;
-  /** Axes in A's / B's frame (world frame for the world), when the type has one and it is known. */
-  axisA?: V3;
-  axisB?: V3;
-  linear?: [boolean, boolean, boolean];
-  angular?: [boolean, boolean, boolean];
   /** First row in J and number of rows (for λ of a step record). */
   firstRow: number;
   rows: number;
@@ -51,12 +42,8 @@ export interface SceneData {
   bodyRadius: number;
 }
 
-export interface ConstraintForces {
-  forceA: V3;
-  torqueA: V3;
-  forceB: V3;
-  torqueB: V3;
-}
+/** The forces and torques a constraint applies to its ends at a step (the snapshot's constraint report). */
+type ConstraintForces = Pick<SystemSnapshot['constraints'][number], 'forceA' | 'torqueA' | 'forceB' | 'torqueB'>;
 
 export interface Frame {
   step: number;
@@ -204,7 +191,7 @@ export function sceneData(model: PanelModel, run: RunRecords = recordsRun(model.
 }
 
 /** Radius of a sphere around the body's origin that holds its drawing. */
-export function bodyExtent(b: BodyData): number {
+function bodyExtent(b: BodyData): number {
   let r = b.box ? Math.hypot(...b.box.half) : 0;
   for (const s of b.shapes) {
     const o = Math.hypot(...s.position);

@@ -1,6 +1,7 @@
 // The HTML over the canvas: toolbar (fit, presets, toggles), legend (what the colours and a
 // reference arrow mean, the arrow scale), grid scale, the hover / selection labels (never
 // overlapping), a live region for screen readers, and the message shown when WebGL is unavailable.
+import { formatNumber } from '../../src/shared';
 import { h } from '../dom';
 import type { RGB } from '../theme';
 import type { ItemState } from './model';
@@ -29,7 +30,8 @@ const STATE_WORDS: [ItemState, string][] = [
   ['unknown', 'unknown'],
 ];
 
-const fmt = (x: number): string => (x >= 1e4 || x < 1e-2 ? x.toExponential(0).replace('e+', 'e') : String(Number(x.toPrecision(2))));
+/** A legend length: one significant digit in scientific notation (`2e4`, `5e-3`) outside [0.01, 1e4), else two digits in fixed notation. */
+const fmt = (x: number): string => (x >= 1e4 || x < 1e-2 ? formatNumber(x, 1, { sciBelow: Infinity }) : formatNumber(x, 2, { sciAbove: Infinity }));
 
 export class Overlay {
   readonly toolbar: HTMLDivElement;

@@ -4,7 +4,7 @@
 // Pure: no DOM, no three.
 import { finite3, norm3, unit3, unitQuat, cross3, type Q4, type V3 } from './math';
 
-export type ShapeKind = 'sphere' | 'box' | 'capsule' | 'plane';
+type ShapeKind = 'sphere' | 'box' | 'capsule' | 'plane';
 
 export interface ShapeData {
   type: ShapeKind;
@@ -51,8 +51,8 @@ const pos = (x: unknown): number | undefined => {
 const v3 = (x: unknown): V3 | undefined => (finite3(x) ? [x[0], x[1], x[2]] : undefined);
 
 /** At most this many shapes per owner and contacts per step are drawn. */
-export const MAX_SHAPES = 10_000;
-export const MAX_CONTACTS = 50_000;
+const MAX_SHAPES = 10_000;
+const MAX_CONTACTS = 50_000;
 
 /** The shapes of a body or of the world (ShapeSpec[] of src/engine/collision/types.ts), validated. */
 export function readShapes(x: unknown): ShapeData[] {
@@ -89,7 +89,7 @@ export function readShapes(x: unknown): ShapeData[] {
 }
 
 /** Two unit vectors completing n to a right-handed basis (t1, t2, n). */
-export function tangentBasis(n: V3): [V3, V3] {
+function tangentBasis(n: V3): [V3, V3] {
   const a: V3 = Math.abs(n[0]) < 0.57 ? [1, 0, 0] : Math.abs(n[1]) < 0.57 ? [0, 1, 0] : [0, 0, 1];
   const t1 = unit3(cross3(a, n));
   return [t1, cross3(n, t1)];

@@ -7,7 +7,6 @@
 import type { V3 } from './math';
 import { poseOf, type Frame, type SceneData } from './model';
 import type { ContactData } from './read';
-import { describeTarget } from './describe';
 
 /** A selection by name, as the panel and tests see it. */
 export interface Selection3D {
@@ -17,7 +16,7 @@ export interface Selection3D {
   contact?: string;
 }
 
-export type TargetKind = 'body' | 'constraint' | 'contact';
+type TargetKind = 'body' | 'constraint' | 'contact';
 
 export interface Target {
   kind: TargetKind;
@@ -26,7 +25,7 @@ export interface Target {
 }
 
 /** The name of one end of a contact: a body name, `world` for the world (index −1 or a missing body). */
-export function endName(data: SceneData, who: string | number | undefined): string {
+function endName(data: SceneData, who: string | number | undefined): string {
   if (typeof who === 'string') return who;
   if (typeof who === 'number' && who >= 0) return data.bodies[who]?.name ?? `#${who}`;
   return 'world';
@@ -114,12 +113,4 @@ export function nextTarget(data: SceneData, frame: Frame, cur: Target | undefine
   if (next < nb) return { kind: 'body', index: next };
   if (next < nb + nc) return { kind: 'constraint', index: next - nb };
   return { kind: 'contact', index: next - nb - nc };
-}
-
-/** The label of a target at its projected point (`project` → CSS px), or undefined when off screen. */
-export function targetLabel(data: SceneData, frame: Frame, t: Target | undefined, project: (p: V3) => { x: number; y: number } | undefined): { text: string; x: number; y: number } | undefined {
-  if (!t) return undefined;
-  const p = targetPoint(data, frame, t);
-  const s = p && project(p);
-  return s && { text: describeTarget(data, frame, t), ...s };
 }

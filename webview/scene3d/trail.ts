@@ -7,7 +7,7 @@ import type { Palette3D } from './palette';
 export type TrailMode = 'off' | 'selected' | 'all';
 
 /** Above this many segments, "all" trails fall back to the selected body's. */
-export const MAX_TRAIL_SEGMENTS = 400_000;
+const MAX_TRAIL_SEGMENTS = 400_000;
 
 export class TrailLayer {
   readonly group = new Group();

@@ -3,6 +3,7 @@
 // Renders on demand (a camera move or a new step schedules one frame).
 import { AmbientLight, DirectionalLight, Scene, WebGLRenderer } from 'three';
 import type { PanelModel, StepRecord } from '../../src/protocol';
+import { formatNumber } from '../../src/shared';
 import { h } from '../dom';
 import { ArrowLayer } from './arrows';
 import { BodyLayer } from './bodies';
@@ -18,8 +19,8 @@ import { createContext } from './context';
 import { readPalette3D, type Palette3D } from './palette';
 import { pick, project, type Target } from './pick';
 import { TrailLayer, type TrailMode } from './trail';
-import { describeTarget, legendInfo, glyphUnit, arrowScales, type ForceMode, type Scales } from './describe';
-import { followContact, nextTarget, resolveSelection, sameTarget, targetLabel, targetName, targetPoint, type Selection3D } from './selection';
+import { describeTarget, legendInfo, glyphUnit, arrowScales, targetLabel, type ForceMode, type Scales } from './describe';
+import { followContact, nextTarget, resolveSelection, sameTarget, targetName, targetPoint, type Selection3D } from './selection';
 import type { ContactData } from './read';
 
 export type { Selection3D };
@@ -469,7 +470,7 @@ export class SceneView3D {
       o.setLegend(this.pal, info);
     }
     o.setPressed(this.orbit.preset, this.bodies.showAxes, this.trailMode === 'all' && this.trail.effective === 'selected' ? 'selected' : this.trailMode, this.forceMode);
-    o.setScale(`grid ${Number(this.world.step.toPrecision(3))} m · z up${this.orbit.preset ? ` · ${this.orbit.preset === 'persp' ? '3D' : this.orbit.preset}` : ''}`);
+    o.setScale(`grid ${formatNumber(this.world.step, 3, { sciBelow: 0, sciAbove: Infinity })} m · z up${this.orbit.preset ? ` · ${this.orbit.preset === 'persp' ? '3D' : this.orbit.preset}` : ''}`);
   }
 
   /** Draw calls and triangles of the last frame (for the bench). */

@@ -36,7 +36,7 @@ const JSON_SERVICE: ProblemsContext = { jsonServiceReportsSyntax: true };
  * in the Problems panel too. CL001s without a parser error (e.g. nesting too deep to read) are
  * the extension's own and stay.
  */
-export function isJsonServiceSyntaxError(d: Pick<Diagnostic, 'code' | 'data'>): boolean {
+function isJsonServiceSyntaxError(d: Pick<Diagnostic, 'code' | 'data'>): boolean {
   return d.code === Codes.jsonSyntax && typeof d.data?.parseError === 'string';
 }
 
@@ -54,7 +54,7 @@ export function jsonServiceSyntaxErrors(all: readonly Diagnostic[], ctx: Problem
   return ctx.jsonServiceReportsSyntax ? all.filter(isJsonServiceSyntaxError) : [];
 }
 
-export function toPlainSeverity(s: Severity): PlainSeverity {
+function toPlainSeverity(s: Severity): PlainSeverity {
   switch (s) {
     case 'error':
       return PlainSeverity.Error;

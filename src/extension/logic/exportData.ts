@@ -10,14 +10,14 @@ export interface ExportMeta extends RunMeta {
   dt: number;
 }
 
-export type ExportFormat = 'csv' | 'json';
+type ExportFormat = 'csv' | 'json';
 
 /** The format implied by a file name (`.csv` → csv, otherwise json). */
 export function formatFromPath(path: string): ExportFormat {
   return /\.csv$/i.test(path) ? 'csv' : 'json';
 }
 
-export interface StepDataJson {
+interface StepDataJson {
   format: 'constraint-lens.steps';
   version: 1;
   scene: string;

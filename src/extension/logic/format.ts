@@ -48,7 +48,7 @@ export function problemsText(c: ProblemCounts): string {
   return c.errors > 0 && c.warnings > 0 ? `${plural(n, 'problem')} (${plural(c.errors, 'error')})` : plural(n, 'problem');
 }
 
-export interface LensTitles {
+interface LensTitles {
   inspect: string;
   step: string;
   run: string;

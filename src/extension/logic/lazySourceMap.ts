@@ -10,7 +10,7 @@ import { parseScene } from '../../engine';
 import type { JsonPath, Range, SourceMap } from '../../engine';
 
 /** Where one item of the file's `bodies` or `constraints` array is. */
-export interface ItemSeed {
+interface ItemSeed {
   /** Its index in the file's array. */
   index: number;
   range: Range;
@@ -26,7 +26,7 @@ export interface SourceMapSeed {
   groups?: Partial<Record<SeedGroup, { offset: number; length: number; items: ItemSeed[] }>>;
 }
 
-export type SeedGroup = 'bodies' | 'constraints';
+type SeedGroup = 'bodies' | 'constraints';
 const GROUPS: readonly SeedGroup[] = ['bodies', 'constraints'];
 
 /** The seed of `sm` for the items of `scene` (what the worker sends). */

@@ -23,7 +23,7 @@ export interface FeedModel {
 }
 
 /** Where the feed gets what it sends (read when a message goes, so it is always the latest). */
-export interface FeedSource {
+interface FeedSource {
   /** The model without its history (streamed after it); undefined while the scene is not analysed. */
   model(): FeedModel | undefined;
   /**
@@ -35,7 +35,7 @@ export interface FeedSource {
   snapshot(step: number): SystemSnapshot | undefined | Promise<SystemSnapshot | undefined>;
 }
 
-export interface FeedOptions {
+interface FeedOptions {
   timers?: Timers;
   /** Least time between two updates (records and the current step's snapshot) while a run goes on (ms). */
   intervalMs?: number;
@@ -47,7 +47,7 @@ export interface FeedOptions {
   onSnapshotError?(step: number, e: unknown): void;
 }
 
-export interface FeedStats {
+interface FeedStats {
   /** Flow-controlled messages posted. */
   posted: number;
   /** Bytes of history columns posted. */

@@ -9,7 +9,7 @@ import { realTimers, type Timers } from './schedule';
 import type { RunHandle, SceneState, SceneStore } from './sceneStore';
 import type { SceneUri } from './uri';
 
-export interface PlayLoopOptions {
+interface PlayLoopOptions {
   /** Steps per second (read every tick: a settings change applies at once). */
   rate(): number;
   /** Take one step; false when none could be taken (the run ended: cap reached, NaN, scene changed). */
@@ -104,7 +104,7 @@ export class PlayLoop {
 }
 
 /** What `playScene` needs besides the scene. */
-export interface PlaySceneOptions {
+interface PlaySceneOptions {
   rate(): number;
   /** The history cap (`constraintLens.run.maxSteps`): Play stops there. */
   maxSteps(): number;

@@ -108,7 +108,7 @@ export class VersionTracker {
  * resolves with `undefined`), runs jobs one by one, and tells when the running job became stale
  * (so the caller can abort it, e.g. by terminating the worker).
  */
-export interface LaneJob<T> {
+interface LaneJob<T> {
   key: string;
   ticket: Ticket;
   run: () => Promise<T>;

@@ -7,7 +7,7 @@ import { DEFAULT_CONDITION_WARNING } from '../../shared';
 import type { CondFacts } from './format';
 
 /** What of a scene's state the views read (a SceneState has it). */
-export interface ShownSource {
+interface ShownSource {
   readonly result: { readonly snapshot?: SystemSnapshot; readonly parse: { readonly scene?: SceneSpec } } | undefined;
   readonly sim: { readonly currentStep: number; readonly records: readonly StepRecord[] } | undefined;
   readonly shownStep: number | undefined;
@@ -35,7 +35,7 @@ export function shownCondFacts(s: ShownSource | undefined): CondFacts | undefine
 }
 
 /** κ(A), rank and rows at a step: the step-0 analysis, or a run's record on top of it. */
-export function stepCondFacts(snap: Pick<SystemSnapshot, 'cond' | 'condEstimated' | 'rank'>, record?: Pick<StepRecord, 'step' | 'cond' | 'condEstimated' | 'rank'>): CondFacts {
+function stepCondFacts(snap: Pick<SystemSnapshot, 'cond' | 'condEstimated' | 'rank'>, record?: Pick<StepRecord, 'step' | 'cond' | 'condEstimated' | 'rank'>): CondFacts {
   const rows = snap.rank.rows;
   if (!record || record.step <= 0) return { step: 0, cond: snap.cond.A, condEstimated: snap.condEstimated, rank: snap.rank.J, rows };
   return { step: record.step, cond: record.cond.A, condEstimated: record.condEstimated, rank: record.rank, rows };

@@ -2,7 +2,7 @@
 // Play or Run N Steps fires 'stepped' many times a second). Pure: no vscode; timers injectable.
 import { realTimers, type Timers } from './schedule';
 
-export interface ThrottleOptions {
+interface ThrottleOptions {
   /** Minimum time between two runs (ms): 250 = at most 4 runs per second. */
   intervalMs: number;
   /** Coalescing delay after the first trigger of a burst (ms), so that bursts of events run once. */

@@ -6,7 +6,7 @@ import { condBand, formatCond, formatNumber, formatTime, formatVec, isIllConditi
 
 export type ItemState = 'ok' | 'redundant' | 'violated' | 'conflicting' | 'ill-conditioned' | 'fixed' | 'unknown';
 
-export interface IconSpec {
+interface IconSpec {
   /** Codicon id for `new ThemeIcon(id, new ThemeColor(color))`. */
   id: string;
   color?: string;
@@ -29,7 +29,7 @@ export const STATE_ICONS: Record<ItemState, IconSpec> = {
  * conflicting: error, CL304 initial violation and CL402 drift: warning, CL303 ill-conditioned:
  * warning); none for the others.
  */
-export const STATE_SEVERITY: Record<ItemState, Severity | undefined> = {
+const STATE_SEVERITY: Record<ItemState, Severity | undefined> = {
   ok: undefined,
   redundant: 'warning',
   violated: 'warning',
@@ -52,12 +52,12 @@ const RANK: Record<Severity, number> = { error: 3, warning: 2, information: 1, h
 const before = (a: Range['start'], b: Range['start']): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
 
 /** True when range `inner` lies within `outer`. */
-export function rangeWithin(inner: Range, outer: Range): boolean {
+function rangeWithin(inner: Range, outer: Range): boolean {
   return before(outer.start, inner.start) && before(inner.end, outer.end);
 }
 
 /** The diagnostics that lie on an item (within its source range: its object in the file). */
-export function diagnosticsOn<D extends Pick<Diagnostic, 'range'>>(diagnostics: readonly D[], itemRange: Range | undefined): D[] {
+function diagnosticsOn<D extends Pick<Diagnostic, 'range'>>(diagnostics: readonly D[], itemRange: Range | undefined): D[] {
   return itemRange ? diagnostics.filter((d) => rangeWithin(d.range, itemRange)) : [];
 }
 

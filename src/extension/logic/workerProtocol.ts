@@ -63,7 +63,7 @@ export function isWorkerRequest(m: unknown): m is WorkerRequest {
   return r.kind === 'snapshot' && typeof r.key === 'string' && typeof r.version === 'number' && Number.isInteger(r.step) && (r.step as number) >= 0;
 }
 
-export function isWorkerResponse(m: unknown): m is WorkerResponse {
+function isWorkerResponse(m: unknown): m is WorkerResponse {
   return typeof m === 'object' && m !== null && typeof (m as WorkerResponse).id === 'number' && typeof (m as WorkerResponse).ok === 'boolean';
 }
 

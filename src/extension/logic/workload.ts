@@ -6,7 +6,7 @@ import type { ConstraintSpec, SceneSpec } from '../../engine';
 /** Scenes estimated above this much work are analysed in the worker (`constraintLens.analysis.inlineMaxWork`). */
 export const DEFAULT_INLINE_MAX_WORK = 20_000;
 
-export interface Workload {
+interface Workload {
   bodies: number;
   /** Constraint rows (the rows of J). */
   rows: number;
@@ -21,7 +21,7 @@ export interface Workload {
 }
 
 /** Rows of a constraint, as the engine's models have them. */
-export function constraintRows(c: ConstraintSpec): number {
+function constraintRows(c: ConstraintSpec): number {
   switch (c.type) {
     case 'distance':
       return 1;

@@ -1,5 +1,5 @@
-// "While typing" (issue 9): keystroke → updated Problems on a 100-link chain, in the real
-// extension host. Each keystroke is one character typed into (or deleted from) a constraint's
+// "While typing" (diagnostics must keep up with a keystroke): keystroke → updated Problems on a
+// 100-link chain, in the real extension host. Each keystroke is one character typed into (or deleted from) a constraint's
 // body name, which adds or removes a CL201 diagnostic; it is timed from the edit to the
 // `onDidChangeDiagnostics` event that carries the new diagnostics. The figure printed is that
 // time minus the configured debounce (`constraintLens.diagnostics.debounceMs`): what the
