@@ -178,9 +178,10 @@ export class ContactStepper {
   /**
    * One step from `states` (not modified) with `warm` from the previous step. Returns undefined
    * for a velocity step without contacts: the caller then takes its direct velocity-level solve
-   * (`out`) and hands `plainWarm(out)` to the next step.
+   * (`out`) and hands `plainWarm(out)` to the next step. `predicted`: that direct solve's u⁺, from
+   * which joint limits tell whether the step would pass a bound (contact/jointRows.ts).
    */
-  step(states: readonly BodyState[], warm: WarmStart, asm: Assembly, contacts = this.detect(states)): ContactStep | undefined {
+  step(states: readonly BodyState[], warm: WarmStart, asm: Assembly, contacts = this.detect(states), predicted?: ArrayLike<number>): ContactStep | undefined {
     const dt = this.scene.solver.dt;
     if (this.mode === 'nonlinear') {
       const { states: next, report } = stepNonlinear(this.world, states, contacts, this.nonlinear, dt, { bilateral: warm.bilateral });
@@ -205,7 +206,7 @@ export class ContactStepper {
         warm: { bilateral: report.bilateral },
       };
     }
-    const joints = this.joints?.rows(states, asm, dt, this.velocity.erp, warm.joints);
+    const joints = this.joints?.rows(states, asm, dt, this.velocity.erp, warm.joints, predicted);
     if (contacts.length === 0 && !joints?.rows.length) return undefined;
     const report = solveContactsPgs(this.world, states, contacts, this.velocity, dt, { bilateral: warm.bilateral, contacts: this.warmContacts(contacts, warm) }, asm, joints?.rows);
     const drift = new Float64Array(states.length);

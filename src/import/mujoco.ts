@@ -124,6 +124,9 @@ export interface CompiledJoint {
   dofadr: number;
   limited: boolean;
   stiffness: number;
+  /** jnt_range (qpos units: rad or m) and jnt_margin: a limit's row acts within the margin of a bound. */
+  range: [number, number];
+  margin: number;
 }
 export interface CompiledGeom {
   name: string;
@@ -250,6 +253,8 @@ export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledMode
       // jnt_limited is a byte array the bindings cannot read: a limited joint has lower < upper.
       limited: (field(m, 'jnt_limited')?.[i] ?? Number(arr(m, 'jnt_range')[2 * i] < arr(m, 'jnt_range')[2 * i + 1])) !== 0,
       stiffness: arr(m, 'jnt_stiffness')[i] ?? 0,
+      range: [arr(m, 'jnt_range')[2 * i] ?? 0, arr(m, 'jnt_range')[2 * i + 1] ?? 0],
+      margin: arr(m, 'jnt_margin')[i] ?? 0,
     })),
     geoms: range(n('ngeom')).map((i) => ({
       name: nameAt(all, nameAdr('name_geomadr')[i]),

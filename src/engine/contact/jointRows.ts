@@ -6,9 +6,11 @@
 //           −erp·gap/h when passed (the penetration recovery of contacts)
 //   friction loss:       row  J_q, U = 0 while |R| < frictionLoss,  R ∈ [−frictionLoss, frictionLoss]
 // R are forces (N·m for a hinge, N for a slider) like the contacts'. A bound's row is included when the
-// bound can be reached within the step: gap ≤ 2h·(closing speed, before the step or after the free
-// motion), or the row pushed in the previous step; a row left out carries no force. Friction rows
-// are always included.
+// bound can be reached within the step: gap ≤ 2h·(closing speed, before the step or after the step
+// solved without joint rows, or the free motion when that solve is not given), or the row pushed in
+// the previous step; a row left out carries no force. The solve without joint rows matters: in
+// maximal coordinates gravity turns a hinge only through its joint rows, so the free motion alone
+// does not see a pendulum swing towards its bound. Friction rows are always included.
 import { applyMinv, poseOf, WORLD_POSE, type Assembly, type World } from '../assemble';
 import type { BodyState } from '../model/body';
 import type { Pose } from '../model/constraint';
@@ -121,12 +123,12 @@ export class JointRows {
 
   /**
    * The rows of the step from `states` (the assembly `asm` at these states): every friction row and
-   * the limit rows that can act. `warm` holds the previous step's force per joint row (or nothing).
+   * the limit rows that can act. `warm` holds the previous step's force per joint row (or nothing),
+   * `predicted` the u⁺ of the step solved without joint rows (or nothing: the free motion is used).
    */
-  rows(states: readonly BodyState[], asm: Assembly, h: number, erp: number, warm?: ArrayLike<number>): JointRowStep {
+  rows(states: readonly BodyState[], asm: Assembly, h: number, erp: number, warm?: ArrayLike<number>, predicted?: ArrayLike<number>): JointRowStep {
     const w = this.world;
-    const uFree = applyMinv(w, asm.minvCompact, asm.F);
-    for (let i = 0; i < uFree.length; i++) uFree[i] = asm.v[i] + h * uFree[i];
+    const uFree = predicted ?? freeVelocity(w, asm, h);
     const rows: BoundedRow[] = [];
     const q = new Float64Array(this.count);
     const gap = new Float64Array(this.count);
@@ -172,7 +174,14 @@ export function boundedRowW(row: BoundedRow, minvCompact: Float64Array): number 
   return s;
 }
 
-function dotEnd(J: Float64Array, u: Float64Array, slot: number): number {
+/** u⁻ + h·M⁻¹F, 6 per free body. */
+function freeVelocity(w: World, asm: Assembly, h: number): Float64Array {
+  const u = applyMinv(w, asm.minvCompact, asm.F);
+  for (let i = 0; i < u.length; i++) u[i] = asm.v[i] + h * u[i];
+  return u;
+}
+
+function dotEnd(J: Float64Array, u: ArrayLike<number>, slot: number): number {
   if (slot < 0) return 0;
   const o = 6 * slot;
   return J[0] * u[o] + J[1] * u[o + 1] + J[2] * u[o + 2] + J[3] * u[o + 3] + J[4] * u[o + 4] + J[5] * u[o + 5];

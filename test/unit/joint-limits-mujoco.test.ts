@@ -1,0 +1,176 @@
+// Joint limits and friction loss against MuJoCo's WebAssembly, step by step, on single-joint models
+// imported with no options (the importer fills `limits`, `limitMargin`, `frictionLoss`) and run in the
+// velocity formulation. MuJoCo's rows are soft (solref 0.02 s, dampratio 1; solimp 0.9–0.95): its joint
+// sinks past a bound on impact and creeps under friction loss, where the engine's rows are hard. So:
+// before MuJoCo's row first acts the two runs agree to the velocity formulation's own tolerance; after
+// it, the engine never passes the bound, stays within MuJoCo's own overshoot of it, and rests on the
+// bound where MuJoCo rests within its sag (< 1e-3) of it; the forces at rest are the closed forms.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Simulation, type StepRecord } from '../../src/engine';
+import { exportScene } from '../../src/import/export';
+import { loadModel } from '../../src/import/index';
+import { loadMujoco } from '../../src/import/mujoco';
+import { parseScene } from '../../src/engine';
+
+const G = 9.81;
+const STEPS = 600;
+
+const model = (body: string, key = '') =>
+  `<mujoco model="limits"><compiler angle="radian"/><option timestep="0.002"/><worldbody>${body}</worldbody>${key}</mujoco>`;
+/** A 1 kg arm, centre of mass 0.5 m from a hinge about y at height 1, turned by `euler` about y (q = 0 there). */
+const arm = (joint: string, euler = 0) =>
+  `<body name="arm" pos="0 0 1" euler="0 ${euler} 0"><joint name="knee" type="hinge" axis="0 1 0" ${joint}/><inertial pos="0.5 0 0" mass="1" diaginertia="0.01 0.01 0.01"/></body>`;
+/** A 2 kg cart on a slide joint along `axis` through (0, 0, 1). */
+const cart = (joint: string, axis = '0 0 1') =>
+  `<body name="cart" pos="0 0 1"><joint name="rail" type="slide" axis="${axis}" ${joint}/><inertial pos="0 0 0" mass="2" diaginertia="0.01 0.01 0.01"/></body>`;
+
+/** MuJoCo's qpos[0] after each step (index 0: the initial state). */
+async function mujocoQ(xml: string, steps = STEPS): Promise<number[]> {
+  const { mj } = await loadMujoco();
+  const vfs = new mj.MjVFS();
+  vfs.addBuffer('m.xml', new TextEncoder().encode(xml));
+  const m = mj.MjModel.mj_loadXML('m.xml', vfs);
+  vfs.delete();
+  const d = new mj.MjData(m);
+  try {
+    const q = [(d.qpos as Float64Array)[0]];
+    for (let k = 0; k < steps; k++) {
+      mj.mj_step(m, d);
+      q.push((d.qpos as Float64Array)[0]);
+    }
+    return q;
+  } finally {
+    d.delete();
+    m.delete();
+  }
+}
+
+/** The imported model in the velocity formulation: the joint coordinate after each step (from the body's pose [p, q]) and the records. */
+async function engineQ(xml: string, coordinate: (pose: number[]) => number, steps = STEPS): Promise<{ q: number[]; records: readonly StepRecord[]; text: string }> {
+  const parse = await loadModel('m.xml', xml, {});
+  assert.ok(parse.scene, JSON.stringify(parse.diagnostics));
+  parse.scene.solver.formulation = 'velocity';
+  const sim = new Simulation(parse.scene);
+  const b0 = parse.scene.bodies[0];
+  const c0 = coordinate([...b0.position, ...b0.orientation]);
+  const q = [0];
+  for (let k = 0; k < steps; k++) {
+    sim.step();
+    const rec = sim.records[sim.records.length - 1];
+    q.push(coordinate(rec.poses.slice(0, 7)) - c0);
+  }
+  assert.ok(!sim.stopped, JSON.stringify(sim.diagnostics));
+  return { q, records: sim.records, text: exportScene({ scene: parse.scene }) };
+}
+
+/** The arm's rotation angle about y, from its orientation (it only turns about y), as MuJoCo's qpos. */
+const armAngle = (pose: number[]) => 2 * Math.atan2(pose[4], pose[6]);
+
+/** The first step where MuJoCo's coordinate passes `bound` (upper: above, lower: below). */
+function firstPast(q: readonly number[], bound: number, upper: boolean): number {
+  const k = q.findIndex((x) => (upper ? x > bound : x < bound));
+  assert.ok(k > 0, 'MuJoCo reaches the bound');
+  return k;
+}
+
+function checkLimit(name: string, mj: readonly number[], ours: readonly number[], stop: number, upper: boolean, agree: number) {
+  const dir = upper ? 1 : -1;
+  const hit = firstPast(mj, stop, upper);
+  const overshoot = Math.max(...mj.map((x) => dir * (x - stop)));
+  // MuJoCo's soft limit lets the joint sink past the bound on impact, by less than a few centi-units here
+  assert.ok(overshoot > 0 && overshoot < 0.03, `${name}: MuJoCo's overshoot ${overshoot}`);
+  for (let k = 0; k <= STEPS; k++) {
+    assert.ok(dir * (ours[k] - stop) <= 1e-9, `${name}: step ${k} passes the bound (${ours[k]})`);
+    const tol = k < hit - 1 ? agree : overshoot + agree;
+    assert.ok(Math.abs(ours[k] - mj[k]) <= tol, `${name}: step ${k}: ${ours[k]} vs MuJoCo ${mj[k]} (tolerance ${tol})`);
+  }
+  assert.ok(Math.abs(ours[STEPS] - stop) < 1e-9, `${name}: rests on the bound (${ours[STEPS]})`);
+  assert.ok(Math.abs(mj[STEPS] - stop) < 1e-3, `${name}: MuJoCo rests within its sag of the bound (${mj[STEPS]})`);
+}
+
+test('a hinge pendulum falls onto its upper limit: stops there as MuJoCo does, never through it; the limit row holds m·g·L·cos q', async () => {
+  const xml = model(arm('range="-0.5 0.3" limited="true"'));
+  const mj = await mujocoQ(xml);
+  const { q, records, text } = await engineQ(xml, armAngle);
+  checkLimit('hinge', mj, q, 0.3, true, 1e-4);
+  const rows = records[STEPS - 1].jointRows ?? [];
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0].name, 'knee.limit');
+  assert.equal(rows[0].side, 'upper');
+  assert.equal(rows[0].state, 'active');
+  assert.ok(Math.abs(rows[0].force - 1 * G * 0.5 * Math.cos(0.3)) < 1e-6, `force ${rows[0].force}`);
+  // free fall: no joint row in the step (the direct solve)
+  assert.equal(records[10].jointRows, undefined);
+  // Export as Scene writes the limits; the scene reads back the same constraint
+  const back = parseScene(text);
+  assert.deepEqual(back.diagnostics, []);
+  assert.deepEqual(back.scene?.constraints[0].limits, [-0.5, 0.3]);
+});
+
+test('a hinge limit with a margin stops the joint at the bound minus the margin, as MuJoCo does', async () => {
+  const xml = model(arm('range="-0.5 0.3" limited="true" margin="0.05"'));
+  const mj = await mujocoQ(xml);
+  const { q } = await engineQ(xml, armAngle);
+  checkLimit('margin', mj, q, 0.25, true, 1e-4);
+});
+
+test('a lower hinge limit (the arm turned over, falling the other way) and a keyframe: bounds shifted by the initial qpos', async () => {
+  // the arm points up and left of the hinge (euler π − 0.2), so it falls towards negative q
+  const key = '<keyframe><key name="start" qpos="0.1"/></keyframe>';
+  const xml = model(arm('range="-0.4 0.6" limited="true"', Math.PI - 0.2), key);
+  const parse = await loadModel('m.xml', xml, { keyframe: 'start' });
+  const spec = parse.scene?.constraints[0];
+  assert.ok(spec?.limits);
+  assert.ok(Math.abs(spec.limits[0] - (-0.5)) < 1e-15 && Math.abs(spec.limits[1] - 0.5) < 1e-15, JSON.stringify(spec.limits));
+  const mj = await mujocoQ(xml.replace(key, ''));
+  const { q } = await engineQ(xml.replace(key, ''), armAngle);
+  checkLimit('lower', mj, q, -0.4, false, 1e-4);
+});
+
+test('a slide joint falls onto its lower limit: stops there as MuJoCo does; the row holds m·g', async () => {
+  const xml = model(cart('range="-0.2 0.1" limited="true"'));
+  const mj = await mujocoQ(xml);
+  const { q, records } = await engineQ(xml, (p) => p[2]);
+  checkLimit('slide', mj, q, -0.2, false, 1e-9);
+  const row = records[STEPS - 1].jointRows?.[0];
+  assert.equal(row?.name, 'rail.limit');
+  assert.equal(row?.side, 'lower');
+  assert.ok(Math.abs(row.force - 2 * G) < 1e-6, `force ${row.force}`);
+});
+
+test('friction loss holds a hinge below its threshold torque (MuJoCo creeps) and slips above it at MuJoCo\'s pace', async () => {
+  // gravity's torque about the hinge: m·g·L·cos(euler) = 1.78 N·m at euler 1.2 (below 3), 4.69 N·m at 0.3 (above)
+  const hold = model(arm('frictionloss="3"', 1.2));
+  const mjHold = await mujocoQ(hold);
+  const { q: held, records } = await engineQ(hold, armAngle);
+  for (let k = 0; k <= STEPS; k++) assert.ok(Math.abs(held[k]) < 1e-9, `held at step ${k}: ${held[k]}`);
+  // MuJoCo's soft friction creeps (its regulariser turns a static torque into a slow velocity): the gap to it
+  const creep = Math.abs(mjHold[STEPS]);
+  assert.ok(creep > 0 && creep < 0.02, `MuJoCo creeps ${creep} rad in ${STEPS} steps`);
+  const row = records[STEPS - 1].jointRows?.[0];
+  assert.equal(row?.name, 'knee.frictionloss');
+  assert.equal(row?.state, 'stick');
+  assert.ok(Math.abs(Math.abs(row.force) - G * 0.5 * Math.cos(1.2)) < 1e-6, `stick force ${row.force}`);
+
+  const slip = model(arm('frictionloss="3"', 0.3));
+  const mjSlip = await mujocoQ(slip);
+  const { q: slipped, records: rs } = await engineQ(slip, armAngle);
+  // the friction torque saturates at 3 N·m in both; MuJoCo's soft row transmits slightly less of it
+  // while slipping, so the gap grows to ~1e-3 rad of the 1.1 rad travelled over 1.2 s
+  for (let k = 0; k <= STEPS; k++) assert.ok(Math.abs(slipped[k] - mjSlip[k]) < 2e-3, `slip step ${k}: ${slipped[k]} vs ${mjSlip[k]}`);
+  assert.ok(slipped[STEPS] > 1, 'it slipped');
+  const s = rs[100].jointRows?.[0];
+  assert.equal(s?.state, 'slip');
+  assert.ok(Math.abs(s.force + 3) < 1e-9, `slip force ${s.force}`);
+});
+
+test('a slide joint with friction loss slides down a slope onto its limit as MuJoCo does', async () => {
+  const xml = model(cart('range="-0.2 0.1" limited="true" frictionloss="10"', '0.6 0 0.8'));
+  const mj = await mujocoQ(xml);
+  const { q, records } = await engineQ(xml, (p) => 0.6 * p[0] + 0.8 * p[2]);
+  checkLimit('slide+friction', mj, q, -0.2, false, 1e-9);
+  // resting on the limit, both rows act on the coordinate (how they share the load is not unique)
+  const names = (records[STEPS - 1].jointRows ?? []).map((r) => r.name).sort();
+  assert.deepEqual(names, ['rail.frictionloss', 'rail.limit']);
+});
