@@ -111,8 +111,10 @@ test('a hinge pendulum falls onto its upper limit: stops there as MuJoCo does, n
 test('a hinge limit with a margin stops the joint at the bound minus the margin, as MuJoCo does', async () => {
   const xml = model(arm('range="-0.5 0.3" limited="true" margin="0.05"'));
   const mj = await mujocoQ(xml);
-  const { q } = await engineQ(xml, armAngle);
+  const { q, text } = await engineQ(xml, armAngle);
   checkLimit('margin', mj, q, 0.25, true, 1e-4);
+  const back = parseScene(text).scene?.constraints[0];
+  assert.deepEqual([back?.limits, back?.limitMargin], [[-0.5, 0.3], 0.05]);
 });
 
 test('a lower hinge limit (the arm turned over, falling the other way) and a keyframe: bounds shifted by the initial qpos', async () => {
@@ -168,8 +170,11 @@ test('friction loss holds a hinge below its threshold torque (MuJoCo creeps) and
 test('a slide joint with friction loss slides down a slope onto its limit as MuJoCo does', async () => {
   const xml = model(cart('range="-0.2 0.1" limited="true" frictionloss="10"', '0.6 0 0.8'));
   const mj = await mujocoQ(xml);
-  const { q, records } = await engineQ(xml, (p) => 0.6 * p[0] + 0.8 * p[2]);
+  const { q, records, text } = await engineQ(xml, (p) => 0.6 * p[0] + 0.8 * p[2]);
   checkLimit('slide+friction', mj, q, -0.2, false, 1e-9);
+  const back = parseScene(text);
+  assert.deepEqual(back.diagnostics, []);
+  assert.deepEqual([back.scene?.constraints[0].limits, back.scene?.constraints[0].frictionLoss], [[-0.2, 0.1], 10]);
   // resting on the limit, both rows act on the coordinate (how they share the load is not unique)
   const names = (records[STEPS - 1].jointRows ?? []).map((r) => r.name).sort();
   assert.deepEqual(names, ['rail.frictionloss', 'rail.limit']);

@@ -4,7 +4,10 @@
 // of the velocity formulation: a slider pushed against its bound, friction loss against a torque.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assemble } from '../../src/engine/assemble';
+import { assemble, buildWorld } from '../../src/engine/assemble';
+import { checkContactStep } from '../../src/engine/finiteContacts';
+import { initialState } from '../../src/engine/model/body';
+import { contactMode, ContactStepper, NO_WARM } from '../../src/engine/stepContacts';
 import { JointRows } from '../../src/engine/contact/jointRows';
 import { JointCoordinate } from '../../src/engine/model/jointCoordinate';
 import { quatMul, quatNormalize, quatToMat3 } from '../../src/engine/math';
@@ -185,4 +188,20 @@ test('CL210: the acceleration and nonlinear formulations do not solve joint rows
     assert.match(d.message, new RegExp(`${formulation} formulation does not solve joint limits and friction loss`));
   }
   assert.deepEqual(parseScene(sliderScene({ frictionLoss: 0 }, 0, 'acceleration')).diagnostics, []);
+});
+
+test('finite checks: a NaN or 1e200 in a joint row is found on its constraint', () => {
+  const scene = parseScene(sliderScene({ frictionLoss: 3, limits: [0, 1] }, 4)).scene!;
+  const world = buildWorld(scene);
+  const states = scene.bodies.map(initialState);
+  const cs = new ContactStepper(world, scene, contactMode(scene)!).step(states, NO_WARM, assemble(world, states))!;
+  assert.deepEqual(cs.jointRows?.map((r) => r.name), ['rail.limit', 'rail.frictionloss']);
+  assert.equal(checkContactStep(world, cs), undefined);
+  for (const [field, symbol, value] of [['force', 'λ', NaN], ['q', 'q', 1e200], ['velocity', 'q̇', -Infinity]] as const) {
+    const bad = { ...cs, jointRows: cs.jointRows!.map((r, i) => (i === 1 ? { ...r, [field]: value } : r)) };
+    const f = checkContactStep(world, bad);
+    assert.equal(f?.symbol, symbol);
+    assert.equal(f?.owner?.name, 'rail');
+    assert.match(f!.quantity, /joint row rail\.frictionloss/);
+  }
 });
