@@ -179,3 +179,16 @@ test('a slide joint with friction loss slides down a slope onto its limit as MuJ
   const names = (records[STEPS - 1].jointRows ?? []).map((r) => r.name).sort();
   assert.deepEqual(names, ['rail.frictionloss', 'rail.limit']);
 });
+
+test('which joints are limited is MuJoCo\'s answer: limited="false" keeps a range unused; autolimits limits a joint with a range', async () => {
+  const xml = model(
+    arm('range="-1 1" limited="false"').replace('"arm"', '"a"').replace('"knee"', '"free_range"') +
+      arm('range="-1 1"').replace('"arm"', '"b"').replace('"knee"', '"auto"') +
+      cart('range="-0.2 0.1" margin="0.01"'),
+  );
+  const parse = await loadModel('m.xml', xml, {});
+  const byName = new Map(parse.scene!.constraints.map((c) => [c.name, c]));
+  assert.equal(byName.get('free_range')?.limits, undefined);
+  assert.deepEqual(byName.get('auto')?.limits, [-1, 1]);
+  assert.deepEqual([byName.get('rail')?.limits, byName.get('rail')?.limitMargin], [[-0.2, 0.1], 0.01]);
+});
