@@ -39,7 +39,7 @@ export interface CompareResult {
   solver: { iterationsMin: number; iterationsMax: number; iterationsMean: number; warnings: { name: string; count: number }[] };
   /**
    * MuJoCo's constraint rows that are not equalities — contacts, joint limits, friction loss — as the most
-   * rows in one state and the number of states with any. Our engine simulates none of them here.
+   * rows in one state and the number of states with any. Our engine solves them only in the formulations that do (docs/import.md, "Compare").
    */
   otherRows: Record<'contacts' | 'limits' | 'friction', { max: number; states: number }>;
   /** Distance between MuJoCo's and our centre of mass of each body after the run. */
