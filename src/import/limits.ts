@@ -26,8 +26,12 @@ export function convertJointLimits(ctx: ConvertContext): void {
       return;
     }
     const q0 = st.qpos[j.qposadr];
-    if (j.limited) {
-      spec.limits = [j.range[0] - q0, j.range[1] - q0];
+    const lo = j.range[0] - q0, hi = j.range[1] - q0;
+    if (j.limited && j.type === 'hinge' && !(lo > -Math.PI && hi < Math.PI)) {
+      // the engine's hinge angle wraps at ±π from the initial state (docs/formulas.md)
+      notSimulated(ctx, 'joint limits (hinge ranges reaching ±π from the initial state)', label, el);
+    } else if (j.limited) {
+      spec.limits = [lo, hi];
       if (j.margin > 0) spec.limitMargin = j.margin;
     }
     if (friction) spec.frictionLoss = m.dofFrictionloss[j.dofadr];

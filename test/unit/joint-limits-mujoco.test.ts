@@ -11,7 +11,7 @@ import { Simulation, type StepRecord } from '../../src/engine';
 import { exportScene } from '../../src/import/export';
 import { loadModel } from '../../src/import/index';
 import { loadMujoco } from '../../src/import/mujoco';
-import { parseScene } from '../../src/engine';
+import { Codes, parseScene } from '../../src/engine';
 
 const G = 9.81;
 const STEPS = 600;
@@ -184,11 +184,16 @@ test('which joints are limited is MuJoCo\'s answer: limited="false" keeps a rang
   const xml = model(
     arm('range="-1 1" limited="false"').replace('"arm"', '"a"').replace('"knee"', '"free_range"') +
       arm('range="-1 1"').replace('"arm"', '"b"').replace('"knee"', '"auto"') +
-      cart('range="-0.2 0.1" margin="0.01"'),
+      cart('range="-0.2 0.1" margin="0.01"') +
+      arm('range="-4 1"').replace('"arm"', '"c"').replace('"knee"', '"wide"'),
   );
   const parse = await loadModel('m.xml', xml, {});
   const byName = new Map(parse.scene!.constraints.map((c) => [c.name, c]));
   assert.equal(byName.get('free_range')?.limits, undefined);
   assert.deepEqual(byName.get('auto')?.limits, [-1, 1]);
   assert.deepEqual([byName.get('rail')?.limits, byName.get('rail')?.limitMargin], [[-0.2, 0.1], 0.01]);
+  // a hinge range reaching ±π from the initial state (where the engine's angle wraps) is listed, not converted
+  assert.equal(byName.get('wide')?.limits, undefined);
+  const note = parse.diagnostics.find((d) => d.code === Codes.notSimulated);
+  assert.match(note?.message ?? '', /joint limits \(hinge ranges reaching ±π from the initial state\) \(`wide`\)/);
 });

@@ -171,6 +171,12 @@ test('scene fields: limits, limitMargin and frictionLoss on hinges and sliders, 
   const three = parseScene(text);
   assert.equal(three.diagnostics[0].code, Codes.schemaType);
   assert.equal(three.diagnostics[0].range.start.character, text.indexOf('[0,1,2]'));
+  // a hinge's angle wraps at ±π: limits reaching it are dropped with CL210
+  const hingeText = sliderScene({}, 0).replace('"type":"slider","bodyA":"world","bodyB":"cart","axisA":[1,0,0]', '"type":"hinge","bodyA":"world","bodyB":"cart","limits":[-4,1]');
+  const wrap = parseScene(hingeText);
+  assert.deepEqual(wrap.diagnostics.map((d) => [d.code, d.severity]), [[Codes.jointRowsNotSolved, 'warning']]);
+  assert.match(wrap.diagnostics[0].message, /reach ±π/);
+  assert.equal(wrap.scene?.constraints[0].limits, undefined);
   // a ball joint has no limits: an unknown field
   const ball = parseScene(sliderScene({}, 0).replace('"type":"slider"', '"type":"ball","limits":[0,1]'));
   assert.equal(ball.diagnostics[0].code, Codes.unknownField);

@@ -18,6 +18,16 @@ export function readJointRowFields(r: FieldReader, o: FieldObject, spec: Constra
     if (v !== BAD) {
       if (v[0] > v[1]) {
         r.report('error', Codes.invalidValue, `${label('limits')} must have lower ≤ upper; it is [${v[0]}, ${v[1]}]. Swap the two bounds.`, node, { ...data, path, value: v });
+      } else if (spec.type === 'hinge' && !(v[0] > -Math.PI && v[1] < Math.PI)) {
+        // the hinge coordinate is the twist angle in (−π, π]: a bound out there is never reached, and the
+        // wrap from π to −π would read as passing the other bound
+        r.report(
+          'warning',
+          Codes.jointRowsNotSolved,
+          `${label('limits')} [${v[0]}, ${v[1]}] reach ±π from the initial state, where the hinge's angle wraps: the limits are not simulated. Keep both bounds within (−π, π).`,
+          node,
+          { ...data, path, value: v },
+        );
       } else {
         spec.limits = [v[0], v[1]];
       }
