@@ -5,7 +5,7 @@ import type { StepRecord, SystemSnapshot, Diagnostic, Range, Vec3, ShapeSpec } f
 import { isHistoryChunk, type HistoryChunk } from './shared/history';
 
 export type { StepRecord, SystemSnapshot, Diagnostic, Range, HistoryChunk };
-export type { ContactReport, NewtonSnapshot, NewtonStepReport, PgsStepReport } from './engine';
+export type { ContactReport, JointRowReport, NewtonSnapshot, NewtonStepReport, PgsStepReport } from './engine';
 
 /** A body as the scene file defines it (what the 3D view draws besides the poses). */
 export interface SceneBodyInfo {
