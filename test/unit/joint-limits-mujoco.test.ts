@@ -197,3 +197,49 @@ test('which joints are limited is MuJoCo\'s answer: limited="false" keeps a rang
   const note = parse.diagnostics.find((d) => d.code === Codes.notSimulated);
   assert.match(note?.message ?? '', /joint limits \(hinge ranges reaching ±π from the initial state\) \(`wide`\)/);
 });
+
+test('a two-link arm (limits on a world and a body–body hinge, friction loss on the elbow) comes to rest on both bounds as MuJoCo does', async () => {
+  const xml = model(
+    '<body name="upper" pos="0 0 1"><joint name="shoulder" type="hinge" axis="0 1 0" range="-0.3 0.4"/><inertial pos="0.25 0 0" mass="1" diaginertia="0.01 0.02 0.02"/>' +
+      '<body name="lower" pos="0.5 0 0"><joint name="elbow" type="hinge" axis="0 1 0" range="-0.2 0.5" frictionloss="0.2"/><inertial pos="0.25 0 0" mass="0.5" diaginertia="0.005 0.01 0.01"/></body></body>',
+  );
+  const { mj } = await loadMujoco();
+  const vfs = new mj.MjVFS();
+  vfs.addBuffer('m.xml', new TextEncoder().encode(xml));
+  const m = mj.MjModel.mj_loadXML('m.xml', vfs);
+  vfs.delete();
+  const d = new mj.MjData(m);
+  const qm: number[][] = [[0, 0]];
+  for (let k = 0; k < STEPS; k++) {
+    mj.mj_step(m, d);
+    qm.push(Array.from(d.qpos as Float64Array));
+  }
+  d.delete();
+  m.delete();
+  const parse = await loadModel('m.xml', xml, {});
+  const scene = parse.scene!;
+  scene.solver.formulation = 'velocity';
+  const sim = new Simulation(scene);
+  const angle = (p: readonly number[], o: number) => 2 * Math.atan2(p[o + 1], p[o + 3]);
+  // MuJoCo's first limit row acts where the elbow reaches −0.2 (its soft row starts there)
+  const hit = qm.findIndex((q) => q[1] < -0.2 || q[0] > 0.4);
+  assert.ok(hit > 50, `MuJoCo's first limit at step ${hit}`);
+  for (let k = 1; k <= STEPS; k++) {
+    sim.step();
+    const poses = sim.records[k - 1].poses;
+    const q1 = angle(poses, 3), q2 = angle(poses, 10) - q1;
+    // PGS stops at solver.pgs.iterations sweeps on the impacts: the bounds hold to its residual
+    assert.ok(q1 <= 0.4 + 1e-6 && q1 >= -0.3 - 1e-6 && q2 <= 0.5 + 1e-6 && q2 >= -0.2 - 1e-6, `step ${k}: ${q1}, ${q2}`);
+    if (k < hit - 1) assert.ok(Math.abs(q1 - qm[k][0]) < 1e-4 && Math.abs(q2 - qm[k][1]) < 1e-4, `step ${k} before the limits: ${q1}, ${q2} vs ${qm[k]}`);
+  }
+  const last = sim.records[STEPS - 1];
+  const q1 = angle(last.poses, 3), q2 = angle(last.poses, 10) - q1;
+  assert.ok(Math.abs(q1 - 0.4) < 1e-9 && Math.abs(q2 - 0.5) < 1e-9, `rest ${q1}, ${q2}`);
+  assert.ok(Math.abs(qm[STEPS][0] - 0.4) < 2e-3 && Math.abs(qm[STEPS][1] - 0.5) < 2e-3, `MuJoCo rests within its sag: ${qm[STEPS]}`);
+  // the forces at rest: gravity's torques about the shoulder and the elbow (the elbow's shared by its limit and friction rows)
+  const rows = new Map((last.jointRows ?? []).map((r) => [`${r.name}`, r.force]));
+  const shoulder = G * (1 * 0.25 * Math.cos(0.4) + 0.5 * (0.5 * Math.cos(0.4) + 0.25 * Math.cos(0.9)));
+  const elbow = G * 0.5 * 0.25 * Math.cos(0.9);
+  assert.ok(Math.abs(rows.get('shoulder.limit')! - shoulder) < 1e-6, `shoulder ${rows.get('shoulder.limit')} vs ${shoulder}`);
+  assert.ok(Math.abs(rows.get('elbow.limit')! - rows.get('elbow.frictionloss')! - elbow) < 1e-6, `elbow ${[...rows]} vs ${elbow}`);
+});
