@@ -26,6 +26,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   // The importer's analytic rows follow the engine's row conventions (perpendicularBasis, quaternions).
   'test/unit/import-helpers.ts',
   'test/unit/import-loops.test.ts',
+  'test/unit/joint-limits.test.ts',
   'test/unit/limits.test.ts',
   'test/unit/finite-bounds.test.ts',
   'test/unit/finite-contacts.test.ts',

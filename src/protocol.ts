@@ -5,7 +5,7 @@ import type { BodySpec, ConstraintSpec, ShapeSpec, StepRecord, SystemSnapshot, D
 import { isHistoryChunk, type HistoryChunk } from './shared/history';
 
 export type { StepRecord, SystemSnapshot, Diagnostic, Range, HistoryChunk };
-export type { ContactReport, NewtonSnapshot, NewtonStepReport, PgsStepReport } from './engine';
+export type { ContactReport, JointRowReport, NewtonSnapshot, NewtonStepReport, PgsStepReport } from './engine';
 
 /** A body as the scene file defines it (what the 3D view draws besides the poses): the scene's BodySpec fields. */
 export interface SceneBodyInfo extends Pick<BodySpec, 'name' | 'fixed'>, Partial<Pick<BodySpec, 'mass' | 'shapes'>> {

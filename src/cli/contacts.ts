@@ -1,6 +1,6 @@
 // Contacts, Newton and PGS in the CLI: the JSON fields (`contacts`, `newton`, `pgs`, exactly the
 // fields docs/cli.md lists) and short text summaries for `inspect` and `simulate`.
-import type { ContactReport, NewtonStepReport, PgsStepReport, StepRecord, SystemSnapshot } from '../engine';
+import type { ContactReport, JointRowReport, NewtonStepReport, PgsStepReport, StepRecord, SystemSnapshot } from '../engine';
 import { formatNumber, formatVec, safeText } from '../shared';
 import { print } from './io';
 
@@ -17,12 +17,24 @@ const contactJson = (c: ContactReport) => ({
   frictionForce: c.frictionForce,
   state: c.state,
 });
-const newtonJson = (n: NewtonStepReport) => ({ iterations: n.iterations, converged: n.converged, residuals: n.residuals, blocks: n.blocks });
-const pgsJson = (p: PgsStepReport) => ({ iterations: p.iterations, residual: p.residual });
+export const newtonJson = (n: NewtonStepReport) => ({ iterations: n.iterations, converged: n.converged, residuals: n.residuals, blocks: n.blocks });
+export const pgsJson = (p: PgsStepReport) => ({ iterations: p.iterations, residual: p.residual });
+/** A joint-limit or friction-loss row as `inspect --json` and `simulate --json` write it. */
+export const jointRowJson = (r: JointRowReport) => ({
+  name: r.name,
+  kind: r.kind,
+  ...(r.side && { side: r.side, gap: r.gap }),
+  q: r.q,
+  bound: r.bound,
+  force: r.force,
+  velocity: r.velocity,
+  state: r.state,
+});
 
 /** The contact fields of a step record or snapshot for JSON: present only where the step has them. */
-export function contactFieldsJson(x: Pick<StepRecord, 'contacts' | 'newton' | 'pgs'>): Record<string, unknown> {
+export function contactFieldsJson(x: Pick<StepRecord, 'contacts' | 'newton' | 'pgs' | 'jointRows'>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  if (x.jointRows) out.jointRows = x.jointRows.map(jointRowJson);
   if (x.contacts) out.contacts = x.contacts.map(contactJson);
   if (x.newton) out.newton = newtonJson(x.newton);
   if (x.pgs) out.pgs = pgsJson(x.pgs);
@@ -45,9 +57,18 @@ export function printContacts(snap: SystemSnapshot): void {
     );
   }
   if (list.length > LISTED) print(`  … and ${list.length - LISTED} more`);
+  printJointRows(snap.jointRows);
   if (snap.pgs) print(`PGS: ${snap.pgs.iterations} sweeps, residual ${formatNumber(snap.pgs.residual)} m/s${snap.pgs.converged ? '' : ' (not converged)'}`);
   if (snap.newton) printNewton(snap.newton);
   print();
+}
+
+/** The joint limits and friction loss of a step, one line each. */
+function printJointRows(rows: readonly JointRowReport[] | undefined): void {
+  for (const r of rows ?? []) {
+    const where = r.side ? ` (${r.side} bound ${formatNumber(r.bound)}, gap ${formatNumber(r.gap ?? 0)})` : ` (budget ${formatNumber(r.bound)})`;
+    print(`  ${safeText(r.name)}${where} [${r.state}]: q ${formatNumber(r.q)}, force ${formatNumber(r.force)}`);
+  }
 }
 
 function printNewton(n: NewtonStepReport): void {
@@ -84,7 +105,23 @@ export function printContactRun(steps: readonly StepRecord[]): void {
     }
   }
   if (!any) return;
+  printJointRun(steps);
   print(`Contacts: ${withContacts} of ${steps.length} steps with contacts, at most ${most}; largest penetration ${formatNumber(pen)} m, largest complementarity residual ${formatNumber(compl)}`);
   if (nSteps) print(`Newton: ${formatNumber(nIt / nSteps, 3)} iterations per step on average, at most ${nMax}; ${nFail ? `${nFail} steps NOT converged` : 'every step converged'}`);
   if (pSteps) print(`PGS: ${pSteps} steps, ${formatNumber(pIt / pSteps, 3)} sweeps on average, at most ${pMax}; largest residual ${formatNumber(pRes)} m/s${pFail ? `; ${pFail} steps not converged` : ''}`);
+}
+
+/** `simulate` in text: per joint row, the steps where it acted and its largest force. */
+function printJointRun(steps: readonly StepRecord[]): void {
+  const acted = new Map<string, { steps: number; most: number }>();
+  for (const s of steps) {
+    for (const r of s.jointRows ?? []) {
+      if (r.state === 'open') continue;
+      const e = acted.get(r.name) ?? { steps: 0, most: 0 };
+      e.steps++;
+      if (!(Math.abs(r.force) <= e.most)) e.most = Math.abs(r.force);
+      acted.set(r.name, e);
+    }
+  }
+  for (const [name, e] of acted) print(`Joint row ${safeText(name)}: acted in ${e.steps} of ${steps.length} steps, largest |force| ${formatNumber(e.most)}`);
 }

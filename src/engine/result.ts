@@ -99,6 +99,30 @@ export interface ContactStepFields {
   /** Largest penetration max(0, −gap) after the step (m). */
   maxPenetration?: number;
   pgs?: PgsStepReport;
+  /** Joint limits and friction loss solved in the step (velocity formulation): the rows it included, with their forces. */
+  jointRows?: JointRowReport[];
+}
+
+/** One joint-limit or friction-loss row of a step (contact/jointRows.ts). */
+export interface JointRowReport {
+  /** `knee.limit` or `knee.frictionloss`. */
+  name: string;
+  /** The hinge or slider constraint. */
+  constraint: string;
+  kind: 'limit' | 'frictionloss';
+  side?: 'lower' | 'upper';
+  /** The joint coordinate at the start of the step (rad or m, 0 in the initial state). */
+  q: number;
+  /** limit: the bound (rad or m); friction loss: the friction budget (N·m or N). */
+  bound: number;
+  /** limit: distance to the bound minus the margin at the start of the step (negative: passed). */
+  gap?: number;
+  /** The row's force (N·m or N): a limit's ≥ 0, pushing away from its bound; friction loss's within ±bound. */
+  force: number;
+  /** The row's velocity after the step: q̇ away from the bound (limit), q̇ (friction loss). */
+  velocity: number;
+  /** limit: 'open' (no force) or 'active'; friction loss: 'stick' (|force| below the budget) or 'slip'. */
+  state: 'open' | 'active' | 'stick' | 'slip';
 }
 
 /** One row of J: which constraint it belongs to and its row within that constraint. */

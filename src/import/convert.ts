@@ -9,6 +9,7 @@ import type { ShapeSpec } from '../engine';
 import { convertEqualities } from './equality';
 import { WORLD_FRAME, dirToLocal, dot, frame, matq, norm, qconj, qmul, qnormalize, toLocal, type Frame } from './geometry';
 import { classifyChain, type ChainJoint } from './joints';
+import { convertJointLimits } from './limits';
 import type { ElementMap } from './map';
 import type { CompiledModel, MujocoState, Vec3 } from './mujoco';
 import { addConstraint, bodyName, isFixed, notSimulated, uniqueName, type ConvertContext, type ImportedScene, type Issue } from './types';
@@ -130,6 +131,7 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
   convertGeoms(ctx);
   notSimulatedParts(ctx);
   contactsNote(ctx);
+  convertJointLimits(ctx);
   if (ctx.notSimulated.size) {
     const parts = [...ctx.notSimulated].map(([cat, e]) => `${cat} (${e.items.length > 6 ? `${e.items.length}: ${e.items.slice(0, 6).join(', ')}, …` : e.items.join(', ')})`);
     ctx.issues.push({
@@ -283,7 +285,7 @@ function contactsNote(ctx: ConvertContext): void {
   notSimulated(ctx, 'contacts', item, ctx.map.geom.find((e) => e !== undefined));
 }
 
-/** Tendons, actuators, sensors, joint limits and passive joint properties. */
+/** Tendons, actuators, sensors and passive joint properties (limits and friction loss: limits.ts). */
 function notSimulatedParts(ctx: ConvertContext): void {
   const { m, map } = ctx;
   const c = m.counts;
@@ -299,13 +301,11 @@ function notSimulatedParts(ctx: ConvertContext): void {
   count(c.excludes, 'contact excludes');
   m.joints.forEach((j, i) => {
     const label = `\`${j.name || `joint${i}`}\``;
-    if (j.limited) notSimulated(ctx, 'joint limits', label, map.joint[i]);
     if (j.stiffness > 0) notSimulated(ctx, 'joint stiffness', label, map.joint[i]);
     const dofs = j.type === 'free' ? 6 : j.type === 'ball' ? 3 : 1;
     const any = (a: number[]) => a.slice(j.dofadr, j.dofadr + dofs).some((x) => x > 0);
     if (any(m.dofDamping)) notSimulated(ctx, 'joint damping', label, map.joint[i]);
     if (any(m.dofArmature)) notSimulated(ctx, 'joint armature', label, map.joint[i]);
-    if (any(m.dofFrictionloss)) notSimulated(ctx, 'joint friction loss', label, map.joint[i]);
   });
 }
 

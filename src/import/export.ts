@@ -62,6 +62,9 @@ function constraintJson(c: ConstraintSpec): Record<string, unknown> {
   const o: Record<string, unknown> = { name: c.name, type: c.type, bodyA: c.bodyA, bodyB: c.bodyB, anchorA: vec(c.anchorA), anchorB: vec(c.anchorB) };
   if ((c.type === 'hinge' || c.type === 'universal') && c.axisA) Object.assign(o, { axisA: vec(c.axisA), axisB: vec(c.axisB ?? c.axisA) });
   if (c.type === 'slider' && c.axisA) o.axisA = vec(c.axisA);
+  if (c.limits) o.limits = vec(c.limits);
+  if (c.limits && c.limitMargin) o.limitMargin = c.limitMargin;
+  if (c.frictionLoss) o.frictionLoss = c.frictionLoss;
   if (c.type === 'fixed' && c.relativeOrientation) o.relativeOrientation = vec(c.relativeOrientation);
   return o;
 }

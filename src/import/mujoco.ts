@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { probeLimited } from './limited';
 
 /** The parts of the bindings the importer uses (typed here: the package's .d.ts needs ESM resolution). */
 type Num = ArrayLike<number>;
@@ -124,6 +125,9 @@ export interface CompiledJoint {
   dofadr: number;
   limited: boolean;
   stiffness: number;
+  /** jnt_range (qpos units: rad or m) and jnt_margin: a limit's row acts within the margin of a bound. */
+  range: [number, number];
+  margin: number;
 }
 export interface CompiledGeom {
   name: string;
@@ -218,6 +222,8 @@ export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledMode
   const nq = n('nq');
   const range = (k: number) => Array.from({ length: k }, (_, i) => i);
   const nameAdr = (f: string) => arr(m, f);
+  const jointTypes = Array.from(arr(m, 'jnt_type'), (t) => jt.get(t) ?? '');
+  const limited = probeLimited(rt.mj as never, m, jointTypes, arr(m, 'jnt_range'), arr(m, 'jnt_margin'), arr(m, 'jnt_qposadr'));
   return {
     name: nameAt(all, 0),
     nq,
@@ -247,9 +253,11 @@ export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledMode
       body: arr(m, 'jnt_bodyid')[i],
       qposadr: arr(m, 'jnt_qposadr')[i],
       dofadr: arr(m, 'jnt_dofadr')[i],
-      // jnt_limited is a byte array the bindings cannot read: a limited joint has lower < upper.
-      limited: (field(m, 'jnt_limited')?.[i] ?? Number(arr(m, 'jnt_range')[2 * i] < arr(m, 'jnt_range')[2 * i + 1])) !== 0,
+      // jnt_limited is a byte array the bindings cannot read: MuJoCo is asked (limited.ts); else lower < upper.
+      limited: field(m, 'jnt_limited') ? field(m, 'jnt_limited')![i] !== 0 : (limited[i] ?? arr(m, 'jnt_range')[2 * i] < arr(m, 'jnt_range')[2 * i + 1]),
       stiffness: arr(m, 'jnt_stiffness')[i] ?? 0,
+      range: [arr(m, 'jnt_range')[2 * i] ?? 0, arr(m, 'jnt_range')[2 * i + 1] ?? 0],
+      margin: arr(m, 'jnt_margin')[i] ?? 0,
     })),
     geoms: range(n('ngeom')).map((i) => ({
       name: nameAt(all, nameAdr('name_geomadr')[i]),

@@ -149,8 +149,10 @@ test('export-scene writes a scene the scene parser reads back exactly', async ()
     assert.ok(r.code === 0, r.err + r.out);
     assert.match(r.out, /Scene written to/);
     const parsed = parseScene(readFileSync(out, 'utf8'));
-    // The scene format reads everything (shapes, world, contacts) without a single diagnostic.
-    assert.deepEqual(parsed.diagnostics, [], file);
+    // The scene format reads everything (shapes, world, contacts) without a single diagnostic, except
+    // CL210 on joint limits where the formulation does not solve them (as the import's CL606 said).
+    const unsolved = parsed.scene!.solver.formulation !== 'velocity' ? (d: { code: string }) => d.code !== Codes.jointRowsNotSolved : () => true;
+    assert.deepEqual(parsed.diagnostics.filter(unsolved), [], file);
     const imported = (await importFixture(file, { keyframe: extra[1] })).parse.scene!;
     const scene = parsed.scene!;
     // Numbers round-trip exactly, except that the parser normalises quaternions again (1 ulp).

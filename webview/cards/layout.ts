@@ -4,6 +4,7 @@ import { createBanner } from './banner';
 import type { Store } from '../store';
 import type { CardContext } from './card';
 import { createContactsCard } from './contacts';
+import { createJointRowsCard } from './jointRows';
 import { createForcesCard } from './forces';
 import { createHeader } from './header';
 import { createHistoryCard } from './history';
@@ -33,7 +34,7 @@ export function mountPanel(root: HTMLElement, context: CardContext): void {
   const main = h(
     'main',
     { class: 'cl-main' },
-    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createContactsCard(ctxLater), createNewtonCard(ctxLater), createForcesCard(ctxLater), createMujocoCard(ctxLater)),
+    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createContactsCard(ctxLater), createJointRowsCard(ctxLater), createNewtonCard(ctxLater), createForcesCard(ctxLater), createMujocoCard(ctxLater)),
     h('div', { class: 'cl-col cl-col-side' }, createSceneCard(ctx), createPgsCard(ctxLater), createRedundancyCard(ctxLater), createSpectrumCard(ctxLater), createProblemsCard(ctxLater)),
   );
   const footer = h('footer', { class: 'cl-footer' });

@@ -81,6 +81,7 @@ export function contactRecordFields(scene: SceneSpec, cs: ContactStep, maxContac
     maxPenetration: cs.maxPenetration,
   };
   if (cs.pgs) out.pgs = { iterations: cs.pgs.iterations, residual: cs.pgs.residual, converged: cs.pgs.converged };
+  if (cs.jointRows) out.jointRows = cs.jointRows;
   if (cs.newton) out.newton = newtonStepReport(cs.newton);
   return out;
 }

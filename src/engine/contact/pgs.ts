@@ -6,6 +6,8 @@
 //   normal      0 ≤ R_n ⊥ U_n − t_n ≥ 0,  t_n = restitution / penetration target (below;
 //               restitution only when the free motion closes the gap within the step)
 //   friction    R_t = proj_{‖R_t‖ ≤ μR_n}(R_t − U_t/λ_max(W_tt))   (Coulomb disc)
+//   bounded     R = proj_{[lo, hi]}(R − (U − t)/W_ii)   (joint limits and friction loss: jointRows.ts),
+//               after the contacts in R, U, B and target, visited after the bilateral rows
 // W is never formed: U is kept as J·u with u updated by h·M⁻¹·Jᵀ·ΔR (the same algebra, O(1) per row).
 import { quatIntegrateInto } from '../core/math';
 import { applyMinv, assemble, type Assembly, type World } from '../assembly/assemble';
@@ -14,6 +16,7 @@ import type { PgsSettings } from '../scene/contactSpec';
 import type { BodyState } from '../model/body';
 import { classifyContact, openThreshold } from './forces';
 import { contactGap, contactRows, rowMinvRow, slotsOf, type ContactRows } from './rigid';
+import { boundedRowW, type BoundedRow } from './jointRows';
 import type { ContactForce } from '../collision/contacts';
 
 export interface VelocitySettings {
@@ -49,6 +52,8 @@ export interface PgsReport {
   contacts: ContactForce[];
   /** Per contact, [R_n, R_t1, R_t2] (forces). */
   R: Float64Array;
+  /** Per bounded row (joint limits, friction loss), its force. */
+  bounded: Float64Array;
   /** Free velocity B and final U = B + W·R per row (bilateral rows, then n, t1, t2 per contact). */
   B: Float64Array;
   U: Float64Array;
@@ -62,8 +67,11 @@ export interface PgsReport {
   uPlus: Float64Array;
 }
 
-/** Union–find islands over free-body slots joined by constraints or contacts. */
-function islandRoots(world: World, contacts: readonly ContactRows[]): Int32Array {
+/** The two ends of a contact or a bounded row, with their Jacobian rows (6 entries per row). */
+type RowEnds = Pick<ContactRows, 'slotA' | 'slotB' | 'JA' | 'JB'>;
+
+/** Union–find islands over free-body slots joined by constraints, contacts or bounded rows. */
+function islandRoots(world: World, contacts: readonly RowEnds[]): Int32Array {
   const nb = world.colBodies.length;
   const parent = Int32Array.from({ length: nb }, (_, i) => i);
   const find = (x: number): number => {
@@ -106,7 +114,7 @@ function dot6(J: ArrayLike<number>, o: number, u: Float64Array, slot: number): n
 }
 
 /** Row k (n, t1, t2) of a contact times u. */
-function contactU(cr: ContactRows, k: number, u: Float64Array): number {
+function contactU(cr: RowEnds, k: number, u: Float64Array): number {
   let s = 0;
   if (cr.slotA >= 0) s += dot6(cr.JA, k * 6, u, cr.slotA);
   if (cr.slotB >= 0) s += dot6(cr.JB, k * 6, u, cr.slotB);
@@ -114,7 +122,7 @@ function contactU(cr: ContactRows, k: number, u: Float64Array): number {
 }
 
 /** u += h·M⁻¹·(row k of the contact)ᵀ·dR, with hdR = h·dR. */
-function contactKick(cr: ContactRows, k: number, u: Float64Array, minv: Float64Array, hdR: number): void {
+function contactKick(cr: RowEnds, k: number, u: Float64Array, minv: Float64Array, hdR: number): void {
   if (cr.slotA >= 0) kick(u, cr.JA, k * 6, cr.slotA, minv, hdR);
   if (cr.slotB >= 0) kick(u, cr.JB, k * 6, cr.slotB, minv, hdR);
 }
@@ -147,6 +155,7 @@ export function solveContactsPgs(
   dt: number,
   warm?: { bilateral?: ArrayLike<number>; contacts?: ArrayLike<number> },
   asmIn?: Assembly,
+  bounded: readonly BoundedRow[] = [],
 ): PgsReport {
   const h = dt;
   const asm = asmIn ?? assemble(world, states as BodyState[]);
@@ -156,7 +165,7 @@ export function solveContactsPgs(
   const u = new Float64Array(6 * nb);
   for (let i = 0; i < u.length; i++) u[i] = asm.v[i] + h * a0[i];
   const crs = contactRows(world, states, contacts, minv);
-  const nbr = world.nRows, nc = crs.length, nr = nbr + 3 * nc;
+  const nbr = world.nRows, nc = crs.length, nr0 = nbr + 3 * nc, nr = nr0 + bounded.length;
   const slots = slotsOf(world);
   const slot = (i: number) => (i < 0 ? -1 : slots[i]);
   // bilateral row layout: in J's CSR row r, every end owning columns (A, B and a coupler's extra
@@ -192,6 +201,10 @@ export function solveContactsPgs(
     const bounce = closes && un < -settings.restitutionThreshold ? -cr.contact.restitution * un : 0;
     target[r0] = bounce > 0 ? Math.max(bounce, pos) : pos;
   }
+  bounded.forEach((b, k) => {
+    Wd[nr0 + k] = h * boundedRowW(b, minv);
+    target[nr0 + k] = b.target;
+  });
   // rows' U at the free velocity (B)
   const rowU = (r: number): number => {
     if (r < nbr) {
@@ -199,6 +212,7 @@ export function solveContactsPgs(
       for (let k = Jp[r]; k < Jp[r + 1]; k += 6) s += dot6(Jv, k, u, Jc[k] / 6);
       return s;
     }
+    if (r >= nr0) return contactU(bounded[r - nr0], 0, u);
     const c = Math.floor((r - nbr) / 3);
     return contactU(crs[c], (r - nbr) % 3, u);
   };
@@ -209,19 +223,25 @@ export function solveContactsPgs(
       for (let k = Jp[r]; k < Jp[r + 1]; k += 6) kick(u, Jv, k, Jc[k] / 6, minv, h * dR);
       return;
     }
+    if (r >= nr0) return contactKick(bounded[r - nr0], 0, u, minv, h * dR);
     contactKick(crs[Math.floor((r - nbr) / 3)], (r - nbr) % 3, u, minv, h * dR);
   };
   if (warm?.bilateral) for (let r = 0; r < nbr; r++) applyRow(r, (R[r] = warm.bilateral[r] ?? 0));
-  if (warm?.contacts) for (let r = nbr; r < nr; r++) applyRow(r, (R[r] = warm.contacts[r - nbr] ?? 0));
+  if (warm?.contacts) for (let r = nbr; r < nr0; r++) applyRow(r, (R[r] = warm.contacts[r - nbr] ?? 0));
+  bounded.forEach((b, k) => applyRow(nr0 + k, (R[nr0 + k] = b.R0)));
 
   // islands
-  const roots = islandRoots(world, crs);
-  const islandOf = new Map<number, { bodies: number[]; constraints: number[]; contacts: number[] }>();
+  const roots = islandRoots(world, [...crs, ...bounded]);
+  const islandOf = new Map<number, { bodies: number[]; constraints: number[]; contacts: number[]; bounded?: number[] }>();
   const get = (k: number) => {
     let isl = islandOf.get(roots[k]);
     if (!isl) islandOf.set(roots[k], (isl = { bodies: [], constraints: [], contacts: [] }));
     return isl;
   };
+  bounded.forEach((b, k) => {
+    const s = b.slotA >= 0 ? b.slotA : b.slotB;
+    if (s >= 0) (get(s).bounded ??= []).push(nr0 + k);
+  });
   for (let k = 0; k < nb; k++) get(k).bodies.push(world.colBodies[k]);
   for (let c = 0; c < world.constraints.length; c++) {
     const k = [world.endA[c], world.endB[c], ...world.endX[c]].map(slot).find((s) => s >= 0) ?? -1;
@@ -233,18 +253,29 @@ export function solveContactsPgs(
   }
   const islands: PgsIsland[] = [];
   const rowRes = new Float64Array(nr);
-  for (const isl of [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0])) {
+  for (const { bounded: bRows = [], ...isl } of [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0])) {
     const rows: number[] = [];
     for (const c of isl.constraints) for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) if (Wd[r] + Sigma > 0) rows.push(r);
     let iterations = 0, residual = 0;
     const maxIt = Math.max(0, Math.floor(settings.pgs.iterations));
-    if (rows.length > 0 || isl.contacts.length > 0) {
+    if (rows.length > 0 || isl.contacts.length > 0 || bRows.length > 0) {
       for (let it = 0; it < maxIt; it++) {
         let sq = 0;
         for (const r of rows) {
           const d = Wd[r] + Sigma;
           const dR = -(rowU(r) + Sigma * R[r] - target[r]) / d;
           R[r] += dR;
+          applyRow(r, dR);
+          rowRes[r] = d * Math.abs(dR);
+          sq += rowRes[r] * rowRes[r];
+        }
+        for (const r of bRows) {
+          const d = Wd[r];
+          if (!(d > 0)) continue;
+          const b = bounded[r - nr0];
+          const Rb = Math.min(b.hi, Math.max(b.lo, R[r] - (rowU(r) - target[r]) / d));
+          const dR = Rb - R[r];
+          R[r] = Rb;
           applyRow(r, dR);
           rowRes[r] = d * Math.abs(dR);
           sq += rowRes[r] * rowRes[r];
@@ -294,7 +325,7 @@ export function solveContactsPgs(
   let sq = 0;
   for (let r = 0; r < nr; r++) sq += rowRes[r] * rowRes[r];
   const bilateral = R.slice(0, nbr);
-  const Rc = R.slice(nbr);
+  const Rc = R.slice(nbr, nr0);
   const normals = Float64Array.from({ length: nc }, (_, c) => Rc[3 * c]);
   const openBelow = openThreshold(normals);
   let complementarity = 0, maxPenetration = 0;
@@ -314,6 +345,7 @@ export function solveContactsPgs(
     bilateral,
     contacts: forces,
     R: Rc,
+    bounded: R.slice(nr0),
     B,
     U,
     target,

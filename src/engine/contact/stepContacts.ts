@@ -3,6 +3,8 @@
 //     Gauss–Seidel on every row (joints and contacts, Solfec's U = B + W·R) warm-started from the
 //     previous step; a step without contacts keeps the direct solve of the velocity formulation
 //     (the same equations, solved exactly);
+//     Joint limits and friction loss (contact/jointRows.ts) are bounded rows of the same PGS: a step
+//     with such a row takes PGS too, and a scene with them steps here even without shapes;
 //   nonlinear: every step is Axion's Newton system (joints at the position level, contacts at
 //     `solver.contacts.level`), λ_b warm-started from the previous step.
 // The acceleration formulation never gets here (its contacts are disabled by the parser, CL116).
@@ -14,6 +16,9 @@ import { stepNonlinear, type NewtonReport } from './newton';
 import { solveContactsPgs, type PgsReport, type VelocitySettings } from './pgs';
 import { defaultNonlinearSettings, DEFAULT_RESTITUTION_THRESHOLD } from './settings';
 import type { NonlinearSettings } from './system';
+import { JointRows } from './jointRows';
+import type { JointRowReport } from '../result';
+import { hasJointRows } from '../scene/jointLimits';
 import type { SolveOutput } from '../kkt/kkt';
 import { quatIntegrateInto, quatToMat3 } from '../core/math';
 import type { BodyState } from '../model/body';
@@ -26,7 +31,7 @@ export type ContactMode = 'velocity' | 'nonlinear';
 export function contactMode(scene: SceneSpec): ContactMode | undefined {
   const s = scene.solver;
   if (s.formulation === 'nonlinear') return 'nonlinear';
-  if (s.formulation === 'velocity' && s.contacts.enabled) return 'velocity';
+  if (s.formulation === 'velocity' && (s.contacts.enabled || scene.constraints.some(hasJointRows))) return 'velocity';
   return undefined;
 }
 
@@ -40,6 +45,8 @@ export interface WarmStart {
   bilateral?: Float64Array;
   keys?: Int32Array;
   data?: Float64Array;
+  /** Velocity formulation: the force of each joint row (JointRows.info order), 0 where left out. */
+  joints?: Float64Array;
 }
 export const NO_WARM: WarmStart = {};
 const WARM_STRIDE = 7;
@@ -65,6 +72,8 @@ export interface ContactStep {
   pgs?: PgsReport;
   newton?: NewtonReport;
   warm: WarmStart;
+  /** Joint limits and friction loss of a velocity step, with their forces. */
+  jointRows?: JointRowReport[];
 }
 
 /** Detection slop of velocity-level Newton contacts (m): a resting contact at gap +1e-16 must not be lost to round-off. */
@@ -91,6 +100,8 @@ export class ContactStepper {
   readonly mode: ContactMode;
   private readonly velocity: VelocitySettings;
   private readonly nonlinear: NonlinearSettings;
+  /** Velocity formulation: the joint limits and friction loss, if any. */
+  private readonly joints: JointRows | undefined;
 
   constructor(
     readonly world: World,
@@ -98,6 +109,7 @@ export class ContactStepper {
     mode: ContactMode,
   ) {
     this.mode = mode;
+    this.joints = mode === 'velocity' ? JointRows.of(world) : undefined;
     const s = scene.solver;
     this.velocity = { pgs: { ...s.pgs }, erp: s.erp, compliance: s.compliance, restitutionThreshold: DEFAULT_RESTITUTION_THRESHOLD };
     this.nonlinear = defaultNonlinearSettings({
@@ -167,9 +179,10 @@ export class ContactStepper {
   /**
    * One step from `states` (not modified) with `warm` from the previous step. Returns undefined
    * for a velocity step without contacts: the caller then takes its direct velocity-level solve
-   * (`out`) and hands `plainWarm(out)` to the next step.
+   * (`out`) and hands `plainWarm(out)` to the next step. `predicted`: that direct solve's u⁺, from
+   * which joint limits tell whether the step would pass a bound (contact/jointRows.ts).
    */
-  step(states: readonly BodyState[], warm: WarmStart, asm: Assembly, contacts = this.detect(states)): ContactStep | undefined {
+  step(states: readonly BodyState[], warm: WarmStart, asm: Assembly, contacts = this.detect(states), predicted?: ArrayLike<number>): ContactStep | undefined {
     const dt = this.scene.solver.dt;
     if (this.mode === 'nonlinear') {
       const { states: next, report } = stepNonlinear(this.world, states, contacts, this.nonlinear, dt, { bilateral: warm.bilateral });
@@ -194,8 +207,9 @@ export class ContactStepper {
         warm: { bilateral: report.bilateral },
       };
     }
-    if (contacts.length === 0) return undefined;
-    const report = solveContactsPgs(this.world, states, contacts, this.velocity, dt, { bilateral: warm.bilateral, contacts: this.warmContacts(contacts, warm) }, asm);
+    const joints = this.joints?.rows(states, asm, dt, this.velocity.erp, warm.joints, predicted);
+    if (contacts.length === 0 && !joints?.rows.length) return undefined;
+    const report = solveContactsPgs(this.world, states, contacts, this.velocity, dt, { bilateral: warm.bilateral, contacts: this.warmContacts(contacts, warm) }, asm, joints?.rows);
     const drift = new Float64Array(states.length);
     const next = states.map((s, i) => {
       const col = this.world.bodies[i].column;
@@ -225,7 +239,8 @@ export class ContactStepper {
       maxPenetration,
       residual: report.residual,
       pgs: report,
-      warm: this.packWarm(contacts, report),
+      warm: { ...this.packWarm(contacts, report), ...(this.joints && joints && { joints: this.joints.warm(joints, report.bounded) }) },
+      ...(this.joints && joints && { jointRows: this.joints.reports(joints, report.bounded, report.U.subarray(report.U.length - joints.rows.length)) }),
     };
   }
 

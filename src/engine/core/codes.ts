@@ -38,6 +38,7 @@ export const Codes = {
   emptyLock: 'CL207-empty-lock',
   constraintIgnored: 'CL208-constraint-ignored',
   couplerJoint: 'CL209-coupler-joint',
+  jointRowsNotSolved: 'CL210-joint-rows-not-solved',
   // analysis of the assembled system
   redundantConstraint: 'CL301-redundant-constraint',
   conflictingConstraints: 'CL302-conflicting-constraints',
@@ -116,6 +117,7 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.emptyLock]: 'A lock constraint with no axis locked has no rows.',
   [Codes.constraintIgnored]: 'The constraint is left out of the analysis because a body it connects has errors of its own (reported on the body). Fix the body; the constraint comes back.',
   [Codes.couplerJoint]: 'A coupler names a constraint that is not a valid hinge or slider (or the same joint twice). Name the hinge or slider constraints whose coordinates it couples.',
+  [Codes.jointRowsNotSolved]: 'Joint limits or friction loss the run does not simulate: only the velocity formulation solves these inequality rows (projected Gauss–Seidel), and a hinge\'s limits must stay within (−π, π) of the initial state, where its angle wraps. Set solver.formulation to "velocity"; keep hinge limits within (−π, π).',
   [Codes.redundantConstraint]: 'The constraint rows are linear combinations of earlier rows: A = J·M⁻¹·Jᵀ is singular and λ is not unique. Remove the redundant constraint.',
   [Codes.conflictingConstraints]: 'Redundant constraints ask for incompatible accelerations: no λ satisfies J·a = rhs; the least-squares λ is used.',
   [Codes.illConditioned]: 'κ(A) is above the warning threshold: λ is sensitive to round-off. Check mass ratios and near-parallel constraints.',

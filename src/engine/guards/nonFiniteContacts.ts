@@ -1,7 +1,7 @@
 // The contact solve in the finite checks (nonFinite.ts, CL401/CL403): every number a contact step
 // computes and the records, snapshots, CLI and panel show, in the order the step computes it:
 //   per contact the point, normal, tangents and gap → the contact forces f_n, f_t → the bilateral
-//   reactions λ and u⁺ → the gaps after the step → the complementarity residual, the largest
+//   reactions λ, the joint limits' and friction loss's rows and u⁺ → the gaps after the step → the complementarity residual, the largest
 //   penetration and the solver's residual → PGS's residual, or Newton's residuals, block norms,
 //   line-search step lengths, the Newton matrix ∂h/∂x and its κ₁ (∞: singular, a legitimate answer).
 // A bad value in a contact sits on the range of the shape of its moving end.
@@ -122,6 +122,14 @@ export function checkContactStep(w: World, cs: ContactStep): Finding | undefined
   }
   let k = firstBad(cs.lambda);
   if (k >= 0) return makeFinding('λ', cs.lambda[k], rowOwner(w, k));
+  for (const r of cs.jointRows ?? []) {
+    const parts: [string, string, number][] = [['q', 'the joint coordinate', r.q], ['gap', 'the gap', r.gap ?? 0], ['λ', 'the force', r.force], ['q̇', 'the velocity', r.velocity]];
+    for (const [symbol, what, x] of parts) {
+      if (!isBad(x)) continue;
+      const c = w.constraints.findIndex((m) => m.spec.name === r.constraint);
+      return makeFinding(symbol, x, c >= 0 ? rowOwner(w, w.rowStart[c]) : undefined, `${what} of joint row ${r.name}`);
+    }
+  }
   k = firstBad(cs.uPlus);
   if (k >= 0) return makeFinding('u⁺', cs.uPlus[k], colOwner(w, k), 'the velocity u⁺ after the contact step');
   k = firstBad(cs.gapsAfter);

@@ -29,7 +29,7 @@ export function couplerExtraBodies(spec: ConstraintSpec): string[] {
 }
 
 /** One joint coordinate with its slots among the constraint's ends (0 = A, 1 = B, 2+k = extra k, −1 = world). */
-interface Coordinate {
+export interface Coordinate {
   joint: CoupledJoint;
   axis: Vec3;
   bodySlot: number;
@@ -40,7 +40,7 @@ interface Coordinate {
 }
 
 /** Value, Jacobian (angular/linear parts for the body and the parent) and zero-acceleration second derivative. */
-interface CoordinateEval {
+export interface CoordinateEval {
   q: number;
   /** 6-vectors [v, ω] for the body and the parent. */
   jBody: Float64Array;
@@ -129,7 +129,7 @@ export class CouplerConstraint implements ConstraintModel {
 }
 
 /** The hinge coordinate (see the header) with its Jacobian and q̈ at zero acceleration. */
-function hingeCoordinate(c: Coordinate, body: Pose, parent: Pose, o: CoordinateEval): void {
+export function hingeCoordinate(c: Coordinate, body: Pose, parent: Pose, o: CoordinateEval): void {
   const e = quatMul(quatMul(quatConj(parent.q), body.q), c.r0inv);
   const sg = e[3] < 0 ? -1 : 1;
   const v: Vec3 = [sg * e[0], sg * e[1], sg * e[2]];
@@ -178,7 +178,7 @@ function hingeCoordinate(c: Coordinate, body: Pose, parent: Pose, o: CoordinateE
 }
 
 /** The slider coordinate (see the header) with its Jacobian and q̈ at zero acceleration. */
-function sliderCoordinate(c: Coordinate, body: Pose, parent: Pose, o: CoordinateEval): void {
+export function sliderCoordinate(c: Coordinate, body: Pose, parent: Pose, o: CoordinateEval): void {
   const n: Vec3 = [0, 0, 0];
   mat3MulVecInto(parent.R, c.axis, n);
   const D: Vec3 = [body.p[0] - parent.p[0], body.p[1] - parent.p[1], body.p[2] - parent.p[2]];

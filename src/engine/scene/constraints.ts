@@ -7,6 +7,7 @@ import { worldPoint } from '../core/math';
 import type { Fix, Vec3 } from '../types';
 import type { DeclaredBody } from './bodies';
 import { type PendingCoupler, readCoupler } from './couplers';
+import { readJointRowFields } from './jointLimits';
 import { CONSTRAINT_ALL_FIELDS, CONSTRAINT_TYPE_FIELDS, DEFAULT_HINGE_AXIS, DEFAULT_SLIDER_AXIS, WORLD, ZERO_LENGTH, constraintFields } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
 import { closest, removePropertyEdit, replaceNodeEdit } from './text';
@@ -214,11 +215,13 @@ export function readConstraint(
         // axisA carried into B's frame at the initial pose: the hinge holds at the start
         spec.axisB = rA && rB ? axisInB(a, rA, rB) : a;
       }
+      if (type === 'hinge') readJointRowFields(r, o, spec, label, data);
       break;
     }
     case 'slider': {
       const a = readAxis(r, o, 'axisA', label('axisA'), DEFAULT_SLIDER_AXIS, data);
       if (a !== BAD) spec.axisA = a;
+      readJointRowFields(r, o, spec, label, data);
       break;
     }
     case 'lock': {

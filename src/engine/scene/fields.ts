@@ -52,9 +52,9 @@ export const CONSTRAINT_COMMON_FIELDS = ['name', 'type', 'bodyA', 'bodyB', 'anch
 export const CONSTRAINT_TYPE_FIELDS: Readonly<Record<ConstraintType, readonly string[]>> = {
   distance: ['length'],
   ball: [],
-  hinge: ['axisA', 'axisB'],
+  hinge: ['axisA', 'axisB', 'limits', 'limitMargin', 'frictionLoss'],
   fixed: ['relativeOrientation'],
-  slider: ['axisA'],
+  slider: ['axisA', 'limits', 'limitMargin', 'frictionLoss'],
   lock: ['linear', 'angular'],
   universal: ['axisA', 'axisB'],
   coupler: ['joints', 'coefficients', 'initial'],

@@ -107,6 +107,16 @@ export interface ConstraintSpec {
   relativeOrientation?: Quat;
   /** coupler: the coupled joint coordinates and the polynomial (bodyA/bodyB are the first joint's body/parent). */
   coupling?: CouplingSpec;
+  /**
+   * hinge, slider: bounds [lower, upper] of the joint coordinate — bodyB's rotation (rad) or
+   * displacement (m) relative to bodyA about/along axisA, 0 in the initial state (as a coupler's
+   * joint coordinate) — each a unilateral row of the contact solvers.
+   */
+  limits?: [number, number];
+  /** hinge, slider with `limits`: a bound's row acts once the coordinate is within this distance of it (≥ 0). */
+  limitMargin?: number;
+  /** hinge, slider: dry friction of the joint, a row on q̇ bounded by ±frictionLoss (N·m or N; 0: none). */
+  frictionLoss?: number;
 }
 
 export interface SceneSpec {

@@ -236,7 +236,7 @@ export class Simulation implements SimulationApi {
     // the assembly's Σ|x| as it wrote the stepping buffers (AssemblyBuffers.absJ…): asm is exactly that assembly, unmodified
     const bad = checkSystem(w, asm, out, { analysed: analyse, bound: scratch?.finiteBound, sums: reusing ? this.asmBuffers : undefined });
     if (bad) return bad;
-    const contact = this.contacts?.step(states, warm, asm);
+    const contact = this.contacts?.step(states, warm, asm, undefined, out.uPlus);
     if (contact) return this.takeContactStep(states, out, contact);
     // semi-implicit Euler: v += a·dt (u⁺), p += v·dt, q = normalize(q + ½(ω,0)⊗q·dt)
     const dt = s.dt;
@@ -457,7 +457,7 @@ export class Simulation implements SimulationApi {
     const asm = this.assembleAt(states);
     const out = solveSystem(w, asm, this.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: true, smallSystems: this.smallSystems });
     // contacts: the step from this state (as λ of the acceleration formulation is the step's from it)
-    const contact = this.contacts?.step(states, warm, asm);
+    const contact = this.contacts?.step(states, warm, asm, undefined, out.uPlus);
     if (contact) applyContactStep(w, asm, out, contact);
     const snap = buildSnapshot(w, step, states, asm, out, drift);
     if (this.contacts) addContactSnapshotFields(snap, w, this.scene, contact);

@@ -1,0 +1,190 @@
+// Joint limits and friction loss as bounded rows of the velocity-level contact problem (pgs.ts), on the
+// coordinate q of a hinge or slider constraint (model/jointCoordinate.ts), J_q its 1×12 Jacobian:
+//   limit, lower bound:  row  J_q, gap = (q − lower) − margin,   R ≥ 0,  U ≥ t
+//   limit, upper bound:  row −J_q, gap = (upper − q) − margin,   R ≥ 0,  U ≥ t
+//       t = −gap/h when open (the bound may be reached within the step, not passed),
+//           −erp·gap/h when passed (the penetration recovery of contacts)
+//   friction loss:       row  J_q, U = 0 while |R| < frictionLoss,  R ∈ [−frictionLoss, frictionLoss]
+// R are forces (N·m for a hinge, N for a slider) like the contacts'. A bound's row is included when the
+// bound can be reached within the step: gap ≤ 2h·(closing speed, before the step or after the step
+// solved without joint rows, or the free motion when that solve is not given), or the row pushed in
+// the previous step; a row left out carries no force. The solve without joint rows matters: in
+// maximal coordinates gravity turns a hinge only through its joint rows, so the free motion alone
+// does not see a pendulum swing towards its bound. Friction rows are always included.
+import { applyMinv, poseOf, WORLD_POSE, type Assembly, type World } from '../assembly/assemble';
+import type { BodyState } from '../model/body';
+import type { Pose } from '../model/constraint';
+import { JointCoordinate } from '../model/jointCoordinate';
+import { hasJointRows } from '../scene/jointLimits';
+import { initialState } from '../model/body';
+import type { JointRowReport } from '../result';
+import { rowMinvRow, slotsOf } from './rigid';
+
+/** One bounded row of the velocity-level problem: U = J_A·u_A + J_B·u_B, lo ≤ R ≤ hi (R ≥ lo with U ≥ target when hi = ∞). */
+export interface BoundedRow {
+  /** Index of the row among the scene's joint rows (`JointRows.info`). */
+  key: number;
+  /** Free-body slots of the ends (−1: the world or a fixed body). */
+  slotA: number;
+  slotB: number;
+  /** [v, ω] Jacobian entries of the two ends (6 each). */
+  JA: Float64Array;
+  JB: Float64Array;
+  lo: number;
+  hi: number;
+  /** The velocity the row asks for (U ≥ target for a unilateral row, U = target inside a box). */
+  target: number;
+  /** Warm start: the row's force in the previous step. */
+  R0: number;
+}
+
+/** What a joint row is, for names, reports and warm starts. */
+export interface JointRowInfo {
+  /** World constraint index. */
+  constraint: number;
+  /** `knee.limit` or `knee.frictionloss`. */
+  name: string;
+  kind: 'limit' | 'frictionloss';
+  side?: 'lower' | 'upper';
+  /** The bound (limit, rad or m) or the friction budget (N·m or N). */
+  bound: number;
+}
+
+/** The rows of one step, with the coordinate of each (rad or m) and its gap (limits). */
+export interface JointRowStep {
+  rows: BoundedRow[];
+  q: Float64Array;
+  gap: Float64Array;
+}
+
+/** Slop on the activation test so that a joint resting on its bound keeps its row through round-off. */
+const SLOP = 1e-12;
+
+export class JointRows {
+  readonly info: JointRowInfo[] = [];
+  private readonly coords: { constraint: number; coord: JointCoordinate; first: number }[] = [];
+  private readonly slots: Int32Array;
+
+  private constructor(private readonly world: World) {
+    this.slots = slotsOf(world);
+    const s0 = world.scene.bodies.map(initialState);
+    const pose0 = (i: number): Pose => (i < 0 ? WORLD_POSE : poseOf(s0[i], true));
+    world.constraints.forEach((m, c) => {
+      const spec = m.spec;
+      if (!hasJointRows(spec)) return;
+      const coord = new JointCoordinate(spec, pose0(world.endA[c]), pose0(world.endB[c]));
+      this.coords.push({ constraint: c, coord, first: this.info.length });
+      if (spec.limits) {
+        this.info.push({ constraint: c, name: `${spec.name}.limit`, kind: 'limit', side: 'lower', bound: spec.limits[0] });
+        this.info.push({ constraint: c, name: `${spec.name}.limit`, kind: 'limit', side: 'upper', bound: spec.limits[1] });
+      }
+      if ((spec.frictionLoss ?? 0) > 0) this.info.push({ constraint: c, name: `${spec.name}.frictionloss`, kind: 'frictionloss', bound: spec.frictionLoss! });
+    });
+  }
+
+  /** The joint rows of a world, or undefined when no hinge or slider has limits or friction loss. */
+  static of(world: World): JointRows | undefined {
+    return world.constraints.some((m) => hasJointRows(m.spec)) ? new JointRows(world) : undefined;
+  }
+
+  get count(): number {
+    return this.info.length;
+  }
+
+  /** The rows of a solved step as records show them; `R` and `U` per row of `step.rows`. */
+  reports(step: JointRowStep, R: ArrayLike<number>, U: ArrayLike<number>): JointRowReport[] {
+    return step.rows.map((row, i) => {
+      const inf = this.info[row.key];
+      const force = R[i];
+      const out: JointRowReport = {
+        name: inf.name,
+        constraint: this.world.constraints[inf.constraint].spec.name,
+        kind: inf.kind,
+        q: step.q[row.key],
+        bound: inf.bound,
+        force,
+        velocity: U[i],
+        state: inf.kind === 'limit' ? (force > 0 ? 'active' : 'open') : Math.abs(force) < inf.bound * (1 - 1e-9) ? 'stick' : 'slip',
+      };
+      if (inf.side) {
+        out.side = inf.side;
+        out.gap = step.gap[row.key];
+      }
+      return out;
+    });
+  }
+
+  /** The forces of a solved step per joint row (0 for rows left out): the next step's warm start. */
+  warm(step: JointRowStep, R: ArrayLike<number>): Float64Array {
+    const out = new Float64Array(this.count);
+    step.rows.forEach((row, i) => (out[row.key] = R[i]));
+    return out;
+  }
+
+  /**
+   * The rows of the step from `states` (the assembly `asm` at these states): every friction row and
+   * the limit rows that can act. `warm` holds the previous step's force per joint row (or nothing),
+   * `predicted` the u⁺ of the step solved without joint rows (or nothing: the free motion is used).
+   */
+  rows(states: readonly BodyState[], asm: Assembly, h: number, erp: number, warm?: ArrayLike<number>, predicted?: ArrayLike<number>): JointRowStep {
+    const w = this.world;
+    const uFree = predicted ?? freeVelocity(w, asm, h);
+    const rows: BoundedRow[] = [];
+    const q = new Float64Array(this.count);
+    const gap = new Float64Array(this.count);
+    const pose = (i: number): Pose => (i < 0 ? WORLD_POSE : poseOf(states[i], w.bodies[i].column < 0));
+    for (const { constraint: c, coord, first } of this.coords) {
+      const ia = w.endA[c], ib = w.endB[c];
+      coord.evaluate(pose(ia), pose(ib));
+      const slotA = ia < 0 ? -1 : this.slots[ia], slotB = ib < 0 ? -1 : this.slots[ib];
+      const qdFree = dotEnd(coord.JA, uFree, slotA) + dotEnd(coord.JB, uFree, slotB);
+      const spec = w.constraints[c].spec;
+      let k = first;
+      if (spec.limits) {
+        const margin = spec.limitMargin ?? 0;
+        for (const s of [1, -1]) {
+          const dist = s > 0 ? coord.q - spec.limits[0] : spec.limits[1] - coord.q;
+          const g = dist - margin;
+          q[k] = coord.q;
+          gap[k] = g;
+          const closing = Math.max(0, -s * coord.qd, -s * qdFree);
+          const R0 = warm?.[k] ?? 0;
+          if (g <= 2 * h * closing + SLOP || R0 > 0) {
+            rows.push({ key: k, slotA, slotB, JA: scaled(coord.JA, s), JB: scaled(coord.JB, s), lo: 0, hi: Infinity, target: g >= 0 ? -g / h : -(erp * g) / h, R0: Math.max(0, R0) });
+          }
+          k++;
+        }
+      }
+      const f = spec.frictionLoss ?? 0;
+      if (f > 0) {
+        q[k] = coord.q;
+        const R0 = Math.min(f, Math.max(-f, warm?.[k] ?? 0));
+        rows.push({ key: k, slotA, slotB, JA: scaled(coord.JA, 1), JB: scaled(coord.JB, 1), lo: -f, hi: f, target: 0, R0 });
+      }
+    }
+    return { rows, q, gap };
+  }
+}
+
+/** J·M⁻¹·Jᵀ of one bounded row. */
+export function boundedRowW(row: BoundedRow, minvCompact: Float64Array): number {
+  let s = 0;
+  if (row.slotA >= 0) s += rowMinvRow(row.JA, 0, minvCompact, row.slotA);
+  if (row.slotB >= 0) s += rowMinvRow(row.JB, 0, minvCompact, row.slotB);
+  return s;
+}
+
+/** u⁻ + h·M⁻¹F, 6 per free body. */
+function freeVelocity(w: World, asm: Assembly, h: number): Float64Array {
+  const u = applyMinv(w, asm.minvCompact, asm.F);
+  for (let i = 0; i < u.length; i++) u[i] = asm.v[i] + h * u[i];
+  return u;
+}
+
+function dotEnd(J: Float64Array, u: ArrayLike<number>, slot: number): number {
+  if (slot < 0) return 0;
+  const o = 6 * slot;
+  return J[0] * u[o] + J[1] * u[o + 1] + J[2] * u[o + 2] + J[3] * u[o + 3] + J[4] * u[o + 4] + J[5] * u[o + 5];
+}
+
+const scaled = (J: Float64Array, s: number): Float64Array => Float64Array.from(J, (x) => s * x);

@@ -1,0 +1,70 @@
+// The joint-limit and friction-loss fields of hinge and slider constraints (`limits`, `limitMargin`,
+// `frictionLoss`), and the note that only the velocity formulation solves them: they are inequality
+// rows (a unilateral row per bound, a box-bounded row on q̇), which the acceleration formulation's
+// linear solve cannot hold and the nonlinear formulation's Newton system does not include.
+import type { Node } from 'jsonc-parser';
+import { Codes } from '../core/codes';
+import { BAD, type Data, type FieldObject, type FieldReader } from './reader';
+import { findProperty } from './text';
+import type { ConstraintSpec, SolverSettings } from './spec';
+
+/** Read `limits`, `limitMargin` and `frictionLoss` of a hinge or slider into `spec`. */
+export function readJointRowFields(r: FieldReader, o: FieldObject, spec: ConstraintSpec, label: (f: string) => string, data: Data): void {
+  const unit = spec.type === 'slider' ? 'm' : 'rad';
+  const node = r.valueOf(o, 'limits');
+  if (node !== undefined && node !== BAD) {
+    const path = [...o.path, 'limits'];
+    const v = r.numbers(node, path, label('limits'), 2, `a pair \`[lower, upper]\` of joint coordinates (${unit}, 0 in the initial state)`, data);
+    if (v !== BAD) {
+      if (v[0] > v[1]) {
+        r.report('error', Codes.invalidValue, `${label('limits')} must have lower ≤ upper; it is [${v[0]}, ${v[1]}]. Swap the two bounds.`, node, { ...data, path, value: v });
+      } else if (spec.type === 'hinge' && !(v[0] > -Math.PI && v[1] < Math.PI)) {
+        // the hinge coordinate is the twist angle in (−π, π]: a bound out there is never reached, and the
+        // wrap from π to −π would read as passing the other bound
+        r.report(
+          'warning',
+          Codes.jointRowsNotSolved,
+          `${label('limits')} [${v[0]}, ${v[1]}] reach ±π from the initial state, where the hinge's angle wraps: the limits are not simulated. Keep both bounds within (−π, π).`,
+          node,
+          { ...data, path, value: v },
+        );
+      } else {
+        spec.limits = [v[0], v[1]];
+      }
+    }
+  }
+  const margin = r.number(o, 'limitMargin', label('limitMargin'), { min: 0 }, data);
+  if (typeof margin === 'number') spec.limitMargin = margin;
+  const friction = r.number(o, 'frictionLoss', label('frictionLoss'), { min: 0 }, data);
+  if (typeof friction === 'number') spec.frictionLoss = friction;
+}
+
+/** True when the constraint carries joint rows that the contact solvers must solve. */
+export function hasJointRows(spec: ConstraintSpec): boolean {
+  return (spec.type === 'hinge' || spec.type === 'slider') && (spec.limits !== undefined || (spec.frictionLoss ?? 0) > 0);
+}
+
+/**
+ * CL210 (warning) on the `limits` or `frictionLoss` field of every constraint with joint rows when the
+ * formulation is not the velocity formulation: the run simulates the joint without them.
+ */
+export function reportUnsolvedJointRows(r: FieldReader, top: Node, solver: SolverSettings, constraints: readonly ConstraintSpec[]): void {
+  if (solver.formulation === 'velocity') return;
+  const list = findProperty(top, 'constraints')?.children?.[1];
+  if (!list || list.type !== 'array') return;
+  for (const spec of constraints) {
+    if (!hasJointRows(spec)) continue;
+    const obj = list.children?.[spec.index];
+    if (!obj || obj.type !== 'object') continue;
+    const key = spec.limits !== undefined ? 'limits' : 'frictionLoss';
+    const at = findProperty(obj, key)?.children?.[1] ?? obj;
+    const what = [spec.limits !== undefined ? 'limits' : '', (spec.frictionLoss ?? 0) > 0 ? 'friction loss' : ''].filter(Boolean).join(' and ');
+    r.report(
+      'warning',
+      Codes.jointRowsNotSolved,
+      `The ${solver.formulation} formulation does not solve joint ${what}: constraint \`${spec.name}\` moves without them. Set \`"solver": { "formulation": "velocity" }\` to simulate them.`,
+      at,
+      { constraintIndex: spec.index, constraintName: spec.name, path: ['constraints', spec.index, key], formulation: solver.formulation },
+    );
+  }
+}
