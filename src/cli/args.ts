@@ -18,6 +18,8 @@ export interface Args {
   output?: string;
   /** MJCF/URDF models: start from this <key> (src/import, docs/import.md). */
   keyframe?: string;
+  /** `--solver mujoco`: MJCF/URDF models run by MuJoCo's own mj_step, its constraint system under the lens. */
+  solver?: 'engine' | 'mujoco';
   /** `--limits name=N,...`: the engine's limits raised (or lowered). */
   limits?: Partial<Limits>;
 }
@@ -37,6 +39,7 @@ const OPT_LIMITS: [string, string] = [
 ];
 const OPT_STEPS: [string, string] = ['--steps N', "number of steps to run (a whole number ≥ 0; default: the scene's solver.steps)"];
 const OPT_KEYFRAME: [string, string] = ['--keyframe NAME', 'MJCF/URDF models: start from the <key> named NAME instead of qpos0'];
+const OPT_SOLVER: [string, string] = ['--solver engine|mujoco', "MJCF/URDF models: this engine's formulation (default), or MuJoCo's own mj_step with its constraint system named and analysed"];
 
 /** The MJCF/URDF commands (src/import/cli.ts runs them; docs/import.md). SCENE may also be MODEL.xml or MODEL.urdf. */
 const MODEL_COMMANDS: [string, string][] = [
@@ -49,12 +52,12 @@ export const COMMANDS: Record<Command, CommandHelp> = {
     synopsis: 'constraint-lens inspect SCENE [--json] [--limits L]',
     summary:
       'Analyse the initial state (step 0): bodies and constraints, M⁻¹, J, A = J·M⁻¹·Jᵀ (and W for the velocity formulation), κ(A), rank(J), λ, the constraint forces on each body, redundant rows and the diagnostics.',
-    options: [OPT_JSON, OPT_KEYFRAME, OPT_LIMITS],
+    options: [OPT_JSON, OPT_KEYFRAME, OPT_SOLVER, OPT_LIMITS],
   },
   simulate: {
     synopsis: 'constraint-lens simulate SCENE [--steps N] [--json] [--csv FILE] [--limits L]',
     summary: 'Run the scene and summarise the run: |C| per constraint (final and max), κ(A), energy, quaternion drift, the final state and the run diagnostics (drift, non-finite values).',
-    options: [OPT_STEPS, OPT_JSON, ['--csv FILE', 'also write the run to FILE as CSV, one row per step (columns: docs/cli.md)'], OPT_KEYFRAME, OPT_LIMITS],
+    options: [OPT_STEPS, OPT_JSON, ['--csv FILE', 'also write the run to FILE as CSV, one row per step (columns: docs/cli.md)'], OPT_KEYFRAME, OPT_SOLVER, OPT_LIMITS],
   },
   report: {
     synopsis: 'constraint-lens report SCENE [--steps N] [-o FILE] [--limits L]',
@@ -174,6 +177,10 @@ export function parseArgs(argv: string[]): Parsed {
     else if (item.name === 'csv') a.csv = v;
     else if (item.name === 'output') a.output = v;
     else if (item.name === 'keyframe') a.keyframe = v;
+    else if (item.name === 'solver') {
+      if (v !== 'engine' && v !== 'mujoco') throw new UsageError(`--solver must be engine or mujoco, got '${v}'`);
+      a.solver = v;
+    }
     else if (item.name === 'limits') {
       try {
         a.limits = { ...a.limits, ...parseLimits(v) };

@@ -20,6 +20,7 @@ export const SHARED_OPTIONS = {
   csv: { type: 'string' },
   output: { type: 'string', short: 'o' },
   keyframe: { type: 'string' },
+  solver: { type: 'string' },
   limits: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;

@@ -3,11 +3,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { simulateInspected, type InspectResult } from '../engine';
-import { inspectForCli, runImportCommand } from '../import/cli';
+import { inspectForCli, isModelPath, parseForCli, runImportCommand } from '../import/cli';
+import type { ModelParseResult } from '../import';
+import { runMujocoCommand } from './mujoco';
 import { buildPanelModel } from '../panelModel';
 import { buildReportHtml, buildReportModel, reportGenerator } from '../report';
 import { conditionWarning, runCsv } from '../shared';
-import { defaultReportPath, helpText, parseArgs, USAGE, VERSION, type Args } from './args';
+import { defaultReportPath, helpText, parseArgs, UsageError, USAGE, VERSION, type Args } from './args';
 import { printInspect, printDiagnostics } from './inspect';
 import { IoError, checkWritable, print, printError, readScene, writeOut } from './io';
 import { inspectJson, simulateJson } from './json';
@@ -41,6 +43,7 @@ export async function run(argv: string[]): Promise<number> {
   if (args.csv) checkWritable(args.csv);
   if (args.command === 'report') checkWritable(args.output ?? defaultReportPath(args.file));
   const text = readScene(args.file);
+  if (args.solver === 'mujoco') return runWithMujoco(args, text);
   // A scene file, or an MJCF/URDF model converted by src/import (MuJoCo's WebAssembly, loaded here only).
   const r = await inspectForCli(args.file, text, args.keyframe, args.limits);
   if (args.command === 'inspect') {
@@ -49,6 +52,17 @@ export async function run(argv: string[]): Promise<number> {
     return exitFor(r.hasErrors);
   }
   return args.command === 'report' ? report(args, r) : simulate(args, r);
+}
+
+/** `--solver mujoco`: MuJoCo's own steps and constraint system (MJCF/URDF models only). */
+async function runWithMujoco(args: Args, text: string): Promise<number> {
+  if (!isModelPath(args.file, text)) throw new UsageError('--solver mujoco applies to MJCF and URDF models only');
+  if (args.command === 'report') throw new UsageError('report does not take --solver mujoco yet: use inspect or simulate');
+  if (args.csv) throw new UsageError('--csv is not written with --solver mujoco (use --json)');
+  const parse = await parseForCli(args.file, text, args.keyframe, args.limits);
+  if (!('model' in parse)) return exitFor(true);
+  const hasErrors = await runMujocoCommand(args.command, args.file, parse as ModelParseResult, { steps: args.steps, json: args.json, keyframe: args.keyframe });
+  return exitFor(hasErrors);
 }
 
 function progressReporter(args: Args): ((done: number, total: number) => void) | undefined {

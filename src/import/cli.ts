@@ -21,7 +21,7 @@ const IMPORT_USAGE = `  constraint-lens inspect|simulate|report MODEL.xml|MODEL.
 export const isModelPath = (file: string, text: string): boolean => isModelFile(file, text);
 
 /** Parse a scene, or load a model (its <include>s and assets only from the current folder, or the model's). */
-async function parseForCli(file: string, text: string, keyframe?: string, limits?: Partial<Limits>): Promise<ParseResult> {
+export async function parseForCli(file: string, text: string, keyframe?: string, limits?: Partial<Limits>): Promise<ParseResult> {
   if (!isModelFile(file, text)) {
     const r = parseScene(text, limits);
     if (keyframe !== undefined) {
