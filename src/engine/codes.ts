@@ -38,6 +38,7 @@ export const Codes = {
   emptyLock: 'CL207-empty-lock',
   constraintIgnored: 'CL208-constraint-ignored',
   couplerJoint: 'CL209-coupler-joint',
+  actuatorJoint: 'CL215-actuator-joint',
   // analysis of the assembled system
   redundantConstraint: 'CL301-redundant-constraint',
   conflictingConstraints: 'CL302-conflicting-constraints',
@@ -70,6 +71,7 @@ export const Codes = {
   unknownKeyframe: 'CL609-unknown-keyframe',
   unsupportedEquality: 'CL610-unsupported-equality',
   mujocoUnavailable: 'CL611-mujoco-unavailable',
+  integrator: 'CL620-integrator',
   // the engine itself
   internalError: 'CL900-internal-error',
 } as const;
@@ -109,6 +111,7 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.emptyLock]: 'A lock constraint with no axis locked has no rows.',
   [Codes.constraintIgnored]: 'The constraint is left out of the analysis because a body it connects has errors of its own (reported on the body). Fix the body; the constraint comes back.',
   [Codes.couplerJoint]: 'A coupler names a constraint that is not a valid hinge or slider (or the same joint twice). Name the hinge or slider constraints whose coordinates it couples.',
+  [Codes.actuatorJoint]: 'An actuator names a constraint that is not a valid hinge or slider. Name the hinge or slider constraint whose coordinate it drives.',
   [Codes.redundantConstraint]: 'The constraint rows are linear combinations of earlier rows: A = J·M⁻¹·Jᵀ is singular and λ is not unique. Remove the redundant constraint.',
   [Codes.conflictingConstraints]: 'Redundant constraints ask for incompatible accelerations: no λ satisfies J·a = rhs; the least-squares λ is used.',
   [Codes.illConditioned]: 'κ(A) is above the warning threshold: λ is sensitive to round-off. Check mass ratios and near-parallel constraints.',
@@ -137,5 +140,6 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.unknownKeyframe]: 'The requested <key> does not exist; the model\'s reference configuration qpos0 is used.',
   [Codes.unsupportedEquality]: 'An equality constraint that cannot be converted (tendon, flex, between two fixed bodies, or on a joint that is not a single hinge or slide).',
   [Codes.mujocoUnavailable]: 'MuJoCo\'s WebAssembly could not be loaded, so the model cannot be compiled.',
+  [Codes.integrator]: 'The integrator that runs (semi-implicit Euler with implicit joint damping, at the velocity level, or Axion\'s implicit step) and the one the model asked for (MuJoCo\'s <option integrator>), when they differ in what they compute.',
   [Codes.internalError]: 'The engine failed on this input. This is a bug in Constraint Lens: please report it with the scene file.',
 };

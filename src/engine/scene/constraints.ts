@@ -7,6 +7,7 @@ import { worldPoint } from '../model/kinematics';
 import type { Fix, Vec3 } from '../types';
 import type { DeclaredBody } from './bodies';
 import { type PendingCoupler, readCoupler } from './couplers';
+import { readDrive } from './drives';
 import { CONSTRAINT_ALL_FIELDS, CONSTRAINT_TYPE_FIELDS, DEFAULT_HINGE_AXIS, DEFAULT_SLIDER_AXIS, WORLD, ZERO_LENGTH, constraintFields } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
 import { closest, removePropertyEdit, replaceNodeEdit } from './text';
@@ -205,6 +206,7 @@ export function readConstraint(
     }
     case 'hinge':
     case 'universal': {
+      if (type === 'hinge') readDriveInto(r, o, spec, label, data);
       const a = readAxis(r, o, 'axisA', label('axisA'), DEFAULT_HINGE_AXIS, data);
       if (a !== BAD) spec.axisA = a;
       if (o.props.has('axisB')) {
@@ -219,6 +221,7 @@ export function readConstraint(
     case 'slider': {
       const a = readAxis(r, o, 'axisA', label('axisA'), DEFAULT_SLIDER_AXIS, data);
       if (a !== BAD) spec.axisA = a;
+      readDriveInto(r, o, spec, label, data);
       break;
     }
     case 'lock': {
@@ -294,6 +297,11 @@ export function reportDuplicateConstraintNames(r: FieldReader, named: NamedConst
 }
 
 /** A non-zero axis, normalised; zero → CL205. */
+function readDriveInto(r: FieldReader, o: FieldObject, spec: ConstraintSpec, label: (f: string) => string, data: Data): void {
+  const d = readDrive(r, o, label, data);
+  if (d !== undefined && d !== BAD) spec.drive = d;
+}
+
 function readAxis(r: FieldReader, o: FieldObject, key: string, label: string, def: Readonly<Vec3>, data: Data): Vec3 | Bad {
   const v = r.vec3(o, key, label, def, data);
   if (v === BAD) return BAD;

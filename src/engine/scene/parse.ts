@@ -10,6 +10,7 @@ import { readBody, type DeclaredBody } from './bodies';
 import { readConstraint, reportDuplicateConstraintNames, type NamedConstraint } from './constraints';
 import { resolveCouplers, type PendingCoupler } from './couplers';
 import { readContactSettings } from './contactSettings';
+import { readActuators } from './drives';
 import { DEFAULT_GRAVITY, DEFAULT_SCENE_NAME, SCENE_FIELDS } from './fields';
 import { BAD, describe, FieldReader } from './reader';
 import { readWorld } from './shapes';
@@ -169,6 +170,7 @@ function readScene(r: FieldReader, root: Node, lim: Limits): SceneSpec {
   reportDuplicateConstraintNames(r, named);
   const world = readWorld(r, top);
   readContactSettings(r, top, solver, bodies, world);
+  const actuators = readActuators(r, top, constraints);
 
   return {
     name: name === undefined || name === BAD ? DEFAULT_SCENE_NAME : name.value,
@@ -177,5 +179,6 @@ function readScene(r: FieldReader, root: Node, lim: Limits): SceneSpec {
     bodies,
     constraints,
     world,
+    ...(actuators ? { actuators } : {}),
   };
 }
