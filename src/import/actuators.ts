@@ -65,7 +65,11 @@ function convertActuators(ctx: ConvertContext): void {
     if (a.gaintype !== 'fixed' && a.gaintype !== 'affine') return notSimulated(ctx, `actuator gain type ${a.gaintype}`, label, el);
     if (a.biastype !== 'none' && a.biastype !== 'affine') return notSimulated(ctx, `actuator bias type ${a.biastype}`, label, el);
     const jc = ctx.jointConstraint[a.target];
-    if (!jc) return notSimulated(ctx, 'actuators on joints that are not a lone hinge or slide', label, el);
+    const spec = jc && ctx.scene.constraints.find((c) => c.name === jc.constraint);
+    if (!jc || !spec) return notSimulated(ctx, 'actuators on joints that are not a lone hinge or slide', label, el);
+    // the actuator's length is measured on MuJoCo's joint coordinate: the joint needs its coordinate
+    const j = m.joints[a.target];
+    spec.drive ??= { coordinate: st.qpos[j.qposadr] ?? 0, damping: 0, stiffness: 0, springRef: m.drives.springRef[a.target] ?? 0, armature: 0 };
     let name = a.name || `actuator${i}`;
     for (let k = 2; used.has(name); k++) name = `${a.name || `actuator${i}`}#${k}`;
     used.add(name);

@@ -13,37 +13,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { Simulation, type SceneSpec } from '../../src/engine';
 import { loadModel, nodeFileAccess } from '../../src/import/index';
-import { loadMujoco } from '../../src/import/mujoco';
 import { FIXTURES } from './import-helpers';
-
-type Raw = Record<string, unknown> & { delete(): void };
-
-/** MuJoCo's qpos after each of `steps` steps (from the key `k` with its ctrl when the model has one), and its energy. */
-export async function mujocoRun(xml: string, steps: number): Promise<{ q: number[][]; qvel: number[][] }> {
-  const { mj } = await loadMujoco();
-  const vfs = new mj.MjVFS();
-  vfs.addBuffer('m.xml', new TextEncoder().encode(xml));
-  const m = mj.MjModel.mj_loadXML('m.xml', vfs) as unknown as Raw;
-  vfs.delete();
-  const d = new mj.MjData(m as never) as unknown as Raw;
-  const mjx = mj as unknown as Record<string, (...a: unknown[]) => void>;
-  try {
-    if (Number(m.nkey) > 0) mjx.mj_resetDataKeyframe(m, d, 0);
-    const q: number[][] = [], qvel: number[][] = [];
-    for (let k = 0; k < steps; k++) {
-      mjx.mj_step(m, d);
-      q.push(Array.from(d.qpos as Float64Array));
-      qvel.push(Array.from(d.qvel as Float64Array));
-    }
-    return { q, qvel };
-  } finally {
-    d.delete();
-    m.delete();
-  }
-}
+import { mujocoRun } from './forces-helpers';
 
 /** The imported model in the velocity formulation (or `formulation`): the driven joints' coordinates after each step. */
-export async function engineRun(xml: string, steps: number, formulation: SceneSpec['solver']['formulation'] = 'velocity', edit?: (s: SceneSpec) => void): Promise<{ q: number[][]; sim: Simulation; scene: SceneSpec }> {
+async function engineRun(xml: string, steps: number, formulation: SceneSpec['solver']['formulation'] = 'velocity', edit?: (s: SceneSpec) => void): Promise<{ q: number[][]; sim: Simulation; scene: SceneSpec }> {
   const parse = await loadModel(join(FIXTURES, 'forces.xml'), xml, { files: nodeFileAccess(FIXTURES), keyframe: xml.includes('<key') ? 'k' : undefined });
   assert.ok(parse.scene && !parse.hasErrors, JSON.stringify(parse.diagnostics));
   const scene = parse.scene;
@@ -61,11 +35,11 @@ export async function engineRun(xml: string, steps: number, formulation: SceneSp
   return { q, sim, scene };
 }
 
-const XML = (joint: string, opts: { body?: string; extra?: string; option?: string; ctrl?: string; gravcomp?: string } = {}) => `<mujoco>
+const XML = (joint: string, opts: { body?: string; extra?: string; option?: string; ctrl?: string; qpos?: string; gravcomp?: string } = {}) => `<mujoco>
   <option timestep="0.002" ${opts.option ?? ''}/><compiler angle="radian"/>
   <worldbody><body name="link" pos="0 0 1" ${opts.gravcomp ?? ''}><joint name="j" ${joint}/>
     ${opts.body ?? '<geom type="capsule" fromto="0 -0.2 0 0 0.2 0" size="0.04" contype="0" conaffinity="0"/><geom type="box" size="0.1 0.02 0.02" contype="0" conaffinity="0"/>'}
-  </body></worldbody>${opts.extra ?? ''}${opts.ctrl ? `<keyframe><key name="k" ctrl="${opts.ctrl}"/></keyframe>` : ''}</mujoco>`;
+  </body></worldbody>${opts.extra ?? ''}${opts.ctrl ? `<keyframe><key name="k" ctrl="${opts.ctrl}" ${opts.qpos ? `qpos="${opts.qpos}"` : ''}/></keyframe>` : ''}</mujoco>`;
 
 /**
  * Hinges: Σ over the steps of (|q̇|·h)³/12 (the quaternion step's error, see the header) plus 1e-6.
@@ -126,6 +100,8 @@ test('actuators: motor with gear and ctrlrange clamping, position with forcerang
   await compare('motor', XML(HINGE, { extra: '<actuator><motor joint="j" gear="0.02" ctrlrange="-1 1"/></actuator>', ctrl: '3' }));
   // the servo's force saturates at forcerange for most of the run
   await compare('position', XML(HINGE, { extra: '<actuator><position joint="j" kp="20" kv="5" forcerange="-1 1"/></actuator>', option: 'integrator="implicitfast"', ctrl: '0.8' }));
+  // from a keyframe away from qpos0, with a spring reference elsewhere: lengths on MuJoCo's joint coordinate
+  await compare('position from a keyframe', XML(`${HINGE} stiffness="2" springref="-0.3"`, { extra: '<actuator><position joint="j" kp="5" kv="0.5"/></actuator>', option: 'integrator="implicitfast"', ctrl: '1.2', qpos: '0.6' }));
   await compare('velocity (implicitfast)', XML(HINGE, { extra: '<actuator><velocity joint="j" kv="50"/></actuator>', option: 'integrator="implicitfast"', ctrl: '4' }));
   await compare('velocity (Euler: explicit)', XML(HINGE, { extra: '<actuator><velocity joint="j" kv="0.02"/></actuator>', ctrl: '4' }));
   await compare(

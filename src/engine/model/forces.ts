@@ -9,8 +9,11 @@
 // for MuJoCo's Euler or RK4, which keep those explicit) is implicit as in MuJoCo's Euler and implicitfast: the step solves (M + h·Jθᵀ·d·Jθ)·Δu = h·(F − Jθᵀ·d·q̇) …, which is
 // M·Δu = h·(F − Jθᵀ·d·Jθ·u⁺). The term h·d·G·Gᵀ goes into the rotational inertia of each moving end
 // of a hinge (Sherman–Morrison on the world inverse inertia): exact for a hinge to the world or a
-// fixed body; between two moving bodies the coupling block −h·d·G·Gᵀ is left out, which keeps every
-// step's damping factor of the joint in (−1, 1) (no overshoot growth), whatever h·d.
+// fixed body. Between two moving bodies the coupling blocks −h·d·G·Gᵀ have no place in per-body
+// masses, so each end takes 2·h·d·G·Gᵀ instead: as (a − b)² ≤ 2a² + 2b², the explicit part
+// h·Jθᵀ·d·Jθ is then at most the added mass, summed over all the joints of a chain, so the damping
+// step u − h·M̃⁻¹·Jθᵀ·d·Jθ·u never overshoots (its factors lie in [0, 1] in the M̃-norm), whatever h·d.
+// It damps less than the exact implicit step (a larger effective inertia) where h·d is not small.
 // Armature a (MuJoCo adds it to the joint-space mass) is a rigid inertia a·u·uᵀ about the hinge axis
 // added to the child body (createWorld: `armatureInertia`): exact when the parent does not spin about
 // the axis (a joint to the world or a fixed body). Sliders take their damping explicitly and no
@@ -135,8 +138,10 @@ export class JointForces {
       if (ca >= 0) for (let c = 0; c < 6; c++) sum += Math.abs((F[ca + c] += tau * ev.jParent[c]));
       if (j.kind !== 'hinge' || !(d > 0) || !(h > 0)) continue;
       const G: Vec3 = [ev.jBody[3], ev.jBody[4], ev.jBody[5]];
-      if (cb >= 0) sumM += addRankOne(minvCompact, (cb / 6) * 10 + 1, G, h * d);
-      if (ca >= 0) sumM += addRankOne(minvCompact, (ca / 6) * 10 + 1, G, h * d);
+      // between two moving bodies each end takes 2·h·d (see the header): then h·Jθᵀ·d·Jθ ≤ the added mass
+      const s = cb >= 0 && ca >= 0 ? 2 * h * d : h * d;
+      if (cb >= 0) sumM += addRankOne(minvCompact, (cb / 6) * 10 + 1, G, s);
+      if (ca >= 0) sumM += addRankOne(minvCompact, (ca / 6) * 10 + 1, G, s);
     }
     this.absF = sum;
     this.absM = sumM;
