@@ -62,6 +62,8 @@ export function energyOf(world: World, states: BodyState[]): Energy {
       potential -= (1 - (b.spec.gravityCompensation ?? 0)) * m * (gx * p[0] + gy * p[1] + gz * p[2]);
     }
   }
+  // the joints' springs (model/forces.ts): ½·k·(q − q_ref)²
+  if (world.forces) potential += world.forces.springEnergy(states);
   return { kinetic, potential, total: kinetic + potential };
 }
 

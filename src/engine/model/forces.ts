@@ -18,11 +18,11 @@
 // added to the child body (createWorld: `armatureInertia`): exact when the parent does not spin about
 // the axis (a joint to the world or a fixed body). Sliders take their damping explicitly and no
 // armature (their mass is a scalar per body here); the importer lists what that leaves out.
-import type { Mat3, Vec3 } from '../types';
+import type { Mat3, Quat, Vec3 } from '../types';
 import type { ActuatorSpec, ConstraintSpec, JointDriveSpec } from '../scene/types';
 import type { Pose } from './constraint';
 import { type Coordinate, type CoordinateEval, evaluateCoordinate, makeCoordinate, makeCoordinateEval } from './coupler';
-import { mat3Inverse, normalize } from '../math';
+import { mat3Inverse, normalize, quatToMat3 } from '../math';
 import type { DriveReport } from '../result';
 
 /** One driven joint: its coordinate, ends (body indices, −1: world), passive terms and actuators. */
@@ -56,6 +56,7 @@ export class JointForces {
   private readonly actuatorIndex = new Map<ActuatorSpec, number>();
   /** Per driven joint, its coordinate at the last evaluation (NaN before the first). */
   private readonly lastQ: Float64Array;
+  private readonly scratch = makeCoordinateEval();
 
   /** Σ|x| over the F entries and the M⁻¹ entries the last `apply` changed (what the finite checks add to their bounds). */
   absF = 0;
@@ -72,6 +73,26 @@ export class JointForces {
     actuators.forEach((a, k) => this.actuatorIndex.set(a, k));
     const n = actuators.length;
     this.report = { q: new Float64Array(joints.length), qd: new Float64Array(joints.length), tau: new Float64Array(joints.length), ctrl: new Float64Array(n), force: new Float64Array(n) };
+  }
+
+  /**
+   * ½·k·(q − q_ref)² summed over the joints with a spring, at the given states (poses from p, q; the
+   * hinge branch nearest the last evaluation, which is left as it is).
+   */
+  springEnergy(states: readonly { p: Vec3; q: Quat }[]): number {
+    let e = 0;
+    for (let i = 0; i < this.joints.length; i++) {
+      const j = this.joints[i];
+      const k = j.drive?.stiffness ?? 0;
+      if (!(k > 0)) continue;
+      const pose = (b: number): Pose => (b < 0 ? STILL_WORLD : { p: states[b].p, q: states[b].q, R: quatToMat3(states[b].q), v: ZERO, w: ZERO });
+      evaluateCoordinate(j.coord, pose(j.body), pose(j.parent), this.scratch);
+      let q = this.scratch.q;
+      const last = this.lastQ[i];
+      if (j.kind === 'hinge' && Number.isFinite(last)) q += TWO_PI * Math.round((last - q) / TWO_PI);
+      e += 0.5 * k * (q - j.drive!.springRef) ** 2;
+    }
+    return e;
   }
 
   /** Forget the hinge branches (a run starting again from its initial state). */
@@ -149,6 +170,8 @@ export class JointForces {
 }
 
 const TWO_PI = 2 * Math.PI;
+const ZERO: Vec3 = [0, 0, 0];
+const STILL_WORLD: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1], R: [1, 0, 0, 0, 1, 0, 0, 0, 1], v: ZERO, w: ZERO };
 
 /** Control, force and whether the force was clamped, for one actuator at joint coordinate q, q̇. */
 export function actuatorForce(a: ActuatorSpec, q: number, qd: number): { ctrl: number; force: number; clamped: boolean } {
