@@ -13,7 +13,11 @@
 // masses, so each end takes 2·h·d·G·Gᵀ instead: as (a − b)² ≤ 2a² + 2b², the explicit part
 // h·Jθᵀ·d·Jθ is then at most the added mass, summed over all the joints of a chain, so the damping
 // step u − h·M̃⁻¹·Jθᵀ·d·Jθ·u never overshoots (its factors lie in [0, 1] in the M̃-norm), whatever h·d.
-// It damps less than the exact implicit step (a larger effective inertia) where h·d is not small.
+// It damps less than the exact implicit step (a larger effective inertia) where h·d is not small, and
+// slows the two bodies' common rotation about the axis by that inertia too (an error of first order in
+// h·d/I), so mild damping (h·d·Gᵀ(I_A⁻¹ + I_B⁻¹)G ≤ ¼) stays explicit instead (an error of second order).
+// Exact for any h·d would need the coupling: a compliant row (Jθ·u⁺ + Σ·σ = target) in every solver,
+// or a Woodbury update of M⁻¹.
 // Armature a (MuJoCo adds it to the joint-space mass) is a rigid inertia a·u·uᵀ about the hinge axis
 // added to the child body (createWorld: `armatureInertia`): exact when the parent does not spin about
 // the axis (a joint to the world or a fixed body). Sliders take their damping explicitly and no
@@ -159,7 +163,9 @@ export class JointForces {
       if (ca >= 0) for (let c = 0; c < 6; c++) sum += Math.abs((F[ca + c] += tau * ev.jParent[c]));
       if (j.kind !== 'hinge' || !(d > 0) || !(h > 0)) continue;
       const G: Vec3 = [ev.jBody[3], ev.jBody[4], ev.jBody[5]];
-      // between two moving bodies each end takes 2·h·d (see the header): then h·Jθᵀ·d·Jθ ≤ the added mass
+      // between two moving bodies each end takes 2·h·d (see the header): then h·Jθᵀ·d·Jθ ≤ the added mass;
+      // mild damping (h·d·Gᵀ(I_A⁻¹ + I_B⁻¹)G ≤ EXPLICIT_DAMPING) stays explicit, which errs at second order
+      if (cb >= 0 && ca >= 0 && h * d * (mobility(minvCompact, (cb / 6) * 10 + 1, G) + mobility(minvCompact, (ca / 6) * 10 + 1, G)) <= EXPLICIT_DAMPING) continue;
       const s = cb >= 0 && ca >= 0 ? 2 * h * d : h * d;
       if (cb >= 0) sumM += addRankOne(minvCompact, (cb / 6) * 10 + 1, G, s);
       if (ca >= 0) sumM += addRankOne(minvCompact, (ca / 6) * 10 + 1, G, s);
@@ -170,6 +176,20 @@ export class JointForces {
 }
 
 const TWO_PI = 2 * Math.PI;
+/**
+ * Damping of a hinge between two moving bodies whose explicit step changes the relative rate by at
+ * most this fraction (h·d times the unconstrained mobility, an upper bound of the constrained one)
+ * stays explicit: the 2·h·d blocks would add that much inertia to each body's whole rotation about
+ * the axis, an error of first order, where the explicit step errs by its square.
+ */
+const EXPLICIT_DAMPING = 0.25;
+
+/** Gᵀ·I⁻¹·G for the row-major 3×3 world inverse inertia at `o`. */
+function mobility(m: Float64Array, o: number, G: Vec3): number {
+  let s = 0;
+  for (let r = 0; r < 3; r++) s += G[r] * (m[o + 3 * r] * G[0] + m[o + 3 * r + 1] * G[1] + m[o + 3 * r + 2] * G[2]);
+  return s;
+}
 const ZERO: Vec3 = [0, 0, 0];
 const STILL_WORLD: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1], R: [1, 0, 0, 0, 1, 0, 0, 0, 1], v: ZERO, w: ZERO };
 
