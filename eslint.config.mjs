@@ -30,6 +30,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/limits.test.ts',
   'test/unit/finite-bounds.test.ts',
   'test/unit/finite-contacts.test.ts',
+  'test/unit/forces.test.ts',
   'test/unit/linalg-block.test.ts',
   'test/unit/linalg-cholesky.test.ts',
   'test/unit/linalg-condest.test.ts',

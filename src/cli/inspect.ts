@@ -1,5 +1,5 @@
 // `constraint-lens inspect` in text: the step-0 system, labelled.
-import type { Diagnostic, SystemSnapshot } from '../engine';
+import type { Diagnostic, IntegratorInfo, SystemSnapshot } from '../engine';
 import { blockDiagonalCsr, COND_BAND_LABEL, condBand, csrToDense, formatCond, formatNumber, formatQuantity, safeText, UNITS, WORDS } from '../shared';
 import { print } from './io';
 import { diagnosticLine, listed, matrixSummary, textColumns, textMatrix } from './text';
@@ -52,6 +52,11 @@ function condLine(cond: number | null, estimated: boolean, rows: number, rankDef
   return `${formatCond(cond, { rows, estimated })} (${COND_BAND_LABEL[band]}${estimated && band !== 'none' ? ', estimated' : ''})`;
 }
 
+/** "Integrator: what runs (the model asks for X: how they differ)". */
+export function integratorLine(i: IntegratorInfo): string {
+  return `Integrator: ${i.runs}${i.requested ? ` (the model asks for MuJoCo's ${i.requested}${i.difference ? `: ${i.difference}` : ', which this matches'})` : ''}`;
+}
+
 export function printInspect(file: string, snap: SystemSnapshot | undefined, diags: readonly Diagnostic[], sceneName: string, conditionWarning: number): void {
   print(`Scene: ${safeText(sceneName)} (${safeText(file)})`);
   if (!snap) {
@@ -65,6 +70,13 @@ export function printInspect(file: string, snap: SystemSnapshot | undefined, dia
   print(`Bodies: ${snap.bodies.length} owning columns (${snap.rank.dofs} DOFs)${fixed.length ? `, fixed: ${listed(fixed)}` : ''}`);
   print(`Constraints: ${snap.constraints.length} (${snap.rank.rows} rows)${snap.constraints.length ? `: ${listed(snap.constraints.map((c) => `${s(c.name)} [${s(c.type)}, ${s(c.bodyA)}–${s(c.bodyB)}]`))}` : `: ${WORDS.noConstraints}`}`);
   print(`Formulation: ${snap.formulation}, stabilization: ${snap.stabilization}`);
+  if (snap.integrator) print(integratorLine(snap.integrator));
+  const dr = snap.drives;
+  if (dr) {
+    const joints = dr.joints.map((j, k) => `${s(j)} q = ${formatNumber(dr.q[k])}, q̇ = ${formatNumber(dr.qd[k])}, τ = ${formatNumber(dr.tau[k])}`);
+    const acts = dr.actuators.map((a, k) => `${s(a)} ctrl ${formatNumber(dr.ctrl[k])} → force ${formatNumber(dr.force[k])}`);
+    print(`Joint drives: ${listed(joints)}${acts.length ? `; actuators: ${listed(acts)}` : ''}`);
+  }
   const rows = snap.rank.rows;
   const kappa = condLine(snap.cond.A, snap.condEstimated, rows, snap.rank.J < rows, conditionWarning);
   print(`Method: ${snap.method}   κ₂(A) = ${kappa}   κ(scaled A) = ${formatCond(snap.cond.scaled, { rows })}   rank(J) = ${snap.rank.J}/${rows}   residual ‖J·a − rhs‖ = ${formatNumber(snap.residual)}`);

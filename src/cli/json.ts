@@ -1,7 +1,7 @@
 // The CLI's JSON documents (`inspect --json`, `simulate --json`), field by field as docs/cli.md
 // describes them. Non-finite numbers are spelled as the shared module does ("NaN", "Infinity",
 // "-Infinity"); κ(A) is "Infinity" when A is singular and null without constraints.
-import type { CsrMatrix, Diagnostic, SimulationResult, SystemSnapshot } from '../engine';
+import type { CsrMatrix, Diagnostic, IntegratorInfo, SimulationResult, SystemSnapshot } from '../engine';
 import { blockDiagonalCsr, csrToDense, jsonCond, stringifyJson } from '../shared';
 import { contactFieldsJson } from './contacts';
 
@@ -48,6 +48,8 @@ export function inspectJson(snap: SystemSnapshot | undefined, diagnostics: reado
     diagnostics: diags,
   };
   if (snap.condEstimated) out.condEstimated = true;
+  if (snap.integrator) out.integrator = snap.integrator;
+  if (snap.drives) out.drives = snap.drives;
   if (snap.W) out.W = matrixJson(snap.W);
   if (snap.B) out.B = snap.B;
   if (snap.R) out.R = snap.R;
@@ -56,8 +58,9 @@ export function inspectJson(snap: SystemSnapshot | undefined, diagnostics: reado
 }
 
 /** The `simulate --json` object. `rows`: constraint rows of the system (κ is null without any). */
-export function simulateJson(res: SimulationResult | undefined, rows: number, diagnostics: readonly Diagnostic[]): string {
+export function simulateJson(res: SimulationResult | undefined, rows: number, diagnostics: readonly Diagnostic[], integrator?: IntegratorInfo): string {
   return stringifyJson({
+    ...(integrator ? { integrator } : {}),
     steps: (res?.steps ?? []).map((s) => ({
       t: s.t,
       C: s.C,

@@ -82,7 +82,7 @@ function simulate(args: Args, inspected: InspectResult): number {
     const meta = { constraints: snap.constraints.map((c) => c.name), rowLabels: snap.rows.map((r) => r.label), bodies: inspect.parse.scene.bodies.map((b) => b.name) };
     writeOut(args.csv, runCsv(res.steps, meta));
   }
-  if (args.json) print(simulateJson(res, inspect.snapshot?.rank.rows ?? 0, inspect.diagnostics));
+  if (args.json) print(simulateJson(res, inspect.snapshot?.rank.rows ?? 0, inspect.diagnostics, inspect.snapshot?.integrator));
   else {
     printSimulate(args.file, sim, args.csv && res && simulation ? resolve(args.csv) : undefined);
     printDiagnostics(args.file, inspect.diagnostics);

@@ -4,6 +4,7 @@ import type { SimulateOutput } from '../engine';
 import { formatCond, formatNumber, formatTime, safeText, UNITS, WORDS } from '../shared';
 import { print } from './io';
 import { printContactRun } from './contacts';
+import { integratorLine } from './inspect';
 
 export function printSimulate(file: string, sim: SimulateOutput, csvPath: string | undefined): void {
   const { inspect, result: res } = sim;
@@ -14,6 +15,7 @@ export function printSimulate(file: string, sim: SimulateOutput, csvPath: string
   const names = sim.simulation.world.constraints.map((c) => safeText(c.spec.name));
   const rows = inspect.snapshot?.rank.rows ?? names.length;
   print(`Ran ${steps.length} steps of ${formatTime(inspect.parse.scene!.solver.dt)} (t = ${formatTime(last?.t ?? 0)})${res.stoppedAt ? `, stopped at step ${res.stoppedAt}` : ''}${res.historyFullAt !== undefined ? ', stopped there: the history is full (CL405)' : ''}.`);
+  if (inspect.snapshot?.integrator) print(integratorLine(inspect.snapshot.integrator));
   if (last) {
     const maxC = new Float64Array(names.length);
     let kMin = Infinity;

@@ -8,6 +8,8 @@ export { parseScene } from './scene/parse';
 export { emptySourceMap } from './scene/text';
 export { DEFAULT_SOLVER } from './scene/fields';
 export type {
+  ActuatorSpec,
+  JointDriveSpec,
   BodySpec,
   ConstraintSpec,
   ConstraintType,
@@ -26,6 +28,9 @@ export type {
 export { inspectScene, inspectParsed, simulateScene, simulateInspected, internalError, type SimulateOutput } from './pipeline';
 export { Simulation, type SimulationOptions } from './stepping/simulation';
 export type { InspectOptions, InspectResult, SimulationApi } from './api';
+// Which integrator runs, beside the one the source model asked for; what an actuator's force is.
+export { integratorInfo, type IntegratorInfo } from './model/integrator';
+export { actuatorForce } from './model/forces';
 // Limits on any input: text length, bodies, constraints, steps, history (docs/cli.md "Limits").
 export { DEFAULT_LIMITS, LIMIT_NAMES, parseLimits, resolveLimits, type Limits } from './core/inputLimits';
 

@@ -4,6 +4,20 @@ import type { CsrMatrix, DependentRow, SolveMethod } from './linalg/contracts';
 import type { Diagnostic, Quat, Vec3 } from './types';
 import type { Formulation, Stabilization } from './scene/spec';
 import type { ContactState } from './collision/contacts';
+import type { IntegratorInfo } from './model/integrator';
+
+/** The driven joints and actuators of a snapshot (arrays in the order of `joints` and `actuators`). */
+export interface DriveReport {
+  joints: string[];
+  /** Joint coordinate q (rad or m), its rate q̇ and the generalised force τ it receives (N·m or N). */
+  q: number[];
+  qd: number[];
+  tau: number[];
+  actuators: string[];
+  /** The control after ctrlRange and the force after forceRange. */
+  ctrl: number[];
+  force: number[];
+}
 
 export type { CsrMatrix, DependentRow, SolveMethod };
 
@@ -207,6 +221,10 @@ export interface SystemSnapshot extends ContactStepFields {
   step: number;
   t: number;
   formulation: Formulation;
+  /** The integrator that runs and the one the source model asked for (model/integrator.ts); absent in snapshots made before it existed. */
+  integrator?: IntegratorInfo;
+  /** Driven hinges and sliders at this state (model/forces.ts): coordinate, rate and generalised force; actuators' clamped control and force. Absent without any. */
+  drives?: DriveReport;
   stabilization: Stabilization;
   /** Names of the bodies owning columns, in column order (6 columns each). */
   bodies: string[];

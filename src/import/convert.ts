@@ -6,6 +6,7 @@
 //   sphere / capsule / box geoms → shapes, planes → world shapes; the rest → "not simulated".
 import { Codes, DEFAULT_SOLVER } from '../engine';
 import type { ShapeSpec } from '../engine';
+import { convertDrives } from './actuators';
 import { convertEqualities } from './equality';
 import { WORLD_FRAME, dirToLocal, dot, frame, matq, norm, qconj, qmul, qnormalize, toLocal, type Frame } from './geometry';
 import { classifyChain, type ChainJoint } from './joints';
@@ -100,7 +101,6 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
     const p: Vec3 = [...st.xipos[b]];
     const fixed = B.weldid === 0 || B.mocap;
     if (B.mocap) notSimulated(ctx, 'mocap bodies (kept fixed)', `\`${B.name || `body${b}`}\``, el);
-    if (B.gravcomp !== 0 && B.gravcomp !== 1) notSimulated(ctx, 'partial gravity compensation', `\`${B.name}\` (gravcomp ${B.gravcomp})`, el);
     const w = st.cvel[b];
     const index = scene.bodies.length;
     const bname = B.name || `body${b}`;
@@ -116,6 +116,7 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
       force: [0, 0, 0],
       torque: [0, 0, 0],
       gravity: B.gravcomp !== 1,
+      ...(B.gravcomp !== 0 && B.gravcomp !== 1 ? { gravityCompensation: B.gravcomp } : {}),
       fixed,
       shapes: [],
     });
@@ -130,6 +131,7 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
   convertEqualities(ctx);
   convertGeoms(ctx);
   notSimulatedParts(ctx);
+  convertDrives(ctx);
   contactsNote(ctx);
   convertJointLimits(ctx);
   if (ctx.notSimulated.size) {
@@ -293,20 +295,13 @@ function notSimulatedParts(ctx: ConvertContext): void {
     if (n > 0) notSimulated(ctx, what, String(n), firstElement(map.root, what));
   };
   count(c.tendons, 'tendons');
-  count(c.actuators, 'actuators');
   count(c.sensors, 'sensors');
   count(c.flexes, 'flexes');
   count(c.skins, 'skins');
   count(c.pairs, 'explicit contact pairs');
   count(c.excludes, 'contact excludes');
-  m.joints.forEach((j, i) => {
-    const label = `\`${j.name || `joint${i}`}\``;
-    if (j.stiffness > 0) notSimulated(ctx, 'joint stiffness', label, map.joint[i]);
-    const dofs = j.type === 'free' ? 6 : j.type === 'ball' ? 3 : 1;
-    const any = (a: number[]) => a.slice(j.dofadr, j.dofadr + dofs).some((x) => x > 0);
-    if (any(m.dofDamping)) notSimulated(ctx, 'joint damping', label, map.joint[i]);
-    if (any(m.dofArmature)) notSimulated(ctx, 'joint armature', label, map.joint[i]);
-  });
+  // joints: limits and friction loss are listed by limits.ts (convertJointLimits), damping, stiffness and
+  // armature by actuators.ts (convertDrives), where they cannot be taken
 }
 
 /** The first element of a section (e.g. <actuator>) for the related location of the note. */

@@ -1,7 +1,7 @@
 // "Export as Scene": the converted model as a *.scene.json the user can edit (docs/scene-format.md).
 // Numbers are written with JSON's shortest round-trip form, so the scene parser reads back exactly
 // the converted values. Shapes are written in the contact format (`shapes` per body, `world.shapes`).
-import type { ConstraintSpec, ShapeSpec } from '../engine';
+import { type ActuatorSpec, type ConstraintSpec, integratorInfo, type ShapeSpec } from '../engine';
 import type { ImportedBody, ImportedScene } from './types';
 
 interface ExportSource {
@@ -44,6 +44,7 @@ function bodyJson(b: ImportedBody): Record<string, unknown> {
   if (b.velocity.some((x) => x !== 0)) o.velocity = vec(b.velocity);
   if (b.angularVelocity.some((x) => x !== 0)) o.angularVelocity = vec(b.angularVelocity);
   if (!b.gravity) o.gravity = false;
+  if (b.gravityCompensation) o.gravityCompensation = b.gravityCompensation;
   if (b.fixed) o.fixed = true;
   if (b.shapes.length) o.shapes = b.shapes.map(shapeJson);
   return o;
@@ -66,7 +67,28 @@ function constraintJson(c: ConstraintSpec): Record<string, unknown> {
   if (c.limits && c.limitMargin) o.limitMargin = c.limitMargin;
   if (c.frictionLoss) o.frictionLoss = c.frictionLoss;
   if (c.type === 'fixed' && c.relativeOrientation) o.relativeOrientation = vec(c.relativeOrientation);
+  if (c.drive) {
+    const d = c.drive;
+    o.coordinate = d.coordinate;
+    if (d.damping) o.damping = d.damping;
+    if (d.stiffness) o.stiffness = d.stiffness;
+    o.springRef = d.springRef;
+    if (d.armature) o.armature = d.armature;
+  }
   return o;
+}
+
+function actuatorJson(a: ActuatorSpec): Record<string, unknown> {
+  return {
+    name: a.name,
+    joint: a.joint,
+    gear: a.gear,
+    gain: vec(a.gain),
+    bias: vec(a.bias),
+    ...(a.ctrlRange ? { ctrlRange: vec(a.ctrlRange) } : {}),
+    ...(a.forceRange ? { forceRange: vec(a.forceRange) } : {}),
+    ctrl: a.ctrl,
+  };
 }
 
 /**
@@ -91,10 +113,12 @@ export function exportScene(model: ExportSource): string {
     constraints: s.constraints.map(constraintJson),
   };
   if (s.world.shapes.length) doc.world = { shapes: s.world.shapes.map(shapeJson) };
+  if (s.actuators?.length) doc.actuators = s.actuators.map(actuatorJson);
   const from = model.path ? model.path.split(/[\\/]/).pop() : 'an imported model';
   const header = [
     `// Converted from ${from}${model.keyframe ? ` (keyframe ${JSON.stringify(model.keyframe)})` : ''} by Constraint Lens.`,
     '// Bodies sit at their centres of mass, oriented along their principal axes (see docs/import.md).',
   ];
+  if (s.requestedIntegrator) header.push(`// The model asks for MuJoCo's ${s.requestedIntegrator} integrator; this scene runs ${integratorInfo(s).runs}.`);
   return `${header.join('\n')}\n${JSON.stringify(doc, null, 2)}\n`;
 }

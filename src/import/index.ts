@@ -118,6 +118,7 @@ async function load(path: string, src: string, root: XmlElement, format: 'mjcf' 
   try {
     const m = snapshotModel(rt, compiled.model);
     let qpos = m.qpos0, qvel = new Array<number>(m.nv).fill(0);
+    let ctrl: number[] | undefined;
     const map = buildElementMap(root, m, format === 'urdf');
     let keyframe = opts.keyframe;
     if (keyframe === undefined && opts.defaultKeyframe && m.keys.some((key) => key.name === opts.defaultKeyframe)) keyframe = opts.defaultKeyframe;
@@ -135,9 +136,11 @@ async function load(path: string, src: string, root: XmlElement, format: 'mjcf' 
       } else {
         qpos = m.keys[k].qpos;
         qvel = m.keys[k].qvel;
+        ctrl = m.drives.keyCtrl[k];
       }
     }
     const state = stateOf(rt, compiled.model, qpos, qvel);
+    if (ctrl) state.ctrl = ctrl;
     const name = attr(root, format === 'mjcf' ? 'model' : 'name') || m.name || basename(path);
     const converted = convertModel(m, state, map, name);
     const sm = new XmlSourceMap(src, root, files.sources, converted.bodyElements, converted.constraintElements, map.worldbody);

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { probeLimited } from './limited';
+import { type CompiledDrives, snapshotDrives } from './mjDrives';
 
 /** The parts of the bindings the importer uses (typed here: the package's .d.ts needs ESM resolution). */
 type Num = ArrayLike<number>;
@@ -35,6 +36,11 @@ export interface MujocoModule {
   mjtJoint: Enum;
   mjtGeom: Enum;
   mjtEq: Enum;
+  mjtTrn: Enum;
+  mjtDyn: Enum;
+  mjtGain: Enum;
+  mjtBias: Enum;
+  mjtIntegrator: Enum;
   mjtDisableBit: Enum;
 }
 
@@ -183,6 +189,8 @@ export interface CompiledModel {
   dofArmature: number[];
   dofFrictionloss: number[];
   counts: { tendons: number; actuators: number; sensors: number; flexes: number; pairs: number; excludes: number; skins: number };
+  /** Actuators, spring references, keyframe controls and the integrator (mjDrives.ts). */
+  drives: CompiledDrives;
 }
 
 /** A model array; some byte arrays (mjtByte) are not readable in this build of the bindings: undefined then. */
@@ -217,7 +225,7 @@ export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledMode
   const gt = enumNames(rt.mj.mjtGeom, 'mjGEOM_');
   const et = enumNames(rt.mj.mjtEq, 'mjEQ_');
   const ot = enumNames(rt.mj.mjtObj, 'mjOBJ_');
-  const opt = m.opt as { timestep: number; gravity: Num; disableflags: number };
+  const opt = m.opt as { timestep: number; gravity: Num; disableflags: number; integrator: number };
   const contactBit = rt.mj.mjtDisableBit.mjDSBL_CONTACT?.value ?? 16;
   const nq = n('nq');
   const range = (k: number) => Array.from({ length: k }, (_, i) => i);
@@ -294,6 +302,10 @@ export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledMode
       qpos: Array.from(arr(m, 'key_qpos')).slice(nq * i, nq * i + nq),
       qvel: Array.from(arr(m, 'key_qvel')).slice(n('nv') * i, n('nv') * i + n('nv')),
     })),
+    drives: snapshotDrives(
+      { arr: (f) => arr(m, f), name: (f, i) => nameAt(all, nameAdr(f)[i]), trn: enumNames(rt.mj.mjtTrn, 'mjTRN_'), dyn: enumNames(rt.mj.mjtDyn, 'mjDYN_'), gain: enumNames(rt.mj.mjtGain, 'mjGAIN_'), bias: enumNames(rt.mj.mjtBias, 'mjBIAS_'), integrators: enumNames(rt.mj.mjtIntegrator, 'mjINT_'), integrator: Number(opt.integrator) },
+      { nu: n('nu'), njnt: n('njnt'), nkey: n('nkey'), qposadr: Array.from(arr(m, 'jnt_qposadr')) },
+    ),
     dofDamping: Array.from(arr(m, 'dof_damping')),
     dofArmature: Array.from(arr(m, 'dof_armature')),
     dofFrictionloss: Array.from(arr(m, 'dof_frictionloss')),
@@ -328,6 +340,8 @@ export interface MujocoState {
   siteXpos: Vec3[];
   /** Velocity of each body's centre of mass: [ω (3), v (3)], world frame (mj_objectVelocity, mjOBJ_BODY). */
   cvel: number[][];
+  /** The controls of the keyframe the state came from (absent: zero). */
+  ctrl?: number[];
 }
 
 const mats = (a: Num, k: number): number[][] => Array.from({ length: k }, (_, i) => Array.from({ length: 9 }, (_, j) => a[9 * i + j]));

@@ -32,7 +32,8 @@ test('inspect --json has exactly the documented fields', () => {
   const r = run('inspect', ex('horizontal-rod.scene.json'), '--json');
   assert.equal(r.status, 0);
   const j = JSON.parse(r.stdout);
-  assert.deepEqual(Object.keys(j).sort(), ['A', 'C', 'Cdot', 'F', 'J', 'Minv', 'a', 'a0', 'b', 'bodies', 'compliance', 'cond', 'constraintForce', 'diagnostics', 'lambda', 'method', 'rank', 'redundant', 'rhs', 'rows', 'v'].sort());
+  assert.deepEqual(Object.keys(j).sort(), ['A', 'C', 'Cdot', 'F', 'J', 'Minv', 'a', 'a0', 'b', 'bodies', 'compliance', 'cond', 'constraintForce', 'diagnostics', 'integrator', 'lambda', 'method', 'rank', 'redundant', 'rhs', 'rows', 'v'].sort());
+  assert.deepEqual(j.integrator, { runs: 'semi-implicit Euler' });
   assert.deepEqual(j.bodies, ['Body_A', 'Body_B']);
   assert.deepEqual(j.rows, [{ constraint: 'rod', row: 0 }]);
   assert.equal(j.Minv.length, 12);

@@ -54,7 +54,11 @@ export function createHeader(ctx: CardContext): HTMLElement {
       const m = s.model;
       const snap = s.snapshot;
       if (!m || !snap) return;
-      subtitle.textContent = `${snap.formulation} formulation · ${snap.stabilization} stabilisation · dt = ${fmt(m.dt)} s · ${plural(snap.bodies.length, 'moving body', 'moving bodies')}, ${plural(snap.constraints.length, 'constraint')}`;
+      // the integrator that runs, and the source model's when it asked for another (its difference on hover)
+      const integ = snap.integrator;
+      const integText = integ ? ` · ${integ.runs}${integ.requested && integ.difference ? ` (the model asks for ${integ.requested})` : ''}` : '';
+      subtitle.textContent = `${snap.formulation} formulation · ${snap.stabilization} stabilisation · dt = ${fmt(m.dt)} s${integText} · ${plural(snap.bodies.length, 'moving body', 'moving bodies')}, ${plural(snap.constraints.length, 'constraint')}`;
+      subtitle.title = integ?.difference ?? '';
       clear(stats);
       const stat = (label: string, value: string | Node, opts: { cls?: string; title?: string; id?: string } = {}): void => {
         stats.append(

@@ -7,6 +7,7 @@ import { worldPoint } from '../core/math';
 import type { SolveOutput } from '../kkt/kkt';
 import type { BodyReport, ConstraintReport, Energy, IslandReport, RedundantRow, RowInfo, SystemSnapshot } from '../result';
 import type { Vec3 } from '../types';
+import { integratorInfo } from '../model/integrator';
 
 const DOF = ['vx', 'vy', 'vz', 'ωx', 'ωy', 'ωz'];
 
@@ -57,9 +58,12 @@ export function energyOf(world: World, states: BodyState[]): Energy {
     kinetic += 0.5 * (b0 * I0 + b1 * I1 + b2 * I2);
     if (b.spec.gravity) {
       const p = s.p;
-      potential -= m * (gx * p[0] + gy * p[1] + gz * p[2]);
+      // gravity compensation cancels that fraction of the weight, and of its potential
+      potential -= (1 - (b.spec.gravityCompensation ?? 0)) * m * (gx * p[0] + gy * p[1] + gz * p[2]);
     }
   }
+  // the joints' springs (model/forces.ts): ½·k·(q − q_ref)²
+  if (world.forces) potential += world.forces.springEnergy(states);
   return { kinetic, potential, total: kinetic + potential };
 }
 
@@ -167,6 +171,9 @@ export function buildSnapshot(
     step,
     t: step * s.dt,
     formulation: s.formulation,
+    integrator: integratorInfo(world.scene),
+    // the assembly of `states` just ran the joint forces: their report is this state's
+    ...(world.forces ? { drives: world.forces.snapshot(world.scene.actuators ?? []) } : {}),
     stabilization: s.stabilization,
     bodies: world.colBodies.map((i) => world.bodies[i].spec.name),
     columnLabels: columnLabels(world),

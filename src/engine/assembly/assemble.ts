@@ -18,6 +18,7 @@ import type { Assembly, World } from './world';
 
 export type { Assembly, World };
 
+import { armatureInertia, drivenJoints, explicitActuators, JointForces } from '../model/forces';
 
 export const WORLD_POSE: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1], R: IDENTITY_MAT3, v: [0, 0, 0], w: [0, 0, 0] };
 
@@ -59,6 +60,10 @@ export function buildWorld(scene: SceneSpec): World {
     endB.push(ib);
     endX.push(Int32Array.from(ix));
   }
+  // hinge armature as rotor inertia of the child, and the driven joints (model/forces.ts)
+  const modelled = constraints.map((m) => m.spec);
+  for (const [i, x] of armatureInertia(modelled, endA, endB, (i) => bodies[i].column >= 0, (i) => bodies[i].inertia)) Object.assign(bodies[i], x);
+  const driven = drivenJoints(modelled, endA, endB, scene.actuators ?? [], (i) => (i < 0 ? WORLD_POSE : poseOf(states[i], true)));
   const nc = constraints.length;
   const rowStart = new Int32Array(nc + 1);
   for (let c = 0; c < nc; c++) rowStart[c + 1] = constraints[c].rows;
@@ -170,6 +175,7 @@ export function buildWorld(scene: SceneSpec): World {
     pairOffset,
     aPlan,
     ...(aOmitted ? { aOmitted } : {}),
+    ...(driven.length ? { forces: new JointForces(driven, scene.actuators ?? [], !explicitActuators(scene.requestedIntegrator)) } : {}),
   };
 }
 
@@ -211,7 +217,8 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
   const F = into ? into.F : new Float64Array(nCols);
   const v = into ? into.v : new Float64Array(nCols);
   const poses: Pose[] = into ? into.poses : new Array(bodies.length);
-  const a0 = into?.a0, Ja0 = into?.Ja0;
+  // with joint forces F is complete only after every pose is known: a₀ is then formed by the solve
+  const a0 = world.forces ? undefined : into?.a0, Ja0 = world.forces ? undefined : into?.Ja0;
   // Σ|M⁻¹| and Σ|x| over F, C, Ċ, J̇v (AssemblyBuffers.absM, absRest), only into buffers
   let absM = 0, absRest = 0;
 
@@ -248,7 +255,7 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
     minvCompact[k * 10] = b.invMass;
     // F = [f + m·g, τ − ω×(I_world·ω)], with I_world·ω = R·(I_body·(Rᵀ·ω)) (no temporaries)
     const m = b.spec.mass;
-    const gs = b.spec.gravity ? 1 : 0;
+    const gs = b.spec.gravity ? 1 - (b.spec.gravityCompensation ?? 0) : 0;
     const w0 = w[0], w1 = w[1], w2 = w[2];
     let gx = 0, gy = 0, gz = 0;
     if (w0 !== 0 || w1 !== 0 || w2 !== 0) {
@@ -300,6 +307,11 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
     v[col + 5] = w2;
   }
 
+  if (world.forces) {
+    world.forces.apply(poses, WORLD_POSE, (i) => (i < 0 ? -1 : bodies[i].column), world.scene.solver.dt, F, minvCompact);
+    absRest += world.forces.absF;
+    absM += world.forces.absM;
+  }
   const Jvals = into ? into.Jvals : new Float64Array(world.jColIdx.length);
   const C = into ? into.C : new Float64Array(nRows);
   const Cdot = into ? into.Cdot : new Float64Array(nRows);

@@ -1,6 +1,7 @@
 // The world (a scene's fixed structure: bodies, constraints, layout, sparsity patterns) and one
 // assembly of it: the types every later layer reads. Built by assemble.ts `buildWorld` and `assemble`.
 import type { BodyModel } from '../model/body';
+import type { JointForces } from '../model/forces';
 import type { ConstraintEval, ConstraintModel, Pose } from '../model/constraint';
 import type { CsrMatrix } from '../linalg/contracts';
 import type { SceneSpec } from '../scene/spec';
@@ -46,6 +47,8 @@ export interface World {
   aPlan: APlan;
   /** Derived on first use and never changed after (`WorldDerived` below): fields instead of WeakMaps keyed by the world. */
   derived?: WorldDerived;
+  /** Damping, stiffness and actuators along hinge and slider coordinates (model/forces.ts); absent when no joint has any. */
+  forces?: JointForces;
 }
 
 /**

@@ -19,7 +19,7 @@ import type { CsrMatrix } from '../linalg/contracts';
 import type { BodyState } from '../model/body';
 import { makeEval, type ConstraintEval, type Pose } from '../model/constraint';
 import { WORLD_POSE } from '../assembly/assemble';
-import { quatToMat3, rotateTensorInto } from '../core/math';
+import { mat3Inverse, quatToMat3, rotateTensorInto } from '../core/math';
 import { fischerBurmeister, frictionW, frictionWDerivatives } from './ncp';
 import { contactGap, contactRowDot, contactRows, dQuatInto, gqInto, poseFrom, slotsOf, statePose, type ContactRows } from './rigid';
 
@@ -146,6 +146,12 @@ export class NonlinearSystem {
       this.qMinus.set(s.q, 7 * k + 3);
       this.mass[k] = world.bodies[bi].spec.mass;
       rotateTensorInto(quatToMat3(s.q), world.bodies[bi].inertia, this.inertia, 9 * k);
+      // joint drives put their implicit damping into the assembly's M⁻¹ (model/forces.ts): M̃ is its inverse
+      if (world.forces) {
+        const o = 10 * k + 1, m = asm.minvCompact;
+        const inv = mat3Inverse([m[o], m[o + 1], m[o + 2], m[o + 3], m[o + 4], m[o + 5], m[o + 6], m[o + 7], m[o + 8]]);
+        if (inv) this.inertia.set(inv, 9 * k);
+      }
     });
     const a0 = applyMinv(world, asm.minvCompact, asm.F);
     this.uTilde = new Float64Array(6 * nb);

@@ -39,6 +39,7 @@ export const Codes = {
   constraintIgnored: 'CL208-constraint-ignored',
   couplerJoint: 'CL209-coupler-joint',
   jointRowsNotSolved: 'CL210-joint-rows-not-solved',
+  actuatorJoint: 'CL215-actuator-joint',
   // analysis of the assembled system
   redundantConstraint: 'CL301-redundant-constraint',
   conflictingConstraints: 'CL302-conflicting-constraints',
@@ -76,6 +77,7 @@ export const Codes = {
   mujocoBlowUp: 'CL701-mujoco-blow-up',
   solrefClamped: 'CL702-solref-clamped',
   illConditionedMass: 'CL703-ill-conditioned-mass',
+  integrator: 'CL620-integrator',
   // the engine itself
   internalError: 'CL900-internal-error',
 } as const;
@@ -118,6 +120,7 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.constraintIgnored]: 'The constraint is left out of the analysis because a body it connects has errors of its own (reported on the body). Fix the body; the constraint comes back.',
   [Codes.couplerJoint]: 'A coupler names a constraint that is not a valid hinge or slider (or the same joint twice). Name the hinge or slider constraints whose coordinates it couples.',
   [Codes.jointRowsNotSolved]: 'Joint limits or friction loss the run does not simulate: only the velocity formulation solves these inequality rows (projected Gauss–Seidel), and a hinge\'s limits must stay within (−π, π) of the initial state, where its angle wraps. Set solver.formulation to "velocity"; keep hinge limits within (−π, π).',
+  [Codes.actuatorJoint]: 'An actuator names a constraint that is not a valid hinge or slider. Name the hinge or slider constraint whose coordinate it drives.',
   [Codes.redundantConstraint]: 'The constraint rows are linear combinations of earlier rows: A = J·M⁻¹·Jᵀ is singular and λ is not unique. Remove the redundant constraint.',
   [Codes.conflictingConstraints]: 'Redundant constraints ask for incompatible accelerations: no λ satisfies J·a = rhs; the least-squares λ is used.',
   [Codes.illConditioned]: 'κ(A) is above the warning threshold: λ is sensitive to round-off. Check mass ratios and near-parallel constraints.',
@@ -149,5 +152,6 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.mujocoBlowUp]: 'With MuJoCo as the solver: the run blew up (a NaN or infinity, MuJoCo\'s bad-acceleration warning, or a joint speed beyond 1e4). The message names the step, the step where the growth began, the element whose λ or violation grew first, the DOF MuJoCo flagged and the likely cause (a time step too large for a stiffness, gain or damping; a near-massless link without armature; a loop started violated) with what to change.',
   [Codes.solrefClamped]: 'A solref time constant below 2·timestep: MuJoCo silently raises it to 2·timestep (its "refsafe" rule), so the constraint is softer than written by the factor given. Use a time constant of at least 2·timestep, or a smaller timestep.',
   [Codes.illConditionedMass]: 'The joint-space mass matrix spans more than 1e8 between its smallest and largest diagonal entries: a tiny link next to heavy ones, usually without armature. Add armature to the named joint or merge the light link into its parent.',
+  [Codes.integrator]: 'The integrator that runs (semi-implicit Euler with implicit joint damping, at the velocity level, or Axion\'s implicit step) and the one the model asked for (MuJoCo\'s <option integrator>), when they differ in what they compute.',
   [Codes.internalError]: 'The engine failed on this input. This is a bug in Constraint Lens: please report it with the scene file.',
 }))();

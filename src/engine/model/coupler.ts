@@ -70,17 +70,10 @@ export class CouplerConstraint implements ConstraintModel {
       name === WORLD ? -1 : name === spec.bodyA ? 0 : name === spec.bodyB ? 1 : 2 + this.extraBodies.indexOf(name);
     const poseAt = (slot: number): Pose => (slot === 0 ? a0 : slot === 1 ? b0 : slot >= 2 ? (extra0[slot - 2] ?? WORLD_POSE) : WORLD_POSE);
     this.coords = joints.map((j) => {
-      const n = normalize(j.axis);
-      const axis: Vec3 = n[0] === 0 && n[1] === 0 && n[2] === 0 ? [0, 0, 1] : n;
       const bodySlot = slotOf(j.body), parentSlot = slotOf(j.parent);
-      const c0 = poseAt(bodySlot), p0 = poseAt(parentSlot);
-      const r0 = quatMul(quatConj(p0.q), c0.q);
-      const nw: Vec3 = [0, 0, 0];
-      mat3MulVecInto(p0.R, axis, nw);
-      const d0 = nw[0] * (c0.p[0] - p0.p[0]) + nw[1] * (c0.p[1] - p0.p[1]) + nw[2] * (c0.p[2] - p0.p[2]);
-      return { joint: j, axis, bodySlot, parentSlot, r0inv: quatConj(r0), d0 };
+      return makeCoordinate(j, poseAt(bodySlot), poseAt(parentSlot), bodySlot, parentSlot);
     });
-    this.evals = this.coords.map(() => ({ q: 0, jBody: new Float64Array(6), jParent: new Float64Array(6), qdd: 0, qd: 0 }));
+    this.evals = this.coords.map(() => makeCoordinateEval());
   }
 
   /** The polynomial and its first two derivatives at x. */
@@ -101,8 +94,7 @@ export class CouplerConstraint implements ConstraintModel {
     for (let k = 0; k < this.coords.length; k++) {
       const c = this.coords[k];
       const body = poseAt(c.bodySlot), parent = poseAt(c.parentSlot);
-      if (c.joint.kind === 'hinge') hingeCoordinate(c, body, parent, this.evals[k]);
-      else sliderCoordinate(c, body, parent, this.evals[k]);
+      evaluateCoordinate(c, body, parent, this.evals[k]);
     }
     const blocks = [out.JA, out.JB, ...out.JX];
     for (const blk of blocks) blk.fill(0, 0, 6);
@@ -126,6 +118,25 @@ export class CouplerConstraint implements ConstraintModel {
     out.C[0] = e1.q - p;
     out.Jdotv[0] = e1.qdd - dp * e2.qdd - ddp * e2.qd * e2.qd;
   }
+}
+
+/** A joint coordinate whose reference is the initial poses of its body and parent. */
+export function makeCoordinate(j: CoupledJoint, body0: Pose, parent0: Pose, bodySlot = 1, parentSlot = 0): Coordinate {
+  const n = normalize(j.axis);
+  const axis: Vec3 = n[0] === 0 && n[1] === 0 && n[2] === 0 ? [0, 0, 1] : n;
+  const r0 = quatMul(quatConj(parent0.q), body0.q);
+  const nw: Vec3 = [0, 0, 0];
+  mat3MulVecInto(parent0.R, axis, nw);
+  const d0 = nw[0] * (body0.p[0] - parent0.p[0]) + nw[1] * (body0.p[1] - parent0.p[1]) + nw[2] * (body0.p[2] - parent0.p[2]);
+  return { joint: j, axis, bodySlot, parentSlot, r0inv: quatConj(r0), d0 };
+}
+
+export const makeCoordinateEval = (): CoordinateEval => ({ q: 0, jBody: new Float64Array(6), jParent: new Float64Array(6), qdd: 0, qd: 0 });
+
+/** The coordinate of a hinge or slider at the given poses (value, rate, Jacobian and q̈ at zero acceleration) into `o`. */
+export function evaluateCoordinate(c: Coordinate, body: Pose, parent: Pose, o: CoordinateEval): void {
+  if (c.joint.kind === 'hinge') hingeCoordinate(c, body, parent, o);
+  else sliderCoordinate(c, body, parent, o);
 }
 
 /** The hinge coordinate (see the header) with its Jacobian and q̈ at zero acceleration. */

@@ -89,6 +89,7 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
   const force = r.vec3(o, 'force', label('force'), [0, 0, 0], data);
   const torque = r.vec3(o, 'torque', label('torque'), [0, 0, 0], data);
   const gravity = r.boolean(o, 'gravity', label('gravity'), data);
+  const gravityCompensation = r.number(o, 'gravityCompensation', label('gravityCompensation'), {}, data);
   const fixed = r.boolean(o, 'fixed', label('fixed'), data);
   const shapes = readBodyShapes(r, o, name !== undefined ? quote(name) : String(i), data);
 
@@ -106,6 +107,7 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
     force === BAD ||
     torque === BAD ||
     gravity === BAD ||
+    gravityCompensation === BAD ||
     fixed === BAD
   ) {
     return undefined;
@@ -122,6 +124,7 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
     force,
     torque,
     gravity: gravity ?? true,
+    ...(gravityCompensation ? { gravityCompensation } : {}),
     fixed: fixed ?? false,
     shapes,
   };

@@ -8,6 +8,7 @@ import type { Fix, Vec3 } from '../types';
 import type { DeclaredBody } from './bodies';
 import { type PendingCoupler, readCoupler } from './couplers';
 import { readJointRowFields } from './jointLimits';
+import { readDrive } from './drives';
 import { CONSTRAINT_ALL_FIELDS, CONSTRAINT_TYPE_FIELDS, DEFAULT_HINGE_AXIS, DEFAULT_SLIDER_AXIS, WORLD, ZERO_LENGTH, constraintFields } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
 import { closest, removePropertyEdit, replaceNodeEdit } from './text';
@@ -206,6 +207,7 @@ export function readConstraint(
     }
     case 'hinge':
     case 'universal': {
+      if (type === 'hinge') readDriveInto(r, o, spec, label, data);
       const a = readAxis(r, o, 'axisA', label('axisA'), DEFAULT_HINGE_AXIS, data);
       if (a !== BAD) spec.axisA = a;
       if (o.props.has('axisB')) {
@@ -222,6 +224,7 @@ export function readConstraint(
       const a = readAxis(r, o, 'axisA', label('axisA'), DEFAULT_SLIDER_AXIS, data);
       if (a !== BAD) spec.axisA = a;
       readJointRowFields(r, o, spec, label, data);
+      readDriveInto(r, o, spec, label, data);
       break;
     }
     case 'lock': {
@@ -297,6 +300,11 @@ export function reportDuplicateConstraintNames(r: FieldReader, named: NamedConst
 }
 
 /** A non-zero axis, normalised; zero → CL205. */
+function readDriveInto(r: FieldReader, o: FieldObject, spec: ConstraintSpec, label: (f: string) => string, data: Data): void {
+  const d = readDrive(r, o, label, data);
+  if (d !== undefined && d !== BAD) spec.drive = d;
+}
+
 function readAxis(r: FieldReader, o: FieldObject, key: string, label: string, def: Readonly<Vec3>, data: Data): Vec3 | Bad {
   const v = r.vec3(o, key, label, def, data);
   if (v === BAD) return BAD;

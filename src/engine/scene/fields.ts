@@ -6,7 +6,7 @@ import type { Quat, Vec3 } from '../types';
 import { DEFAULT_CONTACTS, DEFAULT_FB, DEFAULT_NEWTON, DEFAULT_PGS, DEFAULT_REGULARIZATION } from './contactFields';
 
 /** Fields of the top-level scene object. */
-export const SCENE_FIELDS = ['$schema', 'name', 'gravity', 'solver', 'bodies', 'constraints', 'world'] as const;
+export const SCENE_FIELDS = ['$schema', 'name', 'gravity', 'solver', 'bodies', 'constraints', 'world', 'actuators'] as const;
 
 /** Fields of `solver`. */
 export const SOLVER_FIELDS = [
@@ -41,9 +41,16 @@ export const BODY_FIELDS = [
   'force',
   'torque',
   'gravity',
+  'gravityCompensation',
   'fixed',
   'shapes',
 ] as const;
+
+/** The drive fields of a hinge or slider (drives.ts reads them). */
+export const DRIVE_FIELDS = ['damping', 'stiffness', 'springRef', 'armature', 'coordinate'] as const;
+
+/** Fields of an actuator (the top-level `actuators`, drives.ts). */
+export const ACTUATOR_FIELDS = ['name', 'joint', 'gear', 'gain', 'bias', 'ctrlRange', 'forceRange', 'ctrl'] as const;
 
 /** Fields every constraint has. */
 export const CONSTRAINT_COMMON_FIELDS = ['name', 'type', 'bodyA', 'bodyB', 'anchorA', 'anchorB'] as const;
@@ -52,9 +59,9 @@ export const CONSTRAINT_COMMON_FIELDS = ['name', 'type', 'bodyA', 'bodyB', 'anch
 export const CONSTRAINT_TYPE_FIELDS: Readonly<Record<ConstraintType, readonly string[]>> = {
   distance: ['length'],
   ball: [],
-  hinge: ['axisA', 'axisB', 'limits', 'limitMargin', 'frictionLoss'],
+  hinge: ['axisA', 'axisB', 'limits', 'limitMargin', 'frictionLoss', ...DRIVE_FIELDS],
   fixed: ['relativeOrientation'],
-  slider: ['axisA', 'limits', 'limitMargin', 'frictionLoss'],
+  slider: ['axisA', 'limits', 'limitMargin', 'frictionLoss', ...DRIVE_FIELDS],
   lock: ['linear', 'angular'],
   universal: ['axisA', 'axisB'],
   coupler: ['joints', 'coefficients', 'initial'],

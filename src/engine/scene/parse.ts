@@ -11,6 +11,7 @@ import { readConstraint, reportDuplicateConstraintNames, type NamedConstraint } 
 import { resolveCouplers, type PendingCoupler } from './couplers';
 import { readContactSettings } from './contactSettings';
 import { reportUnsolvedJointRows } from './jointLimits';
+import { readActuators } from './drives';
 import { DEFAULT_GRAVITY, DEFAULT_SCENE_NAME, SCENE_FIELDS } from './fields';
 import { BAD, describe, FieldReader } from './reader';
 import { readWorld } from './shapes';
@@ -171,6 +172,7 @@ function readScene(r: FieldReader, root: Node, lim: Limits): SceneSpec {
   const world = readWorld(r, top);
   readContactSettings(r, top, solver, bodies, world);
   reportUnsolvedJointRows(r, top.node, solver, constraints);
+  const actuators = readActuators(r, top, constraints);
 
   return {
     name: name === undefined || name === BAD ? DEFAULT_SCENE_NAME : name.value,
@@ -179,5 +181,6 @@ function readScene(r: FieldReader, root: Node, lim: Limits): SceneSpec {
     bodies,
     constraints,
     world,
+    ...(actuators ? { actuators } : {}),
   };
 }

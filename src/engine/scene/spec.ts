@@ -79,6 +79,8 @@ export interface BodySpec {
   force: Vec3;
   torque: Vec3;
   gravity: boolean;
+  /** Fraction of the body's weight cancelled by an applied force at its centre of mass (MuJoCo's `gravcomp`; absent: 0). */
+  gravityCompensation?: number;
   fixed: boolean;
   /** Collision shapes, in the body's frame (never planes). */
   shapes: ShapeSpec[];
@@ -117,6 +119,41 @@ export interface ConstraintSpec {
   limitMargin?: number;
   /** hinge, slider: dry friction of the joint, a row on q̇ bounded by ±frictionLoss (N·m or N; 0: none). */
   frictionLoss?: number;
+  /** hinge/slider: the smooth forces along the joint coordinate (model/forces.ts); absent when the joint has none. */
+  drive?: JointDriveSpec;
+}
+
+/**
+ * The passive forces of a hinge or slider along its coordinate q (rad or m; the hinge's twist about
+ * axisA, the slider's displacement of B's centre of mass along axisA), as MuJoCo's joint attributes:
+ *   τ = −stiffness·(q − springRef) − damping·q̇, and `armature` (kg·m²) as rotor inertia about the axis.
+ */
+export interface JointDriveSpec {
+  /** q in the initial state (default 0): springRef and the actuators' lengths are measured on this scale. */
+  coordinate: number;
+  damping: number;
+  stiffness: number;
+  springRef: number;
+  armature: number;
+}
+
+/**
+ * An actuator on a hinge or slider (MuJoCo's joint transmission with affine gain and bias):
+ *   l = gear·q, l̇ = gear·q̇, force = gain₀·u + gain₁·l·u + gain₂·l̇·u + bias₀ + bias₁·l + bias₂·l̇,
+ *   with u = ctrl clamped to ctrlRange and force clamped to forceRange; the joint gets τ = gear·force.
+ */
+export interface ActuatorSpec {
+  /** Index in the file's `actuators` array. */
+  index: number;
+  name: string;
+  /** Name of the hinge or slider constraint it drives. */
+  joint: string;
+  gear: number;
+  gain: [number, number, number];
+  bias: [number, number, number];
+  ctrlRange?: [number, number];
+  forceRange?: [number, number];
+  ctrl: number;
 }
 
 export interface SceneSpec {
@@ -128,6 +165,10 @@ export interface SceneSpec {
   constraints: ConstraintSpec[];
   /** Shapes fixed in the world frame (planes allowed). */
   world: { shapes: ShapeSpec[] };
+  /** Actuators on hinge and slider constraints (absent or empty: none). */
+  actuators?: ActuatorSpec[];
+  /** The integrator the source model asked for (an imported model's MuJoCo `<option integrator>`), shown beside the one that runs. */
+  requestedIntegrator?: string;
 }
 
 /** A JSON path into the scene document, e.g. `['constraints', 2, 'bodyA']`. */

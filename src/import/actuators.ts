@@ -1,0 +1,106 @@
+// MuJoCo's forces along joints → the scene's drives and actuators (model/forces.ts in the engine):
+//   joint damping, stiffness with springref, armature → `drive` of the hinge or slider constraint
+//     (its coordinate q at the initial state from qpos, so springref keeps MuJoCo's zero);
+//   actuators with a joint transmission, no activation dynamics, fixed or affine gain and none or
+//     affine bias → `actuators` (ctrl from the keyframe's ctrl, or zero), ctrlrange/forcerange as
+//     ranges when limited;
+//   the integrator MuJoCo was asked for → `requestedIntegrator` and a CL620 note when it differs.
+// What does not fit is listed in the CL606 note.
+import { Codes, integratorInfo, type ActuatorSpec } from '../engine';
+import { notSimulated, type ConvertContext } from './types';
+import type { XmlElement } from './xml';
+
+/** MuJoCo's spelling of its integrators (the bindings give enum names in lower case). */
+const INTEGRATOR_NAMES: Record<string, string> = { euler: 'Euler', rk4: 'RK4', implicit: 'implicit', implicitfast: 'implicitfast' };
+
+/** Joint drives, actuators and the integrator note. Call after the joints became constraints. */
+export function convertDrives(ctx: ConvertContext): void {
+  convertJointDrives(ctx);
+  convertActuators(ctx);
+  integratorNote(ctx);
+}
+
+function convertJointDrives(ctx: ConvertContext): void {
+  const { m, st, map } = ctx;
+  m.joints.forEach((j, i) => {
+    const label = `\`${j.name || `joint${i}`}\``;
+    const el = map.joint[i];
+    const damping = m.dofDamping[j.dofadr] ?? 0;
+    const armature = m.dofArmature[j.dofadr] ?? 0;
+    const stiffness = j.stiffness;
+    if (!(damping > 0 || armature > 0 || stiffness > 0)) return;
+    const jc = ctx.jointConstraint[i];
+    const spec = jc && ctx.scene.constraints.find((c) => c.name === jc.constraint);
+    if (!jc || !spec) {
+      if (damping > 0) notSimulated(ctx, 'joint damping', label, el);
+      if (stiffness > 0) notSimulated(ctx, 'joint stiffness', label, el);
+      if (armature > 0) notSimulated(ctx, 'joint armature', label, el);
+      return;
+    }
+    if (jc.kind === 'slider' && armature > 0) notSimulated(ctx, 'slide-joint armature', label, el);
+    spec.drive = {
+      coordinate: st.qpos[j.qposadr] ?? 0,
+      damping,
+      stiffness,
+      springRef: m.drives.springRef[i] ?? 0,
+      armature: jc.kind === 'hinge' ? armature : 0,
+    };
+  });
+  m.drives.actuatorForceRange.forEach((r, i) => {
+    if (r) notSimulated(ctx, 'joint actuator force ranges (actuatorfrcrange)', `\`${m.joints[i].name || `joint${i}`}\``, map.joint[i]);
+  });
+}
+
+function convertActuators(ctx: ConvertContext): void {
+  const { m, st } = ctx;
+  const section = ctx.map.root.children.find((e) => e.name === 'actuator');
+  const elements: XmlElement[] = section ? section.children : [];
+  const out: ActuatorSpec[] = [];
+  const used = new Set<string>();
+  m.drives.actuators.forEach((a, i) => {
+    const label = `\`${a.name || `actuator${i}`}\``;
+    const el = elements[i] ?? section;
+    if (a.trntype !== 'joint') return notSimulated(ctx, `actuators with a ${a.trntype} transmission`, label, el);
+    if (a.dyntype !== 'none') return notSimulated(ctx, `actuator activation dynamics (dyntype ${a.dyntype})`, label, el);
+    if (a.gaintype !== 'fixed' && a.gaintype !== 'affine') return notSimulated(ctx, `actuator gain type ${a.gaintype}`, label, el);
+    if (a.biastype !== 'none' && a.biastype !== 'affine') return notSimulated(ctx, `actuator bias type ${a.biastype}`, label, el);
+    const jc = ctx.jointConstraint[a.target];
+    const spec = jc && ctx.scene.constraints.find((c) => c.name === jc.constraint);
+    if (!jc || !spec) return notSimulated(ctx, 'actuators on joints that are not a lone hinge or slide', label, el);
+    // the actuator's length is measured on MuJoCo's joint coordinate: the joint needs its coordinate
+    const j = m.joints[a.target];
+    spec.drive ??= { coordinate: st.qpos[j.qposadr] ?? 0, damping: 0, stiffness: 0, springRef: m.drives.springRef[a.target] ?? 0, armature: 0 };
+    let name = a.name || `actuator${i}`;
+    for (let k = 2; used.has(name); k++) name = `${a.name || `actuator${i}`}#${k}`;
+    used.add(name);
+    const g = a.gainprm, b = a.biasprm;
+    out.push({
+      index: out.length,
+      name,
+      joint: jc.constraint,
+      gear: a.gear[0],
+      gain: a.gaintype === 'fixed' ? [g[0], 0, 0] : [g[0], g[1], g[2]],
+      bias: a.biastype === 'none' ? [0, 0, 0] : [b[0], b[1], b[2]],
+      ...(a.ctrlRange ? { ctrlRange: a.ctrlRange } : {}),
+      ...(a.forceRange ? { forceRange: a.forceRange } : {}),
+      ctrl: st.ctrl?.[i] ?? 0,
+    });
+  });
+  if (out.length) ctx.scene.actuators = out;
+}
+
+/** The integrator the model asks for, and a CL620 note on `<option>` when the run computes something else. */
+function integratorNote(ctx: ConvertContext): void {
+  const requested = INTEGRATOR_NAMES[ctx.m.drives.integrator] ?? ctx.m.drives.integrator;
+  ctx.scene.requestedIntegrator = requested;
+  const info = integratorInfo(ctx.scene);
+  if (!info.difference) return;
+  const option = ctx.map.root.children.find((e) => e.name === 'option');
+  ctx.issues.push({
+    severity: 'information',
+    code: Codes.integrator,
+    message: `Integrator: the model asks for MuJoCo's \`${requested}\`; the engine runs ${info.runs}. ${info.difference[0].toUpperCase()}${info.difference.slice(1)}.`,
+    element: option ?? ctx.map.root,
+    data: { requested, runs: info.runs },
+  });
+}
