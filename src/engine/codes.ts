@@ -38,6 +38,7 @@ export const Codes = {
   emptyLock: 'CL207-empty-lock',
   constraintIgnored: 'CL208-constraint-ignored',
   couplerJoint: 'CL209-coupler-joint',
+  degenerateChain: 'CL210-degenerate-chain',
   // analysis of the assembled system
   redundantConstraint: 'CL301-redundant-constraint',
   conflictingConstraints: 'CL302-conflicting-constraints',
@@ -109,6 +110,7 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.emptyLock]: 'A lock constraint with no axis locked has no rows.',
   [Codes.constraintIgnored]: 'The constraint is left out of the analysis because a body it connects has errors of its own (reported on the body). Fix the body; the constraint comes back.',
   [Codes.couplerJoint]: 'A coupler names a constraint that is not a valid hinge or slider (or the same joint twice). Name the hinge or slider constraints whose coordinates it couples.',
+  [Codes.degenerateChain]: 'A chain constraint whose hinges and slides have no closed form here (hinges about different directions together with slides, more than two such hinges, oblique slides) or do not allow as much motion as their number says.',
   [Codes.redundantConstraint]: 'The constraint rows are linear combinations of earlier rows: A = J·M⁻¹·Jᵀ is singular and λ is not unique. Remove the redundant constraint.',
   [Codes.conflictingConstraints]: 'Redundant constraints ask for incompatible accelerations: no λ satisfies J·a = rhs; the least-squares λ is used.',
   [Codes.illConditioned]: 'κ(A) is above the warning threshold: λ is sensitive to round-off. Check mass ratios and near-parallel constraints.',

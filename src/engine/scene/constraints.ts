@@ -6,6 +6,7 @@ import { mat3MulVec, mat3TMulVec, norm, normalize, quatToMat3, sub } from '../ma
 import { worldPoint } from '../model/kinematics';
 import type { Fix, Vec3 } from '../types';
 import type { DeclaredBody } from './bodies';
+import { readChainJoints } from './chains';
 import { type PendingCoupler, readCoupler } from './couplers';
 import { CONSTRAINT_ALL_FIELDS, CONSTRAINT_TYPE_FIELDS, DEFAULT_HINGE_AXIS, DEFAULT_SLIDER_AXIS, WORLD, ZERO_LENGTH, constraintFields } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
@@ -219,6 +220,11 @@ export function readConstraint(
     case 'slider': {
       const a = readAxis(r, o, 'axisA', label('axisA'), DEFAULT_SLIDER_AXIS, data);
       if (a !== BAD) spec.axisA = a;
+      break;
+    }
+    case 'chain': {
+      const joints = readChainJoints(r, o, path, name, data, readAxis);
+      if (joints !== BAD) spec.chain = joints;
       break;
     }
     case 'lock': {

@@ -6,9 +6,9 @@ import type { Diagnostic, Mat3, Quat, Range, Vec3 } from '../types';
 export type Stabilization = 'aerislab' | 'baumgarte' | 'none';
 export type Formulation = 'acceleration' | 'velocity' | 'nonlinear';
 export type SolveMethodSetting = 'auto' | 'cholesky' | 'lu' | 'lstsq';
-export type ConstraintType = 'distance' | 'ball' | 'hinge' | 'fixed' | 'slider' | 'lock' | 'universal' | 'coupler';
+export type ConstraintType = 'distance' | 'ball' | 'hinge' | 'fixed' | 'slider' | 'lock' | 'universal' | 'coupler' | 'chain';
 
-export const CONSTRAINT_TYPES: readonly ConstraintType[] = ['distance', 'ball', 'hinge', 'fixed', 'slider', 'lock', 'universal', 'coupler'];
+export const CONSTRAINT_TYPES: readonly ConstraintType[] = ['distance', 'ball', 'hinge', 'fixed', 'slider', 'lock', 'universal', 'coupler', 'chain'];
 
 /**
  * One joint coordinate of a coupler: the motion of `body` relative to `parent` ("world" allowed)
@@ -34,6 +34,15 @@ export interface CouplingSpec {
   joints: [CoupledJoint] | [CoupledJoint, CoupledJoint];
   /** Polynomial coefficients c₀, c₁, … (at least one). */
   coefficients: number[];
+}
+
+/** One joint of a `chain` constraint: its axis (unit) and anchor in bodyA's frame at the initial state. */
+export interface ChainJointSpec {
+  type: 'hinge' | 'slider';
+  axis: Vec3;
+  anchor: Vec3;
+  /** Given name (for labels), if any. */
+  name?: string;
 }
 
 export interface SolverSettings {
@@ -107,6 +116,8 @@ export interface ConstraintSpec {
   relativeOrientation?: Quat;
   /** coupler: the coupled joint coordinates and the polynomial (bodyA/bodyB are the first joint's body/parent). */
   coupling?: CouplingSpec;
+  /** chain: the hinges and slides from bodyA to bodyB, in the order they act. */
+  chain?: ChainJointSpec[];
 }
 
 export interface SceneSpec {
