@@ -110,7 +110,8 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.emptyLock]: 'A lock constraint with no axis locked has no rows.',
   [Codes.constraintIgnored]: 'The constraint is left out of the analysis because a body it connects has errors of its own (reported on the body). Fix the body; the constraint comes back.',
   [Codes.couplerJoint]: 'A coupler names a constraint that is not a valid hinge or slider (or the same joint twice). Name the hinge or slider constraints whose coordinates it couples.',
-  [Codes.degenerateChain]: 'A chain constraint whose hinges and slides have no closed form here (hinges about different directions together with slides, more than two such hinges, oblique slides) or do not allow as much motion as their number says.',
+  [Codes.degenerateChain]:
+    'The joints of a `chain` constraint have no closed form here: hinges about different directions together with slides, more than two hinges about different directions, a slide neither along nor perpendicular to parallel hinges, or joints that allow less motion than their number (two hinges on one line with a slide, three hinge lines through collinear points). The message says which. Split the chain with an intermediate body, or use the joint types directly.',
   [Codes.redundantConstraint]: 'The constraint rows are linear combinations of earlier rows: A = J·M⁻¹·Jᵀ is singular and λ is not unique. Remove the redundant constraint.',
   [Codes.conflictingConstraints]: 'Redundant constraints ask for incompatible accelerations: no λ satisfies J·a = rhs; the least-squares λ is used.',
   [Codes.illConditioned]: 'κ(A) is above the warning threshold: λ is sensitive to round-off. Check mass ratios and near-parallel constraints.',

@@ -227,6 +227,11 @@ function convertJoints(ctx: ConvertContext): void {
           first ?? bodyEl,
         );
         break;
+      case 'chain': {
+        const joints = kind.joints.map((j) => ({ type: j.type === 'hinge' ? ('hinge' as const) : ('slider' as const), axis: dirToLocal(P, j.axis), anchor: toLocal(P, j.anchor), name: j.name }));
+        addConstraint(ctx, { ...base, name: uniqueName(ctx, jointName), type: 'chain', ...at(chain[0].anchor), chain: joints }, first ?? bodyEl);
+        break;
+      }
       case 'unsupported':
         ctx.issues.push({
           severity: 'error',

@@ -63,6 +63,9 @@ function constraintJson(c: ConstraintSpec): Record<string, unknown> {
   if ((c.type === 'hinge' || c.type === 'universal') && c.axisA) Object.assign(o, { axisA: vec(c.axisA), axisB: vec(c.axisB ?? c.axisA) });
   if (c.type === 'slider' && c.axisA) o.axisA = vec(c.axisA);
   if (c.type === 'fixed' && c.relativeOrientation) o.relativeOrientation = vec(c.relativeOrientation);
+  if (c.type === 'chain' && c.chain) {
+    o.joints = c.chain.map((j) => ({ ...(j.name !== undefined ? { name: j.name } : {}), type: j.type, axis: vec(j.axis), anchor: vec(j.anchor) }));
+  }
   return o;
 }
 
