@@ -142,7 +142,7 @@ export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: Sour
       out.push({
         severity: 'warning',
         code: Codes.redundantConstraint,
-        message: `Constraint \`${name}\` is redundant: ${combos.join('; ')}. A = J·M⁻¹·Jᵀ is singular (rank ${snap.rank.J} of ${snap.rank.rows} rows) and λ is not unique (the minimum-norm λ is shown). ${allRows ? `Remove \`${name}\`.` : `Remove the redundant rows (e.g. use a constraint type with fewer rows).`}`,
+        message: `Constraint \`${name}\` is redundant: ${combos.join('; ')}. A = J·M⁻¹·Jᵀ is singular (rank ${snap.rank.J} of ${snap.rank.rows} rows) and λ is not unique: ${nonUnique(combos[0])} ${allRows ? `Remove \`${name}\`.` : `Remove the redundant rows (e.g. use a constraint type with fewer rows).`}`,
         range,
         related,
         fixes: fix ? [fix] : undefined,
@@ -198,4 +198,14 @@ export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: Sour
     }
   }
   return out;
+}
+
+/**
+ * Why λ of redundant rows is not unique, from one dependency "r = Σ cₖ·rₖ": the rows' Jacobians satisfy
+ * J_r − Σ cₖ·J_rₖ = 0, so adding t·(e_r − Σ cₖ·e_rₖ) to λ changes no force on any body for any t.
+ */
+function nonUnique(combo: string | undefined): string {
+  const eq = combo?.indexOf(' = ') ?? -1;
+  const along = eq > 0 ? ` ${combo!.slice(0, eq)} − (${combo!.slice(eq + 3)})` : '';
+  return `any multiple of the combination${along} of its components can be added to λ without changing the motion. The minimum-norm λ (no component along it) is shown, so how the load is split between these rows is a choice of the solver, not a measurement (MuJoCo's regularised solve splits it differently).`;
 }
