@@ -42,3 +42,28 @@ test('CL301 says why λ is not unique: the combination that can be added without
   assert.match(d.message, /λ is not unique: any multiple of the combination r2\.d − \(1·r1\.d\) of its components can be added to λ without changing the motion/);
   assert.match(d.message, /minimum-norm λ/);
 });
+
+test('CL303 names the constraints behind κ: the nearly dependent pair (geometry), or the extremes of A\'s diagonal (scaling)', () => {
+  const near = JSON.stringify({
+    bodies: [{ name: 'B', mass: 1, position: [1, 0, 0] }, { name: 'C', mass: 1, position: [2, 0, 0] }],
+    constraints: [
+      { name: 'rod1', type: 'distance', bodyA: 'world', anchorA: [0, 1e-5, 0], bodyB: 'B' },
+      { name: 'rod2', type: 'distance', bodyA: 'world', anchorA: [0, -1e-5, 0], bodyB: 'B' },
+      { name: 'link', type: 'ball', bodyA: 'B', bodyB: 'C', anchorA: [0.5, 0, 0], anchorB: [-0.5, 0, 0] },
+    ],
+  }, null, 1);
+  const d = inspectScene(near).diagnostics.find((x) => x.code === Codes.illConditioned)!;
+  assert.deepEqual([...(d.data as { drivers: string[] }).drivers].sort(), ['rod1', 'rod2']);
+  assert.match(d.message, /lies on `rod[12]` \(50 %\), `rod[12]` \(50 %\)/);
+  assert.deepEqual(d.related!.map((r) => r.message).sort(), ['`rod1` drives κ', '`rod2` drives κ']);
+  // A light body on a heavy one: well conditioned once scaled.
+  const ratio = JSON.stringify({
+    bodies: [{ name: 'Heavy', mass: 1e4, inertia: [1e4, 1e4, 1e4], position: [1, 0, 0] }, { name: 'Light', mass: 1e-4, inertia: [1e-4, 1e-4, 1e-4], position: [2, 0, 0] }],
+    constraints: [
+      { name: 'pin', type: 'ball', bodyA: 'world', bodyB: 'Heavy', anchorB: [-1, 0, 0] },
+      { name: 'tip', type: 'ball', bodyA: 'Heavy', bodyB: 'Light', anchorA: [0.5, 0, 0], anchorB: [-0.5, 0, 0] },
+    ],
+  });
+  const e = inspectScene(ratio).diagnostics.find((x) => x.code === Codes.illConditioned)!;
+  assert.match(e.message, /scaling issue.*The extremes of A's diagonal .* are on `tip` .* and `pin`/);
+});
