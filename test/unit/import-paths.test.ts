@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadModel, nodeFileAccess } from '../../src/import/index';
+import { inspectModel, loadModel, nodeFileAccess } from '../../src/import/index';
 import { Codes } from '../../src/engine/index';
 import { FIXTURES } from './import-helpers';
 
@@ -93,4 +93,30 @@ test('an XML declaration with version="0.0" is accepted as MuJoCo accepts it; po
   const bad = workspace({ 'b.xml': '<?xml version="0.0"?>\n<mujoco>\n  <worldbody>\n</mujoco>\n' });
   const d = (await load(bad, 'b.xml')).diagnostics.find((x) => x.code === Codes.xmlSyntax)!;
   assert.equal(d.range.start.line, 3);
+});
+
+test('engine diagnostics about an element of an included file name the file and line, and carry its path and range in data.file', async () => {
+  const part = `<mujoco>
+  <worldbody>
+    <body name="a" pos="0 0 1">
+      <joint name="h" type="hinge" axis="0 1 0"/>
+      <geom size="0.1" pos="0.3 0 0" mass="1"/>
+    </body>
+  </worldbody>
+  <equality>
+    <connect name="pin" body1="a" body2="world" anchor="0 0 0"/>
+  </equality>
+</mujoco>
+`;
+  const root = workspace({ 'main.xml': '<mujoco model="main">\n  <include file="part.xml"/>\n</mujoco>\n', 'part.xml': part });
+  const path = join(root, 'main.xml');
+  const r = await inspectModel(path, readFileSync(path, 'utf8'), { files: nodeFileAccess(root) });
+  const d = r.diagnostics.find((x) => x.code === Codes.redundantConstraint)!;
+  assert.equal(d.range.start.line, 1); // the <include>
+  assert.match(d.message, /\(in part\.xml, line 9\)$/);
+  const file = d.data!.file as { path: string; range: { start: { line: number } } };
+  assert.equal(file.path, join(root, 'part.xml'));
+  assert.equal(file.range.start.line, 8);
+  // Decorated once, whatever reads it again.
+  assert.equal(d.message.split('(in part.xml').length, 2);
 });

@@ -146,6 +146,12 @@ export interface SourceMap {
   nodeSpan(path: JsonPath): { offset: number; length: number } | undefined;
   /** The text the map was made from (quick fixes computed after parsing edit it). */
   readonly text?: string;
+  /**
+   * Optional: complete a diagnostic of the analysis or a run whose subject (its data's
+   * constraintIndex / bodyIndex) was defined elsewhere than this text — an imported model's
+   * included file: the importer adds the file and line to the message and the file's range to data.
+   */
+  decorate?(d: Diagnostic): void;
 }
 
 export interface ParseResult {
