@@ -18,6 +18,7 @@ export type {
   CouplingSpec,
   Formulation,
   JsonPath,
+  NotSimulatedCategory,
   ParseResult,
   SceneSpec,
   SolverSettings,

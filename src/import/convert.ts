@@ -5,7 +5,7 @@
 //   joints → one constraint per body (joints.ts); equalities and mimics → equality.ts;
 //   sphere / capsule / box geoms → shapes, planes → world shapes; the rest → "not simulated".
 import { Codes, DEFAULT_SOLVER } from '../engine';
-import type { ShapeSpec } from '../engine';
+import type { NotSimulatedCategory, ShapeSpec } from '../engine';
 import { convertEqualities } from './equality';
 import { WORLD_FRAME, dirToLocal, dot, frame, matq, norm, qconj, qmul, qnormalize, toLocal, type Frame } from './geometry';
 import { classifyChain, type ChainJoint } from './joints';
@@ -23,6 +23,8 @@ export interface Converted {
   equalityConstraint: (number | undefined)[];
   /** Scene body index per MuJoCo body (−1: the world). */
   sceneOf: number[];
+  /** What is not simulated, by category (the CL606 note as data). */
+  notSimulated: NotSimulatedCategory[];
 }
 
 /** Bodies lighter than this (or with a principal moment at or below it) count as massless. */
@@ -141,7 +143,8 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
       data: { notSimulated: Object.fromEntries([...ctx.notSimulated].map(([k, v]) => [k, v.items])) },
     });
   }
-  return { scene, bodyElements, constraintElements: ctx.constraintElements, issues: ctx.issues, equalityConstraint: ctx.equalityConstraint, sceneOf: ctx.sceneOf };
+  const notSimulatedList = [...ctx.notSimulated].map(([category, e]) => ({ category, items: [...e.items] }));
+  return { scene, bodyElements, constraintElements: ctx.constraintElements, issues: ctx.issues, equalityConstraint: ctx.equalityConstraint, sceneOf: ctx.sceneOf, notSimulated: notSimulatedList };
 }
 
 const jointList = (m: CompiledModel, adr: number, n: number): string =>

@@ -154,9 +154,22 @@ export interface SourceMap {
   decorate?(d: Diagnostic): void;
 }
 
+/** One category of what an imported model describes and the engine does not simulate (its CL606 note). */
+export interface NotSimulatedCategory {
+  /** E.g. "actuators", "joint limits", "contacts". */
+  category: string;
+  /** The elements concerned (names in backquotes) or a count. */
+  items: string[];
+}
+
 export interface ParseResult {
   /** The scene, possibly with invalid items dropped. Undefined only if nothing usable could be read (e.g. not an object). */
   scene: SceneSpec | undefined;
+  /**
+   * Imported models: what the model file describes that is not simulated, by category (the CL606
+   * note as data, for the CodeLens and the panel header); absent for scene files.
+   */
+  notSimulated?: NotSimulatedCategory[];
   /** Parse and validation diagnostics (errors and warnings), in source order. */
   diagnostics: Diagnostic[];
   sourceMap: SourceMap;
