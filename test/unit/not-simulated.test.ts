@@ -35,3 +35,16 @@ test('the CodeLens names the first categories and lists every item in its toolti
   assert.match(lens.tooltip, /\njoint limits: `a`, `b`\n/);
   assert.match(lens.tooltip, /tendons: 2$/);
 });
+
+test('the panel model carries the list (validated by the protocol) for the header', async () => {
+  const { buildPanelModel } = await import('../../src/panelModel');
+  const { isPanelModel } = await import('../../src/protocol');
+  const { inspectModel } = await import('../../src/import/index');
+  const dir = join(FIXTURES, 'public', 'hopper');
+  const path = join(dir, 'hopper.xml');
+  const r = await inspectModel(path, readFileSync(path, 'utf8'), { files: nodeFileAccess(dir) });
+  const m = buildPanelModel('hopper.xml', r)!;
+  assert.deepEqual(m.notSimulated, r.parse.notSimulated);
+  assert.ok(isPanelModel(JSON.parse(JSON.stringify(m))));
+  assert.ok(!isPanelModel({ ...JSON.parse(JSON.stringify(m)), notSimulated: [{ category: 1 }] }));
+});
