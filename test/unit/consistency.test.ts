@@ -67,3 +67,16 @@ test('CL303 names the constraints behind κ: the nearly dependent pair (geometry
   const e = inspectScene(ratio).diagnostics.find((x) => x.code === Codes.illConditioned)!;
   assert.match(e.message, /scaling issue.*The extremes of A's diagonal .* are on `tip` .* and `pin`/);
 });
+
+test('Cassie\'s loops (Menagerie, joints only): the plantar-rod connects are redundant (CL301), not conflicting', async () => {
+  const { inspectModel, nodeFileAccess } = await import('../../src/import/index');
+  const dir = join(__dirname, '..', 'fixtures', 'import', 'public', 'cassie');
+  const path = join(dir, 'cassie-joints.xml');
+  const r = await inspectModel(path, readFileSync(path, 'utf8'), { files: nodeFileAccess(dir) });
+  const found = r.diagnostics.filter((d) => /^CL30[12]/.test(d.code));
+  assert.deepEqual(found.map((d) => [d.code, (d.data as { constraint: string }).constraint]), [
+    [Codes.redundantConstraint, 'connect0'],
+    [Codes.redundantConstraint, 'connect2'],
+  ]);
+  assert.equal(r.hasErrors, false);
+});
