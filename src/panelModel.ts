@@ -72,5 +72,6 @@ export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: 
   };
   if (opts.conditionWarning !== undefined && model.thresholds) model.thresholds = { ...model.thresholds, conditionWarning: opts.conditionWarning };
   if (opts.syntaxErrors?.length) model.syntaxErrors = opts.syntaxErrors;
+  if (inspect.parse.notSimulated?.length) model.notSimulated = inspect.parse.notSimulated;
   return model;
 }

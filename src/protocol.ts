@@ -1,7 +1,7 @@
 // The typed messages between the extension host and the inspector webview (and the data
 // embedded in a standalone report). The only module both sides import: pure TypeScript,
 // no vscode, no DOM, no Node APIs.
-import type { BodySpec, ConstraintSpec, ShapeSpec, StepRecord, SystemSnapshot, Diagnostic, Range } from './engine';
+import type { BodySpec, ConstraintSpec, ShapeSpec, StepRecord, SystemSnapshot, Diagnostic, NotSimulatedCategory, Range } from './engine';
 import { isHistoryChunk, type HistoryChunk } from './shared/history';
 
 export type { StepRecord, SystemSnapshot, Diagnostic, Range, HistoryChunk };
@@ -117,6 +117,8 @@ export interface PanelModel {
    * a `diagnostics` message when a run adds some; in a report: all of them.
    */
   diagnostics: Diagnostic[];
+  /** Imported models: what the model file describes and the run leaves out, by category (its CL606 note; shown in the header). */
+  notSimulated?: NotSimulatedCategory[];
   /**
    * Extension only: the JSON syntax errors (CL001) left out of `diagnostics` because VS Code's
    * JSON language service shows them in the Problems panel itself. The panel lists them with the
@@ -314,6 +316,8 @@ export function isPanelModel(m: unknown): m is PanelModel {
     optInt(m.steps) &&
     Array.isArray(m.diagnostics) &&
     optDiagnostics(m.syntaxErrors) &&
+    (m.notSimulated === undefined ||
+      (Array.isArray(m.notSimulated) && m.notSimulated.every((c) => isObj(c) && typeof c.category === 'string' && Array.isArray(c.items) && c.items.every((x) => typeof x === 'string')))) &&
     (m.snapshots === undefined || (Array.isArray(m.snapshots) && m.snapshots.every(isSystemSnapshot))) &&
     (m.mujoco === undefined || isMujocoSection(m.mujoco))
   );

@@ -7,16 +7,20 @@
 export { parseScene } from './scene/parse';
 export { emptySourceMap } from './scene/text';
 export { DEFAULT_SOLVER } from './scene/fields';
+// Which closed form a chain of hinges and slides has (the importer checks MuJoCo's joints with it).
+export { classifyJointChain, type ChainJointInput, type ChainPattern } from './model/chainPattern';
 export type {
   ActuatorSpec,
   JointDriveSpec,
   BodySpec,
+  ChainJointSpec,
   ConstraintSpec,
   ConstraintType,
   CoupledJoint,
   CouplingSpec,
   Formulation,
   JsonPath,
+  NotSimulatedCategory,
   ParseResult,
   SceneSpec,
   SolverSettings,

@@ -79,6 +79,7 @@ export function inspectParsed(text: string, parse: ParseResult, opts: InspectOpt
         violationTolerance: parse.scene.solver.violationTolerance,
       }),
     );
+    if (sm.decorate) for (let i = parse.diagnostics.length; i < diagnostics.length; i++) sm.decorate(diagnostics[i]);
     sortDiagnostics(diagnostics);
     snapshot.diagnostics = diagnostics;
     return { parse, snapshot, diagnostics, hasErrors: diagnostics.some((d) => d.severity === 'error') };

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { CommandIds } from './commandIds';
 import type { Config } from './config';
 import { Disposable, toDisposable } from './dispose';
-import { codeLensTitles, countProblems } from './logic/format';
+import { codeLensTitles, countProblems, notSimulatedLens } from './logic/format';
 import { shownCondFacts } from './logic/shown';
 import { Throttle, VIEW_REFRESH } from './logic/throttle';
 import type { SceneManager } from './scenes';
@@ -69,6 +69,8 @@ export class SceneCodeLensProvider extends Disposable implements vscode.CodeLens
       );
     }
     lenses.push(new vscode.CodeLens(range, { title: t.summary, tooltip: 'κ(A) of A = J·M⁻¹·Jᵀ and rank; click for the inspector', command: CommandIds.openInspector, arguments: [uri] }));
+    const missing = notSimulatedLens(r.parse.notSimulated);
+    if (missing) lenses.push(new vscode.CodeLens(range, { ...missing, command: CommandIds.openInspector, arguments: [uri] }));
     return lenses;
   }
 }

@@ -77,6 +77,7 @@ export class DiagnosticsPublisher extends Disposable {
       scenes.onDidChange((e) => {
         if (e.kind === 'closed') {
           this.collection.delete(e.state.uri);
+          this.included.publish(e.state.key, e.state.uri, []);
           this.published.delete(e.state.key);
           jsonValidates.delete(e.state.key);
         }
@@ -92,9 +93,58 @@ export class DiagnosticsPublisher extends Disposable {
   }
 
   publish(s: SceneState): void {
-    const diags = publishedFor(s).map((d) => toVsDiagnostic(toPlainDiagnostic(d), s.uri));
+    const shown = publishedFor(s);
+    const diags = shown.map((d) => toVsDiagnostic(toPlainDiagnostic(d), s.uri));
     this.collection.set(s.uri, diags);
     this.published.set(s.key, { at: performance.now(), count: diags.length });
+    this.included.publish(s.key, s.uri, shown);
+  }
+
+  /** Copies of an imported model's diagnostics in the included files they are about (`data.file`). */
+  private readonly included = this._register(new IncludedFilesPublisher());
+}
+
+/**
+ * A diagnostic of an imported model about an element of an included file sits on the <include> line
+ * of the model file and carries `data.file` = { path, range } (import/sourcemap.ts `decorate`). When
+ * that file is in the workspace, a copy is shown there too, in a collection of its own (so that the
+ * file's own analysis, if it is opened as a model, does not overwrite it), per model that includes it.
+ */
+class IncludedFilesPublisher extends Disposable {
+  private readonly collection = this._register(vscode.languages.createDiagnosticCollection('constraint-lens-included'));
+  /** target file → model key → its copies there. */
+  private readonly byTarget = new Map<string, { uri: vscode.Uri; from: Map<string, vscode.Diagnostic[]> }>();
+
+  publish(modelKey: string, modelUri: vscode.Uri, shown: readonly Diagnostic[]): void {
+    const next = new Map<string, { uri: vscode.Uri; diags: vscode.Diagnostic[] }>();
+    for (const d of shown) {
+      const file = d.data?.file as { path?: unknown; range?: Diagnostic['range'] } | undefined;
+      if (!file || typeof file.path !== 'string' || !file.range) continue;
+      const uri = vscode.Uri.file(file.path);
+      if (!vscode.workspace.getWorkspaceFolder(uri)) continue;
+      const copy = toVsDiagnostic(toPlainDiagnostic({ ...d, range: file.range, related: undefined }), uri);
+      copy.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(modelUri, toVsRange(d.range)), `reported for ${modelUri.path.split('/').pop()}`)];
+      const entry = next.get(uri.toString()) ?? { uri, diags: [] };
+      entry.diags.push(copy);
+      next.set(uri.toString(), entry);
+    }
+    const touched = new Set<string>(next.keys());
+    for (const [key, t] of this.byTarget) if (t.from.delete(modelKey)) touched.add(key);
+    for (const [key, e] of next) {
+      const t = this.byTarget.get(key) ?? { uri: e.uri, from: new Map<string, vscode.Diagnostic[]>() };
+      t.from.set(modelKey, e.diags);
+      this.byTarget.set(key, t);
+    }
+    for (const key of touched) {
+      const t = this.byTarget.get(key);
+      if (!t) continue;
+      const all = [...t.from.values()].flat();
+      if (all.length) this.collection.set(t.uri, all);
+      else {
+        this.collection.delete(t.uri);
+        this.byTarget.delete(key);
+      }
+    }
   }
 }
 

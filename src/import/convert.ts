@@ -5,7 +5,7 @@
 //   joints → one constraint per body (joints.ts); equalities and mimics → equality.ts;
 //   sphere / capsule / box geoms → shapes, planes → world shapes; the rest → "not simulated".
 import { Codes, DEFAULT_SOLVER } from '../engine';
-import type { ShapeSpec } from '../engine';
+import type { NotSimulatedCategory, ShapeSpec } from '../engine';
 import { convertDrives } from './actuators';
 import { convertEqualities } from './equality';
 import { WORLD_FRAME, dirToLocal, dot, frame, matq, norm, qconj, qmul, qnormalize, toLocal, type Frame } from './geometry';
@@ -25,6 +25,8 @@ export interface Converted {
   equalityConstraint: (number | undefined)[];
   /** Scene body index per MuJoCo body (−1: the world). */
   sceneOf: number[];
+  /** What is not simulated, by category (the CL606 note as data). */
+  notSimulated: NotSimulatedCategory[];
 }
 
 /** Bodies lighter than this (or with a principal moment at or below it) count as massless. */
@@ -145,7 +147,8 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
       data: { notSimulated: Object.fromEntries([...ctx.notSimulated].map(([k, v]) => [k, v.items])) },
     });
   }
-  return { scene, bodyElements, constraintElements: ctx.constraintElements, issues: ctx.issues, equalityConstraint: ctx.equalityConstraint, sceneOf: ctx.sceneOf };
+  const notSimulatedList = [...ctx.notSimulated].map(([category, e]) => ({ category, items: [...e.items] }));
+  return { scene, bodyElements, constraintElements: ctx.constraintElements, issues: ctx.issues, equalityConstraint: ctx.equalityConstraint, sceneOf: ctx.sceneOf, notSimulated: notSimulatedList };
 }
 
 const jointList = (m: CompiledModel, adr: number, n: number): string =>
@@ -231,6 +234,11 @@ function convertJoints(ctx: ConvertContext): void {
           first ?? bodyEl,
         );
         break;
+      case 'chain': {
+        const joints = kind.joints.map((j) => ({ type: j.type === 'hinge' ? ('hinge' as const) : ('slider' as const), axis: dirToLocal(P, j.axis), anchor: toLocal(P, j.anchor), name: j.name }));
+        addConstraint(ctx, { ...base, name: uniqueName(ctx, jointName), type: 'chain', ...at(chain[0].anchor), chain: joints }, first ?? bodyEl);
+        break;
+      }
       case 'unsupported':
         ctx.issues.push({
           severity: 'error',

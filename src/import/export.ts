@@ -75,6 +75,9 @@ function constraintJson(c: ConstraintSpec): Record<string, unknown> {
     o.springRef = d.springRef;
     if (d.armature) o.armature = d.armature;
   }
+  if (c.type === 'chain' && c.chain) {
+    o.joints = c.chain.map((j) => ({ ...(j.name !== undefined ? { name: j.name } : {}), type: j.type, axis: vec(j.axis), anchor: vec(j.anchor) }));
+  }
   return o;
 }
 

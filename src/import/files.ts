@@ -148,9 +148,16 @@ export async function resolveFiles(modelPath: string, root: XmlElement, mainText
   const texturedir = dirAttr('texturedir') ?? assetdir;
   for (const el of descendants(root)) {
     if (urdf && el.name === 'mesh' && el.attrs.has('filename')) {
-      // MuJoCo's URDF reader keeps only the file name (strippath) and looks for it in meshdir.
-      const file = basename(attr(el, 'filename')!.replace(/^package:\/\/[^/]*\//, ''));
-      await read(meshdir ? join(meshdir, file) : file, el, 'Mesh file', true);
+      // MuJoCo discards a URDF's <visual> geoms (discardvisual): their meshes are read when present, never required.
+      const fatal = !el.parent || el.parent.parent?.name !== 'visual';
+      const given = attr(el, 'filename')!;
+      const format = unsupportedMeshFormat(given);
+      if (format) {
+        if (fatal) problems.push({ element: el, message: `Mesh file ${JSON.stringify(given)}: unsupported mesh format ${format} (MuJoCo reads .stl, .obj and .msh): convert it to .stl or .obj.`, fatal });
+        continue;
+      }
+      const found = await urdfMeshPath(given, meshdir);
+      await read(found, el, 'Mesh file', fatal);
       continue;
     }
     const names = ASSET_ATTRS[el.name];
@@ -159,10 +166,63 @@ export async function resolveFiles(modelPath: string, root: XmlElement, mainText
       const v = attr(el, a);
       if (v === undefined || v === '') continue;
       const base = el.name === 'mesh' || el.name === 'skin' ? meshdir : el.name === 'texture' ? texturedir : el.name === 'hfield' ? assetdir : undefined;
+      const format = el.name === 'mesh' ? unsupportedMeshFormat(v) : undefined;
+      if (format) {
+        problems.push({ element: el, message: `Mesh file ${JSON.stringify(v)}: unsupported mesh format ${format} (MuJoCo reads .stl, .obj and .msh): convert it to .stl or .obj.`, fatal: true });
+        continue;
+      }
       await read(base && !isAbsolute(v) ? join(base, v) : v, el, `Asset file (${el.name} ${a})`, true);
     }
   }
   return { sources, vfs, problems };
+
+  /** The folders named `name` among the URDF's folder and its ancestors inside the workspace (ROS package roots). */
+  function packageFolders(name: string): string[] {
+    const out: string[] = [];
+    for (let d = dir; inside(wsRoot, d); d = dirname(d)) {
+      if (basename(d) === name) out.push(d);
+      if (dirname(d) === d) break;
+    }
+    return out;
+  }
+
+  /**
+   * Where a URDF mesh is on disk. MuJoCo's URDF reader strips the directories (strippath) and finds
+   * the file by name in its VFS, so any of these is the file MuJoCo reads: meshdir + the name (its
+   * documented place), the path as written relative to the URDF (`meshes/link_0.obj`; after
+   * `package://<pkg>/`, relative to the URDF's folder or an ancestor folder named <pkg>), else the
+   * bare name next to the URDF — the first that exists; that last one when none does (its "not
+   * found" names it).
+   */
+  async function urdfMeshPath(given: string, meshdirOf: string | undefined): Promise<string> {
+    const pkg = /^package:\/\/([^/]*)\/(.*)$/.exec(given);
+    const rel = pkg ? pkg[2] : given.replace(/^file:\/\//i, '');
+    const file = basename(rel);
+    const candidates = [
+      ...(meshdirOf ? [join(meshdirOf, file)] : []),
+      rel,
+      ...(pkg ? packageFolders(pkg[1]).map((root) => relative(dir, join(root, pkg[2]))) : []),
+      file,
+    ];
+    for (const c of candidates) {
+      const abs = resolve(dir, c);
+      if (!inside(wsRoot, abs)) continue;
+      try {
+        if ((await access.readFile(abs)) !== undefined) return c;
+      } catch {
+        // unreadable: try the next place
+      }
+    }
+    return candidates[candidates.length - 1];
+  }
+}
+
+/** The extension of a mesh file MuJoCo cannot read (COLLADA .dae and the like), or undefined. */
+export function unsupportedMeshFormat(name: string): string | undefined {
+  const m = /\.([A-Za-z0-9]+)$/.exec(name);
+  if (!m) return undefined;
+  const ext = m[1].toLowerCase();
+  return ext === 'stl' || ext === 'obj' || ext === 'msh' ? undefined : `.${ext}`;
 }
 
 /** A path relative to the model folder, '/'-separated, as the VFS entry name. */

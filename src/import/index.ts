@@ -96,7 +96,9 @@ async function load(path: string, src: string, root: XmlElement, format: 'mjcf' 
   const diagnostics: Diagnostic[] = files.problems.map((p) => pre.toDiagnostic({ severity: 'error', code: Codes.fileRefused, message: p.message, element: p.element }));
   const result = (sm: XmlSourceMap, scene?: ImportedScene, model?: ImportedModel): ModelParseResult => {
     diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-    return { scene, diagnostics, sourceMap: sm, hasErrors: diagnostics.some((d) => d.severity === 'error'), model };
+    const out: ModelParseResult = { scene, diagnostics, sourceMap: sm, hasErrors: diagnostics.some((d) => d.severity === 'error'), model };
+    if (model) out.notSimulated = model.converted.notSimulated;
+    return out;
   };
   if (files.problems.some((p) => p.fatal)) return result(pre);
 

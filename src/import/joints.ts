@@ -5,8 +5,11 @@
 //   none → fixed (weld) · free → none · ball → ball · hinge → hinge · slide → slider
 //   2 hinges through one point → universal (ball + the angle between the axes)
 //   3 hinges through one point with independent axes → ball
+//   any other hinges and slides → chain (slides only, parallel hinges with slides along or across
+//     them, two hinges whose axes miss each other: the engine's closed forms, model/chainPattern.ts)
 //   anything else → unsupported (the body is left free, with a diagnostic)
 import { formatNumber } from '../shared';
+import { classifyJointChain } from '../engine';
 import type { JointType, Vec3 } from './mujoco';
 import { cross, dot, norm, scale, sub } from './geometry';
 
@@ -26,6 +29,7 @@ type ChainKind =
   | { kind: 'hinge'; point: Vec3; axis: Vec3 }
   | { kind: 'slider'; point: Vec3; axis: Vec3 }
   | { kind: 'universal'; point: Vec3; axisA: Vec3; axisB: Vec3 }
+  | { kind: 'chain'; joints: ChainJoint[] }
   | { kind: 'unsupported'; reason: string };
 
 /** Relative tolerance for "the axes meet in one point". */
@@ -71,6 +75,18 @@ const describe = (chain: readonly ChainJoint[]): string => chain.map((j) => `${j
 
 /** Classify the joints between a body and its parent (in MuJoCo's order of application). */
 export function classifyChain(chain: readonly ChainJoint[], lengthScale: number): ChainKind {
+  const kind = classifySimple(chain, lengthScale);
+  if (kind.kind !== 'unsupported' || !chain.every((j) => j.type === 'hinge' || j.type === 'slide')) return kind;
+  const pattern = classifyJointChain(
+    chain.map((j) => ({ type: j.type === 'hinge' ? 'hinge' : 'slider', axis: j.axis, anchor: j.anchor })),
+    lengthScale,
+  );
+  if (pattern.kind === 'error') return { kind: 'unsupported', reason: `${describe(chain)}: ${pattern.reason.replace(/^[^:]*: /, '')}` };
+  return { kind: 'chain', joints: [...chain] };
+}
+
+/** The joint types of the engine that one joint, a weld, or hinges through one point map to. */
+function classifySimple(chain: readonly ChainJoint[], lengthScale: number): ChainKind {
   if (chain.length === 0) return { kind: 'fixed' };
   const only = chain.length === 1 ? chain[0] : undefined;
   if (only?.type === 'free') return { kind: 'free' };

@@ -2,7 +2,8 @@
 // constraint maps to the start tag of the element it came from (<body>, <link>, <joint>, <connect>,
 // <weld>, <mimic>, …), its `name` to the name attribute's value and its `type` to the tag name, so
 // the engine's own diagnostics (redundancy, conditioning, drift) land on the XML. Elements that came
-// from an included file map to the <include> element of the model file.
+// from an included file map to the <include> element of the model file, and the engine's diagnostics
+// about them name the file and line (`decorate`).
 import type { JsonPath, Range, SourceMap } from '../engine';
 import type { SourceFile } from './files';
 import type { Issue } from './types';
@@ -80,6 +81,24 @@ export class XmlSourceMap implements SourceMap {
     if (!idx) this.sourceIndex.set(el.source, (idx = new LineIndex(src.text)));
     const name = src.path.split(/[\\/]/).pop();
     return ` (in ${name}, line ${idx.position(el.start).line + 1})`;
+  }
+
+  /**
+   * An engine diagnostic (analysis, run) whose constraint or body comes from an included file: the
+   * file and line in the message, and `data.file` = { path, range } in that file, so that an editor
+   * can show it there too (the diagnostic itself stays on the <include> of the model file).
+   */
+  decorate(d: Diagnostic): void {
+    const data = d.data as Record<string, unknown> | undefined;
+    if (!data || data.file !== undefined) return;
+    const ci = data.constraintIndex, bi = data.bodyIndex;
+    const el = typeof ci === 'number' ? this.constraintElements[ci] : typeof bi === 'number' ? this.bodyElements[bi] : undefined;
+    const src = el && el.source !== 0 ? this.sources[el.source] : undefined;
+    if (!el || !src) return;
+    d.message += this.where(el);
+    const idx = this.sourceIndex.get(el.source) ?? new LineIndex(src.text);
+    this.sourceIndex.set(el.source, idx);
+    data.file = { path: src.path, range: idx.range(el.start, el.openEnd) };
   }
 
   /** An importer issue as a Diagnostic on its element. */

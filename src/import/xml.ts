@@ -48,6 +48,7 @@ export function parseXml(text: string, source = 0): XmlDocument {
   if (text.length > XML_LIMITS.maxChars) {
     return { root: undefined, errors: [{ message: `The file is larger than ${XML_LIMITS.maxChars / 1024 / 1024} MiB.`, offset: 0 }] };
   }
+  text = blankForeignDeclaration(text);
   const parser = new SaxesParser({ position: true });
   let root: XmlElement | undefined;
   let current: XmlElement | undefined;
@@ -169,4 +170,16 @@ export class LineIndex {
   get lineCount(): number {
     return this.starts.length;
   }
+}
+
+/**
+ * MuJoCo's XML reader (tinyxml2) accepts any version in the XML declaration (`<?xml version="0.0"?>`
+ * in some public models); saxes refuses all but 1.x. Such a declaration is replaced by spaces of the
+ * same length, so that every offset stays where it was.
+ */
+function blankForeignDeclaration(text: string): string {
+  const m = /^(\uFEFF)?<\?xml\b[^>]*?\bversion\s*=\s*(["'])([^"']*)\2[^>]*?\?>/.exec(text);
+  if (!m || /^1\.[0-9]+$/.test(m[3])) return text;
+  const start = m[1] ? 1 : 0;
+  return text.slice(0, start) + ' '.repeat(m[0].length - start) + text.slice(m[0].length);
 }

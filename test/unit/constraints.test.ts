@@ -9,6 +9,7 @@ import { IDENTITY_QUAT, quatFromRotationVector, quatMul, quatNormalize, quatToMa
 import { makeEval, type ConstraintEval, type ConstraintModel, type Pose } from '../../src/engine/model/constraint';
 import { createConstraint } from '../../src/engine/model/index';
 import { rng as prng } from './linalg-fixtures';
+import { CHAIN_SHAPES, randomChain } from './chain-helpers';
 
 // ---------------------------------------------------------------- helpers
 
@@ -64,6 +65,7 @@ function randomSpec(type: ConstraintType, rng: Rng): ConstraintSpec {
     axisB: runit(rng),
     linear: lin,
     angular: ang,
+    chain: type === 'chain' ? randomChain(rng, CHAIN_SHAPES[Math.floor(rng() * CHAIN_SHAPES.length)]) : undefined,
     coupling: type === 'coupler' ? { joints: [j0, j1], coefficients: [uni(rng, -1, 1), uni(rng, -2, 2), uni(rng, -1, 1), uni(rng, -0.5, 0.5)] } : undefined,
   });
 }
@@ -126,7 +128,7 @@ function nearFlip(a: Pose, b: Pose, a0: Pose, b0: Pose): boolean {
 }
 
 const N_STATES = 60;
-const EXPECTED_ROWS: Record<ConstraintType, number> = { distance: 1, ball: 3, hinge: 5, fixed: 6, slider: 5, lock: -1, universal: 4, coupler: 1 };
+const EXPECTED_ROWS: Record<ConstraintType, number> = { distance: 1, ball: 3, hinge: 5, fixed: 6, slider: 5, lock: -1, universal: 4, coupler: 1, chain: -1 };
 
 interface Case {
   m: ConstraintModel;

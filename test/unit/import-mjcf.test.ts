@@ -138,24 +138,38 @@ test('two hinges meeting in one point → universal (ball + the angle between th
   assert.equal(t.parse.scene!.constraints[0].name, 'h1+h2+h3');
 });
 
-test('unsupported joint combinations are reported on the body element; the body is left free', async () => {
+test('other hinge/slide combinations become a chain: a planar root, two hinges whose axes miss', async () => {
   const xml = inline(`      <joint name="rootx" type="slide" axis="1 0 0"/>
       <joint name="rootz" type="slide" axis="0 0 1"/>
       <joint name="rooty" type="hinge" axis="0 1 0"/>
       <geom type="capsule" size="0.05" fromto="0 0 0 0.3 0 0"/>`);
   const { parse } = await inspectInline(xml);
-  const d = parse.diagnostics.find((x) => x.code === Codes.unsupportedJoint)!;
-  assert.equal(d.severity, 'error');
-  assert.equal(d.range.start.line, lineOf(xml, '<body name="base"'));
-  assert.match(d.message, /slide `rootx`, slide `rootz`, hinge `rooty`/);
-  assert.deepEqual(d.related?.map((x) => x.range.start.line), ['rootx', 'rootz', 'rooty'].map((n) => lineOf(xml, `name="${n}"`)));
-  assert.equal(parse.scene!.constraints.length, 0);
-  // Two hinges whose axes miss each other.
+  assert.ok(!parse.diagnostics.some((x) => x.code === Codes.unsupportedJoint));
+  const c = parse.scene!.constraints[0];
+  assert.equal(c.type, 'chain');
+  assert.equal(c.name, 'rootx+rootz+rooty');
+  assert.deepEqual(c.chain!.map((j) => [j.type, j.name]), [['slider', 'rootx'], ['slider', 'rootz'], ['hinge', 'rooty']]);
   const skew = inline(`      <joint name="a" type="hinge" axis="0 0 1"/>
       <joint name="b" type="hinge" axis="0 1 0" pos="0.1 0 0.3"/>
       <geom type="sphere" size="0.1"/>`);
   const s = await inspectInline(skew);
-  assert.match(s.parse.diagnostics.find((x) => x.code === Codes.unsupportedJoint)!.message, /do not meet in one point/);
+  assert.ok(!s.parse.diagnostics.some((x) => x.code === Codes.unsupportedJoint));
+  assert.equal(s.parse.scene!.constraints[0].type, 'chain');
+  assert.equal(s.r.snapshot!.constraints[0].rows, 4);
+});
+
+test('joint combinations without a closed form are reported on the body element, with the reason; the body is left free', async () => {
+  const xml = inline(`      <joint name="hx" type="hinge" axis="1 0 0"/>
+      <joint name="hy" type="hinge" axis="0 1 0"/>
+      <joint name="sz" type="slide" axis="0 0 1"/>
+      <geom type="capsule" size="0.05" fromto="0 0 0 0.3 0 0"/>`);
+  const { parse } = await inspectInline(xml);
+  const d = parse.diagnostics.find((x) => x.code === Codes.unsupportedJoint)!;
+  assert.equal(d.severity, 'error');
+  assert.equal(d.range.start.line, lineOf(xml, '<body name="base"'));
+  assert.match(d.message, /hinge `hx`, hinge `hy`, slide `sz`: hinges about different directions/);
+  assert.deepEqual(d.related?.map((x) => x.range.start.line), ['hx', 'hy', 'sz'].map((n) => lineOf(xml, `name="${n}"`)));
+  assert.equal(parse.scene!.constraints.length, 0);
 });
 
 test('a massless body is merged into its parent (MuJoCo allows no massless body with joints)', async () => {

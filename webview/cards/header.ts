@@ -19,7 +19,10 @@ export function createHeader(ctx: CardContext): HTMLElement {
   const title = h('h1', { class: 'cl-title' });
   const file = h('span', { class: 'cl-file' });
   const subtitle = h('div', { class: 'cl-subtitle' });
-  const titleBlock = h('div', { class: 'cl-title-block' }, h('div', { class: 'cl-title-line' }, title, file), subtitle);
+  // Imported models: what the run leaves out (the CL606 note), where the user looks first.
+  const missing = h('div', { class: 'cl-not-simulated', role: 'note' });
+  missing.hidden = true;
+  const titleBlock = h('div', { class: 'cl-title-block' }, h('div', { class: 'cl-title-line' }, title, file), subtitle, missing);
   const controls = h('div', { class: 'cl-controls', role: 'toolbar', 'aria-label': 'Simulation controls' });
   let playBtn: HTMLButtonElement | undefined;
   if (ctx.report) {
@@ -45,6 +48,16 @@ export function createHeader(ctx: CardContext): HTMLElement {
       title.textContent = name || '(unnamed scene)';
       file.textContent = fileName ?? '';
       document.title = `${name} — Constraint Lens`;
+    },
+  );
+
+  store.watch(
+    (s) => [s.model?.notSimulated],
+    ([list]) => {
+      const cats = list ?? [];
+      missing.hidden = cats.length === 0;
+      missing.textContent = cats.length ? `⚠ Not simulated: ${cats.map((c) => c.category).join(', ')}` : '';
+      missing.title = cats.map((c) => `${c.category}: ${c.items.join(', ')}`).join('\n');
     },
   );
 

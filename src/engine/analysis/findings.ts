@@ -11,6 +11,7 @@ import { ZERO_LENGTH } from '../scene/fields';
 import { formatNumber, roundSignificant } from '../core/format';
 import { condBand, formatCond } from '../core/kappa';
 import { removeArrayElementEdits } from '../core/textEdits';
+import { conditionDrivers, type ConditionDrivers } from '../linalg/conditionDrivers';
 
 // Numbers in messages are spelled by the one shared formatter (also re-exported for simulation.ts).
 const fmt = formatNumber;
@@ -142,7 +143,7 @@ export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: Sour
       out.push({
         severity: 'warning',
         code: Codes.redundantConstraint,
-        message: `Constraint \`${name}\` is redundant: ${combos.join('; ')}. A = J·M⁻¹·Jᵀ is singular (rank ${snap.rank.J} of ${snap.rank.rows} rows) and λ is not unique (the minimum-norm λ is shown). ${allRows ? `Remove \`${name}\`.` : `Remove the redundant rows (e.g. use a constraint type with fewer rows).`}`,
+        message: `Constraint \`${name}\` is redundant: ${combos.join('; ')}. A = J·M⁻¹·Jᵀ is singular (rank ${snap.rank.J} of ${snap.rank.rows} rows) and λ is not unique: ${nonUnique(combos[0])} ${allRows ? `Remove \`${name}\`.` : `Remove the redundant rows (e.g. use a constraint type with fewer rows).`}`,
         range,
         related,
         fixes: fix ? [fix] : undefined,
@@ -153,12 +154,15 @@ export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: Sour
   // Ill-conditioning: a finite κ in the shared `bad` band (at or above the threshold), as every view bands it.
   const k = snap.cond.A;
   if (k !== null && condBand(k, { warning: opts.conditionWarning }) === 'bad') {
+    const scaledOk = snap.cond.scaled !== null && snap.cond.scaled < opts.conditionWarning;
+    const drivers = snap.A ? conditionDrivers(snap.A, snap.rows.map((r) => r.constraint), scaledOk) : undefined;
     out.push({
       severity: 'warning',
       code: Codes.illConditioned,
-      message: `κ(A) = ${formatCond(k)}${snap.condEstimated ? ' (estimated)' : ''} is at or above ${formatCond(opts.conditionWarning)} (solver.conditionWarning): λ is sensitive to round-off. ${conditioningCause(snap.cond.scaled, k, opts.conditionWarning)}`,
+      message: `κ(A) = ${formatCond(k)}${snap.condEstimated ? ' (estimated)' : ''} is at or above ${formatCond(opts.conditionWarning)} (solver.conditionWarning): λ is sensitive to round-off. ${conditioningCause(snap.cond.scaled, k, opts.conditionWarning)}${drivers ? ` ${describeDrivers(drivers)}` : ''}`,
       range: sm.keyRangeOf(['constraints']),
-      data: { cond: k, scaled: snap.cond.scaled },
+      related: drivers ? driverNames(drivers).flatMap((name) => (byName.has(name) ? [{ message: `\`${name}\` drives κ`, range: constraintRange(sm, byName.get(name)!.fileIndex) }] : [])) : undefined,
+      data: { cond: k, scaled: snap.cond.scaled, ...(drivers ? { drivers: driverNames(drivers) } : {}) },
     });
   }
   // More rows than DOFs.
@@ -198,4 +202,25 @@ export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: Sour
     }
   }
   return out;
+}
+
+/**
+ * Why λ of redundant rows is not unique, from one dependency "r = Σ cₖ·rₖ": the rows' Jacobians satisfy
+ * J_r − Σ cₖ·J_rₖ = 0, so adding t·(e_r − Σ cₖ·e_rₖ) to λ changes no force on any body for any t.
+ */
+function nonUnique(combo: string | undefined): string {
+  const eq = combo?.indexOf(' = ') ?? -1;
+  const along = eq > 0 ? ` ${combo!.slice(0, eq)} − (${combo!.slice(eq + 3)})` : '';
+  return `any multiple of the combination${along} of its components can be added to λ without changing the motion. The minimum-norm λ (no component along it) is shown, so how the load is split between these rows is a choice of the solver, not a measurement (MuJoCo's regularised solve splits it differently).`;
+}
+
+const driverNames = (d: ConditionDrivers): string[] => (d.cause === 'geometry' ? d.drivers.map((x) => x.constraint) : [...new Set([d.largest.constraint, d.smallest.constraint])]);
+
+/** The constraints behind κ, in words (linalg/conditionDrivers.ts). */
+function describeDrivers(d: ConditionDrivers): string {
+  if (d.cause === 'scaling') {
+    return `The extremes of A's diagonal (the effective inverse masses of the rows) are on \`${d.largest.constraint}\` (${fmt(d.largest.weight)}) and \`${d.smallest.constraint}\` (${fmt(d.smallest.weight)}).`;
+  }
+  const parts = d.drivers.map((x) => `\`${x.constraint}\` (${Math.round(100 * x.weight)} %)`);
+  return `The nearly dependent combination of rows (the eigenvector of the scaled A's smallest eigenvalue) lies on ${parts.join(', ')}.`;
 }

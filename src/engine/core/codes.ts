@@ -40,6 +40,7 @@ export const Codes = {
   couplerJoint: 'CL209-coupler-joint',
   jointRowsNotSolved: 'CL210-joint-rows-not-solved',
   actuatorJoint: 'CL215-actuator-joint',
+  degenerateChain: 'CL211-degenerate-chain',
   // analysis of the assembled system
   redundantConstraint: 'CL301-redundant-constraint',
   conflictingConstraints: 'CL302-conflicting-constraints',
@@ -121,6 +122,8 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.couplerJoint]: 'A coupler names a constraint that is not a valid hinge or slider (or the same joint twice). Name the hinge or slider constraints whose coordinates it couples.',
   [Codes.jointRowsNotSolved]: 'Joint limits or friction loss the run does not simulate: only the velocity formulation solves these inequality rows (projected Gauss–Seidel), and a hinge\'s limits must stay within (−π, π) of the initial state, where its angle wraps. Set solver.formulation to "velocity"; keep hinge limits within (−π, π).',
   [Codes.actuatorJoint]: 'An actuator names a constraint that is not a valid hinge or slider. Name the hinge or slider constraint whose coordinate it drives.',
+  [Codes.degenerateChain]:
+    'The joints of a `chain` constraint have no closed form here: hinges about different directions together with slides, more than two hinges about different directions, a slide neither along nor perpendicular to parallel hinges, or joints that allow less motion than their number (two hinges on one line with a slide, three hinge lines through collinear points). The message says which. Split the chain with an intermediate body, or use the joint types directly.',
   [Codes.redundantConstraint]: 'The constraint rows are linear combinations of earlier rows: A = J·M⁻¹·Jᵀ is singular and λ is not unique. Remove the redundant constraint.',
   [Codes.conflictingConstraints]: 'Redundant constraints ask for incompatible accelerations: no λ satisfies J·a = rhs; the least-squares λ is used.',
   [Codes.illConditioned]: 'κ(A) is above the warning threshold: λ is sensitive to round-off. Check mass ratios and near-parallel constraints.',

@@ -9,6 +9,7 @@ import type { SolverSettings } from '../scene/spec';
 import { SMALL_MAX_ROWS, SmallSolver } from './smallSolve';
 import { type Island, islandsOf } from './islands';
 import { islandIsTall, solveTallIsland } from './tallIsland';
+import { consistencyVerdict, independentKappa, rhsTermScale } from '../linalg/consistency';
 
 export { type Island, islandsOf };
 
@@ -270,6 +271,12 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     singularValues = (spectra.length === 1 ? Float64Array.from(spectra[0]) : Float64Array.from(spectra.flatMap((x) => Array.from(x)))).sort().reverse();
   }
 
+  // Redundant rows found "conflicting" by the islands' relative test: conflicting only beyond what
+  // round-off in forming b (and κ) can explain (linalg/consistency.ts).
+  if (consistent === false && s.compliance === 0 && !opts.skipAnalysis) {
+    const formedFrom = velocity ? B : (asm.Ja0 ?? jMulVec(J, a0, undefined, slots, runs));
+    consistent = consistencyVerdict({ K, lambda, b, terms: rhsTermScale(s, asm, velocity, rhs, formedFrom), kappa: independentKappa(singularValues, rank) }).consistent;
+  }
   const constraintForce = jTransposeMulVec(J, lambda, takeOrNew(scratch, S_FORCE, nc), slots, runs);
   // a = a0 + M⁻¹·Jᵀλ, u⁺ = v + a·h (the correction M⁻¹·Jᵀλ goes through `a`'s buffer)
   const a = applyMinv(world, asm.minvCompact, constraintForce, takeOrNew(scratch, S_A, nc));

@@ -6,6 +6,7 @@ import { mat3MulVec, mat3TMulVec, norm, normalize, quatToMat3, sub } from '../co
 import { worldPoint } from '../core/math';
 import type { Fix, Vec3 } from '../types';
 import type { DeclaredBody } from './bodies';
+import { readChainJoints } from './chains';
 import { type PendingCoupler, readCoupler } from './couplers';
 import { readJointRowFields } from './jointLimits';
 import { readDrive } from './drives';
@@ -225,6 +226,11 @@ export function readConstraint(
       if (a !== BAD) spec.axisA = a;
       readJointRowFields(r, o, spec, label, data);
       readDriveInto(r, o, spec, label, data);
+      break;
+    }
+    case 'chain': {
+      const joints = readChainJoints(r, o, path, name, data, readAxis);
+      if (joints !== BAD) spec.chain = joints;
       break;
     }
     case 'lock': {

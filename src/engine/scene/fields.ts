@@ -65,7 +65,12 @@ export const CONSTRAINT_TYPE_FIELDS: Readonly<Record<ConstraintType, readonly st
   lock: ['linear', 'angular'],
   universal: ['axisA', 'axisB'],
   coupler: ['joints', 'coefficients', 'initial'],
+  chain: ['joints'],
 };
+
+/** Fields of one joint of a `chain` constraint. */
+export const CHAIN_JOINT_FIELDS = ['name', 'type', 'axis', 'anchor'] as const;
+export const CHAIN_JOINT_TYPES = ['hinge', 'slider'] as const;
 
 /** The coupler names the joints it couples instead of two bodies (see CouplingSpec). */
 const NO_ENDS: readonly ConstraintType[] = ['coupler'];

@@ -6,9 +6,9 @@ import type { Diagnostic, Mat3, Quat, Range, Vec3 } from '../types';
 export type Stabilization = 'aerislab' | 'baumgarte' | 'none';
 export type Formulation = 'acceleration' | 'velocity' | 'nonlinear';
 export type SolveMethodSetting = 'auto' | 'cholesky' | 'lu' | 'lstsq';
-export type ConstraintType = 'distance' | 'ball' | 'hinge' | 'fixed' | 'slider' | 'lock' | 'universal' | 'coupler';
+export type ConstraintType = 'distance' | 'ball' | 'hinge' | 'fixed' | 'slider' | 'lock' | 'universal' | 'coupler' | 'chain';
 
-export const CONSTRAINT_TYPES: readonly ConstraintType[] = ['distance', 'ball', 'hinge', 'fixed', 'slider', 'lock', 'universal', 'coupler'];
+export const CONSTRAINT_TYPES: readonly ConstraintType[] = ['distance', 'ball', 'hinge', 'fixed', 'slider', 'lock', 'universal', 'coupler', 'chain'];
 
 /**
  * One joint coordinate of a coupler: the motion of `body` relative to `parent` ("world" allowed)
@@ -34,6 +34,15 @@ export interface CouplingSpec {
   joints: [CoupledJoint] | [CoupledJoint, CoupledJoint];
   /** Polynomial coefficients c₀, c₁, … (at least one). */
   coefficients: number[];
+}
+
+/** One joint of a `chain` constraint: its axis (unit) and anchor in bodyA's frame at the initial state. */
+export interface ChainJointSpec {
+  type: 'hinge' | 'slider';
+  axis: Vec3;
+  anchor: Vec3;
+  /** Given name (for labels), if any. */
+  name?: string;
 }
 
 export interface SolverSettings {
@@ -119,6 +128,8 @@ export interface ConstraintSpec {
   limitMargin?: number;
   /** hinge, slider: dry friction of the joint, a row on q̇ bounded by ±frictionLoss (N·m or N; 0: none). */
   frictionLoss?: number;
+  /** chain: the hinges and slides from bodyA to bodyB, in the order they act. */
+  chain?: ChainJointSpec[];
   /** hinge/slider: the smooth forces along the joint coordinate (model/forces.ts); absent when the joint has none. */
   drive?: JointDriveSpec;
 }
@@ -186,11 +197,30 @@ export interface SourceMap {
   nodeSpan(path: JsonPath): { offset: number; length: number } | undefined;
   /** The text the map was made from (quick fixes computed after parsing edit it). */
   readonly text?: string;
+  /**
+   * Optional: complete a diagnostic of the analysis or a run whose subject (its data's
+   * constraintIndex / bodyIndex) was defined elsewhere than this text — an imported model's
+   * included file: the importer adds the file and line to the message and the file's range to data.
+   */
+  decorate?(d: Diagnostic): void;
+}
+
+/** One category of what an imported model describes and the engine does not simulate (its CL606 note). */
+export interface NotSimulatedCategory {
+  /** E.g. "actuators", "joint limits", "contacts". */
+  category: string;
+  /** The elements concerned (names in backquotes) or a count. */
+  items: string[];
 }
 
 export interface ParseResult {
   /** The scene, possibly with invalid items dropped. Undefined only if nothing usable could be read (e.g. not an object). */
   scene: SceneSpec | undefined;
+  /**
+   * Imported models: what the model file describes that is not simulated, by category (the CL606
+   * note as data, for the CodeLens and the panel header); absent for scene files.
+   */
+  notSimulated?: NotSimulatedCategory[];
   /** Parse and validation diagnostics (errors and warnings), in source order. */
   diagnostics: Diagnostic[];
   sourceMap: SourceMap;

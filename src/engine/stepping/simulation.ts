@@ -147,8 +147,12 @@ export class Simulation implements SimulationApi {
     return this._records;
   }
   get diagnostics(): Diagnostic[] {
+    // Completed once each (SourceMap.decorate), however often they are read.
+    const decorate = this.sourceMap?.decorate;
+    if (decorate) for (; this.decorated < this._diagnostics.length; this.decorated++) decorate.call(this.sourceMap, this._diagnostics[this.decorated]);
     return this._diagnostics;
   }
+  private decorated = 0;
   /** True once the run stopped: a non-finite value (CL401/CL403) or a full history (CL405, `historyFull`). */
   get stopped(): boolean {
     return this._stopped;

@@ -1,6 +1,6 @@
 // Text shown by the status bar, CodeLens and tree: condition numbers, rank, problem counts.
 // Numbers, κ and its bands come from the shared presentation module. Pure: no vscode.
-import type { Severity } from '../../engine';
+import type { NotSimulatedCategory, Severity } from '../../engine';
 import { formatCond, plural, WORDS } from '../../shared';
 
 /** What the status bar and lenses show of one step (logic/shown.ts picks the step). */
@@ -64,6 +64,18 @@ export function codeLensTitles(plannedSteps: number, facts: CondFacts | undefine
     run: running ? '$(debug-pause) Pause' : `$(run-all) Run ${plannedSteps} step${plannedSteps === 1 ? '' : 's'}`,
     summary,
   };
+}
+
+/**
+ * The CodeLens of an imported model's not-simulated parts (ParseResult.notSimulated): the categories
+ * in the title (the first few, then a count), every category with its items in the tooltip.
+ */
+export function notSimulatedLens(list: readonly NotSimulatedCategory[] | undefined, maxInTitle = 3): { title: string; tooltip: string } | undefined {
+  if (!list || list.length === 0) return undefined;
+  const names = list.map((c) => c.category);
+  const shown = names.length > maxInTitle ? `${names.slice(0, maxInTitle).join(', ')} and ${names.length - maxInTitle} more` : names.join(', ');
+  const tooltip = list.map((c) => `${c.category}: ${c.items.length > 8 ? `${c.items.slice(0, 8).join(', ')}, … (${c.items.length})` : c.items.join(', ')}`).join('\n');
+  return { title: `$(warning) Not simulated: ${shown}`, tooltip: `What the model describes and this run leaves out (CL606):\n${tooltip}` };
 }
 
 /**

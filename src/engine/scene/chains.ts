@@ -1,0 +1,52 @@
+// The `joints` of a chain constraint: the hinges and slides from bodyA to bodyB in the order they act,
+// each with its axis and anchor in bodyA's frame at the initial state. A chain whose joints have no
+// closed form (model/chainPattern.ts) is reported with CL210 on its `joints`.
+import type { Node } from 'jsonc-parser';
+import { Codes } from '../core/codes';
+import { classifyJointChain } from '../model/chainPattern';
+import { CHAIN_JOINT_FIELDS, CHAIN_JOINT_TYPES, DEFAULT_HINGE_AXIS } from './fields';
+import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
+import type { ChainJointSpec, JsonPath } from './spec';
+import type { Vec3 } from '../types';
+
+type AxisReader = (r: FieldReader, o: FieldObject, key: string, label: string, def: Readonly<Vec3>, data: Data) => Vec3 | Bad;
+
+/** Read and check `joints`; BAD when it has errors (reported). */
+export function readChainJoints(r: FieldReader, o: FieldObject, path: JsonPath, name: string, data: Data, readAxis: AxisReader): ChainJointSpec[] | Bad {
+  const node = r.valueOf(o, 'joints');
+  if (node === BAD) return BAD;
+  if (node === undefined) {
+    return r.missing(o, 'joints', `Chain ${quote(name)} has no \`joints\`. Add \`"joints": [{ "type": "slider", "axis": [1, 0, 0] }, { "type": "hinge", "axis": [0, 1, 0] }]\`.`, data);
+  }
+  const at = [...path, 'joints'];
+  const shape = 'an array of 1 to 6 joints such as `{ "type": "hinge", "axis": [0, 0, 1], "anchor": [0, 0, 0] }`';
+  if (node.type !== 'array') return r.typeError(node, at, `\`joints\` of chain ${quote(name)} must be ${shape}, not ${describe(node)}.`, data);
+  const items: Node[] = node.children ?? [];
+  if (items.length < 1 || items.length > 6) return r.typeError(node, at, `\`joints\` of chain ${quote(name)} must be ${shape}: it has ${items.length} entries.`, data);
+  const errorsBefore = r.errorCount;
+  const joints: ChainJointSpec[] = [];
+  items.forEach((item, k) => {
+    const jp = [...at, k];
+    const label = (f: string): string => `\`${f}\` of joint ${k} of chain ${quote(name)}`;
+    if (item.type !== 'object') {
+      r.typeError(item, jp, `Joint ${k} of chain ${quote(name)} must be an object such as \`{ "type": "hinge", "axis": [0, 0, 1] }\`, not ${describe(item)}.`, data);
+      return;
+    }
+    const jo = r.object(item, jp, CHAIN_JOINT_FIELDS, data);
+    const type = r.enumeration(jo, 'type', label('type'), CHAIN_JOINT_TYPES, data);
+    if (type === undefined) r.missing(jo, 'type', `Joint ${k} of chain ${quote(name)} has no \`type\`. Add \`"type": "hinge"\` or \`"type": "slider"\`.`, data);
+    const axis = readAxis(r, jo, 'axis', label('axis'), DEFAULT_HINGE_AXIS, data);
+    const anchor = r.vec3(jo, 'anchor', label('anchor'), [0, 0, 0], data);
+    const jn = r.string(jo, 'name', label('name'), data);
+    if (type === undefined || type === BAD || axis === BAD || anchor === BAD) return;
+    joints.push({ type, axis, anchor, ...(jn && jn !== BAD ? { name: jn.value } : {}) });
+  });
+  if (r.errorCount !== errorsBefore) return BAD;
+  const scale = Math.max(1, ...joints.map((j) => Math.hypot(...j.anchor)));
+  const pattern = classifyJointChain(joints, scale);
+  if (pattern.kind === 'error') {
+    r.report('error', Codes.degenerateChain, `Chain ${quote(name)} cannot be modelled: ${pattern.reason}.`, node, { ...data, path: at });
+    return BAD;
+  }
+  return joints;
+}
