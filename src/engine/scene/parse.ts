@@ -12,6 +12,7 @@ import { resolveCouplers, type PendingCoupler } from './couplers';
 import { readContactSettings } from './contactSettings';
 import { DEFAULT_GRAVITY, DEFAULT_SCENE_NAME, SCENE_FIELDS } from './fields';
 import { BAD, describe, FieldReader } from './reader';
+import { readWorldRules } from './shapeRules';
 import { readWorld } from './shapes';
 import { readSolver } from './solver';
 import { LineIndex, createSourceMap, findProperty } from './text';
@@ -168,6 +169,8 @@ function readScene(r: FieldReader, root: Node, lim: Limits): SceneSpec {
   resolveCouplers(r, couplers, constraints);
   reportDuplicateConstraintNames(r, named);
   const world = readWorld(r, top);
+  const worldNode = r.valueOf(top, 'world');
+  readWorldRules(r, worldNode === undefined || typeof worldNode === 'symbol' ? undefined : worldNode, bodies, world);
   readContactSettings(r, top, solver, bodies, world);
 
   return {

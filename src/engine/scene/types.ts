@@ -1,6 +1,6 @@
 // The validated scene (format v1), with every default filled in, and where each
 // value came from in the source text. Produced by `parseScene` (parse.ts).
-import type { ContactSettings, FbSettings, NewtonSettings, PgsSettings, ShapeSpec } from '../collision/types';
+import type { ContactSettings, ExcludeSpec, FbSettings, NewtonSettings, PairSpec, PgsSettings, ShapeSpec } from '../collision/types';
 import type { Diagnostic, Mat3, Quat, Range, Vec3 } from '../types';
 
 export type Stabilization = 'aerislab' | 'baumgarte' | 'none';
@@ -109,6 +109,12 @@ export interface ConstraintSpec {
   coupling?: CouplingSpec;
 }
 
+export interface WorldSpec {
+  shapes: ShapeSpec[];
+  exclude?: ExcludeSpec[];
+  pairs?: PairSpec[];
+}
+
 export interface SceneSpec {
   name: string;
   gravity: Vec3; // default [0,0,-9.81]
@@ -116,8 +122,8 @@ export interface SceneSpec {
   bodies: BodySpec[];
   /** Only constraints valid enough to model (unknown bodies etc. are dropped, with a diagnostic). */
   constraints: ConstraintSpec[];
-  /** Shapes fixed in the world frame (planes allowed). */
-  world: { shapes: ShapeSpec[] };
+  /** Shapes fixed in the world frame (planes allowed), body pairs that never touch, explicit shape pairs. */
+  world: WorldSpec;
 }
 
 /** A JSON path into the scene document, e.g. `['constraints', 2, 'bodyA']`. */
