@@ -72,7 +72,7 @@ export const DEFAULT_PLANE_OFFSET = 0;
  * `enabled` is true when any shape exists (unless given), and `level` is 'position' for the
  * nonlinear formulation (unless given).
  */
-export const DEFAULT_CONTACTS: Readonly<ContactSettings> = { enabled: false, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3 };
+export const DEFAULT_CONTACTS: Readonly<ContactSettings> = { enabled: false, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3, frictionRule: 'geometric' };
 export const DEFAULT_NEWTON: Readonly<NewtonSettings> = { maxIterations: 20, tolerance: 1e-10, lineSearch: true };
 export const DEFAULT_REGULARIZATION = 1e-6;
 export const DEFAULT_FB: Readonly<FbSettings> = { alpha: 1, beta: 1 };
