@@ -5,14 +5,13 @@
 //   joints → one constraint per body (joints.ts); equalities and mimics → equality.ts;
 //   geoms → shapes and MuJoCo's collision filtering → the scene's rules (geoms.ts).
 import { Codes, DEFAULT_SOLVER } from '../engine';
-import type { ShapeSpec } from '../engine';
 import { convertEqualities } from './equality';
 import { contactsSetting, convertGeoms } from './geoms';
-import { WORLD_FRAME, dirToLocal, dot, frame, matq, norm, qconj, qmul, qnormalize, toLocal, type Frame } from './geometry';
+import { WORLD_FRAME, dirToLocal, frame, norm, qmul, qnormalize, toLocal, type Frame } from './geometry';
 import { classifyChain, type ChainJoint } from './joints';
 import type { ElementMap } from './map';
 import type { CompiledModel, MujocoState, Vec3 } from './mujoco';
-import { addConstraint, bodyName, isFixed, notSimulated, uniqueName, type ConvertContext, type ImportedScene, type Issue } from './types';
+import { addConstraint, bodyName, notSimulated, uniqueName, type ConvertContext, type ImportedScene, type Issue } from './types';
 import type { XmlElement } from './xml';
 
 export interface Converted {

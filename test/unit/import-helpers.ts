@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectModel, nodeFileAccess, type LoadOptions } from '../../src/import/index';
 import { loadMujoco, type MjModelHandle } from '../../src/import/mujoco';
-import { Codes, type Diagnostic, type SystemSnapshot, type Vec3 } from '../../src/engine';
+import { type Diagnostic, type SystemSnapshot, type Vec3 } from '../../src/engine';
 import { perpendicularBasis } from '../../src/engine/math';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures', 'import');

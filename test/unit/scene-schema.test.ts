@@ -369,7 +369,7 @@ test('property: a scene with shapes the parser accepts without any diagnostic is
     friction: mostly(unit, num),
     restitution: mostly(unit, num),
     radii: mostly(fc.array(pos, { minLength: 3, maxLength: 3 }), v3),
-    vertices: mostly(fc.constant([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]), fc.constant([[0, 0, 0], [1, 0, 0], [0, 1, 0]])),
+    vertices: mostly<number[][]>(fc.constant([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]), fc.constant([[0, 0, 0], [1, 0, 0], [0, 1, 0]])),
     // the collision rules: many optional fields, so a bad value only rarely
     contype: rarely(fc.constantFrom(0, 1, 3), fc.constantFrom(-1, 0.5)),
     conaffinity: rarely(fc.constantFrom(0, 1, 2), fc.constantFrom(-1, 2.5)),

@@ -141,14 +141,17 @@ interface Face {
   d: number;
 }
 
-function face(a: Vert, b: Vert, c: Vert): Face | undefined {
+/**
+ * The face (a, b, c) wound so that its normal points away from `inside`, a point inside the polytope
+ * (the origin itself may lie on the boundary when the shapes just touch); d: the origin's distance.
+ */
+function face(a: Vert, b: Vert, c: Vert, inside: Vec3): Face | undefined {
   const n = cross(sub(b.w, a.w), sub(c.w, a.w));
   const l = Math.hypot(n[0], n[1], n[2]);
   if (!(l > 0)) return undefined;
   const u: Vec3 = [n[0] / l, n[1] / l, n[2] / l];
-  let d = dot(u, a.w);
-  if (d < 0) return { v: [a, c, b], n: neg(u), d: -d };
-  return { v: [a, b, c], n: u, d };
+  if (dot(u, sub(a.w, inside)) < 0) return { v: [a, c, b], n: neg(u), d: -dot(u, a.w) };
+  return { v: [a, b, c], n: u, d: dot(u, a.w) };
 }
 
 /** Grow a simplex that holds the origin into a tetrahedron (touching shapes leave a flat one). */
@@ -182,15 +185,16 @@ function fullSimplex(A: PosedShape, B: PosedShape, s: Vert[]): Vert[] | undefine
 function epa(A: PosedShape, B: PosedShape, s: Vert[], margin: number, scale: number, out: RawContact[]): void {
   const t = fullSimplex(A, B, s);
   if (!t) return;
+  const inside: Vec3 = [0, 1, 2].map((i) => (t[0].w[i] + t[1].w[i] + t[2].w[i] + t[3].w[i]) / 4) as Vec3;
   let faces: Face[] = [];
   for (const [i, j, k] of [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]]) {
-    const f = face(t[i], t[j], t[k]);
+    const f = face(t[i], t[j], t[k], inside);
     if (f) faces.push(f);
   }
   if (faces.length < 4) return;
   const tol = 1e-9 * scale;
   let best = faces[0];
-  for (let it = 0; it < 128; it++) {
+  for (let it = 0; it < 512; it++) {
     best = faces.reduce((x, y) => (y.d < x.d ? y : x));
     const w = vert(A, B, best.n);
     if (dot(w.w, best.n) - best.d <= tol) break;
@@ -208,7 +212,7 @@ function epa(A: PosedShape, B: PosedShape, s: Vert[], margin: number, scale: num
     }
     if (keep.length === faces.length) break;
     for (const [p, q] of edges) {
-      const f = face(p, q, w);
+      const f = face(p, q, w, inside);
       if (f) keep.push(f);
     }
     faces = keep;
