@@ -57,7 +57,7 @@ test('shapes: defaults filled in, every field read, names and indices', () => {
   assert.deepEqual([tilted.offset, tilted.friction, tilted.normal[0]], [-2, 1, 0]);
   assert.ok(Math.abs(tilted.normal[1] - 0.6) < 1e-15 && Math.abs(tilted.normal[2] - 0.8) < 1e-15);
   assert.equal(floor.type, 'box');
-  assert.deepEqual(r.scene!.solver.contacts, { enabled: true, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3 });
+  assert.deepEqual(r.scene!.solver.contacts, { enabled: true, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3, frictionRule: 'geometric' });
 });
 
 test('solver: contacts, newton, regularization, fb, pgs read; defaults depend on shapes and formulation', () => {
@@ -77,14 +77,14 @@ test('solver: contacts, newton, regularization, fb, pgs read; defaults depend on
   assert.deepEqual(s.pgs, { iterations: 7, tolerance: 0 });
   // Defaults: nonlinear → position level; shapes anywhere (here only in the world) → enabled.
   const d = parseScene('{ "solver": { "formulation": "nonlinear" }, "bodies": [], "world": { "shapes": [ { "type": "plane" } ] } }').scene!.solver;
-  assert.deepEqual(d.contacts, { enabled: true, margin: 0, level: 'position', jointedCollide: false, penetrationTolerance: 1e-3 });
+  assert.deepEqual(d.contacts, { enabled: true, margin: 0, level: 'position', jointedCollide: false, penetrationTolerance: 1e-3, frictionRule: 'geometric' });
   assert.deepEqual(d.newton, { maxIterations: 20, tolerance: 1e-10, lineSearch: true });
   assert.equal(d.regularization, 1e-6);
   assert.deepEqual(d.fb, { alpha: 1, beta: 1 });
   assert.deepEqual(d.pgs, { iterations: 100, tolerance: 1e-10 });
   // No shapes: disabled; velocity formulation: velocity level.
   const v = parseScene('{ "solver": { "formulation": "velocity" }, "bodies": [ { "name": "A", "mass": 1 } ] }').scene!;
-  assert.deepEqual(v.solver.contacts, { enabled: false, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3 });
+  assert.deepEqual(v.solver.contacts, { enabled: false, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3, frictionRule: 'geometric' });
   assert.deepEqual(v.world, { shapes: [] });
   assert.deepEqual(v.bodies[0].shapes, []);
 });
