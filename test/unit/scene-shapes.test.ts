@@ -70,7 +70,7 @@ test('solver: contacts, newton, regularization, fb, pgs read; defaults depend on
   assert.deepEqual(r.diagnostics, []);
   const s = r.scene!.solver;
   assert.equal(s.formulation, 'nonlinear');
-  assert.deepEqual(s.contacts, { enabled: false, margin: 0.01, level: 'velocity', jointedCollide: true, penetrationTolerance: 0.002 });
+  assert.deepEqual(s.contacts, { enabled: false, margin: 0.01, level: 'velocity', jointedCollide: true, penetrationTolerance: 0.002, frictionRule: 'geometric' });
   assert.deepEqual(s.newton, { maxIterations: 5, tolerance: 1e-8, lineSearch: false });
   assert.equal(s.regularization, 0);
   assert.deepEqual(s.fb, { alpha: 2, beta: 0.5 });
@@ -136,16 +136,16 @@ test('CL114: a plane on a body (error on its type); fine in the world', () => {
 });
 
 test('CL115: unknown shape type, with "Change to" fixes (planes only offered in the world)', () => {
-  const text = withShapes('{ "type": "cylinder", "radius": 1 }, { "type": "sphre", "radius": 1 }', '{ "type": "plan" }');
+  const text = withShapes('{ "type": "cone", "radius": 1 }, { "type": "sphre", "radius": 1 }', '{ "type": "plan" }');
   const r = parseScene(text);
   assert.deepEqual(codes(r), Array(3).fill(Codes.unknownShapeType));
-  assert.deepEqual(r.diagnostics.map((d) => d.range), [find(text, '"cylinder"'), find(text, '"sphre"'), find(text, '"plan"')]);
-  assert.match(r.diagnostics[0].message, /"cylinder" is not a shape type. Use one of: "sphere", "box", "capsule"\./);
-  assert.deepEqual(r.diagnostics[0].data?.allowed, ['sphere', 'box', 'capsule']);
+  assert.deepEqual(r.diagnostics.map((d) => d.range), [find(text, '"cone"'), find(text, '"sphre"'), find(text, '"plan"')]);
+  assert.match(r.diagnostics[0].message, /"cone" is not a shape type. Use one of: "sphere", "box", "capsule", "cylinder", "ellipsoid", "convex"\./);
+  assert.deepEqual(r.diagnostics[0].data?.allowed, ['sphere', 'box', 'capsule', 'cylinder', 'ellipsoid', 'convex']);
   const sphere = fix(r.diagnostics[1], 'Change to `sphere`');
   assert.equal(sphere.preferred, true);
   assert.ok(!r.diagnostics[1].fixes!.some((f) => f.title.includes('plane')));
-  assert.deepEqual(r.diagnostics[2].data?.allowed, ['sphere', 'box', 'capsule', 'plane']);
+  assert.deepEqual(r.diagnostics[2].data?.allowed, ['sphere', 'box', 'capsule', 'cylinder', 'ellipsoid', 'convex', 'plane']);
   const fixed = applyTextEdits(applyTextEdits(text, fix(r.diagnostics[2], 'Change to `plane`').edits), []);
   assert.ok(fixed.includes('{ "type": "plane" }'));
 });
