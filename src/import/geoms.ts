@@ -6,7 +6,7 @@
 //   parent unless `filterparent` is disabled, nor `<exclude>`d bodies) → `world.exclude` entries for
 //   the scene bodies they separate; `<pair>`s → `world.pairs` with their own friction, margin, gap, condim.
 //   Friction of equal priority combines by maximum (solver.contacts.frictionRule "max"), as in MuJoCo.
-import type { ExcludeSpec, PairSpec, ShapeSpec } from '../engine';
+import type { CollisionRules, ExcludeSpec, PairSpec, ShapeSpec } from '../engine';
 import { WORLD_FRAME, dot, matq, qconj, qmul, qnormalize, toLocal } from './geometry';
 import type { CompiledModel, Vec3 } from './mujoco';
 import { isFixed, notSimulated, type ConvertContext } from './types';
@@ -29,7 +29,14 @@ function convertGeom(ctx: ConvertContext, i: number): Placed {
   const inPair = m.pairs.some((p) => p.geom1 === i || p.geom2 === i);
   if (g.contype === 0 && g.conaffinity === 0 && !inPair) return void notSimulated(ctx, 'visual-only geoms (contype = conaffinity = 0)', label, map.geom[i]);
   if (g.condim === 4 || g.condim === 6) notSimulated(ctx, 'torsional and rolling friction (condim 4, 6: solved as 3)', label, map.geom[i]);
-  const rules = { contype: g.contype, conaffinity: g.conaffinity, margin: g.margin, gap: g.gap, priority: g.priority, condim: g.condim === 1 ? 1 : 3 };
+  // only what differs from the scene format's defaults, so that Export as Scene reads back the same shapes
+  const rules: CollisionRules = {};
+  if (g.contype !== 1) rules.contype = g.contype;
+  if (g.conaffinity !== 1) rules.conaffinity = g.conaffinity;
+  if (g.margin) rules.margin = g.margin;
+  if (g.gap) rules.gap = g.gap;
+  if (g.priority) rules.priority = g.priority;
+  if (g.condim === 1) rules.condim = 1;
   const base = { friction: g.friction[0], restitution: 0, ...rules };
   const ownerName = owner < 0 ? 'world' : ctx.scene.bodies[owner].name;
   const list = owner < 0 ? ctx.scene.world.shapes : ctx.scene.bodies[owner].shapes;

@@ -23,7 +23,7 @@ test('ant: converted with contacts on (velocity formulation), MuJoCo\'s filters 
   // the ant's default class gives every body geom conaffinity 0 and margin 0.01: its parts never
   // collide with each other (by the bitmasks alone, so no exclusion is needed), only with the floor
   assert.equal(scene.world.exclude, undefined);
-  assert.ok(scene.bodies.every((b) => b.shapes.every((s) => s.margin === 0.01 && s.conaffinity === 0 && s.contype === 1)));
+  assert.ok(scene.bodies.every((b) => b.shapes.every((s) => s.margin === 0.01 && s.conaffinity === 0 && s.contype === undefined)));
   assert.deepEqual(scene.world.shapes.map((s) => [s.name, s.type, s.conaffinity]), [['floor', 'plane', 1]]);
 });
 
