@@ -24,7 +24,7 @@ test('ant: converted with contacts on (velocity formulation), MuJoCo\'s filters 
   // collide with each other (by the bitmasks alone, so no exclusion is needed), only with the floor
   assert.equal(scene.world.exclude, undefined);
   assert.ok(scene.bodies.every((b) => b.shapes.every((s) => s.margin === 0.01 && s.conaffinity === 0 && s.contype === undefined)));
-  assert.deepEqual(scene.world.shapes.map((s) => [s.name, s.type, s.conaffinity]), [['floor', 'plane', 1]]);
+  assert.deepEqual(scene.world.shapes.map((s) => [s.name, s.type, s.conaffinity ?? 1]), [['floor', 'plane', 1]]);
 });
 
 test('ant: lands on its feet in 1 s (no overflow, no NaN), with MuJoCo\'s contact pairs at MuJoCo\'s state', async () => {
