@@ -18,6 +18,11 @@ export type EqualityComparison = MujocoEqualityOf<number>;
 /** The comparison: the panel's MujocoComparison with plain numbers, the model's name and the states' times. */
 export interface CompareResult extends MujocoComparisonOf<number> {
   model: string;
+  /**
+   * Moving bodies whose centre of mass ends below a floor (a world plane) by more than 1 mm in our run
+   * but not in MuJoCo's: heights above the plane (m), ours and MuJoCo's. The run has left MuJoCo's world.
+   */
+  belowFloor: { name: string; ours: number; mujoco: number }[];
   times: number[];
 }
 
@@ -89,7 +94,12 @@ export async function compareWithMujoco(parse: ModelParseResult, steps?: number)
     const p = mj >= 0 ? run.final.xipos[mj] : undefined;
     return { name: b.name, distance: p ? Math.hypot(p[0] - b.position[0], p[1] - b.position[1], p[2] - b.position[2]) : NaN };
   });
+  const belowFloor = bodiesBelowFloor(scene, final, m.bodies, run.final.xipos);
   const notes: string[] = [];
+  if (belowFloor.length) {
+    const list = belowFloor.slice(0, 3).map((b) => `\`${b.name}\` ${fmtM(b.ours)} m (MuJoCo ${fmtM(b.mujoco)} m)`).join(', ');
+    notes.push(`Our run has left MuJoCo's: ${belowFloor.length === 1 ? 'a body ends' : `${belowFloor.length} bodies end`} below the floor — height above it ${list}${belowFloor.length > 3 ? ', …' : ''}.`);
+  }
   if (m.equalities.some((e, i) => model.converted.equalityConstraint[i] === undefined)) notes.push('Equalities without a constraint here are not simulated by us (see the diagnostics).');
   if (scene.constraints.some((c) => c.type === 'coupler' && !m.equalities.some((_, i) => model.converted.equalityConstraint[i] === c.index))) {
     notes.push('Couplers added from URDF <mimic> tags that MuJoCo did not compile: MuJoCo runs without them.');
@@ -113,6 +123,7 @@ export async function compareWithMujoco(parse: ModelParseResult, steps?: number)
       friction: tally(run, 'friction'),
     },
     bodies,
+    belowFloor,
     stoppedAt: res.stoppedAt,
     timing: { wasmLoadMs: rt.loadMs, mujocoMs, oursMs },
     notes,
@@ -157,6 +168,31 @@ function diagOf(snap: SystemSnapshot, r0: number, n: number): number[] {
     let v = 0;
     for (let k = A.rowPtr[r]; k < A.rowPtr[r + 1]; k++) if (A.colIdx[k] === r) v = A.values[k];
     out.push(v);
+  }
+  return out;
+}
+
+const fmtM = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : String(x));
+
+/** Bodies below a world plane by more than 1 mm at the end of our run and not in MuJoCo's (see CompareResult.belowFloor). */
+function bodiesBelowFloor(
+  scene: NonNullable<ModelParseResult['scene']>,
+  final: readonly { name: string; position: readonly number[] }[],
+  mjBodies: readonly { name: string }[],
+  mjXipos: readonly (readonly number[])[],
+): CompareResult['belowFloor'] {
+  const tol = 1e-3;
+  const out: CompareResult['belowFloor'] = [];
+  for (const pl of scene.world.shapes) {
+    if (pl.type !== 'plane') continue;
+    const h = (p: readonly number[]): number => pl.normal[0] * p[0] + pl.normal[1] * p[1] + pl.normal[2] * p[2] - pl.offset;
+    final.forEach((b, i) => {
+      if (scene.bodies[i]?.fixed || out.some((x) => x.name === b.name)) return;
+      const k = mjBodies.findIndex((x, j) => j > 0 && (x.name || `body${j}`) === b.name);
+      const mujoco = k >= 0 ? h(mjXipos[k]) : NaN;
+      const ours = h(b.position);
+      if (!(ours >= -tol) && !(mujoco < -tol)) out.push({ name: b.name, ours, mujoco });
+    });
   }
   return out;
 }

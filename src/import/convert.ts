@@ -3,17 +3,18 @@
 //   (xquat ⊗ iquat, whose matrix is MuJoCo's ximat), diagonal inertia; massless bodies merge into
 //   their parent; bodies welded to the world (and mocap bodies) are `fixed`.
 //   joints → one constraint per body (joints.ts); equalities and mimics → equality.ts;
-//   sphere / capsule / box geoms → shapes, planes → world shapes; the rest → "not simulated".
+//   geoms → shapes and MuJoCo's collision filtering → the scene's rules (geoms.ts).
 import { Codes, DEFAULT_SOLVER } from '../engine';
-import type { NotSimulatedCategory, ShapeSpec } from '../engine';
+import type { NotSimulatedCategory } from '../engine';
 import { convertDrives } from './actuators';
 import { convertEqualities } from './equality';
-import { WORLD_FRAME, dirToLocal, dot, frame, matq, norm, qconj, qmul, qnormalize, toLocal, type Frame } from './geometry';
+import { contactsSetting, convertGeoms } from './geoms';
+import { WORLD_FRAME, dirToLocal, frame, norm, qmul, qnormalize, toLocal, type Frame } from './geometry';
 import { classifyChain, type ChainJoint } from './joints';
 import { convertJointLimits } from './limits';
 import type { ElementMap } from './map';
 import type { CompiledModel, MujocoState, Vec3 } from './mujoco';
-import { addConstraint, bodyName, isFixed, notSimulated, uniqueName, type ConvertContext, type ImportedScene, type Issue } from './types';
+import { addConstraint, bodyName, notSimulated, uniqueName, type ConvertContext, type ImportedScene, type Issue } from './types';
 import type { XmlElement } from './xml';
 
 export interface Converted {
@@ -57,9 +58,8 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
     constraints: [],
     world: { shapes: [] },
   };
-  // Fresh contact settings (never the engine's shared defaults). The acceleration formulation does not
-  // solve contacts: the shapes are kept (drawn, exported) and contacts are off, as the scene parser
-  // decides for a scene with shapes and this formulation; the CL606 note says so (convertGeoms).
+  // Fresh contact settings (never the engine's shared defaults); contactsSetting turns contacts on
+  // (velocity formulation) when the model has collision geoms and MuJoCo's contacts are enabled.
   scene.solver.contacts = { ...DEFAULT_SOLVER.contacts, enabled: false };
   scene.solver.newton = { ...DEFAULT_SOLVER.newton };
   scene.solver.fb = { ...DEFAULT_SOLVER.fb };
@@ -132,9 +132,9 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
   convertJoints(ctx);
   convertEqualities(ctx);
   convertGeoms(ctx);
+  contactsSetting(ctx);
   notSimulatedParts(ctx);
   convertDrives(ctx);
-  contactsNote(ctx);
   convertJointLimits(ctx);
   if (ctx.notSimulated.size) {
     const parts = [...ctx.notSimulated].map(([cat, e]) => `${cat} (${e.items.length > 6 ? `${e.items.length}: ${e.items.slice(0, 6).join(', ')}, …` : e.items.join(', ')})`);
@@ -251,48 +251,6 @@ function convertJoints(ctx: ConvertContext): void {
         break;
     }
   }
-}
-
-/** Sphere, capsule and box geoms → shapes of their body; planes → world shapes; the rest is listed. */
-function convertGeoms(ctx: ConvertContext): void {
-  const { m, st, map } = ctx;
-  m.geoms.forEach((g, i) => {
-    const owner = ctx.sceneOf[g.body];
-    const label = `\`${g.name || `geom${i}`}\``;
-    if (g.contype === 0 && g.conaffinity === 0) return notSimulated(ctx, 'visual-only geoms (contype = conaffinity = 0)', label, map.geom[i]);
-    const staticOwner = isFixed(ctx, owner);
-    const friction = g.friction[0];
-    const base = { friction, restitution: 0 };
-    if (g.type === 'plane') {
-      if (!staticOwner) return notSimulated(ctx, 'planes on moving bodies', label, map.geom[i]);
-      const R = st.geomXmat[i];
-      const normal: Vec3 = [R[2], R[5], R[8]];
-      const list = ctx.scene.world.shapes;
-      list.push({ ...base, type: 'plane', name: g.name || `plane${list.length}`, index: list.length, position: [0, 0, 0], orientation: [0, 0, 0, 1], normal, offset: dot(normal, st.geomXpos[i]) });
-      return;
-    }
-    if (g.type !== 'sphere' && g.type !== 'capsule' && g.type !== 'box') return notSimulated(ctx, `${g.type} geoms`, label, map.geom[i]);
-    const F = owner < 0 ? WORLD_FRAME : ctx.frames[g.body];
-    const list = owner < 0 ? ctx.scene.world.shapes : ctx.scene.bodies[owner].shapes;
-    const pose = { position: toLocal(F, st.geomXpos[i]), orientation: qnormalize(qmul(qconj(F.q), matq(st.geomXmat[i]))) };
-    const name = g.name || `${g.type}${list.length}`;
-    let shape: ShapeSpec;
-    if (g.type === 'sphere') shape = { ...base, ...pose, type: 'sphere', name, index: list.length, radius: g.size[0] };
-    else if (g.type === 'capsule') shape = { ...base, ...pose, type: 'capsule', name, index: list.length, radius: g.size[0], halfLength: g.size[1] };
-    else shape = { ...base, ...pose, type: 'box', name, index: list.length, halfExtents: [g.size[0], g.size[1], g.size[2]] };
-    list.push(shape);
-  });
-}
-
-/**
- * Contacts between the shapes, which MuJoCo computes (unless `<flag contact="disable"/>`) and the
- * acceleration formulation of the converted scene does not solve: listed last in the CL606 note.
- */
-function contactsNote(ctx: ConvertContext): void {
-  const shapes = ctx.scene.world.shapes.length + ctx.scene.bodies.reduce((n, b) => n + b.shapes.length, 0);
-  if (shapes === 0 || ctx.m.contactDisabled) return;
-  const item = `${shapes} shape${shapes === 1 ? '' : 's'}, kept for the view and Export as Scene; set solver.formulation to "velocity" or "nonlinear" there to solve them`;
-  notSimulated(ctx, 'contacts', item, ctx.map.geom.find((e) => e !== undefined));
 }
 
 /** Tendons, actuators, sensors and passive joint properties (limits and friction loss: limits.ts). */

@@ -25,9 +25,19 @@ function shapeJson(s: ShapeSpec): Record<string, unknown> {
     if (s.type === 'sphere') o.radius = s.radius;
     if (s.type === 'capsule') Object.assign(o, { radius: s.radius, halfLength: s.halfLength });
     if (s.type === 'box') o.halfExtents = vec(s.halfExtents);
+    if (s.type === 'cylinder') Object.assign(o, { radius: s.radius, halfLength: s.halfLength });
+    if (s.type === 'ellipsoid') o.radii = vec(s.radii);
+    if (s.type === 'convex') o.vertices = s.vertices.map(vec);
   }
   o.friction = s.friction;
   if (s.restitution) o.restitution = s.restitution;
+  // MuJoCo's collision rules, where they differ from the defaults
+  if (s.contype !== undefined && s.contype !== 1) o.contype = s.contype;
+  if (s.conaffinity !== undefined && s.conaffinity !== 1) o.conaffinity = s.conaffinity;
+  if (s.margin) o.margin = s.margin;
+  if (s.gap) o.gap = s.gap;
+  if (s.priority) o.priority = s.priority;
+  if (s.condim !== undefined && s.condim !== 3) o.condim = s.condim;
   return o;
 }
 
@@ -95,14 +105,30 @@ function actuatorJson(a: ActuatorSpec): Record<string, unknown> {
 }
 
 /**
- * The solver settings as the scene format writes them: `contacts` only says whether contacts are
- * solved (with shapes: the import's choice, written out so the file means what the import meant);
- * the contact solvers' own settings are left at their defaults.
+ * The solver settings as the scene format writes them: `contacts` says whether contacts are solved
+ * (with shapes: the import's choice, written out so the file means what the import meant) and the
+ * collision rules the import chose (friction rule, jointed bodies colliding); the contact solvers'
+ * own settings are written where the import set them (PGS).
  */
 function solverJson(s: ImportedScene): Record<string, unknown> {
-  const { contacts, newton: _newton, regularization: _regularization, fb: _fb, pgs: _pgs, ...rest } = s.solver;
+  const { contacts, newton: _newton, regularization: _regularization, fb: _fb, pgs, ...rest } = s.solver;
   const shapes = s.world.shapes.length + s.bodies.reduce((n, b) => n + b.shapes.length, 0);
-  return shapes > 0 ? { ...rest, contacts: { enabled: contacts.enabled } } : rest;
+  if (shapes === 0) return rest;
+  const c: Record<string, unknown> = { enabled: contacts.enabled };
+  if (contacts.frictionRule && contacts.frictionRule !== 'geometric') c.frictionRule = contacts.frictionRule;
+  if (contacts.jointedCollide) c.jointedCollide = true;
+  if (contacts.margin) c.margin = contacts.margin;
+  return { ...rest, contacts: c, ...(rest.formulation === 'velocity' ? { pgs: { ...pgs } } : {}) };
+}
+
+function worldJson(s: ImportedScene): Record<string, unknown> | undefined {
+  const w: Record<string, unknown> = {};
+  if (s.world.shapes.length) w.shapes = s.world.shapes.map(shapeJson);
+  if (s.world.exclude?.length) w.exclude = s.world.exclude.map((e) => ({ bodyA: e.bodyA, bodyB: e.bodyB }));
+  if (s.world.pairs?.length) {
+    w.pairs = s.world.pairs.map(({ index: _index, ...p }) => p);
+  }
+  return Object.keys(w).length ? w : undefined;
 }
 
 /** The converted model as scene-file text (JSON with a header comment). */
@@ -115,7 +141,8 @@ export function exportScene(model: ExportSource): string {
     bodies: s.bodies.map(bodyJson),
     constraints: s.constraints.map(constraintJson),
   };
-  if (s.world.shapes.length) doc.world = { shapes: s.world.shapes.map(shapeJson) };
+  const world = worldJson(s);
+  if (world) doc.world = world;
   if (s.actuators?.length) doc.actuators = s.actuators.map(actuatorJson);
   const from = model.path ? model.path.split(/[\\/]/).pop() : 'an imported model';
   const header = [

@@ -143,6 +143,22 @@ export interface CompiledGeom {
   friction: Vec3;
   contype: number;
   conaffinity: number;
+  margin: number;
+  gap: number;
+  priority: number;
+  condim: number;
+  /** Mesh geoms: the vertices of MuJoCo's convex hull of the mesh, in the geom frame (else undefined). */
+  hull?: Vec3[];
+}
+/** An explicit contact pair (`<pair>`). */
+export interface CompiledPair {
+  geom1: number;
+  geom2: number;
+  condim: number;
+  /** Sliding friction (the first of pair_friction's five). */
+  friction: number;
+  margin: number;
+  gap: number;
 }
 export interface CompiledEquality {
   name: string;
@@ -177,6 +193,11 @@ export interface CompiledModel {
   gravity: Vec3;
   /** `<flag contact="disable"/>`: MuJoCo computes no contacts. */
   contactDisabled: boolean;
+  /** `<flag filterparent="disable"/>`: parent and child bodies may collide. */
+  filterParentDisabled: boolean;
+  /** `<exclude>`d body pairs (body ids, lower first). */
+  excludes: [number, number][];
+  pairs: CompiledPair[];
   qpos0: number[];
   bodies: CompiledBody[];
   joints: CompiledJoint[];
@@ -217,6 +238,21 @@ function enumNames(e: Enum, prefix: string): Map<number, string> {
   return out;
 }
 
+/**
+ * The vertices of mesh `id`'s convex hull as MuJoCo computed it (mesh_graph: numvert, numface,
+ * vert_edgeadr[numvert], vert_globalid[numvert], …), or all its vertices when it has no hull.
+ */
+function meshHull(m: MjModelHandle, id: number): Vec3[] | undefined {
+  if (!(id >= 0)) return undefined;
+  const vert = arr(m, 'mesh_vert');
+  const adr = arr(m, 'mesh_vertadr')[id];
+  const num = arr(m, 'mesh_vertnum')[id];
+  const graphadr = arr(m, 'mesh_graphadr')[id] ?? -1;
+  const graph = arr(m, 'mesh_graph');
+  const ids = graphadr >= 0 ? Array.from({ length: graph[graphadr] }, (_, k) => graph[graphadr + 2 + graph[graphadr] + k]) : Array.from({ length: num }, (_, k) => k);
+  return ids.map((k) => v3(vert, adr + k));
+}
+
 /** Copy what the importer needs out of a compiled model. */
 export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
   const all = names(m);
@@ -239,6 +275,17 @@ export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledMode
     timestep: opt.timestep,
     gravity: v3(opt.gravity, 0),
     contactDisabled: (Number(opt.disableflags) & contactBit) !== 0,
+    filterParentDisabled: (Number(opt.disableflags) & (rt.mj.mjtDisableBit.mjDSBL_FILTERPARENT?.value ?? 1024)) !== 0,
+    // exclude_signature = (body1 << 16) + body2
+    excludes: Array.from(arr(m, 'exclude_signature'), (sig): [number, number] => [Math.floor(sig / 65536), sig % 65536]),
+    pairs: range(n('npair')).map((k) => ({
+      geom1: arr(m, 'pair_geom1')[k],
+      geom2: arr(m, 'pair_geom2')[k],
+      condim: arr(m, 'pair_dim')[k],
+      friction: arr(m, 'pair_friction')[5 * k],
+      margin: arr(m, 'pair_margin')[k],
+      gap: arr(m, 'pair_gap')[k],
+    })),
     qpos0: Array.from(arr(m, 'qpos0')),
     bodies: range(n('nbody')).map((i) => ({
       name: nameAt(all, nameAdr('name_bodyadr')[i]),
@@ -275,6 +322,11 @@ export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledMode
       friction: v3(arr(m, 'geom_friction'), i),
       contype: arr(m, 'geom_contype')[i],
       conaffinity: arr(m, 'geom_conaffinity')[i],
+      margin: arr(m, 'geom_margin')[i] ?? 0,
+      gap: arr(m, 'geom_gap')[i] ?? 0,
+      priority: arr(m, 'geom_priority')[i] ?? 0,
+      condim: arr(m, 'geom_condim')[i] ?? 3,
+      hull: gt.get(arr(m, 'geom_type')[i]) === 'mesh' ? meshHull(m, arr(m, 'geom_dataid')[i]) : undefined,
     })),
     equalities: range(n('neq')).map((i) => {
       const data = Array.from(arr(m, 'eq_data')).slice(11 * i, 11 * i + 11);

@@ -192,7 +192,7 @@ test('a box resting on the ground plane from a parsed scene: four contacts, norm
       "shapes": [ { "type": "box", "halfExtents": [0.5, 0.25, 0.25], "friction": 0.25, "restitution": 0.3 } ] } ] }`);
   assert.deepEqual(r.diagnostics, []);
   const s = r.scene!;
-  assert.deepEqual(s.solver.contacts, { enabled: true, margin: 0, level: 'position', jointedCollide: false, penetrationTolerance: 1e-3 });
+  assert.deepEqual(s.solver.contacts, { enabled: true, margin: 0, level: 'position', jointedCollide: false, penetrationTolerance: 1e-3, frictionRule: 'geometric' });
   const cs = detectContacts(s, posesOf(s));
   assert.equal(cs.length, 4);
   for (const c of cs) {

@@ -117,9 +117,11 @@ test('fuzz: random shapes, world and contact settings never throw; parsed shapes
           assert.ok(world, 'a plane on a body');
           assert.ok(Math.abs(Math.hypot(...sh.normal) - 1) < 1e-12 && Number.isFinite(sh.offset));
         } else if (sh.type === 'box') assert.ok(sh.halfExtents.every((h) => h > 0 && Number.isFinite(h)));
+        else if (sh.type === 'ellipsoid') assert.ok(sh.radii.every((h) => h > 0 && Number.isFinite(h)));
+        else if (sh.type === 'convex') assert.ok(sh.vertices.length >= 4 && sh.vertices.every((v) => v.every(Number.isFinite)));
         else {
           assert.ok(sh.radius > 0 && Number.isFinite(sh.radius));
-          if (sh.type === 'capsule') assert.ok(sh.halfLength > 0 && Number.isFinite(sh.halfLength));
+          if (sh.type === 'capsule' || sh.type === 'cylinder') assert.ok(sh.halfLength > 0 && Number.isFinite(sh.halfLength));
         }
       };
       for (const b of s.bodies) for (const sh of b.shapes) check(sh, false);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectModel, nodeFileAccess, type LoadOptions } from '../../src/import/index';
 import { loadMujoco, type MjModelHandle } from '../../src/import/mujoco';
-import { Codes, type Diagnostic, type SystemSnapshot, type Vec3 } from '../../src/engine';
+import { type Diagnostic, type SystemSnapshot, type Vec3 } from '../../src/engine';
 import { perpendicularBasis } from '../../src/engine/core/math';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures', 'import');
@@ -19,16 +19,15 @@ export async function importFixture(name: string, opts: LoadOptions = {}) {
 }
 
 /**
- * The only diagnostic is the CL606 note that the `shapes` shapes are not in contact (the converted
- * scene uses the acceleration formulation), related to the first geom of the worldbody.
+ * No diagnostic at all: the converted scene solves the contacts of its `shapes` shapes (velocity
+ * formulation, contacts on), so nothing is left out of a model of joints and geoms.
  */
-export function assertOnlyContactsNote(diagnostics: readonly Diagnostic[], shapes: number, text: string): void {
-  assert.equal(diagnostics.length, 1, JSON.stringify(diagnostics));
-  const d = diagnostics[0];
-  assert.equal(d.code, Codes.notSimulated);
-  assert.equal(d.severity, 'information');
-  assert.match(d.message, new RegExp(`^Not simulated: contacts \\(${shapes} shapes?, kept for the view and Export as Scene; set solver\\.formulation to "velocity" or "nonlinear" there`));
-  assert.equal(d.related?.[0]?.range.start.line, lineOf(text, '<geom', '<worldbody'));
+export function assertContactsSolved(diagnostics: readonly Diagnostic[], scene: { solver: { formulation: string; contacts: { enabled: boolean } }; world: { shapes: unknown[] }; bodies: { shapes: unknown[] }[] } | undefined, shapes: number): void {
+  assert.deepEqual(diagnostics, []);
+  assert.ok(scene);
+  assert.equal(scene.world.shapes.length + scene.bodies.reduce((n, b) => n + b.shapes.length, 0), shapes);
+  assert.equal(scene.solver.formulation, 'velocity');
+  assert.equal(scene.solver.contacts.enabled, true);
 }
 
 /** 0-based line of the first line containing `needle` (after `after`, if given). */

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Codes, DEFAULT_SOLVER, inspectParsed, type Vec3 } from '../../src/engine';
 import { loadModel } from '../../src/import/index';
-import { assertClose, assertOnlyContactsNote, assertRows, ballRows, checkMassProperties, hingePerpRows, importFixture, lineOf, mujocoReference } from './import-helpers';
+import { assertClose, assertContactsSolved, assertRows, ballRows, checkMassProperties, hingePerpRows, importFixture, lineOf, mujocoReference } from './import-helpers';
 
 const hingeRows = (ref: Awaited<ReturnType<typeof mujocoReference>>, A: string, B: string, joint: string) => {
   const j = ref.jointNames.indexOf(joint);
@@ -15,7 +15,7 @@ const hingeRows = (ref: Awaited<ReturnType<typeof mujocoReference>>, A: string, 
 test('defaults and childclass: joint axes and geom types come from the classes; mass, COM, M⁻¹ and rows match MuJoCo', async () => {
   const r = await importFixture('defaults-childclass.xml');
   const ref = await mujocoReference('defaults-childclass.xml');
-  assertOnlyContactsNote(r.diagnostics, 5, r.text);
+  assertContactsSolved(r.diagnostics, r.parse.scene, 5);
   const snap = r.snapshot!;
   checkMassProperties(snap, ref);
   // childclass "arm" turns the default y axis into x; the pendulum keeps the top-level default.
@@ -38,15 +38,15 @@ test('defaults and childclass: joint axes and geom types come from the classes; 
   const floor = scene.world.shapes[0];
   assert.ok(floor.type === 'plane');
   assertClose(floor.type === 'plane' ? [...floor.normal, floor.offset] : [], [0, 0, 1, -2], 'floor');
-  // Contacts are off (acceleration formulation), with fresh settings objects, never the shared defaults.
-  assert.equal(scene.solver.contacts.enabled, false);
+  // Contacts are on (velocity formulation), with fresh settings objects, never the shared defaults.
+  assert.equal(scene.solver.contacts.enabled, true);
   assert.notEqual(scene.solver.contacts, DEFAULT_SOLVER.contacts);
 });
 
 test('a body placed by a rotated <frame>: axis, anchor and principal frame as MuJoCo compiles them', async () => {
   const r = await importFixture('frame.xml');
   const ref = await mujocoReference('frame.xml');
-  assertOnlyContactsNote(r.diagnostics, 2, r.text);
+  assertContactsSolved(r.diagnostics, r.parse.scene, 2);
   const snap = r.snapshot!;
   checkMassProperties(snap, ref);
   const j = ref.jointNames.indexOf('hinge');
@@ -91,7 +91,7 @@ test('inertia from geoms: the body sits at its centre of mass, oriented along Mu
   checkMassProperties(snap, ref);
   assertRows(snap, 'ball', ballRows(ref, 'world', 'lump', ref.xanchor[0]));
   // The only diagnostic: the contacts note, related to the first geom's line.
-  assertOnlyContactsNote(r.diagnostics, 3, r.text);
+  assertContactsSolved(r.diagnostics, r.parse.scene, 3);
 });
 
 const inline = (body: string, extra = '') => `<mujoco model="inline">
@@ -112,7 +112,7 @@ test('two hinges meeting in one point → universal (ball + the angle between th
       <joint name="pitch" type="hinge" axis="0 1 0" pos="0 0 0.1"/>
       <geom type="box" size="0.1 0.05 0.02"/>`);
   const { parse, r } = await inspectInline(two);
-  assertOnlyContactsNote(parse.diagnostics, 1, two);
+  assertContactsSolved(parse.diagnostics, parse.scene, 1);
   const c = parse.scene!.constraints[0];
   assert.equal(c.type, 'universal');
   assert.equal(c.name, 'yaw+pitch');
@@ -195,7 +195,7 @@ test('a massless body is merged into its parent (MuJoCo allows no massless body 
   assert.match(d.message, /`mount` has no mass: merged into `arm`\.$/);
   assert.deepEqual(parse.scene!.bodies.map((b) => b.name), ['arm', 'tool']);
   assert.deepEqual(parse.scene!.constraints.map((c) => [c.name, c.type, c.bodyA, c.bodyB]), [['shoulder', 'hinge', 'world', 'arm'], ['spin', 'hinge', 'arm', 'tool']]);
-  assert.match(parse.diagnostics.find((x) => x.code === Codes.notSimulated)!.message, /cylinder geoms \(`geom1`\)/);
+  assert.deepEqual(parse.scene!.bodies[1].shapes.map((s) => s.type), ['cylinder'], 'a cylinder is simulated');
   // A massless body with a joint is MuJoCo's error, shown on its element.
   const bad = xml.replace('<site name="tcp"/>', '<joint name="j" type="hinge"/>');
   const b = await inspectInline(bad);

@@ -2,7 +2,7 @@
 // detection reads, and the gaps it finds equal MuJoCo's own contact distances on the same model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Codes, detectContacts, parseScene, type Quat, type Vec3 } from '../../src/engine';
+import { detectContacts, parseScene, type Quat, type Vec3 } from '../../src/engine';
 import { exportScene, loadModel } from '../../src/import/index';
 import { loadMujoco } from '../../src/import/mujoco';
 
@@ -34,8 +34,9 @@ test('converted shapes collide: the engine finds the pairs MuJoCo finds, with Mu
   const parse = await load();
   const scene = parse.scene!;
   assert.ok(scene, JSON.stringify(parse.diagnostics));
-  assert.deepEqual(parse.diagnostics.map((d) => d.code), [Codes.notSimulated], 'only the note that contacts are not solved here');
-  assert.equal(scene.solver.contacts.enabled, false);
+  assert.deepEqual(parse.diagnostics.map((d) => d.code), [], 'nothing left out: contacts are solved');
+  assert.equal(scene.solver.contacts.enabled, true);
+  assert.equal(scene.solver.formulation, 'velocity');
 
   // Our detection, with contacts switched on, at the initial poses.
   const poses = scene.bodies.map((b) => ({ p: b.position as Vec3, q: b.orientation as Quat }));
@@ -80,5 +81,7 @@ test('the exported scene carries the shapes and reads back without a diagnostic'
   assert.deepEqual(back.diagnostics, []);
   assert.deepEqual(back.scene!.bodies.map((b) => b.shapes.map((s) => [s.name, s.type])), [[['ball', 'sphere']], [['crate', 'box']], [['pill', 'capsule']], [['ball2', 'sphere']]]);
   assert.deepEqual(back.scene!.world.shapes.map((s) => s.type), ['plane']);
-  assert.equal(back.scene!.solver.contacts.enabled, false, 'contacts stay off, as in the import');
+  assert.equal(back.scene!.solver.contacts.enabled, true, 'contacts on, as in the import');
+  assert.equal(back.scene!.solver.contacts.frictionRule, 'max');
+  assert.equal(back.scene!.solver.formulation, 'velocity');
 });

@@ -119,7 +119,7 @@ test('minimal scene: every default filled in', () => {
     conditionWarning: 1e6,
     violationTolerance: 1e-6,
     driftTolerance: 1e-3,
-    contacts: { enabled: false, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3 },
+    contacts: { enabled: false, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3, frictionRule: 'geometric' },
     newton: { maxIterations: 20, tolerance: 1e-10, lineSearch: true },
     regularization: 1e-6,
     fb: { alpha: 1, beta: 1 },

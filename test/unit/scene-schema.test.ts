@@ -318,7 +318,16 @@ test('shapes: the schema rejects what the parser rejects at the field level', ()
   const body = (shape: unknown) => ({ solver: { formulation: 'velocity' }, bodies: [{ name: 'A', mass: 1, shapes: [shape] }] });
   const bad: unknown[] = [
     body({ type: 'plane' }),
+    body({ type: 'cone', radius: 1 }),
     body({ type: 'cylinder', radius: 1 }),
+    body({ type: 'ellipsoid', radii: [1, 0, 1] }),
+    body({ type: 'convex', vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0]] }),
+    body({ type: 'sphere', radius: 1, condim: 2 }),
+    body({ type: 'sphere', radius: 1, contype: -1 }),
+    body({ type: 'sphere', radius: 1, margin: -0.1 }),
+    { bodies: [], world: { exclude: [{ bodyA: 'A' }] } },
+    { bodies: [], world: { pairs: [{ bodyA: 'world', shapeA: 'x', bodyB: 'world' }] } },
+    { bodies: [], solver: { contacts: { frictionRule: 'min' } } },
     body({ type: 'sphere' }),
     body({ type: 'sphere', radius: 0 }),
     body({ type: 'box', halfExtents: [1, 0, 1] }),
@@ -347,6 +356,7 @@ test('property: a scene with shapes the parser accepts without any diagnostic is
   const mostly = <T,>(good: fc.Arbitrary<T>, any: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: good }, { weight: 1, arbitrary: any });
   const unit = fc.double({ min: 0, max: 1, noNaN: true });
   const pos = fc.double({ min: 0.01, max: 2, noNaN: true });
+  const rarely = <T,>(good: fc.Arbitrary<T>, any: fc.Arbitrary<T>) => fc.oneof({ weight: 40, arbitrary: good }, { weight: 1, arbitrary: any });
   const fieldArb: Record<string, fc.Arbitrary<unknown>> = {
     name: fc.constantFrom('s', 'lid'),
     radius: mostly(pos, num),
@@ -358,6 +368,15 @@ test('property: a scene with shapes the parser accepts without any diagnostic is
     orientation: fc.constantFrom([0, 0, 0, 1], [0, 0, 1, 0]),
     friction: mostly(unit, num),
     restitution: mostly(unit, num),
+    radii: mostly(fc.array(pos, { minLength: 3, maxLength: 3 }), v3),
+    vertices: mostly<number[][]>(fc.constant([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]), fc.constant([[0, 0, 0], [1, 0, 0], [0, 1, 0]])),
+    // the collision rules: many optional fields, so a bad value only rarely
+    contype: rarely(fc.constantFrom(0, 1, 3), fc.constantFrom(-1, 0.5)),
+    conaffinity: rarely(fc.constantFrom(0, 1, 2), fc.constantFrom(-1, 2.5)),
+    margin: rarely(unit, num),
+    gap: rarely(unit, num),
+    priority: rarely(fc.constantFrom(0, 1, -2), fc.constant(0.5)),
+    condim: rarely(fc.constantFrom(1, 3, 4, 6), fc.constant(2)),
   };
   // Mostly the fields of the type (required ones always), sometimes one of another type.
   const shape = fc.oneof(

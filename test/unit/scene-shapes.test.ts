@@ -57,7 +57,7 @@ test('shapes: defaults filled in, every field read, names and indices', () => {
   assert.deepEqual([tilted.offset, tilted.friction, tilted.normal[0]], [-2, 1, 0]);
   assert.ok(Math.abs(tilted.normal[1] - 0.6) < 1e-15 && Math.abs(tilted.normal[2] - 0.8) < 1e-15);
   assert.equal(floor.type, 'box');
-  assert.deepEqual(r.scene!.solver.contacts, { enabled: true, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3 });
+  assert.deepEqual(r.scene!.solver.contacts, { enabled: true, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3, frictionRule: 'geometric' });
 });
 
 test('solver: contacts, newton, regularization, fb, pgs read; defaults depend on shapes and formulation', () => {
@@ -70,21 +70,21 @@ test('solver: contacts, newton, regularization, fb, pgs read; defaults depend on
   assert.deepEqual(r.diagnostics, []);
   const s = r.scene!.solver;
   assert.equal(s.formulation, 'nonlinear');
-  assert.deepEqual(s.contacts, { enabled: false, margin: 0.01, level: 'velocity', jointedCollide: true, penetrationTolerance: 0.002 });
+  assert.deepEqual(s.contacts, { enabled: false, margin: 0.01, level: 'velocity', jointedCollide: true, penetrationTolerance: 0.002, frictionRule: 'geometric' });
   assert.deepEqual(s.newton, { maxIterations: 5, tolerance: 1e-8, lineSearch: false });
   assert.equal(s.regularization, 0);
   assert.deepEqual(s.fb, { alpha: 2, beta: 0.5 });
   assert.deepEqual(s.pgs, { iterations: 7, tolerance: 0 });
   // Defaults: nonlinear → position level; shapes anywhere (here only in the world) → enabled.
   const d = parseScene('{ "solver": { "formulation": "nonlinear" }, "bodies": [], "world": { "shapes": [ { "type": "plane" } ] } }').scene!.solver;
-  assert.deepEqual(d.contacts, { enabled: true, margin: 0, level: 'position', jointedCollide: false, penetrationTolerance: 1e-3 });
+  assert.deepEqual(d.contacts, { enabled: true, margin: 0, level: 'position', jointedCollide: false, penetrationTolerance: 1e-3, frictionRule: 'geometric' });
   assert.deepEqual(d.newton, { maxIterations: 20, tolerance: 1e-10, lineSearch: true });
   assert.equal(d.regularization, 1e-6);
   assert.deepEqual(d.fb, { alpha: 1, beta: 1 });
   assert.deepEqual(d.pgs, { iterations: 100, tolerance: 1e-10 });
   // No shapes: disabled; velocity formulation: velocity level.
   const v = parseScene('{ "solver": { "formulation": "velocity" }, "bodies": [ { "name": "A", "mass": 1 } ] }').scene!;
-  assert.deepEqual(v.solver.contacts, { enabled: false, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3 });
+  assert.deepEqual(v.solver.contacts, { enabled: false, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3, frictionRule: 'geometric' });
   assert.deepEqual(v.world, { shapes: [] });
   assert.deepEqual(v.bodies[0].shapes, []);
 });
@@ -136,16 +136,16 @@ test('CL114: a plane on a body (error on its type); fine in the world', () => {
 });
 
 test('CL115: unknown shape type, with "Change to" fixes (planes only offered in the world)', () => {
-  const text = withShapes('{ "type": "cylinder", "radius": 1 }, { "type": "sphre", "radius": 1 }', '{ "type": "plan" }');
+  const text = withShapes('{ "type": "cone", "radius": 1 }, { "type": "sphre", "radius": 1 }', '{ "type": "plan" }');
   const r = parseScene(text);
   assert.deepEqual(codes(r), Array(3).fill(Codes.unknownShapeType));
-  assert.deepEqual(r.diagnostics.map((d) => d.range), [find(text, '"cylinder"'), find(text, '"sphre"'), find(text, '"plan"')]);
-  assert.match(r.diagnostics[0].message, /"cylinder" is not a shape type. Use one of: "sphere", "box", "capsule"\./);
-  assert.deepEqual(r.diagnostics[0].data?.allowed, ['sphere', 'box', 'capsule']);
+  assert.deepEqual(r.diagnostics.map((d) => d.range), [find(text, '"cone"'), find(text, '"sphre"'), find(text, '"plan"')]);
+  assert.match(r.diagnostics[0].message, /"cone" is not a shape type. Use one of: "sphere", "box", "capsule", "cylinder", "ellipsoid", "convex"\./);
+  assert.deepEqual(r.diagnostics[0].data?.allowed, ['sphere', 'box', 'capsule', 'cylinder', 'ellipsoid', 'convex']);
   const sphere = fix(r.diagnostics[1], 'Change to `sphere`');
   assert.equal(sphere.preferred, true);
   assert.ok(!r.diagnostics[1].fixes!.some((f) => f.title.includes('plane')));
-  assert.deepEqual(r.diagnostics[2].data?.allowed, ['sphere', 'box', 'capsule', 'plane']);
+  assert.deepEqual(r.diagnostics[2].data?.allowed, ['sphere', 'box', 'capsule', 'cylinder', 'ellipsoid', 'convex', 'plane']);
   const fixed = applyTextEdits(applyTextEdits(text, fix(r.diagnostics[2], 'Change to `plane`').edits), []);
   assert.ok(fixed.includes('{ "type": "plane" }'));
 });

@@ -237,3 +237,21 @@ test('glyph unit and arrow scales: positive, finite, the longest arrow bounded b
   assert.ok(info.force && info.force.px > 20 && info.force.px <= 60.0001, `reference arrow ${JSON.stringify(info.force)}`);
   assert.equal(legendInfo(data, f, s, 0.005, 'off').force, undefined);
 });
+
+test('legend: a moving body through the floor is named (never just "ok"); one resting on it is not', () => {
+  // contacts solved by nothing (acceleration formulation): the ball falls through the plane
+  const text = JSON.stringify({
+    name: 'fall',
+    solver: { dt: 0.01, formulation: 'acceleration' },
+    bodies: [
+      { name: 'ball', mass: 1, position: [0, 0, 0.1], shapes: [{ type: 'sphere', radius: 0.1 }] },
+      { name: 'post', mass: 1, fixed: true, position: [1, 0, -1] },
+    ],
+    world: { shapes: [{ type: 'plane' }] },
+  });
+  const { m } = model(text, 30);
+  const data = sceneData(m);
+  const info = (k: number) => legendInfo(data, frameAt(m, data, k), arrowScales(m, data, frameAt(m, data, k), 0), 0.01, 'all');
+  assert.deepEqual(info(0).belowFloor, [], 'at rest on the floor at first');
+  assert.deepEqual(info(30).belowFloor, ['ball'], 'after 0.3 s of free fall its centre is 0.34 m below the floor; the fixed post is not named');
+});

@@ -24,6 +24,24 @@ export interface LegendInfo {
   force?: { value: number; px: number };
   torque?: { value: number; px: number };
   note: string;
+  /** Moving bodies whose centre of mass is below a world plane (through the floor): never "ok". */
+  belowFloor: string[];
+}
+
+/** Below a floor by more than this (m), a body has left the world it was meant to stay in. */
+export const BELOW_FLOOR_TOLERANCE = 1e-3;
+
+/** Names of the moving bodies whose centre of mass lies on the solid side of a world plane by more than the tolerance. */
+export function bodiesBelowFloor(d: SceneData, f: Frame): string[] {
+  const planes = d.worldShapes.filter((s) => s.type === 'plane');
+  if (!planes.length) return [];
+  const out: string[] = [];
+  d.bodies.forEach((b, i) => {
+    if (b.fixed) return;
+    const p = [f.poses[7 * i], f.poses[7 * i + 1], f.poses[7 * i + 2]];
+    if (planes.some((pl) => pl.normal[0] * p[0] + pl.normal[1] * p[1] + pl.normal[2] * p[2] - pl.offset < -BELOW_FLOOR_TOLERANCE)) out.push(b.name);
+  });
+  return out;
 }
 
 export interface Scales {
@@ -118,6 +136,7 @@ export function legendInfo(d: SceneData, f: Frame, s: Scales, upp: number, mode:
     force: anyF ? reference(s.force, upp) : undefined,
     torque: anyT ? reference(s.torque, upp) : undefined,
     note: notes.join(' · '),
+    belowFloor: bodiesBelowFloor(d, f),
   };
 }
 

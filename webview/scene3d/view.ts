@@ -464,7 +464,7 @@ export class SceneView3D {
     const label = (t: Target | undefined): ReturnType<typeof targetLabel> => targetLabel(this.data!, this.frame!, t, (p) => project(this.orbit.camera, p, W, H));
     o.setLabels(label(this.hover), label(this.sel));
     const info = legendInfo(this.data, this.frame, this.scales, upp, this.forceMode, this.sel?.kind === 'constraint' ? this.sel.index : -1);
-    const key = JSON.stringify([...info.states, info.redundantSet, [...info.contacts], info.force, info.torque, info.note]);
+    const key = JSON.stringify([...info.states, info.redundantSet, [...info.contacts], info.force, info.torque, info.note, info.belowFloor]);
     if (key !== this.legendKey) {
       this.legendKey = key;
       o.setLegend(this.pal, info);

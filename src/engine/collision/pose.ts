@@ -49,6 +49,19 @@ export function poseShape(shape: ShapeSpec, owner: number, index: number, p: Rea
   const off = mat3MulVec(Rb as Mat3, shape.position);
   const c: Vec3 = [p[0] + off[0], p[1] + off[1], p[2] + off[2]];
   const R = mat3Mul(Rb as Mat3, quatToMat3(shape.orientation));
+  if (shape.type === 'convex') {
+    // the hull need not be centred on the shape's origin: its exact AABB from the vertices
+    const lo: Vec3 = [Infinity, Infinity, Infinity];
+    const hi: Vec3 = [-Infinity, -Infinity, -Infinity];
+    for (const v of shape.vertices) {
+      for (let i = 0; i < 3; i++) {
+        const w = c[i] + R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
+        if (w < lo[i]) lo[i] = w;
+        if (w > hi[i]) hi[i] = w;
+      }
+    }
+    return { shape, owner, index, c, R, lo, hi };
+  }
   const e = extent(shape, R);
   return { shape, owner, index, c, R, lo: [c[0] - e[0], c[1] - e[1], c[2] - e[2]], hi: [c[0] + e[0], c[1] + e[1], c[2] + e[2]] };
 }
@@ -62,6 +75,22 @@ function extent(shape: ShapeSpec, R: Readonly<Mat3>): Vec3 {
       const r = shape.radius;
       const L = shape.halfLength;
       return [Math.abs(R[2]) * L + r, Math.abs(R[5]) * L + r, Math.abs(R[8]) * L + r];
+    }
+    case 'cylinder': {
+      const L = shape.halfLength;
+      const r = shape.radius;
+      const out: Vec3 = [0, 0, 0];
+      for (let i = 0; i < 3; i++) {
+        const a = R[i * 3 + 2];
+        out[i] = Math.abs(a) * L + r * Math.sqrt(Math.max(0, 1 - a * a));
+      }
+      return out;
+    }
+    case 'ellipsoid': {
+      const [a, b, c] = shape.radii;
+      const out: Vec3 = [0, 0, 0];
+      for (let i = 0; i < 3; i++) out[i] = Math.hypot(R[i * 3] * a, R[i * 3 + 1] * b, R[i * 3 + 2] * c);
+      return out;
     }
     case 'box': {
       const h = shape.halfExtents;

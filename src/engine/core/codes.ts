@@ -146,7 +146,7 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.fileRefused]: 'An <include> or asset file is outside the workspace folder, a URL, missing or too large: it is not read, and the model cannot be compiled without it.',
   [Codes.mujocoError]: 'MuJoCo\'s compiler rejected the model; the message is MuJoCo\'s, placed on the element it names.',
   [Codes.unsupportedJoint]: 'The joints between a body and its parent have no equivalent constraint (only one hinge, slide, ball or free joint, a weld, or two or three hinges meeting in one point). The body is left without a joint constraint.',
-  [Codes.notSimulated]: 'Parts of the model the constraint engine does not simulate (other geom types, tendons, actuators, sensors, joint limits, …), listed once.',
+  [Codes.notSimulated]: 'Parts of the model the constraint engine does not simulate (height fields, torsional and rolling friction, tendons, actuators, sensors, joint limits, …), listed once.',
   [Codes.masslessBody]: 'A body without mass is merged into its parent (its joints, if any, join those of its children).',
   [Codes.mimicMissing]: 'A URDF <mimic> did not arrive in MuJoCo\'s compiled model as a joint equality; the coupler is added from the XML.',
   [Codes.unknownKeyframe]: 'The requested <key> does not exist; the model\'s reference configuration qpos0 is used.',

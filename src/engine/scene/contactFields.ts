@@ -1,21 +1,26 @@
 // The field tables and defaults of shapes, `world` and the contact-solver settings (scene format
 // v1). The parsers (shapes.ts, contactSettings.ts) read exactly these fields;
 // test/unit/scene-schema.test.ts checks that schemas/scene.schema.json lists the same ones.
-import type { ContactLevel, ContactSettings, FbSettings, NewtonSettings, PgsSettings, ShapeType } from './contactSpec';
+import type { ContactLevel, ContactSettings, FbSettings, FrictionRule, NewtonSettings, PgsSettings, ShapeType } from './contactSpec';
 import type { Vec3 } from '../types';
 
-export const SHAPE_TYPES: readonly ShapeType[] = ['sphere', 'box', 'capsule', 'plane'];
+export const SHAPE_TYPES: readonly ShapeType[] = ['sphere', 'box', 'capsule', 'cylinder', 'ellipsoid', 'convex', 'plane'];
 /** Planes are world shapes only. */
-export const BODY_SHAPE_TYPES: readonly ShapeType[] = ['sphere', 'box', 'capsule'];
+export const BODY_SHAPE_TYPES: readonly ShapeType[] = ['sphere', 'box', 'capsule', 'cylinder', 'ellipsoid', 'convex'];
 
 /** Fields every shape has (a plane has no pose: not `position` nor `orientation`). */
-export const SHAPE_COMMON_FIELDS = ['type', 'name', 'position', 'orientation', 'friction', 'restitution'] as const;
+export const SHAPE_COMMON_FIELDS = ['type', 'name', 'position', 'orientation', 'friction', 'restitution', 'contype', 'conaffinity', 'margin', 'gap', 'priority', 'condim'] as const;
+/** The contact dimensions a shape may ask for (MuJoCo's condim): 1 frictionless, 3 sliding, 4 torsional, 6 rolling. */
+export const CONDIMS: readonly number[] = [1, 3, 4, 6];
 
 /** The additional fields of each shape type. */
 export const SHAPE_TYPE_FIELDS: Readonly<Record<ShapeType, readonly string[]>> = {
   sphere: ['radius'],
   box: ['halfExtents'],
   capsule: ['radius', 'halfLength'],
+  cylinder: ['radius', 'halfLength'],
+  ellipsoid: ['radii'],
+  convex: ['vertices'],
   plane: ['normal', 'offset'],
 };
 
@@ -24,6 +29,9 @@ export const SHAPE_REQUIRED_FIELDS: Readonly<Record<ShapeType, readonly string[]
   sphere: ['radius'],
   box: ['halfExtents'],
   capsule: ['radius', 'halfLength'],
+  cylinder: ['radius', 'halfLength'],
+  ellipsoid: ['radii'],
+  convex: ['vertices'],
   plane: [],
 };
 
@@ -37,9 +45,15 @@ export function shapeFields(type: ShapeType): readonly string[] {
 export const SHAPE_ALL_FIELDS: readonly string[] = [...SHAPE_COMMON_FIELDS, ...new Set(Object.values(SHAPE_TYPE_FIELDS).flat())];
 
 /** Fields of the top-level `world`. */
-export const WORLD_FIELDS = ['shapes'] as const;
+export const WORLD_FIELDS = ['shapes', 'exclude', 'pairs'] as const;
+/** Fields of an entry of `world.exclude` and of `world.pairs`. */
+export const EXCLUDE_FIELDS = ['bodyA', 'bodyB'] as const;
+export const PAIR_FIELDS = ['bodyA', 'shapeA', 'bodyB', 'shapeB', 'friction', 'margin', 'gap', 'condim'] as const;
+/** The most vertices of a convex shape (its hull is computed on every parse). */
+export const MAX_CONVEX_VERTICES = 4096;
 /** Fields of `solver.contacts`, `solver.newton`, `solver.fb`, `solver.pgs`. */
-export const CONTACTS_FIELDS = ['enabled', 'margin', 'level', 'jointedCollide', 'penetrationTolerance'] as const;
+export const CONTACTS_FIELDS = ['enabled', 'margin', 'level', 'jointedCollide', 'penetrationTolerance', 'frictionRule'] as const;
+export const FRICTION_RULES: readonly FrictionRule[] = ['geometric', 'max'];
 export const NEWTON_FIELDS = ['maxIterations', 'tolerance', 'lineSearch'] as const;
 export const FB_FIELDS = ['alpha', 'beta'] as const;
 export const PGS_FIELDS = ['iterations', 'tolerance'] as const;
@@ -58,7 +72,7 @@ export const DEFAULT_PLANE_OFFSET = 0;
  * `enabled` is true when any shape exists (unless given), and `level` is 'position' for the
  * nonlinear formulation (unless given).
  */
-export const DEFAULT_CONTACTS: Readonly<ContactSettings> = { enabled: false, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3 };
+export const DEFAULT_CONTACTS: Readonly<ContactSettings> = { enabled: false, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3, frictionRule: 'geometric' };
 export const DEFAULT_NEWTON: Readonly<NewtonSettings> = { maxIterations: 20, tolerance: 1e-10, lineSearch: true };
 export const DEFAULT_REGULARIZATION = 1e-6;
 export const DEFAULT_FB: Readonly<FbSettings> = { alpha: 1, beta: 1 };

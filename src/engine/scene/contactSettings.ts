@@ -17,6 +17,7 @@ import {
   DEFAULT_PGS,
   DEFAULT_REGULARIZATION,
   FB_FIELDS,
+  FRICTION_RULES,
   NEWTON_FIELDS,
   PGS_FIELDS,
 } from './contactFields';
@@ -58,6 +59,8 @@ export function readContactSettings(r: FieldReader, top: FieldObject, s: SolverS
       if (typeof jc === 'boolean') s.contacts.jointedCollide = jc;
       const pt = r.number(contacts, 'penetrationTolerance', '`solver.contacts.penetrationTolerance`', { min: 0 }, {});
       if (typeof pt === 'number') s.contacts.penetrationTolerance = pt;
+      const fr = r.enumeration(contacts, 'frictionRule', '`solver.contacts.frictionRule`', FRICTION_RULES, {});
+      if (typeof fr === 'string') s.contacts.frictionRule = fr;
     }
     const newton = sub(r, solver, 'newton', NEWTON_FIELDS, '{ "maxIterations": 20 }');
     if (newton) {

@@ -3,9 +3,26 @@
 // at position level), which read them. Pure types and the two combination rules.
 import type { Quat, Vec3 } from '../types';
 
-export type ShapeType = 'sphere' | 'box' | 'capsule' | 'plane';
+export type ShapeType = 'sphere' | 'box' | 'capsule' | 'cylinder' | 'ellipsoid' | 'convex' | 'plane';
 
-interface ShapeBase {
+/**
+ * MuJoCo's per-geom collision rules, all optional (defaults in brackets). Two shapes may touch when
+ * (contypeA & conaffinityB) ≠ 0 or (contypeB & conaffinityA) ≠ 0 [1, 1: always]. The pair's margin
+ * and gap are the sums of the two shapes' [0, 0]: a contact is kept while the distance is at most
+ * margin + gap, and the solver holds the surfaces `margin` apart. Friction and `condim` come from the
+ * shape of higher `priority` [0]; on equal priority the friction rule of `solver.contacts` combines
+ * the frictions and the larger condim wins. condim 1 is frictionless, 3 [default] has sliding friction.
+ */
+export interface CollisionRules {
+  contype?: number;
+  conaffinity?: number;
+  margin?: number;
+  gap?: number;
+  priority?: number;
+  condim?: number;
+}
+
+interface ShapeBase extends CollisionRules {
   /** Given name, or `<type><index>` within its owner (e.g. `box0`). */
   name: string;
   /** Pose in the owner's frame (body frame, or world frame for world shapes). Default origin / identity. */
@@ -22,12 +39,20 @@ export interface SphereShape extends ShapeBase { type: 'sphere'; radius: number 
 export interface BoxShape extends ShapeBase { type: 'box'; halfExtents: Vec3 }
 /** Capsule along the shape's local z axis: a segment of half length `halfLength` swept by `radius`. */
 export interface CapsuleShape extends ShapeBase { type: 'capsule'; radius: number; halfLength: number }
+/** Cylinder along the shape's local z axis: radius `radius`, half height `halfLength`. */
+export interface CylinderShape extends ShapeBase { type: 'cylinder'; radius: number; halfLength: number }
+/** Ellipsoid with semi-axes `radii` along the shape's local x, y, z. */
+export interface EllipsoidShape extends ShapeBase { type: 'ellipsoid'; radii: Vec3 }
+/** The convex hull of `vertices` (shape frame); at least 4 points not all in one plane. */
+export interface ConvexShape extends ShapeBase { type: 'convex'; vertices: Vec3[] }
 /** World only: the half-space n·x ≤ offset is solid (n unit, in the world frame; position/orientation unused). */
 export interface PlaneShape extends ShapeBase { type: 'plane'; normal: Vec3; offset: number }
-export type ShapeSpec = SphereShape | BoxShape | CapsuleShape | PlaneShape;
+export type ShapeSpec = SphereShape | BoxShape | CapsuleShape | CylinderShape | EllipsoidShape | ConvexShape | PlaneShape;
 
-/** Combination rules (documented in docs/scene-format.md): μ = √(μA·μB), e = max(eA, eB). */
-export const combineFriction = (a: number, b: number): number => Math.sqrt(a * b);
+/** Combination rules (documented in docs/scene-format.md): μ = √(μA·μB) (or max, see FrictionRule), e = max(eA, eB). */
+export const combineFriction = (a: number, b: number, rule: FrictionRule = 'geometric'): number => (rule === 'max' ? Math.max(a, b) : Math.sqrt(a * b));
+/** How two frictions of equal priority combine: geometric mean (default), or MuJoCo's maximum. */
+export type FrictionRule = 'geometric' | 'max';
 export const combineRestitution = (a: number, b: number): number => Math.max(a, b);
 
 export type ContactLevel = 'position' | 'velocity';
@@ -43,6 +68,31 @@ export interface ContactSettings {
   jointedCollide: boolean;
   /** Penetration (m) above which a run reports CL501 and an initial overlap CL505 (default 1e-3). */
   penetrationTolerance: number;
+  /** Friction of two shapes of equal priority: 'geometric' (default) or 'max' (MuJoCo). */
+  frictionRule?: FrictionRule;
+}
+
+/** Two bodies (names; "world" for the world's shapes) whose shapes never touch (MuJoCo's `<exclude>`). */
+export interface ExcludeSpec {
+  bodyA: string;
+  bodyB: string;
+  index: number;
+}
+
+/**
+ * An explicit pair of shapes (MuJoCo's `<pair>`): collided whatever the filters say, with its own
+ * parameters in place of the combined ones (each optional).
+ */
+export interface PairSpec {
+  bodyA: string;
+  shapeA: string;
+  bodyB: string;
+  shapeB: string;
+  friction?: number;
+  margin?: number;
+  gap?: number;
+  condim?: number;
+  index: number;
 }
 
 export interface NewtonSettings { maxIterations: number; tolerance: number; lineSearch: boolean }

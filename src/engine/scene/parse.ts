@@ -14,6 +14,7 @@ import { reportUnsolvedJointRows } from './jointLimits';
 import { readActuators } from './drives';
 import { DEFAULT_GRAVITY, DEFAULT_SCENE_NAME, SCENE_FIELDS } from './fields';
 import { BAD, describe, FieldReader } from './reader';
+import { readWorldRules } from './shapeRules';
 import { readWorld } from './shapes';
 import { readSolver } from './solver';
 import { LineIndex, createSourceMap, findProperty } from './text';
@@ -170,6 +171,8 @@ function readScene(r: FieldReader, root: Node, lim: Limits): SceneSpec {
   resolveCouplers(r, couplers, constraints);
   reportDuplicateConstraintNames(r, named);
   const world = readWorld(r, top);
+  const worldNode = r.valueOf(top, 'world');
+  readWorldRules(r, worldNode === undefined || typeof worldNode === 'symbol' ? undefined : worldNode, bodies, world);
   readContactSettings(r, top, solver, bodies, world);
   reportUnsolvedJointRows(r, top.node, solver, constraints);
   const actuators = readActuators(r, top, constraints);

@@ -19,9 +19,10 @@ import {
   shapeFields,
 } from './contactFields';
 import { ZERO_LENGTH } from './fields';
+import { convexVertices, readRules } from './shapeRules';
 import { quote, type Bad, type Data, type FieldObject, type FieldReader } from './reader';
 import { closest, findProperty, replaceNodeEdit } from './text';
-import type { JsonPath } from './spec';
+import type { JsonPath, WorldSpec } from './spec';
 
 /** Whose shapes: a body (its object and diagnostic context) or the world. */
 type Owner = { kind: 'body'; label: string; data: Data } | { kind: 'world'; data: Data };
@@ -34,7 +35,7 @@ export function readBodyShapes(r: FieldReader, o: FieldObject, bodyLabel: string
 }
 
 /** The top-level `world` object (`top` is the scene object). */
-export function readWorld(r: FieldReader, top: FieldObject): { shapes: ShapeSpec[] } {
+export function readWorld(r: FieldReader, top: FieldObject): WorldSpec {
   const node = r.valueOf(top, 'world');
   if (node === undefined || isBad(node)) return { shapes: [] };
   if (node.type !== 'object') {
@@ -118,7 +119,7 @@ function readShape(r: FieldReader, node: Node, path: JsonPath, i: number, owner:
 
   const friction = ok(r.number(o, 'friction', label('friction'), { min: 0, rangeCode: Codes.negativeFriction, expect: 'at least 0' }, data)) ?? DEFAULT_FRICTION;
   const restitution = ok(r.number(o, 'restitution', label('restitution'), { min: 0, max: 1, rangeCode: Codes.restitutionRange, expect: 'between 0 and 1' }, data)) ?? DEFAULT_RESTITUTION;
-  const base = { name, index: i, friction, restitution, position: [0, 0, 0] as Vec3, orientation: [0, 0, 0, 1] as ShapeSpec['orientation'] };
+  const base = { name, index: i, friction, restitution, position: [0, 0, 0] as Vec3, orientation: [0, 0, 0, 1] as ShapeSpec['orientation'], ...ok(readRules(r, o, label, data)) };
   if (type !== 'plane') {
     base.position = ok(r.vec3(o, 'position', label('position'), [0, 0, 0], data)) ?? base.position;
     base.orientation = ok(r.orientation(o, label('orientation'), data)) ?? base.orientation;
@@ -145,8 +146,26 @@ function readShape(r: FieldReader, node: Node, path: JsonPath, i: number, owner:
       if (radius !== undefined && halfLength !== undefined) spec = { ...base, type, radius, halfLength };
       break;
     }
+    case 'cylinder': {
+      const radius = size('radius');
+      const halfLength = size('halfLength');
+      if (radius !== undefined && halfLength !== undefined) spec = { ...base, type, radius, halfLength };
+      break;
+    }
+    case 'ellipsoid': {
+      const radii = positiveVec(r, o, 'radii', label('radii'), `${ownerText(owner, `The ellipsoid shape ${quote(name)}`)} has no \`radii\`. Add \`"radii": [a, b, c]\` (its semi-axes, each greater than 0).`, data);
+      if (radii === undefined) bad = true;
+      else spec = { ...base, type, radii };
+      break;
+    }
+    case 'convex': {
+      const vertices = convexVertices(r, o, label('vertices'), `${ownerText(owner, `The convex shape ${quote(name)}`)} has no \`vertices\`. Add \`"vertices": [[x, y, z], ...]\` (at least 4 points, not all in one plane).`, data);
+      if (vertices === undefined) bad = true;
+      else spec = { ...base, type, vertices };
+      break;
+    }
     case 'box': {
-      const h = halfExtents(r, o, label('halfExtents'), name, owner, data);
+      const h = positiveVec(r, o, 'halfExtents', label('halfExtents'), `${ownerText(owner, `The box shape ${quote(name)}`)} has no \`halfExtents\`. Add \`"halfExtents": [x, y, z]\` (half the box's size along its axes, each greater than 0).`, data);
       if (h === undefined) bad = true;
       else spec = { ...base, type, halfExtents: h };
       break;
@@ -167,20 +186,20 @@ function describeFields(type: ShapeType): string {
   return type === 'plane' ? `${extra.join(' and ')}, and no pose` : extra.join(' and ');
 }
 
-/** Three half extents, each greater than 0 (CL110 on the offending component). Required. */
-function halfExtents(r: FieldReader, o: FieldObject, label: string, name: string, owner: Owner, data: Data): Vec3 | undefined {
-  const node = r.valueOf(o, 'halfExtents');
+/** Three components, each greater than 0 (CL110 on the offending component). Required. */
+function positiveVec(r: FieldReader, o: FieldObject, key: string, label: string, missing: string, data: Data): Vec3 | undefined {
+  const node = r.valueOf(o, key);
   if (node === undefined) {
-    r.missing(o, 'halfExtents', `${ownerText(owner, `The box shape ${quote(name)}`)} has no \`halfExtents\`. Add \`"halfExtents": [x, y, z]\` (half the box's size along its axes, each greater than 0).`, data);
+    r.missing(o, key, missing, data);
     return undefined;
   }
-  const v = r.vec3(o, 'halfExtents', label, [0, 0, 0], data);
+  const v = r.vec3(o, key, label, [0, 0, 0], data);
   if (isBad(v) || isBad(node)) return undefined;
   for (let k = 0; k < 3; k++) {
     if (!(v[k] > 0)) {
-      r.report('error', Codes.nonPositiveSize, `${label}: component ${k} is ${v[k]}; every half extent must be greater than 0.`, node.children![k], {
+      r.report('error', Codes.nonPositiveSize, `${label}: component ${k} is ${v[k]}; every component must be greater than 0.`, node.children![k], {
         ...data,
-        path: [...o.path, 'halfExtents', k],
+        path: [...o.path, key, k],
         value: v[k],
       });
       return undefined;

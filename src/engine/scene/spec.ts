@@ -1,6 +1,6 @@
 // The validated scene (format v1), with every default filled in, and where each
 // value came from in the source text. Produced by `parseScene` (parse.ts).
-import type { ContactSettings, FbSettings, NewtonSettings, PgsSettings, ShapeSpec } from './contactSpec';
+import type { ContactSettings, ExcludeSpec, FbSettings, NewtonSettings, PairSpec, PgsSettings, ShapeSpec } from './contactSpec';
 import type { Diagnostic, Mat3, Quat, Range, Vec3 } from '../types';
 
 export type Stabilization = 'aerislab' | 'baumgarte' | 'none';
@@ -167,6 +167,12 @@ export interface ActuatorSpec {
   ctrl: number;
 }
 
+export interface WorldSpec {
+  shapes: ShapeSpec[];
+  exclude?: ExcludeSpec[];
+  pairs?: PairSpec[];
+}
+
 export interface SceneSpec {
   name: string;
   gravity: Vec3; // default [0,0,-9.81]
@@ -174,8 +180,8 @@ export interface SceneSpec {
   bodies: BodySpec[];
   /** Only constraints valid enough to model (unknown bodies etc. are dropped, with a diagnostic). */
   constraints: ConstraintSpec[];
-  /** Shapes fixed in the world frame (planes allowed). */
-  world: { shapes: ShapeSpec[] };
+  /** Shapes fixed in the world frame (planes allowed), body pairs that never touch, explicit shape pairs. */
+  world: WorldSpec;
   /** Actuators on hinge and slider constraints (absent or empty: none). */
   actuators?: ActuatorSpec[];
   /** The integrator the source model asked for (an imported model's MuJoCo `<option integrator>`), shown beside the one that runs. */
