@@ -70,6 +70,9 @@ export const Codes = {
   unknownKeyframe: 'CL609-unknown-keyframe',
   unsupportedEquality: 'CL610-unsupported-equality',
   mujocoUnavailable: 'CL611-mujoco-unavailable',
+  mujocoCrashed: 'CL612-mujoco-crashed',
+  modelLimit: 'CL613-model-limit',
+  badNumber: 'CL614-bad-number',
   // the engine itself
   internalError: 'CL900-internal-error',
 } as const;
@@ -137,5 +140,8 @@ export const CodeDescriptions: Record<Code, string> = {
   [Codes.unknownKeyframe]: 'The requested <key> does not exist; the model\'s reference configuration qpos0 is used.',
   [Codes.unsupportedEquality]: 'An equality constraint that cannot be converted (tendon, flex, between two fixed bodies, or on a joint that is not a single hinge or slide).',
   [Codes.mujocoUnavailable]: 'MuJoCo\'s WebAssembly could not be loaded, so the model cannot be compiled.',
+  [Codes.mujocoCrashed]: 'MuJoCo\'s WebAssembly stopped on this model (an abort, a trap or memory exhausted). The instance is discarded and the next model gets a fresh one, so nothing else is affected. Simplify the model (nesting, counts) or compile it with native MuJoCo.',
+  [Codes.modelLimit]: 'The model, with everything it includes, exceeds a limit that keeps import bounded in time and memory (total size or elements over all includes, nesting of bodies and frames, bodies, geoms, equalities, keys, <replicate> expansion); the diagnostic is on the element that crossed it, and the model is not compiled. See docs/import.md "Limits".',
+  [Codes.badNumber]: 'A number in the model is not finite (nan, inf), negative where it cannot be (mass, size, friction, timestep, solref time constant) or beyond the range the engine accepts (coordinates beyond 1e15 m, masses beyond 1e12 kg, …). The diagnostic is on the attribute; fix the value.',
   [Codes.internalError]: 'The engine failed on this input. This is a bug in Constraint Lens: please report it with the scene file.',
 };

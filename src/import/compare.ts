@@ -9,7 +9,8 @@
 import { inspectParsed, Simulation, type SystemSnapshot } from '../engine';
 import { mulMV, qmat, qmul } from './geometry';
 import type { ImportedModel, ModelParseResult } from './index';
-import { compileModel, loadMujoco, runMujoco, type MujocoRun } from './mujoco';
+import { compileModel, loadMujoco, release } from './mujoco';
+import { runMujoco, type MujocoRun } from './mujocoRun';
 
 export interface EqualityComparison {
   /** MuJoCo's name (or `<type><id>`) and our constraint's name. */
@@ -66,7 +67,7 @@ export async function compareWithMujoco(parse: ModelParseResult, steps?: number)
   try {
     run = runMujoco(rt, compiled.model, model.state.qpos, model.state.qvel, n);
   } finally {
-    compiled.model.delete();
+    if (!rt.retired) release(compiled.model);
   }
   const mujocoMs = performance.now() - t0;
 
