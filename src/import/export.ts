@@ -1,7 +1,7 @@
 // "Export as Scene": the converted model as a *.scene.json the user can edit (docs/scene-format.md).
 // Numbers are written with JSON's shortest round-trip form, so the scene parser reads back exactly
 // the converted values. Shapes are written in the contact format (`shapes` per body, `world.shapes`).
-import type { ConstraintSpec, ShapeSpec } from '../engine';
+import { parseScene, type ConstraintSpec, type Diagnostic, type ShapeSpec } from '../engine';
 import type { ImportedBody, ImportedScene } from './types';
 
 export interface ExportSource {
@@ -94,4 +94,12 @@ export function exportScene(model: ExportSource): string {
     '// Bodies sit at their centres of mass, oriented along their principal axes (see docs/import.md).',
   ];
   return `${header.join('\n')}\n${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/**
+ * The exported text as the scene parser reads it back: its errors, if any. Export as Scene never
+ * writes a file its own parser rejects (a non-finite number would be written as null, for instance).
+ */
+export function exportErrors(text: string): Diagnostic[] {
+  return parseScene(text).diagnostics.filter((d) => d.severity === 'error');
 }

@@ -22,7 +22,7 @@ export type { FileAccess, FileStat } from './files';
 export { nodeFileAccess, nodeFileAccessAsync, readRegularFile, readRegularFileSync, UnreadableFile } from './nodeFiles';
 export { isModelFile, modelFormatOf, MODEL_HEAD_CHARS } from './kind';
 export type { ImportedBody, ImportedScene } from './types';
-export { exportScene } from './export';
+export { exportErrors, exportScene } from './export';
 export { compareWithMujoco, type CompareResult, type EqualityComparison } from './compare';
 
 export interface LoadOptions {
