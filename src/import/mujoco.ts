@@ -278,6 +278,19 @@ export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledMode
 }
 
 function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
+  // Each read of a model field goes through the bindings (a new view or copy each time): read every
+  // array once, not once per element (that made the import quadratic in the number of bodies and geoms).
+  const cache = new Map<string, Num>();
+  const arr = (mm: MjModelHandle, name: string): Num => {
+    let a = cache.get(name);
+    if (a === undefined) cache.set(name, (a = Array.from(field(mm, name) ?? [])));
+    return a;
+  };
+  const optional = new Map<string, Num | undefined>();
+  const maybe = (name: string): Num | undefined => {
+    if (!optional.has(name)) optional.set(name, field(m, name) && Array.from(field(m, name)!));
+    return optional.get(name);
+  };
   const all = names(m);
   const n = (f: string) => Number(m[f] ?? 0);
   const jt = enumNames(rt.mj.mjtJoint, 'mjJNT_');
@@ -319,7 +332,7 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
       qposadr: arr(m, 'jnt_qposadr')[i],
       dofadr: arr(m, 'jnt_dofadr')[i],
       // jnt_limited is a byte array the bindings cannot read: a limited joint has lower < upper.
-      limited: (field(m, 'jnt_limited')?.[i] ?? Number(arr(m, 'jnt_range')[2 * i] < arr(m, 'jnt_range')[2 * i + 1])) !== 0,
+      limited: (maybe('jnt_limited')?.[i] ?? Number(arr(m, 'jnt_range')[2 * i] < arr(m, 'jnt_range')[2 * i + 1])) !== 0,
       stiffness: arr(m, 'jnt_stiffness')[i] ?? 0,
     })),
     geoms: range(n('ngeom')).map((i) => ({
@@ -332,7 +345,7 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
       conaffinity: arr(m, 'geom_conaffinity')[i],
     })),
     equalities: range(n('neq')).map((i) => {
-      const data = Array.from(arr(m, 'eq_data')).slice(11 * i, 11 * i + 11);
+      const data = Array.prototype.slice.call(arr(m, 'eq_data'), 11 * i, 11 * i + 11) as number[];
       return {
         name: nameAt(all, nameAdr('name_eqadr')[i]),
         type: et.get(arr(m, 'eq_type')[i]) ?? String(arr(m, 'eq_type')[i]),
@@ -341,9 +354,9 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
         objtype: ot.get(arr(m, 'eq_objtype')[i]) ?? String(arr(m, 'eq_objtype')[i]),
         data,
         // eq_active0 is a byte array too: undefined here, the importer reads `active` from the XML.
-        active: field(m, 'eq_active0')?.[i] !== 0,
+        active: maybe('eq_active0')?.[i] !== 0,
         solref: [arr(m, 'eq_solref')[2 * i], arr(m, 'eq_solref')[2 * i + 1]],
-        solimp: Array.from(arr(m, 'eq_solimp')).slice(5 * i, 5 * i + 5),
+        solimp: Array.prototype.slice.call(arr(m, 'eq_solimp'), 5 * i, 5 * i + 5) as number[],
       };
     }),
     sites: range(n('nsite')).map((i) => ({
@@ -354,8 +367,8 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
     })),
     keys: range(n('nkey')).map((i) => ({
       name: nameAt(all, nameAdr('name_keyadr')[i]),
-      qpos: Array.from(arr(m, 'key_qpos')).slice(nq * i, nq * i + nq),
-      qvel: Array.from(arr(m, 'key_qvel')).slice(n('nv') * i, n('nv') * i + n('nv')),
+      qpos: Array.prototype.slice.call(arr(m, 'key_qpos'), nq * i, nq * i + nq) as number[],
+      qvel: Array.prototype.slice.call(arr(m, 'key_qvel'), n('nv') * i, n('nv') * i + n('nv')) as number[],
     })),
     dofDamping: Array.from(arr(m, 'dof_damping')),
     dofArmature: Array.from(arr(m, 'dof_armature')),
@@ -429,7 +442,7 @@ export function readState(rt: MujocoRuntime, m: MjModelHandle, d: MjDataHandle, 
     xipos: vecs(a('xipos'), nb),
     ximat: mats(a('ximat'), nb),
     xpos: vecs(a('xpos'), nb),
-    xquat: Array.from({ length: nb }, (_, i) => q4(a('xquat'), i)),
+    xquat: ((xq) => Array.from({ length: nb }, (_, i) => q4(xq, i)))(Array.from(a('xquat'))),
     xmat: mats(a('xmat'), nb),
     xanchor: vecs(a('xanchor'), nj),
     xaxis: vecs(a('xaxis'), nj),

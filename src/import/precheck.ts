@@ -10,16 +10,21 @@ import { Codes } from '../engine';
 import type { Issue } from './types';
 import type { XmlElement } from './xml';
 
+/**
+ * MuJoCo's WebAssembly compiler takes about 2–4 ms per body and 0.5–1 ms per geom or equality on an
+ * ordinary machine, and crashed from about 3000 bodies (memory); these limits keep a model's import
+ * within seconds and clear of the crashes. Real robot models are far below them.
+ */
 export const MODEL_LIMITS = {
   /** Element nesting from the root (MuJoCo aborts at about 140 nested bodies, 150 nested frames). */
   maxNesting: 100,
   /** After <replicate> expansion. */
-  maxBodies: 5000,
-  maxGeoms: 20_000,
-  maxEqualities: 5000,
+  maxBodies: 1000,
+  maxGeoms: 5000,
+  maxEqualities: 2000,
   maxKeys: 1000,
   /** Elements after <replicate> expansion. */
-  maxElements: 200_000,
+  maxElements: 50_000,
 };
 
 /** Largest magnitude of any number in a model; lengths and coordinates beyond it are not physical. */
