@@ -90,7 +90,7 @@ function numberProblem(el: XmlElement, name: string, value: string): string | un
   if (bad !== undefined) return `${Number.isNaN(bad) ? 'NaN' : 'an infinite value'} is not a valid number.`;
   // Ranges (limits, control ranges) are not simulated, and ±1e20 is a common way to write "unlimited".
   const big = RANGES.has(name) ? undefined : xs.find((x) => Math.abs(x) > (MASS_LIKE.has(name) ? MAX_MASS : MAX_MAGNITUDE));
-  if (big !== undefined) return `${big} is beyond the range the engine accepts (|x| ≤ ${MASS_LIKE.has(name) ? `${MAX_MASS} for masses and densities` : `${MAX_MAGNITUDE}`}).`;
+  if (big !== undefined) return `${big} is beyond the range the engine accepts (|x| ≤ ${MASS_LIKE.has(name) ? `${MAX_MASS.toExponential()} for masses and densities` : MAX_MAGNITUDE.toExponential()}).`;
   if (POSITIVE.has(name) && xs.some((x) => x <= 0)) return `${name} must be greater than zero.`;
   const negative = NON_NEGATIVE.has(name) || (name === 'size' && SIZE_ELEMENTS.has(el.name)) || (el.name === 'mass' && name === 'value');
   if (negative && xs.some((x) => x < 0)) return `${name} cannot be negative.`;
