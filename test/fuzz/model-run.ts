@@ -3,7 +3,7 @@
 // seconds is a hang (the child is killed, the mutant kept, the run goes on in a new child). Every
 // failure is written to --out as the mutant file with the reason next to it (a regression case for
 // test/unit/fuzz-model.test.ts when copied to test/fixtures/import-fuzz/).
-//   node --import tsx test/fuzz/model-run.ts [--count 50000] [--seed 1] [--steps 20] [--hang 30]
+//   node --import tsx test/fuzz/model-run.ts [--count 50000] [--seed 1] [--steps 20] [--hang 60]
 //        [--slow 5] [--good-every 50] [--out DIR]
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -49,7 +49,7 @@ async function parent(): Promise<void> {
   const count = Number(option('count', '50000'));
   const seed = Number(option('seed', '1'));
   const steps = Number(option('steps', '20'));
-  const hangS = Number(option('hang', '30'));
+  const hangS = Number(option('hang', '60'));
   const slowS = Number(option('slow', '5'));
   const goodEvery = Number(option('good-every', '50'));
   const out = option('out', join(process.cwd(), 'model-fuzz-failures'));
@@ -69,8 +69,18 @@ async function parent(): Promise<void> {
       const c = fork(__filename, ['--child', String(seed), String(next), String(count), String(steps), String(goodEvery)], { execArgv: ['--import', 'tsx', '--stack-size=4000'] });
       let current = next;
       let timer: NodeJS.Timeout | undefined;
+      let started = false;
+      // A new child first compiles the sources and loads MuJoCo (slow on a busy machine): the hang
+      // budget starts with its first mutant; the start-up has a budget of its own.
+      const startup = setTimeout(() => {
+        if (!started) {
+          console.log('a child did not start within 300 s; stopping');
+          process.exit(3);
+        }
+      }, 300_000);
       const arm = () => {
         clearTimeout(timer);
+        if (!started) return;
         timer = setTimeout(() => {
           tally.hangs++;
           tally.mutants++;
@@ -81,6 +91,8 @@ async function parent(): Promise<void> {
       };
       arm();
       c.on('message', (msg: Message) => {
+        started = true;
+        clearTimeout(startup);
         current = msg.i;
         arm();
         if (msg.phase !== 'done' || !msg.verdict) return;
@@ -108,6 +120,7 @@ async function parent(): Promise<void> {
       });
       c.on('exit', (code) => {
         clearTimeout(timer);
+        clearTimeout(startup);
         if (code !== 0 && code !== null && next < count) {
           // The child died (not killed by the watchdog): the mutant it was on is a failure.
           tally.exceptions++;
