@@ -102,13 +102,14 @@ function mutateOnce(text: string, r: () => number): { text: string; edit: string
     if (a) return { text: text.slice(0, a.valueStart) + v + text.slice(a.valueEnd), edit: `name = ${JSON.stringify(v.slice(0, 20))}` };
     return { text: text.slice(0, e.nameEnd) + ` name="${v}"` + text.slice(e.nameEnd), edit: `add name ${JSON.stringify(v.slice(0, 20))}` };
   }
-  if (kind < 0.82 && doc.root) {
+  const hosts = els.filter((e) => e.openEnd < e.end || e === doc.root);
+  if (kind < 0.82 && doc.root && hosts.length) {
     const f = pick(INCLUDES);
-    const host = pick(els.filter((e) => e.openEnd < e.end || e === doc.root));
+    const host = pick(hosts);
     const at = host.openEnd;
     return { text: text.slice(0, at) + `<include file="${f}"/>` + text.slice(at), edit: `include ${f}` };
   }
-  if (kind < 0.88 && doc.root) {
+  if (kind < 0.88 && inner.length) {
     // a replicate around an element, or a huge count
     const e = pick(inner);
     const n = pick(['2', '10', '1000', '100000', '-1', 'nan']);
