@@ -115,7 +115,7 @@ export async function compareWithMujoco(parse: ModelParseResult, steps?: number)
   const iters = run.steps.slice(1).map((s) => s.iterations);
   const final = res.final.bodies;
   const bodies = final.map((b) => {
-    const mj = m.bodies.findIndex((x, k) => k > 0 && (x.name || `body${k}`) === b.name);
+    const mj = m.bodies.findIndex((x, k) => k > 0 && (x.name.trim() ? x.name : `body${k}`) === b.name);
     const p = mj >= 0 ? run.final.xipos[mj] : undefined;
     return { name: b.name, distance: p ? Math.hypot(p[0] - b.position[0], p[1] - b.position[1], p[2] - b.position[2]) : NaN };
   });

@@ -89,7 +89,7 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
       ctx.issues.push({
         severity: 'information',
         code: Codes.masslessBody,
-        message: `Body \`${B.name || `body${b}`}\` has no mass${B.mass > MASSLESS ? ' (no rotational inertia)' : ''}: merged into \`${into}\`.${joints}`,
+        message: `Body \`${(B.name.trim() ? B.name : `body${b}`)}\` has no mass${B.mass > MASSLESS ? ' (no rotational inertia)' : ''}: merged into \`${into}\`.${joints}`,
         element: el,
         data: { body: b, mergedInto: into },
       });
@@ -98,11 +98,11 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
     const q = qnormalize(qmul(st.xquat[b], B.iquat));
     const p: Vec3 = [...st.xipos[b]];
     const fixed = B.weldid === 0 || B.mocap;
-    if (B.mocap) notSimulated(ctx, 'mocap bodies (kept fixed)', `\`${B.name || `body${b}`}\``, el);
+    if (B.mocap) notSimulated(ctx, 'mocap bodies (kept fixed)', `\`${(B.name.trim() ? B.name : `body${b}`)}\``, el);
     if (B.gravcomp !== 0 && B.gravcomp !== 1) notSimulated(ctx, 'partial gravity compensation', `\`${B.name}\` (gravcomp ${B.gravcomp})`, el);
     const w = st.cvel[b];
     const index = scene.bodies.length;
-    const bname = B.name || `body${b}`;
+    const bname = (B.name.trim() ? B.name : `body${b}`);
     scene.bodies.push({
       index,
       name: bname,

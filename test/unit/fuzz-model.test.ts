@@ -4,6 +4,7 @@
 // four-bar still loading after them. The long run is `node --import tsx test/fuzz/model-run.ts --count 50000`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkModel, fuzzWorkspace, goodModelLoads, mutateModel, rangeProblem } from '../fuzz/model-mutate';
 import { mutantAt } from '../fuzz/model-run';
@@ -49,4 +50,17 @@ test('a deterministic slice of 150 model mutants: no exception, no CL900, ranges
   assert.deepEqual(failures, []);
   assert.ok((outcomes.ran ?? 0) > 10, `some mutants convert and run: ${JSON.stringify(outcomes)}`);
   assert.ok((outcomes.rejected ?? 0) > 10, `some are rejected with diagnostics: ${JSON.stringify(outcomes)}`);
+});
+
+test('the model fuzzer\'s regression cases (test/fixtures/import-fuzz/) pass its checks', async () => {
+  const dir = join(__dirname, '..', 'fixtures', 'import-fuzz');
+  const ws = fuzzWorkspace();
+  const cases = readdirSync(dir).filter((f) => /\.(xml|urdf)$/.test(f));
+  assert.ok(cases.length >= 2);
+  for (const f of cases) {
+    const v = await checkModel(ws, join(ws, `mutant.${f.endsWith('.urdf') ? 'urdf' : 'xml'}`), readFileSync(join(dir, f), 'utf8'), 10);
+    assert.equal(v.failure, undefined, f);
+    assert.equal(v.outcome, 'ran', `${f}: converts and runs`);
+  }
+  assert.equal(await goodModelLoads(ws), undefined);
 });
