@@ -1,7 +1,8 @@
 // The CLI's input and output: reading the scene, writing files with clear messages, and printing
 // text that is always safe for a terminal.
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { readRegularFileSync, UnreadableFile } from '../import/nodeFiles';
 import { safeText } from '../shared';
 
 /** A file that cannot be read or written: the message on stderr, exit status 2. */
@@ -9,11 +10,15 @@ export class IoError extends Error {}
 
 const reason = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
 
+/** Files larger than this are not read at all (the engine's own text limit is far below it). */
+const MAX_INPUT_BYTES = 512 * 1024 * 1024;
+
+/** The text of a regular file: a FIFO, socket or device is refused at once instead of blocking the read. */
 export function readScene(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularFileSync(file, MAX_INPUT_BYTES).toString('utf8');
   } catch (e) {
-    throw new IoError(`cannot read ${safeText(file)}: ${reason(e)}`);
+    throw new IoError(`cannot read ${safeText(file)}: ${e instanceof UnreadableFile ? e.message : reason(e)}`);
   }
 }
 

@@ -102,8 +102,14 @@ export class ModelCommands {
     if (!parse?.scene || !parse.model) return undefined;
     const dest = await this.d.destination(t.state, exportedSceneName(t.state.fileName), { 'Scene (JSON with comments)': ['json'] }, target, opts);
     if (!dest) return undefined;
-    const { exportScene } = await import('../import');
+    const { exportScene, exportErrors } = await import('../import');
     const text = exportScene({ scene: parse.scene, path: t.state.fileName, keyframe: parse.model.keyframe });
+    // Never a file the scene parser would reject (the round trip would lose the model).
+    const errors = exportErrors(text);
+    if (errors.length) {
+      void vscode.window.showErrorMessage(`Constraint Lens: ${t.state.fileName} cannot be exported: the scene would not read back (${errors[0].code}: ${errors[0].message}).`);
+      return undefined;
+    }
     await vscode.workspace.fs.writeFile(dest, new TextEncoder().encode(text));
     if (target === undefined) {
       void vscode.window.showInformationMessage(`Constraint Lens: ${t.state.fileName} exported as ${fileNameOf(dest)}.`, 'Open').then((b) => {

@@ -6,7 +6,7 @@
 // Keyframe…" command, else the `constraintLens.import.keyframe` setting), and runs the inspector's
 // "MuJoCo" section on request. The importer module is imported on first use, and MuJoCo's
 // WebAssembly (dist/mujoco/) is loaded by it only then: opening scenes never loads either.
-import { realpath } from 'node:fs/promises';
+import { nodeFileAccessAsync } from '../import/nodeFiles';
 import * as vscode from 'vscode';
 import type { ParseResult } from '../engine';
 import type { FileAccess, ModelParseResult } from '../import';
@@ -144,25 +144,36 @@ export class ModelService extends Disposable {
  */
 function workspaceFiles(model: vscode.Uri): FileAccess {
   const folder = vscode.workspace.getWorkspaceFolder(model)?.uri ?? vscode.Uri.joinPath(model, '..');
-  const local = model.scheme === 'file';
-  const toUri = (p: string): vscode.Uri => (local ? vscode.Uri.file(p) : model.with({ path: p }));
+  // Local files: asynchronous reads of regular files only (a FIFO or device named as an include or
+  // mesh would block a read forever; a synchronous one would freeze every extension of the window).
+  if (model.scheme === 'file') return nodeFileAccessAsync(folder.fsPath);
+  const toUri = (p: string): vscode.Uri => model.with({ path: p });
   return {
-    workspaceRoot: local ? folder.fsPath : folder.path,
+    workspaceRoot: folder.path,
     readFile: async (p) => {
       try {
-        return await vscode.workspace.fs.readFile(toUri(p));
+        return await withTimeout(Promise.resolve(vscode.workspace.fs.readFile(toUri(p))), REMOTE_READ_MS);
       } catch {
         return undefined;
       }
     },
-    realPath: local
-      ? async (p) => {
-          try {
-            return await realpath(p);
-          } catch {
-            return undefined;
-          }
-        }
-      : undefined,
+    stat: async (p) => {
+      try {
+        const st = await withTimeout(Promise.resolve(vscode.workspace.fs.stat(toUri(p))), REMOTE_READ_MS);
+        return st && { regular: (st.type & vscode.FileType.File) !== 0, size: st.size };
+      } catch {
+        return undefined;
+      }
+    },
   };
+}
+
+/** How long a read of a remote include or asset may take before it counts as unreadable. */
+const REMOTE_READ_MS = 20_000;
+
+/** `p`, or undefined after `ms`: a file system that never answers does not stall the analysis. */
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

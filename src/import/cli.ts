@@ -3,19 +3,19 @@
 //   inspectForCli(file, text, keyframe) — the same, then the engine's analysis of step 0
 //   runImportCommand(argv)            — `compare MODEL [--steps N] [--keyframe K] [--json]`
 //                                       `export-scene MODEL [-o OUT] [--keyframe K]`
-import { writeFileSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SHARED_OPTIONS, UsageError, scanArgv, wholeNumber } from '../cli/argv';
 import { Codes, DEFAULT_LIMITS, inspectParsed, parseScene, type Diagnostic, type InspectResult, type Limits, type ParseResult } from '../engine';
-import { formatNumber } from '../shared';
+import { formatNumber, safeText, stringifyJson } from '../shared';
 import { compareWithMujoco, type CompareResult } from './compare';
-import { exportScene } from './export';
+import { exportErrors, exportScene } from './export';
 import { cliWorkspace, isModelFile, loadModel, nodeFileAccess, type ModelParseResult } from './index';
+import { readRegularFileSync, UnreadableFile } from './nodeFiles';
+import { writeOutput } from './safeWrite';
 
 const IMPORT_USAGE = `  constraint-lens inspect|simulate|report MODEL.xml|MODEL.urdf [--keyframe NAME] …
   constraint-lens compare MODEL [--steps N] [--keyframe NAME] [--json]
-  constraint-lens export-scene MODEL [-o OUT.scene.json] [--keyframe NAME]`;
+  constraint-lens export-scene MODEL [-o OUT.scene.json] [--force] [--keyframe NAME]`;
 
 /** Whether the CLI should read `file` as an MJCF/URDF model. */
 export const isModelPath = (file: string, text: string): boolean => isModelFile(file, text);
@@ -44,8 +44,8 @@ export async function inspectForCli(file: string, text: string, keyframe?: strin
   return r;
 }
 
-/** No terminal control characters from a model file reach the terminal. */
-export const printable = (s: string): string => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?'); // eslint-disable-line no-control-regex
+/** One line of output: no control character from a model file (a newline in a name included) reaches the terminal. */
+export const printable = (s: string): string => safeText(s);
 
 interface ImportArgs {
   command: 'compare' | 'export-scene';
@@ -54,18 +54,21 @@ interface ImportArgs {
   steps?: number;
   keyframe?: string;
   output?: string;
+  force: boolean;
 }
 
 /** The options each model command takes (the CLI's spellings, SHARED_OPTIONS). */
 const TAKES: Record<ImportArgs['command'], ReadonlySet<string>> = {
   compare: new Set(['json', 'steps', 'keyframe']),
-  'export-scene': new Set(['keyframe', 'output']),
+  'export-scene': new Set(['keyframe', 'output', 'force']),
 };
+/** The shared options and export-scene's `--force` (overwrite an existing output file). */
+const IMPORT_OPTIONS = { ...SHARED_OPTIONS, force: { type: 'boolean' } } as const;
 
 function parseImportArgs(argv: string[]): ImportArgs {
   const [command, ...rest] = argv as [ImportArgs['command'], ...string[]];
-  const a: Partial<ImportArgs> = { command, json: false };
-  for (const item of scanArgv(rest, SHARED_OPTIONS)) {
+  const a: Partial<ImportArgs> = { command, json: false, force: false };
+  for (const item of scanArgv(rest, IMPORT_OPTIONS)) {
     if (item.kind === 'positional') {
       if (a.file !== undefined) throw new UsageError(`unexpected argument '${item.value}'`);
       a.file = item.value;
@@ -74,6 +77,7 @@ function parseImportArgs(argv: string[]): ImportArgs {
     else if (item.name === 'steps') a.steps = wholeNumber('--steps', item.value ?? '');
     else if (item.name === 'keyframe') a.keyframe = item.value;
     else if (item.name === 'output') a.output = item.value;
+    else if (item.name === 'force') a.force = true;
   }
   if (!a.file) throw new UsageError(`${command} needs a MODEL file (.xml or .urdf)`);
   return a as ImportArgs;
@@ -94,9 +98,9 @@ export async function runImportCommand(argv: string[], out: (s: string) => void 
   }
   let text: string;
   try {
-    text = readFileSync(args.file, 'utf8');
+    text = readRegularFileSync(args.file, 512 * 1024 * 1024).toString('utf8');
   } catch (e) {
-    err(`constraint-lens: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    err(printable(`constraint-lens: cannot read ${args.file}: ${e instanceof UnreadableFile ? e.message : ((e as NodeJS.ErrnoException).code ?? (e as Error).message)}`));
     return 2;
   }
   if (!isModelFile(args.file, text)) {
@@ -105,17 +109,31 @@ export async function runImportCommand(argv: string[], out: (s: string) => void 
   }
   const parse = (await parseForCli(args.file, text, args.keyframe)) as ModelParseResult;
   const diagLines = (ds: Diagnostic[]) => ds.map((d) => printable(`  ${args.file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code} ${d.message}`));
+  if (parse.scene && parse.model) {
+    // The analysis' errors too: a model `inspect` rejects is rejected here (exit status 1). Its
+    // warnings and notes are `inspect`'s to show.
+    const extra = inspectParsed(text, parse, { wantSpectrum: false }).diagnostics.filter((d) => d.severity === 'error' && !parse.diagnostics.some((p) => p.code === d.code && p.message === d.message));
+    for (const d of extra) delete d.fixes;
+    parse.diagnostics.push(...extra);
+    parse.hasErrors ||= extra.some((d) => d.severity === 'error');
+  }
   if (!parse.scene || !parse.model) {
-    if (args.json) out(JSON.stringify({ diagnostics: parse.diagnostics }));
+    if (args.json) out(stringifyJson({ diagnostics: parse.diagnostics }));
     else out(['The model could not be converted:', ...diagLines(parse.diagnostics)].join('\n'));
     return 1;
   }
   if (args.command === 'export-scene') {
     const target = args.output ?? args.file.replace(/\.(xml|urdf)$/i, '') + '.scene.json';
+    const sceneText = exportScene({ scene: parse.scene, path: args.file, keyframe: args.keyframe });
+    const unreadable = exportErrors(sceneText);
+    if (unreadable.length) {
+      out(['The scene was not written: the scene parser would reject it:', ...unreadable.map((d) => printable(`  ${d.code} ${d.message}`)), ...(parse.diagnostics.length ? ['Diagnostics:', ...diagLines(parse.diagnostics)] : [])].join('\n'));
+      return 1;
+    }
     try {
-      writeFileSync(target, exportScene({ scene: parse.scene, path: args.file, keyframe: args.keyframe }));
+      writeOutput(target, sceneText, { force: args.force, input: args.file });
     } catch (e) {
-      err(`constraint-lens: cannot write ${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      err(printable(`constraint-lens: cannot write ${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
       return 2;
     }
     out(printable(`Scene written to ${resolve(target)} (${parse.scene.bodies.length} bodies, ${parse.scene.constraints.length} constraints)`));
@@ -135,8 +153,14 @@ export async function runImportCommand(argv: string[], out: (s: string) => void 
     err(printable(`constraint-lens: compare failed: ${(e as Error).message}`));
     return 1;
   }
-  if (args.json) out(JSON.stringify({ ...cmp, diagnostics: parse.diagnostics }));
-  else out(printable(formatComparison(cmp)) + (parse.diagnostics.length ? '\n' + ['Diagnostics:', ...diagLines(parse.diagnostics)].join('\n') : ''));
+  // Non-finite numbers in the comparison are spelled "NaN"/"Infinity" (docs/cli.md) and reported as CL401.
+  const nonFinite = firstNonFiniteOf(cmp);
+  if (nonFinite !== undefined) {
+    parse.diagnostics.push({ severity: 'error', code: Codes.nonFinite, message: `The comparison has a non-finite value (first at ${nonFinite}): a run diverged or the model's numbers are out of range.`, range: parse.sourceMap.rangeOf([]) });
+    parse.hasErrors = true;
+  }
+  if (args.json) out(stringifyJson({ ...cmp, diagnostics: parse.diagnostics }));
+  else out(formatComparison(cmp) + (parse.diagnostics.length ? '\n' + ['Diagnostics:', ...diagLines(parse.diagnostics)].join('\n') : ''));
   return parse.hasErrors ? 1 : 0;
 }
 
@@ -176,5 +200,22 @@ function formatComparison(c: CompareResult): string {
   lines.push('', `Time: MuJoCo ${fmt(c.timing.mujocoMs, 3)} ms, ours ${fmt(c.timing.oursMs, 3)} ms (WebAssembly load ${fmt(c.timing.wasmLoadMs, 3)} ms).`);
   for (const note of c.notes) lines.push(`Note: ${note}`);
   lines.push('MuJoCo regularises each row (R = (1 − d)/d · A_ii-approx from solimp) and pulls toward C = 0 with solref, so its forces and violations differ from the exact solve; see docs/import.md.');
-  return lines.join('\n');
+  return lines.map((l) => printable(l)).join('\n');
+}
+
+/** Path of the first non-finite number in `v` ("equalities[0].ourLambda[2]"), or undefined. */
+function firstNonFiniteOf(v: unknown, at = ''): string | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? undefined : at || '(value)';
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const r = firstNonFiniteOf(v[i], `${at}[${i}]`);
+      if (r) return r;
+    }
+  } else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const r = firstNonFiniteOf(x, at ? `${at}.${k}` : k);
+      if (r) return r;
+    }
+  }
+  return undefined;
 }

@@ -10,7 +10,8 @@ import { inspectParsed, Simulation, type SystemSnapshot } from '../engine';
 import { mulMV, qmat, qmul, type Mat } from './geometry';
 import type { ImportedModel, ModelParseResult } from './model';
 import type { MujocoComparisonOf, MujocoEqualityOf } from '../protocol';
-import { compileModel, loadMujoco, runMujoco, type MujocoRun } from './mujoco';
+import { compileModel, loadMujoco, release } from './mujoco';
+import { runMujoco, type MujocoRun } from './mujocoCompareRun';
 
 /** One equality constraint of the comparison: the panel's MujocoEquality with plain numbers. */
 export type EqualityComparison = MujocoEqualityOf<number>;
@@ -42,7 +43,7 @@ export async function compareWithMujoco(parse: ModelParseResult, steps?: number)
   try {
     run = runMujoco(rt, compiled.model, model.state.qpos, model.state.qvel, n);
   } finally {
-    compiled.model.delete();
+    if (!rt.retired) release(compiled.model);
   }
   const mujocoMs = performance.now() - t0;
 
@@ -90,7 +91,7 @@ export async function compareWithMujoco(parse: ModelParseResult, steps?: number)
   const iters = run.steps.slice(1).map((s) => s.iterations);
   const final = res.final.bodies;
   const bodies = final.map((b) => {
-    const mj = m.bodies.findIndex((x, k) => k > 0 && (x.name || `body${k}`) === b.name);
+    const mj = m.bodies.findIndex((x, k) => k > 0 && (x.name.trim() ? x.name : `body${k}`) === b.name);
     const p = mj >= 0 ? run.final.xipos[mj] : undefined;
     return { name: b.name, distance: p ? Math.hypot(p[0] - b.position[0], p[1] - b.position[1], p[2] - b.position[2]) : NaN };
   });

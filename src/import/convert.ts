@@ -93,7 +93,7 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
       ctx.issues.push({
         severity: 'information',
         code: Codes.masslessBody,
-        message: `Body \`${B.name || `body${b}`}\` has no mass${B.mass > MASSLESS ? ' (no rotational inertia)' : ''}: merged into \`${into}\`.${joints}`,
+        message: `Body \`${(B.name.trim() ? B.name : `body${b}`)}\` has no mass${B.mass > MASSLESS ? ' (no rotational inertia)' : ''}: merged into \`${into}\`.${joints}`,
         element: el,
         data: { body: b, mergedInto: into },
       });
@@ -102,10 +102,10 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
     const q = qnormalize(qmul(st.xquat[b], B.iquat));
     const p: Vec3 = [...st.xipos[b]];
     const fixed = B.weldid === 0 || B.mocap;
-    if (B.mocap) notSimulated(ctx, 'mocap bodies (kept fixed)', `\`${B.name || `body${b}`}\``, el);
+    if (B.mocap) notSimulated(ctx, 'mocap bodies (kept fixed)', `\`${(B.name.trim() ? B.name : `body${b}`)}\``, el);
     const w = st.cvel[b];
     const index = scene.bodies.length;
-    const bname = B.name || `body${b}`;
+    const bname = (B.name.trim() ? B.name : `body${b}`);
     scene.bodies.push({
       index,
       name: bname,

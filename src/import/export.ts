@@ -1,7 +1,7 @@
 // "Export as Scene": the converted model as a *.scene.json the user can edit (docs/scene-format.md).
 // Numbers are written with JSON's shortest round-trip form, so the scene parser reads back exactly
 // the converted values. Shapes are written in the contact format (`shapes` per body, `world.shapes`).
-import { type ActuatorSpec, type ConstraintSpec, integratorInfo, type ShapeSpec } from '../engine';
+import { type ActuatorSpec, type ConstraintSpec, type Diagnostic, integratorInfo, parseScene, type ShapeSpec } from '../engine';
 import type { ImportedBody, ImportedScene } from './types';
 
 interface ExportSource {
@@ -151,4 +151,12 @@ export function exportScene(model: ExportSource): string {
   ];
   if (s.requestedIntegrator) header.push(`// The model asks for MuJoCo's ${s.requestedIntegrator} integrator; this scene runs ${integratorInfo(s).runs}.`);
   return `${header.join('\n')}\n${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/**
+ * The exported text as the scene parser reads it back: its errors, if any. Export as Scene never
+ * writes a file its own parser rejects (a non-finite number would be written as null, for instance).
+ */
+export function exportErrors(text: string): Diagnostic[] {
+  return parseScene(text).diagnostics.filter((d) => d.severity === 'error');
 }

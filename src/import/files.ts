@@ -4,6 +4,7 @@
 // element that asked for it. No network: URLs are refused, ROS `package://` paths are reduced to
 // their file name as MuJoCo's URDF reader does.
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve } from 'node:path';
+import { Codes } from '../engine';
 import { attr, descendants, parseXml, type XmlElement } from './xml';
 
 export interface FileAccess {
@@ -13,6 +14,17 @@ export interface FileAccess {
   readFile(path: string): Uint8Array | undefined | Promise<Uint8Array | undefined>;
   /** Resolve symbolic links (so a link cannot lead outside the workspace); undefined when missing. */
   realPath?(path: string): string | undefined | Promise<string | undefined>;
+  /**
+   * What is at `path` (links followed), asked before every read: only regular files are read (a FIFO
+   * or a device would block the read forever), and only when `size` is within the limits.
+   */
+  stat?(path: string): FileStat | undefined | Promise<FileStat | undefined>;
+}
+
+export interface FileStat {
+  /** A regular file (not a directory, FIFO, socket or device). */
+  regular: boolean;
+  size: number;
 }
 
 /** One source text of the model: 0 is the model file, the others were included. */
@@ -28,9 +40,24 @@ export interface FileProblem {
   message: string;
   /** True when MuJoCo cannot compile the model without this file. */
   fatal: boolean;
+  /** The diagnostic code: CL603 (file refused) unless given (CL613 for a limit of the whole model). */
+  code?: string;
 }
 
-export const FILE_LIMITS = { maxIncludeDepth: 16, maxFileBytes: 64 * 1024 * 1024, maxTotalBytes: 256 * 1024 * 1024, maxFiles: 2000 };
+/**
+ * Limits on files. `maxExpandedChars` and `maxExpandedElements` bound the model as a whole, with
+ * every include expanded (an include graph that fans out is exponential in its depth, so the
+ * depth, cycle and per-file limits alone do not bound it); they are counted as the includes are
+ * expanded and stop at the <include> that crosses them.
+ */
+export const FILE_LIMITS = {
+  maxIncludeDepth: 16,
+  maxFileBytes: 64 * 1024 * 1024,
+  maxTotalBytes: 256 * 1024 * 1024,
+  maxFiles: 2000,
+  maxExpandedChars: 32 * 1024 * 1024,
+  maxExpandedElements: 200_000,
+};
 
 /** Attributes naming asset files, per element. */
 const ASSET_ATTRS: Record<string, string[]> = {
@@ -63,11 +90,17 @@ export async function resolveFiles(modelPath: string, root: XmlElement, mainText
   const vfs = new Map<string, Uint8Array>();
   const problems: FileProblem[] = [];
   let total = 0;
+  // The model as a whole: characters and elements of every expansion (the model file's own first).
+  let expandedChars = mainText.length;
+  let expandedElements = countElements(root);
+  let limitHit = false;
+  /** Files already read, by absolute path: a file included many times is read once. */
+  const cache = new Map<string, { abs: string; data: Uint8Array; text?: string }>();
   const wsRoot = resolve(access.workspaceRoot);
   const wsReal = (await access.realPath?.(wsRoot)) ?? wsRoot;
 
   /** Read `name` (relative to the model's folder, or absolute) if allowed. */
-  const read = async (name: string, element: XmlElement, what: string, fatal: boolean): Promise<{ abs: string; data: Uint8Array } | undefined> => {
+  const read = async (name: string, element: XmlElement, what: string, fatal: boolean): Promise<{ abs: string; data: Uint8Array; text?: string } | undefined> => {
     const refuse = (message: string) => {
       problems.push({ element, message, fatal });
       return undefined;
@@ -78,18 +111,35 @@ export async function resolveFiles(modelPath: string, root: XmlElement, mainText
     if (!inside(wsRoot, abs)) return refuse(`${what} ${JSON.stringify(name)} is outside the workspace folder (${wsRoot}) and is not read.`);
     const real = (await access.realPath?.(abs)) ?? abs;
     if (!inside(wsReal, real)) return refuse(`${what} ${JSON.stringify(name)} is a link to ${real}, outside the workspace folder, and is not read.`);
+    const cached = cache.get(abs);
+    if (cached) return cached;
     if (vfs.size >= FILE_LIMITS.maxFiles) return refuse(`More than ${FILE_LIMITS.maxFiles} files: ${what} ${JSON.stringify(name)} is not read.`);
+    let info: FileStat | undefined;
+    try {
+      info = await access.stat?.(abs);
+    } catch {
+      info = undefined;
+    }
+    if (access.stat && !info) return refuse(`${what} ${JSON.stringify(name)} was not found (looked for ${abs}).`);
+    if (info && !info.regular) return refuse(`${what} ${JSON.stringify(name)} is not a regular file (a directory, FIFO, socket or device) and is not read.`);
+    if (info && (info.size > FILE_LIMITS.maxFileBytes || total + info.size > FILE_LIMITS.maxTotalBytes)) return refuse(`${what} ${JSON.stringify(name)} is too large to read (${info.size} bytes; at most ${FILE_LIMITS.maxFileBytes} per file, ${FILE_LIMITS.maxTotalBytes} in all).`);
     let data: Uint8Array | undefined;
     try {
       data = await access.readFile(abs);
     } catch {
       data = undefined;
     }
-    if (!data) return refuse(`${what} ${JSON.stringify(name)} was not found (looked for ${abs}).`);
+    if (!data) return refuse(`${what} ${JSON.stringify(name)} was not found or is not a regular file (looked for ${abs}).`);
     if (data.byteLength > FILE_LIMITS.maxFileBytes || total + data.byteLength > FILE_LIMITS.maxTotalBytes) return refuse(`${what} ${JSON.stringify(name)} is too large to read.`);
     total += data.byteLength;
     vfs.set(toVfsName(relative(dir, abs)), data);
-    return { abs, data };
+    const entry: { abs: string; data: Uint8Array; text?: string } = { abs, data };
+    cache.set(abs, entry);
+    return entry;
+  };
+  const overLimit = (element: XmlElement, what: string) => {
+    if (!limitHit) problems.push({ element, message: what, fatal: true, code: Codes.modelLimit });
+    limitHit = true;
   };
 
   if (!urdf) await expandIncludes(root, 0, [resolve(modelPath)]);
@@ -102,6 +152,10 @@ export async function resolveFiles(modelPath: string, root: XmlElement, mainText
         continue;
       }
       const anchor = child.source === 0 ? child : (sources[child.source].via ?? child);
+      if (limitHit) {
+        el.children.splice(k--, 1);
+        continue;
+      }
       const file = attr(child, 'file');
       if (file === undefined) {
         problems.push({ element: anchor, message: '<include> needs a `file` attribute.', fatal: true });
@@ -117,7 +171,13 @@ export async function resolveFiles(modelPath: string, root: XmlElement, mainText
         problems.push({ element: anchor, message: `Included file ${JSON.stringify(file)} includes itself (${chain.map((p) => basename(p)).join(' → ')} → ${basename(got.abs)}).`, fatal: true });
         continue;
       }
-      const text = new TextDecoder('utf-8', { fatal: false }).decode(got.data);
+      const text = (got.text ??= new TextDecoder('utf-8', { fatal: false }).decode(got.data));
+      // Counted before parsing: a file included a million times is refused at the include that crosses the limit.
+      if (expandedChars + text.length > FILE_LIMITS.maxExpandedChars) {
+        overLimit(anchor, `The model with its includes is larger than ${FILE_LIMITS.maxExpandedChars / 1024 / 1024} MiB of text (at ${JSON.stringify(file)}, expansion ${sources.length}): includes are not expanded further.`);
+        continue;
+      }
+      expandedChars += text.length;
       const index = sources.length;
       sources.push({ path: got.abs, text, via: anchor });
       const doc = parseXml(text, index);
@@ -131,11 +191,17 @@ export async function resolveFiles(modelPath: string, root: XmlElement, mainText
         problems.push({ element: anchor, message: `Included file ${JSON.stringify(file)} must have a <mujoco> root element, not <${doc.root.name}>.`, fatal: true });
         continue;
       }
+      expandedElements += countElements(doc.root) - 1;
+      if (expandedElements > FILE_LIMITS.maxExpandedElements) {
+        overLimit(anchor, `The model with its includes has more than ${FILE_LIMITS.maxExpandedElements} elements (at ${JSON.stringify(file)}, expansion ${sources.length - 1}): includes are not expanded further.`);
+        continue;
+      }
       // Expand its own includes, then replace the <include> by the included root's children (MuJoCo's semantics).
       await expandIncludes(doc.root, depth + 1, [...chain, got.abs]);
       const inserted = doc.root.children;
       for (const c of inserted) c.parent = el;
-      el.children.splice(k, 1, ...inserted);
+      // Not splice(k, 1, ...inserted): spreading 10⁵ arguments overflows the call stack.
+      el.children = el.children.slice(0, k).concat(inserted, el.children.slice(k + 1));
       k += inserted.length - 1;
     }
   }
@@ -223,6 +289,13 @@ export function unsupportedMeshFormat(name: string): string | undefined {
   if (!m) return undefined;
   const ext = m[1].toLowerCase();
   return ext === 'stl' || ext === 'obj' || ext === 'msh' ? undefined : `.${ext}`;
+}
+
+/** Elements in the tree under `el`, `el` included. */
+function countElements(el: XmlElement): number {
+  let n = 1;
+  for (const c of el.children) n += countElements(c);
+  return n;
 }
 
 /** A path relative to the model folder, '/'-separated, as the VFS entry name. */

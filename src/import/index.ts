@@ -6,23 +6,25 @@
 //   isModelFile(path, text)        → whether a file is an MJCF or URDF model
 //   exportScene(model)             → the converted scene as *.scene.json text
 //   compareWithMujoco(parse, steps) → MuJoCo's run next to ours (the inspector's "MuJoCo" section)
-import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Codes, inspectParsed, type Diagnostic, type InspectOptions, type InspectResult } from '../engine';
 import { convertModel } from './convert';
 import { resolveFiles, type FileAccess } from './files';
+import { nodeFileAccess } from './nodeFiles';
 import { buildElementMap } from './map';
-import { compileModel, loadMujoco, snapshotModel, stateOf } from './mujoco';
+import { compileModel, loadMujoco, MujocoCrash, release, snapshotModel, stateOf } from './mujoco';
+import { checkLimits, checkNumbers } from './precheck';
 import { XmlSourceMap } from './sourcemap';
 import type { ImportedModel, ModelParseResult } from './model';
 import type { ImportedScene } from './types';
 import { attr, parseXml, type XmlElement } from './xml';
 
-export type { FileAccess } from './files';
+export type { FileAccess, FileStat } from './files';
+export { nodeFileAccess, nodeFileAccessAsync, readRegularFile, readRegularFileSync, UnreadableFile } from './nodeFiles';
 export { isModelFile, modelFormatOf, MODEL_HEAD_CHARS } from './kind';
 export type { ImportedBody, ImportedScene } from './types';
 export type { ImportedModel, ModelParseResult } from './model';
-export { exportScene } from './export';
+export { exportErrors, exportScene } from './export';
 export { compareWithMujoco, type CompareResult, type EqualityComparison } from './compare';
 
 export interface LoadOptions {
@@ -35,27 +37,6 @@ export interface LoadOptions {
   defaultKeyframe?: string;
   /** How to read <include> and asset files; default: node:fs, limited to the model's own folder. */
   files?: FileAccess;
-}
-
-/** Node file access for the CLI and tests: files under `workspaceRoot` only. */
-export function nodeFileAccess(workspaceRoot: string): FileAccess {
-  return {
-    workspaceRoot,
-    readFile: (p) => {
-      try {
-        return readFileSync(p);
-      } catch {
-        return undefined;
-      }
-    },
-    realPath: (p) => {
-      try {
-        return realpathSync(p);
-      } catch {
-        return undefined;
-      }
-    },
-  };
 }
 
 /** The workspace of a model opened from the CLI: the current folder if the model is inside it, else the model's folder. */
@@ -93,7 +74,7 @@ async function load(path: string, src: string, root: XmlElement, format: 'mjcf' 
   const access = opts.files ?? nodeFileAccess(dirname(resolve(path)));
   const files = await resolveFiles(path, root, src, access, format === 'urdf');
   const pre = new XmlSourceMap(src, root, files.sources);
-  const diagnostics: Diagnostic[] = files.problems.map((p) => pre.toDiagnostic({ severity: 'error', code: Codes.fileRefused, message: p.message, element: p.element }));
+  const diagnostics: Diagnostic[] = files.problems.map((p) => pre.toDiagnostic({ severity: 'error', code: p.code ?? Codes.fileRefused, message: p.message, element: p.element }));
   const result = (sm: XmlSourceMap, scene?: ImportedScene, model?: ImportedModel): ModelParseResult => {
     diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
     const out: ModelParseResult = { scene, diagnostics, sourceMap: sm, hasErrors: diagnostics.some((d) => d.severity === 'error'), model };
@@ -101,6 +82,10 @@ async function load(path: string, src: string, root: XmlElement, format: 'mjcf' 
     return out;
   };
   if (files.problems.some((p) => p.fatal)) return result(pre);
+  // What would crash MuJoCo or make the import unbounded, and every number where it is written.
+  const prechecked = [...checkLimits(root, format), ...checkNumbers(root)];
+  diagnostics.push(...prechecked.map((i) => pre.toDiagnostic(i)));
+  if (prechecked.some((i) => i.severity === 'error')) return result(pre);
 
   let rt;
   try {
@@ -112,11 +97,19 @@ async function load(path: string, src: string, root: XmlElement, format: 'mjcf' 
   const mainName = basename(path);
   const vfs = new Map(files.vfs);
   vfs.set(mainName, new TextEncoder().encode(src));
-  const compiled = compileModel(rt, mainName, [...vfs].map(([name, data]) => ({ name, data })));
+  const vfsFiles = [...vfs].map(([name, data]) => ({ name, data }));
+  let compiled = compileModel(rt, mainName, vfsFiles);
+  // A crash on an instance that compiled other models before may come from their leftovers (memory
+  // grown and fragmented): the model gets one more try on a fresh instance.
+  if ('crashed' in compiled && compiled.crashed && rt.uses > 1) {
+    rt = await loadMujoco();
+    compiled = compileModel(rt, mainName, vfsFiles);
+  }
   if ('error' in compiled) {
-    diagnostics.push(mujocoDiagnostic(pre, root, compiled.error));
+    diagnostics.push(compiled.crashed ? crashDiagnostic(pre, root, compiled.error) : mujocoDiagnostic(pre, root, compiled.error));
     return result(pre);
   }
+  const runtime = rt;
   try {
     const m = snapshotModel(rt, compiled.model);
     let qpos = m.qpos0, qvel = new Array<number>(m.nv).fill(0);
@@ -148,11 +141,53 @@ async function load(path: string, src: string, root: XmlElement, format: 'mjcf' 
     const sm = new XmlSourceMap(src, root, files.sources, converted.bodyElements, converted.constraintElements, map.worldbody);
     diagnostics.push(...converted.issues.map((i) => sm.toDiagnostic(i)));
     const used = keyframe !== undefined && m.keys.some((key) => key.name === keyframe) ? keyframe : undefined;
-    const model: ImportedModel = { path, format, compiled: m, state, keyframe: used, converted, map, vfs, mainName, wasmLoadMs: rt.loadMs };
+    const nonFinite = firstNonFinite(converted.scene);
+    if (nonFinite) {
+      diagnostics.push({ severity: 'error', code: Codes.badNumber, message: `MuJoCo's compiled model gives a non-finite value at ${nonFinite}: the model is not converted.`, range: sm.elementRange(root) });
+      return result(sm);
+    }
+    const model: ImportedModel = { path, format, compiled: m, state, keyframe: used, converted, map, vfs, mainName, wasmLoadMs: runtime.loadMs };
     return result(sm, converted.scene, model);
+  } catch (e) {
+    if (!(e instanceof MujocoCrash)) throw e;
+    diagnostics.push(crashDiagnostic(pre, root, e.message));
+    return result(pre);
   } finally {
-    compiled.model.delete();
+    if (!runtime.retired) release(compiled.model);
   }
+}
+
+/** MuJoCo's WebAssembly stopped on this model (the instance is retired: the next model gets a fresh one). */
+function crashDiagnostic(sm: XmlSourceMap, root: XmlElement, error: string): Diagnostic {
+  return {
+    severity: 'error',
+    code: Codes.mujocoCrashed,
+    message: `MuJoCo's WebAssembly crashed on this model (${error}). The instance was discarded; other models are not affected.`,
+    range: sm.elementRange(root),
+  };
+}
+
+/** The path of the first number of `scene` that is not finite ("bodies[2].position[1]"), or undefined. */
+function firstNonFinite(scene: ImportedScene): string | undefined {
+  const walk = (v: unknown, at: string): string | undefined => {
+    if (typeof v === 'number') return Number.isFinite(v) ? undefined : at;
+    if (Array.isArray(v) || ArrayBuffer.isView(v)) {
+      const a = v as ArrayLike<unknown>;
+      for (let i = 0; i < a.length; i++) {
+        const r = walk(a[i], `${at}[${i}]`);
+        if (r) return r;
+      }
+      return undefined;
+    }
+    if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        const r = walk(x, at ? `${at}.${k}` : k);
+        if (r) return r;
+      }
+    }
+    return undefined;
+  };
+  return walk(scene, '');
 }
 
 /** MuJoCo's compile error on the element it names ("Element 'joint', line 4" / "Element name 'a', id 1, line 1"). */

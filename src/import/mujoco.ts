@@ -10,14 +10,14 @@ import { probeLimited } from './limited';
 import { type CompiledDrives, snapshotDrives } from './mjDrives';
 
 /** The parts of the bindings the importer uses (typed here: the package's .d.ts needs ESM resolution). */
-type Num = ArrayLike<number>;
-interface Handle {
+export type Num = ArrayLike<number>;
+export interface Handle {
   delete(): void;
 }
 export interface MjModelHandle extends Handle {
   [field: string]: unknown;
 }
-interface MjDataHandle extends Handle {
+export interface MjDataHandle extends Handle {
   [field: string]: unknown;
 }
 interface Enum {
@@ -50,14 +50,30 @@ export interface MujocoRuntime {
   loadMs: number;
   /** Where the module was loaded from. */
   source: string;
+  /** Models compiled on this instance so far. */
+  uses: number;
+  /** True once the instance crashed: it is never used again (loadMujoco makes a fresh one). */
+  retired: boolean;
 }
 
+/**
+ * MuJoCo's WebAssembly stopped (an emscripten abort, a trap such as "memory access out of bounds",
+ * a stack overflow in its XML reader, memory exhausted). An aborted instance answers every later
+ * call with "Aborted(…)", so the instance that crashed is retired and the next model gets a new one.
+ */
+export class MujocoCrash extends Error {}
+
 let loading: Promise<MujocoRuntime> | undefined;
+/** The instance `loading` resolved to. */
+let current: MujocoRuntime | undefined;
+let factory: ((opts?: object) => Promise<MujocoModule>) | undefined;
 
 /**
- * Load MuJoCo's WebAssembly once (later calls share the promise). A bundle ships the package's
- * `mujoco.js` and `mujoco.wasm` in `mujoco/` next to itself (scripts/build.mjs); from sources the
- * npm package is imported. Rejects with a readable message when the module cannot be loaded.
+ * MuJoCo's WebAssembly, one instance shared by every model until it crashes (later calls share the
+ * promise); after a crash (retireMujoco) the next call instantiates the module again, from the
+ * already compiled code, so a hostile model cannot poison the models loaded after it. A bundle ships
+ * the package's `mujoco.js` and `mujoco.wasm` in `mujoco/` next to itself (scripts/build.mjs); from
+ * sources the npm package is imported. Rejects with a readable message when the module cannot be loaded.
  */
 export function loadMujoco(): Promise<MujocoRuntime> {
   loading ??= (async () => {
@@ -65,10 +81,11 @@ export function loadMujoco(): Promise<MujocoRuntime> {
     const bundled = typeof __dirname === 'string' ? join(__dirname, 'mujoco', 'mujoco.js') : '';
     const source = bundled && existsSync(bundled) ? pathToFileURL(bundled).href : '@mujoco/mujoco';
     try {
-      const mod = (await import(source)) as { default: (opts?: object) => Promise<MujocoModule> };
+      factory ??= ((await import(source)) as { default: (opts?: object) => Promise<MujocoModule> }).default;
       // MuJoCo prints warnings through emscripten's print hooks: keep them off stdout.
-      const mj = await mod.default({ print: () => undefined, printErr: () => undefined });
-      return { mj, loadMs: performance.now() - t0, source };
+      const mj = await factory({ print: () => undefined, printErr: () => undefined });
+      current = { mj, loadMs: performance.now() - t0, source, uses: 0, retired: false };
+      return current;
     } catch (e) {
       loading = undefined;
       throw new Error(`MuJoCo's WebAssembly could not be loaded from ${source}: ${e instanceof Error ? e.message : String(e)}`);
@@ -77,23 +94,73 @@ export function loadMujoco(): Promise<MujocoRuntime> {
   return loading;
 }
 
+/** Never use `rt` again: the next loadMujoco() instantiates a fresh module. */
+export function retireMujoco(rt: MujocoRuntime): void {
+  rt.retired = true;
+  if (current === rt) {
+    current = undefined;
+    loading = undefined;
+  }
+}
+
+/** A compile error MuJoCo reports normally (the instance is fine), not a crash. Running out of its memory is a crash. */
+function isMujocoError(e: unknown): boolean {
+  if (!(e instanceof Error) || e.constructor.name === 'RuntimeError') return false;
+  return /^(MuJoCo Error|Loading error|XML Error)/.test(e.message) && !/allocate|memory|Aborted/i.test(e.message);
+}
+
+const describe = (e: unknown): string => (e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e)).replace(/\s+/g, ' ').slice(0, 300);
+
+/**
+ * Run `f` (calls into MuJoCo) on `rt`. Any exception other than MuJoCo's own compile errors retires
+ * the instance and is rethrown as MujocoCrash.
+ */
+export function guarded<T>(rt: MujocoRuntime, f: () => T): T {
+  if (rt.retired) throw new MujocoCrash("MuJoCo's WebAssembly instance was discarded after a crash");
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof MujocoCrash || isMujocoError(e)) throw e;
+    retireMujoco(rt);
+    throw new MujocoCrash(describe(e));
+  }
+}
+
+/** Delete a WebAssembly handle; a crashed instance cannot free anything, and it is discarded anyway. */
+export function release(h: Handle | undefined): void {
+  try {
+    h?.delete();
+  } catch {
+    // The instance crashed: its memory goes with it.
+  }
+}
+
 export interface VfsFile {
   /** Path relative to the model's folder, '/'-separated (the model itself: its file name). */
   name: string;
   data: Uint8Array;
 }
 
-/** Compile the model `main` from the given files. MuJoCo's error message on failure. */
-export function compileModel(rt: MujocoRuntime, main: string, files: readonly VfsFile[]): { model: MjModelHandle } | { error: string } {
-  const vfs = new rt.mj.MjVFS();
+/**
+ * Compile the model `main` from the given files. MuJoCo's error message on failure; `crashed` when
+ * the WebAssembly stopped (the instance is retired then).
+ */
+export function compileModel(rt: MujocoRuntime, main: string, files: readonly VfsFile[]): { model: MjModelHandle } | { error: string; crashed?: boolean } {
+  if (rt.retired) return { error: "MuJoCo's WebAssembly instance was discarded after a crash", crashed: true };
+  rt.uses++;
+  let vfs: (Handle & { addBuffer(name: string, data: Uint8Array): void }) | undefined;
   try {
-    for (const f of files) vfs.addBuffer(f.name, f.data);
-    return { model: rt.mj.MjModel.mj_loadXML(main, vfs) };
+    return guarded(rt, () => {
+      vfs = new rt.mj.MjVFS();
+      for (const f of files) vfs.addBuffer(f.name, f.data);
+      return { model: rt.mj.MjModel.mj_loadXML(main, vfs) };
+    });
   } catch (e) {
+    if (e instanceof MujocoCrash) return { error: e.message, crashed: true };
     const msg = e instanceof Error ? e.message : String(e);
     return { error: msg.replace(/^MuJoCo Error:\s*/, '').replace(/^Loading error:\s*/, '').trim() };
   } finally {
-    vfs.delete();
+    if (!rt.retired) release(vfs);
   }
 }
 
@@ -255,6 +322,23 @@ function meshHull(m: MjModelHandle, id: number): Vec3[] | undefined {
 
 /** Copy what the importer needs out of a compiled model. */
 export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
+  return guarded(rt, () => snapshotUnguarded(rt, m));
+}
+
+function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
+  // Each read of a model field goes through the bindings (a new view or copy each time): read every
+  // array once, not once per element (that made the import quadratic in the number of bodies and geoms).
+  const cache = new Map<string, Num>();
+  const arr = (mm: MjModelHandle, name: string): Num => {
+    let a = cache.get(name);
+    if (a === undefined) cache.set(name, (a = Array.from(field(mm, name) ?? [])));
+    return a;
+  };
+  const optional = new Map<string, Num | undefined>();
+  const maybe = (name: string): Num | undefined => {
+    if (!optional.has(name)) optional.set(name, field(m, name) && Array.from(field(m, name)!));
+    return optional.get(name);
+  };
   const all = names(m);
   const n = (f: string) => Number(m[f] ?? 0);
   const jt = enumNames(rt.mj.mjtJoint, 'mjJNT_');
@@ -309,7 +393,7 @@ export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledMode
       qposadr: arr(m, 'jnt_qposadr')[i],
       dofadr: arr(m, 'jnt_dofadr')[i],
       // jnt_limited is a byte array the bindings cannot read: MuJoCo is asked (limited.ts); else lower < upper.
-      limited: field(m, 'jnt_limited') ? field(m, 'jnt_limited')![i] !== 0 : (limited[i] ?? arr(m, 'jnt_range')[2 * i] < arr(m, 'jnt_range')[2 * i + 1]),
+      limited: maybe('jnt_limited') ? maybe('jnt_limited')![i] !== 0 : (limited[i] ?? arr(m, 'jnt_range')[2 * i] < arr(m, 'jnt_range')[2 * i + 1]),
       stiffness: arr(m, 'jnt_stiffness')[i] ?? 0,
       range: [arr(m, 'jnt_range')[2 * i] ?? 0, arr(m, 'jnt_range')[2 * i + 1] ?? 0],
       margin: arr(m, 'jnt_margin')[i] ?? 0,
@@ -329,7 +413,7 @@ export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledMode
       hull: gt.get(arr(m, 'geom_type')[i]) === 'mesh' ? meshHull(m, arr(m, 'geom_dataid')[i]) : undefined,
     })),
     equalities: range(n('neq')).map((i) => {
-      const data = Array.from(arr(m, 'eq_data')).slice(11 * i, 11 * i + 11);
+      const data = Array.prototype.slice.call(arr(m, 'eq_data'), 11 * i, 11 * i + 11) as number[];
       return {
         name: nameAt(all, nameAdr('name_eqadr')[i]),
         type: et.get(arr(m, 'eq_type')[i]) ?? String(arr(m, 'eq_type')[i]),
@@ -338,9 +422,9 @@ export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledMode
         objtype: ot.get(arr(m, 'eq_objtype')[i]) ?? String(arr(m, 'eq_objtype')[i]),
         data,
         // eq_active0 is a byte array too: undefined here, the importer reads `active` from the XML.
-        active: field(m, 'eq_active0')?.[i] !== 0,
+        active: maybe('eq_active0')?.[i] !== 0,
         solref: [arr(m, 'eq_solref')[2 * i], arr(m, 'eq_solref')[2 * i + 1]],
-        solimp: Array.from(arr(m, 'eq_solimp')).slice(5 * i, 5 * i + 5),
+        solimp: Array.prototype.slice.call(arr(m, 'eq_solimp'), 5 * i, 5 * i + 5) as number[],
       };
     }),
     sites: range(n('nsite')).map((i) => ({
@@ -351,8 +435,8 @@ export function snapshotModel(rt: MujocoRuntime, m: MjModelHandle): CompiledMode
     })),
     keys: range(n('nkey')).map((i) => ({
       name: nameAt(all, nameAdr('name_keyadr')[i]),
-      qpos: Array.from(arr(m, 'key_qpos')).slice(nq * i, nq * i + nq),
-      qvel: Array.from(arr(m, 'key_qvel')).slice(n('nv') * i, n('nv') * i + n('nv')),
+      qpos: Array.prototype.slice.call(arr(m, 'key_qpos'), nq * i, nq * i + nq) as number[],
+      qvel: Array.prototype.slice.call(arr(m, 'key_qvel'), n('nv') * i, n('nv') * i + n('nv')) as number[],
     })),
     drives: snapshotDrives(
       { arr: (f) => arr(m, f), name: (f, i) => nameAt(all, nameAdr(f)[i]), trn: enumNames(rt.mj.mjtTrn, 'mjTRN_'), dyn: enumNames(rt.mj.mjtDyn, 'mjDYN_'), gain: enumNames(rt.mj.mjtGain, 'mjGAIN_'), bias: enumNames(rt.mj.mjtBias, 'mjBIAS_'), integrators: enumNames(rt.mj.mjtIntegrator, 'mjINT_'), integrator: Number(opt.integrator) },
@@ -401,6 +485,10 @@ const vecs = (a: Num, k: number): Vec3[] => Array.from({ length: k }, (_, i) => 
 
 /** Set (qpos, qvel), run mj_forward and copy the kinematics out. */
 export function stateOf(rt: MujocoRuntime, m: MjModelHandle, qpos: readonly number[], qvel: readonly number[]): MujocoState {
+  return guarded(rt, () => stateOfUnguarded(rt, m, qpos, qvel));
+}
+
+function stateOfUnguarded(rt: MujocoRuntime, m: MjModelHandle, qpos: readonly number[], qvel: readonly number[]): MujocoState {
   const d = new rt.mj.MjData(m);
   const res = new rt.mj.DoubleBuffer(6);
   try {
@@ -414,7 +502,7 @@ export function stateOf(rt: MujocoRuntime, m: MjModelHandle, qpos: readonly numb
   }
 }
 
-function readState(rt: MujocoRuntime, m: MjModelHandle, d: MjDataHandle, res: Handle & { GetView(): Float64Array }): MujocoState {
+export function readState(rt: MujocoRuntime, m: MjModelHandle, d: MjDataHandle, res: Handle & { GetView(): Float64Array }): MujocoState {
   const nb = Number(m.nbody), nj = Number(m.njnt), ng = Number(m.ngeom), ns = Number(m.nsite);
   const body = rt.mj.mjtObj.mjOBJ_BODY.value;
   const cvel = Array.from({ length: nb }, (_, i) => {
@@ -428,7 +516,7 @@ function readState(rt: MujocoRuntime, m: MjModelHandle, d: MjDataHandle, res: Ha
     xipos: vecs(a('xipos'), nb),
     ximat: mats(a('ximat'), nb),
     xpos: vecs(a('xpos'), nb),
-    xquat: Array.from({ length: nb }, (_, i) => q4(a('xquat'), i)),
+    xquat: ((xq) => Array.from({ length: nb }, (_, i) => q4(xq, i)))(Array.from(a('xquat'))),
     xmat: mats(a('xmat'), nb),
     xanchor: vecs(a('xanchor'), nj),
     xaxis: vecs(a('xaxis'), nj),
@@ -437,73 +525,4 @@ function readState(rt: MujocoRuntime, m: MjModelHandle, d: MjDataHandle, res: Ha
     siteXpos: vecs(a('site_xpos'), ns),
     cvel,
   };
-}
-
-/** MuJoCo's constraint rows that are not equalities (counts in one state). */
-export interface OtherRows {
-  friction: number;
-  limits: number;
-  contacts: number;
-}
-
-/** MuJoCo's own run of the model, for the comparison (compare.ts). */
-export interface MujocoRun {
-  /** Per recorded step: time, per equality the efc rows' force and violation (efc_pos), solver iterations, warnings. */
-  steps: { t: number; eqForce: number[][]; eqPos: number[][]; eqR: number[][]; eqDiagA: number[][]; iterations: number; other: OtherRows }[];
-  warnings: { name: string; count: number }[];
-  /** The state after the run. */
-  final: MujocoState;
-}
-
-/** Step MuJoCo `steps` times from (qpos, qvel), recording the equality rows after every mj_step (forward at the new state). */
-export function runMujoco(rt: MujocoRuntime, m: MjModelHandle, qpos: readonly number[], qvel: readonly number[], steps: number): MujocoRun {
-  const d = new rt.mj.MjData(m);
-  const res = new rt.mj.DoubleBuffer(6);
-  try {
-    (d.qpos as Float64Array).set(qpos);
-    (d.qvel as Float64Array).set(qvel);
-    const neq = Number(m.neq);
-    const record = (): MujocoRun['steps'][number] => {
-      const nefc = Number(d.nefc);
-      const type = d.efc_type as Num, id = d.efc_id as Num;
-      const force = d.efc_force as Num, pos = d.efc_pos as Num, R = d.efc_R as Num, diagA = d.efc_diagA as Num;
-      const rows = (): number[][] => Array.from({ length: neq }, () => []);
-      const eqForce = rows(), eqPos = rows(), eqR = rows(), eqDiagA = rows();
-      const other: OtherRows = { friction: 0, limits: 0, contacts: 0 };
-      for (let r = 0; r < nefc; r++) {
-        // mjtConstraint: 0 equality, 1–2 friction loss, 3–4 limits, 5–7 contacts
-        if (type[r] !== 0) {
-          if (type[r] <= 2) other.friction++;
-          else if (type[r] <= 4) other.limits++;
-          else other.contacts++;
-          continue;
-        }
-        eqForce[id[r]].push(force[r]);
-        eqPos[id[r]].push(pos[r]);
-        eqR[id[r]].push(R[r]);
-        eqDiagA[id[r]].push(diagA[r]);
-      }
-      const niter = d.solver_niter as Num;
-      return { t: Number(d.time), eqForce, eqPos, eqR, eqDiagA, iterations: niter[0] ?? 0, other };
-    };
-    rt.mj.mj_forward(m, d);
-    const out: MujocoRun['steps'] = [record()];
-    for (let k = 0; k < steps; k++) {
-      rt.mj.mj_step(m, d);
-      rt.mj.mj_forward(m, d);
-      out.push(record());
-    }
-    // A view into MjData (deleting it would free MjData's memory): read, never delete.
-    const warn = d.warning as { size(): number; get(i: number): { number: number } | undefined };
-    const labels = ['inertia', 'contactfull', 'cnstrfull', 'badqpos', 'badqvel', 'badqacc', 'badctrl'];
-    const warnings: MujocoRun['warnings'] = [];
-    for (let i = 0; i < Math.min(warn.size(), labels.length); i++) {
-      const w = warn.get(i);
-      if (w && w.number > 0) warnings.push({ name: labels[i], count: w.number });
-    }
-    return { steps: out, warnings, final: readState(rt, m, d, res) };
-  } finally {
-    res.delete();
-    d.delete();
-  }
 }

@@ -103,7 +103,9 @@ export class XmlSourceMap implements SourceMap {
 
   /** An importer issue as a Diagnostic on its element. */
   toDiagnostic(issue: Issue): Diagnostic {
-    const d: Diagnostic = { severity: issue.severity, code: issue.code, message: issue.message + this.where(issue.element), range: this.elementRange(issue.element) };
+    const a = issue.attr !== undefined && issue.element?.source === 0 ? issue.element.attrs.get(issue.attr) : undefined;
+    const range = a ? this.index.range(a.valueStart, a.valueEnd) : this.elementRange(issue.element);
+    const d: Diagnostic = { severity: issue.severity, code: issue.code, message: issue.message + this.where(issue.element), range };
     const related = (issue.related ?? []).filter((r) => r.element).map((r) => ({ message: r.message + this.where(r.element), range: this.elementRange(r.element) }));
     if (related.length) d.related = related;
     if (issue.data) d.data = issue.data;

@@ -17,6 +17,8 @@ export interface Issue {
   code: string;
   message: string;
   element?: XmlElement;
+  /** The attribute of `element` the issue is about: the range is its value (in the model file). */
+  attr?: string;
   related?: { message: string; element?: XmlElement }[];
   data?: Record<string, unknown>;
 }

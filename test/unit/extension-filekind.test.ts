@@ -1,5 +1,5 @@
 // Which documents the extension analyses, and how it activates for them: scenes, URDF files and
-// MJCF models (.xml with a <mujoco> root, decided from the first 4096 characters), never other
+// MJCF models (.xml with a <mujoco> root, decided from the first MiB, whatever precedes the root), never other
 // XML; a model's analysis carries no JSON quick fixes; the activation events and the .urdf language
 // association in package.json.
 import { test } from 'node:test';
@@ -29,7 +29,7 @@ test('kinds: *.scene.json, *.urdf and an .xml with a <mujoco> root; other files 
   assert.equal(fileKindOf({ scheme: 'untitled', path: 'Untitled-1.xml' }, () => '<mujoco/>'), 'mjcf');
 });
 
-test('the <mujoco> root is found after a BOM, the XML declaration, comments and a doctype, within the first 4096 characters', () => {
+test('the <mujoco> root is found after a BOM, the XML declaration, comments, processing instructions and a doctype of any length within the first MiB', () => {
   const cases: [string, boolean][] = [
     ['<mujoco>', true],
     ['\ufeff<mujoco model="m">', true],
@@ -41,6 +41,11 @@ test('the <mujoco> root is found after a BOM, the XML declaration, comments and 
     ['<worldbody/>', false],
     ['<!-- <mujoco> in a comment --><project/>', false],
     ['text before <mujoco>', false],
+    [`<!--${' licence text, 5 KB of it. '.repeat(200)}-->\n<mujoco model="m">`, true],
+    ['<!DOCTYPE mujoco [\n  <!ENTITY x "a > b">\n  <!ELEMENT mujoco ANY>\n]>\n<mujoco/>', true],
+    ['<?xml version="1.0"?><?xml-stylesheet href="a.xsl"?>\ufeff<mujoco/>', false],
+    ['<?xml version="1.0"?>\n<?xml-stylesheet href="a.xsl"?>\n<!-- c -->\n<mujoco/>', true],
+    ['<!-- unterminated <mujoco>', false],
     [`<!--${' '.repeat(MODEL_HEAD_CHARS)}--><mujoco>`, false],
     ['', false],
   ];

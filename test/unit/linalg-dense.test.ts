@@ -115,3 +115,19 @@ test('band reduction (Givens, bulge chasing) matches Householder on banded and d
     }
   }
 });
+
+test('denseLstsqMinNorm: a NaN or infinite entry is a non-finite failure (never handed to the uncapped SVD); huge magnitudes scale out exactly', () => {
+  for (const bad of [NaN, Infinity, -Infinity]) {
+    const r = denseLstsqMinNorm([[1, bad], [2, 3]], [1, 1]);
+    assert.equal(r.ok, false);
+    assert.equal(!r.ok && r.reason, 'non-finite');
+    const rb = denseLstsqMinNorm([[1, 0], [0, 1]], [bad, 1]);
+    assert.equal(!rb.ok && rb.reason, 'non-finite');
+  }
+  // A singular 2×2 at 2⁵³ + 2, 1e-300 and 1e200: the minimum-norm solution of [[s, s], [s, s]]·x = [2s, 2s] is x = [1, 1].
+  for (const s of [2 ** 53 + 2, 1e-300, 1e200]) {
+    const r = denseLstsqMinNorm([[s, s], [s, s]], [2 * s, 2 * s]);
+    assert.ok(r.ok);
+    assert.ok(r.ok && Math.abs(r.x[0] - 1) < 1e-12 && Math.abs(r.x[1] - 1) < 1e-12, String(r.ok && r.x));
+  }
+});

@@ -73,6 +73,9 @@ export const Codes = {
   unknownKeyframe: 'CL609-unknown-keyframe',
   unsupportedEquality: 'CL610-unsupported-equality',
   mujocoUnavailable: 'CL611-mujoco-unavailable',
+  mujocoCrashed: 'CL612-mujoco-crashed',
+  modelLimit: 'CL613-model-limit',
+  badNumber: 'CL614-bad-number',
 
   // MuJoCo as the solver (docs/diagnostics.md "MuJoCo's own system")
   mujocoBlowUp: 'CL701-mujoco-blow-up',
@@ -152,6 +155,9 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.unknownKeyframe]: 'The requested <key> does not exist; the model\'s reference configuration qpos0 is used.',
   [Codes.unsupportedEquality]: 'An equality constraint that cannot be converted (tendon, flex, between two fixed bodies, or on a joint that is not a single hinge or slide).',
   [Codes.mujocoUnavailable]: 'MuJoCo\'s WebAssembly could not be loaded, so the model cannot be compiled.',
+  [Codes.mujocoCrashed]: 'MuJoCo\'s WebAssembly stopped on this model (an abort, a trap or memory exhausted). The instance is discarded and the next model gets a fresh one, so nothing else is affected. Simplify the model (nesting, counts) or compile it with native MuJoCo.',
+  [Codes.modelLimit]: 'The model, with everything it includes, exceeds a limit that keeps import bounded in time and memory (total size or elements over all includes, nesting of bodies and frames, bodies, geoms, equalities, keys, <replicate> expansion); the diagnostic is on the element that crossed it, and the model is not compiled. See docs/import.md "Limits".',
+  [Codes.badNumber]: 'A number in the model is not finite (nan, inf), negative where it cannot be (mass, size, friction, timestep, solref time constant) or beyond the range the engine accepts (coordinates beyond 1e15 m, masses beyond 1e12 kg, …). The diagnostic is on the attribute; fix the value.',
   [Codes.mujocoBlowUp]: 'With MuJoCo as the solver: the run blew up (a NaN or infinity, MuJoCo\'s bad-acceleration warning, or a joint speed beyond 1e4). The message names the step, the step where the growth began, the element whose λ or violation grew first, the DOF MuJoCo flagged and the likely cause (a time step too large for a stiffness, gain or damping; a near-massless link without armature; a loop started violated) with what to change.',
   [Codes.solrefClamped]: 'A solref time constant below 2·timestep: MuJoCo silently raises it to 2·timestep (its "refsafe" rule), so the constraint is softer than written by the factor given. Use a time constant of at least 2·timestep, or a smaller timestep.',
   [Codes.illConditionedMass]: 'The joint-space mass matrix spans more than 1e8 between its smallest and largest diagonal entries: a tiny link next to heavy ones, usually without armature. Add armature to the named joint or merge the light link into its parent.',

@@ -4,7 +4,7 @@
 //   *.urdf                            → 'urdf'  (src/import: MuJoCo's URDF compiler)
 //   *.xml with a <mujoco> root element → 'mjcf'  (src/import: MuJoCo's MJCF compiler)
 // Every other file, other XML included, is left alone: no analysis, no diagnostics, no MuJoCo.
-// Only the first MODEL_HEAD_CHARS characters of an .xml document are read to decide.
+// Only the first MODEL_HEAD_CHARS characters of an .xml document are read to decide (the scan stops at its first element).
 import type { InspectResult } from '../../engine';
 import { MODEL_HEAD_CHARS, modelFormatOf } from '../../import/kind';
 import { isAnalysableScheme, isSceneFileName } from './format';
