@@ -24,6 +24,7 @@ import { decimate, MAX_BUCKETS, type Point } from './decimate';
 import { condAt, energyPartAt, lambdaAt, quatDriftAt, violationAt, type History } from './history';
 import { withAlpha, type Palette } from './theme';
 import { minOf } from '../src/shared/arrays';
+import { distinctDigits } from './chartScale';
 
 declare module 'chart.js' {
   // Declaration merging needs chart.js's own type parameter name.
@@ -119,7 +120,13 @@ const FLOOR = 1e-16;
 const isPow10 = (v: number): boolean => v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
 /** Powers of ten among an axis's ticks, counted once per tick list (the callback runs for every tick). */
 const powCounts = new WeakMap<object, number>();
-/** Log axes: label only powers of ten when at least two are shown, every tick otherwise. */
+/** Significant digits that tell a tick list's neighbours apart, counted once per tick list. */
+const tickDigits = new WeakMap<object, number>();
+/**
+ * Log axes: label only powers of ten when at least two are shown, every tick otherwise, with the
+ * digits that keep neighbours apart (a κ axis from 7000 to 15000 reads 12000, 13000, 14000, never
+ * 15000, 15000, 15000).
+ */
 function logTick(this: unknown, v: number | string, _i: number, ticks: { value: number }[]): string {
   const x = Number(v);
   let pows = powCounts.get(ticks);
@@ -128,7 +135,12 @@ function logTick(this: unknown, v: number | string, _i: number, ticks: { value: 
     powCounts.set(ticks, pows);
   }
   if (pows >= 2 && !isPow10(x)) return '';
-  return fmt(x, 2);
+  let digits = tickDigits.get(ticks);
+  if (digits === undefined) {
+    digits = distinctDigits(ticks.map((t) => t.value));
+    tickDigits.set(ticks, digits);
+  }
+  return fmt(x, digits);
 }
 const linTick = (v: number | string): string => fmt(Number(v), 3);
 const logv = (x: number): number => (Number.isFinite(x) ? Math.max(FLOOR, Math.abs(x)) : NaN);

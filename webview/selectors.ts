@@ -1,6 +1,7 @@
 // Derived views of the panel state: pure functions the cards render from and the bootstrap's
 // effects act on (which snapshot to ask for, what to persist). No DOM; tested in Node.
 import type { Diagnostic, PanelModel, StepRecord, SystemSnapshot, WebviewState } from '../src/protocol';
+import { kappaOf, type StepKappa } from '../src/shared';
 import type { HeatmapSelection } from './heatmap/viewport';
 import { recordAt } from './history';
 import type { PanelState } from './store';
@@ -66,16 +67,14 @@ export function stepNote(s: PanelState): string {
 }
 
 /** κ(A), its estimate flag and the method at the shown step (history record when the snapshot lags). */
-export function shownCondition(s: PanelState): { cond: number | null; estimated: boolean; method: string } | undefined {
+export function shownCondition(s: PanelState): { cond: number | null; estimated: boolean; method: string; step: number; source: StepKappa['source'] } | undefined {
   const snap = s.snapshot;
   if (!snap) return undefined;
   const rec = stepRecord(s, s.step);
-  const fromRec = rec !== undefined && rec.step !== snap.step;
-  return {
-    cond: fromRec ? rec.cond.A : snap.cond.A,
-    estimated: fromRec ? rec.condEstimated : snap.condEstimated,
-    method: rec?.method ?? snap.method,
-  };
+  // The one rule of every view (src/shared/stepKappa.ts); while neither the record nor the snapshot
+  // of the shown step is here, the snapshot at hand (the timeline's note names its step).
+  const k = kappaOf(s.step, { record: rec, snapshot: snap }) ?? kappaOf(snap.step, { snapshot: snap })!;
+  return { cond: k.cond, estimated: k.estimated, method: rec?.method ?? snap.method, step: k.step, source: k.source };
 }
 
 export interface ProblemCounts {

@@ -1,5 +1,6 @@
 // The header: scene name and file, the simulation controls (or the report badge), the summary
 // stats of the shown step, and the timeline below them.
+import type { SystemSnapshot } from '../../src/protocol';
 import { button, clear, h, icon } from '../dom';
 import { condBandDescription, condBandLegend, condBand, COND_BAND_LABEL as condBandLabel, formatNumber as fmt, formatCond, formatTime as fmtTime, plural } from '../../src/shared';
 import { panelProblems, problemCounts, shownCondition, shownTime } from '../selectors';
@@ -49,7 +50,7 @@ export function createHeader(ctx: CardContext): HTMLElement {
   );
 
   store.watch(
-    (s) => [s.model, s.snapshot, s.step, s.total],
+    (s) => [s.model, s.snapshot, s.step, s.total, s.history],
     (_, s) => {
       const m = s.model;
       const snap = s.snapshot;
@@ -70,7 +71,7 @@ export function createHeader(ctx: CardContext): HTMLElement {
       stat('κ(A)', kv, {
         id: 'cond',
         cls: `cl-stat-cond cl-${band}`,
-        title: `2-norm condition number of A${cond.estimated ? ' (estimated)' : ''}; Jacobi-scaled κ = ${formatCond(snap.cond.scaled, { rows: snap.rank.rows })}. ${condBandDescription(band, m.conditionWarning)}. Bands: ${condBandLegend(m.conditionWarning)}.`,
+        title: `${condSourceText(cond, snap)} ${condBandDescription(band, m.conditionWarning)}. Bands: ${condBandLegend(m.conditionWarning)}.`,
       });
       const deficient = snap.rank.J < snap.rank.rows;
       stat('rank J', `${snap.rank.J} / ${snap.rank.rows} rows`, { id: 'rank', cls: deficient ? 'cl-warn' : '', title: deficient ? `${snap.rank.rows - snap.rank.J} dependent row(s): see Redundancy` : 'Full row rank' });
@@ -100,4 +101,16 @@ export function createHeader(ctx: CardContext): HTMLElement {
     },
   );
   return header;
+}
+
+/**
+ * Where the header's κ comes from, in words: the same number as the status bar, CodeLens, tree and
+ * history chart (src/shared/stepKappa.ts); the re-analysed state after the step is named apart.
+ */
+function condSourceText(cond: NonNullable<ReturnType<typeof shownCondition>>, snap: SystemSnapshot): string {
+  const rows = snap.rank.rows;
+  const kind = cond.estimated ? 'Hager–Higham estimate of the 1-norm condition number κ₁' : '2-norm condition number κ₂';
+  const what = cond.source === 'record' ? `${kind} of the A that step ${cond.step} solved with (the run's record, as in the status bar, CodeLens, tree and history chart)` : `${kind} of A at step ${cond.step}`;
+  const reanalysed = cond.source === 'record' && snap.step === cond.step ? ` The state after step ${cond.step}, re-analysed: κ = ${formatCond(snap.cond.A, { rows, estimated: snap.condEstimated })}, Jacobi-scaled ${formatCond(snap.cond.scaled, { rows })}.` : ` Jacobi-scaled κ = ${formatCond(snap.cond.scaled, { rows })}.`;
+  return `${what}.${reanalysed}`;
 }
