@@ -10,7 +10,7 @@ import { GeometryKit, type Glyphs } from './glyphs';
 import { WorldLayer } from './grid';
 import { JointLayer } from './joints';
 import { type V3 } from './math';
-import { extendBounds, frameAt, recordsRun, sceneData, type Frame, type RunRecords, type SceneData, type StepSource } from './model';
+import { extendBounds, frameAt, frameBounds, recordsRun, sceneData, type Frame, type RunRecords, type SceneData, type StepSource } from './model';
 import { Orbit, type Preset } from './orbit';
 import { Overlay, unavailableMessage, type OverlayActions } from './overlay';
 import { handleKey } from './keys';
@@ -66,7 +66,7 @@ export class SceneView3D {
   private frame?: Frame;
   private step = 0;
   private unit = 0.01;
-  private scales: Scales = { force: 1, torque: 1, maxArrow: 1 };
+  private scales: Scales = { force: 1, torque: 1, maxArrow: 1, floor: { force: 0, torque: 0 } };
   private arrowLog = 0;
   private trailMode: TrailMode;
   private forceMode: ForceMode;
@@ -250,7 +250,8 @@ export class SceneView3D {
     this.data = sceneData(model, run);
     this.setSel(undefined);
     this.hover = undefined;
-    const f0 = frameAt(model, this.data, model.snapshot.step, undefined, run);
+    // Glyph sizes from the scene as set up (the first recorded step): the model's step may be a blown-up one.
+    const f0 = frameAt(model, this.data, run.length > 0 ? 1 : model.snapshot.step, undefined, run);
     this.unit = glyphUnit(this.data, f0);
     this.scales = arrowScales(model, this.data, f0, this.arrowLog, run);
     this.step = same ? Math.min(this.step, run.length) : model.snapshot.step;
@@ -298,6 +299,8 @@ export class SceneView3D {
     if (!this.model || !this.data) return;
     this.step = Math.max(0, Math.floor(k));
     this.frame = frameAt(this.model, this.data, this.step, src, this.run);
+    // Arrow lengths from the step shown (robust.ts), so a blown-up step does not shrink the others' to nothing.
+    this.scales = arrowScales(this.model, this.data, this.frame, this.arrowLog, this.run);
     // Contacts are renumbered every step: the selected one follows its pair, a hovered one is dropped.
     if (this.hover?.kind === 'contact') this.hover = undefined;
     if (this.selContact) {
@@ -381,7 +384,9 @@ export class SceneView3D {
     const o = this.overlay;
     const bottom = o ? Math.max(o.legend.offsetHeight, o.scale.offsetHeight) + 10 : 0;
     this.fitting = true;
-    this.orbit.fitBox(this.data.bounds.min, this.data.bounds.max, { top: o ? o.toolbar.offsetTop + o.toolbar.offsetHeight : 0, bottom });
+    // The step shown (robust.ts leaves absurd poses out), not the whole run: one exploded step must not blank the others.
+    const b = this.frame ? frameBounds(this.data, this.frame.poses) : this.data.bounds;
+    this.orbit.fitBox(b.min, b.max, { top: o ? o.toolbar.offsetTop + o.toolbar.offsetHeight : 0, bottom });
     this.fitting = false;
     this.moved = false;
   }
