@@ -1,5 +1,5 @@
 // Sizes, scales and words of the 3D view: the glyph unit (from the scene's spacing), the arrow
-// scales (metres per newton, fixed per model so scrubbing does not rescale), the legend's content
+// scales (metres per newton, from the step shown, absurd values left out: robust.ts), the legend's content
 // and the label of a body or constraint. Pure: no DOM, no three.
 import type { PanelModel } from '../../src/protocol';
 import { formatNumber as fmt } from '../../src/shared';

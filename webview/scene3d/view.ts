@@ -250,7 +250,6 @@ export class SceneView3D {
     this.data = sceneData(model, run);
     this.setSel(undefined);
     this.hover = undefined;
-    // Glyph sizes from the scene as set up (the first recorded step): the model's step may be a blown-up one.
     const f0 = frameAt(model, this.data, run.length > 0 ? 1 : model.snapshot.step, undefined, run);
     this.unit = glyphUnit(this.data, f0);
     this.scales = arrowScales(model, this.data, f0, this.arrowLog, run);
@@ -299,7 +298,6 @@ export class SceneView3D {
     if (!this.model || !this.data) return;
     this.step = Math.max(0, Math.floor(k));
     this.frame = frameAt(this.model, this.data, this.step, src, this.run);
-    // Arrow lengths from the step shown (robust.ts), so a blown-up step does not shrink the others' to nothing.
     this.scales = arrowScales(this.model, this.data, this.frame, this.arrowLog, this.run);
     // Contacts are renumbered every step: the selected one follows its pair, a hovered one is dropped.
     if (this.hover?.kind === 'contact') this.hover = undefined;
@@ -378,13 +376,12 @@ export class SceneView3D {
     this.invalidate();
   }
 
-  /** Fits the run's bounds between the toolbar and the legend / grid scale. */
+  /** Fits the step shown and the scene as set up (never the run's worst step) between the toolbar and the legend. */
   fit(): void {
     if (!this.data) return;
     const o = this.overlay;
     const bottom = o ? Math.max(o.legend.offsetHeight, o.scale.offsetHeight) + 10 : 0;
     this.fitting = true;
-    // The step shown (robust.ts leaves absurd poses out), not the whole run: one exploded step must not blank the others.
     const b = this.frame ? frameBounds(this.data, this.frame.poses) : this.data.bounds;
     this.orbit.fitBox(b.min, b.max, { top: o ? o.toolbar.offsetTop + o.toolbar.offsetHeight : 0, bottom });
     this.fitting = false;
