@@ -65,6 +65,8 @@ export type Action =
   | { type: 'host'; message: HostMessage }
   /** The user moved the timeline or clicked a history chart. */
   | { type: 'goToStep'; step: number }
+  /** Pause pressed: the panel stays on the step it shows (no longer following the run's end). */
+  | { type: 'pause' }
   | { type: 'select'; index: number }
   /** Select a body by name (undefined: none); the constraint selection is cleared. */
   | { type: 'selectBody'; name: string | undefined }
@@ -111,6 +113,8 @@ export function reduce(s: PanelState, a: Action): PanelState {
       return onHost(s, a.message);
     case 'goToStep':
       return goToStep(s, a.step);
+    case 'pause':
+      return { ...goToStep(s, s.step), follow: false };
     case 'select':
       return select(s, a.index);
     case 'selectBody':
