@@ -292,6 +292,15 @@ function addRunPoses(data: SceneData, run: RunRecords, from: number, to: number,
   if (last) addPoses(data, last, addPt);
 }
 
+/** The bounds, sane ball and reference of a run that just got its first records (the model's snapshot may be a blown-up last step). */
+export function reboundOnRun(data: SceneData, run: RunRecords): SceneData {
+  const first = run.poses(1);
+  if (!first) return data;
+  data.sane = { centre: [0, 0, 0], radius: Infinity };
+  data.bounds = runBounds(data, first instanceof Float64Array ? first : Float64Array.from(first), run);
+  return data;
+}
+
 /** Grows `data.bounds` by the poses of steps from … to of a run (a run that grew). */
 export function extendBounds(data: SceneData, run: RunRecords, from: number, to: number): void {
   const { min, max } = data.bounds;

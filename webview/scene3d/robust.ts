@@ -23,9 +23,13 @@ export function saneBall(min: V3, max: V3): SaneBall {
   return { centre: [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2], radius: ABSURD_SCENE_SIZES * size };
 }
 
-/** Finite and inside the ball. */
+/** No scene is drawn farther out than this (m), whatever its reference: a blown-up state is never one. */
+export const ABSOLUTE_LIMIT = 1e9;
+
+/** Finite, within ABSOLUTE_LIMIT of the origin and inside the ball. */
 export function isSane(p: readonly number[], ball: SaneBall): boolean {
   if (!Number.isFinite(p[0]) || !Number.isFinite(p[1]) || !Number.isFinite(p[2])) return false;
+  if (Math.abs(p[0]) > ABSOLUTE_LIMIT || Math.abs(p[1]) > ABSOLUTE_LIMIT || Math.abs(p[2]) > ABSOLUTE_LIMIT) return false;
   return Math.hypot(p[0] - ball.centre[0], p[1] - ball.centre[1], p[2] - ball.centre[2]) <= ball.radius;
 }
 

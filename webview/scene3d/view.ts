@@ -10,7 +10,7 @@ import { GeometryKit, type Glyphs } from './glyphs';
 import { WorldLayer } from './grid';
 import { JointLayer } from './joints';
 import { type V3 } from './math';
-import { extendBounds, frameAt, frameBounds, recordsRun, sceneData, type Frame, type RunRecords, type SceneData, type StepSource } from './model';
+import { extendBounds, frameAt, frameBounds, reboundOnRun, recordsRun, sceneData, type Frame, type RunRecords, type SceneData, type StepSource } from './model';
 import { Orbit, type Preset } from './orbit';
 import { Overlay, unavailableMessage, type OverlayActions } from './overlay';
 import { handleKey } from './keys';
@@ -21,7 +21,6 @@ import { TrailLayer, type TrailMode } from './trail';
 import { describeTarget, legendInfo, glyphUnit, arrowScales, type ForceMode, type Scales } from './describe';
 import { followContact, nextTarget, resolveSelection, sameTarget, targetLabel, targetName, targetPoint, type Selection3D } from './selection';
 import type { ContactData } from './read';
-
 export type { Selection3D };
 /** How the user picked: a click ('pointer') or Tab / Escape ('keyboard'). */
 export type SelectVia = 'pointer' | 'keyboard';
@@ -283,7 +282,8 @@ export class SceneView3D {
     const run = isRecords(history) ? recordsRun(history) : history;
     const before = this.run.length;
     this.run = run;
-    if (run.length > before) extendBounds(this.data, run, before + 1, run.length);
+    if (before === 0 && run.length > 0) this.unit = glyphUnit(reboundOnRun(this.data, run), frameAt(this.model, this.data, 1, undefined, run));
+    else if (run.length > before) extendBounds(this.data, run, before + 1, run.length);
     // The first records of a run (a model comes before its streamed history): the grid and an
     // untouched camera take in what they cover.
     const first = before === 0 && run.length > 0 && !this.moved;
