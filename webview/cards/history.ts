@@ -29,7 +29,6 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
   const axes: Record<string, AxisChoice> = {};
   let zoomed = false;
   const zoom = button('Zoom to onset', {
-    icon: 'zoom-in',
     cls: 'cl-history-zoom',
     title: 'Show the steps around the divergence onset (again: the whole run)',
     onClick: () => {
@@ -83,12 +82,13 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
     const onset = divergenceOnset(s);
     zoom.hidden = onset === undefined;
     zoom.setAttribute('aria-pressed', String(zoomed && onset !== undefined));
+    zoom.querySelector('.cl-btn-label')!.textContent = zoomed && onset !== undefined ? 'Whole run' : `Zoom to onset (${onset ?? ''})`;
     const range = zoomed && onset !== undefined ? onsetWindow(onset, s.history.length) : undefined;
     const ctx: HistoryContext = { history: s.history, snapshot: snap, initial: s.initial, palette: s.palette, selectedConstraint: s.selected, conditionWarning: m.conditionWarning, onset, range, noise: forceNoiseFloor(s), axes };
     for (const c of charts) {
       c.note.textContent = c.chart.update(ctx, s.step) ?? '';
       const choice = axes[c.chart.spec.id];
-      c.axis.querySelector('.cl-btn-label')!.textContent = `${c.chart.mode}${choice ? '' : ' (auto)'}`;
+      c.axis.querySelector('.cl-btn-label')!.textContent = `${c.chart.mode}${choice && choice !== 'auto' ? '' : ' (auto)'}`;
       c.figure.dataset.axis = c.chart.mode;
       // The most points a series of this chart draws (the decimation bounds it whatever the run's length).
       c.figure.dataset.points = String(c.chart.chart.data.datasets.reduce((n, d) => Math.max(n, d.data.length), 0));
