@@ -26,7 +26,7 @@ async function goTo(page: Page, k: number): Promise<void> {
     k,
   );
   await page.waitForFunction((v) => document.querySelector('[data-stat="step"]')?.textContent?.includes(`${v} / `), k);
-  await page.waitForFunction((v) => !document.querySelector('.cl-step-note.cl-visible') || !document.querySelector('.cl-step-note')?.textContent, k, { timeout: 20_000 });
+  await page.waitForFunction(() => !document.querySelector('.cl-step-note.cl-visible') || !document.querySelector('.cl-step-note')?.textContent, undefined, { timeout: 20_000 });
   await settle(page);
 }
 
@@ -124,5 +124,29 @@ describe('a run that blew up', () => {
     await settle(page);
     await page.locator('#cl-history').screenshot({ path: shotPath('blowup-history-zoomed-dark') });
     assert.deepEqual(p.consoleErrors, []);
+  });
+
+  test('keys and Play speed: Home, →, End move the step; the speed select and Pause (Space while running) post to the host', async () => {
+    const page = p.page;
+    const total = chain.model.history.length;
+    await page.locator('#cl-history').click({ position: { x: 5, y: 5 } }); // focus the page, not a control
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => document.body.dataset.clStep === '0');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.body.dataset.clStep === '1');
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.waitForFunction(() => document.body.dataset.clStep === '11');
+    await page.keyboard.press('End');
+    await page.waitForFunction((n) => document.body.dataset.clStep === String(n), total);
+    await page.selectOption('#cl-play-speed', '1');
+    await p.waitForPost((m) => m.type === 'playSpeed' && typeof m.speed === 'object' && m.speed.realTime === 1);
+    await goTo(page, 500);
+    await p.send({ type: 'running', running: true });
+    await page.locator('#cl-history').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press(' ');
+    await p.waitForPost((m) => m.type === 'command' && m.command === 'playPause' && m.step === 500);
+    assert.equal(await page.evaluate(() => document.body.dataset.clStep), '500', 'Pause stays on the shown step');
+    await page.locator('header.cl-header').screenshot({ path: shotPath('blowup-header-dark') });
+    assert.deepEqual(p.invalidPosts, []);
   });
 });
