@@ -71,3 +71,10 @@ export type { ConstrainedSystem, SystemIteration, SystemMass, SystemRow, SystemS
 export { analyseSystem, massInverse, SYSTEM_DENSE_LIMIT, type SystemAnalysis, type SystemAnalysisFailure, type SystemAnalysisOptions } from './system/analyse';
 export { systemOfSnapshot } from './system/engineProducer';
 export { snapshotOfSystem } from './system/snapshot';
+// Trace files of other solvers (.npz, Axion's and FCLib's HDF5) as a third producer of the seam.
+export { readTrace, type ReadTraceOptions } from './trace/read';
+export { analyseTrace, type TraceAnalysis, type TraceAnalysisOptions, type TraceIterationSummary, type TraceStepSummary } from './trace/analyse';
+export { exportTraceNpz } from './trace/export';
+export { readNpy, writeNpy, writeNpyStrings, type NpyArray } from './trace/npy';
+export { isHdf5, type Hdf5File, type Hdf5Node, type Hdf5Open } from './trace/hdf5';
+export { DEFAULT_TRACE_LIMITS, type TraceContact, type TraceFormat, type TraceIteration, type TraceKeys, type TraceLimits, type TraceReadResult, type TraceSource } from './trace/source';
