@@ -5,50 +5,8 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { analyseSystem, analyseTrace, Codes, exportTraceNpz, readTrace, type RedundantRow, type TraceSource } from '../../src/engine';
-
-const DIR = join(__dirname, '..', 'fixtures', 'trace');
-
-interface Expected {
-  cond: number | 'Infinity' | null;
-  rank: number;
-  rows: number;
-  redundant: { row: string; dependsOn: { row: string; coefficient: number }[] }[];
-  normLambda?: number;
-  normC?: number;
-}
-
-export function load(file: string): TraceSource {
-  const r = readTrace(new Uint8Array(readFileSync(join(DIR, file))), file);
-  assert.deepEqual(r.diagnostics, [], `${file} reads without diagnostics`);
-  assert.ok(r.source);
-  return r.source;
-}
-
-export const expected = (file: string): { steps: Expected[]; [k: string]: unknown } => JSON.parse(readFileSync(join(DIR, file), 'utf8'));
-
-const close = (a: number, b: number, rel: number, what: string) => assert.ok(Math.abs(a - b) <= rel * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
-
-/** The step's analysis against numpy's: κ when A is nonsingular, the rank, redundant rows and coefficients. */
-export function compareStep(source: TraceSource, k: number, e: Expected): void {
-  const an = analyseSystem(source.systemAt(k));
-  assert.ok(an.ok, `step ${k} analysed`);
-  assert.equal(an.rank.rows, e.rows);
-  assert.equal(an.rank.J, e.rank, `step ${k}: rank`);
-  const cond = an.cond.AR ?? an.cond.A;
-  if (e.rank === e.rows && typeof e.cond === 'number') close(cond, e.cond, 1e-6 * e.cond, `step ${k}: κ`);
-  else assert.equal(cond, Infinity, `step ${k}: a singular A has κ = ∞`);
-  const labels = source.systemAt(k).rows;
-  const name = (r: { constraint: string; row: number }) => labels.find((x) => x.constraint === r.constraint && x.row === r.row)?.label;
-  assert.equal(an.redundant.length, e.redundant.length, `step ${k}: redundant rows`);
-  an.redundant.forEach((r: RedundantRow, i) => {
-    const want = e.redundant[i];
-    assert.equal(name(r), want.row);
-    const got = new Map(r.dependsOn.map((d) => [name(d), d.coefficient]));
-    for (const d of want.dependsOn) close(got.get(d.row) ?? 0, d.coefficient, 1e-8, `${want.row} on ${d.row}`);
-    for (const [row, c] of got) if (!want.dependsOn.some((d) => d.row === row)) assert.ok(Math.abs(c) < 1e-8, `${want.row} on ${row}: ${c}`);
-  });
-}
+import { analyseTrace, Codes, exportTraceNpz, readTrace, type ConstrainedSystem, type TraceSource } from '../../src/engine';
+import { close, compareStep, DIR, expected, load } from './trace-helpers';
 
 test('the AerisLab seed rod: ten stacked steps, κ, rank, λ and C as numpy has them', () => {
   const src = load('aerislab-rod.npz');
@@ -136,7 +94,8 @@ test("the engine's own export reopens with the same systems", () => {
   assert.deepEqual(back.diagnostics, []);
   assert.equal(back.source?.steps, src.steps);
   for (let k = 0; k < src.steps; k++) {
-    const a = src.systemAt(k), b = (back.source as TraceSource).systemAt(k);
+    const a = src.systemAt(k);
+    const b: ConstrainedSystem = (back.source as TraceSource).systemAt(k);
     assert.deepEqual(b.rows.map((r) => r.label), a.rows.map((r) => r.label));
     assert.deepEqual(b.J, a.J);
     assert.deepEqual(b.mass, a.mass);
