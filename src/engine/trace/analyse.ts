@@ -73,8 +73,11 @@ function firstNonFinite(s: ConstrainedSystem, keys: TraceKeys): { key: string; w
   return undefined;
 }
 
-const dependence = (r: RedundantRow): string =>
-  `${r.constraint}[${r.row}] = ${r.dependsOn.length ? r.dependsOn.map((d) => `${Number(d.coefficient.toPrecision(6))}·${d.constraint}[${d.row}]`).join(' + ') : '0'}`;
+/** `row = c·row + …` with the rows named by their labels (a trace's row names). */
+function dependence(r: RedundantRow, rows: ConstrainedSystem['rows']): string {
+  const label = (x: { constraint: string; row: number }) => rows.find((y) => y.constraint === x.constraint && y.row === x.row)?.label ?? `${x.constraint}[${x.row}]`;
+  return `${label(r)} = ${r.dependsOn.length ? r.dependsOn.map((d) => `${Number(d.coefficient.toPrecision(6))}·${label(d)}`).join(' + ') : '0'}`;
+}
 
 /** κ of what the producer solves: A + R when it regularises, else A. */
 const condOf = (an: SystemAnalysis): number => an.cond.AR ?? an.cond.A;
@@ -122,7 +125,7 @@ export function analyseTrace(source: TraceSource, opts: TraceAnalysisOptions = {
     summary.cond = m > 0 ? (Number.isFinite(condOf(an)) ? condOf(an) : Infinity) : null;
     summary.rank = an.rank.J;
     if (s.lambda && s.b) summary.residual = an.residual;
-    const redundantKey = an.redundant.map(dependence).join('; ');
+    const redundantKey = an.redundant.map((r) => dependence(r, s.rows)).join('; ');
     if (an.redundant.length > 0 && redundantKey !== redundantSeen) {
       const conflicting = an.consistent === false;
       diagnostics.push(
