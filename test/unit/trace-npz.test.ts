@@ -119,3 +119,19 @@ test("the repository's Python writer: per-step keys with M, rows that come and g
     assert.ok((s.residual ?? 1) < 1e-12, 'the λ solves the system it was written with');
   });
 });
+
+test('.npy variants: Fortran order, float32, int64, big-endian, bool, unicode names, headers of versions 1, 2 and 3', () => {
+  const src = load('dtypes.npz');
+  const e = JSON.parse(readFileSync(join(DIR, 'dtypes.expected.json'), 'utf8'));
+  const s = src.systemAt(0);
+  const dense = (m: ConstrainedSystem['J']) => Array.from({ length: m.rows }, (_, i) => Array.from({ length: m.cols }, (_, j) => {
+    for (let p = m.rowPtr[i]; p < m.rowPtr[i + 1]; p++) if (m.colIdx[p] === j) return m.values[p];
+    return 0;
+  }));
+  assert.deepEqual(dense(s.J), e.J);
+  assert.equal(s.mass.kind, 'M');
+  assert.deepEqual(s.mass.kind === 'M' ? dense(s.mass.matrix) : [], e.M);
+  assert.deepEqual(Array.from(s.lambda ?? []), e.lambda);
+  assert.deepEqual(Array.from(s.C ?? []), e.C);
+  assert.deepEqual(s.rows.map((r) => r.label), e.row_names);
+});

@@ -79,7 +79,10 @@ export function readNpy(bytes: Uint8Array): NpyArray | string {
   const start = 8 + lenBytes;
   if (start + headerLen > bytes.length) return 'the .npy header is truncated';
   const headerBytes = bytes.subarray(start, start + headerLen);
-  const headerText = major === 3 ? new TextDecoder('utf-8').decode(headerBytes) : String.fromCharCode(...headerBytes);
+  // versions 1 and 2 are latin-1, version 3 utf-8 (a loop, not a spread: a header may be long)
+  let headerText = '';
+  if (major === 3) headerText = new TextDecoder('utf-8').decode(headerBytes);
+  else for (let i = 0; i < headerBytes.length; i++) headerText += String.fromCharCode(headerBytes[i]);
   const header = parseHeader(headerText);
   if (typeof header === 'string') return header;
   let count = 1;
