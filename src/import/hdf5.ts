@@ -37,24 +37,30 @@ function toNumbers(value: unknown): Float64Array {
   return new Float64Array(0);
 }
 
+/** The node at `path`; a damaged file makes h5wasm throw, which reads here as no node (or no numbers). */
 function node(file: H5FileHandle, path: string): Hdf5Node | undefined {
-  let found: ReturnType<H5FileHandle['get']>;
   try {
-    found = file.get(path);
+    const found = file.get(path);
+    if (!found) return undefined;
+    if (found.type === 'Group' || found.type === 'File') return { kind: 'group', keys: (found as H5Group).keys() };
+    if (found.type !== 'Dataset') return undefined;
+    const d = found as H5Dataset;
+    const cls = d.metadata.type;
+    return {
+      kind: 'dataset',
+      shape: d.shape ?? [],
+      type: cls === H5T_FLOAT ? 'float' : cls === H5T_INTEGER ? 'int' : cls === H5T_STRING ? 'string' : `class ${cls}`,
+      read: () => {
+        try {
+          return toNumbers(d.value);
+        } catch {
+          return new Float64Array(0);
+        }
+      },
+    };
   } catch {
     return undefined;
   }
-  if (!found) return undefined;
-  if (found.type === 'Group' || found.type === 'File') return { kind: 'group', keys: (found as H5Group).keys() };
-  if (found.type !== 'Dataset') return undefined;
-  const d = found as H5Dataset;
-  const cls = d.metadata.type;
-  return {
-    kind: 'dataset',
-    shape: d.shape ?? [],
-    type: cls === H5T_FLOAT ? 'float' : cls === H5T_INTEGER ? 'int' : cls === H5T_STRING ? 'string' : `class ${cls}`,
-    read: () => toNumbers(d.value),
-  };
 }
 
 /** h5wasm's opener, or undefined when the module cannot be loaded (the trace reader then says so). */
@@ -74,8 +80,11 @@ export function loadHdf5Open(): Promise<Hdf5Open | undefined> {
           return {
             get: (p: string) => node(f, p),
             close: () => {
-              f.close();
-              FS.unlink(path);
+              try {
+                f.close();
+              } finally {
+                FS.unlink(path);
+              }
             },
           } satisfies Hdf5File;
         } catch (e) {

@@ -80,6 +80,14 @@ test('broken HDF5: a truncated file, a shape mismatch and no HDF5 reader are dia
   const cut = read('cut.h5', bytes.subarray(0, 4096));
   assert.equal(cut.source, undefined);
   assert.deepEqual(cut.diagnostics.map((d) => d.code), [Codes.traceUnreadable]);
+  assert.match(cut.diagnostics[0].message, /truncated: 4096 bytes of the \d+ its superblock records/);
+  // damaged in the superblock, in the object headers, in the data: a diagnostic each time
+  for (const [lo, hi] of [[60, 200], [200, 2000], [2000, 14000]]) {
+    const damaged = new Uint8Array(readFileSync(join(DIR, 'box-on-plane.global.hdf5')));
+    damaged.fill(0x5a, lo, hi);
+    const r = read('damaged.hdf5', damaged);
+    assert.ok(r.diagnostics.length > 0 && r.diagnostics.every((d) => d.severity === 'error'), `bytes ${lo}–${hi}`);
+  }
   const shape = read('bad-fclib-shape.hdf5');
   assert.deepEqual(shape.diagnostics.map((d) => [d.code, d.data?.key, d.data?.step]), [[Codes.traceShapeMismatch, '/fclib_global/H', 0]]);
   assert.match(shape.diagnostics[0].message, /^step 0: '\/fclib_global\/H' has 5 rows but '\/fclib_global\/M' is 6×6/);

@@ -6,7 +6,7 @@
 /** A node of an HDF5 file: a group with its children's names, or a dataset with its shape. */
 export type Hdf5Node =
   | { kind: 'group'; keys: string[] }
-  | { kind: 'dataset'; shape: number[]; /** `float`, `int`, `string` or another class name. */ type: string; /** Its numbers in C order (strings: NaN). */ read(): Float64Array };
+  | { kind: 'dataset'; shape: number[]; /** `float`, `int`, `string` or another class name. */ type: string; /** Its numbers in C order (strings: NaN); fewer than the shape holds when it cannot be read. */ read(): Float64Array };
 
 export interface Hdf5File {
   /** The node at a '/'-separated path, or undefined when there is none. */
@@ -29,5 +29,28 @@ export function readNumbers(file: Hdf5File, path: string, maxElements: number): 
   if (node.type !== 'float' && node.type !== 'int') return { error: `'${path}' holds ${node.type} values, not numbers` };
   const count = node.shape.reduce((a, b) => a * b, 1);
   if (count > maxElements) return { error: `'${path}' has ${count} elements, above the limit of ${maxElements}` };
-  return { shape: node.shape, data: node.read() };
+  const data = node.read();
+  // a reader that fails on a damaged dataset hands back fewer numbers than the shape says
+  if (data.length !== count) return { error: `'${path}' could not be read (${data.length} of ${count} numbers): the file is damaged` };
+  return { shape: node.shape, data };
+}
+
+/**
+ * The end-of-file address HDF5's superblock records (versions 0 to 3), when the bytes are shorter than
+ * it: a truncated file is told before the HDF5 library is asked to open it (which would print its
+ * error stack). Undefined when the file is whole or the superblock is not one of these.
+ */
+export function hdf5TruncatedAt(bytes: Uint8Array): number | undefined {
+  if (!isHdf5(bytes) || bytes.length < 12) return undefined;
+  const version = bytes[8];
+  const sizeOfOffsets = version <= 1 ? bytes[13] : bytes[9];
+  if (sizeOfOffsets !== 4 && sizeOfOffsets !== 8) return undefined;
+  // versions 0 and 1: eight one-byte fields, two group K values, the consistency flags (and in version 1
+  // the indexed-storage K and two reserved bytes), then the base, free-space and end-of-file addresses;
+  // versions 2 and 3: four one-byte fields, then the base, extension and end-of-file addresses
+  const at = version === 0 ? 24 + 2 * sizeOfOffsets : version === 1 ? 28 + 2 * sizeOfOffsets : version <= 3 ? 12 + 2 * sizeOfOffsets : -1;
+  if (at < 0 || bytes.length < at + sizeOfOffsets) return at < 0 ? undefined : at + sizeOfOffsets;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const eof = sizeOfOffsets === 8 ? Number(view.getBigUint64(at, true)) : view.getUint32(at, true);
+  return eof > bytes.length ? eof : undefined;
 }
