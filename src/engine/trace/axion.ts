@@ -114,7 +114,7 @@ export function readAxion(file: Hdf5File, name: string, limits: TraceLimits, wor
         residual = Math.sqrt(residual);
       }
       iterations.push({ residual, ...(storedCond !== undefined ? { cond: storedCond } : {}), system });
-      keys = { J: `${lin}/J_dense`, mass: `${lin}/M_inv_dense`, ...(lambda ? { lambda: `${base}/…/body_lambda` } : {}), ...(R ? { R: `${lin}/C_dense` } : {}) };
+      keys = { J: `${lin}/J_dense`, mass: `${lin}/M_inv_dense`, ...(lambda ? { lambda: `${base}/{${parts.map((p) => p.kind[0]).join(',')}}/body_lambda` } : {}), ...(R ? { R: `${lin}/C_dense` } : {}) };
     }
     steps.push({ t, iterations, keys: keys as TraceKeys });
   }
