@@ -79,10 +79,10 @@ export function readNpy(bytes: Uint8Array): NpyArray | string {
   const start = 8 + lenBytes;
   if (start + headerLen > bytes.length) return 'the .npy header is truncated';
   const headerBytes = bytes.subarray(start, start + headerLen);
-  // versions 1 and 2 are latin-1, version 3 utf-8 (a loop, not a spread: a header may be long)
+  // read byte by byte (a loop, not a spread: a header may be long); version 3 allows utf-8, but only in
+  // the field names of structured dtypes, which are not read: descr, fortran_order and shape are ASCII
   let headerText = '';
-  if (major === 3) headerText = new TextDecoder('utf-8').decode(headerBytes);
-  else for (let i = 0; i < headerBytes.length; i++) headerText += String.fromCharCode(headerBytes[i]);
+  for (let i = 0; i < headerBytes.length; i++) headerText += String.fromCharCode(headerBytes[i]);
   const header = parseHeader(headerText);
   if (typeof header === 'string') return header;
   let count = 1;
