@@ -42,6 +42,11 @@ if (existsSync(`${mujoco}/mujoco.wasm`)) {
   mkdirSync('dist/mujoco/third-party', { recursive: true });
   for (const f of readdirSync('licenses/mujoco/third-party')) copyFileSync(`licenses/mujoco/third-party/${f}`, `dist/mujoco/third-party/${f}`);
 }
+// h5wasm (the HDF5 library in WebAssembly, bundled into the CLI for trace files): its notice asks to be kept intact
+if (existsSync('licenses/h5wasm/LICENSE.txt')) {
+  mkdirSync('dist/licenses/h5wasm', { recursive: true });
+  copyFileSync('licenses/h5wasm/LICENSE.txt', 'dist/licenses/h5wasm/LICENSE.txt');
+}
 const todo = entries.filter((e) => e.entryPoints.every((p) => existsSync(p)));
 if (watch) {
   for (const e of todo) await (await esbuild.context({ ...common, ...e })).watch();

@@ -14,6 +14,7 @@ import { printInspect, printDiagnostics } from './inspect';
 import { IoError, checkWritable, print, printError, readScene, writeOut } from './io';
 import { inspectJson, simulateJson } from './json';
 import { printSimulate } from './simulate';
+import { runTraceCommand } from './trace';
 
 export { IoError } from './io';
 export { UsageError } from './args';
@@ -25,6 +26,9 @@ export async function run(argv: string[]): Promise<number> {
   // `compare` and `export-scene` (MJCF/URDF models only).
   const imported = await runImportCommand(argv, print, printError);
   if (imported !== undefined) return imported;
+  // A trace file of another solver (.npz, .h5): src/cli/trace.ts.
+  const traced = await runTraceCommand(argv);
+  if (traced !== undefined) return traced;
   const parsed = parseArgs(argv);
   if ('usage' in parsed) {
     printError(USAGE);

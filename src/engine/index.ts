@@ -83,3 +83,10 @@ export { snapshotOfSystem } from './system/snapshot';
 // Small vector, quaternion ([x, y, z, w], scalar last) and row-major 3×3 helpers: the importer and the
 // 3D view use the engine's own rather than copies that could disagree on a convention.
 export { cross, dot, mat3MulVec, mat3TMulVec, norm, quatConj, quatMul, quatRotateInv, quatToMat3, scale, sub } from './core/math';
+// Trace files of other solvers (.npz, Axion's and FCLib's HDF5) as a third producer of the seam.
+export { readTrace, type ReadTraceOptions } from './trace/read';
+export { analyseTrace, type TraceAnalysis, type TraceAnalysisOptions, type TraceIterationSummary, type TraceStepSummary } from './trace/analyse';
+export { exportTraceNpz } from './trace/export';
+export { readNpy, writeNpy, writeNpyStrings, type NpyArray } from './trace/npy';
+export { isHdf5, type Hdf5File, type Hdf5Node, type Hdf5Open } from './trace/hdf5';
+export { DEFAULT_TRACE_LIMITS, type TraceContact, type TraceFormat, type TraceIteration, type TraceKeys, type TraceLimits, type TraceReadResult, type TraceSource } from './trace/source';

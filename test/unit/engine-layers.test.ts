@@ -27,6 +27,7 @@ export const ENGINE_LAYERS: readonly string[] = [
   'collision', // shapes' poses, broad and narrow phase, contacts at rest
   'result.ts', // what a run reports
   'system', // the seam: any producer's constrained system of one step, and the analysis it gets
+  'trace', // trace files of other solvers (.npz, Axion's and FCLib's HDF5) read as systems of the seam
   'assembly', // the world, J, M⁻¹, A = J·M⁻¹·Jᵀ
   'kkt', // the KKT solve per island (small, tall and general paths)
   'contact', // the contact solvers and the contact step of a run with its reports

@@ -82,6 +82,10 @@ export const Codes = {
   solrefClamped: 'CL702-solref-clamped',
   illConditionedMass: 'CL703-ill-conditioned-mass',
   integrator: 'CL620-integrator',
+  // trace files of other solvers (src/engine/trace, docs/traces.md)
+  traceUnreadable: 'CL801-trace-unreadable',
+  traceMissingKey: 'CL802-trace-missing-key',
+  traceShapeMismatch: 'CL803-trace-shape-mismatch',
   // the engine itself
   internalError: 'CL900-internal-error',
 } as const;
@@ -162,5 +166,8 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.solrefClamped]: 'A solref time constant below 2·timestep: MuJoCo silently raises it to 2·timestep (its "refsafe" rule), so the constraint is softer than written by the factor given. Use a time constant of at least 2·timestep, or a smaller timestep.',
   [Codes.illConditionedMass]: 'The joint-space mass matrix spans more than 1e8 between its smallest and largest diagonal entries: a tiny link next to heavy ones, usually without armature. Add armature to the named joint or merge the light link into its parent.',
   [Codes.integrator]: 'The integrator that runs (semi-implicit Euler with implicit joint damping, at the velocity level, or Axion\'s implicit step) and the one the model asked for (MuJoCo\'s <option integrator>), when they differ in what they compute.',
+  [Codes.traceUnreadable]: 'A trace file (.npz, Axion or FCLib HDF5) could not be read: not a zip or HDF5 file, truncated, an array dtype that is not read, or above the size limit. The message says which member and why; nothing of the file is analysed. Write the file again (docs/traces.md).',
+  [Codes.traceMissingKey]: 'A key the trace format requires is missing (for an .npz: `J` and `M` or `Minv`; per step with the `_<k>` suffix when the rows vary). The message and `data.key`, `data.step` name it; the steps before it are analysed.',
+  [Codes.traceShapeMismatch]: 'Two arrays of a trace step disagree in size (J\'s columns and the mass matrix, λ, C or the row names and J\'s rows, a stacked key with fewer steps than J). The message names the key and the step (`data.key`, `data.step`); the steps before it are analysed.',
   [Codes.internalError]: 'The engine failed on this input. This is a bug in Constraint Lens: please report it with the scene file.',
 }))();
