@@ -5,19 +5,10 @@ import type { Diagnostic, Quat, Vec3 } from './types';
 import type { Formulation, Stabilization } from './scene/spec';
 import type { ContactState } from './collision/contacts';
 import type { IntegratorInfo } from './model/integrator';
+import type { DriveReport } from './model/forces';
 
-/** The driven joints and actuators of a snapshot (arrays in the order of `joints` and `actuators`). */
-export interface DriveReport {
-  joints: string[];
-  /** Joint coordinate q (rad or m), its rate q̇ and the generalised force τ it receives (N·m or N). */
-  q: number[];
-  qd: number[];
-  tau: number[];
-  actuators: string[];
-  /** The control after ctrlRange and the force after forceRange. */
-  ctrl: number[];
-  force: number[];
-}
+export type { DriveReport };
+
 
 export type { CsrMatrix, DependentRow, SolveMethod };
 

@@ -6,7 +6,7 @@
 //  - Numbers (CL614): non-finite values, negative values where a quantity cannot be negative,
 //    magnitudes the engine cannot use (coordinates beyond 1e15 m, masses beyond 1e12 kg), on the
 //    attribute, whether or not MuJoCo would accept them (MuJoCo reads "nan" and "inf" happily).
-import { Codes } from '../engine';
+import { Codes, formatNumber } from '../engine';
 import type { Issue } from './types';
 import type { XmlElement } from './xml';
 
@@ -90,7 +90,7 @@ function numberProblem(el: XmlElement, name: string, value: string): string | un
   if (bad !== undefined) return `${Number.isNaN(bad) ? 'NaN' : 'an infinite value'} is not a valid number.`;
   // Ranges (limits, control ranges) are not simulated, and ±1e20 is a common way to write "unlimited".
   const big = RANGES.has(name) ? undefined : xs.find((x) => Math.abs(x) > (MASS_LIKE.has(name) ? MAX_MASS : MAX_MAGNITUDE));
-  if (big !== undefined) return `${big} is beyond the range the engine accepts (|x| ≤ ${MASS_LIKE.has(name) ? `${MAX_MASS.toExponential()} for masses and densities` : MAX_MAGNITUDE.toExponential()}).`;
+  if (big !== undefined) return `${big} is beyond the range the engine accepts (|x| ≤ ${MASS_LIKE.has(name) ? `${formatNumber(MAX_MASS)} for masses and densities` : formatNumber(MAX_MAGNITUDE)}).`;
   if (POSITIVE.has(name) && xs.some((x) => x <= 0)) return `${name} must be greater than zero.`;
   const negative = NON_NEGATIVE.has(name) || (name === 'size' && SIZE_ELEMENTS.has(el.name)) || (el.name === 'mass' && name === 'value');
   if (negative && xs.some((x) => x < 0)) return `${name} cannot be negative.`;

@@ -10,7 +10,6 @@ import { BodyLayer } from './bodies';
 import { GeometryKit, type Glyphs } from './glyphs';
 import { WorldLayer } from './grid';
 import { JointLayer } from './joints';
-import { type V3 } from './math';
 import { extendBounds, frameAt, frameBounds, reboundOnRun, recordsRun, sceneData, type Frame, type RunRecords, type SceneData, type StepSource } from './model';
 import { Orbit, type Preset } from './orbit';
 import { Overlay, unavailableMessage, type OverlayActions } from './overlay';
@@ -426,7 +425,7 @@ export class SceneView3D {
   }
 
   /** CSS pixel position (in the canvas) of a world point; undefined behind the camera. */
-  project(p: V3): { x: number; y: number } | undefined {
+  project(p: [number, number, number]): { x: number; y: number } | undefined {
     return project(this.orbit.camera, p, this.canvas.clientWidth, this.canvas.clientHeight);
   }
 

@@ -27,7 +27,19 @@ import type { ActuatorSpec, ConstraintSpec, JointDriveSpec } from '../scene/spec
 import type { Pose } from './constraint';
 import { type Coordinate, type CoordinateEval, evaluateCoordinate, makeCoordinate, makeCoordinateEval } from './coupler';
 import { mat3Inverse, normalize, quatToMat3 } from '../core/math';
-import type { DriveReport } from '../result';
+
+/** The driven joints and actuators of a snapshot (arrays in the order of `joints` and `actuators`). */
+export interface DriveReport {
+  joints: string[];
+  /** Joint coordinate q (rad or m), its rate q̇ and the generalised force τ it receives (N·m or N). */
+  q: number[];
+  qd: number[];
+  tau: number[];
+  actuators: string[];
+  /** The control after ctrlRange and the force after forceRange. */
+  ctrl: number[];
+  force: number[];
+}
 
 /** One driven joint: its coordinate, ends (body indices, −1: world), passive terms and actuators. */
 export interface DrivenJoint {

@@ -4,6 +4,7 @@
 // the κ warning (CL303), and the first non-finite value with the key it is in and where the growth
 // before it began (CL401).
 import { Codes } from '../core/codes';
+import { formatNumber } from '../core/format';
 import type { RedundantRow } from '../result';
 import { analyseSystem, type SystemAnalysis } from '../system/analyse';
 import type { ConstrainedSystem } from '../system/contract';
@@ -76,7 +77,7 @@ function firstNonFinite(s: ConstrainedSystem, keys: TraceKeys): { key: string; w
 /** `row = c·row + …` with the rows named by their labels (a trace's row names). */
 function dependence(r: RedundantRow, rows: ConstrainedSystem['rows']): string {
   const label = (x: { constraint: string; row: number }) => rows.find((y) => y.constraint === x.constraint && y.row === x.row)?.label ?? `${x.constraint}[${x.row}]`;
-  return `${label(r)} = ${r.dependsOn.length ? r.dependsOn.map((d) => `${Number(d.coefficient.toPrecision(6))}·${label(d)}`).join(' + ') : '0'}`;
+  return `${label(r)} = ${r.dependsOn.length ? r.dependsOn.map((d) => `${formatNumber(d.coefficient, 6)}·${label(d)}`).join(' + ') : '0'}`;
 }
 
 /** κ of what the producer solves: A + R when it regularises, else A. */
@@ -141,7 +142,7 @@ export function analyseTrace(source: TraceSource, opts: TraceAnalysisOptions = {
     const cond = summary.cond;
     if (!illSeen && cond !== null && Number.isFinite(cond) && cond >= warn) {
       illSeen = true;
-      diagnostics.push(traceDiagnostic(Codes.illConditioned, `step ${k}: κ₂ = ${cond.toPrecision(4)} is at or above ${warn}`, { step: k, cond }, 'warning'));
+      diagnostics.push(traceDiagnostic(Codes.illConditioned, `step ${k}: κ₂ = ${formatNumber(cond, 4)} is at or above ${warn}`, { step: k, cond }, 'warning'));
     }
   }
   return { steps, diagnostics, ...(nonFiniteAt !== undefined ? { firstNonFinite: nonFiniteAt } : {}) };
