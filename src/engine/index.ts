@@ -8,7 +8,7 @@ export { parseScene } from './scene/parse';
 export { emptySourceMap } from './scene/text';
 export { DEFAULT_SOLVER } from './scene/fields';
 // Which closed form a chain of hinges and slides has (the importer checks MuJoCo's joints with it).
-export { classifyJointChain, type ChainJointInput, type ChainPattern } from './model/chainPattern';
+export { classifyJointChain, type ChainJointInput, type ChainPattern } from './scene/chainPattern';
 export type {
   ActuatorSpec,
   JointDriveSpec,

@@ -6,7 +6,7 @@
 //   2 hinges through one point → universal (ball + the angle between the axes)
 //   3 hinges through one point with independent axes → ball
 //   any other hinges and slides → chain (slides only, parallel hinges with slides along or across
-//     them, two hinges whose axes miss each other: the engine's closed forms, model/chainPattern.ts)
+//     them, two hinges whose axes miss each other: the engine's closed forms, scene/chainPattern.ts)
 //   anything else → unsupported (the body is left free, with a diagnostic)
 import { formatNumber } from '../shared';
 import { classifyJointChain } from '../engine';

@@ -1,4 +1,4 @@
-// Random joint chains of every closed-form pattern (model/chainPattern.ts), for the exactness tests.
+// Random joint chains of every closed-form pattern (scene/chainPattern.ts), for the exactness tests.
 import type { ChainJointSpec, Vec3 } from '../../src/engine/index';
 
 type Rng = () => number;

@@ -1,4 +1,4 @@
-// Redundant versus conflicting (CL301 / CL302) relative to the problem (linalg/consistency.ts): a
+// Redundant versus conflicting (CL301 / CL302) relative to the problem (kkt/consistency.ts): a
 // floating closed loop whose only disagreement is the round-off of its closure is redundant, not
 // conflicting; two rods of different lengths on the same line conflict at every scale.
 import { test } from 'node:test';

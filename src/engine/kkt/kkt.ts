@@ -9,7 +9,7 @@ import type { SolverSettings } from '../scene/spec';
 import { SMALL_MAX_ROWS, SmallSolver } from './smallSolve';
 import { type Island, islandsOf } from './islands';
 import { islandIsTall, solveTallIsland } from './tallIsland';
-import { consistencyVerdict, independentKappa, rhsTermScale } from '../linalg/consistency';
+import { consistencyVerdict, independentKappa, rhsTermScale } from './consistency';
 
 export { type Island, islandsOf };
 
@@ -272,7 +272,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
   }
 
   // Redundant rows found "conflicting" by the islands' relative test: conflicting only beyond what
-  // round-off in forming b (and κ) can explain (linalg/consistency.ts).
+  // round-off in forming b (and κ) can explain (kkt/consistency.ts).
   if (consistent === false && s.compliance === 0 && !opts.skipAnalysis) {
     const formedFrom = velocity ? B : (asm.Ja0 ?? jMulVec(J, a0, undefined, slots, runs));
     consistent = consistencyVerdict({ K, lambda, b, terms: rhsTermScale(s, asm, velocity, rhs, formedFrom), kappa: independentKappa(singularValues, rank) }).consistent;

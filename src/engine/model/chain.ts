@@ -18,7 +18,7 @@ import type { ConstraintSpec } from '../scene/spec';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
 import { mat3MulVec, mat3TMulVec, perpendicularBasis } from '../core/math';
 import { angularKinematics, makeAngularKin, relativeReference, writeAngularRow } from './kinematics';
-import { type ChainPattern, classifyJointChain } from './chainPattern';
+import { type ChainPattern, classifyJointChain } from '../scene/chainPattern';
 
 /** value (0..2), first (3..5) and second (6..8) time derivative of a vector. */
 type Jet = Float64Array;

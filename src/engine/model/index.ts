@@ -13,8 +13,8 @@ import { ChainConstraint } from './chain';
 
 export type { ConstraintEval, ConstraintModel, Pose } from './constraint';
 export { makeEval } from './constraint';
-export { classifyJointChain } from './chainPattern';
-export type { ChainJointInput, ChainPattern } from './chainPattern';
+export { classifyJointChain } from '../scene/chainPattern';
+export type { ChainJointInput, ChainPattern } from '../scene/chainPattern';
 export { BallConstraint, ChainConstraint, CouplerConstraint, DistanceConstraint, FixedConstraint, HingeConstraint, LockConstraint, SliderConstraint, UniversalConstraint };
 
 /** The bodies a constraint involves beyond bodyA and bodyB (only the coupler has any). */

@@ -1,9 +1,9 @@
 // The `joints` of a chain constraint: the hinges and slides from bodyA to bodyB in the order they act,
 // each with its axis and anchor in bodyA's frame at the initial state. A chain whose joints have no
-// closed form (model/chainPattern.ts) is reported with CL210 on its `joints`.
+// closed form (chainPattern.ts) is reported with CL211 on its `joints`.
 import type { Node } from 'jsonc-parser';
 import { Codes } from '../core/codes';
-import { classifyJointChain } from '../model/chainPattern';
+import { classifyJointChain } from './chainPattern';
 import { CHAIN_JOINT_FIELDS, CHAIN_JOINT_TYPES, DEFAULT_HINGE_AXIS } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
 import type { ChainJointSpec, JsonPath } from './spec';

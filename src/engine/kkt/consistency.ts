@@ -7,8 +7,8 @@
 // an ill-conditioned independent part, with ε·κ times ‖b‖ + ‖A‖·‖λ‖.
 import type { Assembly } from '../assembly/assemble';
 import type { SolverSettings } from '../scene/spec';
-import { csrMulVec, csrNorm1 } from './sparse';
-import type { CsrMatrix } from './contracts';
+import { csrMulVec, csrNorm1 } from '../linalg/sparse';
+import type { CsrMatrix } from '../linalg/contracts';
 
 const EPS = 2.220446049250313e-16;
 /** Round-off allowance: this many ε per magnitude (generous: sums of a few dozen terms per row). */
