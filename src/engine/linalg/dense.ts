@@ -185,17 +185,12 @@ export function denseSolveLU(a: DenseInput, b: ArrayLike<number>): DenseSolution
 export function denseLstsqMinNorm(a: DenseInput, b: ArrayLike<number>): DenseSolution | Failure {
   const A = toMatrix(a);
   if (A.rows === 0 || A.columns === 0) return { ok: true, x: new Float64Array(A.columns) };
-  // ml-matrix's SVD iterates until convergence with no cap: it must only see finite numbers of
-  // moderate size. Non-finite input fails here; A and b are scaled to max |entry| = 1 (x scales back).
-  let sa = 0, sb = 0;
-  for (let i = 0; i < A.rows; i++) for (let j = 0; j < A.columns; j++) sa = Math.max(sa, Math.abs(A.get(i, j)));
-  for (let i = 0; i < b.length; i++) sb = Math.max(sb, Math.abs(b[i]));
-  // Math.max propagates NaN, so one NaN entry makes sa or sb NaN.
-  if (!Number.isFinite(sa) || !Number.isFinite(sb)) return failure('non-finite', 'least squares: A or b has a NaN or infinite entry');
-  if (sa === 0 || sb === 0) return { ok: true, x: new Float64Array(A.columns) };
-  const bs = Array.from(b, (v) => v / sb);
-  const x = pseudoInverse(A.div(sa)).mmul(Matrix.columnVector(bs)).getColumn(0);
-  return solved(Float64Array.from(x, (v) => (v * sb) / sa));
+  // ml-matrix's SVD iterates until convergence with no cap: a NaN or infinite entry must not reach it.
+  // (Scaling A to max |entry| = 1 was tried: it turns entries ~1e-300 into subnormals on which that
+  // iteration never meets its test, so A is passed as given.)
+  for (let i = 0; i < A.rows; i++) for (let j = 0; j < A.columns; j++) if (!Number.isFinite(A.get(i, j))) return failure('non-finite', 'least squares: A has a NaN or infinite entry');
+  if (!isFiniteVec(b)) return failure('non-finite', 'least squares: b has a NaN or infinite entry');
+  return solved(Float64Array.from(pseudoInverse(A).mmul(rhsColumn(b)).getColumn(0)));
 }
 
 /**
