@@ -38,12 +38,18 @@ function convertJointDrives(ctx: ConvertContext): void {
       return;
     }
     if (jc.kind === 'slider' && armature > 0) notSimulated(ctx, 'slide-joint armature', label, el);
+    // a hinge's armature is exact on a child of the world or of a fixed body (rotor inertia about the
+    // axis); between two moving bodies it couples them, which the per-body inertia cannot hold, and the
+    // child-only approximation destabilises limited legs (Gymnasium's ant): listed instead
+    const parentFixed = jc.parent === 'world' || ctx.scene.bodies.some((b) => b.name === jc.parent && b.fixed);
+    const hingeArmature = jc.kind === 'hinge' && parentFixed ? armature : 0;
+    if (jc.kind === 'hinge' && armature > 0 && !parentFixed) notSimulated(ctx, 'hinge armature between two moving bodies', label, el);
     spec.drive = {
       coordinate: st.qpos[j.qposadr] ?? 0,
       damping,
       stiffness,
       springRef: m.drives.springRef[i] ?? 0,
-      armature: jc.kind === 'hinge' ? armature : 0,
+      armature: hingeArmature,
     };
   });
   m.drives.actuatorForceRange.forEach((r, i) => {

@@ -18,9 +18,11 @@ test('an include inside the workspace is read; diagnostics of included elements 
   const includeLine = lineOf(r.text, '<include');
   assert.equal(r.parse.sourceMap.rangeOf(['bodies', 0]).start.line, includeLine);
   assert.equal(r.parse.sourceMap.rangeOf(['constraints', 0, 'name']).start.line, includeLine, 'no name span inside another file');
-  const note = r.diagnostics.find((d) => d.code === Codes.notSimulated)!;
-  assert.equal(note.related![0].range.start.line, includeLine);
-  assert.match(note.related!.find((x) => x.message.startsWith('joint limits'))!.message, /joint limits and friction loss .*\(in pendulum\.xml, line 4\)/);
+  // the included joint's limits are converted (the velocity formulation solves them); a note about an
+  // included element, when there is one, lands on the <include> and says the file and line
+  assert.ok(r.parse.scene!.constraints.some((c) => c.limits), 'the included joint keeps its limits');
+  const note = r.diagnostics.find((d) => d.code === Codes.notSimulated);
+  if (note?.related?.length) assert.equal(note.related[0].range.start.line, includeLine);
 });
 
 /** File access that records every path it is asked for. */
