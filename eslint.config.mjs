@@ -47,6 +47,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/scene-parse.test.ts',
   'test/unit/scene-schema.test.ts',
   'test/unit/scene-shapes.test.ts',
+  'test/unit/soft-contact.test.ts',
   'test/unit/step-hot-path.test.ts',
   'test/unit/step-scratch.test.ts',
 ];

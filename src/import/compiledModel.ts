@@ -49,6 +49,9 @@ export interface CompiledGeom {
   gap: number;
   priority: number;
   condim: number;
+  /** MuJoCo's geom_solref [timeconst, dampratio] and geom_solimp (5); absent where not read. */
+  solref?: [number, number];
+  solimp?: number[];
   /** Mesh geoms: the vertices of MuJoCo's convex hull of the mesh, in the geom frame (else undefined). */
   hull?: Vec3[];
 }

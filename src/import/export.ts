@@ -117,6 +117,8 @@ function solverJson(s: ImportedScene): Record<string, unknown> {
   const c: Record<string, unknown> = { enabled: contacts.enabled };
   if (contacts.frictionRule && contacts.frictionRule !== 'geometric') c.frictionRule = contacts.frictionRule;
   if (contacts.jointedCollide) c.jointedCollide = true;
+  if (contacts.solref) c.solref = [...contacts.solref];
+  if (contacts.solimp) c.solimp = [...contacts.solimp];
   if (contacts.margin) c.margin = contacts.margin;
   return { ...rest, contacts: c, ...(rest.formulation === 'velocity' ? { pgs: { ...pgs } } : {}) };
 }

@@ -157,7 +157,43 @@ export function contactsSetting(ctx: ConvertContext): void {
   s.contacts.enabled = true;
   s.contacts.level = 'velocity';
   s.pgs.iterations = ROBOT_PGS_ITERATIONS;
+  softContacts(ctx);
 }
+
+/**
+ * The colliding geoms' solref/solimp → `solver.contacts.solref`/`solimp`: overlaps recover as MuJoCo's
+ * soft contacts do (a robot whose links start 3 cm into the floor is not launched at erp·r/h). One
+ * pair for the scene: where the geoms differ, the most common is used and the rest listed; MuJoCo's
+ * direct (non-positive) solref keeps `erp`, listed.
+ */
+function softContacts(ctx: ConvertContext): void {
+  const counts = new Map<string, { n: number; solref: [number, number]; solimp: number[]; geoms: number[] }>();
+  ctx.m.geoms.forEach((g, i) => {
+    if ((g.contype === 0 && g.conaffinity === 0) || !g.solref || !g.solimp || g.solimp.length < 5) return;
+    const key = [...g.solref, ...g.solimp].join(' ');
+    const e = counts.get(key);
+    if (e) {
+      e.n++;
+      e.geoms.push(i);
+    } else counts.set(key, { n: 1, solref: g.solref, solimp: g.solimp, geoms: [i] });
+  });
+  const all = [...counts.values()].sort((a, b) => b.n - a.n);
+  const top = all[0];
+  if (!top) return;
+  if (!(top.solref[0] > 0 && top.solref[1] > 0)) {
+    notSimulated(ctx, "contacts' direct solref (negative stiffness and damping: recovered by erp)", geomLabel(ctx, top.geoms[0]), ctx.map.geom[top.geoms[0]]);
+    return;
+  }
+  const i = top.solimp;
+  ctx.scene.solver.contacts.solref = [top.solref[0], top.solref[1]];
+  ctx.scene.solver.contacts.solimp = [i[0], i[1], i[2], i[3], i[4]];
+  for (const other of all.slice(1)) {
+    const g = other.geoms[0];
+    notSimulated(ctx, `per-geom solref/solimp (every contact uses [${top.solref.join(', ')}] / [${i.join(', ')}])`, geomLabel(ctx, g), ctx.map.geom[g]);
+  }
+}
+
+const geomLabel = (ctx: ConvertContext, i: number): string => `\`${ctx.m.geoms[i].name || `geom${i}`}\``;
 
 /**
  * Gauss–Seidel sweeps per step for a converted robot: a legged robot landing on its feet couples every

@@ -298,6 +298,8 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
       gap: arr(m, 'geom_gap')[i] ?? 0,
       priority: arr(m, 'geom_priority')[i] ?? 0,
       condim: arr(m, 'geom_condim')[i] ?? 3,
+      solref: [arr(m, 'geom_solref')[2 * i] ?? 0.02, arr(m, 'geom_solref')[2 * i + 1] ?? 1],
+      solimp: Array.prototype.slice.call(arr(m, 'geom_solimp'), 5 * i, 5 * i + 5) as number[],
       hull: gt.get(arr(m, 'geom_type')[i]) === 'mesh' ? meshHull(m, arr(m, 'geom_dataid')[i]) : undefined,
     })),
     equalities: range(n('neq')).map((i) => {

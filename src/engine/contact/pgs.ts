@@ -4,7 +4,8 @@
 // R are forces (h·R impulses). Each row visit projects R_i onto its admissible set:
 //   bilateral   U_i + Σ·R_i = −(erp/h)·C_i                     (unprojected)
 //   normal      0 ≤ R_n ⊥ U_n − t_n ≥ 0,  t_n = restitution / penetration target (below;
-//               restitution only when the free motion closes the gap within the step)
+//               restitution only when the free motion closes the gap within the step; the
+//               penetration target by erp, or by MuJoCo's solref/solimp: softContact.ts)
 //   friction    R_t = proj_{‖R_t‖ ≤ μR_n}(R_t − U_t/λ_max(W_tt))   (Coulomb disc)
 //   bounded     R = proj_{[lo, hi]}(R − (U − t)/W_ii)   (joint limits and friction loss: jointRows.ts),
 //               after the contacts in R, U, B and target, visited after the bilateral rows
@@ -17,6 +18,7 @@ import type { BodyState } from '../model/body';
 import { classifyContact, openThreshold } from './forces';
 import { contactGap, contactRows, rowMinvRow, slotsOf, type ContactRows } from './rigid';
 import { boundedRowW, type BoundedRow } from './jointRows';
+import { softRecoveryTarget, type SoftContact } from './softContact';
 import type { ContactForce } from '../collision/contacts';
 
 export interface VelocitySettings {
@@ -27,6 +29,8 @@ export interface VelocitySettings {
   compliance: number;
   /** Restitution applies when the contact approaches faster than this (m/s). Default 1e-2. */
   restitutionThreshold: number;
+  /** Penetration recovery as MuJoCo's soft contacts (softContact.ts) instead of `erp`. */
+  soft?: SoftContact;
 }
 
 export interface PgsIsland {
@@ -194,7 +198,7 @@ export function solveContactsPgs(
     if (cr.slotA >= 0) un += dot6(cr.JA, 0, uMinus, cr.slotA);
     if (cr.slotB >= 0) un += dot6(cr.JB, 0, uMinus, cr.slotB);
     const gap = cr.contact.gap;
-    const pos = gap >= 0 ? -gap / h : -(settings.erp * gap) / h;
+    const pos = gap >= 0 ? -gap / h : settings.soft ? softRecoveryTarget(settings.soft, gap, un, h) : -(settings.erp * gap) / h;
     // restitution only when the free motion closes the gap within this step (an open speculative
     // contact further away must not bounce early): gap + h·J_n·u_free ≤ 0, u the free velocity here
     const closes = gap <= 0 || gap + h * contactU(cr, 0, u) <= 0;

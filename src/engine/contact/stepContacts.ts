@@ -111,7 +111,8 @@ export class ContactStepper {
     this.mode = mode;
     this.joints = mode === 'velocity' ? JointRows.of(world) : undefined;
     const s = scene.solver;
-    this.velocity = { pgs: { ...s.pgs }, erp: s.erp, compliance: s.compliance, restitutionThreshold: DEFAULT_RESTITUTION_THRESHOLD };
+    const soft = s.contacts.solref && s.contacts.solimp ? { solref: s.contacts.solref, solimp: s.contacts.solimp } : undefined;
+    this.velocity = { pgs: { ...s.pgs }, erp: s.erp, compliance: s.compliance, restitutionThreshold: DEFAULT_RESTITUTION_THRESHOLD, ...(soft ? { soft } : {}) };
     this.nonlinear = defaultNonlinearSettings({
       newton: { ...s.newton },
       fb: { ...s.fb },

@@ -5,7 +5,7 @@
 // always disabled there, and shapes get a warning (CL116).
 import type { Node } from 'jsonc-parser';
 import { Codes } from '../core/codes';
-import type { ShapeSpec } from './contactSpec';
+import type { ContactSettings, ShapeSpec } from './contactSpec';
 import type { Fix } from '../types';
 import {
   CONTACTS_FIELDS,
@@ -16,6 +16,7 @@ import {
   DEFAULT_NEWTON,
   DEFAULT_PGS,
   DEFAULT_REGULARIZATION,
+  DEFAULT_SOLIMP,
   FB_FIELDS,
   FRICTION_RULES,
   NEWTON_FIELDS,
@@ -61,6 +62,7 @@ export function readContactSettings(r: FieldReader, top: FieldObject, s: SolverS
       if (typeof pt === 'number') s.contacts.penetrationTolerance = pt;
       const fr = r.enumeration(contacts, 'frictionRule', '`solver.contacts.frictionRule`', FRICTION_RULES, {});
       if (typeof fr === 'string') s.contacts.frictionRule = fr;
+      readSoftContacts(r, contacts, s.contacts);
     }
     const newton = sub(r, solver, 'newton', NEWTON_FIELDS, '{ "maxIterations": 20 }');
     if (newton) {
@@ -94,6 +96,35 @@ export function readContactSettings(r: FieldReader, top: FieldObject, s: SolverS
     if (shapeCount > 0 && s.contacts.enabled) unsupported(r, top, solverNode, shapeCount);
     s.contacts.enabled = false;
   }
+}
+
+/**
+ * `solref` [time constant > 0, damping ratio > 0] and `solimp` [dmin, dmax, width, mid, power]
+ * (MuJoCo's ranges: 0 < dmin, dmax < 1, width > 0, 0 < mid < 1, power ≥ 1). `solimp` alone takes
+ * MuJoCo's default `solref` [0.02, 1]; `solref` alone MuJoCo's default `solimp`.
+ */
+function readSoftContacts(r: FieldReader, contacts: FieldObject, out: ContactSettings): void {
+  const vector = (key: 'solref' | 'solimp', n: number, shape: string, ok: (v: number[]) => string | undefined): number[] | undefined => {
+    const node = r.valueOf(contacts, key);
+    if (node === undefined || isBad(node)) return undefined;
+    const path = [...contacts.path, key];
+    const v = r.numbers(node, path, `\`solver.contacts.${key}\``, n, shape, {});
+    if (isBad(v)) return undefined;
+    const why = ok(v);
+    if (why) {
+      r.report('error', Codes.invalidValue, `\`solver.contacts.${key}\` ${why}; it is [${v.join(', ')}].`, node, { path, value: v });
+      return undefined;
+    }
+    return v;
+  };
+  const ref = vector('solref', 2, 'two numbers `[timeconst, dampratio]`', (v) => (v[0] > 0 && v[1] > 0 ? undefined : 'needs a positive time constant and damping ratio'));
+  const imp = vector('solimp', 5, 'five numbers `[dmin, dmax, width, mid, power]`', (v) =>
+    v[0] > 0 && v[0] < 1 && v[1] > 0 && v[1] < 1 && v[2] > 0 && v[3] > 0 && v[3] < 1 && v[4] >= 1 ? undefined : 'needs 0 < dmin, dmax < 1, width > 0, 0 < mid < 1 and power ≥ 1',
+  );
+  if (!ref && !imp) return;
+  out.solref = ref ? [ref[0], ref[1]] : [0.02, 1];
+  const i = imp ?? DEFAULT_SOLIMP;
+  out.solimp = [i[0], i[1], i[2], i[3], i[4]];
 }
 
 /** Properties of an object node by key (the last of duplicate keys). */

@@ -70,6 +70,13 @@ export interface ContactSettings {
   penetrationTolerance: number;
   /** Friction of two shapes of equal priority: 'geometric' (default) or 'max' (MuJoCo). */
   frictionRule?: FrictionRule;
+  /**
+   * Velocity formulation: recover penetrations as MuJoCo's soft contacts do, with its reference
+   * acceleration from `solref` [time constant, damping ratio] and `solimp` [dmin, dmax, width, mid,
+   * power], instead of `erp` (docs/formulas.md "Penetration recovery"). Absent: `erp`.
+   */
+  solref?: [number, number];
+  solimp?: [number, number, number, number, number];
 }
 
 /** Two bodies (names; "world" for the world's shapes) whose shapes never touch (MuJoCo's `<exclude>`). */
