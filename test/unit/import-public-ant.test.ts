@@ -38,6 +38,10 @@ test('ant: lands on its feet in 1 s (no overflow, no NaN), with MuJoCo\'s contac
   const z = out.result!.steps[99].poses[7 * torso + 2];
   // MuJoCo: 0.566 m with its joint limits and motors, 0.270 m without them; never below the floor
   assert.ok(z > 0.2 && z < 0.8, `torso at ${z} m after 1 s`);
+  // the sweeps stop at the robot tolerance (1e-6 m/s) on most steps instead of running all 300
+  const sweeps = out.result!.steps.map((s) => s.pgs?.iterations ?? 0).sort((a, b) => a - b);
+  assert.equal(scene.solver.pgs.tolerance, 1e-6);
+  assert.ok(sweeps[sweeps.length >> 1] < scene.solver.pgs.iterations, `median sweeps ${sweeps[sweeps.length >> 1]}`);
 
   // MuJoCo's state after 1 s: the same geom pairs in contact
   const { mj } = await loadMujoco();

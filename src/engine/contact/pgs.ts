@@ -9,7 +9,9 @@
 //   friction    R_t = proj_{‖R_t‖ ≤ μR_n}(R_t − U_t/λ_max(W_tt))   (Coulomb disc)
 //   bounded     R = proj_{[lo, hi]}(R − (U − t)/W_ii)   (joint limits and friction loss: jointRows.ts),
 //               after the contacts in R, U, B and target, visited after the bilateral rows
-// W is never formed: U is kept as J·u with u updated by h·M⁻¹·Jᵀ·ΔR (the same algebra, O(1) per row).
+// W is never formed: U is kept as J·u with u updated by h·M⁻¹·Jᵀ·ΔR (the same algebra, O(1) per row);
+// with `pgs.bilateral: "block"` an island's bilateral rows are one block solved exactly per sweep
+// (bilateralBlock.ts), their W_bb formed and factored once per step.
 import { quatIntegrateInto } from '../core/math';
 import { applyMinv, assemble, type Assembly, type World } from '../assembly/assemble';
 import type { Contact } from '../collision/contacts';
@@ -19,6 +21,7 @@ import { classifyContact, openThreshold } from './forces';
 import { contactGap, contactRows, rowMinvRow, slotsOf, type ContactRows } from './rigid';
 import { boundedRowW, type BoundedRow } from './jointRows';
 import { softRecoveryTarget, type SoftContact } from './softContact';
+import { BilateralBlock, BLOCK_MAX_ROWS } from './bilateralBlock';
 import type { ContactForce } from '../collision/contacts';
 
 export interface VelocitySettings {
@@ -257,21 +260,48 @@ export function solveContactsPgs(
   }
   const islands: PgsIsland[] = [];
   const rowRes = new Float64Array(nr);
+  // W_bb + Σ·I of an island's bilateral rows, column by column: h·M⁻¹·J_jᵀ into a scratch velocity, then J_i·(it)
+  const scratch = new Float64Array(6 * nb);
+  const blockOf = (rows: readonly number[]): BilateralBlock =>
+    new BilateralBlock(rows.length, (j, out) => {
+      const rj = rows[j];
+      for (let k = Jp[rj]; k < Jp[rj + 1]; k += 6) kick(scratch, Jv, k, Jc[k] / 6, minv, h);
+      rows.forEach((ri, i) => {
+        let v = i === j ? Sigma : 0;
+        for (let k = Jp[ri]; k < Jp[ri + 1]; k += 6) v += dot6(Jv, k, scratch, Jc[k] / 6);
+        out[i] = v;
+      });
+      for (let k = Jp[rj]; k < Jp[rj + 1]; k += 6) scratch.fill(0, Jc[k], Jc[k] + 6);
+    });
   for (const { bounded: bRows = [], ...isl } of [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0])) {
     const rows: number[] = [];
     for (const c of isl.constraints) for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) if (Wd[r] + Sigma > 0) rows.push(r);
     let iterations = 0, residual = 0;
     const maxIt = Math.max(0, Math.floor(settings.pgs.iterations));
+    const block = settings.pgs.bilateral === 'block' && rows.length > 1 && rows.length <= BLOCK_MAX_ROWS ? blockOf(rows) : undefined;
+    const bRhs = new Float64Array(block ? rows.length : 0);
+    const bX = new Float64Array(block ? rows.length : 0);
     if (rows.length > 0 || isl.contacts.length > 0 || bRows.length > 0) {
       for (let it = 0; it < maxIt; it++) {
         let sq = 0;
-        for (const r of rows) {
-          const d = Wd[r] + Sigma;
-          const dR = -(rowU(r) + Sigma * R[r] - target[r]) / d;
-          R[r] += dR;
-          applyRow(r, dR);
-          rowRes[r] = d * Math.abs(dR);
-          sq += rowRes[r] * rowRes[r];
+        if (block) {
+          rows.forEach((r, i) => (bRhs[i] = rowU(r) + Sigma * R[r] - target[r]));
+          block.solve(bRhs, bX);
+          rows.forEach((r, i) => {
+            R[r] -= bX[i];
+            applyRow(r, -bX[i]);
+            rowRes[r] = Math.abs(bRhs[i]);
+            sq += rowRes[r] * rowRes[r];
+          });
+        } else {
+          for (const r of rows) {
+            const d = Wd[r] + Sigma;
+            const dR = -(rowU(r) + Sigma * R[r] - target[r]) / d;
+            R[r] += dR;
+            applyRow(r, dR);
+            rowRes[r] = d * Math.abs(dR);
+            sq += rowRes[r] * rowRes[r];
+          }
         }
         for (const r of bRows) {
           const d = Wd[r];

@@ -58,7 +58,8 @@ export const DEFAULT_SOLIMP: readonly [number, number, number, number, number] =
 export const FRICTION_RULES: readonly FrictionRule[] = ['geometric', 'max'];
 export const NEWTON_FIELDS = ['maxIterations', 'tolerance', 'lineSearch'] as const;
 export const FB_FIELDS = ['alpha', 'beta'] as const;
-export const PGS_FIELDS = ['iterations', 'tolerance'] as const;
+export const PGS_FIELDS = ['iterations', 'tolerance', 'bilateral'] as const;
+export const PGS_BILATERAL = ['rows', 'block'] as const;
 
 export const CONTACT_LEVELS: readonly ContactLevel[] = ['position', 'velocity'];
 /** The formulations that solve contacts (the acceleration formulation ignores shapes, CL116). */

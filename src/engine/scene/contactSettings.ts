@@ -20,6 +20,7 @@ import {
   FB_FIELDS,
   FRICTION_RULES,
   NEWTON_FIELDS,
+  PGS_BILATERAL,
   PGS_FIELDS,
 } from './contactFields';
 import { quote, type FieldObject, type FieldReader } from './reader';
@@ -86,6 +87,8 @@ export function readContactSettings(r: FieldReader, top: FieldObject, s: SolverS
       if (typeof it === 'number') s.pgs.iterations = it;
       const tol = r.number(pgs, 'tolerance', '`solver.pgs.tolerance`', { min: 0 }, {});
       if (typeof tol === 'number') s.pgs.tolerance = tol;
+      const bil = r.enumeration(pgs, 'bilateral', '`solver.pgs.bilateral`', PGS_BILATERAL, {});
+      if (typeof bil === 'string') s.pgs.bilateral = bil;
     }
   }
 

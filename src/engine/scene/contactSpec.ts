@@ -103,6 +103,11 @@ export interface PairSpec {
 }
 
 export interface NewtonSettings { maxIterations: number; tolerance: number; lineSearch: boolean }
-export interface PgsSettings { iterations: number; tolerance: number }
+export interface PgsSettings {
+  iterations: number;
+  tolerance: number;
+  /** Bilateral rows visited one by one ('rows', default) or solved as one block per island per sweep ('block'). */
+  bilateral?: 'rows' | 'block';
+}
 /** Scaled Fischer–Burmeister φ(a, b) = αa + βb − √(α²a² + β²b²) (Axion). */
 export interface FbSettings { alpha: number; beta: number }
