@@ -6,7 +6,8 @@
 //   normal      0 ≤ R_n ⊥ U_n − t_n ≥ 0,  t_n = restitution / penetration target (below;
 //               restitution only when the free motion closes the gap within the step)
 //   friction    R_t = proj_{‖R_t‖ ≤ μR_n}(R_t − U_t/λ_max(W_tt))   (Coulomb disc)
-//   bounded     R = proj_{[lo, hi]}(R − (U − t)/W_ii)   (joint limits and friction loss: jointRows.ts),
+//   bounded     R = proj_{[lo, hi]}(R − (U + Σ_i·R − t)/(W_ii + Σ_i))   (joint limits, friction loss and
+//               the compliant drive rows of damping and armature: jointRows.ts),
 //               after the contacts in R, U, B and target, visited after the bilateral rows
 // W is never formed: U is kept as J·u with u updated by h·M⁻¹·Jᵀ·ΔR (the same algebra, O(1) per row).
 import { quatIntegrateInto } from '../core/math';
@@ -270,10 +271,11 @@ export function solveContactsPgs(
           sq += rowRes[r] * rowRes[r];
         }
         for (const r of bRows) {
-          const d = Wd[r];
-          if (!(d > 0)) continue;
           const b = bounded[r - nr0];
-          const Rb = Math.min(b.hi, Math.max(b.lo, R[r] - (rowU(r) - target[r]) / d));
+          const sigma = b.compliance ?? 0;
+          const d = Wd[r] + sigma;
+          if (!(d > 0)) continue;
+          const Rb = Math.min(b.hi, Math.max(b.lo, R[r] - (rowU(r) + sigma * R[r] - target[r]) / d));
           const dR = Rb - R[r];
           R[r] = Rb;
           applyRow(r, dR);
