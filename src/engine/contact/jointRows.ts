@@ -43,6 +43,8 @@ export interface BoundedRow {
   R0: number;
   /** Σ of the row (U + Σ·R = target inside the box): a drive row's h/(a + h·d); 0 or absent otherwise. */
   compliance?: number;
+  /** A drive row's joint (world constraint index): pgs.ts solves it with the joint's own rows. */
+  constraint?: number;
 }
 
 /** What a joint row is, for names, reports and warm starts. */
@@ -184,7 +186,7 @@ export class JointRows {
         const a = spec.drive?.armature ?? 0;
         const stiff = a + h * d;
         q[k] = coord.q;
-        if (stiff > 0 && h > 0) rows.push({ key: k, slotA, slotB, JA: scaled(coord.JA, 1), JB: scaled(coord.JB, 1), lo: -Infinity, hi: Infinity, target: coord.qd, R0: warm?.[k] ?? 0, compliance: h / stiff });
+        if (stiff > 0 && h > 0) rows.push({ key: k, slotA, slotB, JA: scaled(coord.JA, 1), JB: scaled(coord.JB, 1), lo: -Infinity, hi: Infinity, target: coord.qd, R0: warm?.[k] ?? 0, compliance: h / stiff, constraint: c });
       }
     }
     return { rows, q, gap };

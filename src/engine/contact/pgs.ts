@@ -7,7 +7,8 @@
 //               restitution only when the free motion closes the gap within the step)
 //   friction    R_t = proj_{‖R_t‖ ≤ μR_n}(R_t − U_t/λ_max(W_tt))   (Coulomb disc)
 //   bounded     R = proj_{[lo, hi]}(R − (U + Σ_i·R − t)/(W_ii + Σ_i))   (joint limits, friction loss and
-//               the compliant drive rows of damping and armature: jointRows.ts),
+//               the compliant drive rows of damping and armature: jointRows.ts; a drive row is
+//               visited together with its joint's bilateral rows as one block, driveBlocks.ts),
 //               after the contacts in R, U, B and target, visited after the bilateral rows
 // W is never formed: U is kept as J·u with u updated by h·M⁻¹·Jᵀ·ΔR (the same algebra, O(1) per row).
 import { quatIntegrateInto } from '../core/math';
@@ -18,6 +19,7 @@ import type { BodyState } from '../model/body';
 import { classifyContact, openThreshold } from './forces';
 import { contactGap, contactRows, rowMinvRow, slotsOf, type ContactRows } from './rigid';
 import { boundedRowW, type BoundedRow } from './jointRows';
+import { makeDriveBlock, visitDriveBlock, type DriveBlock, type RowEnd } from './driveBlocks';
 import type { ContactForce } from '../collision/contacts';
 
 export interface VelocitySettings {
@@ -254,12 +256,42 @@ export function solveContactsPgs(
   }
   const islands: PgsIsland[] = [];
   const rowRes = new Float64Array(nr);
-  for (const { bounded: bRows = [], ...isl } of [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0])) {
+  // a row's ends for the drive blocks: bilateral rows from J's CSR (6 entries per end), bounded rows from their own
+  const endsOf = (r: number): RowEnd[] => {
+    if (r < nbr) {
+      const out: RowEnd[] = [];
+      for (let k = Jp[r]; k < Jp[r + 1]; k += 6) out.push({ slot: Jc[k] / 6, J: Jv, o: k });
+      return out;
+    }
+    const b = bounded[r - nr0];
+    return [{ slot: b.slotA, J: b.JA, o: 0 }, { slot: b.slotB, J: b.JB, o: 0 }].filter((e) => e.slot >= 0);
+  };
+  for (const { bounded: bAll = [], ...isl } of [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0])) {
     const rows: number[] = [];
     for (const c of isl.constraints) for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) if (Wd[r] + Sigma > 0) rows.push(r);
+    // a drive row and its joint's bilateral rows are one block (driveBlocks.ts); the rest are visited row by row
+    const blocks: DriveBlock[] = [];
+    const inBlock = new Set<number>();
+    for (const r of bAll) {
+      const c = bounded[r - nr0].constraint;
+      if (c === undefined) continue;
+      const own = rows.filter((x) => x >= world.rowStart[c] && x < world.rowStart[c + 1]);
+      const members = [...own, r];
+      const sigma = Float64Array.from(members, (x) => (x < nbr ? Sigma : (bounded[x - nr0].compliance ?? 0)));
+      const blk = makeDriveBlock(members, sigma, endsOf, minv, h);
+      if (!blk) continue;
+      blocks.push(blk);
+      for (const x of members) inBlock.add(x);
+    }
+    const bRows = inBlock.size ? bAll.filter((r) => !inBlock.has(r)) : bAll;
+    if (inBlock.size) {
+      const kept = rows.filter((r) => !inBlock.has(r));
+      rows.length = 0;
+      rows.push(...kept);
+    }
     let iterations = 0, residual = 0;
     const maxIt = Math.max(0, Math.floor(settings.pgs.iterations));
-    if (rows.length > 0 || isl.contacts.length > 0 || bRows.length > 0) {
+    if (rows.length > 0 || isl.contacts.length > 0 || bRows.length > 0 || blocks.length > 0) {
       for (let it = 0; it < maxIt; it++) {
         let sq = 0;
         for (const r of rows) {
@@ -270,6 +302,7 @@ export function solveContactsPgs(
           rowRes[r] = d * Math.abs(dR);
           sq += rowRes[r] * rowRes[r];
         }
+        for (const blk of blocks) sq += visitDriveBlock(blk, rowU, R, target, applyRow, rowRes);
         for (const r of bRows) {
           const b = bounded[r - nr0];
           const sigma = b.compliance ?? 0;
