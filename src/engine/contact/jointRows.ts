@@ -1,5 +1,6 @@
 // Joint limits and friction loss as bounded rows of the velocity-level contact problem (pgs.ts), on the
 // coordinate q of a hinge or slider constraint (model/jointCoordinate.ts), J_q its 1×12 Jacobian:
+// (q on the joint's own scale: its `coordinate` in the initial state, 0 by default, as the drives')
 //   limit, lower bound:  row  J_q, gap = (q − lower) − margin,   R ≥ 0,  U ≥ t
 //   limit, upper bound:  row −J_q, gap = (upper − q) − margin,   R ≥ 0,  U ≥ t
 //       t = −gap/h when open (the bound may be reached within the step, not passed),
@@ -157,13 +158,15 @@ export class JointRows {
       const slotA = ia < 0 ? -1 : this.slots[ia], slotB = ib < 0 ? -1 : this.slots[ib];
       const qdFree = dotEnd(coord.JA, uFree, slotA) + dotEnd(coord.JB, uFree, slotB);
       const spec = w.constraints[c].spec;
+      // the bounds are on the joint's own scale: `coordinate` (the drive's, default 0) in the initial state
+      const qj = coord.q + (spec.drive?.coordinate ?? 0);
       let k = first;
       if (spec.limits) {
         const margin = spec.limitMargin ?? 0;
         for (const s of [1, -1]) {
-          const dist = s > 0 ? coord.q - spec.limits[0] : spec.limits[1] - coord.q;
+          const dist = s > 0 ? qj - spec.limits[0] : spec.limits[1] - qj;
           const g = dist - margin;
-          q[k] = coord.q;
+          q[k] = qj;
           gap[k] = g;
           const closing = Math.max(0, -s * coord.qd, -s * qdFree);
           const R0 = warm?.[k] ?? 0;
@@ -175,7 +178,7 @@ export class JointRows {
       }
       const f = spec.frictionLoss ?? 0;
       if (f > 0) {
-        q[k] = coord.q;
+        q[k] = qj;
         const R0 = Math.min(f, Math.max(-f, warm?.[k] ?? 0));
         rows.push({ key: k, slotA, slotB, JA: scaled(coord.JA, 1), JB: scaled(coord.JB, 1), lo: -f, hi: f, target: 0, R0 });
         k++;
@@ -185,7 +188,7 @@ export class JointRows {
         const d = forces.report.damping[drive];
         const a = spec.drive?.armature ?? 0;
         const stiff = a + h * d;
-        q[k] = coord.q;
+        q[k] = qj;
         if (stiff > 0 && h > 0) rows.push({ key: k, slotA, slotB, JA: scaled(coord.JA, 1), JB: scaled(coord.JB, 1), lo: -Infinity, hi: Infinity, target: coord.qd, R0: warm?.[k] ?? 0, compliance: h / stiff, constraint: c });
       }
     }

@@ -274,7 +274,9 @@ export function drivenJoints(
   specs.forEach((spec, c) => {
     if (spec.type !== 'hinge' && spec.type !== 'slider') return;
     const acts = actuators.filter((a) => a.joint === spec.name);
-    if (!spec.drive && acts.length === 0) return;
+    const d = spec.drive;
+    // a drive with only a `coordinate` (the scale of the joint's limits and springRef) exerts nothing
+    if (acts.length === 0 && !(d && (d.damping > 0 || d.stiffness > 0 || d.armature > 0))) return;
     const joint = { joint: spec.name, kind: spec.type, body: spec.bodyB, parent: spec.bodyA, axis: spec.axisA ?? [0, 0, 1], initial: spec.drive?.coordinate ?? 0 } as const;
     const coord = makeCoordinate({ ...joint, axis: [...joint.axis] }, poseOf(endB[c]), poseOf(endA[c]));
     out.push({ constraint: c, name: spec.name, kind: spec.type, coord, ev: makeCoordinateEval(), parent: endA[c], body: endB[c], drive: spec.drive, actuators: acts, ...(rows.has(spec) ? { row: true } : {}) });
