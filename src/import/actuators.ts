@@ -32,9 +32,11 @@ function convertJointDrives(ctx: ConvertContext): void {
     const jc = ctx.jointConstraint[i];
     const spec = jc && ctx.scene.constraints.find((c) => c.name === jc.constraint);
     if (!jc || !spec) {
-      if (damping > 0) notSimulated(ctx, 'joint damping', label, el);
-      if (stiffness > 0) notSimulated(ctx, 'joint stiffness', label, el);
-      if (armature > 0) notSimulated(ctx, 'joint armature', label, el);
+      const into = ctx.combinedInto?.get(i);
+      const why = into ? ` (joints combined into one ${into} constraint)` : '';
+      if (damping > 0) notSimulated(ctx, `joint damping${why}`, label, el);
+      if (stiffness > 0) notSimulated(ctx, `joint stiffness${why}`, label, el);
+      if (armature > 0) notSimulated(ctx, `joint armature${why}`, label, el);
       return;
     }
     // armature is exact per body on a hinge child of the world or of a fixed body (rotor inertia about

@@ -20,7 +20,7 @@ export function convertJointLimits(ctx: ConvertContext): void {
     const jc = ctx.jointConstraint[i];
     const spec = jc && (j.type === 'hinge' || j.type === 'slide') ? ctx.scene.constraints.find((c) => c.name === jc.constraint) : undefined;
     if (!spec) {
-      const why = j.type === 'ball' ? 'ball joints' : j.type === 'free' ? 'free joints' : 'joints combined into one universal or ball constraint';
+      const why = j.type === 'ball' ? 'ball joints' : j.type === 'free' ? 'free joints' : `joints combined into one ${ctx.combinedInto?.get(i) ?? 'universal or ball'} constraint`;
       if (j.limited) notSimulated(ctx, `joint limits (${why})`, label, el);
       if (friction) notSimulated(ctx, `joint friction loss (${why})`, label, el);
       return;
