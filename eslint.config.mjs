@@ -29,6 +29,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/import-helpers.ts',
   'test/unit/import-loops.test.ts',
   'test/unit/joint-limits.test.ts',
+  'test/unit/drive-blocks.test.ts',
   'test/unit/limits.test.ts',
   'test/unit/finite-bounds.test.ts',
   'test/unit/finite-contacts.test.ts',

@@ -32,24 +32,29 @@ function convertJointDrives(ctx: ConvertContext): void {
     const jc = ctx.jointConstraint[i];
     const spec = jc && ctx.scene.constraints.find((c) => c.name === jc.constraint);
     if (!jc || !spec) {
-      if (damping > 0) notSimulated(ctx, 'joint damping', label, el);
-      if (stiffness > 0) notSimulated(ctx, 'joint stiffness', label, el);
-      if (armature > 0) notSimulated(ctx, 'joint armature', label, el);
+      const into = ctx.combinedInto?.get(i);
+      const why = into ? ` (joints combined into one ${into} constraint)` : '';
+      if (damping > 0) notSimulated(ctx, `joint damping${why}`, label, el);
+      if (stiffness > 0) notSimulated(ctx, `joint stiffness${why}`, label, el);
+      if (armature > 0) notSimulated(ctx, `joint armature${why}`, label, el);
       return;
     }
-    if (jc.kind === 'slider' && armature > 0) notSimulated(ctx, 'slide-joint armature', label, el);
-    // a hinge's armature is exact on a child of the world or of a fixed body (rotor inertia about the
-    // axis); between two moving bodies it couples them, which the per-body inertia cannot hold, and the
-    // child-only approximation destabilises limited legs (Gymnasium's ant): listed instead
+    // armature is exact per body on a hinge child of the world or of a fixed body (rotor inertia about
+    // the axis); between two moving bodies, and on any slide, it couples the two ends, which only the
+    // velocity formulation's drive rows hold (model/forces.ts). The child-only approximation of the other
+    // formulations destabilises limited legs (Gymnasium's ant): there it is listed instead
     const parentFixed = jc.parent === 'world' || ctx.scene.bodies.some((b) => b.name === jc.parent && b.fixed);
-    const hingeArmature = jc.kind === 'hinge' && parentFixed ? armature : 0;
-    if (jc.kind === 'hinge' && armature > 0 && !parentFixed) notSimulated(ctx, 'hinge armature between two moving bodies', label, el);
+    const exact = ctx.scene.solver.formulation === 'velocity' || (jc.kind === 'hinge' && parentFixed);
+    if (armature > 0 && !exact) {
+      const what = jc.kind === 'slider' ? 'slide-joint armature' : 'hinge armature between two moving bodies';
+      notSimulated(ctx, `${what} (the ${ctx.scene.solver.formulation} formulation cannot couple the two ends; the velocity formulation does)`, label, el);
+    }
     spec.drive = {
       coordinate: st.qpos[j.qposadr] ?? 0,
       damping,
       stiffness,
       springRef: m.drives.springRef[i] ?? 0,
-      armature: hingeArmature,
+      armature: exact ? armature : 0,
     };
   });
   m.drives.actuatorForceRange.forEach((r, i) => {

@@ -206,6 +206,8 @@ function convertJoints(ctx: ConvertContext): void {
       continue;
     }
     const kind = classifyChain(chain, scaleOf);
+    // which constraint a joint went into, when it shares it with others: the notes on its limits and forces say so
+    if (chain.length > 1 && (kind.kind === 'universal' || kind.kind === 'ball' || kind.kind === 'chain')) for (const j of chain) (ctx.combinedInto ??= new Map()).set(j.id, kind.kind);
     const base = { bodyA: parent, bodyB: child };
     const at = (x: Vec3) => ({ anchorA: toLocal(P, x), anchorB: toLocal(C, x) });
     const jointName = chain.map((j) => j.name).join('+');

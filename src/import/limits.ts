@@ -1,7 +1,7 @@
 // MuJoCo's joint limits (jnt_limited, jnt_range, jnt_margin) and friction loss (dof_frictionloss) →
 // the `limits`, `limitMargin` and `frictionLoss` of the hinge or slider constraint a joint became
-// (convert.ts). The engine's joint coordinate is 0 in the initial state, MuJoCo's range is in qpos:
-// the bounds are shifted by the initial qpos (a keyframe's included). The engine's rows are hard
+// (convert.ts). The bounds keep MuJoCo's qpos scale: the constraint's `coordinate` is the joint's qpos at
+// the initial state (a keyframe's included), as for its drive. The engine's rows are hard
 // (Solfec's velocity level with erp), MuJoCo's soft (solref/solimp): a joint stops at its bound where
 // MuJoCo's sinks slightly past it (docs/import.md).
 import type { ConvertContext } from './types';
@@ -20,19 +20,21 @@ export function convertJointLimits(ctx: ConvertContext): void {
     const jc = ctx.jointConstraint[i];
     const spec = jc && (j.type === 'hinge' || j.type === 'slide') ? ctx.scene.constraints.find((c) => c.name === jc.constraint) : undefined;
     if (!spec) {
-      const why = j.type === 'ball' ? 'ball joints' : j.type === 'free' ? 'free joints' : 'joints combined into one universal or ball constraint';
+      const why = j.type === 'ball' ? 'ball joints' : j.type === 'free' ? 'free joints' : `joints combined into one ${ctx.combinedInto?.get(i) ?? 'universal or ball'} constraint`;
       if (j.limited) notSimulated(ctx, `joint limits (${why})`, label, el);
       if (friction) notSimulated(ctx, `joint friction loss (${why})`, label, el);
       return;
     }
     const q0 = st.qpos[j.qposadr];
-    const lo = j.range[0] - q0, hi = j.range[1] - q0;
-    if (j.limited && j.type === 'hinge' && !(lo > -Math.PI && hi < Math.PI)) {
+    if (j.limited && j.type === 'hinge' && !(j.range[0] - q0 > -Math.PI && j.range[1] - q0 < Math.PI)) {
       // the engine's hinge angle wraps at ±π from the initial state (docs/formulas.md)
       notSimulated(ctx, 'joint limits (hinge ranges reaching ±π from the initial state)', label, el);
     } else if (j.limited) {
-      spec.limits = [lo, hi];
+      // MuJoCo's range, on MuJoCo's scale: the joint's `coordinate` is its qpos at the initial state
+      // (the drive's, which springref and the actuators' lengths use too)
+      spec.limits = [j.range[0], j.range[1]];
       if (j.margin > 0) spec.limitMargin = j.margin;
+      if (q0 !== 0 && !spec.drive) spec.drive = { coordinate: q0, damping: 0, stiffness: 0, springRef: ctx.m.drives.springRef[i] ?? q0, armature: 0 };
     }
     if (friction) spec.frictionLoss = m.dofFrictionloss[j.dofadr];
     if (!solved) notSimulated(ctx, `joint limits and friction loss (the ${ctx.scene.solver.formulation} formulation does not solve them; the velocity formulation does)`, label, el);

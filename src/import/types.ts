@@ -49,6 +49,8 @@ export interface ConvertContext {
   issues: Issue[];
   /** Per MuJoCo joint, the constraint it became when it is a lone hinge or slide. */
   jointConstraint: (JointConstraint | undefined)[];
+  /** Per MuJoCo joint combined with others into one constraint: that constraint's type (universal, ball, chain). */
+  combinedInto?: Map<number, string>;
   /** Per MuJoCo equality: index of its constraint in scene.constraints. */
   equalityConstraint: (number | undefined)[];
   /** Things the engine does not simulate, by category, with an element to point at. */

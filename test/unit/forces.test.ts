@@ -171,7 +171,7 @@ test('the energy counts the joints\' springs: an undamped spring rotor keeps its
   assert.ok(worst < 5e-3 * e0, `energy varies by ${worst} of ${e0}`);
 });
 
-test('drives in the three formulations: a damped two-link chain with a servo between moving bodies ends in the same state', () => {
+test('drives in the three formulations: a damped two-link chain with a servo between moving bodies stays stable in each; the per-body approximation lags the exact drive row', () => {
   const run = (formulation: string) => {
     const doc = {
       solver: { dt: 0.002, formulation },
@@ -194,13 +194,14 @@ test('drives in the three formulations: a damped two-link chain with a servo bet
     return Array.from(sim.world.forces!.report.q);
   };
   const v = run('velocity'), n = run('nonlinear'), a = run('acceleration');
-  // the same first-order step in velocities (Newton's position-level joints differ by the erp correction only)
-  for (let i = 0; i < 2; i++) {
-    assert.ok(Math.abs(n[i] - v[i]) < 1e-5, `nonlinear ${n} vs velocity ${v}`);
-    assert.ok(Math.abs(a[i] - v[i]) < 1e-3, `acceleration ${a} vs velocity ${v}`);
-  }
+  // the nonlinear and acceleration formulations take the same per-body damped step (Newton's
+  // position-level joints differ by the erp correction only); the velocity formulation's drive row is
+  // exact (MuJoCo's to 1e-5 rad after 1 s: drive-rows-mujoco.test.ts), so the per-body approximation
+  // of the elbow's h·b = 1 (2·h·b on each link) lags behind it, by 0.58 rad here
+  for (let i = 0; i < 2; i++) assert.ok(Math.abs(n[i] - a[i]) < 1e-3, `nonlinear ${n} vs acceleration ${a}`);
+  assert.ok(v[0] - a[0] > 0.3, `velocity ${v} vs acceleration ${a}`);
   // the servo holds k near its target against gravity: 100·(0.5 − q) − 10·q balances the hanging link
-  assert.ok(v[1] > 0.05 && v[1] < 0.5, String(v[1]));
+  for (const q of [v, n, a]) assert.ok(q[1] > 0.05 && q[1] < 0.5, String(q[1]));
 });
 
 test('import: what the drives cannot take is listed in CL606 (other transmissions, activation dynamics, slide armature), the rest is not', async () => {
@@ -211,7 +212,7 @@ test('import: what the drives cannot take is listed in CL606 (other transmission
   const parse = await loadModel('/virtual/d.xml', xml, { files: { workspaceRoot: '/virtual', readFile: () => undefined } });
   const note = parse.diagnostics.find((d) => d.code === Codes.notSimulated);
   const listed = (note?.data as { notSimulated: Record<string, string[]> }).notSimulated;
-  assert.deepEqual(listed['slide-joint armature'], ['`s`']);
+  assert.deepEqual(listed['slide-joint armature (the acceleration formulation cannot couple the two ends; the velocity formulation does)'], ['`s`']);
   assert.deepEqual(listed['actuator activation dynamics (dyntype filter)'], ['`f`']);
   assert.deepEqual(listed['actuators with a site transmission'], ['`st`']);
   for (const gone of ['actuators', 'joint damping', 'joint stiffness', 'joint armature']) assert.equal(listed[gone], undefined, gone);

@@ -117,17 +117,27 @@ test('a hinge limit with a margin stops the joint at the bound minus the margin,
   assert.deepEqual([back?.limits, back?.limitMargin], [[-0.5, 0.3], 0.05]);
 });
 
-test('a lower hinge limit (the arm turned over, falling the other way) and a keyframe: bounds shifted by the initial qpos', async () => {
+test('a lower hinge limit (the arm turned over, falling the other way), a keyframe and a joint ref: bounds on MuJoCo\'s qpos scale', async () => {
   // the arm points up and left of the hinge (euler π − 0.2), so it falls towards negative q
   const key = '<keyframe><key name="start" qpos="0.1"/></keyframe>';
   const xml = model(arm('range="-0.4 0.6" limited="true"', Math.PI - 0.2), key);
   const parse = await loadModel('m.xml', xml, { keyframe: 'start' });
   const spec = parse.scene?.constraints[0];
-  assert.ok(spec?.limits);
-  assert.ok(Math.abs(spec.limits[0] - (-0.5)) < 1e-15 && Math.abs(spec.limits[1] - 0.5) < 1e-15, JSON.stringify(spec.limits));
+  // MuJoCo's range as it is; the joint's coordinate (its qpos at the start) carries the scale
+  assert.deepEqual([spec?.limits, spec?.drive?.coordinate], [[-0.4, 0.6], 0.1]);
+  // no force of its own: the coordinate alone does not make the joint a driven one
+  assert.equal(new Simulation(parse.scene!).world.forces, undefined);
   const mj = await mujocoQ(xml.replace(key, ''));
   const { q } = await engineQ(xml.replace(key, ''), armAngle);
   checkLimit('lower', mj, q, -0.4, false, 1e-4);
+  // qpos0 = ref = 0.1 ≠ 0: MuJoCo starts at 0.1 and stops at −0.4; so does the engine, on the same scale
+  const withRef = model(arm('range="-0.4 0.6" limited="true" ref="0.1"', Math.PI - 0.2));
+  const mjRef = await mujocoQ(withRef);
+  assert.equal(mjRef[0], 0.1);
+  const ours = await engineQ(withRef, armAngle);
+  checkLimit('lower from ref', mjRef, ours.q.map((x) => x + 0.1), -0.4, false, 1e-4);
+  const rows = ours.records.flatMap((r) => r.jointRows ?? []).filter((r) => r.state === 'active');
+  assert.ok(rows.length > 0 && rows.every((r) => r.bound === -0.4 && Math.abs(r.q - -0.4) < 5e-3), JSON.stringify(rows[0]));
 });
 
 test('a slide joint falls onto its lower limit: stops there as MuJoCo does; the row holds m·g', async () => {

@@ -156,6 +156,14 @@ test('velocity formulation: a slider pushed against its bound stops on it with t
   const a = (4 - 3) / 2, h = 0.01, n = 50;
   assert.ok(Math.abs(slip.records[49].poses[0] - (a * h * h * n * (n + 1)) / 2) < 1e-12, `x = ${slip.records[49].poses[0]}`);
   assert.equal(slip.records[49].jointRows?.[0].state, 'slip');
+
+  // on the joint's own scale: coordinate 0.3 at the start, so the bound 0.35 is 0.05 ahead, as above
+  const shifted = parseScene(sliderScene({ limits: [-0.7, 0.35], coordinate: 0.3 }, 4));
+  assert.deepEqual(shifted.diagnostics, []);
+  const sh = new Simulation(shifted.scene!);
+  for (let k = 0; k < 50; k++) sh.step();
+  assert.ok(Math.abs(sh.records[49].poses[0] - 0.05) < 1e-12, `x = ${sh.records[49].poses[0]}`);
+  assert.ok(Math.abs(sh.records[49].jointRows![0].q - 0.35) < 1e-12 && sh.records[49].jointRows![0].bound === 0.35);
 });
 
 test('scene fields: limits, limitMargin and frictionLoss on hinges and sliders, with their checks and ranges', () => {
@@ -177,6 +185,10 @@ test('scene fields: limits, limitMargin and frictionLoss on hinges and sliders, 
   assert.deepEqual(wrap.diagnostics.map((d) => [d.code, d.severity]), [[Codes.jointRowsNotSolved, 'warning']]);
   assert.match(wrap.diagnostics[0].message, /reach ±π/);
   assert.equal(wrap.scene?.constraints[0].limits, undefined);
+  // the same bounds around a coordinate of −2 are within ±π of it: kept
+  const around = parseScene(hingeText.replace('"limits":[-4,1]', '"limits":[-4,1],"coordinate":-2'));
+  assert.deepEqual(around.diagnostics, []);
+  assert.deepEqual(around.scene?.constraints[0].limits, [-4, 1]);
   // a ball joint has no limits: an unknown field
   const ball = parseScene(sliderScene({}, 0).replace('"type":"slider"', '"type":"ball","limits":[0,1]'));
   assert.equal(ball.diagnostics[0].code, Codes.unknownField);

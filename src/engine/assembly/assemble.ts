@@ -18,7 +18,7 @@ import type { Assembly, World } from './world';
 
 export type { Assembly, World };
 
-import { armatureInertia, drivenJoints, explicitActuators, JointForces } from '../model/forces';
+import { armatureInertia, drivenJoints, driveRowJoints, explicitActuators, JointForces } from '../model/forces';
 
 export const WORLD_POSE: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1], R: IDENTITY_MAT3, v: [0, 0, 0], w: [0, 0, 0] };
 
@@ -60,10 +60,12 @@ export function buildWorld(scene: SceneSpec): World {
     endB.push(ib);
     endX.push(Int32Array.from(ix));
   }
-  // hinge armature as rotor inertia of the child, and the driven joints (model/forces.ts)
+  // hinge armature as rotor inertia of the child, and the driven joints (model/forces.ts); the joints
+  // whose damping and armature are a row of the velocity-level step keep their bodies' inertia
   const modelled = constraints.map((m) => m.spec);
-  for (const [i, x] of armatureInertia(modelled, endA, endB, (i) => bodies[i].column >= 0, (i) => bodies[i].inertia)) Object.assign(bodies[i], x);
-  const driven = drivenJoints(modelled, endA, endB, scene.actuators ?? [], (i) => (i < 0 ? WORLD_POSE : poseOf(states[i], true)));
+  const rowJoints = driveRowJoints(scene);
+  for (const [i, x] of armatureInertia(modelled, endA, endB, (i) => bodies[i].column >= 0, (i) => bodies[i].inertia, rowJoints)) Object.assign(bodies[i], x);
+  const driven = drivenJoints(modelled, endA, endB, scene.actuators ?? [], (i) => (i < 0 ? WORLD_POSE : poseOf(states[i], true)), rowJoints);
   const nc = constraints.length;
   const rowStart = new Int32Array(nc + 1);
   for (let c = 0; c < nc; c++) rowStart[c + 1] = constraints[c].rows;

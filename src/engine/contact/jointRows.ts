@@ -1,16 +1,22 @@
 // Joint limits and friction loss as bounded rows of the velocity-level contact problem (pgs.ts), on the
 // coordinate q of a hinge or slider constraint (model/jointCoordinate.ts), J_q its 1×12 Jacobian:
+// (q on the joint's own scale: its `coordinate` in the initial state, 0 by default, as the drives')
 //   limit, lower bound:  row  J_q, gap = (q − lower) − margin,   R ≥ 0,  U ≥ t
 //   limit, upper bound:  row −J_q, gap = (upper − q) − margin,   R ≥ 0,  U ≥ t
 //       t = −gap/h when open (the bound may be reached within the step, not passed),
 //           −erp·gap/h when passed (the penetration recovery of contacts)
 //   friction loss:       row  J_q, U = 0 while |R| < frictionLoss,  R ∈ [−frictionLoss, frictionLoss]
+//   drive (damping d and armature a between two moving bodies, or on a slider; model/forces.ts):
+//                        row  J_q, U + σ·R = q̇⁻,  σ = h/(a + h·d),  R free
+//       i.e. R = −d·(U − q̇⁻) − (a/h)·(U − q̇⁻): with the explicit −d·q̇⁻ already in F the joint feels
+//       −d·q̇⁺ (MuJoCo's implicit damping, (M + h·D)·Δu) and −a·q̈ (its armature, (M + A)·q̈), exactly,
+//       whatever the bodies on either side; d includes the actuators' implicit velocity terms
 // R are forces (N·m for a hinge, N for a slider) like the contacts'. A bound's row is included when the
 // bound can be reached within the step: gap ≤ 2h·(closing speed, before the step or after the step
 // solved without joint rows, or the free motion when that solve is not given), or the row pushed in
 // the previous step; a row left out carries no force. The solve without joint rows matters: in
 // maximal coordinates gravity turns a hinge only through its joint rows, so the free motion alone
-// does not see a pendulum swing towards its bound. Friction rows are always included.
+// does not see a pendulum swing towards its bound. Friction and drive rows are always included.
 import { applyMinv, poseOf, WORLD_POSE, type Assembly, type World } from '../assembly/assemble';
 import type { BodyState } from '../model/body';
 import type { Pose } from '../model/constraint';
@@ -36,17 +42,21 @@ export interface BoundedRow {
   target: number;
   /** Warm start: the row's force in the previous step. */
   R0: number;
+  /** Σ of the row (U + Σ·R = target inside the box): a drive row's h/(a + h·d); 0 or absent otherwise. */
+  compliance?: number;
+  /** A drive row's joint (world constraint index): pgs.ts solves it with the joint's own rows. */
+  constraint?: number;
 }
 
 /** What a joint row is, for names, reports and warm starts. */
 export interface JointRowInfo {
   /** World constraint index. */
   constraint: number;
-  /** `knee.limit` or `knee.frictionloss`. */
+  /** `knee.limit`, `knee.frictionloss` or `knee.drive`. */
   name: string;
-  kind: 'limit' | 'frictionloss';
+  kind: 'limit' | 'frictionloss' | 'drive';
   side?: 'lower' | 'upper';
-  /** The bound (limit, rad or m) or the friction budget (N·m or N). */
+  /** The bound (limit, rad or m), the friction budget (N·m or N) or the armature (drive). */
   bound: number;
 }
 
@@ -62,29 +72,33 @@ const SLOP = 1e-12;
 
 export class JointRows {
   readonly info: JointRowInfo[] = [];
-  private readonly coords: { constraint: number; coord: JointCoordinate; first: number }[] = [];
+  private readonly coords: { constraint: number; coord: JointCoordinate; first: number; drive?: number }[] = [];
   private readonly slots: Int32Array;
 
   private constructor(private readonly world: World) {
     this.slots = slotsOf(world);
     const s0 = world.scene.bodies.map(initialState);
     const pose0 = (i: number): Pose => (i < 0 ? WORLD_POSE : poseOf(s0[i], true));
+    const driveOf = new Map<number, number>();
+    world.forces?.joints.forEach((j, k) => j.row && driveOf.set(j.constraint, k));
     world.constraints.forEach((m, c) => {
       const spec = m.spec;
-      if (!hasJointRows(spec)) return;
+      const drive = driveOf.get(c);
+      if (!hasJointRows(spec) && drive === undefined) return;
       const coord = new JointCoordinate(spec, pose0(world.endA[c]), pose0(world.endB[c]));
-      this.coords.push({ constraint: c, coord, first: this.info.length });
+      this.coords.push({ constraint: c, coord, first: this.info.length, ...(drive !== undefined ? { drive } : {}) });
       if (spec.limits) {
         this.info.push({ constraint: c, name: `${spec.name}.limit`, kind: 'limit', side: 'lower', bound: spec.limits[0] });
         this.info.push({ constraint: c, name: `${spec.name}.limit`, kind: 'limit', side: 'upper', bound: spec.limits[1] });
       }
       if ((spec.frictionLoss ?? 0) > 0) this.info.push({ constraint: c, name: `${spec.name}.frictionloss`, kind: 'frictionloss', bound: spec.frictionLoss! });
+      if (drive !== undefined) this.info.push({ constraint: c, name: `${spec.name}.drive`, kind: 'drive', bound: spec.drive?.armature ?? 0 });
     });
   }
 
-  /** The joint rows of a world, or undefined when no hinge or slider has limits or friction loss. */
+  /** The joint rows of a world, or undefined when no hinge or slider has limits, friction loss or a drive row. */
   static of(world: World): JointRows | undefined {
-    return world.constraints.some((m) => hasJointRows(m.spec)) ? new JointRows(world) : undefined;
+    return world.constraints.some((m) => hasJointRows(m.spec)) || world.forces?.joints.some((j) => j.row) ? new JointRows(world) : undefined;
   }
 
   get count(): number {
@@ -93,10 +107,13 @@ export class JointRows {
 
   /** The rows of a solved step as records show them; `R` and `U` per row of `step.rows`. */
   reports(step: JointRowStep, R: ArrayLike<number>, U: ArrayLike<number>): JointRowReport[] {
-    return step.rows.map((row, i) => {
+    const out: JointRowReport[] = [];
+    // drive rows are the joints' damping and armature: the snapshot's drives report those joints
+    step.rows.forEach((row, i) => {
       const inf = this.info[row.key];
+      if (inf.kind === 'drive') return;
       const force = R[i];
-      const out: JointRowReport = {
+      const rep: JointRowReport = {
         name: inf.name,
         constraint: this.world.constraints[inf.constraint].spec.name,
         kind: inf.kind,
@@ -107,11 +124,12 @@ export class JointRows {
         state: inf.kind === 'limit' ? (force > 0 ? 'active' : 'open') : Math.abs(force) < inf.bound * (1 - 1e-9) ? 'stick' : 'slip',
       };
       if (inf.side) {
-        out.side = inf.side;
-        out.gap = step.gap[row.key];
+        rep.side = inf.side;
+        rep.gap = step.gap[row.key];
       }
-      return out;
+      out.push(rep);
     });
+    return out;
   }
 
   /** The forces of a solved step per joint row (0 for rows left out): the next step's warm start. */
@@ -133,19 +151,22 @@ export class JointRows {
     const q = new Float64Array(this.count);
     const gap = new Float64Array(this.count);
     const pose = (i: number): Pose => (i < 0 ? WORLD_POSE : poseOf(states[i], w.bodies[i].column < 0));
-    for (const { constraint: c, coord, first } of this.coords) {
+    const forces = w.forces;
+    for (const { constraint: c, coord, first, drive } of this.coords) {
       const ia = w.endA[c], ib = w.endB[c];
       coord.evaluate(pose(ia), pose(ib));
       const slotA = ia < 0 ? -1 : this.slots[ia], slotB = ib < 0 ? -1 : this.slots[ib];
       const qdFree = dotEnd(coord.JA, uFree, slotA) + dotEnd(coord.JB, uFree, slotB);
       const spec = w.constraints[c].spec;
+      // the bounds are on the joint's own scale: `coordinate` (the drive's, default 0) in the initial state
+      const qj = coord.q + (spec.drive?.coordinate ?? 0);
       let k = first;
       if (spec.limits) {
         const margin = spec.limitMargin ?? 0;
         for (const s of [1, -1]) {
-          const dist = s > 0 ? coord.q - spec.limits[0] : spec.limits[1] - coord.q;
+          const dist = s > 0 ? qj - spec.limits[0] : spec.limits[1] - qj;
           const g = dist - margin;
-          q[k] = coord.q;
+          q[k] = qj;
           gap[k] = g;
           const closing = Math.max(0, -s * coord.qd, -s * qdFree);
           const R0 = warm?.[k] ?? 0;
@@ -157,9 +178,18 @@ export class JointRows {
       }
       const f = spec.frictionLoss ?? 0;
       if (f > 0) {
-        q[k] = coord.q;
+        q[k] = qj;
         const R0 = Math.min(f, Math.max(-f, warm?.[k] ?? 0));
         rows.push({ key: k, slotA, slotB, JA: scaled(coord.JA, 1), JB: scaled(coord.JB, 1), lo: -f, hi: f, target: 0, R0 });
+        k++;
+      }
+      if (drive !== undefined && forces) {
+        // the assembly at these states applied the joint forces: their damping d is this step's
+        const d = forces.report.damping[drive];
+        const a = spec.drive?.armature ?? 0;
+        const stiff = a + h * d;
+        q[k] = qj;
+        if (stiff > 0 && h > 0) rows.push({ key: k, slotA, slotB, JA: scaled(coord.JA, 1), JB: scaled(coord.JB, 1), lo: -Infinity, hi: Infinity, target: coord.qd, R0: warm?.[k] ?? 0, compliance: h / stiff, constraint: c });
       }
     }
     return { rows, q, gap };

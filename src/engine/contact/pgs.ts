@@ -7,7 +7,9 @@
 //               restitution only when the free motion closes the gap within the step; the
 //               penetration target by erp, or by MuJoCo's solref/solimp: softContact.ts)
 //   friction    R_t = proj_{‖R_t‖ ≤ μR_n}(R_t − U_t/λ_max(W_tt))   (Coulomb disc)
-//   bounded     R = proj_{[lo, hi]}(R − (U − t)/W_ii)   (joint limits and friction loss: jointRows.ts),
+//   bounded     R = proj_{[lo, hi]}(R − (U + Σ_i·R − t)/(W_ii + Σ_i))   (joint limits, friction loss and
+//               the compliant drive rows of damping and armature: jointRows.ts; a drive row is
+//               visited together with its joint's bilateral rows as one block, driveBlocks.ts),
 //               after the contacts in R, U, B and target, visited after the bilateral rows
 // W is never formed: U is kept as J·u with u updated by h·M⁻¹·Jᵀ·ΔR (the same algebra, O(1) per row);
 // with `pgs.bilateral: "block"` an island's bilateral rows are one block solved exactly per sweep
@@ -22,6 +24,7 @@ import { contactGap, contactRows, rowMinvRow, slotsOf, type ContactRows } from '
 import { boundedRowW, type BoundedRow } from './jointRows';
 import { softRecoveryTarget, type SoftContact } from './softContact';
 import { BilateralBlock, BLOCK_MAX_ROWS } from './bilateralBlock';
+import { makeDriveBlock, visitDriveBlock, type DriveBlock, type RowEnd } from './driveBlocks';
 import type { ContactForce } from '../collision/contacts';
 
 export interface VelocitySettings {
@@ -260,32 +263,80 @@ export function solveContactsPgs(
   }
   const islands: PgsIsland[] = [];
   const rowRes = new Float64Array(nr);
-  // W_bb + Σ·I of an island's bilateral rows, column by column: h·M⁻¹·J_jᵀ into a scratch velocity, then J_i·(it)
+  // a row's ends: bilateral rows from J's CSR (6 entries per end), bounded rows from their own
+  const endsOf = (r: number): RowEnd[] => {
+    if (r < nbr) {
+      const out: RowEnd[] = [];
+      for (let k = Jp[r]; k < Jp[r + 1]; k += 6) out.push({ slot: Jc[k] / 6, J: Jv, o: k });
+      return out;
+    }
+    const b = bounded[r - nr0];
+    return [{ slot: b.slotA, J: b.JA, o: 0 }, { slot: b.slotB, J: b.JB, o: 0 }].filter((e) => e.slot >= 0);
+  };
+  const sigmaOf = (r: number): number => (r < nbr ? Sigma : (bounded[r - nr0].compliance ?? 0));
+  // W + Σ of a set of rows, column by column: h·M⁻¹·J_jᵀ into a scratch velocity, then J_i·(it)
   const scratch = new Float64Array(6 * nb);
-  const blockOf = (rows: readonly number[]): BilateralBlock =>
-    new BilateralBlock(rows.length, (j, out) => {
-      const rj = rows[j];
-      for (let k = Jp[rj]; k < Jp[rj + 1]; k += 6) kick(scratch, Jv, k, Jc[k] / 6, minv, h);
-      rows.forEach((ri, i) => {
-        let v = i === j ? Sigma : 0;
-        for (let k = Jp[ri]; k < Jp[ri + 1]; k += 6) v += dot6(Jv, k, scratch, Jc[k] / 6);
+  const blockOf = (rows: readonly number[]): BilateralBlock => {
+    const ends = rows.map(endsOf);
+    return new BilateralBlock(rows.length, (j, out) => {
+      for (const e of ends[j]) kick(scratch, e.J, e.o, e.slot, minv, h);
+      ends.forEach((ei, i) => {
+        let v = i === j ? sigmaOf(rows[i]) : 0;
+        for (const e of ei) v += dot6(e.J, e.o, scratch, e.slot);
         out[i] = v;
       });
-      for (let k = Jp[rj]; k < Jp[rj + 1]; k += 6) scratch.fill(0, Jc[k], Jc[k] + 6);
+      for (const e of ends[j]) scratch.fill(0, 6 * e.slot, 6 * e.slot + 6);
     });
-  for (const { bounded: bRows = [], ...isl } of [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0])) {
+  };
+  for (const { bounded: bAll = [], ...isl } of [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0])) {
     const rows: number[] = [];
     for (const c of isl.constraints) for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) if (Wd[r] + Sigma > 0) rows.push(r);
+    // "block": the bilateral rows and the unbounded drive rows are one block per sweep (bilateralBlock.ts);
+    // else a drive row and its joint's bilateral rows are one block (driveBlocks.ts), the rest row by row
+    const blockMode = settings.pgs.bilateral === 'block';
+    const blocks: DriveBlock[] = [];
+    const inBlock = new Set<number>();
+    if (blockMode) {
+      for (const r of bAll) {
+        const b = bounded[r - nr0];
+        if (b.lo === -Infinity && b.hi === Infinity && Wd[r] + (b.compliance ?? 0) > 0) {
+          rows.push(r);
+          inBlock.add(r);
+        }
+      }
+    }
+    for (const r of blockMode ? [] : bAll) {
+      const c = bounded[r - nr0].constraint;
+      if (c === undefined) continue;
+      const own = rows.filter((x) => x >= world.rowStart[c] && x < world.rowStart[c + 1]);
+      const members = [...own, r];
+      const sigma = Float64Array.from(members, (x) => (x < nbr ? Sigma : (bounded[x - nr0].compliance ?? 0)));
+      const blk = makeDriveBlock(members, sigma, endsOf, minv, h);
+      if (!blk) continue;
+      blocks.push(blk);
+      for (const x of members) inBlock.add(x);
+    }
+    const bRows = inBlock.size ? bAll.filter((r) => !inBlock.has(r)) : bAll;
+    if (inBlock.size && !blockMode) {
+      const kept = rows.filter((r) => !inBlock.has(r));
+      rows.length = 0;
+      rows.push(...kept);
+    }
     let iterations = 0, residual = 0;
     const maxIt = Math.max(0, Math.floor(settings.pgs.iterations));
-    const block = settings.pgs.bilateral === 'block' && rows.length > 1 && rows.length <= BLOCK_MAX_ROWS ? blockOf(rows) : undefined;
+    const block = blockMode && rows.length > 1 && rows.length <= BLOCK_MAX_ROWS ? blockOf(rows) : undefined;
+    if (blockMode && !block && inBlock.size) {
+      // too large (or one row) for the block: the drive rows go back to their row-by-row visit
+      for (const r of inBlock) rows.splice(rows.indexOf(r), 1);
+      bRows.push(...inBlock);
+    }
     const bRhs = new Float64Array(block ? rows.length : 0);
     const bX = new Float64Array(block ? rows.length : 0);
-    if (rows.length > 0 || isl.contacts.length > 0 || bRows.length > 0) {
+    if (rows.length > 0 || isl.contacts.length > 0 || bRows.length > 0 || blocks.length > 0) {
       for (let it = 0; it < maxIt; it++) {
         let sq = 0;
         if (block) {
-          rows.forEach((r, i) => (bRhs[i] = rowU(r) + Sigma * R[r] - target[r]));
+          rows.forEach((r, i) => (bRhs[i] = rowU(r) + sigmaOf(r) * R[r] - target[r]));
           block.solve(bRhs, bX);
           rows.forEach((r, i) => {
             R[r] -= bX[i];
@@ -303,11 +354,13 @@ export function solveContactsPgs(
             sq += rowRes[r] * rowRes[r];
           }
         }
+        for (const blk of blocks) sq += visitDriveBlock(blk, rowU, R, target, applyRow, rowRes);
         for (const r of bRows) {
-          const d = Wd[r];
-          if (!(d > 0)) continue;
           const b = bounded[r - nr0];
-          const Rb = Math.min(b.hi, Math.max(b.lo, R[r] - (rowU(r) - target[r]) / d));
+          const sigma = b.compliance ?? 0;
+          const d = Wd[r] + sigma;
+          if (!(d > 0)) continue;
+          const Rb = Math.min(b.hi, Math.max(b.lo, R[r] - (rowU(r) + sigma * R[r] - target[r]) / d));
           const dR = Rb - R[r];
           R[r] = Rb;
           applyRow(r, dR);

@@ -3,8 +3,9 @@
 //     Gauss–Seidel on every row (joints and contacts, Solfec's U = B + W·R) warm-started from the
 //     previous step; a step without contacts keeps the direct solve of the velocity formulation
 //     (the same equations, solved exactly);
-//     Joint limits and friction loss (contact/jointRows.ts) are bounded rows of the same PGS: a step
-//     with such a row takes PGS too, and a scene with them steps here even without shapes;
+//     Joint limits, friction loss and the drive rows of damping and armature between moving bodies
+//     (contact/jointRows.ts) are bounded rows of the same PGS: a step with such a row takes PGS too,
+//     and a scene with them steps here even without shapes;
 //   nonlinear: every step is Axion's Newton system (joints at the position level, contacts at
 //     `solver.contacts.level`), λ_b warm-started from the previous step.
 // The acceleration formulation never gets here (its contacts are disabled by the parser, CL116).
@@ -19,6 +20,7 @@ import type { NonlinearSettings } from './system';
 import { JointRows } from './jointRows';
 import type { JointRowReport } from '../result';
 import { hasJointRows } from '../scene/jointLimits';
+import { driveRowJoints } from '../model/forces';
 import type { SolveOutput } from '../kkt/kkt';
 import { quatIntegrateInto, quatToMat3 } from '../core/math';
 import type { BodyState } from '../model/body';
@@ -31,7 +33,7 @@ export type ContactMode = 'velocity' | 'nonlinear';
 export function contactMode(scene: SceneSpec): ContactMode | undefined {
   const s = scene.solver;
   if (s.formulation === 'nonlinear') return 'nonlinear';
-  if (s.formulation === 'velocity' && (s.contacts.enabled || scene.constraints.some(hasJointRows))) return 'velocity';
+  if (s.formulation === 'velocity' && (s.contacts.enabled || scene.constraints.some(hasJointRows) || driveRowJoints(scene).size > 0)) return 'velocity';
   return undefined;
 }
 

@@ -6,24 +6,22 @@
 // on the parent.
 //   τ = −k·(q − q_ref) − b·q̇ + Σ_actuators gear·clamp(gain(u, l, l̇)·u + bias(l, l̇)),  l = gear·q
 // Damping (the joint's, and the actuators' velocity terms ∂τ/∂q̇ = −d unless the scene's source asked
-// for MuJoCo's Euler or RK4, which keep those explicit) is implicit as in MuJoCo's Euler and implicitfast: the step solves (M + h·Jθᵀ·d·Jθ)·Δu = h·(F − Jθᵀ·d·q̇) …, which is
-// M·Δu = h·(F − Jθᵀ·d·Jθ·u⁺). The term h·d·G·Gᵀ goes into the rotational inertia of each moving end
-// of a hinge (Sherman–Morrison on the world inverse inertia): exact for a hinge to the world or a
-// fixed body. Between two moving bodies the coupling blocks −h·d·G·Gᵀ have no place in per-body
-// masses, so each end takes 2·h·d·G·Gᵀ instead: as (a − b)² ≤ 2a² + 2b², the explicit part
-// h·Jθᵀ·d·Jθ is then at most the added mass, summed over all the joints of a chain, so the damping
-// step u − h·M̃⁻¹·Jθᵀ·d·Jθ·u never overshoots (its factors lie in [0, 1] in the M̃-norm), whatever h·d.
-// It damps less than the exact implicit step (a larger effective inertia) where h·d is not small, and
-// slows the two bodies' common rotation about the axis by that inertia too (an error of first order in
-// h·d/I), so mild damping (h·d·Gᵀ(I_A⁻¹ + I_B⁻¹)G ≤ ¼) stays explicit instead (an error of second order).
-// Exact for any h·d would need the coupling: a compliant row (Jθ·u⁺ + Σ·σ = target) in every solver,
-// or a Woodbury update of M⁻¹.
-// Armature a (MuJoCo adds it to the joint-space mass) is a rigid inertia a·u·uᵀ about the hinge axis
-// added to the child body (createWorld: `armatureInertia`): exact when the parent does not spin about
-// the axis (a joint to the world or a fixed body). Sliders take their damping explicitly and no
-// armature (their mass is a scalar per body here); the importer lists what that leaves out.
+// for MuJoCo's Euler or RK4, which keep those explicit) is implicit as in MuJoCo's Euler and
+// implicitfast: the step solves (M + h·Jθᵀ·d·Jθ)·Δu = h·(F − Jθᵀ·d·q̇) …, i.e. M·Δu = h·(F − Jθᵀ·d·Jθ·u⁺).
+// Armature a adds ½·a·q̇² to the kinetic energy (MuJoCo adds it to the joint-space mass), i.e. the
+// force −a·q̈ along the coordinate. Where that can be stored per body it is: for a hinge to the world or
+// a fixed body the term h·d·G·Gᵀ goes into the moving end's rotational inertia (Sherman–Morrison on the
+// world inverse inertia) and the armature is a rigid inertia a·u·uᵀ about the axis (`armatureInertia`),
+// both exact since the other end does not turn. Between two moving bodies (and on any slider, whose
+// translational mass is one scalar per body) the terms couple the ends, which per-body masses cannot
+// hold: in the velocity formulation they are one compliant row of the step instead (`driveRowJoints`,
+// contact/jointRows.ts), exact; the other formulations keep per-body approximations: each end takes
+// 2·h·d·G·Gᵀ (as (a − b)² ≤ 2a² + 2b², the explicit part h·Jθᵀ·d·Jθ is then at most the added mass,
+// summed over all the joints of a chain, so the damping step never overshoots whatever h·d; mild
+// damping, h·d·Gᵀ(I_A⁻¹ + I_B⁻¹)G ≤ ¼, stays explicit, an error of second order instead of first), the
+// armature goes to the child alone, and a slider's damping stays explicit and its armature is dropped.
 import type { Mat3, Quat, Vec3 } from '../types';
-import type { ActuatorSpec, ConstraintSpec, JointDriveSpec } from '../scene/spec';
+import type { ActuatorSpec, ConstraintSpec, JointDriveSpec, SceneSpec } from '../scene/spec';
 import type { Pose } from './constraint';
 import { type Coordinate, type CoordinateEval, evaluateCoordinate, makeCoordinate, makeCoordinateEval } from './coupler';
 import { mat3Inverse, normalize, quatToMat3 } from '../core/math';
@@ -53,6 +51,8 @@ export interface DrivenJoint {
   body: number;
   drive?: JointDriveSpec;
   actuators: ActuatorSpec[];
+  /** Damping and armature are a compliant row of the velocity-level step (contact/jointRows.ts), not per-body masses. */
+  row?: boolean;
 }
 
 /** What the last `apply` computed, per driven joint and per actuator (for snapshots and tests). */
@@ -61,6 +61,8 @@ export interface ForceReport {
   q: Float64Array;
   qd: Float64Array;
   tau: Float64Array;
+  /** Per driven joint: the damping d taken implicitly this step (the joint's and its actuators' −∂τ/∂q̇). */
+  damping: Float64Array;
   /** Per actuator (scene order): the clamped control and the clamped force. */
   ctrl: Float64Array;
   force: Float64Array;
@@ -88,7 +90,7 @@ export class JointForces {
     this.lastQ = new Float64Array(joints.length).fill(NaN);
     actuators.forEach((a, k) => this.actuatorIndex.set(a, k));
     const n = actuators.length;
-    this.report = { q: new Float64Array(joints.length), qd: new Float64Array(joints.length), tau: new Float64Array(joints.length), ctrl: new Float64Array(n), force: new Float64Array(n) };
+    this.report = { q: new Float64Array(joints.length), qd: new Float64Array(joints.length), tau: new Float64Array(joints.length), damping: new Float64Array(joints.length), ctrl: new Float64Array(n), force: new Float64Array(n) };
   }
 
   /**
@@ -170,10 +172,11 @@ export class JointForces {
       this.report.q[i] = q;
       this.report.qd[i] = qd;
       this.report.tau[i] = tau;
+      this.report.damping[i] = d;
       const cb = columnOf(j.body), ca = columnOf(j.parent);
       if (cb >= 0) for (let c = 0; c < 6; c++) sum += Math.abs((F[cb + c] += tau * ev.jBody[c]));
       if (ca >= 0) for (let c = 0; c < 6; c++) sum += Math.abs((F[ca + c] += tau * ev.jParent[c]));
-      if (j.kind !== 'hinge' || !(d > 0) || !(h > 0)) continue;
+      if (j.row || j.kind !== 'hinge' || !(d > 0) || !(h > 0)) continue;
       const G: Vec3 = [ev.jBody[3], ev.jBody[4], ev.jBody[5]];
       // between two moving bodies each end takes 2·h·d (see the header): then h·Jθᵀ·d·Jθ ≤ the added mass;
       // mild damping (h·d·Gᵀ(I_A⁻¹ + I_B⁻¹)G ≤ EXPLICIT_DAMPING) stays explicit, which errs at second order
@@ -235,6 +238,27 @@ function addRankOne(m: Float64Array, o: number, G: Vec3, s: number): number {
   return sum;
 }
 
+/**
+ * The joints whose damping and armature the velocity formulation solves as a compliant row of the step
+ * (contact/jointRows.ts): hinges between two moving bodies and sliders with a moving end, with damping,
+ * armature or an actuator with a velocity term. Empty in the other formulations.
+ */
+export function driveRowJoints(scene: SceneSpec): Set<ConstraintSpec> {
+  const out = new Set<ConstraintSpec>();
+  if (scene.solver.formulation !== 'velocity') return out;
+  const fixed = new Map(scene.bodies.map((b) => [b.name, b.fixed]));
+  const moving = (name: string) => name !== 'world' && fixed.get(name) === false;
+  for (const spec of scene.constraints) {
+    if (spec.type !== 'hinge' && spec.type !== 'slider') continue;
+    const d = spec.drive;
+    const velocityTerm = (scene.actuators ?? []).some((a) => a.joint === spec.name && (a.gain[2] !== 0 || a.bias[2] !== 0));
+    if (!((d?.damping ?? 0) > 0 || (d?.armature ?? 0) > 0 || velocityTerm)) continue;
+    const ma = moving(spec.bodyA), mb = moving(spec.bodyB);
+    if (spec.type === 'hinge' ? ma && mb : ma || mb) out.add(spec);
+  }
+  return out;
+}
+
 /** The driven joints of a scene: hinges and sliders with a `drive` or an actuator (modelled constraints only). */
 export const explicitActuators = (requested: string | undefined): boolean => requested === 'Euler' || requested === 'RK4';
 
@@ -244,15 +268,18 @@ export function drivenJoints(
   endB: readonly number[],
   actuators: readonly ActuatorSpec[],
   poseOf: (body: number) => Pose,
+  rows: ReadonlySet<ConstraintSpec> = new Set(),
 ): DrivenJoint[] {
   const out: DrivenJoint[] = [];
   specs.forEach((spec, c) => {
     if (spec.type !== 'hinge' && spec.type !== 'slider') return;
     const acts = actuators.filter((a) => a.joint === spec.name);
-    if (!spec.drive && acts.length === 0) return;
+    const d = spec.drive;
+    // a drive with only a `coordinate` (the scale of the joint's limits and springRef) exerts nothing
+    if (acts.length === 0 && !(d && (d.damping > 0 || d.stiffness > 0 || d.armature > 0))) return;
     const joint = { joint: spec.name, kind: spec.type, body: spec.bodyB, parent: spec.bodyA, axis: spec.axisA ?? [0, 0, 1], initial: spec.drive?.coordinate ?? 0 } as const;
     const coord = makeCoordinate({ ...joint, axis: [...joint.axis] }, poseOf(endB[c]), poseOf(endA[c]));
-    out.push({ constraint: c, name: spec.name, kind: spec.type, coord, ev: makeCoordinateEval(), parent: endA[c], body: endB[c], drive: spec.drive, actuators: acts });
+    out.push({ constraint: c, name: spec.name, kind: spec.type, coord, ev: makeCoordinateEval(), parent: endA[c], body: endB[c], drive: spec.drive, actuators: acts, ...(rows.has(spec) ? { row: true } : {}) });
   });
   return out;
 }
@@ -268,11 +295,12 @@ export function armatureInertia(
   endB: readonly number[],
   moving: (body: number) => boolean,
   inertiaOf: (body: number) => Mat3,
+  rows: ReadonlySet<ConstraintSpec> = new Set(),
 ): Map<number, { inertia: Mat3; invInertia: Mat3 }> {
   const out = new Map<number, { inertia: Mat3; invInertia: Mat3 }>();
   specs.forEach((spec, c) => {
     const a = spec.drive?.armature ?? 0;
-    if (spec.type !== 'hinge' || !(a > 0)) return;
+    if (spec.type !== 'hinge' || !(a > 0) || rows.has(spec)) return;
     const onB = endB[c] >= 0 && moving(endB[c]);
     const body = onB ? endB[c] : endA[c];
     if (body < 0 || !moving(body)) return;

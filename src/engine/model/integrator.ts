@@ -14,9 +14,11 @@ export interface IntegratorInfo {
 
 /** Whether any joint damping or actuator velocity term is taken implicitly (model/forces.ts). */
 function implicitDamping(scene: SceneSpec): boolean {
-  const hinges = new Set(scene.constraints.filter((c) => c.type === 'hinge').map((c) => c.name));
+  // sliders too in the velocity formulation (their drive rows); elsewhere a slider's damping is explicit
+  const implicitOn = (c: SceneSpec['constraints'][number]) => c.type === 'hinge' || (c.type === 'slider' && scene.solver.formulation === 'velocity');
+  const hinges = new Set(scene.constraints.filter(implicitOn).map((c) => c.name));
   return (
-    scene.constraints.some((c) => c.type === 'hinge' && (c.drive?.damping ?? 0) > 0) ||
+    scene.constraints.some((c) => implicitOn(c) && (c.drive?.damping ?? 0) > 0) ||
     (!explicitActuators(scene.requestedIntegrator) && (scene.actuators ?? []).some((a) => hinges.has(a.joint) && a.gear * a.gear * (a.gain[2] * a.ctrl + a.bias[2]) < 0))
   );
 }

@@ -14,17 +14,18 @@ export function readJointRowFields(r: FieldReader, o: FieldObject, spec: Constra
   const node = r.valueOf(o, 'limits');
   if (node !== undefined && node !== BAD) {
     const path = [...o.path, 'limits'];
-    const v = r.numbers(node, path, label('limits'), 2, `a pair \`[lower, upper]\` of joint coordinates (${unit}, 0 in the initial state)`, data);
+    const v = r.numbers(node, path, label('limits'), 2, `a pair \`[lower, upper]\` of joint coordinates (${unit}, on the scale of the joint's \`coordinate\`, its value in the initial state, default 0)`, data);
+    const c0 = spec.drive?.coordinate ?? 0;
     if (v !== BAD) {
       if (v[0] > v[1]) {
         r.report('error', Codes.invalidValue, `${label('limits')} must have lower ≤ upper; it is [${v[0]}, ${v[1]}]. Swap the two bounds.`, node, { ...data, path, value: v });
-      } else if (spec.type === 'hinge' && !(v[0] > -Math.PI && v[1] < Math.PI)) {
+      } else if (spec.type === 'hinge' && !(v[0] - c0 > -Math.PI && v[1] - c0 < Math.PI)) {
         // the hinge coordinate is the twist angle in (−π, π]: a bound out there is never reached, and the
         // wrap from π to −π would read as passing the other bound
         r.report(
           'warning',
           Codes.jointRowsNotSolved,
-          `${label('limits')} [${v[0]}, ${v[1]}] reach ±π from the initial state, where the hinge's angle wraps: the limits are not simulated. Keep both bounds within (−π, π).`,
+          `${label('limits')} [${v[0]}, ${v[1]}] reach ±π from the initial state${c0 !== 0 ? ` (coordinate ${c0})` : ''}, where the hinge's angle wraps: the limits are not simulated. Keep both bounds within (coordinate − π, coordinate + π).`,
           node,
           { ...data, path, value: v },
         );
