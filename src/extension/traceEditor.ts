@@ -4,6 +4,8 @@
 // with the trace's system at that step). The file is read through the workspace file system (remote
 // and virtual workspaces too) and refused above a size bound; a file that cannot be read shows its
 // CL801–CL803 diagnostic in the editor. h5wasm is loaded only when an HDF5 trace is opened.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
 import { analyseTrace, isHdf5, readTrace, type Diagnostic, type Hdf5Open, type TraceAnalysis, type TraceSource } from '../engine';
 import { renderPanelHtml } from '../panelHtml';
@@ -51,8 +53,23 @@ class TraceDocument implements vscode.CustomDocument {
 }
 
 let hdf5: Promise<Hdf5Open | undefined> | undefined;
-/** h5wasm's opener, imported on the first HDF5 trace only (activation does not load it). */
-const openerForHdf5 = (): Promise<Hdf5Open | undefined> => (hdf5 ??= import('../import/hdf5').then((m) => m.loadHdf5Open()));
+/**
+ * h5wasm's opener, on the first HDF5 trace only: dist/hdf5.js (src/import/hdf5.ts bundled on its own
+ * by scripts/build.mjs) sits next to dist/extension.js, so its 4 MB are neither parsed at activation
+ * nor part of the extension's bundle. Undefined when it cannot be loaded: the reader then says so.
+ */
+const openerForHdf5 = (): Promise<Hdf5Open | undefined> =>
+  (hdf5 ??= (async () => {
+    try {
+      type Module = { loadHdf5Open?: () => Promise<Hdf5Open | undefined> };
+      const mod = (await import(pathToFileURL(join(__dirname, 'hdf5.js')).href)) as Module & { default?: Module };
+      const load = mod.loadHdf5Open ?? mod.default?.loadHdf5Open;
+      return load ? await load() : undefined;
+    } catch {
+      hdf5 = undefined;
+      return undefined;
+    }
+  })());
 
 const describe = (d: Diagnostic): string => `${d.code.split('-')[0]}: ${d.message}`;
 
