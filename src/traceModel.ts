@@ -61,7 +61,8 @@ export function traceSnapshotAt(source: TraceSource, k: number, opts: { diagnost
 function traceRecord(sys: ConstrainedSystem): StepRecord {
   const an = analyseSystem(sys, { wantSpectrum: false });
   const lambda = an.ok ? an.lambda : (sys.lambda ?? new Float64Array(sys.J.rows));
-  const C = constraintGroups(sys).map((g) => Math.hypot(...g.map((i) => sys.C?.[i] ?? 0)));
+  // no C in the trace: NaN, which the ‖C‖ chart leaves out instead of drawing a violation of 0
+  const C = constraintGroups(sys).map((g) => (sys.C ? Math.hypot(...g.map((i) => sys.C?.[i] ?? 0)) : NaN));
   return {
     step: sys.step,
     t: sys.t,

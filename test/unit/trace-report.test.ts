@@ -57,6 +57,7 @@ test('report of a run that turns non-finite: per-step κ, ‖λ‖ and the first
   assert.equal(m.steps, 5);
   assert.deepEqual(m.history.map((r) => r.step), [1, 2, 3, 4, 5]);
   close(Math.hypot(...m.history[1].lambda), 10, 1e-12, "step 2's record: the trace's own λ");
+  assert.ok(m.history.every((r) => r.C.every((c) => Number.isNaN(c))), 'no C in the trace: no violation charted');
   // the chosen step's matrices, every step embedded (a short trace)
   assert.equal(m.snapshot.step, 2);
   assert.deepEqual(m.snapshots?.map((s) => s.step), [0, 1, 2, 3, 4, 5]);
@@ -122,4 +123,16 @@ test('report TRACE: a bad file is exit status 1 with its diagnostic; usage error
   assert.equal(cli('report', join('test', 'fixtures', 'trace', 'braced-square.npz'), '--step', '7').status, 2);
   assert.equal(defaultTraceReportPath('runs/a.b.npz'), 'runs/a.b.report.html');
   assert.equal(defaultTraceReportPath('log.HDF5'), 'log.report.html');
+});
+
+test("the history's ‖C‖ per constraint is the trace's C at that step (AerisLab's rod)", () => {
+  const { source, model } = read('aerislab-rod.npz');
+  const m = model(0);
+  assert.equal(m.history.length, source.steps - 1);
+  m.history.forEach((r) => {
+    const C = source.systemAt(r.step).C!;
+    assert.equal(r.C.length, 1);
+    close(r.C[0], Math.abs(C[0]), 1e-15, `step ${r.step}: ‖C‖`);
+    close(m.trace!.steps[r.step].normC ?? NaN, Math.abs(C[0]), 1e-15, `step ${r.step}: ‖C‖ in the trace card`);
+  });
 });
