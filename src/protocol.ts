@@ -86,6 +86,33 @@ export interface MujocoSection {
   keyframes: string[];
 }
 
+/** One step of a trace as its timeline shows it (null: not finite, or the step cannot be analysed). */
+export interface TraceStepInfo {
+  step: number;
+  t: number;
+  rows: number;
+  /** κ₂ of what the producer solves: A, or A + R when it regularises (Axion's A includes its compliance). */
+  cond: MaybeNumber;
+  rank: MaybeNumber;
+  normLambda: MaybeNumber;
+  normC: MaybeNumber;
+  /** ‖(A + R)·λ − b‖ of the producer's own λ, when the trace has both. */
+  residual: MaybeNumber;
+  /** The producer's iterations within the step (Axion's Newton iterations): κ as analysed beside the κ it stored. */
+  iterations?: { cond: MaybeNumber; storedCond: MaybeNumber }[];
+}
+
+/**
+ * A trace file of someone's own solver shown in the panel (docs/traces.md): read-only, its steps
+ * are the trace's steps (no simulation runs), step k's snapshot is the trace's system at step k.
+ */
+export interface TraceSection {
+  format: 'npz' | 'axion' | 'fclib-global' | 'fclib-local';
+  steps: TraceStepInfo[];
+  /** The first step with a NaN or infinite value, when there is one. */
+  firstNonFinite?: number;
+}
+
 /** Everything the panel needs to render one scene. */
 export interface PanelModel {
   sceneName: string;
@@ -143,6 +170,8 @@ export interface PanelModel {
   generator?: string;
   /** MJCF and URDF models: the MuJoCo section (see MujocoSection); absent for scene files. */
   mujoco?: MujocoSection;
+  /** A trace file (not a scene): its per-step timeline; the panel offers no simulation controls. */
+  trace?: TraceSection;
 }
 
 // ---- host → webview -------------------------------------------------------
@@ -319,8 +348,14 @@ export function isPanelModel(m: unknown): m is PanelModel {
     (m.notSimulated === undefined ||
       (Array.isArray(m.notSimulated) && m.notSimulated.every((c) => isObj(c) && typeof c.category === 'string' && Array.isArray(c.items) && c.items.every((x) => typeof x === 'string')))) &&
     (m.snapshots === undefined || (Array.isArray(m.snapshots) && m.snapshots.every(isSystemSnapshot))) &&
-    (m.mujoco === undefined || isMujocoSection(m.mujoco))
+    (m.mujoco === undefined || isMujocoSection(m.mujoco)) &&
+    (m.trace === undefined || isTraceSection(m.trace))
   );
+}
+
+/** Structural check of a trace section (enough for the timeline to render it). */
+function isTraceSection(x: unknown): x is TraceSection {
+  return isObj(x) && typeof x.format === 'string' && Array.isArray(x.steps) && x.steps.every((s) => isObj(s) && isInt(s.step) && isInt(s.rows) && typeof s.t === 'number') && optInt(x.firstNonFinite);
 }
 
 /** Runtime validation of a message received from the host. */

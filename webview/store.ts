@@ -202,7 +202,8 @@ function setModel(s: PanelState, raw: PanelModel): PanelState {
   const restore = first ? s.restore : undefined;
   // A restored step, unless the panel was following the run: then the run's end, wherever it is now.
   if (restore?.step !== undefined && restore.step <= live && !restore.following) step = restore.step;
-  if (s.report && snapshots?.length) step = snapshots[snapshots.length - 1].step;
+  // A scene's report opens at the run's end; a trace's at the step its report was made for.
+  if (s.report && snapshots?.length && !raw.trace) step = snapshots[snapshots.length - 1].step;
   step = Math.min(step, live);
   let next: PanelState = {
     ...s,

@@ -7,7 +7,8 @@ import { analyseSystem, analyseTrace, snapshotOfSystem, readTrace, type Diagnost
 import { loadHdf5Open } from '../import/hdf5';
 import { formatCond, formatNumber, jsonCond, safeText, stringifyJson } from '../shared';
 import { printDiagnostics } from './inspect';
-import { IoError, print, printError } from './io';
+import { checkWritable, IoError, print, printError } from './io';
+import { defaultTraceReportPath, writeTraceReport } from './traceReport';
 import { matrixJson } from './json';
 
 /** File names taken for traces: the bytes decide the format, the name only routes the command here. */
@@ -16,25 +17,33 @@ export const TRACE_FILE = /\.(npz|h5|hdf5|hdf)$/i;
 const diagnosticsJson = (diagnostics: readonly Diagnostic[]) => diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: d.message, range: d.range, ...(d.data ? { data: d.data } : {}) }));
 
 interface TraceArgs {
-  command: 'inspect';
+  command: 'inspect' | 'report';
   file: string;
+  /** inspect: the step shown in full; report: the step the report opens at. */
   step: number;
   json: boolean;
   world: number;
+  /** report: the HTML file. */
+  output?: string;
 }
+
+const USAGE_TRACE = 'Usage: constraint-lens inspect TRACE.npz|TRACE.h5 [--step K] [--world W] [--json]\n       constraint-lens report TRACE.npz|TRACE.h5 [--step K] [--world W] [-o FILE]';
 
 function parseTraceArgs(argv: string[]): TraceArgs | string {
   const [command, ...rest] = argv;
-  if (command !== 'inspect') return `a trace file is read by 'inspect' (got '${command}')`;
-  let file: string | undefined, step = 0, json = false, world = 0;
+  if (command !== 'inspect' && command !== 'report') return `a trace file is read by 'inspect' or 'report' (got '${command}')`;
+  let file: string | undefined, output: string | undefined, step = 0, json = false, world = 0;
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     const whole = (name: string): number | string => {
       const v = rest[++i];
       return v !== undefined && /^\d+$/.test(v) ? Number(v) : `${name} needs a whole number ≥ 0`;
     };
-    if (a === '--json') json = true;
-    else if (a === '--step' || a === '--world') {
+    if (a === '--json' && command === 'inspect') json = true;
+    else if ((a === '-o' || a === '--output') && command === 'report') {
+      output = rest[++i];
+      if (output === undefined || output === '') return `${a} needs a file name`;
+    } else if (a === '--step' || a === '--world') {
       const v = whole(a);
       if (typeof v === 'string') return v;
       if (a === '--step') step = v;
@@ -44,7 +53,7 @@ function parseTraceArgs(argv: string[]): TraceArgs | string {
     else return `one trace file at a time (got '${a}' too)`;
   }
   if (!file) return 'no trace file given';
-  return { command, file, step, json, world };
+  return { command, file, step, json, world, ...(output !== undefined ? { output } : {}) };
 }
 
 /** The `inspect TRACE --json` object. */
@@ -118,9 +127,10 @@ export async function runTraceCommand(argv: string[]): Promise<number | undefine
   if (!argv.slice(1).some((a) => !a.startsWith('-') && TRACE_FILE.test(a))) return undefined;
   const args = parseTraceArgs(argv);
   if (typeof args === 'string') {
-    printError(`constraint-lens: ${args}\nUsage: constraint-lens inspect TRACE.npz|TRACE.h5 [--step K] [--world W] [--json]`);
+    printError(`constraint-lens: ${args}\n${USAGE_TRACE}`);
     return 2;
   }
+  if (args.command === 'report') checkWritable(args.output ?? defaultTraceReportPath(args.file));
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(readFileSync(args.file));
@@ -135,7 +145,14 @@ export async function runTraceCommand(argv: string[]): Promise<number | undefine
     printError(`constraint-lens: --step ${args.step} is past the trace's ${read.source.steps} steps`);
     return 2;
   }
-  if (args.json) print(traceInspectJson(read.source, run, args.step, diagnostics));
+  if (args.command === 'report') {
+    if (!read.source || !run) {
+      printDiagnostics(args.file, diagnostics);
+      return 1;
+    }
+    writeTraceReport(args, read.source, run, diagnostics);
+    printDiagnostics(args.file, diagnostics);
+  } else if (args.json) print(traceInspectJson(read.source, run, args.step, diagnostics));
   else {
     if (read.source && run) printTrace(args.file, read.source, run, args.step);
     printDiagnostics(args.file, diagnostics);

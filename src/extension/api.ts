@@ -3,6 +3,9 @@
 // URIs are given as strings: `uri.toString()` of a scene document (a plain file path is accepted too).
 import type { InspectResult } from '../engine';
 import type { MujocoSection, WebviewMessage } from '../protocol';
+import type { TraceEditorProbe } from './traceEditor';
+
+export type { TraceEditorProbe };
 
 export interface PanelProbe {
   /** Number of messages the host posted to this scene's inspector webview. */
@@ -54,6 +57,10 @@ export interface ConstraintLensApi {
    * `analysisMs`: how long the document's last analysis took (request to result, worker included).
    */
   lastPublished(uri: string): { at: number; count: number; analysisMs?: number } | undefined;
+  /** The trace editor open on that file (.npz, Axion or FCLib HDF5), if one is: what it read and sent its webview. */
+  traceEditor(uri: string): TraceEditorProbe | undefined;
+  /** Hands `message` to that trace editor as if its webview had posted it; false when none is open. */
+  traceReceiveFromWebview(uri: string, message: unknown): boolean;
   /** An MJCF or URDF model's MuJoCo section, as its inspector shows it (undefined for scenes and unknown documents). */
   mujocoSection(uri: string): MujocoSection | undefined;
 }

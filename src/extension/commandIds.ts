@@ -49,4 +49,6 @@ export const ContextKeys = {
 export const ViewIds = {
   sceneTree: 'constraintLens.sceneTree',
   inspector: 'constraintLens.inspector',
+  /** The read-only custom editor of trace files (.npz, .h5, .hdf5). */
+  traceInspector: 'constraintLens.traceInspector',
 } as const;

@@ -19,6 +19,7 @@ import { newScene } from './newScene';
 import { itemRange, revealInEditor, type PanelManager } from './panel';
 import type { Runner } from './runner';
 import type { ReadyScene, SceneManager, SceneState } from './scenes';
+import type { TraceEditorProvider } from './traceEditor';
 import type { RevealArg } from './tree';
 import { errorMessage, fileNameOf, isSceneDocument, isSceneUri, parseUriArg } from './util';
 
@@ -30,6 +31,8 @@ interface CommandDeps {
   config: () => Config;
   extension: vscode.ExtensionContext;
   models: ModelService;
+  /** Trace files open in the inspector (Go to Step moves the one in front). */
+  traces?: TraceEditorProvider;
 }
 
 /** A command handler as VS Code calls it. */
@@ -67,13 +70,19 @@ export class Commands {
 
   /** Every command's handler, by its key in the id table (the type keeps the two complete). */
   handlers(): Record<CommandKey, Cmd> {
+    const sceneGoToStep = this.withReadyScene((r, step) => this.goToStep(r, step));
     return {
       openInspector: this.withScene((t) => this.openInspector(t)),
       step: this.withReadyScene((r) => this.step(r)),
       runSteps: this.withReadyScene((r, count) => this.runSteps(r, count)),
       playPause: this.withReadyScene((r) => this.d.runner.playPause(r.state)),
       reset: this.withScene((t) => this.reset(t)),
-      goToStep: this.withReadyScene((r, step) => this.goToStep(r, step)),
+      goToStep: (...args: unknown[]) => {
+        // a trace editor in front takes Go to Step unless the command names another file
+        const trace = this.d.traces?.activeEditor();
+        if (trace && (args[0] === undefined || String(args[0]) === trace.doc.uri.toString())) return this.d.traces?.goToStep(args[1]);
+        return sceneGoToStep(...args);
+      },
       exportStepData: this.withReadyScene((r, target, opts) => this.exportStepData(r, target, opts)),
       exportReport: this.withReadyScene((r, target, opts) => this.exportReport(r, target, opts)),
       newScene: async () => (await newScene()).document.uri.toString(),

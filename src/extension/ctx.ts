@@ -18,6 +18,7 @@ import { PanelManager, VIEW_TYPE } from './panel';
 import { Runner } from './runner';
 import { SceneManager } from './scenes';
 import { SceneStatusBar } from './statusBar';
+import { TraceEditorProvider } from './traceEditor';
 import { SceneTreeProvider } from './tree';
 import { fileKindOfDocument, isSceneDocument, keyOf, parseUriArg } from './util';
 
@@ -38,6 +39,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
   readonly tree: SceneTreeProvider;
   readonly codeLens: SceneCodeLensProvider;
   readonly models: ModelService;
+  readonly traces: TraceEditorProvider;
   private readonly diagnostics: DiagnosticsPublisher;
 
   constructor(readonly extension: vscode.ExtensionContext) {
@@ -61,7 +63,8 @@ export class Ctx extends Disposable implements vscode.Disposable {
     this._register(vscode.languages.registerCodeLensProvider(LENS_SELECTOR, this.codeLens));
     // Quick fixes edit JSON: offered on scene files only, never on MJCF or URDF models.
     this._register(vscode.languages.registerCodeActionsProvider(SCENE_SELECTOR, new FixProvider(this.scenes), FixProvider.metadata));
-    for (const d of new Commands({ scenes: this.scenes, runner: this.runner, panels: this.panels, log: this.log, config: cfg, extension, models: this.models }).register()) this._register(d);
+    this.traces = this._register(new TraceEditorProvider(extension.extensionUri, this.log));
+    for (const d of new Commands({ scenes: this.scenes, runner: this.runner, panels: this.panels, log: this.log, config: cfg, extension, models: this.models, traces: this.traces }).register()) this._register(d);
     // The inspector's MuJoCo section: in every model sent to a panel, and pushed when it changes.
     this.panels.mujocoFor = (s) => this.models.section(s);
     this._register(this.models.onDidChangeSection((e) => this.panels.get(e.key)?.post({ type: 'mujoco', mujoco: e.section })));
@@ -147,6 +150,8 @@ export class Ctx extends Disposable implements vscode.Disposable {
         const p = this.diagnostics.published.get(key);
         return p ? { ...p, analysisMs: this.analyzer.lastMsFor(key) } : undefined;
       },
+      traceEditor: (uri) => this.traces.probe(parseUriArg(uri)),
+      traceReceiveFromWebview: (uri, message) => this.traces.receive(parseUriArg(uri), message),
       mujocoSection: (uri) => {
         const s = state(uri);
         return s ? this.models.section(s) : undefined;

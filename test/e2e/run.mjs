@@ -212,6 +212,8 @@ async function uiPhase() {
   const scenes = readdirSync(examplesWs).filter((f) => f.endsWith('.scene.json')).sort();
   // An MJCF model next to the scenes: the inspector with its MuJoCo section (modelStep below).
   cpSync(join(ROOT, 'test', 'fixtures', 'import', 'four-bar.xml'), join(examplesWs, 'four-bar.xml'));
+  // A trace file of another solver next to them: it opens in the trace editor (traceStep below).
+  cpSync(join(ROOT, 'test', 'fixtures', 'trace', 'writer-roundtrip.npz'), join(examplesWs, 'roundtrip.npz'));
   if (scenes.length === 0) throw new Error('no examples/*.scene.json');
   // --scenes REGEXP: only the matching examples (the four-bar model's step always runs).
   const only = opt('--scenes');
@@ -318,6 +320,11 @@ async function uiPhase() {
     } catch {
       failures++;
     }
+    try {
+      await step(`trace editor roundtrip.npz (${themeKey})`, () => traceStep(page, join(outDir, `trace-roundtrip-${themeKey}.png`)));
+    } catch {
+      failures++;
+    }
     await page.close().catch(() => {});
   }
   // The run loop, in the dark theme, on a fresh page.
@@ -345,6 +352,30 @@ async function uiPhase() {
   }
   server.stop();
   if (failures) throw new Error(`${failures} UI step(s) failed`);
+}
+
+/**
+ * A trace file from Quick Open (an Explorer click opens the same editor): the read-only trace
+ * editor shows the inspector with the Trace card and no simulation buttons, its heatmap drawn;
+ * a screenshot of the workbench with it.
+ */
+async function traceStep(page, shot) {
+  try {
+    await closeAllEditors(page);
+    await quickOpen(page, 'roundtrip.npz');
+    const heat = await waitForHeatmap(page);
+    if (!heat.ok) throw new Error(`no heatmap drawn for roundtrip.npz: ${JSON.stringify(heat.all)}`);
+    const inner = webviewContent(page);
+    await inner.locator('#cl-trace:not([hidden])').waitFor({ state: 'visible', timeout: 20_000 });
+    const text = await webviewText(page);
+    if (!/Trace · read-only/.test(text)) throw new Error(`no read-only trace badge: ${text.slice(0, 300)}`);
+    if ((await inner.locator('.cl-controls [data-command]').count()) !== 0) throw new Error('simulation buttons on a trace');
+    await page.screenshot({ path: shot });
+    return `${shot.slice(ROOT.length + 1)} — ${heat.canvas.nonBackground} heatmap px`;
+  } catch (e) {
+    await page.screenshot({ path: shot.replace(/\.png$/, '-FAILED.png') }).catch(() => {});
+    throw e;
+  }
 }
 
 /**

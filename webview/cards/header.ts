@@ -27,6 +27,9 @@ export function createHeader(ctx: CardContext): HTMLElement {
   let playBtn: HTMLButtonElement | undefined;
   if (ctx.report) {
     controls.append(h('span', { class: 'cl-badge', title: 'A static report: the recorded run can be scrubbed, nothing is re-computed.', text: 'Report · read-only' }));
+  } else if (store.getState().model?.trace) {
+    // a trace file: its steps were taken by the solver that wrote it; nothing runs here
+    controls.append(h('span', { class: 'cl-badge', title: "A trace file of another solver: its steps can be scrubbed, nothing is simulated.", text: 'Trace · read-only' }));
   } else {
     for (const c of COMMANDS) {
       const b = button(c.label, { icon: c.icon, title: c.title, cls: c.command === 'playPause' ? 'cl-btn-primary' : '', onClick: () => actions.command(c.command) });
@@ -70,7 +73,8 @@ export function createHeader(ctx: CardContext): HTMLElement {
       // the integrator that runs, and the source model's when it asked for another (its difference on hover)
       const integ = snap.integrator;
       const integText = integ ? ` · ${integ.runs}${integ.requested && integ.difference ? ` (the model asks for ${integ.requested})` : ''}` : '';
-      subtitle.textContent = `${snap.formulation} formulation · ${snap.stabilization} stabilisation · dt = ${fmt(m.dt)} s${integText} · ${plural(snap.bodies.length, 'moving body', 'moving bodies')}, ${plural(snap.constraints.length, 'constraint')}`;
+      if (m.trace) subtitle.textContent = `trace of ${snap.producer?.name ?? 'a solver'} · ${plural(snap.rank.rows, 'row')} on ${plural(snap.rank.dofs, 'DOF')} · ${plural(m.trace.steps.length, 'step')}`;
+      else subtitle.textContent = `${snap.formulation} formulation · ${snap.stabilization} stabilisation · dt = ${fmt(m.dt)} s${integText} · ${plural(snap.bodies.length, 'moving body', 'moving bodies')}, ${plural(snap.constraints.length, 'constraint')}`;
       subtitle.title = integ?.difference ?? '';
       clear(stats);
       const stat = (label: string, value: string | Node, opts: { cls?: string; title?: string; id?: string } = {}): void => {

@@ -12,6 +12,7 @@ import quickfix from './quickfix.test';
 import runloop from './runloop.test';
 import smoke from './smoke.test';
 import stepping from './stepping.test';
+import trace from './trace.test';
 import truth from './truth.test';
 import typing from './typing.test';
 
@@ -32,7 +33,7 @@ export function run(): Promise<void> {
   // The test files are bundled into this one: define mocha's tdd globals (suite, test, …) on
   // globalThis, as mocha does for each file it loads, then let every file declare its suites.
   mocha.suite.emit('pre-require', globalThis, 'constraint-lens-e2e', mocha);
-  for (const register of [smoke, activation, diagnostics, quickfix, liveUpdate, typing, stepping, panel, truth, models, runloop]) register();
+  for (const register of [smoke, activation, diagnostics, quickfix, liveUpdate, typing, stepping, panel, trace, truth, models, runloop]) register();
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} e2e test(s) failed`)) : resolve()));
   });
