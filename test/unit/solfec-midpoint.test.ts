@@ -4,6 +4,10 @@
 // energy and period against closed forms, beside semi-implicit Euler.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Codes, inspectScene, simulateScene } from '../../src/engine';
 
 const G = 9.81;
@@ -169,4 +173,14 @@ test('rigid pendulum on a ball joint: midpoint energy error second order and und
   const [m1, m2, e1, e2] = [dev('midpoint', 0.01), dev('midpoint', 0.005), dev('euler', 0.01), dev('euler', 0.005)];
   assert.ok(m1 / m2 > 3, `midpoint: ${m1} at h = 0.01, ${m2} at h = 0.005 (second order: ratio ≈ 4)`);
   assert.ok(m1 < e1 / 10 && m2 < e2 / 10, `midpoint ${m1}, ${m2} vs Euler ${e1}, ${e2}`);
+});
+
+test('simulate --json names the integrator that runs', () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'cl-midpoint-')), 'pendulum.scene.json');
+  writeFileSync(file, pendulum('midpoint', 0.01, 3, 0.5));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(__dirname, '../../src/cli.ts'), 'simulate', file, '--json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.match(out.integrator.runs, /^midpoint, velocity level \(Solfec/);
+  assert.equal(out.steps.length, 3);
 });
