@@ -19,10 +19,10 @@ import type { NonlinearSettings } from './system';
 import { JointRows } from './jointRows';
 import type { JointRowReport } from '../result';
 import { hasJointRows } from '../scene/jointLimits';
-import { halfStepInto, isMidpoint } from '../model/midpoint';
 import type { SolveOutput } from '../kkt/kkt';
 import { quatIntegrateInto, quatToMat3 } from '../core/math';
 import type { BodyState } from '../model/body';
+import { halfStepInto, isMidpoint } from '../model/midpoint';
 import type { SceneSpec } from '../scene/spec';
 import type { Vec3 } from '../types';
 
