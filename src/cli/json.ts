@@ -1,7 +1,7 @@
 // The CLI's JSON documents (`inspect --json`, `simulate --json`), field by field as docs/cli.md
 // describes them. Non-finite numbers are spelled as the shared module does ("NaN", "Infinity",
 // "-Infinity"); κ(A) is "Infinity" when A is singular and null without constraints.
-import type { CsrMatrix, Diagnostic, IntegratorInfo, SimulationResult, SystemSnapshot } from '../engine';
+import { type CsrMatrix, type Diagnostic, type IntegratorInfo, type SimulationResult, type SystemSnapshot, wBlocks } from '../engine';
 import { blockDiagonalCsr, csrToDense, jsonCond, stringifyJson } from '../shared';
 import { contactFieldsJson } from './contacts';
 
@@ -17,8 +17,8 @@ export function matrixJson(m: CsrMatrix): JsonMatrix {
 
 const diagnosticsJson = (diagnostics: readonly Diagnostic[]) => diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: d.message, range: d.range }));
 
-/** The `inspect --json` object: exactly the documented fields. */
-export function inspectJson(snap: SystemSnapshot | undefined, diagnostics: readonly Diagnostic[]): string {
+/** The `inspect --json` object: exactly the documented fields. `dt`: the scene's step h (W's blocks are h·J_kα·M_k⁻¹·J_kβᵀ). */
+export function inspectJson(snap: SystemSnapshot | undefined, diagnostics: readonly Diagnostic[], dt?: number): string {
   const diags = diagnosticsJson(diagnostics);
   if (!snap) return stringifyJson({ diagnostics: diags });
   const out: Record<string, unknown> = {
@@ -51,6 +51,10 @@ export function inspectJson(snap: SystemSnapshot | undefined, diagnostics: reado
   if (snap.integrator) out.integrator = snap.integrator;
   if (snap.drives) out.drives = snap.drives;
   if (snap.W) out.W = matrixJson(snap.W);
+  // Solfec's W in 3×3 blocks W_αβ per pair of local frames (engine/analysis/wBlocks.ts)
+  const wb = snap.W && dt !== undefined ? wBlocks(snap, dt) : undefined;
+  if (wb) out.Wblocks = wb.blocks.map((b) => ({ alpha: b.alpha, beta: b.beta, frames: b.frames, body: b.body, sign: b.sign, block: b.block }));
+  if (wb) out.Wframes = wb.frames;
   if (snap.B) out.B = snap.B;
   if (snap.R) out.R = snap.R;
   Object.assign(out, contactFieldsJson(snap));

@@ -51,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
   // A scene file, or an MJCF/URDF model converted by src/import (MuJoCo's WebAssembly, loaded here only).
   const r = await inspectForCli(args.file, text, args.keyframe, args.limits);
   if (args.command === 'inspect') {
-    if (args.json) print(inspectJson(r.snapshot, r.diagnostics));
+    if (args.json) print(inspectJson(r.snapshot, r.diagnostics, r.parse.scene?.solver.dt));
     else printInspect(args.file, r.snapshot, r.diagnostics, r.parse.scene?.name ?? basename(args.file), conditionWarning(r.parse.scene?.solver.conditionWarning));
     return exitFor(r.hasErrors);
   }

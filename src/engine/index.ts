@@ -38,6 +38,8 @@ export { actuatorForce } from './model/forces';
 // Limits on any input: text length, bodies, constraints, steps, history (docs/cli.md "Limits").
 export { DEFAULT_LIMITS, LIMIT_NAMES, parseLimits, resolveLimits, type Limits } from './core/inputLimits';
 
+// Solfec's W in 3×3 blocks W_αβ per pair of local frames, with the seed's sign rule (docs/formulas.md).
+export { assembleWBlocks, wBlocks, type WBlock, type WBlocks, type WFrame } from './analysis/wBlocks';
 // The linear stability of the stabilised constraint error (docs/divergence.md).
 export { recurrenceOf, stableRanges, stableGains, spectralRadius2, type Recurrence, type StableRanges } from './analysis/stability';
 

@@ -17,6 +17,7 @@ import { createRedundancyCard } from './redundancy';
 import { createSceneCard } from './scene';
 import { createSpectrumCard } from './spectrum';
 import { createTraceCard } from './trace';
+import { createWBlocksCard } from './wblocks';
 
 /**
  * Builds every card, attaches the page, then lets the cards render (they measure their size).
@@ -35,7 +36,7 @@ export function mountPanel(root: HTMLElement, context: CardContext): void {
   const main = h(
     'main',
     { class: 'cl-main' },
-    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createContactsCard(ctxLater), createJointRowsCard(ctxLater), createNewtonCard(ctxLater), createForcesCard(ctxLater), createMujocoCard(ctxLater)),
+    h('div', { class: 'cl-col cl-col-main' }, createMatricesCard(ctx), createWBlocksCard(ctxLater), createContactsCard(ctxLater), createJointRowsCard(ctxLater), createNewtonCard(ctxLater), createForcesCard(ctxLater), createMujocoCard(ctxLater)),
     h('div', { class: 'cl-col cl-col-side' }, createTraceCard(ctx), createSceneCard(ctx), createPgsCard(ctxLater), createRedundancyCard(ctxLater), createSpectrumCard(ctxLater), createProblemsCard(ctxLater)),
   );
   const footer = h('footer', { class: 'cl-footer' });

@@ -9,8 +9,8 @@ import type { SolverSettings } from '../scene/spec';
 /** The recurrence of one constraint row: e⁺ = M·e, e = (C, h·Ċ), M row-major. */
 export interface Recurrence {
   /** Which rhs it models. */
-  kind: 'aerislab' | 'baumgarte' | 'none' | 'velocity' | 'implicit';
-  /** Dimensionless gains: a = h²·α (or erp), b = h·β (AerisLab: h·(1 + β); velocity: 1). */
+  kind: 'aerislab' | 'aerislab-oscillator' | 'baumgarte' | 'none' | 'velocity' | 'implicit';
+  /** Dimensionless gains: a = h²·α (or erp), b = h·β (AerisLab: h·(1 + β); AerisLab's oscillator: a = h²·β², b = 2h·α; velocity: 1). */
   a: number;
   b: number;
   M: [number, number, number, number];
@@ -58,6 +58,9 @@ export function gainsOf(s: Pick<SolverSettings, 'dt' | 'alpha' | 'beta' | 'erp' 
       return { kind: 'aerislab', a: h * h * s.alpha, b: h * (1 + s.beta) };
     case 'baumgarte':
       return { kind: 'baumgarte', a: h * h * s.alpha, b: h * s.beta };
+    case 'aerislab-oscillator':
+      // C̈ + 2α·Ċ + β²·C = 0: Baumgarte's recurrence with the position gain β² and the velocity gain 2α
+      return { kind: 'aerislab-oscillator', a: h * h * s.beta * s.beta, b: 2 * h * s.alpha };
     default:
       return { kind: 'none', a: 0, b: 0 };
   }
@@ -85,6 +88,8 @@ export function stableRanges(s: Pick<SolverSettings, 'dt' | 'alpha' | 'beta' | '
   const h = s.dt;
   if (s.formulation === 'velocity') return { erp: { lo: 0, hi: 2 } };
   if (s.formulation === 'nonlinear' || s.stabilization === 'none') return {};
+  // AerisLab's oscillator: the damping α is the gain on its own (b = 2h·α in (0, 2)), β the one bounded by it (h²·β² < 4 − 4h·α)
+  if (s.stabilization === 'aerislab-oscillator') return { alpha: { lo: 0, hi: 1 / h }, beta: { lo: 0, hi: (2 * Math.sqrt(Math.max(0, 1 - h * s.alpha))) / h } };
   // b = h·β (Baumgarte) or h·(1 + β) (AerisLab) must lie in (0, 2); then 0 < h²·α < 4 − 2b.
   const shift = s.stabilization === 'aerislab' ? 1 : 0;
   const b = h * (s.beta + shift);
@@ -102,6 +107,7 @@ export function stableRanges(s: Pick<SolverSettings, 'dt' | 'alpha' | 'beta' | '
 export function stableGains(s: Pick<SolverSettings, 'dt' | 'alpha' | 'beta' | 'erp' | 'stabilization' | 'formulation'>): { alpha: number; beta?: number; rho: number } | undefined {
   if (s.formulation !== 'acceleration' || s.stabilization === 'none') return undefined;
   const h = s.dt;
+  if (s.stabilization === 'aerislab-oscillator') return oscillatorGains(h, s.alpha);
   const shift = s.stabilization === 'aerislab' ? 1 : 0;
   let b = h * (s.beta + shift);
   let beta: number | undefined;
@@ -114,6 +120,14 @@ export function stableGains(s: Pick<SolverSettings, 'dt' | 'alpha' | 'beta' | 'e
   const alpha = roundGain(a / (h * h));
   const rho = spectralRadius2(...recurrenceMatrix(h * h * alpha, b));
   return { alpha, beta, rho };
+}
+
+/** `stableGains` for AerisLab's oscillator: keep α when 2h·α is in (0, 2), else 2h·α = ½; β for the fastest decay. */
+function oscillatorGains(h: number, alpha0: number): { alpha: number; beta: number; rho: number } {
+  const alpha = 2 * h * alpha0 > 0 && 2 * h * alpha0 < 2 ? alpha0 : roundGain(0.25 / h);
+  const b = 2 * h * alpha;
+  const beta = roundGain(Math.sqrt(b <= 1 ? (1 - Math.sqrt(1 - b)) ** 2 : 2 - b) / h);
+  return { alpha, beta, rho: spectralRadius2(...recurrenceMatrix(h * h * beta * beta, b)) };
 }
 
 /** Three significant digits (a value the user can read in the scene), never 0 for a positive gain. */

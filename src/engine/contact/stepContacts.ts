@@ -24,6 +24,7 @@ import { driveRowJoints } from '../model/forces';
 import type { SolveOutput } from '../kkt/kkt';
 import { quatIntegrateInto, quatToMat3 } from '../core/math';
 import type { BodyState } from '../model/body';
+import { halfStepInto, isMidpoint } from '../model/midpoint';
 import type { SceneSpec } from '../scene/spec';
 import type { Vec3 } from '../types';
 
@@ -214,6 +215,8 @@ export class ContactStepper {
     if (contacts.length === 0 && !joints?.rows.length) return undefined;
     const report = solveContactsPgs(this.world, states, contacts, this.velocity, dt, { bilateral: warm.bilateral, contacts: this.warmContacts(contacts, warm) }, asm, joints?.rows);
     const drift = new Float64Array(states.length);
+    // midpoint (model/midpoint.ts): `states` are q^{t+h/2}, where Solfec detects contacts too; the step ends with q^{t+h/2} + (h/2)·u⁺
+    const midpoint = isMidpoint(this.scene.solver);
     const next = states.map((s, i) => {
       const col = this.world.bodies[i].column;
       const st: BodyState = { p: [...s.p], q: [...s.q], v: [...s.v], w: [...s.w] };
@@ -221,9 +224,9 @@ export class ContactStepper {
       for (let d = 0; d < 3; d++) {
         st.v[d] = report.uPlus[col + d];
         st.w[d] = report.uPlus[col + 3 + d];
-        st.p[d] += st.v[d] * dt;
+        if (!midpoint) st.p[d] += st.v[d] * dt;
       }
-      drift[i] = quatIntegrateInto(st.q, st.w, dt) - 1;
+      drift[i] = midpoint ? halfStepInto(st, dt) : quatIntegrateInto(st.q, st.w, dt) - 1;
       return st;
     });
     const after = gapsAfter(contacts, states, next);

@@ -82,6 +82,8 @@ export function stableRangeText(s: SolverSettings): string {
   const r = stableRanges(s);
   if (r.erp) return `stable for dt = ${fmt(s.dt)} iff 0 < erp < ${fmt(r.erp.hi)}`;
   if (!r.alpha || !r.beta) return 'not governed by gains (the constraint error is solved implicitly)';
+  if (s.stabilization === 'aerislab-oscillator')
+    return `stable for dt = ${fmt(s.dt)} iff 0 < α < ${fmt(r.alpha.hi)} (2h·α < 2) and 0 < β < 2·√(1 − h·α)/h: with α = ${fmt(s.alpha)}, β in (0, ${fmt(r.beta.hi)})`;
   const aer = s.stabilization === 'aerislab';
   const bText = aer ? `0 ≤ β < ${fmt(r.beta.hi)} (h·(1 + β) < 2)` : `0 < β < ${fmt(r.beta.hi)}`;
   const law = `stable for dt = ${fmt(s.dt)} iff ${bText} and 0 < α < (4 − 2·h·${aer ? '(1 + β)' : 'β'})/h²`;
@@ -91,7 +93,7 @@ export function stableRangeText(s: SolverSettings): string {
 }
 
 function recurrenceText(s: SolverSettings, rec: Recurrence): string {
-  const rhs = rec.kind === 'aerislab' ? 'AerisLab rhs −(1 + β)·Ċ − α·C' : rec.kind === 'baumgarte' ? 'Baumgarte rhs −J̇v − β·Ċ − α·C' : rec.kind === 'velocity' ? 'velocity target −(erp/h)·C' : 'rhs −J̇v (no stabilisation)';
+  const rhs = rec.kind === 'aerislab' ? 'AerisLab rhs −(1 + β)·Ċ − α·C' : rec.kind === 'aerislab-oscillator' ? "AerisLab's oscillator rhs −J̇v − 2α·Ċ − β²·C" : rec.kind === 'baumgarte' ? 'Baumgarte rhs −J̇v − β·Ċ − α·C' : rec.kind === 'velocity' ? 'velocity target −(erp/h)·C' : 'rhs −J̇v (no stabilisation)';
   return `with the ${rhs} the error (C, h·Ċ) follows a 2×2 recurrence with a = ${fmt(rec.a)}, b = ${fmt(rec.b)} and spectral radius ρ = ${fmt(rec.rho, 6)}`;
 }
 

@@ -68,7 +68,9 @@ export function rhsTermScale(s: SolverSettings, asm: Assembly, velocity: boolean
   for (let i = 0; i + 5 < v.length; i += 6) {
     V = Math.max(V, Math.abs(v[i]) + Math.abs(v[i + 1]) + Math.abs(v[i + 2]) + L * (Math.abs(v[i + 3]) + Math.abs(v[i + 4]) + Math.abs(v[i + 5])));
   }
-  const gains = velocity ? (s.erp / s.dt) * L : Math.abs(s.alpha) * L + (1 + Math.abs(s.beta)) * V;
+  // the gains on C and on Ċ (AerisLab's oscillator: β² and 2α)
+  const [gC, gV] = s.stabilization === 'aerislab-oscillator' ? [s.beta * s.beta, 2 * Math.abs(s.alpha)] : [Math.abs(s.alpha), 1 + Math.abs(s.beta)];
+  const gains = velocity ? (s.erp / s.dt) * L : gC * L + gV * V;
   return gains + maxAbs(rhs) + maxAbs(formedFrom) + (velocity ? 0 : maxAbs(asm.Jdotv));
 }
 

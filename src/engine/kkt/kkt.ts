@@ -6,6 +6,7 @@ import { derivedOf, jMulVec, jRunsOf, jTransposeMulVec, rowSlotsOf } from '../as
 import { SymmetricSolver } from '../linalg/solve';
 import type { CsrMatrix, DependentRow, SolveMethod, SymmetricSolveResult } from '../linalg/contracts';
 import type { SolverSettings } from '../scene/spec';
+import { isMidpoint } from '../model/midpoint';
 import { SMALL_MAX_ROWS, SmallSolver } from './smallSolve';
 import { type Island, islandsOf } from './islands';
 import { islandIsTall, solveTallIsland } from './tallIsland';
@@ -107,6 +108,10 @@ function stabilizedRhsInto(s: SolverSettings, asm: Assembly, rhs: Float64Array):
     case 'baumgarte':
       for (let i = 0; i < n; i++) rhs[i] = -Jdotv[i] - beta * Cdot[i] - alpha * C[i];
       break;
+    case 'aerislab-oscillator':
+      // AerisLab's assemble_system since its "standard Baumgarte" change: C̈ + 2α·Ċ + β²·C = 0
+      for (let i = 0; i < n; i++) rhs[i] = -Jdotv[i] - 2 * alpha * Cdot[i] - beta * beta * C[i];
+      break;
     case 'none':
       for (let i = 0; i < n; i++) rhs[i] = -Jdotv[i];
       break;
@@ -169,8 +174,13 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     const free = new Float64Array(nc);
     for (let i = 0; i < nc; i++) free[i] = v[i] + h * a0[i];
     B = jMulVec(J, free, undefined, slots, runs);
+    // Midpoint (model/midpoint.ts): U = −(1 − erp)·V − (2·erp/h)·C(q^{t+h/2}) with V = H(q^{t+h/2})·u^t, so that
+    // C(q^{t+h}) = C(q^{t+h/2}) + (h/2)·U = (1 − erp)·C(q^t) to first order. erp = 0 is Solfec's dynamic rule for a
+    // fixed point (nts.c, FIXPNT: U = −V, the reaction does no work over the step), erp = 1 its rigid link's (RIGLNK:
+    // the error gone at the end of the step, C(q^{t+h/2}) + (h/2)·U = 0)
+    const V = isMidpoint(s) ? asm.Cdot : undefined;
     for (let i = 0; i < n; i++) {
-      rhs[i] = -(s.erp / h) * C[i];
+      rhs[i] = V ? -(1 - s.erp) * V[i] - ((2 * s.erp) / h) * C[i] : -(s.erp / h) * C[i];
       b[i] = rhs[i] - B[i];
       sumAbs += Math.abs(rhs[i]) + Math.abs(b[i]) + Math.abs(B[i]);
     }

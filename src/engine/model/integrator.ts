@@ -2,6 +2,7 @@
 // imported model's MuJoCo `<option integrator>`): what the CLI, the snapshot and the panel header show.
 import type { SceneSpec } from '../scene/spec';
 import { explicitActuators } from './forces';
+import { isMidpoint } from './midpoint';
 
 export interface IntegratorInfo {
   /** The integrator that runs, e.g. "semi-implicit Euler, velocity level (implicit joint damping)". */
@@ -26,7 +27,13 @@ function implicitDamping(scene: SceneSpec): boolean {
 export function integratorInfo(scene: SceneSpec): IntegratorInfo {
   const f = scene.solver.formulation;
   const base =
-    f === 'nonlinear' ? "implicit Euler (Axion's nonlinear system, positions at the end of the step)" : f === 'velocity' ? 'semi-implicit Euler, velocity level (Solfec)' : 'semi-implicit Euler';
+    f === 'nonlinear'
+      ? "implicit Euler (Axion's nonlinear system, positions at the end of the step)"
+      : f === 'velocity'
+        ? isMidpoint(scene.solver)
+          ? "midpoint, velocity level (Solfec's scheme: H and f at q + (h/2)·u, then q + (h/2)·u⁺)"
+          : 'semi-implicit Euler, velocity level (Solfec)'
+        : 'semi-implicit Euler';
   const runs = implicitDamping(scene) && f !== 'nonlinear' ? `${base}, joint damping implicit` : base;
   const requested = scene.requestedIntegrator;
   if (!requested) return { runs };

@@ -16,6 +16,7 @@ export const SOLVER_FIELDS = [
   'beta',
   'stabilization',
   'formulation',
+  'integrator',
   'erp',
   'compliance',
   'method',
@@ -90,8 +91,10 @@ export function constraintFields(type: ConstraintType): readonly string[] {
 /** Longest coupler polynomial (c₀ … c₇). */
 export const MAX_COUPLER_COEFFICIENTS = 8;
 
-export const STABILIZATIONS = ['aerislab', 'baumgarte', 'none'] as const;
+export const STABILIZATIONS = ['aerislab', 'aerislab-oscillator', 'baumgarte', 'none'] as const;
 export const FORMULATIONS = ['acceleration', 'velocity', 'nonlinear'] as const;
+/** Time stepping of the velocity formulation: semi-implicit Euler, or Solfec's midpoint step. */
+export const INTEGRATORS = ['euler', 'midpoint'] as const;
 export const SOLVE_METHODS = ['auto', 'cholesky', 'lu', 'lstsq'] as const;
 
 export const WORLD = 'world';
@@ -109,6 +112,7 @@ export const DEFAULT_SOLVER: Readonly<SolverSettings> = {
   beta: 0,
   stabilization: 'aerislab',
   formulation: 'acceleration',
+  integrator: 'euler',
   erp: 0.2,
   compliance: 0,
   method: 'auto',

@@ -1,5 +1,6 @@
 // The `solver` section of a scene: time step, stabilisation, formulation, method and thresholds.
-import { DEFAULT_SOLVER, FORMULATIONS, SOLVE_METHODS, SOLVER_FIELDS, STABILIZATIONS } from './fields';
+import { Codes } from '../core/codes';
+import { DEFAULT_SOLVER, FORMULATIONS, INTEGRATORS, SOLVE_METHODS, SOLVER_FIELDS, STABILIZATIONS } from './fields';
 import { BAD, describe, type FieldObject, type FieldReader, type NumberChecks } from './reader';
 import type { SolverSettings } from './spec';
 
@@ -33,6 +34,18 @@ export function readSolver(r: FieldReader, top: FieldObject): SolverSettings {
   if (typeof stab === 'string') s.stabilization = stab;
   const form = r.enumeration(o, 'formulation', '`solver.formulation`', FORMULATIONS, {});
   if (typeof form === 'string') s.formulation = form;
+  const integrator = r.enumeration(o, 'integrator', '`solver.integrator`', INTEGRATORS, {});
+  if (typeof integrator === 'string') s.integrator = integrator;
+  const integratorNode = r.valueOf(o, 'integrator');
+  // Solfec's midpoint step is a velocity-level scheme (U = B + W·R): the other formulations keep their own step
+  if (s.integrator === 'midpoint' && s.formulation !== 'velocity' && integratorNode && integratorNode !== BAD)
+    r.report(
+      'information',
+      Codes.integrator,
+      `Integrator: \`"midpoint"\` (Solfec's midpoint step) is an option of the velocity formulation; the ${s.formulation} formulation keeps its own step (${s.formulation === 'nonlinear' ? "Axion's implicit Euler" : 'semi-implicit Euler'}). Set \`"formulation": "velocity"\` to run it.`,
+      integratorNode,
+      { path: ['solver', 'integrator'], requested: 'midpoint', formulation: s.formulation },
+    );
   const method = r.enumeration(o, 'method', '`solver.method`', SOLVE_METHODS, {});
   if (typeof method === 'string') s.method = method;
   return s;

@@ -3,7 +3,9 @@
 import type { ContactSettings, ExcludeSpec, FbSettings, NewtonSettings, PairSpec, PgsSettings, ShapeSpec } from './contactSpec';
 import type { Diagnostic, Mat3, Quat, Range, Vec3 } from '../types';
 
-export type Stabilization = 'aerislab' | 'baumgarte' | 'none';
+export type Stabilization = 'aerislab' | 'aerislab-oscillator' | 'baumgarte' | 'none';
+/** Velocity formulation: semi-implicit Euler, or Solfec's midpoint step (stepping/midpoint.ts). */
+export type TimeIntegrator = 'euler' | 'midpoint';
 export type Formulation = 'acceleration' | 'velocity' | 'nonlinear';
 export type SolveMethodSetting = 'auto' | 'cholesky' | 'lu' | 'lstsq';
 export type ConstraintType = 'distance' | 'ball' | 'hinge' | 'fixed' | 'slider' | 'lock' | 'universal' | 'coupler' | 'chain';
@@ -52,6 +54,7 @@ export interface SolverSettings {
   beta: number; // default 0
   stabilization: Stabilization; // default 'aerislab'
   formulation: Formulation; // default 'acceleration'
+  integrator: TimeIntegrator; // default 'euler' (velocity formulation: 'midpoint' is Solfec's step)
   erp: number; // default 0.2 (velocity formulation)
   compliance: number; // default 0 (Σ = compliance·I added to A)
   method: SolveMethodSetting; // default 'auto'

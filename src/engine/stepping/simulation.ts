@@ -16,36 +16,17 @@ import { solveSystem, type SolveOutput, SolveScratch } from '../kkt/kkt';
 import type { Diagnostic, Quat, Vec3 } from '../types';
 import { arrayTemplate, CheckpointPacker, maxAbs, pack, posesOf, toArray, unpack } from './packedStates';
 import type { Pose } from '../model/constraint';
+import { halfStepInto, isMidpoint, toMidpointInto } from '../model/midpoint';
 import { norm2, quatIntegrateInto, quatToMat3Into } from '../core/math';
-import { RECORD_OVERHEAD, resolveLimits, formatCount, type Limits } from '../core/inputLimits';
+import { RECORD_OVERHEAD, resolveLimits, formatCount } from '../core/inputLimits';
 import { firstLineRange } from '../scene/limits';
 import { contactMode, ContactStepper, NO_WARM, type ContactStep, type WarmStart } from '../contact/stepContacts';
 import { addContactSnapshotFields, applyContactStep, contactRecordFields, NO_CONTACT_FIELDS } from '../contact/contactReports';
 import { ContactFindings } from '../analysis/contactFindings';
+import type { SimulationOptions } from './options';
 import { checkContactStep } from '../guards/nonFiniteContacts';
 
-export interface SimulationOptions {
-  /**
-   * κ of each step's record is exact (eigenvalues) up to this many rows per island and a Hager–Higham
-   * κ₁ estimate from the step's Cholesky factor above (the record's `condEstimated` says which).
-   * Default 12 (below that the eigenvalues cost about what the estimate's solves do); step 0
-   * (`inspectScene`) and `snapshotAt` always give the exact spectrum up to 1000 rows, and the
-   * divergence analysis exact κ up to 200 rows.
-   */
-  stepExactCondMaxRows?: number;
-  /** Keep per-row λ in the records up to this many rows (default 600), and poses up to this many bodies (default 500). */
-  maxRecordRows?: number;
-  maxRecordBodies?: number;
-  /** Keep a step's contacts in its record up to this many (default 256); `contactCount` always says how many there were. */
-  maxRecordContacts?: number;
-  /** The engine's limits (src/engine/core/inputLimits.ts); a run uses `history`, the cap on the numbers its records keep (CL405). */
-  limits?: Partial<Limits>;
-  /**
-   * Small islands take the skyline path of smallSolve.ts (default true; bit-identical to the
-   * reference solver); false: every solve through the reference (the tests compare the two).
-   */
-  smallSystems?: boolean;
-}
+export type { SimulationOptions } from './options';
 
 /** Per step, κ is exact up to this many rows per island (see `stepExactCondMaxRows`). */
 const STEP_EXACT_COND_ROWS = 12;
@@ -234,6 +215,12 @@ export class Simulation implements SimulationApi {
     // scratch buffers then. Without contacts the Assembly is read only by solveSystem and checkSystem within
     // this call, and neither the SolveOutput nor a Finding keeps any of its arrays (see `scratch`).
     const reusing = reuse && !this.contacts;
+    // Solfec's midpoint step (model/midpoint.ts): H and f at q^{t+h/2} = q^t + (h/2)·u^t
+    const midpoint = isMidpoint(s);
+    if (midpoint) {
+      this.evalsFresh = false;
+      toMidpointInto(w.bodies, states, s.dt);
+    }
     const asm = this.assembleAt(states, reusing ? (this.asmBuffers ??= assemblyBuffers(w)) : undefined);
     const scratch = reusing ? this.scratch : undefined;
     // per step: κ(A) (exact when small, else estimated) but not the scaled κ, which only inspect/snapshots show
@@ -243,7 +230,7 @@ export class Simulation implements SimulationApi {
     if (bad) return bad;
     const contact = this.contacts?.step(states, warm, asm, undefined, out.uPlus);
     if (contact) return this.takeContactStep(states, out, contact);
-    // semi-implicit Euler: v += a·dt (u⁺), p += v·dt, q = normalize(q + ½(ω,0)⊗q·dt)
+    // semi-implicit Euler: v += a·dt (u⁺), p += v·dt, q = normalize(q + ½(ω,0)⊗q·dt); midpoint: q^{t+h} = q^{t+h/2} + (h/2)·u⁺
     const dt = s.dt;
     const drift = reuse ? this.driftBuf : new Float64Array(w.bodies.length);
     for (let i = 0; i < w.bodies.length; i++) {
@@ -257,11 +244,15 @@ export class Simulation implements SimulationApi {
         st.v[d] = out.uPlus[col + d];
         st.w[d] = out.uPlus[col + 3 + d];
       }
-      for (let d = 0; d < 3; d++) st.p[d] += st.v[d] * dt;
-      drift[i] = quatIntegrateInto(st.q, st.w, dt) - 1;
+      if (midpoint) drift[i] = halfStepInto(st, dt);
+      else {
+        for (let d = 0; d < 3; d++) st.p[d] += st.v[d] * dt;
+        drift[i] = quatIntegrateInto(st.q, st.w, dt) - 1;
+      }
     }
     return checkStates(w, states) ?? { out, drift, warm: this.contacts ? this.contacts.plainWarm(out) : NO_WARM };
   }
+
 
   /** Copy a contact step's states into `states`, unless a value in it (or in the contact solve, nonFiniteContacts.ts) is bad. */
   private takeContactStep(states: BodyState[], out: SolveOutput, cs: ContactStep): { out: SolveOutput; drift: Float64Array; contact: ContactStep; warm: WarmStart } | Finding {
