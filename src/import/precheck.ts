@@ -31,6 +31,10 @@ export const MODEL_LIMITS = {
    * import may take; 250 take 2–3 s.
    */
   maxReplicatedBodies: 250,
+  /** Geoms that <replicate> expansion makes: a thousand replicated geoms in contact took 3 s a step. */
+  maxReplicatedGeoms: 500,
+  /** Elements of any kind that <replicate> expansion makes: MuJoCo took 19 s on a thousand replicated joints. */
+  maxReplicatedElements: 750,
 };
 
 /** Largest magnitude of any number in a model; lengths and coordinates beyond it are not physical. */
@@ -120,7 +124,7 @@ export function checkLimits(root: XmlElement, format: 'mjcf' | 'urdf'): Issue[] 
     seen.add(key);
     issues.push({ severity: 'error', code: Codes.modelLimit, message, element: el });
   };
-  const totals = { body: 0, geom: 0, equality: 0, key: 0, elements: 0, replicated: 0 };
+  const totals = { body: 0, geom: 0, equality: 0, key: 0, elements: 0, replicated: 0, replicatedGeoms: 0, replicatedElements: 0 };
   const limitOf = { body: MODEL_LIMITS.maxBodies, geom: MODEL_LIMITS.maxGeoms, equality: MODEL_LIMITS.maxEqualities, key: MODEL_LIMITS.maxKeys };
   const label = { body: 'bodies', geom: 'geoms', equality: 'equality constraints', key: 'keys' };
   const kindOf = (el: XmlElement): keyof typeof limitOf | undefined => {
@@ -140,19 +144,32 @@ export function checkLimits(root: XmlElement, format: 'mjcf' | 'urdf'): Issue[] 
     }
     const mult = el.name === 'replicate' ? times * countOf(el) : times;
     totals.elements += times;
+    if (rep) {
+      totals.replicatedElements += times;
+      if (totals.replicatedElements > MODEL_LIMITS.maxReplicatedElements) {
+        over('replicate', rep, `<replicate> expands to more than ${MODEL_LIMITS.maxReplicatedElements} elements (every copy counted): the model is not compiled, because its import would take more than a few seconds. Replicate fewer copies.`);
+      }
+    }
     if (totals.elements > MODEL_LIMITS.maxElements) {
-      over('elements', el, `The model has more than ${MODEL_LIMITS.maxElements} elements${times > 1 ? ' once <replicate> is expanded' : ''}: it is not compiled.`);
+      // (a <replicate> past its own limit is already reported, on the <replicate>)
+      if (!seen.has('replicate')) over('elements', el, `The model has more than ${MODEL_LIMITS.maxElements} elements${times > 1 ? ' once <replicate> is expanded' : ''}: it is not compiled.`);
       break;
     }
     const kind = kindOf(el);
     if (kind) {
       totals[kind] += times;
-      // (bodies a <replicate> made past its own limit are reported once, on the <replicate>)
-      if (totals[kind] > limitOf[kind] && !(kind === 'body' && seen.has('replicated'))) over(kind, el, `The model has more than ${limitOf[kind]} ${label[kind]}${times > 1 ? ' once <replicate> is expanded' : ''}: it is not compiled (the import would take minutes, or MuJoCo's WebAssembly would run out of memory).`);
+      // (bodies and geoms a <replicate> made past its own limits are reported once, on the <replicate>)
+      if (totals[kind] > limitOf[kind] && !((kind === 'body' || kind === 'geom') && seen.has('replicate'))) over(kind, el, `The model has more than ${limitOf[kind]} ${label[kind]}${times > 1 ? ' once <replicate> is expanded' : ''}: it is not compiled (the import would take minutes, or MuJoCo's WebAssembly would run out of memory).`);
       if (kind === 'body' && rep) {
         totals.replicated += times;
         if (totals.replicated > MODEL_LIMITS.maxReplicatedBodies) {
-          over('replicated', rep, `<replicate> expands to more than ${MODEL_LIMITS.maxReplicatedBodies} bodies (every copy counted): the model is not compiled, because its import would take more than a few seconds. Replicate fewer copies, or write the bodies out.`);
+          over('replicate', rep, `<replicate> expands to more than ${MODEL_LIMITS.maxReplicatedBodies} bodies (every copy counted): the model is not compiled, because its import would take more than a few seconds. Replicate fewer copies, or write the bodies out.`);
+        }
+      }
+      if (kind === 'geom' && rep) {
+        totals.replicatedGeoms += times;
+        if (totals.replicatedGeoms > MODEL_LIMITS.maxReplicatedGeoms) {
+          over('replicate', rep, `<replicate> expands to more than ${MODEL_LIMITS.maxReplicatedGeoms} geoms (every copy counted): the model is not compiled, because its import and its steps would take more than a few seconds. Replicate fewer copies, or write the geoms out.`);
         }
       }
     }
