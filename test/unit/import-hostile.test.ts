@@ -272,3 +272,17 @@ test('a sub-folder model reads its includes relative to itself (the regular-file
   const r = await loadModel(join(ws, 'sub', 'm.xml'), '<mujoco><include file="part.xml"/></mujoco>', { files: nodeFileAccessAsync(ws) });
   assert.ok(r.scene, JSON.stringify(r.diagnostics));
 });
+
+test('a crash past every precheck (a 3 GB arena MuJoCo cannot allocate) is CL612 and the next model loads; a malformed size is MuJoCo\'s own error', async () => {
+  const ws = workspace();
+  const model = (memory: string) => `<mujoco>\n  <size memory="${memory}"/>\n  <worldbody><body><freejoint/><geom size="0.1"/></body></worldbody>\n</mujoco>`;
+  const crashed = await load(ws, model('3G'));
+  assert.equal(only(crashed.diagnostics, Codes.mujocoCrashed).length, 1, JSON.stringify(crashed.diagnostics));
+  assert.equal(crashed.scene, undefined);
+  await goodModelStillLoads();
+  // "attribute 'memory'" in MuJoCo's message is not memory exhausted: the instance is kept
+  const malformed = await load(ws, model('100G'));
+  assert.equal(only(malformed.diagnostics, Codes.mujocoError).length, 1, JSON.stringify(malformed.diagnostics));
+  assert.equal(only(malformed.diagnostics, Codes.mujocoCrashed).length, 0);
+  await goodModelStillLoads();
+});
