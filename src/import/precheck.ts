@@ -33,8 +33,12 @@ export const MODEL_LIMITS = {
   maxReplicatedBodies: 250,
   /** Geoms that <replicate> expansion makes: a thousand replicated geoms in contact took 3 s a step. */
   maxReplicatedGeoms: 500,
-  /** Elements of any kind that <replicate> expansion makes: MuJoCo took 19 s on a thousand replicated joints. */
-  maxReplicatedElements: 750,
+  /**
+   * Elements of any kind that <replicate> expansion makes, each copy counted once more for itself (an
+   * empty <replicate count="100000"> kept MuJoCo's compiler busy past a minute): MuJoCo took 19 s on
+   * a thousand replicated joints.
+   */
+  maxReplicatedElements: 1000,
 };
 
 /** Largest magnitude of any number in a model; lengths and coordinates beyond it are not physical. */
@@ -144,10 +148,12 @@ export function checkLimits(root: XmlElement, format: 'mjcf' | 'urdf'): Issue[] 
     }
     const mult = el.name === 'replicate' ? times * countOf(el) : times;
     totals.elements += times;
-    if (rep) {
-      totals.replicatedElements += times;
+    // the copies a <replicate> makes count even when it is empty; its elements count in each copy
+    const made = (rep ? times : 0) + (el.name === 'replicate' ? mult : 0);
+    if (made > 0) {
+      totals.replicatedElements += made;
       if (totals.replicatedElements > MODEL_LIMITS.maxReplicatedElements) {
-        over('replicate', rep, `<replicate> expands to more than ${MODEL_LIMITS.maxReplicatedElements} elements (every copy counted): the model is not compiled, because its import would take more than a few seconds. Replicate fewer copies.`);
+        over('replicate', el.name === 'replicate' ? el : rep!, `<replicate> expands to more than ${MODEL_LIMITS.maxReplicatedElements} elements (every copy counted): the model is not compiled, because its import would take more than a few seconds. Replicate fewer copies.`);
       }
     }
     if (totals.elements > MODEL_LIMITS.maxElements) {

@@ -114,9 +114,9 @@ test('what crashes MuJoCo is refused first: nesting of frames, counts of bodies 
     [`<mujoco><worldbody>${'<frame>'.repeat(150)}<body><freejoint/><geom size="0.1"/></body>${'</frame>'.repeat(150)}</worldbody></mujoco>`, /nested more than 100/],
     [`<mujoco><worldbody>${flat(MODEL_LIMITS.maxBodies + 1, (i) => `<body pos="${i} 0 0"><freejoint/><geom size="0.1"/></body>`)}</worldbody></mujoco>`, /more than 1000 bodies/],
     [`<mujoco><worldbody><body name="a"><freejoint/><geom size="0.1"/></body><body name="b"><freejoint/><geom size="0.1"/></body></worldbody><equality>${flat(MODEL_LIMITS.maxEqualities + 1, () => '<connect body1="a" body2="b" anchor="0 0 0"/>')}</equality></mujoco>`, /more than 2000 equality constraints/],
-    ['<mujoco><worldbody><replicate count="1000"><replicate count="1000"><replicate count="1000"><body><freejoint/><geom size="0.1"/></body></replicate></replicate></replicate></worldbody></mujoco>', /<replicate> expands to more than 750 elements/],
+    ['<mujoco><worldbody><replicate count="1000"><replicate count="1000"><replicate count="1000"><body><freejoint/><geom size="0.1"/></body></replicate></replicate></replicate></worldbody></mujoco>', /<replicate> expands to more than 1000 elements/],
     // within the 1000-body limit, but 8–12 s of import and inspect (a fuzz mutant's count="1000"): refused on the <replicate>
-    ['<mujoco><worldbody><geom type="plane" size="5 5 0.1"/>\n<replicate count="300" offset="0.05 0 0"><body pos="0 0 0.5"><freejoint/><geom size="0.02"/></body></replicate></worldbody></mujoco>', /<replicate> expands to more than (250 bodies|750 elements)/],
+    ['<mujoco><worldbody><geom type="plane" size="5 5 0.1"/>\n<replicate count="300" offset="0.05 0 0"><body pos="0 0 0.5"><freejoint/><geom size="0.02"/></body></replicate></worldbody></mujoco>', /<replicate> expands to more than (250 bodies|1000 elements)/],
   ];
   for (const [text, message] of cases) {
     const r = await load(ws, text);
