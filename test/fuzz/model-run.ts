@@ -7,6 +7,7 @@
 //        [--hang 60] [--slow 5] [--good-every 50] [--out DIR]
 // Mutants --from … --count−1 of the seed: a long run can be split into chunks (--from 0 --count
 // 10000, --from 10000 --count 20000, …), each its own long-lived process, and the tallies summed.
+// The recorded long run (52 000 mutants, seed 5, two chunks of 26 000) is in docs/import.md.
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
