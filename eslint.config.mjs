@@ -40,6 +40,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/linalg-dense.test.ts',
   'test/unit/linalg-fixtures.ts',
   'test/unit/linalg-redundancy.test.ts',
+  'test/unit/linalg-svd.test.ts',
   'test/unit/linalg-refactor.test.ts',
   'test/unit/linalg-reference.ts',
   'test/unit/linalg-solve.test.ts',

@@ -1,6 +1,6 @@
 // Command-line arguments and the help text (docs/cli.md says the same, at more length).
 import { version } from '../../package.json';
-import { DEFAULT_LIMITS, LIMIT_NAMES, parseLimits, type Limits } from '../engine';
+import { DEFAULT_LIMITS, LIMIT_NAMES, parseLimits, type Limits, type TimeBudget } from '../engine';
 import { SHARED_OPTIONS, UsageError, scanArgv, wholeNumber } from './argv';
 
 export const VERSION: string = version;
@@ -22,6 +22,23 @@ export interface Args {
   solver?: 'engine' | 'mujoco';
   /** `--limits name=N,...`: the engine's limits raised (or lowered). */
   limits?: Partial<Limits>;
+  /** `--budget inspect=MS,step=MS,run=MS`: time budgets (CL406); DEFAULT_BUDGET where not given. */
+  budget: TimeBudget;
+}
+
+/** The CLI's time budgets unless `--budget` says otherwise (0 = none): 10 s to inspect, 5 s per step, no limit on a run. */
+export const DEFAULT_BUDGET: TimeBudget = { inspectMs: 10_000, stepMs: 5_000, runMs: 0 };
+
+/** `inspect=MS,step=MS,run=MS` (any subset; 0 turns one off). */
+export function parseBudget(v: string, base: TimeBudget = DEFAULT_BUDGET): TimeBudget {
+  const out: TimeBudget = { ...base };
+  const keys = { inspect: 'inspectMs', step: 'stepMs', run: 'runMs' } as const;
+  for (const part of v.split(',')) {
+    const m = /^\s*(inspect|step|run)\s*=\s*(\d+(?:\.\d+)?)\s*$/.exec(part);
+    if (!m) throw new UsageError(`--budget: '${part}' is not name=MS with a name among inspect, step, run and MS a number of milliseconds ≥ 0`);
+    out[keys[m[1] as keyof typeof keys]] = Number(m[2]);
+  }
+  return out;
 }
 
 type Parsed = Args | { help: Command | 'all' } | { version: true } | { usage: true };
@@ -37,6 +54,10 @@ const OPT_LIMITS: [string, string] = [
   '--limits L',
   `raise (or lower) the engine's limits, L = name=N,... with names ${LIMIT_NAMES.map((k) => `${k} (default ${DEFAULT_LIMITS[k]})`).join(', ')}: characters of scene text, bodies, constraints, steps per run, numbers the run's history keeps (docs/cli.md)`,
 ];
+const OPT_BUDGET: [string, string] = [
+  '--budget B',
+  `time budgets in milliseconds, B = name=MS,... with names inspect (default ${DEFAULT_BUDGET.inspectMs}), step (default ${DEFAULT_BUDGET.stepMs}), run (default ${DEFAULT_BUDGET.runMs}, no limit); 0 turns one off. Over a budget: a CL406 warning naming the phase; a step or run over its budget stops the run there (docs/cli.md)`,
+];
 const OPT_STEPS: [string, string] = ['--steps N', "number of steps to run (a whole number ≥ 0; default: the scene's solver.steps)"];
 const OPT_KEYFRAME: [string, string] = ['--keyframe NAME', 'MJCF/URDF models: start from the <key> named NAME instead of qpos0'];
 const OPT_SOLVER: [string, string] = ['--solver engine|mujoco', "MJCF/URDF models: this engine's formulation (default), or MuJoCo's own mj_step with its constraint system named and analysed"];
@@ -49,21 +70,21 @@ const MODEL_COMMANDS: [string, string][] = [
 
 export const COMMANDS: Record<Command, CommandHelp> = {
   inspect: {
-    synopsis: 'constraint-lens inspect SCENE [--json] [--limits L]',
+    synopsis: 'constraint-lens inspect SCENE [--json] [--limits L] [--budget B]',
     summary:
       'Analyse the initial state (step 0): bodies and constraints, M⁻¹, J, A = J·M⁻¹·Jᵀ (and W for the velocity formulation), κ(A), rank(J), λ, the constraint forces on each body, redundant rows and the diagnostics.',
-    options: [OPT_JSON, OPT_KEYFRAME, OPT_SOLVER, OPT_LIMITS],
+    options: [OPT_JSON, OPT_KEYFRAME, OPT_SOLVER, OPT_LIMITS, OPT_BUDGET],
   },
   simulate: {
-    synopsis: 'constraint-lens simulate SCENE [--steps N] [--json] [--csv FILE] [--limits L]',
+    synopsis: 'constraint-lens simulate SCENE [--steps N] [--json] [--csv FILE] [--limits L] [--budget B]',
     summary: 'Run the scene and summarise the run: |C| per constraint (final and max), κ(A), energy, quaternion drift, the final state and the run diagnostics (drift, non-finite values).',
-    options: [OPT_STEPS, OPT_JSON, ['--csv FILE', 'also write the run to FILE as CSV, one row per step (columns: docs/cli.md)'], OPT_KEYFRAME, OPT_SOLVER, OPT_LIMITS],
+    options: [OPT_STEPS, OPT_JSON, ['--csv FILE', 'also write the run to FILE as CSV, one row per step (columns: docs/cli.md)'], OPT_KEYFRAME, OPT_SOLVER, OPT_LIMITS, OPT_BUDGET],
   },
   report: {
-    synopsis: 'constraint-lens report SCENE [--steps N] [-o FILE] [--limits L]',
+    synopsis: 'constraint-lens report SCENE [--steps N] [-o FILE] [--limits L] [--budget B]',
     summary:
       "Run the scene and write one self-contained, read-only HTML report: the inspector panel with the run's history and the matrices of selected steps embedded (the same report as the extension's Export Report).",
-    options: [OPT_STEPS, ['-o, --output FILE', 'where to write; default: next to the scene, SCENE with .scene.json (or .json) replaced by .report.html'], OPT_KEYFRAME, OPT_LIMITS],
+    options: [OPT_STEPS, ['-o, --output FILE', 'where to write; default: next to the scene, SCENE with .scene.json (or .json) replaced by .report.html'], OPT_KEYFRAME, OPT_LIMITS, OPT_BUDGET],
   },
 };
 
@@ -159,7 +180,7 @@ export function parseArgs(argv: string[]): Parsed {
   }
   if (!isCommand(first)) throw new UsageError(`unknown command '${first}'`);
   if (rest.includes('--help') || rest.includes('-h')) return { help: first };
-  const a: Partial<Args> = { command: first, json: false };
+  const a: Partial<Args> = { command: first, json: false, budget: DEFAULT_BUDGET };
   // The spellings this command takes, read off its help (`-o, --output FILE` → -o, --output).
   const allowed = new Set(COMMANDS[first].options.flatMap(([o]) => o.split(/,\s*/).map((x) => x.split(' ')[0])));
   for (const item of scanArgv(rest, SHARED_OPTIONS)) {
@@ -181,6 +202,7 @@ export function parseArgs(argv: string[]): Parsed {
       if (v !== 'engine' && v !== 'mujoco') throw new UsageError(`--solver must be engine or mujoco, got '${v}'`);
       a.solver = v;
     }
+    else if (item.name === 'budget') a.budget = parseBudget(v, a.budget);
     else if (item.name === 'limits') {
       try {
         a.limits = { ...a.limits, ...parseLimits(v) };

@@ -22,6 +22,7 @@ export const SHARED_OPTIONS = {
   keyframe: { type: 'string' },
   solver: { type: 'string' },
   limits: { type: 'string' },
+  budget: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;
 

@@ -49,7 +49,7 @@ export async function run(argv: string[]): Promise<number> {
   const text = readScene(args.file);
   if (args.solver === 'mujoco') return runWithMujoco(args, text);
   // A scene file, or an MJCF/URDF model converted by src/import (MuJoCo's WebAssembly, loaded here only).
-  const r = await inspectForCli(args.file, text, args.keyframe, args.limits);
+  const r = await inspectForCli(args.file, text, args.keyframe, args.limits, args.budget);
   if (args.command === 'inspect') {
     if (args.json) print(inspectJson(r.snapshot, r.diagnostics, r.parse.scene?.solver.dt));
     else printInspect(args.file, r.snapshot, r.diagnostics, r.parse.scene?.name ?? basename(args.file), conditionWarning(r.parse.scene?.solver.conditionWarning));
@@ -78,7 +78,7 @@ function progressReporter(args: Args): ((done: number, total: number) => void) |
 
 function simulate(args: Args, inspected: InspectResult): number {
   // every contact of every step in the JSON (the panel's records keep at most 256 per step)
-  const sim = simulateInspected(inspected, args.steps, progressReporter(args), { limits: args.limits, ...(args.json ? { maxRecordContacts: Number.MAX_SAFE_INTEGER } : {}) });
+  const sim = simulateInspected(inspected, args.steps, progressReporter(args), { limits: args.limits, budget: args.budget, ...(args.json ? { maxRecordContacts: Number.MAX_SAFE_INTEGER } : {}) });
   const { inspect, result: res, simulation } = sim;
   if (args.csv && res && simulation && inspect.snapshot && inspect.parse.scene) {
     // The same columns as the extension's Export Step Data.
@@ -99,7 +99,7 @@ async function report(args: Args, inspected: InspectResult): Promise<number> {
   const js = join(dist, 'webview.js');
   const css = join(dist, 'webview.css');
   if (!existsSync(js) || !existsSync(css)) throw new IoError(`the panel bundle is missing next to the CLI (${js}); run 'npm run build'`);
-  const sim = simulateInspected(inspected, args.steps, progressReporter(args), { limits: args.limits });
+  const sim = simulateInspected(inspected, args.steps, progressReporter(args), { limits: args.limits, budget: args.budget });
   const { inspect, simulation } = sim;
   const base = buildPanelModel(basename(args.file), inspect, simulation);
   if (!base) {

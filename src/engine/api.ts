@@ -3,12 +3,15 @@ import type { ParseResult, SceneSpec, SourceMap } from './scene/spec';
 import type { SimulationResult, StepRecord, SystemSnapshot } from './result';
 import type { Diagnostic } from './types';
 import type { Limits } from './core/inputLimits';
+import type { TimeBudget } from './guards/budget';
 
 export interface InspectOptions {
   /** The engine's limits (src/engine/core/inputLimits.ts); unset entries keep their defaults. */
   limits?: Partial<Limits>;
   /** Compute all singular values of A when exact (default true). */
   wantSpectrum?: boolean;
+  /** Time budgets (guards/budget.ts): `inspectMs` here, `stepMs` and `runMs` for a run (CL406). */
+  budget?: TimeBudget;
 }
 
 export interface InspectResult {

@@ -21,6 +21,7 @@ import { contactMode, ContactStepper, NO_WARM } from './contact/stepContacts';
 import { addContactSnapshotFields, applyContactStep } from './contact/contactReports';
 import { initialContactDiagnostics } from './analysis/contactFindings';
 import { checkContactStep, checkShapes } from './guards/nonFiniteContacts';
+import { PhaseTimer, stepWithinBudget, type TimeBudget } from './guards/budget';
 
 const ORIGIN = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
 
@@ -40,30 +41,36 @@ function sortDiagnostics(d: Diagnostic[]): Diagnostic[] {
 /** Parse, model, solve and analyse step 0 of a scene. */
 export function inspectScene(text: string, opts: InspectOptions = {}): InspectResult {
   let parse: ParseResult;
+  const t0 = PhaseTimer.start(opts.budget);
   try {
     parse = parseScene(text, opts.limits);
   } catch (e) {
     const d = internalError(e, 'parsing the scene');
     return { parse: { scene: undefined, diagnostics: [d], hasErrors: true, sourceMap: emptySourceMap(text) }, diagnostics: [d], hasErrors: true };
   }
-  return inspectParsed(text, parse, opts);
+  return inspectParsed(text, parse, opts, t0);
 }
 
 /** Inspect an already parsed scene (the extension parses once and reuses it). */
-export function inspectParsed(text: string, parse: ParseResult, opts: InspectOptions = {}): InspectResult {
+export function inspectParsed(text: string, parse: ParseResult, opts: InspectOptions = {}, started?: number): InspectResult {
   const diagnostics = [...parse.diagnostics];
   if (!parse.scene) return { parse, diagnostics, hasErrors: true };
+  const timer = new PhaseTimer(opts.budget, started);
+  if (started !== undefined) timer.mark('parsing');
   try {
     const world = buildWorld(parse.scene);
     const states = parse.scene.bodies.map(initialState);
     const asm = assemble(world, states);
+    timer.mark('assembling J and M');
     const out = solveSystem(world, asm, parse.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: opts.wantSpectrum ?? true });
+    timer.mark('solving the constraint system (λ, κ, rank)');
     // contacts: detected at the initial state, solved for the first step
     const mode = contactMode(parse.scene);
     const stepper = mode ? new ContactStepper(world, parse.scene, mode) : undefined;
     const contacts = stepper?.detect(states) ?? [];
     const contact = stepper?.step(states, NO_WARM, asm, contacts);
     if (contact) applyContactStep(world, asm, out, contact);
+    if (stepper) timer.mark('detecting and solving the contacts');
     const snapshot = buildSnapshot(world, 0, states, asm, out);
     if (stepper) addContactSnapshotFields(snapshot, world, parse.scene, contact);
     if (stepper) diagnostics.push(...initialContactDiagnostics(parse.scene, parse.sourceMap, states, contacts));
@@ -79,6 +86,9 @@ export function inspectParsed(text: string, parse: ParseResult, opts: InspectOpt
         violationTolerance: parse.scene.solver.violationTolerance,
       }),
     );
+    timer.mark('the analysis (redundancy, diagnostics)');
+    const slow = timer.diagnostic(text);
+    if (slow) diagnostics.push(slow);
     if (sm.decorate) for (let i = parse.diagnostics.length; i < diagnostics.length; i++) sm.decorate(diagnostics[i]);
     sortDiagnostics(diagnostics);
     snapshot.diagnostics = diagnostics;
@@ -96,12 +106,15 @@ export interface SimulateOutput {
 }
 
 /** Inspect, then run `steps` steps (default: the scene's `solver.steps`), at most the steps limit (CL010). */
-export function simulateScene(text: string, steps?: number, onProgress?: (done: number, total: number) => void, opts: SimulationOptions = {}): SimulateOutput {
-  return simulateInspected(inspectScene(text, { limits: opts.limits }), steps, onProgress, opts);
+export function simulateScene(text: string, steps?: number, onProgress?: (done: number, total: number) => void, opts: RunOptions = {}): SimulateOutput {
+  return simulateInspected(inspectScene(text, { limits: opts.limits, budget: opts.budget }), steps, onProgress, opts);
 }
 
+/** A run's options: the simulation's, and time budgets (`stepMs`, `runMs`: CL406, the run stops). */
+export type RunOptions = SimulationOptions & { budget?: TimeBudget };
+
 /** Run an already inspected scene (e.g. an imported MJCF/URDF model: `inspectParsed` of its ParseResult). */
-export function simulateInspected(inspect: InspectResult, steps?: number, onProgress?: (done: number, total: number) => void, opts: SimulationOptions = {}): SimulateOutput {
+export function simulateInspected(inspect: InspectResult, steps?: number, onProgress?: (done: number, total: number) => void, opts: RunOptions = {}): SimulateOutput {
   const scene = inspect.parse.scene;
   // nothing can be simulated from an initial state with NaN, ∞ or values beyond ±1e150 (reported at step 0)
   if (!scene || !inspect.snapshot || inspect.diagnostics.some(isInitialFinding)) return { inspect };
@@ -115,10 +128,13 @@ export function simulateInspected(inspect: InspectResult, steps?: number, onProg
       total = lim.steps;
     }
     const chunk = Math.max(1, Math.min(100, Math.ceil(total / 100)));
-    for (let done = 0; done < total && !sim.stopped; done += chunk) {
-      sim.step(Math.min(chunk, total - done));
+    const spent = { ms: 0 };
+    let overBudget: Diagnostic | undefined;
+    for (let done = 0; done < total && !sim.stopped && !overBudget; done += chunk) {
+      overBudget = stepWithinBudget(sim, Math.min(chunk, total - done), opts.budget, inspect.parse.sourceMap.text ?? '', spent, scene.solver.dt);
       onProgress?.(Math.min(done + chunk, total), total);
     }
+    if (overBudget) inspect.diagnostics.push(overBudget);
     const result = sim.result();
     for (const d of result.diagnostics) inspect.diagnostics.push(d);
     sortDiagnostics(inspect.diagnostics);

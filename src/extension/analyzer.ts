@@ -13,6 +13,7 @@ import { workerWire, type WorkerInspectResult, type WorkerMethods, type WorkerPa
 import { lazySourceMap } from './logic/lazySourceMap';
 import { createRpcClient, type RpcClient } from '../shared/rpc';
 import { withoutFixes } from './logic/fileKind';
+import { EDITOR_BUDGET } from './logic/budget';
 
 /** The part of vscode.LogOutputChannel used here (keeps this module free of vscode at run time). */
 export type Log = Pick<vscode.LogOutputChannel, 'trace' | 'debug' | 'info' | 'warn' | 'error'>;
@@ -181,7 +182,7 @@ export class Analyzer {
     // worker sends its parse back as plain data (a SourceMap is made from the text when asked for).
     let pending: Promise<WorkerInspectResult | WorkerSnapshotResult | undefined> | undefined;
     let parse: ParseResult | undefined;
-    if (workerOk && this.lastInWorker.get(key) === true) pending = this.submit(key, ticket, () => this.worker.inspect(text));
+    if (workerOk && this.lastInWorker.get(key) === true) pending = this.submit(key, ticket, () => this.worker.inspect(text, { budget: EDITOR_BUDGET }));
     else {
       try {
         parse = parseScene(text);
@@ -193,7 +194,7 @@ export class Analyzer {
       // thousands of constraints never blocks the extension host
       const large = analyseInWorker(sceneWorkload(parse.scene), opt);
       this.lastInWorker.set(key, large);
-      if (workerOk && parse.scene !== undefined && large) pending = this.submit(key, ticket, () => this.worker.inspect(text));
+      if (workerOk && parse.scene !== undefined && large) pending = this.submit(key, ticket, () => this.worker.inspect(text, { budget: EDITOR_BUDGET }));
     }
     let result: InspectResult | undefined;
     if (pending) {
@@ -215,7 +216,7 @@ export class Analyzer {
     if (!result) {
       try {
         parse ??= parseScene(text);
-        result = inspectParsed(text, parse);
+        result = inspectParsed(text, parse, { budget: EDITOR_BUDGET });
       } catch (e) {
         this.log.error(`inspectScene failed: ${errorMessage(e)}`);
         result = parse ? { ...this.internalFailure(e), parse } : this.internalFailure(e);
@@ -243,7 +244,7 @@ export class Analyzer {
         this.stats.stale++;
         return undefined;
       }
-      result = withoutFixes(inspectParsed(text, parse));
+      result = withoutFixes(inspectParsed(text, parse, { budget: EDITOR_BUDGET }));
     } catch (e) {
       this.log.error(`analysing the model ${key} failed: ${errorMessage(e)}`);
       result = this.internalFailure(e);

@@ -8,6 +8,8 @@ import type { Config } from './config';
 import type { RunHandle, SceneManager, SceneState } from './scenes';
 import { playScene } from './logic/playLoop';
 import { errorMessage, yieldToEventLoop } from './util';
+import { stepWithinBudget } from '../engine';
+import { EDITOR_BUDGET } from './logic/budget';
 
 /** Work per chunk before yielding to the event loop (ms). */
 const CHUNK_MS = 25;
@@ -58,7 +60,14 @@ export class Runner {
     const alive = (): boolean => !cancelled && !sim.stopped && s.sim === sim && sim.currentStep < target;
     const chunk = (): void => {
       const t0 = performance.now();
-      while (alive() && performance.now() - t0 < CHUNK_MS) sim.step(1);
+      while (alive() && performance.now() - t0 < CHUNK_MS) {
+        // a step over the editor's budget ends the run (CL406), said once in a warning
+        const over = stepWithinBudget(sim, 1, EDITOR_BUDGET, '', undefined, sim.scene.solver.dt);
+        if (over) {
+          cancelled = true;
+          void vscode.window.showWarningMessage(`Constraint Lens (${over.code}): ${s.fileName}: ${over.message}`);
+        }
+      }
     };
     try {
       const t0 = performance.now();

@@ -5,7 +5,7 @@
 //                                       `export-scene MODEL [-o OUT] [--keyframe K]`
 import { resolve } from 'node:path';
 import { SHARED_OPTIONS, UsageError, scanArgv, wholeNumber } from '../cli/argv';
-import { Codes, DEFAULT_LIMITS, inspectParsed, parseScene, type Diagnostic, type InspectResult, type Limits, type ParseResult } from '../engine';
+import { Codes, DEFAULT_LIMITS, inspectParsed, parseScene, type Diagnostic, type InspectResult, type Limits, type ParseResult, type TimeBudget } from '../engine';
 import { formatNumber, safeText, stringifyJson } from '../shared';
 import { compareWithMujoco, type CompareResult } from './compare';
 import { exportErrors, exportScene } from './export';
@@ -37,9 +37,9 @@ export async function parseForCli(file: string, text: string, keyframe?: string,
  * Parse (or load) and analyse step 0. For models the engine's quick fixes (edits of JSON scene
  * text) are dropped: they never apply to XML.
  */
-export async function inspectForCli(file: string, text: string, keyframe?: string, limits?: Partial<Limits>): Promise<InspectResult> {
+export async function inspectForCli(file: string, text: string, keyframe?: string, limits?: Partial<Limits>, budget?: TimeBudget): Promise<InspectResult> {
   const parse = await parseForCli(file, text, keyframe, limits);
-  const r = inspectParsed(text, parse, { limits });
+  const r = inspectParsed(text, parse, { limits, budget });
   if (isModelFile(file, text)) for (const d of r.diagnostics) delete d.fixes;
   return r;
 }

@@ -7,7 +7,8 @@
 //   exportScene(model)             → the converted scene as *.scene.json text
 //   compareWithMujoco(parse, steps) → MuJoCo's run next to ours (the inspector's "MuJoCo" section)
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
-import { Codes, inspectParsed, type Diagnostic, type InspectOptions, type InspectResult } from '../engine';
+import { Codes, formatNumber, inspectParsed, type Diagnostic, type InspectOptions, type InspectResult } from '../engine';
+import { firstOutOfRange } from './sceneRanges';
 import { convertModel } from './convert';
 import { resolveFiles, type FileAccess } from './files';
 import { nodeFileAccess } from './nodeFiles';
@@ -144,6 +145,11 @@ async function load(path: string, src: string, root: XmlElement, format: 'mjcf' 
     const nonFinite = firstNonFinite(converted.scene);
     if (nonFinite) {
       diagnostics.push({ severity: 'error', code: Codes.badNumber, message: `MuJoCo's compiled model gives a non-finite value at ${nonFinite}: the model is not converted.`, range: sm.elementRange(root) });
+      return result(sm);
+    }
+    const far = firstOutOfRange(converted.scene);
+    if (far) {
+      diagnostics.push({ severity: 'error', code: Codes.badNumber, message: `MuJoCo's compiled model gives ${far.at} = ${formatNumber(far.value)}, beyond the range the engine accepts (|x| ≤ ${formatNumber(far.max)}${far.at.endsWith('mass') ? ' kg' : ' m'}): the model is not converted. Check the sizes and densities that give it.`, range: sm.elementRange(root) });
       return result(sm);
     }
     const model: ImportedModel = { path, format, compiled: m, state, keyframe: used, converted, map, vfs, mainName, wasmLoadMs: runtime.loadMs };

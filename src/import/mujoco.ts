@@ -106,7 +106,7 @@ export function retireMujoco(rt: MujocoRuntime): void {
 /** A compile error MuJoCo reports normally (the instance is fine), not a crash. Running out of its memory is a crash. */
 function isMujocoError(e: unknown): boolean {
   if (!(e instanceof Error) || e.constructor.name === 'RuntimeError') return false;
-  return /^(MuJoCo Error|Loading error|XML Error)/.test(e.message) && !/allocate|memory|Aborted/i.test(e.message);
+  return /^(MuJoCo Error|Loading error|XML Error)/.test(e.message) && !/allocate|out of memory|Aborted/i.test(e.message);
 }
 
 const describe = (e: unknown): string => (e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e)).replace(/\s+/g, ' ').slice(0, 300);

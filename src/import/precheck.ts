@@ -25,6 +25,20 @@ export const MODEL_LIMITS = {
   maxKeys: 1000,
   /** Elements after <replicate> expansion. */
   maxElements: 50_000,
+  /**
+   * Bodies that <replicate> expansion makes (every copy counted): 1000 replicated free bodies import
+   * and inspect in 8–12 s (MuJoCo's compiler, then a thousand-body system), past the few seconds an
+   * import may take; 250 take 2–3 s.
+   */
+  maxReplicatedBodies: 250,
+  /** Geoms that <replicate> expansion makes: a thousand replicated geoms in contact took 3 s a step. */
+  maxReplicatedGeoms: 500,
+  /**
+   * Elements of any kind that <replicate> expansion makes, each copy counted once more for itself (an
+   * empty <replicate count="100000"> kept MuJoCo's compiler busy past a minute): MuJoCo took 19 s on
+   * a thousand replicated joints.
+   */
+  maxReplicatedElements: 1000,
 };
 
 /** Largest magnitude of any number in a model; lengths and coordinates beyond it are not physical. */
@@ -114,7 +128,7 @@ export function checkLimits(root: XmlElement, format: 'mjcf' | 'urdf'): Issue[] 
     seen.add(key);
     issues.push({ severity: 'error', code: Codes.modelLimit, message, element: el });
   };
-  const totals = { body: 0, geom: 0, equality: 0, key: 0, elements: 0 };
+  const totals = { body: 0, geom: 0, equality: 0, key: 0, elements: 0, replicated: 0, replicatedGeoms: 0, replicatedElements: 0 };
   const limitOf = { body: MODEL_LIMITS.maxBodies, geom: MODEL_LIMITS.maxGeoms, equality: MODEL_LIMITS.maxEqualities, key: MODEL_LIMITS.maxKeys };
   const label = { body: 'bodies', geom: 'geoms', equality: 'equality constraints', key: 'keys' };
   const kindOf = (el: XmlElement): keyof typeof limitOf | undefined => {
@@ -125,25 +139,48 @@ export function checkLimits(root: XmlElement, format: 'mjcf' | 'urdf'): Issue[] 
     return undefined;
   };
   // Depth-first with an explicit stack: the multiplier is the product of the enclosing replicate counts.
-  const stack: { el: XmlElement; depth: number; times: number }[] = [{ el: root, depth: 1, times: 1 }];
+  const stack: { el: XmlElement; depth: number; times: number; rep?: XmlElement }[] = [{ el: root, depth: 1, times: 1 }];
   while (stack.length) {
-    const { el, depth, times } = stack.pop()!;
+    const { el, depth, times, rep } = stack.pop()!;
     if (depth > MODEL_LIMITS.maxNesting) {
       over('nesting', el, `Elements are nested more than ${MODEL_LIMITS.maxNesting} deep (bodies, frames, defaults…): MuJoCo's XML reader would run out of stack. The model is not compiled.`);
       continue;
     }
     const mult = el.name === 'replicate' ? times * countOf(el) : times;
     totals.elements += times;
+    // the copies a <replicate> makes count even when it is empty; its elements count in each copy
+    const made = (rep ? times : 0) + (el.name === 'replicate' ? mult : 0);
+    if (made > 0) {
+      totals.replicatedElements += made;
+      if (totals.replicatedElements > MODEL_LIMITS.maxReplicatedElements) {
+        over('replicate', el.name === 'replicate' ? el : rep!, `<replicate> expands to more than ${MODEL_LIMITS.maxReplicatedElements} elements (every copy counted): the model is not compiled, because its import would take more than a few seconds. Replicate fewer copies.`);
+      }
+    }
     if (totals.elements > MODEL_LIMITS.maxElements) {
-      over('elements', el, `The model has more than ${MODEL_LIMITS.maxElements} elements${times > 1 ? ' once <replicate> is expanded' : ''}: it is not compiled.`);
+      // (a <replicate> past its own limit is already reported, on the <replicate>)
+      if (!seen.has('replicate')) over('elements', el, `The model has more than ${MODEL_LIMITS.maxElements} elements${times > 1 ? ' once <replicate> is expanded' : ''}: it is not compiled.`);
       break;
     }
     const kind = kindOf(el);
     if (kind) {
       totals[kind] += times;
-      if (totals[kind] > limitOf[kind]) over(kind, el, `The model has more than ${limitOf[kind]} ${label[kind]}${times > 1 ? ' once <replicate> is expanded' : ''}: it is not compiled (the import would take minutes, or MuJoCo's WebAssembly would run out of memory).`);
+      // (bodies and geoms a <replicate> made past its own limits are reported once, on the <replicate>)
+      if (totals[kind] > limitOf[kind] && !((kind === 'body' || kind === 'geom') && seen.has('replicate'))) over(kind, el, `The model has more than ${limitOf[kind]} ${label[kind]}${times > 1 ? ' once <replicate> is expanded' : ''}: it is not compiled (the import would take minutes, or MuJoCo's WebAssembly would run out of memory).`);
+      if (kind === 'body' && rep) {
+        totals.replicated += times;
+        if (totals.replicated > MODEL_LIMITS.maxReplicatedBodies) {
+          over('replicate', rep, `<replicate> expands to more than ${MODEL_LIMITS.maxReplicatedBodies} bodies (every copy counted): the model is not compiled, because its import would take more than a few seconds. Replicate fewer copies, or write the bodies out.`);
+        }
+      }
+      if (kind === 'geom' && rep) {
+        totals.replicatedGeoms += times;
+        if (totals.replicatedGeoms > MODEL_LIMITS.maxReplicatedGeoms) {
+          over('replicate', rep, `<replicate> expands to more than ${MODEL_LIMITS.maxReplicatedGeoms} geoms (every copy counted): the model is not compiled, because its import and its steps would take more than a few seconds. Replicate fewer copies, or write the geoms out.`);
+        }
+      }
     }
-    for (let k = el.children.length - 1; k >= 0; k--) stack.push({ el: el.children[k], depth: depth + 1, times: mult });
+    const inner = el.name === 'replicate' ? el : rep;
+    for (let k = el.children.length - 1; k >= 0; k--) stack.push({ el: el.children[k], depth: depth + 1, times: mult, rep: inner });
   }
   if (format === 'urdf' && !seen.has('nesting')) urdfDepth(root, (el) => over('nesting', el, `The URDF's kinematic chain is more than ${MODEL_LIMITS.maxNesting} links deep: MuJoCo's compiler would run out of stack. The model is not compiled.`));
   return issues;

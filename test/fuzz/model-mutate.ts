@@ -16,7 +16,8 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSy
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Codes, type Diagnostic } from '../../src/engine';
+import { Codes, type Diagnostic, type TimeBudget } from '../../src/engine';
+import { EDITOR_BUDGET } from '../../src/extension/logic/budget';
 import { exportErrors, exportScene, inspectModel, nodeFileAccess } from '../../src/import/index';
 import { parseXml, type XmlElement } from '../../src/import/xml';
 import { checkScene } from './mutate';
@@ -141,6 +142,9 @@ export function mutateModel(text: string, r: () => number): { text: string; edit
   return { text, edits };
 }
 
+/** The editor's budgets, and a run budget: a run over it ends with CL406, as a CLI run given one would. */
+const FUZZ_BUDGET: TimeBudget = { ...EDITOR_BUDGET, runMs: 10_000 };
+
 export interface ModelVerdict {
   failure?: string;
   outcome: 'exception' | 'cl900' | 'rejected' | 'crash-isolated' | 'converted' | 'ran';
@@ -182,7 +186,7 @@ export async function checkModel(ws: string, path: string, text: string, steps =
   const exported = exportScene({ scene, path });
   const errors = exportErrors(exported);
   if (errors.length) return done('converted', `the exported scene does not read back: ${errors[0].code} ${errors[0].message}`);
-  const v = checkScene(exported, steps);
+  const v = checkScene(exported, steps, FUZZ_BUDGET);
   if (v.failure) return done('converted', `exported scene: ${v.failure}`);
   return done('ran');
 }

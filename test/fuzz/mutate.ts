@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { visit } from 'jsonc-parser';
-import { Codes, inspectScene, Simulation, type ContactStepFields, type Diagnostic, type NewtonSnapshot, type NewtonStepReport, type SystemSnapshot } from '../../src/engine';
+import { Codes, inspectScene, Simulation, stepWithinBudget, type ContactStepFields, type Diagnostic, type NewtonSnapshot, type NewtonStepReport, type SystemSnapshot, type TimeBudget } from '../../src/engine';
 
 export const HUGE = 1e150;
 export const EXAMPLES_DIR = join(__dirname, '../../examples');
@@ -176,7 +176,7 @@ export interface Verdict {
 }
 
 /** Inspect and run one scene text (at most `maxSteps` steps) and check the invariants. */
-export function checkScene(text: string, maxSteps = 150): Verdict {
+export function checkScene(text: string, maxSteps = 150, budget?: TimeBudget): Verdict {
   let steps = 0;
   try {
     const r = inspectScene(text);
@@ -192,7 +192,8 @@ export function checkScene(text: string, maxSteps = 150): Verdict {
     const scene = r.parse.scene;
     const sim = new Simulation(scene, r.parse.sourceMap);
     const total = Math.min(maxSteps, scene.solver.steps);
-    while (sim.currentStep < total && !sim.stopped) sim.step(Math.min(50, total - sim.currentStep));
+    // (a run over its time budget ends there, as in the editor: CL406 is an answer, not a hang)
+    while (sim.currentStep < total && !sim.stopped) if (stepWithinBudget(sim, Math.min(50, total - sim.currentStep), budget, text)) break;
     steps = sim.currentStep;
     for (const rec of sim.records) {
       const b =

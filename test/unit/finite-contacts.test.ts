@@ -94,7 +94,10 @@ test('PGS box on plane: its residual and the shapes\' own numbers are checked', 
   c.pgs!.residual = NaN;
   assert.equal(checkContactStep(world, c)?.symbol, 'r');
   assert.equal(checkShapes(world), undefined);
-  const scene = parseScene(example('box-on-plane.velocity').replace(/"halfExtents":\s*\[[^\]]*\]/, '"halfExtents": [0.1, 1e200, 0.1]')).scene!;
+  // the parser refuses sizes beyond 1e15 m (CL005): the shape check still guards a spec built otherwise
+  const scene = parseScene(example('box-on-plane.velocity')).scene!;
+  const box = scene.bodies.find((b) => b.shapes.length > 0)!.shapes[0] as { halfExtents: number[] };
+  box.halfExtents[1] = 1e200;
   const bad = checkShapes(buildWorld(scene))!;
   assert.equal(bad.symbol, 'shape.halfExtents');
   assert.deepEqual(bad.path?.slice(-2), ['halfExtents', 1]);
@@ -110,11 +113,12 @@ test('inspect: a contact finding at step 0 is an error (an inertia of 1e308: New
   assert.equal(d.data?.quantity, '∂h/∂x');
   assert.equal(r.hasErrors, true);
   assert.match(d.message, /contact solve from the initial state overflows/);
-  // a contact's own quantity sits on its moving shape: a plane offset beyond 1e150 on `offset`
+  // a plane offset beyond 1e15 m is refused where it is read (CL005 on `offset`), before any contact
   const off = example('box-on-plane').replace(/"offset":\s*0/, '"offset": 1e155');
   assert.notEqual(off, example('box-on-plane'));
   const r2 = inspectScene(off);
-  const d2 = r2.diagnostics.find((x) => x.code === Codes.overflow)!;
+  const d2 = r2.diagnostics.find((x) => x.code === Codes.invalidValue)!;
+  assert.match(d2.message, /must be within ±1e15 m/);
   const line = off.split('\n')[d2.range.start.line];
   assert.equal(line.slice(d2.range.start.character, d2.range.end.character), '1e155');
 });

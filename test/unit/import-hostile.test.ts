@@ -114,13 +114,16 @@ test('what crashes MuJoCo is refused first: nesting of frames, counts of bodies 
     [`<mujoco><worldbody>${'<frame>'.repeat(150)}<body><freejoint/><geom size="0.1"/></body>${'</frame>'.repeat(150)}</worldbody></mujoco>`, /nested more than 100/],
     [`<mujoco><worldbody>${flat(MODEL_LIMITS.maxBodies + 1, (i) => `<body pos="${i} 0 0"><freejoint/><geom size="0.1"/></body>`)}</worldbody></mujoco>`, /more than 1000 bodies/],
     [`<mujoco><worldbody><body name="a"><freejoint/><geom size="0.1"/></body><body name="b"><freejoint/><geom size="0.1"/></body></worldbody><equality>${flat(MODEL_LIMITS.maxEqualities + 1, () => '<connect body1="a" body2="b" anchor="0 0 0"/>')}</equality></mujoco>`, /more than 2000 equality constraints/],
-    ['<mujoco><worldbody><replicate count="1000"><replicate count="1000"><replicate count="1000"><body><freejoint/><geom size="0.1"/></body></replicate></replicate></replicate></worldbody></mujoco>', /once <replicate> is expanded/],
+    ['<mujoco><worldbody><replicate count="1000"><replicate count="1000"><replicate count="1000"><body><freejoint/><geom size="0.1"/></body></replicate></replicate></replicate></worldbody></mujoco>', /<replicate> expands to more than 1000 elements/],
+    // within the 1000-body limit, but 8–12 s of import and inspect (a fuzz mutant's count="1000"): refused on the <replicate>
+    ['<mujoco><worldbody><geom type="plane" size="5 5 0.1"/>\n<replicate count="300" offset="0.05 0 0"><body pos="0 0 0.5"><freejoint/><geom size="0.02"/></body></replicate></worldbody></mujoco>', /<replicate> expands to more than (250 bodies|1000 elements)/],
   ];
   for (const [text, message] of cases) {
     const r = await load(ws, text);
     const d = only(r.diagnostics, Codes.modelLimit);
     assert.equal(d.length, 1, text.slice(0, 80));
     assert.match(d[0].message, message);
+    if (text.includes('count="300"')) assert.equal(d[0].range.start.line, 1, 'on the <replicate>');
     assert.equal(r.scene, undefined);
   }
   await goodModelStillLoads();
@@ -268,4 +271,18 @@ test('a sub-folder model reads its includes relative to itself (the regular-file
   writeFileSync(join(ws, 'sub', 'part.xml'), '<mujoco><worldbody><body><freejoint/><geom size="0.1"/></body></worldbody></mujoco>');
   const r = await loadModel(join(ws, 'sub', 'm.xml'), '<mujoco><include file="part.xml"/></mujoco>', { files: nodeFileAccessAsync(ws) });
   assert.ok(r.scene, JSON.stringify(r.diagnostics));
+});
+
+test('a crash past every precheck (a 3 GB arena MuJoCo cannot allocate) is CL612 and the next model loads; a malformed size is MuJoCo\'s own error', async () => {
+  const ws = workspace();
+  const model = (memory: string) => `<mujoco>\n  <size memory="${memory}"/>\n  <worldbody><body><freejoint/><geom size="0.1"/></body></worldbody>\n</mujoco>`;
+  const crashed = await load(ws, model('3G'));
+  assert.equal(only(crashed.diagnostics, Codes.mujocoCrashed).length, 1, JSON.stringify(crashed.diagnostics));
+  assert.equal(crashed.scene, undefined);
+  await goodModelStillLoads();
+  // "attribute 'memory'" in MuJoCo's message is not memory exhausted: the instance is kept
+  const malformed = await load(ws, model('100G'));
+  assert.equal(only(malformed.diagnostics, Codes.mujocoError).length, 1, JSON.stringify(malformed.diagnostics));
+  assert.equal(only(malformed.diagnostics, Codes.mujocoCrashed).length, 0);
+  await goodModelStillLoads();
 });

@@ -153,7 +153,7 @@ export class ContactFindings {
     }
     const final = r.residuals[r.residuals.length - 1];
     const BLOCK: Record<string, string> = { dyn: 'dynamics', kin: 'kinematics', b: 'joints', n: 'contact normals', f: 'friction' };
-    const failed = r.linearSolvers.includes('failed') ? ' The linear solve of the Newton matrix failed (singular).' : '';
+    const failed = r.linearSolvers.includes('failed') ? ' The linear solve of the Newton matrix failed: it is singular, and its least-squares fallback (an SVD capped at a fixed number of sweeps, for matrices up to 600 rows) found no answer.' : '';
     return {
       severity: 'warning',
       code: Codes.newtonNotConverged,

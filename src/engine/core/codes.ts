@@ -55,6 +55,7 @@ export const Codes = {
   overflow: 'CL403-overflow',
   divergence: 'CL404-divergence',
   historyFull: 'CL405-history-full',
+  timeBudget: 'CL406-time-budget',
   // contacts in a run (and at its initial state)
   penetration: 'CL501-penetration',
   newtonNotConverged: 'CL502-newton-not-converged',
@@ -143,8 +144,9 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.overflow]: 'A value beyond ±1e150 appeared: finite but meaningless (its square, an energy or a norm, overflows). Reported and stopped like CL401, at the first step and quantity; at step 0 fix the named value.',
   [Codes.divergence]: 'The run diverged (a value went non-finite or beyond ±1e150, the energy grew without a source, or |C| grew a hundredfold): the step where growth began, the constraints and bodies that grew first and fastest, and the most likely cause with numbers (gains too stiff for dt, no position correction, a conflicting set, an initial violation, a mass or inertia ratio, or a time step too large for the motion). See docs/divergence.md.',
   [Codes.historyFull]: 'The run\'s history reached its cap (default 30,000,000 numbers over all records: constraint errors, λ, poses and contacts, plus 32 per record), so the run stopped at the step named; every step kept can still be inspected. Run fewer steps, or raise the cap (CLI: `--limits history=N`).',
+  [Codes.timeBudget]: 'An inspect or a run took longer than its time budget (CLI: `--budget inspect=MS,step=MS,run=MS`; the editor: 10 s to inspect, 5 s per step). The message names the phase (the slowest part of inspect, a step, the whole run), how long it took and the budget. A step or a run over its budget stops after it, with the steps so far kept. Every loop of the engine is bounded by size limits and iteration caps; the budget reports what is bounded but slow. Make the model smaller (shapes, contacts, duplicate constraints), use the velocity formulation, or raise the budget.',
   [Codes.penetration]: 'After a step, two shapes overlap by more than `solver.contacts.penetrationTolerance`. Reduce `dt`; at the velocity level raise `erp` or use the nonlinear formulation (position-level contacts).',
-  [Codes.newtonNotConverged]: 'Newton\'s method on the nonlinear system did not reach `solver.newton.tolerance`; the message names the block (dyn, kin, b, n, f) and the body, constraint or contact with the largest residual.',
+  [Codes.newtonNotConverged]: 'Newton\'s method on the nonlinear system did not reach `solver.newton.tolerance`; the message names the block (dyn, kin, b, n, f) and the body, constraint or contact with the largest residual, and says when the linear solve of a step failed (a singular Newton matrix whose least-squares fallback, an SVD with an iteration cap, found no answer).',
   [Codes.frictionCone]: 'A friction force lies outside the Coulomb cone (‖f_t‖ > μ·f_n): the contact solver did not converge. Raise its iterations or reduce `dt`.',
   [Codes.contactFixedEnds]: 'Two shapes touch but neither end can move (fixed bodies or the world): no contact is solved between them.',
   [Codes.initialOverlap]: 'Two shapes overlap in the initial state by more than `solver.contacts.penetrationTolerance`; the first steps push them apart with large forces.',

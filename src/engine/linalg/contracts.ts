@@ -24,6 +24,8 @@ export type FailureReason =
   | 'non-finite'
   /** The dense work the method would need is above its limit. */
   | 'too-large'
+  /** An iterative kernel (the SVD, an eigenvalue iteration) reached its iteration cap. */
+  | 'not-converged'
   /** An unexpected exception inside the computation (a bug; `message` has it). */
   | 'internal';
 

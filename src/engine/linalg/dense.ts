@@ -1,10 +1,11 @@
 // Dense linear algebra for small systems: LU and least squares through ml-matrix, plus a fast
 // eigenvalues-only symmetric eigensolver (Householder tridiagonalisation + implicit QL) on flat
 // arrays — ml-matrix's EigenvalueDecomposition always builds eigenvectors and is ~10× slower.
-import { LuDecomposition, Matrix, pseudoInverse } from 'ml-matrix';
+import { LuDecomposition, Matrix } from 'ml-matrix';
 import { hypot2, isFiniteVec } from '../core/math';
 import { failure, type CsrMatrix, type Failure } from './contracts';
 import { csrToDenseFlat } from './sparse';
+import { svdLstsq, type SvdOptions } from './svd';
 
 /** A dense solve that succeeded (failures follow the convention in contracts.ts). */
 export interface DenseSolution {
@@ -33,11 +34,16 @@ function toMatrix(a: DenseInput): Matrix {
   return new Matrix(a.map((r) => Array.from(r)));
 }
 
+/** Set to `converged: false` by an eigenvalue routine whose QL iteration reached its cap. */
+export interface EigenStatus {
+  converged: boolean;
+}
+
 /**
  * Eigenvalues of a symmetric matrix given row-major flat (n×n; only the lower triangle is read;
  * the array is overwritten). Unsorted.
  */
-export function symmetricEigenvaluesFlatInPlace(a: Float64Array, n: number): Float64Array {
+export function symmetricEigenvaluesFlatInPlace(a: Float64Array, n: number, status?: EigenStatus): Float64Array {
   const d = new Float64Array(n);
   const e = new Float64Array(n); // e[i] couples i and i+1
   if (n === 0) return d;
@@ -100,13 +106,22 @@ export function symmetricEigenvaluesFlatInPlace(a: Float64Array, n: number): Flo
   }
   d[n - 1] = a[(n - 1) * n + n - 1];
   e[n - 1] = 0;
-  tridiagonalQL(d, e);
+  if (!tridiagonalQL(d, e) && status) status.converged = false;
   return d;
 }
 
-/** Implicit QL with Wilkinson shifts on a symmetric tridiagonal matrix (JAMA tql2 without vectors). */
-function tridiagonalQL(d: Float64Array, e: Float64Array): void {
+/** Iterations per eigenvalue before the QL iteration gives up (it needs one to three in practice). */
+export const QL_MAX_ITERATIONS = 60;
+
+/**
+ * Implicit QL with Wilkinson shifts on a symmetric tridiagonal matrix (JAMA tql2 without vectors).
+ * d is the diagonal, e[i] couples i and i+1 (both overwritten; d ends as the eigenvalues). Capped at
+ * `maxIterations` per eigenvalue (JAMA's loop has no cap): false when the cap was reached (subnormal
+ * or wildly scaled entries), and the values in d are then not to be trusted.
+ */
+export function tridiagonalQL(d: Float64Array, e: Float64Array, maxIterations = QL_MAX_ITERATIONS): boolean {
   const n = d.length;
+  let converged = true;
   let f = 0;
   let tst1 = 0;
   for (let l = 0; l < n; l++) {
@@ -154,11 +169,13 @@ function tridiagonalQL(d: Float64Array, e: Float64Array): void {
         p = (-s * s2 * c3 * el1 * e[l]) / dl1;
         e[l] = s * p;
         d[l] = c * p;
-      } while (Math.abs(e[l]) > EPS * tst1 && iter < 60);
+      } while (Math.abs(e[l]) > EPS * tst1 && iter < maxIterations);
+      if (Math.abs(e[l]) > EPS * tst1) converged = false;
     }
     d[l] += f;
     e[l] = 0;
   }
+  return converged;
 }
 
 function rhsColumn(b: ArrayLike<number>): Matrix {
@@ -181,16 +198,18 @@ export function denseSolveLU(a: DenseInput, b: ArrayLike<number>): DenseSolution
   return solved(Float64Array.from(lu.solve(rhsColumn(b)).getColumn(0)));
 }
 
-/** Minimum-norm least-squares solution of A·x ≈ b (A rectangular) via the SVD pseudo-inverse. */
-export function denseLstsqMinNorm(a: DenseInput, b: ArrayLike<number>): DenseSolution | Failure {
+/**
+ * Minimum-norm least-squares solution of A·x ≈ b (A rectangular) through the SVD (svd.ts: capped
+ * Jacobi sweeps, never ml-matrix's uncapped iteration): 'non-finite' for a NaN or infinite entry,
+ * 'not-converged' when the SVD reaches its sweep cap.
+ */
+export function denseLstsqMinNorm(a: DenseInput, b: ArrayLike<number>, opts: SvdOptions = {}): DenseSolution | Failure {
   const A = toMatrix(a);
   if (A.rows === 0 || A.columns === 0) return { ok: true, x: new Float64Array(A.columns) };
-  // ml-matrix's SVD iterates until convergence with no cap: a NaN or infinite entry must not reach it.
-  // (Scaling A to max |entry| = 1 was tried: it turns entries ~1e-300 into subnormals on which that
-  // iteration never meets its test, so A is passed as given.)
-  for (let i = 0; i < A.rows; i++) for (let j = 0; j < A.columns; j++) if (!Number.isFinite(A.get(i, j))) return failure('non-finite', 'least squares: A has a NaN or infinite entry');
   if (!isFiniteVec(b)) return failure('non-finite', 'least squares: b has a NaN or infinite entry');
-  return solved(Float64Array.from(pseudoInverse(A).mmul(rhsColumn(b)).getColumn(0)));
+  const r = svdLstsq(A.to2DArray(), A.rows, A.columns, b, opts);
+  if (!r.ok) return failure(r.reason, `least squares: ${r.message}`);
+  return solved(r.x);
 }
 
 /**
@@ -198,7 +217,7 @@ export function denseLstsqMinNorm(a: DenseInput, b: ArrayLike<number>): DenseSol
  * (n×n; read only). Band reduction to tridiagonal form with Givens rotations and bulge chasing
  * (Schwarz) in compact band storage, O(n²·kd), then implicit QL.
  */
-export function symmetricBandEigenvalues(a: Float64Array, n: number, kd: number): Float64Array {
+export function symmetricBandEigenvalues(a: Float64Array, n: number, kd: number, status?: EigenStatus): Float64Array {
   const d = new Float64Array(n);
   const e = new Float64Array(n);
   if (n === 0) return d;
@@ -207,7 +226,7 @@ export function symmetricBandEigenvalues(a: Float64Array, n: number, kd: number)
       d[i] = a[i * n + i];
       e[i] = kd === 1 && i + 1 < n ? a[(i + 1) * n + i] : 0;
     }
-    tridiagonalQL(d, e);
+    if (!tridiagonalQL(d, e) && status) status.converged = false;
     return d;
   }
   const w = kd + 2; // storage half-width: band + bulge + margin
@@ -258,7 +277,7 @@ export function symmetricBandEigenvalues(a: Float64Array, n: number, kd: number)
     d[i] = B[i * W + w];
     e[i] = i + 1 < n ? B[(i + 1) * W + w - 1] : 0;
   }
-  tridiagonalQL(d, e);
+  if (!tridiagonalQL(d, e) && status) status.converged = false;
   return d;
 }
 
@@ -281,9 +300,9 @@ export function halfBandwidth(a: Float64Array, n: number): number {
  * Eigenvalues (unsorted) of a symmetric matrix given row-major flat (may be overwritten): band reduction
  * when the half-bandwidth is small (e.g. block-tridiagonal chains), Householder otherwise.
  */
-export function symmetricEigenvaluesAuto(a: Float64Array, n: number): Float64Array {
+export function symmetricEigenvaluesAuto(a: Float64Array, n: number, status?: EigenStatus): Float64Array {
   const kd = halfBandwidth(a, n);
   // Band work ~ 8·kd·n² vs Householder ~ (4/3)·n³.
-  if (kd <= 1 || 6 * kd < n) return symmetricBandEigenvalues(a, n, kd);
-  return symmetricEigenvaluesFlatInPlace(a, n);
+  if (kd <= 1 || 6 * kd < n) return symmetricBandEigenvalues(a, n, kd, status);
+  return symmetricEigenvaluesFlatInPlace(a, n, status);
 }

@@ -169,7 +169,11 @@ export class SymmetricSolver {
     }
     const exactMax = opts.exactCondMaxRows ?? 1000;
     try {
-      if (!opts.skipAnalysis && n <= exactMax) return this.solveExact(A, b, c, opts);
+      if (!opts.skipAnalysis && n <= exactMax) {
+        const exact = this.solveExact(A, b, c, opts);
+        // The eigenvalue iteration reached its cap: the factorisation path (no iteration, κ estimated) answers.
+        if (exact) return exact;
+      }
       return this.solveSparse(A, b, c, opts, normA);
     } catch (e) {
       return emptyResult(n, requested, { reason: 'internal', message: e instanceof Error ? e.message : String(e) });
@@ -179,10 +183,12 @@ export class SymmetricSolver {
   // ---------------------------------------------------------------------------------------------
   // Exact path (small n): spectrum → rank, κ₂, singularity; then solve.
 
-  private solveExact(A: CsrMatrix, b: ArrayLike<number>, c: number, opts: SolverOptions): SymmetricSolveResult {
+  private solveExact(A: CsrMatrix, b: ArrayLike<number>, c: number, opts: SolverOptions): SymmetricSolveResult | undefined {
     const n = A.rows;
     const flat = csrToDenseFlat(A);
-    const ev = symmetricEigenvaluesAuto(flat.slice(), n);
+    const status = { converged: true };
+    const ev = symmetricEigenvaluesAuto(flat.slice(), n, status);
+    if (!status.converged) return undefined;
     const sv = Float64Array.from(ev, Math.abs).sort().reverse();
     const smax = sv[0];
     const tol = n * EPS * smax;
@@ -215,7 +221,8 @@ export class SymmetricSolver {
       if (okD) {
         const s = new Float64Array(n * n);
         for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) s[i * n + j] = (flat[i * n + j] + (i === j ? c : 0)) * d[i] * d[j];
-        const es = symmetricEigenvaluesAuto(s, n);
+        const es = symmetricEigenvaluesAuto(s, n, status);
+        if (!status.converged) return undefined;
         let a = 0;
         let z = Infinity;
         for (const e of es) {

@@ -7,6 +7,7 @@ import { BODY_FIELDS, DEFAULT_INERTIA_DIAGONAL, INERTIA_SYMMETRY_TOLERANCE, WORL
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, fmt, quote } from './reader';
 import { readBodyShapes } from './shapes';
 import type { BodySpec, JsonPath } from './spec';
+import { COORDINATE, MASS_MAGNITUDE } from './ranges';
 
 /** A body name as declared, valid or not (constraints that name an invalid body are dropped with a note). */
 export interface DeclaredBody {
@@ -68,7 +69,7 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
   }
 
   // Mass.
-  let mass = r.number(o, 'mass', label('mass'), { min: 0, exclusiveMin: true, rangeCode: Codes.nonPositiveMass, expect: 'greater than 0 (use `"fixed": true` for an immovable body)' }, data);
+  let mass = r.number(o, 'mass', label('mass'), { min: 0, exclusiveMin: true, rangeCode: Codes.nonPositiveMass, expect: 'greater than 0 (use `"fixed": true` for an immovable body)', magnitude: MASS_MAGNITUDE }, data);
   if (mass === undefined) {
     mass = r.missing(o, 'mass', `Body ${name !== undefined ? quote(name) : i} has no \`mass\`. Add \`"mass": <kg>\` (a number greater than 0).`, data);
   } else if (typeof mass === 'number' && !(1 / mass <= HUGE)) {
@@ -82,7 +83,7 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
   }
 
   const inertia = readInertia(r, o, label('inertia'), data);
-  const position = r.vec3(o, 'position', label('position'), [0, 0, 0], data);
+  const position = r.vec3(o, 'position', label('position'), [0, 0, 0], data, COORDINATE);
   const orientation = r.orientation(o, label('orientation'), data);
   const velocity = r.vec3(o, 'velocity', label('velocity'), [0, 0, 0], data);
   const angularVelocity = r.vec3(o, 'angularVelocity', label('angularVelocity'), [0, 0, 0], data);

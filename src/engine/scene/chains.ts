@@ -8,6 +8,7 @@ import { CHAIN_JOINT_FIELDS, CHAIN_JOINT_TYPES, DEFAULT_HINGE_AXIS } from './fie
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
 import type { ChainJointSpec, JsonPath } from './spec';
 import type { Vec3 } from '../types';
+import { COORDINATE } from './ranges';
 
 type AxisReader = (r: FieldReader, o: FieldObject, key: string, label: string, def: Readonly<Vec3>, data: Data) => Vec3 | Bad;
 
@@ -36,7 +37,7 @@ export function readChainJoints(r: FieldReader, o: FieldObject, path: JsonPath, 
     const type = r.enumeration(jo, 'type', label('type'), CHAIN_JOINT_TYPES, data);
     if (type === undefined) r.missing(jo, 'type', `Joint ${k} of chain ${quote(name)} has no \`type\`. Add \`"type": "hinge"\` or \`"type": "slider"\`.`, data);
     const axis = readAxis(r, jo, 'axis', label('axis'), DEFAULT_HINGE_AXIS, data);
-    const anchor = r.vec3(jo, 'anchor', label('anchor'), [0, 0, 0], data);
+    const anchor = r.vec3(jo, 'anchor', label('anchor'), [0, 0, 0], data, COORDINATE);
     const jn = r.string(jo, 'name', label('name'), data);
     if (type === undefined || type === BAD || axis === BAD || anchor === BAD) return;
     joints.push({ type, axis, anchor, ...(jn && jn !== BAD ? { name: jn.value } : {}) });

@@ -14,6 +14,7 @@ import { CONSTRAINT_ALL_FIELDS, CONSTRAINT_TYPE_FIELDS, DEFAULT_HINGE_AXIS, DEFA
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
 import { closest, removePropertyEdit, replaceNodeEdit } from './text';
 import { CONSTRAINT_TYPES, type BodySpec, type ConstraintSpec, type ConstraintType, type JsonPath } from './spec';
+import { COORDINATE } from './ranges';
 
 /** Old names of constraint types, offered as fixes for an unknown `type`. */
 const TYPE_ALIASES: Record<string, ConstraintType> = {
@@ -93,8 +94,8 @@ export function readConstraint(
     if (s === undefined) r.missing(o, key, `Constraint ${quote(name)} has no \`${key}\`. Add \`"${key}": "<body name or world>"\`.`, data);
     ends.push(s === undefined || s === BAD ? { key } : { key, value: s.value, node: s.node });
   }
-  const anchorA = r.vec3(o, 'anchorA', label('anchorA'), [0, 0, 0], data);
-  const anchorB = r.vec3(o, 'anchorB', label('anchorB'), [0, 0, 0], data);
+  const anchorA = r.vec3(o, 'anchorA', label('anchorA'), [0, 0, 0], data, COORDINATE);
+  const anchorB = r.vec3(o, 'anchorB', label('anchorB'), [0, 0, 0], data, COORDINATE);
 
   // Resolve the ends.
   let droppedBody = false;

@@ -34,6 +34,8 @@ export interface NumberChecks {
   rangeCode?: Code;
   /** What is allowed, for the message, e.g. "greater than 0". */
   expect?: string;
+  /** The largest |value| the engine accepts (ranges.ts): beyond it CL005, before the sign checks. */
+  magnitude?: { max: number; text: string; what: string };
 }
 
 /** Fields known in another context (e.g. another constraint type), with the reason shown. */
@@ -221,6 +223,11 @@ export class FieldReader {
     }
     const v = getNodeValue(node) as number;
     if (!Number.isFinite(v)) return this.typeError(node, path, `${label} must be a finite number (this one overflows to infinity).`, data);
+    if (checks.magnitude && Math.abs(v) > checks.magnitude.max) {
+      const { max, text, what } = checks.magnitude;
+      this.report('error', Codes.invalidValue, `${label} must be within ±${text} ${what}; it is ${fmt(v)}.`, node, { ...data, path, value: v, max });
+      return BAD;
+    }
     const low = checks.min !== undefined && (checks.exclusiveMin ? v <= checks.min : v < checks.min);
     const high = checks.max !== undefined && v > checks.max;
     if (low || high) {
@@ -297,7 +304,7 @@ export class FieldReader {
   }
 
   /** An array of exactly `n` finite numbers. */
-  numbers(node: Node, path: JsonPath, label: string, n: number, shape: string, data: Data): number[] | Bad {
+  numbers(node: Node, path: JsonPath, label: string, n: number, shape: string, data: Data, checks: NumberChecks = {}): number[] | Bad {
     if (node.type !== 'array') return this.typeError(node, path, `${label} must be ${shape}, not ${describe(node)}.`, data);
     const items = node.children ?? [];
     if (items.length !== n) {
@@ -306,18 +313,18 @@ export class FieldReader {
     const out: number[] = [];
     let bad = false;
     items.forEach((item, i) => {
-      const v = this.numberNode(item, [...path, i], `Component ${i} of ${label}`, {}, data);
+      const v = this.numberNode(item, [...path, i], `Component ${i} of ${label}`, checks, data);
       if (v === BAD) bad = true;
       else out.push(v);
     });
     return bad ? BAD : out;
   }
 
-  vec3(o: FieldObject, key: string, label: string, def: Readonly<Vec3>, data: Data): Vec3 | Bad {
+  vec3(o: FieldObject, key: string, label: string, def: Readonly<Vec3>, data: Data, checks: NumberChecks = {}): Vec3 | Bad {
     const node = this.valueOf(o, key);
     if (node === undefined) return [def[0], def[1], def[2]];
     if (node === BAD) return BAD;
-    const v = this.numbers(node, [...o.path, key], label, 3, 'a 3-vector `[x, y, z]`', data);
+    const v = this.numbers(node, [...o.path, key], label, 3, 'a 3-vector `[x, y, z]`', data, checks);
     return v === BAD ? BAD : [v[0], v[1], v[2]];
   }
 

@@ -11,6 +11,7 @@ import { WORLD } from './fields';
 import { BAD, quote, type Bad, type Data, type FieldObject, type FieldReader } from './reader';
 import { closest, replaceNodeEdit } from './text';
 import type { BodySpec, WorldSpec } from './spec';
+import { COORDINATE } from './ranges';
 
 const isBad = (v: unknown): v is symbol => typeof v === 'symbol';
 
@@ -66,7 +67,7 @@ export function convexVertices(r: FieldReader, o: FieldObject, label: string, mi
   }
   const out: Vec3[] = [];
   for (let i = 0; i < items.length; i++) {
-    const v = r.numbers(items[i], [...path, i], `Point ${i} of ${label}`, 3, 'a 3-vector `[x, y, z]`', data);
+    const v = r.numbers(items[i], [...path, i], `Point ${i} of ${label}`, 3, 'a 3-vector `[x, y, z]`', data, COORDINATE);
     if (isBad(v)) return undefined;
     out.push([v[0], v[1], v[2]]);
   }

@@ -23,6 +23,7 @@ import { convexVertices, readRules } from './shapeRules';
 import { quote, type Bad, type Data, type FieldObject, type FieldReader } from './reader';
 import { closest, findProperty, replaceNodeEdit } from './text';
 import type { JsonPath, WorldSpec } from './spec';
+import { COORDINATE, SIZE_MAGNITUDE } from './ranges';
 
 /** Whose shapes: a body (its object and diagnostic context) or the world. */
 type Owner = { kind: 'body'; label: string; data: Data } | { kind: 'world'; data: Data };
@@ -121,11 +122,11 @@ function readShape(r: FieldReader, node: Node, path: JsonPath, i: number, owner:
   const restitution = ok(r.number(o, 'restitution', label('restitution'), { min: 0, max: 1, rangeCode: Codes.restitutionRange, expect: 'between 0 and 1' }, data)) ?? DEFAULT_RESTITUTION;
   const base = { name, index: i, friction, restitution, position: [0, 0, 0] as Vec3, orientation: [0, 0, 0, 1] as ShapeSpec['orientation'], ...ok(readRules(r, o, label, data)) };
   if (type !== 'plane') {
-    base.position = ok(r.vec3(o, 'position', label('position'), [0, 0, 0], data)) ?? base.position;
+    base.position = ok(r.vec3(o, 'position', label('position'), [0, 0, 0], data, COORDINATE)) ?? base.position;
     base.orientation = ok(r.orientation(o, label('orientation'), data)) ?? base.orientation;
   }
   const size = (key: string): number | undefined => {
-    const v = ok(r.number(o, key, label(key), { min: 0, exclusiveMin: true, rangeCode: Codes.nonPositiveSize, expect: 'greater than 0' }, data));
+    const v = ok(r.number(o, key, label(key), { min: 0, exclusiveMin: true, rangeCode: Codes.nonPositiveSize, expect: 'greater than 0', magnitude: SIZE_MAGNITUDE }, data));
     if (v === undefined && !o.props.has(key)) {
       r.missing(o, key, `${ownerText(owner, `The ${type} shape ${quote(name)}`)} has no \`${key}\`. Add \`"${key}": <m>\` (a number greater than 0).`, data);
       bad = true;
@@ -172,7 +173,7 @@ function readShape(r: FieldReader, node: Node, path: JsonPath, i: number, owner:
     }
     case 'plane': {
       const normal = planeNormal(r, o, label('normal'), data);
-      const offset = ok(r.number(o, 'offset', label('offset'), {}, data));
+      const offset = ok(r.number(o, 'offset', label('offset'), COORDINATE, data));
       if (normal === undefined) bad = true;
       else spec = { ...base, type, normal, offset: offset ?? DEFAULT_PLANE_OFFSET };
       break;
@@ -193,7 +194,7 @@ function positiveVec(r: FieldReader, o: FieldObject, key: string, label: string,
     r.missing(o, key, missing, data);
     return undefined;
   }
-  const v = r.vec3(o, key, label, [0, 0, 0], data);
+  const v = r.vec3(o, key, label, [0, 0, 0], data, COORDINATE);
   if (isBad(v) || isBad(node)) return undefined;
   for (let k = 0; k < 3; k++) {
     if (!(v[k] > 0)) {
