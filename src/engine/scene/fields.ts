@@ -16,6 +16,7 @@ export const SOLVER_FIELDS = [
   'beta',
   'stabilization',
   'formulation',
+  'coordinates',
   'erp',
   'compliance',
   'method',
@@ -92,6 +93,7 @@ export const MAX_COUPLER_COEFFICIENTS = 8;
 
 export const STABILIZATIONS = ['aerislab', 'baumgarte', 'none'] as const;
 export const FORMULATIONS = ['acceleration', 'velocity', 'nonlinear'] as const;
+export const COORDINATES = ['twist', 'quaternion'] as const;
 export const SOLVE_METHODS = ['auto', 'cholesky', 'lu', 'lstsq'] as const;
 
 export const WORLD = 'world';
@@ -109,6 +111,7 @@ export const DEFAULT_SOLVER: Readonly<SolverSettings> = {
   beta: 0,
   stabilization: 'aerislab',
   formulation: 'acceleration',
+  coordinates: 'twist',
   erp: 0.2,
   compliance: 0,
   method: 'auto',

@@ -1,5 +1,5 @@
 // The `solver` section of a scene: time step, stabilisation, formulation, method and thresholds.
-import { DEFAULT_SOLVER, FORMULATIONS, SOLVE_METHODS, SOLVER_FIELDS, STABILIZATIONS } from './fields';
+import { COORDINATES, DEFAULT_SOLVER, FORMULATIONS, SOLVE_METHODS, SOLVER_FIELDS, STABILIZATIONS } from './fields';
 import { BAD, describe, type FieldObject, type FieldReader, type NumberChecks } from './reader';
 import type { SolverSettings } from './spec';
 
@@ -33,6 +33,8 @@ export function readSolver(r: FieldReader, top: FieldObject): SolverSettings {
   if (typeof stab === 'string') s.stabilization = stab;
   const form = r.enumeration(o, 'formulation', '`solver.formulation`', FORMULATIONS, {});
   if (typeof form === 'string') s.formulation = form;
+  const coords = r.enumeration(o, 'coordinates', '`solver.coordinates`', COORDINATES, {});
+  if (typeof coords === 'string') s.coordinates = coords;
   const method = r.enumeration(o, 'method', '`solver.method`', SOLVE_METHODS, {});
   if (typeof method === 'string') s.method = method;
   return s;

@@ -5,6 +5,8 @@ import type { Diagnostic, Mat3, Quat, Range, Vec3 } from '../types';
 
 export type Stabilization = 'aerislab' | 'baumgarte' | 'none';
 export type Formulation = 'acceleration' | 'velocity' | 'nonlinear';
+/** The generalised coordinates of a body: 6 velocity columns (v, ω), or msd-sim's 7 position columns (X, Q). */
+export type Coordinates = 'twist' | 'quaternion';
 export type SolveMethodSetting = 'auto' | 'cholesky' | 'lu' | 'lstsq';
 export type ConstraintType = 'distance' | 'ball' | 'hinge' | 'fixed' | 'slider' | 'lock' | 'universal' | 'coupler' | 'chain';
 
@@ -52,6 +54,8 @@ export interface SolverSettings {
   beta: number; // default 0
   stabilization: Stabilization; // default 'aerislab'
   formulation: Formulation; // default 'acceleration'
+  /** 'quaternion': msd-sim's Lagrange framework in q = [X, Q] per body (src/engine/msd/). Default 'twist'. */
+  coordinates: Coordinates;
   erp: number; // default 0.2 (velocity formulation)
   compliance: number; // default 0 (Σ = compliance·I added to A)
   method: SolveMethodSetting; // default 'auto'
