@@ -105,6 +105,14 @@ export function msdSnapshot(model: MsdModel, s: MsdState, step: number, t: numbe
     let cd = 0;
     for (let i = c.firstRow; i < c.firstRow + c.rows; i++) cd = Math.hypot(cd, sol.Cdot[i]);
     c.velocityViolation = cd;
+    // msd-sim's extractConstraintForces per row: force = (Jᵀλ)[0..2], torque = (Jᵀλ)[3..5] of each body
+    const lam = snap.lambda[c.firstRow];
+    for (let k = 0; k < model.bodies.length; k++) {
+      const at = (o: number): Vec3 => [0, 1, 2].map((j) => sol.J[c.firstRow * sol.n + MSD_COLS * k + o + j] * lam) as Vec3;
+      const name = model.bodies[k].name;
+      if (name === c.bodyA) [c.forceA, c.torqueA] = [at(0), at(3)];
+      else if (name === c.bodyB) [c.forceB, c.torqueB] = [at(0), at(3)];
+    }
   });
   return { snapshot: snap, solve: sol };
 }
