@@ -16,6 +16,7 @@ import {
   DEFAULT_SLIDER_AXIS,
   DEFAULT_SOLVER,
   FORMULATIONS,
+  COORDINATES,
   SCENE_FIELDS,
   SOLVE_METHODS,
   SOLVER_FIELDS,
@@ -104,6 +105,7 @@ test('enums and their descriptions match the parser', () => {
   const pairs: [Schema, readonly string[]][] = [
     [s.stabilization, STABILIZATIONS],
     [s.formulation, FORMULATIONS],
+    [s.coordinates, COORDINATES],
     [s.method, SOLVE_METHODS],
     [defs.constraint.properties.type, CONSTRAINT_TYPES],
     [defs.shape.properties.type, SHAPE_TYPES],
