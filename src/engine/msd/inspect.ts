@@ -6,6 +6,7 @@ import type { InspectResult } from '../api';
 import { analysisDiagnostics, bodyRange } from '../analysis/findings';
 import type { ParseResult } from '../scene/spec';
 import type { Diagnostic } from '../types';
+import { Codes } from '../core/codes';
 import { buildMsdModel, msdInitialState } from './model';
 import { msdSnapshot } from './system';
 
@@ -19,7 +20,13 @@ export function inspectMsd(text: string, parse: ParseResult, sorted: (d: Diagnos
   const scene = parse.scene!;
   const sm = parse.sourceMap;
   const model = buildMsdModel(scene, sm);
-  const { snapshot } = msdSnapshot(model, msdInitialState(model), 0, 0, scene.gravity);
+  const first = msdSnapshot(model, msdInitialState(model), 0, 0, scene.gravity);
+  if (!first.ok) {
+    const bad: Diagnostic = { severity: 'error', code: Codes.nonFinite, message: `Step 0 (quaternion coordinates, msd-sim's system): ${first.message}. Nothing can be analysed or run from this state; fix the bodies' values.`, range: sm.rangeOf(['solver', 'coordinates']), data: { step: 0 } };
+    const diagnostics = sorted([...parse.diagnostics, ...model.diagnostics, bad]);
+    return { parse, diagnostics, hasErrors: true };
+  }
+  const snapshot = first.snapshot;
   const analysis = analysisDiagnostics(snapshot, text, sm, { conditionWarning: scene.solver.conditionWarning, violationTolerance: scene.solver.violationTolerance });
   const rowBody = new Map(model.rows.filter((r) => r.type === 'unit-quaternion').map((r) => [r.constraint, model.bodies[r.row.kind === 'unit-quaternion' ? r.row.body : 0].spec.index]));
   for (const d of analysis) {

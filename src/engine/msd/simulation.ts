@@ -9,13 +9,11 @@ import type { SimulationResult, StepRecord, SystemSnapshot } from '../result';
 import type { SceneSpec, SourceMap } from '../scene/spec';
 import type { Diagnostic, Quat, Vec3 } from '../types';
 import { buildMsdModel, msdInitialState, type MsdModel } from './model';
-import { msdBodyInputs, msdEnergy, msdSnapshot } from './system';
+import { msdBodyInputs, msdEnergy, msdFirstUnbounded, msdSnapshot } from './system';
 import { msdSolve } from './solver';
 import { angularVelocity, bodyQuat, cloneMsdState, integrateBody, type MsdState } from './state';
 
 const CHECKPOINT = 64;
-
-const allFinite = (s: MsdState): boolean => [s.X, s.V, s.Q, s.Qdot].every((a) => a.every((x) => Number.isFinite(x) && Math.abs(x) <= 1e150));
 
 export class MsdSimulation implements SimulationApi {
   readonly model: MsdModel;
@@ -92,19 +90,22 @@ export class MsdSimulation implements SimulationApi {
       const r = this.advance(this.state);
       const step = this.history.length + 1;
       const t = step * this.scene.solver.dt;
-      if (!allFinite(this.state)) {
+      // the record's C is the violation after the step, as the engine's records; the state and its
+      // solve must stay analysable (snapshotAt) or the run stops here
+      const post = msdSolve(rows, this.state, msdBodyInputs(this.model, this.state));
+      const bad = msdFirstUnbounded(this.state, post) ?? (Array.from(r.lambda).every((x) => Math.abs(x) <= 1e150) ? undefined : 'λ');
+      if (bad) {
         this.stoppedAt = step;
         this.runDiagnostics.push({
           severity: 'error',
           code: Codes.nonFinite,
-          message: `Step ${step}: a NaN, an infinity or a value beyond ±1e150 appeared in a body's X, Ẋ, Q or Q̇ (quaternion coordinates, msd-sim's step). The run stops here; reduce dt or the gains α, β.`,
+          message: `Step ${step}: ${bad} has a NaN, an infinity or a value beyond ±1e150 (quaternion coordinates, msd-sim's step). The run stops here; reduce dt or the gains α, β.`,
           range: this.sourceMap.rangeOf(['solver', 'dt']),
           data: { step },
         });
         break;
       }
-      // the record's C is the violation after the step, as the engine's records
-      const C = msdSolve(rows, this.state, msdBodyInputs(this.model, this.state)).C;
+      const C = post.C;
       const rec: StepRecord = {
         step,
         t,
@@ -134,7 +135,10 @@ export class MsdSimulation implements SimulationApi {
 
   snapshotAt(k: number): SystemSnapshot {
     if (!(k >= 0 && k <= this.currentStep)) throw new RangeError(`step ${k} is outside 0…${this.currentStep}`);
-    const snap = msdSnapshot(this.model, this.stateAt(k), k, k * this.scene.solver.dt, this.scene.gravity).snapshot;
+    const r = msdSnapshot(this.model, this.stateAt(k), k, k * this.scene.solver.dt, this.scene.gravity);
+    // every step kept passed the same check (step), step 0 too (inspect): a failure here is a bug
+    if (!r.ok) throw new Error(`quaternion coordinates, step ${k}: ${r.message}`);
+    const snap = r.snapshot;
     snap.diagnostics = k === 0 ? [...this.model.diagnostics] : [];
     return snap;
   }

@@ -71,12 +71,26 @@ export function msdEnergy(model: MsdModel, s: MsdState, gravity: Vec3): { kineti
   return { kinetic, potential, total: kinetic + potential };
 }
 
-/** Solve and analyse the state: the snapshot every view reads, and msd-sim's own result. */
-export function msdSnapshot(model: MsdModel, s: MsdState, step: number, t: number, gravity: Vec3): { snapshot: SystemSnapshot; solve: MsdSolve } {
+const BOUND = 1e150;
+const bounded = (x: ArrayLike<number>): boolean => {
+  for (let i = 0; i < x.length; i++) if (!(Math.abs(x[i]) <= BOUND)) return false;
+  return true;
+};
+
+/** The first of the state's and the solve's quantities with a NaN, an infinity or a value beyond ±1e150. */
+export function msdFirstUnbounded(s: MsdState, sol: MsdSolve): string | undefined {
+  const named: [string, ArrayLike<number>][] = [['X', s.X], ['Ẋ', s.V], ['Q', s.Q], ['Q̇', s.Qdot], ['J', sol.J], ['F', sol.F], ['C', sol.C], ['A', sol.A], ['b', sol.b], ['λ', sol.lambda]];
+  return named.find(([, v]) => !bounded(v))?.[0];
+}
+
+/** Solve and analyse the state: the snapshot every view reads and msd-sim's own result, or what is not finite. */
+export function msdSnapshot(model: MsdModel, s: MsdState, step: number, t: number, gravity: Vec3): { ok: true; snapshot: SystemSnapshot; solve: MsdSolve } | { ok: false; message: string } {
   const sol = msdSolve(model.rows.map((r) => r.row), s, msdBodyInputs(model, s));
+  const bad = msdFirstUnbounded(s, sol);
+  if (bad) return { ok: false, message: `${bad} has a NaN, an infinity or a value beyond ±1e150` };
   const sys = msdSystem(model, sol, step, t);
   const an = analyseSystem(sys, { exactCondMaxRows: 1000, wantSpectrum: true });
-  if (!an.ok) throw new Error(`msd-sim system at step ${step}: ${an.message}`);
+  if (!an.ok) return { ok: false, message: an.message };
   const snap = snapshotOfSystem(sys, an);
   snap.stabilization = 'baumgarte';
   snap.F = sol.F;
@@ -114,5 +128,5 @@ export function msdSnapshot(model: MsdModel, s: MsdState, step: number, t: numbe
       else if (name === c.bodyB) [c.forceB, c.torqueB] = [at(0), at(3)];
     }
   });
-  return { snapshot: snap, solve: sol };
+  return { ok: true, snapshot: snap, solve: sol };
 }
