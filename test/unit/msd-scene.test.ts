@@ -139,3 +139,21 @@ test('simulate: records carry C, λ, κ and poses; snapshotAt(k) replays the run
   sim.step(3);
   assert.deepEqual(sim.records[2].poses, recs[2].poses);
 });
+
+test('extreme values in quaternion coordinates: a snapshot or CL401, never an exception or an internal error', () => {
+  const cases = [
+    { position: [1e150, 0, 0], mass: 1 },
+    { position: [1e100, 1e100, 0], mass: 1e-140 },
+    { position: [0, 0, -1], mass: 1e-150, velocity: [1e150, 0, 0] },
+    { position: [0, 0, -1], mass: 1, angularVelocity: [1e150, 1e150, 0] },
+  ];
+  for (const c of cases) {
+    const text = scene({ bodies: [{ name: 'P', inertia: [1, 1, 1], ...c }], constraints: [{ name: 'r', type: 'distance', bodyA: 'world', bodyB: 'P', length: 1 }] });
+    const out = simulateScene(text, 50);
+    const codes = out.inspect.diagnostics.map((d) => d.code);
+    assert.ok(!codes.includes(Codes.internalError), JSON.stringify(c));
+    assert.ok(out.inspect.snapshot || codes.includes(Codes.nonFinite), `${JSON.stringify(c)}: ${codes}`);
+    for (const s of out.result?.steps ?? []) assert.ok(s.C.every((x) => Number.isFinite(x)) && s.lambda.every((x) => Number.isFinite(x)));
+    if (out.simulation) out.simulation.snapshotAt(out.simulation.currentStep);
+  }
+});
