@@ -7,6 +7,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Codes, csrToDense, inspectScene, parseScene, simulateScene } from '../../src/engine';
+import { inspectJson } from '../../src/cli/json';
 
 const close = (a: number, b: number, tol = 1e-12, what = ''): void => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
 const scene = (o: Record<string, unknown>): string => JSON.stringify({ solver: { dt: 0.01, steps: 10, alpha: 10, beta: 10, coordinates: 'quaternion' }, ...o });
@@ -156,4 +157,19 @@ test('extreme values in quaternion coordinates: a snapshot or CL401, never an ex
     for (const s of out.result?.steps ?? []) assert.ok(s.C.every((x) => Number.isFinite(x)) && s.lambda.every((x) => Number.isFinite(x)));
     if (out.simulation) out.simulation.snapshotAt(out.simulation.currentStep);
   }
+});
+
+test('inspect --json in quaternion coordinates: producer msd-sim, the 7 column labels, J, A, λ, κ and rank', () => {
+  const r = inspectScene(readFileSync('examples/msd-tether.scene.json', 'utf8'));
+  const j = JSON.parse(inspectJson(r.snapshot, r.diagnostics));
+  assert.deepEqual(j.producer, { kind: 'engine', name: 'msd-sim', method: 'llt' });
+  assert.deepEqual(j.columns, ['Cube.x', 'Cube.y', 'Cube.z', 'Cube.qw', 'Cube.qx', 'Cube.qy', 'Cube.qz']);
+  assert.deepEqual(j.bodies, []);
+  assert.deepEqual(j.rows, [{ constraint: 'Cube unit quaternion', row: 0 }, { constraint: 'tether', row: 0 }]);
+  assert.deepEqual(j.J, [[0, 0, 0, 2, 0, 0, 0], [10, 0, 0, 0, 0, 0, 0]]);
+  assert.equal(j.Minv.length, 7);
+  assert.equal(j.rank.J, 2);
+  assert.equal(j.method, 'cholesky');
+  close(j.cond.A, 10 / 2.4, 1e-12, 'κ');
+  assert.deepEqual(j.lambda.map(Math.abs), [0, 0]);
 });
