@@ -133,8 +133,14 @@ test('simulate: records carry C, λ, κ and poses; snapshotAt(k) replays the run
     close(snap.C[1], recs[k - 1].C[1], 1e-15, `C at ${k}`);
     close(Math.sqrt(snap.C[1] + 25), Math.hypot(pose[0], pose[1], pose[2]), 1e-12, `|X| at ${k}`);
   }
-  // msd-sim's b has no −J̇·q̇: the tether drifts outwards as the cube swings (2|Ẋ|² is left out)
+  // msd-sim's b has no −J̇·q̇: the tether drifts outwards as the cube swings (2|Ẋ|² is left out),
+  // reported once (CL402) on the tether, never on the unit quaternion the normalisation holds
   assert.ok(recs[149].C[1] > 1, `C = ${recs[149].C[1]}`);
+  const drift = out.result!.diagnostics.filter((d) => d.code === Codes.drift);
+  assert.equal(drift.length, 1);
+  assert.equal(drift[0].data?.constraint, 'tether');
+  const first = recs.findIndex((r) => r.C[1] > 1e-3);
+  assert.equal(drift[0].data?.step, first + 1);
   sim.reset();
   assert.equal(sim.currentStep, 0);
   sim.step(3);

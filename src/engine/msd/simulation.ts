@@ -5,6 +5,8 @@
 // is deterministic), so a long run keeps few states.
 import type { SimulationApi } from '../api';
 import { Codes } from '../core/codes';
+import { formatNumber } from '../core/format';
+import { bodyRange, constraintRange } from '../analysis/findings';
 import type { SimulationResult, StepRecord, SystemSnapshot } from '../result';
 import type { SceneSpec, SourceMap } from '../scene/spec';
 import type { Diagnostic, Quat, Vec3 } from '../types';
@@ -22,6 +24,9 @@ export class MsdSimulation implements SimulationApi {
   private readonly history: StepRecord[] = [];
   private readonly runDiagnostics: Diagnostic[] = [];
   private stoppedAt: number | undefined;
+  /** |C| per row at step 0, and the rows already reported as drifting (CL402). */
+  private readonly initialViolation: Float64Array;
+  private readonly drifted = new Set<number>();
 
   constructor(
     readonly scene: SceneSpec,
@@ -30,6 +35,14 @@ export class MsdSimulation implements SimulationApi {
     this.model = buildMsdModel(scene, sourceMap);
     this.state = msdInitialState(this.model);
     this.checkpoints.push(cloneMsdState(this.state));
+    this.initialViolation = Float64Array.from(
+      msdSolve(
+        this.model.rows.map((r) => r.row),
+        this.state,
+        msdBodyInputs(this.model, this.state),
+      ).C,
+      Math.abs,
+    );
   }
 
   get currentStep(): number {
@@ -49,6 +62,7 @@ export class MsdSimulation implements SimulationApi {
     this.history.length = 0;
     this.runDiagnostics.length = 0;
     this.stoppedAt = undefined;
+    this.drifted.clear();
     this.state = cloneMsdState(this.checkpoints[0]);
     this.checkpoints.length = 1;
   }
@@ -118,11 +132,31 @@ export class MsdSimulation implements SimulationApi {
         method: r.converged ? (rows.length ? 'cholesky' : 'none') : 'none',
         poses: this.poses(this.state),
       };
+      this.reportDrift(rec);
       this.history.push(rec);
       out.push(rec);
       if (step % CHECKPOINT === 0) this.checkpoints.push(cloneMsdState(this.state));
     }
     return out;
+  }
+
+  /** CL402 once per constraint whose |C| passes max(solver.driftTolerance, 10·|C₀|), as the engine's runs. */
+  private reportDrift(rec: StepRecord): void {
+    const s = this.scene.solver;
+    this.model.rows.forEach((info, i) => {
+      const tol = Math.max(s.driftTolerance, 10 * this.initialViolation[i]);
+      const v = rec.C[i];
+      if (!(v > tol) || this.drifted.has(i)) return;
+      this.drifted.add(i);
+      const body = info.fileIndex < 0 ? this.model.bodies[info.row.kind === 'unit-quaternion' ? info.row.body : 0].spec.index : -1;
+      this.runDiagnostics.push({
+        severity: 'warning',
+        code: Codes.drift,
+        message: `Constraint \`${info.constraint}\` drifted: |C| = ${formatNumber(v)} at step ${rec.step} (t = ${formatNumber(rec.t)} s), above max(solver.driftTolerance = ${formatNumber(tol)}, 10·‖C₀‖). In quaternion coordinates b = −J·M⁻¹·F − α·C − β·Ċ has no −J̇·q̇ (msd-sim's ConstraintSolver): increase \`alpha\`/\`beta\` or reduce \`dt\`.`,
+        range: body >= 0 ? bodyRange(this.sourceMap, body) : constraintRange(this.sourceMap, info.fileIndex),
+        data: { constraint: info.constraint, constraintIndex: info.fileIndex, step: rec.step, violation: v },
+      });
+    });
   }
 
   /** The state after step k, replayed from the checkpoint before it. */
