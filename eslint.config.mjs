@@ -35,6 +35,8 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/finite-contacts.test.ts',
   'test/unit/forces.test.ts',
   'test/unit/linalg-block.test.ts',
+  // msd-sim's constraints, solver and step in quaternion coordinates, checked against MSD-CPP's own tests.
+  'test/unit/msd-quaternion.test.ts',
   'test/unit/linalg-cholesky.test.ts',
   'test/unit/linalg-condest.test.ts',
   'test/unit/linalg-dense.test.ts',

@@ -1,5 +1,5 @@
 // Builds the PanelModel (protocol.ts) from engine output: shared by the extension host, the CLI report and tests.
-import type { Diagnostic, InspectResult, Simulation, ShapeSpec, SceneSpec } from './engine';
+import type { Diagnostic, InspectResult, SimulationApi, ShapeSpec, SceneSpec } from './engine';
 import type { PanelModel } from './protocol';
 
 /** What the extension host decides for its panel (a report takes the scene's own). */
@@ -18,7 +18,7 @@ interface PanelModelOptions {
 }
 
 /** All diagnostics of an inspection and of its run so far (each once). */
-function sceneDiagnostics(inspect: InspectResult, sim?: Simulation): Diagnostic[] {
+function sceneDiagnostics(inspect: InspectResult, sim?: SimulationApi): Diagnostic[] {
   return [...inspect.diagnostics, ...(sim?.diagnostics ?? []).filter((d) => !inspect.diagnostics.includes(d))];
 }
 
@@ -52,7 +52,7 @@ export function sceneGeometry(scene: SceneSpec): Pick<PanelModel, 'sceneBodies' 
   };
 }
 
-export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: Simulation, step?: number, opts: PanelModelOptions = {}): PanelModel | undefined {
+export function buildPanelModel(fileName: string, inspect: InspectResult, sim?: SimulationApi, step?: number, opts: PanelModelOptions = {}): PanelModel | undefined {
   const scene = inspect.parse.scene;
   if (!scene || !inspect.snapshot) return undefined;
   const history = sim && opts.history !== false ? sim.records.slice() : [];

@@ -110,7 +110,10 @@ function constraintBlocks(s: SystemSnapshot, n: number): number[] {
   return [...set].sort((a, b) => a - b);
 }
 
-const bodyBlocks = (cols: number): number[] => Array.from({ length: Math.ceil(cols / 6) }, (_, k) => k * 6);
+const bodyBlocks = (cols: number, size = 6): number[] => Array.from({ length: Math.ceil(cols / size) }, (_, k) => k * size);
+
+/** msd-sim's quaternion coordinates (`solver.coordinates: "quaternion"`): 7 position columns per body, x … qz. */
+const quaternionCoordinates = (s: SystemSnapshot): boolean => s.producer?.name === 'msd-sim';
 
 function redundancy(s: SystemSnapshot): { red: Set<number>; dep: Set<number> } {
   const red = new Set<number>();
@@ -207,13 +210,14 @@ export function matricesOf(s: SystemSnapshot): MatrixSource[] {
   while (rowLabels.length < nRows) rowLabels.push(`r${rowLabels.length}`);
   const rc = rowConstraintMap(s);
   const rb = constraintBlocks(s, nRows);
-  const cb = bodyBlocks(nCols);
+  const quat = quaternionCoordinates(s);
+  const cb = bodyBlocks(nCols, quat ? 7 : 6);
   const { red, dep } = redundancy(s);
   const velocity = s.formulation === 'velocity';
   const out: MatrixSource[] = [];
 
   out.push(
-    fromCsr('J', 'J', `Constraint Jacobian: ${nRows} rows × ${nCols} body velocity coordinates`, s.J, {
+    fromCsr('J', 'J', `Constraint Jacobian: ${nRows} rows × ${nCols} ${quat ? 'position coordinates (x y z qw qx qy qz per body), J = ∂C/∂q' : 'body velocity coordinates'}`, s.J, {
       rowLabels,
       colLabels,
       rowBlocks: rb,
@@ -240,7 +244,7 @@ export function matricesOf(s: SystemSnapshot): MatrixSource[] {
     );
   }
   out.push(
-    fromCsr('Minv', 'M⁻¹', s.Minv ? `Inverse mass matrix in joint space: ${s.Minv.rows} × ${s.Minv.cols}` : `Inverse mass matrix: block diagonal, one 6×6 block per body (${s.bodies.length} bodies)`, s.Minv ?? blockDiagonalCsr(s.MinvBlocks, 6), {
+    fromCsr('Minv', 'M⁻¹', quat && s.Minv ? `Inverse mass matrix as msd-sim builds it: one 7×7 block per body, ${s.Minv.rows} × ${s.Minv.cols}` : s.Minv ? `Inverse mass matrix in joint space: ${s.Minv.rows} × ${s.Minv.cols}` : `Inverse mass matrix: block diagonal, one 6×6 block per body (${s.bodies.length} bodies)`, s.Minv ?? blockDiagonalCsr(s.MinvBlocks, 6), {
       rowLabels: colLabels,
       colLabels,
       rowBlocks: cb,

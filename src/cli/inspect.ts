@@ -67,9 +67,12 @@ export function printInspect(file: string, snap: SystemSnapshot | undefined, dia
   const cl = snap.columnLabels;
   const s = (x: string) => safeText(x);
   const fixed = snap.bodyStates.filter((b) => b.fixed).map((b) => s(b.name));
-  print(`Bodies: ${snap.bodies.length} owning columns (${snap.rank.dofs} DOFs)${fixed.length ? `, fixed: ${listed(fixed)}` : ''}`);
+  // msd-sim's quaternion coordinates: 7 position columns per moving body, its own b
+  const msd = snap.producer?.name === 'msd-sim';
+  if (msd) print(`Bodies: ${snap.J.cols / 7} owning columns (${snap.rank.dofs} DOFs: x, y, z, qw, qx, qy, qz per body; quaternion coordinates, msd-sim)`);
+  else print(`Bodies: ${snap.bodies.length} owning columns (${snap.rank.dofs} DOFs)${fixed.length ? `, fixed: ${listed(fixed)}` : ''}`);
   print(`Constraints: ${snap.constraints.length} (${snap.rank.rows} rows)${snap.constraints.length ? `: ${listed(snap.constraints.map((c) => `${s(c.name)} [${s(c.type)}, ${s(c.bodyA)}–${s(c.bodyB)}]`))}` : `: ${WORDS.noConstraints}`}`);
-  print(`Formulation: ${snap.formulation}, stabilization: ${snap.stabilization}`);
+  print(msd ? 'Formulation: msd-sim ConstraintSolver, b = −J·M⁻¹·F − α·C − β·Ċ, LLT' : `Formulation: ${snap.formulation}, stabilization: ${snap.stabilization}`);
   if (snap.integrator) print(integratorLine(snap.integrator));
   const dr = snap.drives;
   if (dr) {
@@ -115,7 +118,8 @@ export function printInspect(file: string, snap: SystemSnapshot | undefined, dia
     for (const c of snap.constraints) {
       print(`  ${s(c.name)} [${c.status}] |C| = ${formatNumber(c.violation)}  λ = [${c.lambda.map((x) => formatNumber(x, 12)).join(', ')}]`);
       print(`    on ${s(c.bodyA)}: F = ${v3(c.forceA)} ${UNITS.force}, τ = ${v3(c.torqueA)} ${UNITS.torque}`);
-      print(`    on ${s(c.bodyB)}: F = ${v3(c.forceB)} ${UNITS.force}, τ = ${v3(c.torqueB)} ${UNITS.torque}`);
+      // a unit-quaternion row has one body
+      if (c.bodyB) print(`    on ${s(c.bodyB)}: F = ${v3(c.forceB)} ${UNITS.force}, τ = ${v3(c.torqueB)} ${UNITS.torque}`);
     }
     print();
   }

@@ -27,6 +27,8 @@ export function inspectJson(snap: SystemSnapshot | undefined, diagnostics: reado
     Minv: matrixJson(snap.Minv ?? blockDiagonalCsr(snap.MinvBlocks, 6, true)),
     ...(snap.M ? { M: matrixJson(snap.M) } : {}),
     ...(snap.producer ? { producer: snap.producer } : {}),
+    // quaternion coordinates: the 7 columns per body are not the bodies' 6, so they are named
+    ...(snap.producer?.name === 'msd-sim' ? { columns: snap.columnLabels } : {}),
     J: matrixJson(snap.J),
     ...(snap.A ? { A: matrixJson(snap.A) } : {}),
     ...(snap.omitted ? { omitted: snap.omitted } : {}),

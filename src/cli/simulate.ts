@@ -12,7 +12,7 @@ export function printSimulate(file: string, sim: SimulateOutput, csvPath: string
   if (!res || !sim.simulation) return;
   const steps = res.steps;
   const last = steps[steps.length - 1];
-  const names = sim.simulation.world.constraints.map((c) => safeText(c.spec.name));
+  const names = (inspect.snapshot?.constraints ?? []).map((c) => safeText(c.name));
   const rows = inspect.snapshot?.rank.rows ?? names.length;
   print(`Ran ${steps.length} steps of ${formatTime(inspect.parse.scene!.solver.dt)} (t = ${formatTime(last?.t ?? 0)})${res.stoppedAt ? `, stopped at step ${res.stoppedAt}` : ''}${res.historyFullAt !== undefined ? ', stopped there: the history is full (CL405)' : ''}.`);
   if (inspect.snapshot?.integrator) print(integratorLine(inspect.snapshot.integrator));

@@ -29,7 +29,7 @@ export type {
 } from './scene/spec';
 
 // The pipeline (inspect step 0, run N steps) and the stepping simulation with its history.
-export { inspectScene, inspectParsed, simulateScene, simulateInspected, internalError, type RunOptions, type SimulateOutput } from './pipeline';
+export { inspectScene, inspectParsed, simulateScene, simulateInspected, createSimulation, internalError, type RunOptions, type SimulateOutput } from './pipeline';
 export { Simulation, type SimulationOptions } from './stepping/simulation';
 export type { InspectOptions, InspectResult, SimulationApi } from './api';
 export { stepWithinBudget, type TimeBudget } from './guards/budget';

@@ -15,6 +15,10 @@ import { formatCount, resolveLimits } from './core/inputLimits';
 import { firstLineRange, stepsLimitDiagnostic } from './scene/limits';
 import type { ParseResult } from './scene/spec';
 import { Simulation, type SimulationOptions } from './stepping/simulation';
+import { inspectMsd } from './msd/inspect';
+import { MsdSimulation } from './msd/simulation';
+import type { SceneSpec, SourceMap } from './scene/spec';
+import type { SimulationApi } from './api';
 import { solveSystem } from './kkt/kkt';
 import type { Diagnostic } from './types';
 import { contactMode, ContactStepper, NO_WARM } from './contact/stepContacts';
@@ -58,6 +62,7 @@ export function inspectParsed(text: string, parse: ParseResult, opts: InspectOpt
   const timer = new PhaseTimer(opts.budget, started);
   if (started !== undefined) timer.mark('parsing');
   try {
+    if (parse.scene.solver.coordinates === 'quaternion') return inspectMsd(text, parse, sortDiagnostics);
     const world = buildWorld(parse.scene);
     const states = parse.scene.bodies.map(initialState);
     const asm = assemble(world, states);
@@ -102,7 +107,12 @@ export function inspectParsed(text: string, parse: ParseResult, opts: InspectOpt
 export interface SimulateOutput {
   inspect: InspectResult;
   result?: SimulationResult;
-  simulation?: Simulation;
+  simulation?: SimulationApi;
+}
+
+/** The run of a scene: the engine's own, or msd-sim's in quaternion coordinates (`solver.coordinates`). */
+export function createSimulation(scene: SceneSpec, sourceMap: SourceMap, opts: SimulationOptions = {}): SimulationApi {
+  return scene.solver.coordinates === 'quaternion' ? new MsdSimulation(scene, sourceMap) : new Simulation(scene, sourceMap, opts);
 }
 
 /** Inspect, then run `steps` steps (default: the scene's `solver.steps`), at most the steps limit (CL010). */
@@ -119,7 +129,7 @@ export function simulateInspected(inspect: InspectResult, steps?: number, onProg
   // nothing can be simulated from an initial state with NaN, ∞ or values beyond ±1e150 (reported at step 0)
   if (!scene || !inspect.snapshot || inspect.diagnostics.some(isInitialFinding)) return { inspect };
   try {
-    const sim = new Simulation(scene, inspect.parse.sourceMap, opts);
+    const sim = createSimulation(scene, inspect.parse.sourceMap, opts);
     const lim = resolveLimits(opts.limits);
     let total = steps ?? scene.solver.steps;
     const tooLong = steps !== undefined ? stepsLimitDiagnostic(steps, lim, firstLineRange(inspect.parse.sourceMap.text ?? ''), `The run of ${formatCount(steps)} steps asked for`) : undefined;

@@ -2,18 +2,18 @@
 // steps (`snapshotAt`) off the extension host's thread for large scenes. One request at a time;
 // the host drops stale results and terminates the worker to cancel a long stale computation.
 import { parentPort } from 'node:worker_threads';
-import { inspectScene, parseScene, Simulation } from '../engine';
+import { createSimulation, inspectScene, parseScene, type SimulationApi } from '../engine';
 import { sourceMapSeed } from './logic/lazySourceMap';
 import { Lru, isWorkerRequest, type WorkerRequest, type WorkerResponse } from './logic/workerProtocol';
 
 /** Replica simulations: key → the version they were built for. */
-const replicas = new Lru<string, { version: number; sim: Simulation | undefined }>(3);
+const replicas = new Lru<string, { version: number; sim: SimulationApi | undefined }>(3);
 
-function replica(key: string, version: number, text: string): Simulation | undefined {
+function replica(key: string, version: number, text: string): SimulationApi | undefined {
   const r = replicas.get(key);
   if (r && r.version === version) return r.sim;
   const parse = parseScene(text);
-  const sim = parse.scene ? new Simulation(parse.scene, parse.sourceMap) : undefined;
+  const sim = parse.scene ? createSimulation(parse.scene, parse.sourceMap) : undefined;
   replicas.set(key, { version, sim });
   return sim;
 }

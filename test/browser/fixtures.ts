@@ -1,7 +1,7 @@
 // PanelModels built from the real engine on the example scenes, for the browser tests.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectScene, Simulation } from '../../src/engine';
+import { createSimulation, inspectScene } from '../../src/engine';
 import { sceneGeometry } from '../../src/panelModel';
 import type { PanelModel, SystemSnapshot } from '../../src/protocol';
 
@@ -25,7 +25,7 @@ export function fixtureFromText(file: string, text: string, steps?: number): Fix
   const inspect = inspectScene(text);
   const scene = inspect.parse.scene;
   if (!scene || !inspect.snapshot) throw new Error(`fixture ${name}: the scene could not be analysed`);
-  const sim = new Simulation(scene, inspect.parse.sourceMap);
+  const sim = createSimulation(scene, inspect.parse.sourceMap);
   const n = steps ?? Math.min(scene.solver.steps, 200);
   sim.step(n);
   const cache = new Map<number, SystemSnapshot>();

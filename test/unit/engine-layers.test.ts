@@ -35,6 +35,7 @@ export const ENGINE_LAYERS: readonly string[] = [
   'guards', // non-finite values and divergence: when a run goes bad, and why
   'api.ts', // the pipeline's and the simulation's contracts
   'stepping', // the stepping simulation and its history
+  'msd', // msd-sim's Lagrange framework in quaternion coordinates q = [X, Q]: its system, step and run
   'pipeline.ts', // inspect step 0, run N steps
   'index.ts', // the door
 ];

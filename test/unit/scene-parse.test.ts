@@ -113,6 +113,7 @@ test('minimal scene: every default filled in', () => {
     beta: 0,
     stabilization: 'aerislab',
     formulation: 'acceleration',
+    coordinates: 'twist',
     erp: 0.2,
     compliance: 0,
     method: 'auto',

@@ -73,8 +73,12 @@ export function createHeader(ctx: CardContext): HTMLElement {
       // the integrator that runs, and the source model's when it asked for another (its difference on hover)
       const integ = snap.integrator;
       const integText = integ ? ` · ${integ.runs}${integ.requested && integ.difference ? ` (the model asks for ${integ.requested})` : ''}` : '';
+      // msd-sim's Lagrange framework (quaternion coordinates): 7 position columns per body and its own b
+      const msd = snap.producer?.name === 'msd-sim';
+      const moving = msd ? snap.J.cols / 7 : snap.bodies.length;
+      const how = msd ? 'quaternion coordinates (msd-sim) · b = −J·M⁻¹·F − α·C − β·Ċ' : `${snap.formulation} formulation · ${snap.stabilization} stabilisation`;
       if (m.trace) subtitle.textContent = `trace of ${snap.producer?.name ?? 'a solver'} · ${plural(snap.rank.rows, 'row')} on ${plural(snap.rank.dofs, 'DOF')} · ${plural(m.trace.steps.length, 'step')}`;
-      else subtitle.textContent = `${snap.formulation} formulation · ${snap.stabilization} stabilisation · dt = ${fmt(m.dt)} s${integText} · ${plural(snap.bodies.length, 'moving body', 'moving bodies')}, ${plural(snap.constraints.length, 'constraint')}`;
+      else subtitle.textContent = `${how} · dt = ${fmt(m.dt)} s${integText} · ${plural(moving, 'moving body', 'moving bodies')}, ${plural(snap.constraints.length, 'constraint')}`;
       subtitle.title = integ?.difference ?? '';
       clear(stats);
       const stat = (label: string, value: string | Node, opts: { cls?: string; title?: string; id?: string } = {}): void => {
@@ -95,7 +99,7 @@ export function createHeader(ctx: CardContext): HTMLElement {
       });
       const deficient = snap.rank.J < snap.rank.rows;
       stat('rank J', `${snap.rank.J} / ${snap.rank.rows} rows`, { id: 'rank', cls: deficient ? 'cl-warn' : '', title: deficient ? `${snap.rank.rows - snap.rank.J} dependent row(s): see Redundancy` : 'Full row rank' });
-      stat('DOFs', String(snap.rank.dofs), { id: 'dofs', title: 'Velocity coordinates of the moving bodies (6 per body)' });
+      stat('DOFs', String(snap.rank.dofs), { id: 'dofs', title: msd ? 'Position coordinates x, y, z, qw, qx, qy, qz of the moving bodies (7 per body)' : 'Velocity coordinates of the moving bodies (6 per body)' });
       const n = problemCounts(panelProblems(m).diagnostics);
       const probs = h(
         'span',

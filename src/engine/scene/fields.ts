@@ -17,6 +17,7 @@ export const SOLVER_FIELDS = [
   'stabilization',
   'formulation',
   'integrator',
+  'coordinates',
   'erp',
   'compliance',
   'method',
@@ -95,6 +96,7 @@ export const STABILIZATIONS = ['aerislab', 'aerislab-oscillator', 'baumgarte', '
 export const FORMULATIONS = ['acceleration', 'velocity', 'nonlinear'] as const;
 /** Time stepping of the velocity formulation: semi-implicit Euler, or Solfec's midpoint step. */
 export const INTEGRATORS = ['euler', 'midpoint'] as const;
+export const COORDINATES = ['twist', 'quaternion'] as const;
 export const SOLVE_METHODS = ['auto', 'cholesky', 'lu', 'lstsq'] as const;
 
 export const WORLD = 'world';
@@ -113,6 +115,7 @@ export const DEFAULT_SOLVER: Readonly<SolverSettings> = {
   stabilization: 'aerislab',
   formulation: 'acceleration',
   integrator: 'euler',
+  coordinates: 'twist',
   erp: 0.2,
   compliance: 0,
   method: 'auto',

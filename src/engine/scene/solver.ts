@@ -1,6 +1,6 @@
 // The `solver` section of a scene: time step, stabilisation, formulation, method and thresholds.
 import { Codes } from '../core/codes';
-import { DEFAULT_SOLVER, FORMULATIONS, INTEGRATORS, SOLVE_METHODS, SOLVER_FIELDS, STABILIZATIONS } from './fields';
+import { COORDINATES, DEFAULT_SOLVER, FORMULATIONS, INTEGRATORS, SOLVE_METHODS, SOLVER_FIELDS, STABILIZATIONS } from './fields';
 import { BAD, describe, type FieldObject, type FieldReader, type NumberChecks } from './reader';
 import type { SolverSettings } from './spec';
 
@@ -46,6 +46,8 @@ export function readSolver(r: FieldReader, top: FieldObject): SolverSettings {
       integratorNode,
       { path: ['solver', 'integrator'], requested: 'midpoint', formulation: s.formulation },
     );
+  const coords = r.enumeration(o, 'coordinates', '`solver.coordinates`', COORDINATES, {});
+  if (typeof coords === 'string') s.coordinates = coords;
   const method = r.enumeration(o, 'method', '`solver.method`', SOLVE_METHODS, {});
   if (typeof method === 'string') s.method = method;
   return s;

@@ -7,6 +7,8 @@ export type Stabilization = 'aerislab' | 'aerislab-oscillator' | 'baumgarte' | '
 /** Velocity formulation: semi-implicit Euler, or Solfec's midpoint step (stepping/midpoint.ts). */
 export type TimeIntegrator = 'euler' | 'midpoint';
 export type Formulation = 'acceleration' | 'velocity' | 'nonlinear';
+/** The generalised coordinates of a body: 6 velocity columns (v, ω), or msd-sim's 7 position columns (X, Q). */
+export type Coordinates = 'twist' | 'quaternion';
 export type SolveMethodSetting = 'auto' | 'cholesky' | 'lu' | 'lstsq';
 export type ConstraintType = 'distance' | 'ball' | 'hinge' | 'fixed' | 'slider' | 'lock' | 'universal' | 'coupler' | 'chain';
 
@@ -55,6 +57,8 @@ export interface SolverSettings {
   stabilization: Stabilization; // default 'aerislab'
   formulation: Formulation; // default 'acceleration'
   integrator: TimeIntegrator; // default 'euler' (velocity formulation: 'midpoint' is Solfec's step)
+  /** 'quaternion': msd-sim's Lagrange framework in q = [X, Q] per body (src/engine/msd/). Default 'twist'. */
+  coordinates: Coordinates;
   erp: number; // default 0.2 (velocity formulation)
   compliance: number; // default 0 (Σ = compliance·I added to A)
   method: SolveMethodSetting; // default 'auto'

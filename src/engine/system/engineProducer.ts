@@ -19,7 +19,8 @@ export function systemOfSnapshot(snap: SystemSnapshot, name = 'engine'): Constra
     dofLabels: snap.columnLabels,
     rows,
     J: snap.J,
-    mass: { kind: 'blocks', blockSize: 6, Minv },
+    // a producer's general M⁻¹ (quaternion coordinates: 7×7 blocks) where the snapshot has one
+    mass: snap.Minv ? { kind: 'Minv', matrix: snap.Minv } : { kind: 'blocks', blockSize: 6, Minv },
     lambda: snap.lambda,
     b: snap.b,
     ...(snap.compliance > 0 ? { R: new Float64Array(m).fill(snap.compliance) } : {}),

@@ -4,7 +4,7 @@
 // never blocks the extension host for more than about one budget plus one step, a slow machine
 // plays slower instead of falling behind, and `stop()` takes effect before the next step.
 // Pure: no vscode; timers injectable (test/unit/extension-playloop.test.ts).
-import type { Simulation } from '../../engine';
+import type { SimulationApi } from '../../engine';
 import { realTimers, type Timers } from './schedule';
 import type { RunHandle, SceneState, SceneStore } from './sceneStore';
 import type { SceneUri } from './uri';
@@ -121,7 +121,7 @@ interface PlaySceneOptions {
  * scene idle: Pause, Reset, an edit, closing the document), steps its simulation through the loop
  * and tells the store after every tick. Returns the run's handle.
  */
-export function playScene<U extends SceneUri>(store: SceneStore<U>, s: SceneState<U>, sim: Simulation, o: PlaySceneOptions): RunHandle {
+export function playScene<U extends SceneUri>(store: SceneStore<U>, s: SceneState<U>, sim: SimulationApi, o: PlaySceneOptions): RunHandle {
   const loop = new PlayLoop({
     rate: o.rate,
     timers: o.timers,

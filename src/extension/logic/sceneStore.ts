@@ -3,7 +3,7 @@
 // it through the store's named transitions, each of which fires its event here: inspected,
 // invalidated, stepped, shown, reset, running, closed. Pure: no vscode at run time (the document
 // tracking lives in ../scenes.ts, which extends this class), so the transitions are unit-tested.
-import { Simulation } from '../../engine';
+import { createSimulation, type SimulationApi } from '../../engine';
 import type { Diagnostic, InspectResult, SceneSpec, SystemSnapshot } from '../../engine';
 import type { Log } from '../analyzer';
 import { Disposable } from '../dispose';
@@ -40,7 +40,7 @@ export interface SceneEvent<U extends SceneUri = SceneUri> {
 export interface RunHandle {
   readonly kind: 'run' | 'play';
   /** The simulation it steps. */
-  readonly sim: Simulation;
+  readonly sim: SimulationApi;
   cancel(): void;
 }
 
@@ -57,7 +57,7 @@ export interface SceneState<U extends SceneUri = SceneUri> {
   readonly text: string | undefined;
   readonly generation: number;
   /** The simulation of the latest result (created on first use, dropped when the text changes). */
-  readonly sim: Simulation | undefined;
+  readonly sim: SimulationApi | undefined;
   readonly run: RunHandle | undefined;
   readonly running: boolean;
   /** The step the inspector shows when it is not the current one (Go to Step, a chart click). */
@@ -74,7 +74,7 @@ export interface ReadyScene<U extends SceneUri = SceneUri> {
   readonly result: InspectResult;
   readonly scene: SceneSpec;
   readonly snapshot: SystemSnapshot;
-  readonly sim: Simulation;
+  readonly sim: SimulationApi;
 }
 
 class Scene<U extends SceneUri> implements SceneState<U> {
@@ -87,7 +87,7 @@ class Scene<U extends SceneUri> implements SceneState<U> {
   generation = 0;
   /** Version being analysed right now, if any. */
   inFlightVersion: number | undefined;
-  sim: Simulation | undefined;
+  sim: SimulationApi | undefined;
   /** Run diagnostics already published (to republish only when they change). */
   publishedSimDiagnostics = 0;
   run: RunHandle | undefined;
@@ -250,13 +250,13 @@ export class SceneStore<U extends SceneUri = SceneUri> extends Disposable {
   // ---- simulation ---------------------------------------------------------------------------
 
   /** The scene's simulation for its latest result, created on first use. */
-  simulation(s: SceneState<U>): Simulation | undefined {
+  simulation(s: SceneState<U>): SimulationApi | undefined {
     const m = this.own(s);
     if (m.sim) return m.sim;
     const r = m.result;
     if (!r?.parse.scene || !r.snapshot) return undefined;
     try {
-      m.sim = new Simulation(r.parse.scene, r.parse.sourceMap);
+      m.sim = createSimulation(r.parse.scene, r.parse.sourceMap);
     } catch (e) {
       this.log.error(`cannot create the simulation of ${m.key}: ${errorMessage(e)}`);
       return undefined;
