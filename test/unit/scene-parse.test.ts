@@ -114,6 +114,7 @@ test('minimal scene: every default filled in', () => {
     stabilization: 'aerislab',
     formulation: 'acceleration',
     coordinates: 'twist',
+    integrator: 'euler',
     erp: 0.2,
     compliance: 0,
     method: 'auto',
