@@ -114,7 +114,7 @@ export class MujocoRunner extends Disposable implements vscode.Disposable {
       });
       this.panels.set(key, panel);
       panel.onDidDispose(() => this.panels.delete(key));
-    }
+    } else panel.reveal(undefined, true);
     const w = panel.webview;
     panel.webview.html = renderPanelHtml({
       cspSource: w.cspSource,
