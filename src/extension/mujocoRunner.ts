@@ -1,19 +1,19 @@
 // MuJoCo as the solver of an MJCF or URDF model in the editor: `Run with MuJoCo` (and Run N Steps on
 // a model when `constraintLens.import.solver` is "mujoco") runs N mj_steps in a worker thread (the
 // WebAssembly never runs on the extension host's thread), publishes MuJoCo's diagnostics (CL701 …) in
-// the Problems panel on the XML lines, and shows MuJoCo's run in a read-only inspector: the panel in
-// its report mode, with MuJoCo's system at the steps embedded (J, M⁻¹, A with row and DOF labels),
-// λ and violation per named element, energy and κ over the run.
+// the Problems panel on the XML lines, and shows MuJoCo's run in an inspector of its own: the panel
+// fed the run's model (MuJoCo's system at the steps embedded: J, M⁻¹, A with row and DOF labels;
+// λ and violation per named element, energy and κ over the run), its Run button running MuJoCo again.
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import type { Diagnostic } from '../engine';
-import { encodeForJson, type PanelModel } from '../protocol';
+import { isWebviewMessage, type HostMessage, type PanelModel } from '../protocol';
 import { renderPanelHtml } from '../panelHtml';
 import { toVsDiagnostic } from './diagnostics';
 import { Disposable } from './dispose';
 import { toPlainDiagnostic } from './logic/diagnostics';
 import { isMujocoWorkerResponse, type MujocoWorkerRequest, type MujocoWorkerResponse } from './logic/mujocoWorkerProtocol';
-import { makeNonce } from './util';
+import { makeNonce, toVsRange } from './util';
 
 /** What a run gives its caller (the command's result; the e2e test reads it). */
 export interface MujocoRunResult {
@@ -28,6 +28,8 @@ export class MujocoRunner extends Disposable implements vscode.Disposable {
   private readonly pending = new Map<number, (r: MujocoWorkerResponse) => void>();
   private readonly collection: vscode.DiagnosticCollection;
   private readonly panels = new Map<string, vscode.WebviewPanel>();
+  /** The run each open inspector shows. */
+  private readonly models = new Map<string, PanelModel>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -103,27 +105,61 @@ export class MujocoRunner extends Disposable implements vscode.Disposable {
     );
   }
 
-  /** The run in a read-only inspector beside the editor (one per model, replaced by the next run). */
+  /**
+   * The run in an inspector beside the editor (one per model, replaced by the next run). The model
+   * reaches the panel as a message when it says `ready` (as the engine's inspector gets its own);
+   * a step the panel asks for is answered with the nearest embedded snapshot at or before it; its
+   * Run button runs MuJoCo again; its diagnostics reveal their XML line.
+   */
   private show(uri: vscode.Uri, model: PanelModel): void {
     const key = uri.toString();
-    let panel = this.panels.get(key);
-    if (!panel) {
-      panel = vscode.window.createWebviewPanel('constraintLens.mujocoRun', `MuJoCo: ${model.fileName}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+    const existing = this.panels.get(key);
+    const panel =
+      existing ??
+      vscode.window.createWebviewPanel('constraintLens.mujocoRun', `MuJoCo: ${model.fileName}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
         enableScripts: true,
+        retainContextWhenHidden: true,
         localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')],
       });
-      this.panels.set(key, panel);
-      panel.onDidDispose(() => this.panels.delete(key));
-    } else panel.reveal(undefined, true);
+    this.models.set(key, model);
+    if (existing) {
+      existing.reveal(undefined, true);
+      void existing.webview.postMessage({ type: 'model', model } satisfies HostMessage);
+      return;
+    }
+    this.panels.set(key, panel);
+    const sub = panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(uri, panel, m));
+    panel.onDidDispose(() => {
+      sub.dispose();
+      this.panels.delete(key);
+      this.models.delete(key);
+    });
     const w = panel.webview;
-    panel.webview.html = renderPanelHtml({
+    w.html = renderPanelHtml({
       cspSource: w.cspSource,
       nonce: makeNonce(),
-      scriptUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js')).toString(),
+      // dist/panel.js loads dist/panel-deferred.js from next to it (webview/load.ts)
+      scriptUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'panel.js')).toString(),
       styleUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.css')).toString(),
       title: `${model.sceneName} — MuJoCo run`,
-      embeddedModel: encodeForJson(model),
     });
+  }
+
+  private onMessage(uri: vscode.Uri, panel: vscode.WebviewPanel, m: unknown): void {
+    if (!isWebviewMessage(m)) return;
+    const model = this.models.get(uri.toString());
+    if (!model) return;
+    const post = (x: HostMessage) => void panel.webview.postMessage(x);
+    if (m.type === 'ready') post({ type: 'model', model });
+    else if (m.type === 'ack' && typeof m.seq === 'number') return;
+    else if (m.type === 'requestSnapshot') {
+      const snaps = model.snapshots ?? [model.snapshot];
+      let best = snaps[0];
+      for (const s of snaps) if (s.step <= m.step) best = s;
+      if (best) post({ type: 'snapshot', snapshot: best });
+    } else if (m.type === 'command' && m.command === 'run') void vscode.commands.executeCommand('constraintLens.runWithMujoco', uri);
+    else if (m.type === 'reveal' && m.range) void vscode.window.showTextDocument(uri, { selection: toVsRange(m.range), viewColumn: vscode.ViewColumn.One });
+    else if (m.type === 'log') this.log[m.level === 'error' ? 'error' : 'info'](`MuJoCo inspector: ${m.message}`);
   }
 
   /** The open MuJoCo inspectors (the test API). */
