@@ -10,6 +10,7 @@ import type { Diagnostic } from '../engine';
 import { isWebviewMessage, type HostMessage, type PanelModel } from '../protocol';
 import { renderPanelHtml } from '../panelHtml';
 import { toVsDiagnostic } from './diagnostics';
+import { CommandIds } from './commandIds';
 import { Disposable } from './dispose';
 import { toPlainDiagnostic } from './logic/diagnostics';
 import { isMujocoWorkerResponse, type MujocoWorkerRequest, type MujocoWorkerResponse } from './logic/mujocoWorkerProtocol';
@@ -157,7 +158,7 @@ export class MujocoRunner extends Disposable implements vscode.Disposable {
       let best = snaps[0];
       for (const s of snaps) if (s.step <= m.step) best = s;
       if (best) post({ type: 'snapshot', snapshot: best });
-    } else if (m.type === 'command' && m.command === 'run') void vscode.commands.executeCommand('constraintLens.runWithMujoco', uri);
+    } else if (m.type === 'command' && m.command === 'run') void vscode.commands.executeCommand(CommandIds.runWithMujoco, uri);
     else if (m.type === 'reveal' && m.range) void vscode.window.showTextDocument(uri, { selection: toVsRange(m.range), viewColumn: vscode.ViewColumn.One });
     else if (m.type === 'log') this.log[m.level === 'error' ? 'error' : 'info'](`MuJoCo inspector: ${m.message}`);
   }
