@@ -80,3 +80,18 @@ test('MuJoCo report: the gear blow-up ends at its non-finite step with CL701 at 
     run.dispose();
   }
 });
+
+test('the extension’s MuJoCo worker: a request for the gear chain answers CL701 on the joint’s line and the run’s panel model', async () => {
+  const { handleMujoco } = await import('../../src/extension/mujocoWorker');
+  const path = join(FIXTURES, 'mujoco/gear-blowup.xml');
+  const text = readFileSync(path, 'utf8');
+  const res = await handleMujoco({ id: 7, path, fileName: 'gear-blowup.xml', text, steps: 300 });
+  assert.ok(res.ok, res.ok ? '' : res.error);
+  assert.equal(res.id, 7);
+  assert.ok(res.steps > 0 && res.steps < 300);
+  const blow = res.diagnostics.find((d) => d.code === Codes.mujocoBlowUp);
+  assert.ok(blow);
+  assert.equal(blow.range.start.line, text.split('\n').findIndex((l) => l.includes('<joint name="j1"')));
+  assert.ok(res.model && isPanelModel(res.model));
+  assert.equal(res.model.history.length, res.steps);
+});
