@@ -1,12 +1,14 @@
 // MuJoCo as the solver: what the lens adds to each mj_step (the record of every step: ‖λ‖ and the
 // violation per element, energy, the blow-up watch; a checkpoint every 32 steps) against the bare
 // mj_step on the same model in the same process, alternating, medians of several rounds. Snapshots
-// (the analysed system of one step) are on demand and timed apart.
+// (the analysed system of one step) are on demand and timed apart, and so is the analysis of every
+// step (the report's and the MuJoCo inspector's history: κ and rank of each step's own system, read in
+// one pass over the run from its checkpoints).
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadModel, nodeFileAccess } from '../src/import/index';
 import { compileModel, loadMujoco } from '../src/import/mujoco';
-import { MujocoRun } from '../src/import/mujocoRun';
+import { analysedStep, MujocoRun } from '../src/import/mujocoRun';
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -18,19 +20,19 @@ function models(fixtures: string): string[] {
   const out = ['four-bar.xml', 'mujoco/box-stack.xml', 'mujoco/solref-clamp.xml'].filter((f) => existsSync(join(fixtures, f)));
   const pub = join(fixtures, 'public');
   if (existsSync(pub))
-    for (const d of readdirSync(pub)) for (const f of readdirSync(join(pub, d))) if (/\.(xml|urdf)$/.test(f) && !/scene|assets/.test(f)) out.push(join('public', d, f));
+    for (const d of readdirSync(pub, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)) for (const f of readdirSync(join(pub, d))) if (/\.(xml|urdf)$/.test(f) && !/scene|assets/.test(f)) out.push(join('public', d, f));
   return out;
 }
 
 export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds = 5): Promise<string[]> {
   const rt = await loadMujoco();
-  const lines = ['| model | DOFs | bare mj_step, ms | with the lens, ms | ratio | one snapshot (analysed), ms |', '| --- | --- | --- | --- | --- | --- |'];
+  const lines = ['| model | DOFs | bare mj_step, ms | with the lens, ms | ratio | every step analysed, ms/step | ratio | one snapshot (analysed), ms |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
   for (const name of models(fixtures)) {
     const path = join(fixtures, name);
     const parse = await loadModel(path, readFileSync(path, 'utf8'), { files: nodeFileAccess(fixtures) });
     const model = parse.model;
     if (!model) continue;
-    const bare: number[] = [], lens: number[] = [], snap: number[] = [];
+    const bare: number[] = [], lens: number[] = [], snap: number[] = [], all: number[] = [];
     for (let r = 0; r < rounds; r++) {
       const c = compileModel(rt, model.mainName, [...model.vfs].map(([n, data]) => ({ name: n, data })));
       if ('error' in c) break;
@@ -49,11 +51,15 @@ export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds =
       t = performance.now();
       run.snapshotAt(run.currentStep);
       snap.push(performance.now() - t);
+      t = performance.now();
+      run.forEachSystem(1, run.currentStep, (sys) => analysedStep(sys, { wantSpectrum: false }));
+      all.push((performance.now() - t) / run.currentStep);
       run.dispose();
     }
     if (bare.length === 0) continue;
     const b = median(bare), l = median(lens);
-    lines.push(`| ${name} | ${model.compiled.nv} | ${b.toFixed(4)} | ${l.toFixed(4)} | ${(l / b).toFixed(2)} | ${median(snap).toFixed(2)} |`);
+    const a = median(all);
+    lines.push(`| ${name} | ${model.compiled.nv} | ${b.toFixed(4)} | ${l.toFixed(4)} | ${(l / b).toFixed(2)} | ${a.toFixed(4)} | ${(a / b).toFixed(1)} | ${median(snap).toFixed(2)} |`);
   }
   return lines;
 }

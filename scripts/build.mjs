@@ -18,6 +18,8 @@ const entries = [
   { entryPoints: ['src/extension/worker.ts'], outfile: 'dist/worker.js', platform: 'node', format: 'cjs', target: 'node20' },
   // h5wasm for the extension's trace editor, loaded from next to dist/extension.js on the first HDF5 trace (its 4 MB stay out of the activation bundle)
   { entryPoints: ['src/import/hdf5.ts'], outfile: 'dist/hdf5.js', platform: 'node', format: 'cjs', target: 'node20' },
+  // MuJoCo as the solver of a model in the editor (src/extension/mujocoRunner.ts): its WebAssembly off the host's thread
+  { entryPoints: ['src/extension/mujocoWorker.ts'], outfile: 'dist/mujocoWorker.js', platform: 'node', format: 'cjs', target: 'node20' },
   // The webview is always minified (source maps stay next to the scripts for debugging the panel).
   // The panel loads dist/panel.js, what its first paint needs, and after the first frame
   // dist/panel-deferred.js: the 3D view and the charts (three and chart.js, ≈4/5 of the code;

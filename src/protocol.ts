@@ -113,6 +113,22 @@ export interface TraceSection {
   firstNonFinite?: number;
 }
 
+/** MuJoCo as the solver (`--solver mujoco`, the panel's MuJoCo switch): the run's own facts. */
+export interface MujocoRunInfo {
+  /** MuJoCo's integrator by name (Euler, RK4, implicit, implicitfast) and its time step (s). */
+  integrator: string;
+  timestep: number;
+  /** MuJoCo's solver iterations per mj_step (index k: step k + 1), and their most. */
+  iterations: number[];
+  maxIterations: number;
+  /** MuJoCo's warnings that fired (badqacc …): the first step each fired at and how many steps did. */
+  warnings: { name: string; firstStep: number; count: number }[];
+  /** The run stopped at this step on a NaN or infinite state. */
+  nonFiniteAt?: number;
+  /** MuJoCo's WebAssembly failed (the run cannot go on). */
+  failure?: string;
+}
+
 /** Everything the panel needs to render one scene. */
 export interface PanelModel {
   sceneName: string;
@@ -172,6 +188,14 @@ export interface PanelModel {
   mujoco?: MujocoSection;
   /** A trace file (not a scene): its per-step timeline; the panel offers no simulation controls. */
   trace?: TraceSection;
+  /**
+   * The names of the history's columns when they are not the shown step's constraints and rows: a
+   * MuJoCo run, whose rows change from step to step, keeps one column per element (‖C‖ as its largest
+   * |violation|, λ as ‖λ‖ of its rows), `constraints` naming the C columns and `rows` the λ columns.
+   */
+  historyColumns?: { constraints: string[]; rows: string[] };
+  /** MuJoCo is the solver of this run (an MJCF or URDF model with `--solver mujoco` or the panel's switch). */
+  mujocoRun?: MujocoRunInfo;
 }
 
 // ---- host → webview -------------------------------------------------------
@@ -349,8 +373,16 @@ export function isPanelModel(m: unknown): m is PanelModel {
       (Array.isArray(m.notSimulated) && m.notSimulated.every((c) => isObj(c) && typeof c.category === 'string' && Array.isArray(c.items) && c.items.every((x) => typeof x === 'string')))) &&
     (m.snapshots === undefined || (Array.isArray(m.snapshots) && m.snapshots.every(isSystemSnapshot))) &&
     (m.mujoco === undefined || isMujocoSection(m.mujoco)) &&
-    (m.trace === undefined || isTraceSection(m.trace))
+    (m.trace === undefined || isTraceSection(m.trace)) &&
+    (m.historyColumns === undefined || (isObj(m.historyColumns) && isStrings(m.historyColumns.constraints) && isStrings(m.historyColumns.rows))) &&
+    (m.mujocoRun === undefined || isMujocoRunInfo(m.mujocoRun))
   );
+}
+
+const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === 'string');
+
+function isMujocoRunInfo(x: unknown): x is MujocoRunInfo {
+  return isObj(x) && typeof x.integrator === 'string' && typeof x.timestep === 'number' && Array.isArray(x.iterations) && Array.isArray(x.warnings) && optInt(x.nonFiniteAt);
 }
 
 /** Structural check of a trace section (enough for the timeline to render it). */

@@ -180,6 +180,8 @@ export interface HistoryContext {
   initial?: SystemSnapshot;
   palette: Palette;
   selectedConstraint: number;
+  /** Names of the history's columns when they are not the snapshot's (PanelModel.historyColumns: a MuJoCo run). */
+  columns?: { constraints: string[]; rows: string[] };
   /** The scene's κ warning threshold (bands and chart lines). */
   conditionWarning?: number;
 }
@@ -202,8 +204,8 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
     title: 'Constraint violation ‖C‖',
     yTitle: '‖C‖ (log)',
     log: true,
-    build: ({ history, snapshot, palette, selectedConstraint }) => {
-      const cs = snapshot.constraints;
+    build: ({ history, snapshot, palette, selectedConstraint, columns }) => {
+      const cs = columns ? columns.constraints.map((name) => ({ name })) : snapshot.constraints;
       const n = Math.max(cs.length, history.length ? history.buf.nC : 0);
       const maxC = (i: number): number => maxAbs(history, (k) => violationAt(history, k, i) || 0);
       const chosen = pick(n, maxC, selectedConstraint);
@@ -225,10 +227,10 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
     title: 'Multipliers λ',
     yTitle: 'λ',
     log: false,
-    build: ({ history, snapshot, palette, selectedConstraint }) => {
-      const rows = snapshot.rows;
+    build: ({ history, snapshot, palette, selectedConstraint, columns }) => {
+      const rows = columns ? columns.rows.map((label) => ({ label })) : snapshot.rows;
       const n = Math.max(rows.length, history.length ? history.buf.nL : 0);
-      const sel = snapshot.constraints[selectedConstraint];
+      const sel = columns ? (selectedConstraint >= 0 ? { firstRow: selectedConstraint, rows: 1 } : undefined) : snapshot.constraints[selectedConstraint];
       const selRow = sel ? sel.firstRow : -1;
       const maxL = (i: number): number => maxAbs(history, (k) => lambdaAt(history, k, i) || 0);
       const chosen = pick(n, maxL, selRow);

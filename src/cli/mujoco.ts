@@ -1,13 +1,16 @@
 // `--solver mujoco`: inspect, simulate and their JSON with MuJoCo's own constraint system under the
 // lens (src/import/mujocoSolver.ts). The JSON follows `inspect --json` where the quantities are the same
 // and names MuJoCo's where they are MuJoCo's (docs/cli.md "MuJoCo as the solver").
-import type { Diagnostic, SystemSnapshot } from '../engine';
+import { basename, resolve } from 'node:path';
+import { DEFAULT_CONDITION_WARNING, type Diagnostic, type SystemSnapshot } from '../engine';
 import type { ModelParseResult } from '../import';
 import type { MujocoRun } from '../import/mujocoRun';
 import { mujocoStepJson, solveWithMujoco } from '../import/mujocoSolver';
+import { mujocoReportModel } from '../mujocoPanelModel';
+import { buildReportHtml } from '../report';
 import { formatCond, formatNumber, jsonCond, safeText, stringifyJson } from '../shared';
 import { printDiagnostics } from './inspect';
-import { print } from './io';
+import { print, writeOut } from './io';
 import { matrixJson } from './json';
 import { listed } from './text';
 
@@ -61,9 +64,42 @@ function printSystem(snap: SystemSnapshot, run: MujocoRun | undefined): void {
     print(`  redundant: ${safeText(r.constraint)}[${r.row}] = ${r.dependsOn.length ? r.dependsOn.map((d) => `${formatNumber(d.coefficient)}·${safeText(d.constraint)}[${d.row}]`).join(' + ') : '0 (a zero row in joint space)'}`);
 }
 
+const defaultSteps = (parse: ModelParseResult, steps: number | undefined): number => Math.max(0, Math.floor(steps ?? Math.round(1 / (parse.model?.compiled.timestep || 0.002))));
+
+/**
+ * `report --solver mujoco`: MuJoCo's run as the panel's report (every step analysed: κ and rank in the
+ * history, λ and violation per named element, MuJoCo's findings). Returns whether there were errors.
+ */
+export async function runMujocoReport(
+  file: string,
+  parse: ModelParseResult,
+  opts: { steps?: number; keyframe?: string; out: string; assets: { js: string; css: string }; generator: string; progress?: (done: number, total: number) => void },
+): Promise<boolean> {
+  const out = await solveWithMujoco(parse, defaultSteps(parse, opts.steps), opts.keyframe ? { keyframe: opts.keyframe } : {});
+  try {
+    if (!out.run || !out.snapshot) {
+      printDiagnostics(file, out.diagnostics);
+      return true;
+    }
+    const name = parse.scene?.name ?? basename(file);
+    const model = mujocoReportModel(
+      out.run,
+      { sceneName: name, fileName: basename(file), snapshot: out.snapshot, diagnostics: out.diagnostics, plannedSteps: out.run.currentStep, conditionWarning: parse.scene?.solver.conditionWarning ?? DEFAULT_CONDITION_WARNING, generator: opts.generator },
+      opts.progress,
+    );
+    const html = buildReportHtml(model, opts.assets);
+    writeOut(opts.out, html);
+    print(`Report written to ${resolve(opts.out)} (${Math.round(html.length / 1024)} KiB, MuJoCo ${out.run.integrator}, ${model.history.length} mj_steps analysed, matrices of ${model.snapshots?.length ?? 1} steps)`);
+    printDiagnostics(file, out.diagnostics);
+    return out.hasErrors;
+  } finally {
+    out.run?.dispose();
+  }
+}
+
 /** `inspect|simulate --solver mujoco`: runs MuJoCo on the model; returns whether there were errors. */
 export async function runMujocoCommand(command: 'inspect' | 'simulate', file: string, parse: ModelParseResult, opts: { steps?: number; json: boolean; keyframe?: string }): Promise<boolean> {
-  const steps = command === 'inspect' ? 0 : Math.max(0, Math.floor(opts.steps ?? Math.round(1 / (parse.model?.compiled.timestep || 0.002))));
+  const steps = command === 'inspect' ? 0 : defaultSteps(parse, opts.steps);
   const out = await solveWithMujoco(parse, steps, opts.keyframe ? { keyframe: opts.keyframe } : {});
   try {
     if (opts.json) {

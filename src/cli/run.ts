@@ -5,7 +5,7 @@ import { basename, join, resolve } from 'node:path';
 import { simulateInspected, type InspectResult } from '../engine';
 import { inspectForCli, isModelPath, parseForCli, runImportCommand } from '../import/cli';
 import type { ModelParseResult } from '../import';
-import { runMujocoCommand } from './mujoco';
+import { runMujocoCommand, runMujocoReport } from './mujoco';
 import { buildPanelModel } from '../panelModel';
 import { buildReportHtml, buildReportModel, reportGenerator } from '../report';
 import { conditionWarning, runCsv } from '../shared';
@@ -61,10 +61,14 @@ export async function run(argv: string[]): Promise<number> {
 /** `--solver mujoco`: MuJoCo's own steps and constraint system (MJCF/URDF models only). */
 async function runWithMujoco(args: Args, text: string): Promise<number> {
   if (!isModelPath(args.file, text)) throw new UsageError('--solver mujoco applies to MJCF and URDF models only');
-  if (args.command === 'report') throw new UsageError('report does not take --solver mujoco yet: use inspect or simulate');
   if (args.csv) throw new UsageError('--csv is not written with --solver mujoco (use --json)');
   const parse = await parseForCli(args.file, text, args.keyframe, args.limits);
   if (!('model' in parse)) return exitFor(true);
+  if (args.command === 'report') {
+    const assets = reportAssets();
+    const out = args.output ?? defaultReportPath(args.file);
+    return exitFor(await runMujocoReport(args.file, parse as ModelParseResult, { steps: args.steps, keyframe: args.keyframe, out, assets, generator: reportGenerator(VERSION, 'CLI'), progress: progressReporter(args) }));
+  }
   const hasErrors = await runMujocoCommand(args.command, args.file, parse as ModelParseResult, { steps: args.steps, json: args.json, keyframe: args.keyframe });
   return exitFor(hasErrors);
 }
@@ -94,11 +98,17 @@ function simulate(args: Args, inspected: InspectResult): number {
   return exitFor(inspect.hasErrors);
 }
 
-async function report(args: Args, inspected: InspectResult): Promise<number> {
+/** The panel's bundle the report inlines (built next to the CLI). */
+function reportAssets(): { js: string; css: string } {
   const dist = __dirname;
   const js = join(dist, 'webview.js');
   const css = join(dist, 'webview.css');
   if (!existsSync(js) || !existsSync(css)) throw new IoError(`the panel bundle is missing next to the CLI (${js}); run 'npm run build'`);
+  return { js: readFileSync(js, 'utf8'), css: readFileSync(css, 'utf8') };
+}
+
+async function report(args: Args, inspected: InspectResult): Promise<number> {
+  const assets = reportAssets();
   const sim = simulateInspected(inspected, args.steps, progressReporter(args), { limits: args.limits, budget: args.budget });
   const { inspect, simulation } = sim;
   const base = buildPanelModel(basename(args.file), inspect, simulation);
@@ -108,7 +118,7 @@ async function report(args: Args, inspected: InspectResult): Promise<number> {
   }
   const runOf = simulation && { currentStep: simulation.currentStep, snapshotAt: (k: number) => simulation.snapshotAt(k) };
   const model = await buildReportModel(base, runOf, reportGenerator(VERSION, 'CLI'));
-  const html = buildReportHtml(model, { js: readFileSync(js, 'utf8'), css: readFileSync(css, 'utf8') });
+  const html = buildReportHtml(model, assets);
   const out = args.output ?? defaultReportPath(args.file);
   writeOut(out, html);
   print(`Report written to ${resolve(out)} (${Math.round(html.length / 1024)} KiB, ${model.history.length} steps, matrices of ${model.snapshots?.length ?? 1} steps)`);

@@ -20,6 +20,7 @@ export const CommandIds = {
   compareWithMujoco: 'constraintLens.compareWithMujoco',
   chooseKeyframe: 'constraintLens.chooseKeyframe',
   exportScene: 'constraintLens.exportScene',
+  runWithMujoco: 'constraintLens.runWithMujoco',
 } as const;
 
 export type CommandKey = keyof typeof CommandIds;

@@ -15,6 +15,8 @@ import { validateStepCount, validateStepIndex } from './logic/format';
 import { exportStem } from './logic/fileKind';
 import { ModelCommands } from './modelCommands';
 import type { ModelService } from './models';
+import type { MujocoRunner } from './mujocoRunner';
+import { isModelPath } from './logic/fileKind';
 import { newScene } from './newScene';
 import { itemRange, revealInEditor, type PanelManager } from './panel';
 import type { Runner } from './runner';
@@ -33,6 +35,7 @@ interface CommandDeps {
   models: ModelService;
   /** Trace files open in the inspector (Go to Step moves the one in front). */
   traces?: TraceEditorProvider;
+  mujoco: MujocoRunner;
 }
 
 /** A command handler as VS Code calls it. */
@@ -65,7 +68,7 @@ export class Commands {
   private readonly models: ModelCommands;
 
   constructor(private readonly d: CommandDeps) {
-    this.models = new ModelCommands({ ...d, destination: (s, name, filters, target, opts) => this.destination(s, name, filters, target, opts) });
+    this.models = new ModelCommands({ ...d, maxSteps: () => d.config().maxSteps, destination: (s, name, filters, target, opts) => this.destination(s, name, filters, target, opts) });
   }
 
   /** Every command's handler, by its key in the id table (the type keeps the two complete). */
@@ -74,7 +77,8 @@ export class Commands {
     return {
       openInspector: this.withScene((t) => this.openInspector(t)),
       step: this.withReadyScene((r) => this.step(r)),
-      runSteps: this.withReadyScene((r, count) => this.runSteps(r, count)),
+      // a model with `constraintLens.import.solver` "mujoco": Run N Steps runs MuJoCo's mj_step
+      runSteps: (arg?: unknown, ...rest: unknown[]) => (this.mujocoSolver(arg) ? this.withScene((t, count) => this.models.runWithMujoco(t, count))(arg, ...rest) : this.withReadyScene((r, count) => this.runSteps(r, count))(arg, ...rest)),
       playPause: this.withReadyScene((r) => this.d.runner.playPause(r.state)),
       reset: this.withScene((t) => this.reset(t)),
       goToStep: (...args: unknown[]) => {
@@ -91,7 +95,15 @@ export class Commands {
       compareWithMujoco: this.withScene((t) => this.models.compare(t)),
       chooseKeyframe: this.withScene((t, name) => this.models.chooseKeyframe(t, name)),
       exportScene: this.withScene((t, target, opts) => this.models.exportScene(t, target, opts)),
+      runWithMujoco: this.withScene((t, count) => this.models.runWithMujoco(t, count)),
     };
+  }
+
+  /** Whether Run N Steps of this target goes to MuJoCo: the setting says so and the target (or the active editor) is a model. */
+  private mujocoSolver(arg: unknown): boolean {
+    if (this.d.config().importSolver !== 'mujoco') return false;
+    const uri = toUri(arg) ?? vscode.window.activeTextEditor?.document.uri;
+    return uri !== undefined && isModelPath(uri.path);
   }
 
   /** Register every command of the table (the caller owns the registrations). */

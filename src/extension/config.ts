@@ -19,6 +19,8 @@ export interface Config {
   maxSteps: number;
   /** MJCF/URDF models start from the <key> of this name when they have one (undefined: qpos0). */
   importKeyframe: string | undefined;
+  /** MJCF/URDF models: what Run N Steps runs — the engine's formulation, or MuJoCo's own mj_step (mujocoRunner.ts). */
+  importSolver: 'engine' | 'mujoco';
 }
 
 const num = (v: unknown, def: number, min: number, max: number): number =>
@@ -38,5 +40,6 @@ export function readConfig(): Config {
     statusBar: c.get<boolean>('statusBar.enabled', true) !== false,
     maxSteps: num(c.get('run.maxSteps'), 100_000, 1, 10_000_000),
     importKeyframe: ((k) => (typeof k === 'string' && k.trim() !== '' ? k.trim() : undefined))(c.get<string>('import.keyframe', '')),
+    importSolver: c.get<string>('import.solver', 'engine') === 'mujoco' ? 'mujoco' : 'engine',
   };
 }

@@ -14,6 +14,7 @@ import { DiagnosticsPublisher, FixProvider } from './diagnostics';
 import { Disposable, toDisposable } from './dispose';
 import { isModelKind, isModelPath } from './logic/fileKind';
 import { ModelService } from './models';
+import { MujocoRunner } from './mujocoRunner';
 import { PanelManager, VIEW_TYPE } from './panel';
 import { Runner } from './runner';
 import { SceneManager } from './scenes';
@@ -40,6 +41,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
   readonly codeLens: SceneCodeLensProvider;
   readonly models: ModelService;
   readonly traces: TraceEditorProvider;
+  readonly mujoco: MujocoRunner;
   private readonly diagnostics: DiagnosticsPublisher;
 
   constructor(readonly extension: vscode.ExtensionContext) {
@@ -49,6 +51,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
     this.worker = this._register(new InspectWorker(vscode.Uri.joinPath(extension.extensionUri, 'dist', 'worker.js').fsPath, this.log));
     this.analyzer = this._register(new Analyzer(this.worker, this.log, () => ({ inlineMaxBodies: this.config.inlineMaxBodies, inlineMaxWork: this.config.inlineMaxWork, useWorker: this.config.useWorker })));
     this.models = this._register(new ModelService(this.log, () => this.config.importKeyframe));
+    this.mujoco = this._register(new MujocoRunner(extension.extensionUri, this.log));
     this.scenes = this._register(new SceneManager(this.analyzer, this.log, cfg, this.models));
     this.runner = new Runner(this.scenes, this.log, cfg); // owns nothing: the scene manager stops the runs
     const diagnostics = (this.diagnostics = this._register(new DiagnosticsPublisher(this.scenes)));
@@ -64,7 +67,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
     // Quick fixes edit JSON: offered on scene files only, never on MJCF or URDF models.
     this._register(vscode.languages.registerCodeActionsProvider(SCENE_SELECTOR, new FixProvider(this.scenes), FixProvider.metadata));
     this.traces = this._register(new TraceEditorProvider(extension.extensionUri, this.log));
-    for (const d of new Commands({ scenes: this.scenes, runner: this.runner, panels: this.panels, log: this.log, config: cfg, extension, models: this.models, traces: this.traces }).register()) this._register(d);
+    for (const d of new Commands({ scenes: this.scenes, runner: this.runner, panels: this.panels, log: this.log, config: cfg, extension, models: this.models, traces: this.traces, mujoco: this.mujoco }).register()) this._register(d);
     // The inspector's MuJoCo section: in every model sent to a panel, and pushed when it changes.
     this.panels.mujocoFor = (s) => this.models.section(s);
     this._register(this.models.onDidChangeSection((e) => this.panels.get(e.key)?.post({ type: 'mujoco', mujoco: e.section })));

@@ -26,7 +26,7 @@ const SEVERITY: Record<number, vscode.DiagnosticSeverity> = {
   3: vscode.DiagnosticSeverity.Hint,
 };
 
-function toVsDiagnostic(p: PlainDiagnostic, uri: vscode.Uri): vscode.Diagnostic {
+export function toVsDiagnostic(p: PlainDiagnostic, uri: vscode.Uri): vscode.Diagnostic {
   const d = new vscode.Diagnostic(toVsRange(p.range), p.message, SEVERITY[p.severity] ?? vscode.DiagnosticSeverity.Warning);
   d.source = p.source;
   d.code = p.code;

@@ -3,11 +3,14 @@
 //   Compare with MuJoCo — run MuJoCo and the engine side by side; the inspector's MuJoCo section
 //   Choose Keyframe…    — start the model from one of its <key>s (or qpos0); re-analyses it
 //   Export as Scene     — the converted model as a *.scene.json, through the save dialog
+//   Run with MuJoCo     — N of MuJoCo's own mj_steps in a worker, its diagnostics and its run (mujocoRunner.ts)
 // Each returns a small result for tests and shows what it did; none throws.
 import * as vscode from 'vscode';
 import type { MujocoSection } from '../protocol';
 import { exportedSceneName, isModelPath } from './logic/fileKind';
+import { validateStepCount } from './logic/format';
 import { modelParseOf, type ModelService } from './models';
+import type { MujocoRunner, MujocoRunResult } from './mujocoRunner';
 import type { PanelManager } from './panel';
 import type { SceneManager, SceneState } from './scenes';
 import { fileNameOf } from './util';
@@ -16,6 +19,8 @@ interface ModelCommandDeps {
   scenes: SceneManager;
   models: ModelService;
   panels: PanelManager;
+  mujoco: MujocoRunner;
+  maxSteps: () => number;
   /** Where to write (the save dialog, or a caller's target that is never overwritten without consent). */
   destination(s: SceneState, defaultName: string, filters: Record<string, string[]>, target: unknown, opts: unknown): Promise<vscode.Uri | undefined>;
 }
@@ -94,6 +99,28 @@ export class ModelCommands {
     this.d.scenes.reanalyze(t.doc);
     const r = await this.d.scenes.whenInspected(t.doc);
     return (r ? modelParseOf(t.state)?.model?.keyframe : undefined) ?? QPOS0;
+  }
+
+  /**
+   * Run `count` mj_steps of the model with MuJoCo as the solver (asked for when not given; default 1 s
+   * of simulated time): MuJoCo's diagnostics in the Problems panel, its run in a read-only inspector.
+   */
+  async runWithMujoco(t: ModelTarget, count: unknown): Promise<MujocoRunResult | undefined> {
+    const parse = this.converted(t);
+    if (!parse?.model) return undefined;
+    let n = typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : undefined;
+    if (n === undefined) {
+      const planned = Math.max(1, Math.round(1 / (parse.model.compiled.timestep || 0.002)));
+      const input = await vscode.window.showInputBox({
+        title: `Run ${t.state.fileName} with MuJoCo`,
+        prompt: `Number of mj_steps from the initial state (timestep ${parse.model.compiled.timestep} s)`,
+        value: String(planned),
+        validateInput: (v) => validateStepCount(v, this.d.maxSteps()),
+      });
+      if (input === undefined) return undefined;
+      n = Number(input.trim());
+    }
+    return this.d.mujoco.run(t.doc, Math.min(n, this.d.maxSteps()), parse.model.keyframe);
   }
 
   /** Write the converted scene (save dialog; a given target is never overwritten without `{ overwrite: true }`). */

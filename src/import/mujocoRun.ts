@@ -188,12 +188,35 @@ export class MujocoRun {
     }
   }
 
+  /**
+   * MuJoCo's systems of steps from…to (1 ≤ from ≤ to ≤ currentStep) in order, each as systemAt gives it,
+   * for a whole history: one pass from the checkpoint before `from` (systemAt would step again from a
+   * checkpoint for every step). The run's own state is put back afterwards.
+   */
+  forEachSystem(from: number, to: number, fn: (system: ConstrainedSystem) => void): void {
+    const lo = Math.max(1, from), hi = Math.min(to, this.currentStep);
+    if (lo > hi) return;
+    const mj = solverModule(this.rt);
+    const now = this.stateNow();
+    const start = Math.floor((lo - 1) / CHECKPOINT_EVERY);
+    mj.mj_setState(this.m, this.d, this.checkpoints[start], this.stateSpec);
+    try {
+      for (let s = start * CHECKPOINT_EVERY; s < lo - 1; s++) mj.mj_step(this.m, this.d);
+      for (let k = lo; k <= hi; k++) {
+        // the state before step k with its warm start: mj_forward makes step k's efc arrays, mj_step then takes it
+        mj.mj_forward(this.m, this.d);
+        fn({ ...readSystem(this.rt, this.m, this.d, this.model.compiled, k), t: this.records[k].t });
+        if (k < hi) mj.mj_step(this.m, this.d);
+      }
+    } finally {
+      mj.mj_setState(this.m, this.d, now, this.stateSpec);
+      mj.mj_forward(this.m, this.d);
+    }
+  }
+
   /** The analysed system at step k as the snapshot every view reads, with the analysis. */
-  snapshotAt(k: number): { snapshot: SystemSnapshot; analysis: SystemAnalysis | undefined; system: ConstrainedSystem; error?: string } {
-    const system = this.systemAt(k);
-    const an = analyseSystem(system);
-    if (!an.ok) return { snapshot: snapshotOfSystem(system, emptyAnalysis(system)), analysis: undefined, system, error: an.message };
-    return { snapshot: snapshotOfSystem(system, an), analysis: an, system };
+  snapshotAt(k: number): AnalysedStep {
+    return analysedStep(this.systemAt(k));
   }
 
   /** The model handle and data for read-only use by the findings (never stepped through this). */
@@ -325,9 +348,25 @@ function elementName(cm: CompiledModel, type: number, id: number): MujocoElement
   return { name: `tendon${id}`, type: type === EFC.limitTendon ? 'limit' : 'frictionloss' };
 }
 
+/** MuJoCo's system at one step with the seam's analysis and the snapshot the views read. */
+export interface AnalysedStep {
+  snapshot: SystemSnapshot;
+  analysis: SystemAnalysis | undefined;
+  system: ConstrainedSystem;
+  /** Why the seam could not analyse it (the snapshot then shows J and MuJoCo's λ, and claims nothing). */
+  error?: string;
+}
+
+/** Analyse one of MuJoCo's systems through the seam, never throwing (a blown-up state is not analysable). */
+export function analysedStep(system: ConstrainedSystem, opts: { wantSpectrum?: boolean } = {}): AnalysedStep {
+  const an = analyseSystem(system, opts);
+  if (!an.ok) return { snapshot: snapshotOfSystem(system, emptyAnalysis(system)), analysis: undefined, system, error: an.message };
+  return { snapshot: snapshotOfSystem(system, an), analysis: an, system };
+}
+
 /** The analysis of a system the seam could not analyse (sizes or values broken): nothing claimed. */
 function emptyAnalysis(s: ConstrainedSystem): SystemAnalysis {
   const m = s.J.rows;
   const A = { rows: m, cols: m, rowPtr: new Int32Array(m + 1), colIdx: new Int32Array(0), values: new Float64Array(0) };
-  return { ok: true, A, cond: { A: Infinity }, condEstimated: false, rankTolerance: 0, rank: { J: 0, rows: m, dofs: s.J.cols }, redundant: [], consistent: null, lambda: new Float64Array(m), lambdaSource: 'none', residual: 0, method: 'lstsq' };
+  return { ok: true, A, cond: { A: Infinity }, condEstimated: false, rankTolerance: 0, rank: { J: 0, rows: m, dofs: s.J.cols }, redundant: [], consistent: null, ...(s.lambda && s.lambda.length === m ? { lambda: s.lambda, lambdaSource: 'producer' as const } : { lambda: new Float64Array(m), lambdaSource: 'none' as const }), residual: 0, method: 'lstsq' };
 }

@@ -6,6 +6,7 @@ import { Codes, formatNumber, type Diagnostic, type SystemSnapshot } from '../en
 import type { ModelParseResult } from './index';
 import { loadMujoco } from './mujoco';
 import { mujocoFindings } from './mujocoFindings';
+import { restPenetrationIssues } from './mujocoPenetration';
 import { MujocoRun, type MujocoRunOptions, type MujocoStepRecord } from './mujocoRun';
 
 export interface MujocoSolverOutput {
@@ -52,6 +53,11 @@ export async function solveWithMujoco(parse: ModelParseResult, steps: number, op
   const M0 = step0.system.mass.kind === 'M' ? denseOf(step0.system.mass.matrix) : new Float64Array(0);
   diagnostics.push(...mujocoFindings(run, model, parse.sourceMap, step0.analysis, M0));
   diagnostics.push(...startViolations(step0.snapshot, model, parse));
+  // how deep the contacts rest, once the run has stepped (at step 0 nothing has settled) and not blown up
+  if (run.currentStep > 0 && !run.records[run.currentStep].nonFinite && !run.failure) {
+    const { m, d } = run.raw();
+    diagnostics.push(...restPenetrationIssues(model, m, d, run.timestep, run.currentStep).map((i) => parse.sourceMap.toDiagnostic(i)));
+  }
   sortByPosition(diagnostics);
   return { run, snapshot: step0.snapshot, diagnostics, hasErrors: diagnostics.some((d) => d.severity === 'error') };
 }

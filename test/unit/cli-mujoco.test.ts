@@ -3,8 +3,10 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decodeFromJson, isPanelModel, type PanelModel } from '../../src/protocol';
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'dist/cli.js');
@@ -47,11 +49,32 @@ test('simulate --solver mujoco --json: one record per mj_step; a blow-up is CL70
   assert.match(d.message, new RegExp(`step ${d.data.step}\\b`));
 });
 
-test('--solver: a scene file, an unknown solver and report are usage errors (exit 2)', () => {
+test('report --solver mujoco: one HTML file embedding MuJoCo’s run (history by element, the blow-up’s CL701)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cl-mjreport-'));
+  try {
+    const out = join(dir, 'gear.report.html');
+    const r = run('report', fixture('mujoco/gear-blowup.xml'), '--solver', 'mujoco', '--steps', '300', '-o', out);
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /Report written to .*MuJoCo/);
+    assert.match(r.stdout, /CL701-mujoco-blow-up/);
+    const html = readFileSync(out, 'utf8');
+    const m = /<script type="application\/json" id="cl-model">([\s\S]*?)<\/script>/.exec(html);
+    assert.ok(m, 'the model is embedded');
+    const model = decodeFromJson<PanelModel>(m[1]);
+    assert.ok(isPanelModel(model));
+    assert.ok(model.mujocoRun && model.historyColumns);
+    assert.equal(model.history.length, model.steps);
+    assert.ok(model.diagnostics.some((d) => d.code === 'CL701-mujoco-blow-up'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--solver: a scene file, an unknown solver and --csv with mujoco are usage errors (exit 2)', () => {
   assert.equal(run('inspect', 'examples/hanging-mass.scene.json', '--solver', 'mujoco').status, 2);
   const r = run('inspect', fixture('four-bar.xml'), '--solver', 'bullet');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--solver must be engine or mujoco/);
-  assert.equal(run('report', fixture('four-bar.xml'), '--solver', 'mujoco').status, 2);
+  assert.equal(run('simulate', fixture('four-bar.xml'), '--solver', 'mujoco', '--csv', join(tmpdir(), 'x.csv')).status, 2);
   assert.equal(run('inspect', fixture('four-bar.xml'), '--solver', 'engine', '--json').status, 0);
 });

@@ -53,7 +53,10 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
     const snap = s.snapshot;
     if (!m || !snap || !s.palette) return;
     empty.hidden = s.history.length !== 0;
-    const ctx: HistoryContext = { history: s.history, snapshot: snap, initial: s.initial, palette: s.palette, selectedConstraint: s.selected, conditionWarning: m.conditionWarning };
+    const cols = m.historyColumns;
+    // a MuJoCo run's columns are its elements: the selected constraint is found among them by name
+    const selected = cols ? cols.constraints.indexOf(snap.constraints[s.selected]?.name ?? '\u0000') : s.selected;
+    const ctx: HistoryContext = { history: s.history, snapshot: snap, initial: s.initial, palette: s.palette, selectedConstraint: selected, conditionWarning: m.conditionWarning, ...(cols ? { columns: cols } : {}) };
     for (const c of charts) {
       c.note.textContent = c.chart.update(ctx, s.step) ?? '';
       // The most points a series of this chart draws (the decimation bounds it whatever the run's length).

@@ -83,6 +83,7 @@ export const Codes = {
   mujocoBlowUp: 'CL701-mujoco-blow-up',
   solrefClamped: 'CL702-solref-clamped',
   illConditionedMass: 'CL703-ill-conditioned-mass',
+  restPenetration: 'CL704-rest-penetration',
   integrator: 'CL620-integrator',
   // trace files of other solvers (src/engine/trace, docs/traces.md)
   traceUnreadable: 'CL801-trace-unreadable',
@@ -168,6 +169,7 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.badNumber]: 'A number in the model is not finite (nan, inf), negative where it cannot be (mass, size, friction, timestep, solref time constant) or beyond the range the engine accepts (coordinates beyond 1e15 m, masses beyond 1e12 kg, …). The diagnostic is on the attribute; fix the value.',
   [Codes.mujocoBlowUp]: 'With MuJoCo as the solver: the run blew up (a NaN or infinity, MuJoCo\'s bad-acceleration warning, or a joint speed beyond 1e4). The message names the step, the step where the growth began, the element whose λ or violation grew first, the DOF MuJoCo flagged and the likely cause (a time step too large for a stiffness, gain or damping; a near-massless link without armature; a loop started violated) with what to change.',
   [Codes.solrefClamped]: 'A solref time constant below 2·timestep: MuJoCo silently raises it to 2·timestep (its "refsafe" rule), so the constraint is softer than written by the factor given. Use a time constant of at least 2·timestep, or a smaller timestep.',
+  [Codes.restPenetration]: 'How deep a contact rests: the penetration its solref and solimp give the load it carries (MuJoCo\'s soft-constraint formula at rest), next to the depth MuJoCo measured at the last step. The depth grows with the solref time constant squared and with 1 − dmax; lower them for a firmer contact.',
   [Codes.illConditionedMass]: 'The joint-space mass matrix spans more than 1e8 between its smallest and largest diagonal entries: a tiny link next to heavy ones, usually without armature. Add armature to the named joint or merge the light link into its parent.',
   [Codes.integrator]: 'The integrator that runs (semi-implicit Euler with implicit joint damping, at the velocity level, or Axion\'s implicit step) and the one the model asked for (MuJoCo\'s <option integrator>), when they differ in what they compute. In a scene: `"integrator": "midpoint"` (Solfec\'s midpoint step) with a formulation other than `velocity`, which keeps its own step.',
   [Codes.traceUnreadable]: 'A trace file (.npz, Axion or FCLib HDF5) could not be read: not a zip or HDF5 file, truncated, an array dtype that is not read, or above the size limit. The message says which member and why; nothing of the file is analysed. Write the file again (docs/traces.md).',

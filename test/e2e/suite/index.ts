@@ -8,6 +8,7 @@ import diagnostics from './diagnostics.test';
 import isolation from './isolation.test';
 import liveUpdate from './liveUpdate.test';
 import models from './models.test';
+import mujoco from './mujoco.test';
 import panel from './panel.test';
 import quickfix from './quickfix.test';
 import runloop from './runloop.test';
@@ -34,7 +35,7 @@ export function run(): Promise<void> {
   // The test files are bundled into this one: define mocha's tdd globals (suite, test, …) on
   // globalThis, as mocha does for each file it loads, then let every file declare its suites.
   mocha.suite.emit('pre-require', globalThis, 'constraint-lens-e2e', mocha);
-  for (const register of [smoke, activation, diagnostics, quickfix, liveUpdate, typing, stepping, panel, trace, truth, models, isolation, runloop]) register();
+  for (const register of [smoke, activation, diagnostics, quickfix, liveUpdate, typing, stepping, panel, trace, truth, models, isolation, mujoco, runloop]) register();
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} e2e test(s) failed`)) : resolve()));
   });

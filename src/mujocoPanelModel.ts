@@ -1,0 +1,114 @@
+// MuJoCo's run as the panel's model (the report of `report --solver mujoco`, the panel with MuJoCo as
+// the solver): the history's columns are the run's elements — every equality, limit, friction loss that
+// had rows at some step and the step's contacts as one — because MuJoCo's rows come and go from step
+// to step, so the shown step's constraints cannot name them; `historyColumns` does. κ and rank per step
+// come from the seam's analysis of MuJoCo's own system of that step.
+import type { Diagnostic, StepRecord, SystemSnapshot } from './engine';
+import { analysedStep, type MujocoRun, type MujocoStepRecord } from './import/mujocoRun';
+import type { MujocoRunInfo, PanelModel } from './protocol';
+import { reportSnapshotSteps } from './report';
+
+/** What the seam's analysis gives a record (absent: the step was not analysed, or could not be). */
+export interface StepAnalysis {
+  cond: number | null;
+  condEstimated: boolean;
+  rank?: number;
+}
+
+/**
+ * One mj_step as a history record: ‖λ‖ and max |violation| of each run element (0 where it had no rows
+ * at the step), energy and MuJoCo's time; `width` columns (the run's elements when the history was made).
+ */
+export function mujocoRecord(rec: MujocoStepRecord, width: number, an?: StepAnalysis): StepRecord {
+  const C = new Array<number>(width).fill(0), lambda = new Array<number>(width).fill(0);
+  rec.elementIds.forEach((e, k) => {
+    if (e >= width) return;
+    C[e] = rec.elementViolation[k];
+    lambda[e] = rec.elementLambda[k];
+  });
+  return {
+    step: rec.step,
+    t: rec.t,
+    C,
+    lambda,
+    cond: { A: an ? an.cond : null },
+    condEstimated: an?.condEstimated ?? false,
+    ...(an?.rank !== undefined ? { rank: an.rank } : {}),
+    energy: { ...rec.energy },
+    quatDrift: 0,
+    method: 'none',
+    poses: [],
+  };
+}
+
+/** The run's facts the panel shows beside the charts (integrator, time step, iterations, warnings). */
+export function mujocoRunInfo(run: MujocoRun): MujocoRunInfo {
+  const warnings = new Map<string, number[]>();
+  let maxIter = 0;
+  for (const r of run.records) {
+    maxIter = Math.max(maxIter, r.iterations);
+    for (const w of r.warnings) warnings.set(w.name, [...(warnings.get(w.name) ?? []), r.step]);
+  }
+  return {
+    integrator: run.integrator,
+    timestep: run.timestep,
+    iterations: run.records.slice(1).map((r) => r.iterations),
+    maxIterations: maxIter,
+    warnings: [...warnings].map(([name, steps]) => ({ name, firstStep: steps[0], count: steps.length })),
+    ...(run.stopped && run.records[run.records.length - 1].nonFinite ? { nonFiniteAt: run.currentStep } : {}),
+    ...(run.failure ? { failure: run.failure } : {}),
+  };
+}
+
+export interface MujocoModelOptions {
+  sceneName: string;
+  fileName: string;
+  /** The step-0 snapshot (solveWithMujoco's). */
+  snapshot: SystemSnapshot;
+  diagnostics: readonly Diagnostic[];
+  /** Run N Steps' default. */
+  plannedSteps: number;
+  conditionWarning: number;
+  generator?: string;
+}
+
+/**
+ * The report's model of a MuJoCo run: every step analysed in one pass over the run (κ and rank in the
+ * history), the snapshots of the steps reportSnapshotSteps picks embedded with their spectra, the last
+ * one shown. `progress` hears each analysed step (a long run's report takes a while).
+ */
+export function mujocoReportModel(run: MujocoRun, o: MujocoModelOptions, progress?: (done: number, total: number) => void): PanelModel {
+  const n = run.currentStep;
+  const width = run.elements.length;
+  const wanted = new Set(reportSnapshotSteps(n, o.snapshot.rank.rows, o.snapshot.rank.dofs));
+  const snapshots: SystemSnapshot[] = wanted.has(0) ? [o.snapshot] : [];
+  const history: StepRecord[] = [];
+  run.forEachSystem(1, n, (sys) => {
+    const k = sys.step;
+    const full = wanted.has(k);
+    const a = analysedStep(sys, { wantSpectrum: full });
+    if (full) snapshots.push(a.snapshot);
+    const an = a.analysis;
+    history.push(mujocoRecord(run.records[k], width, an ? { cond: Number.isFinite(an.cond.A) ? an.cond.A : null, condEstimated: an.condEstimated, rank: an.rank.J } : undefined));
+    progress?.(k, n);
+  });
+  const shown = snapshots[snapshots.length - 1] ?? o.snapshot;
+  for (const s of snapshots) s.diagnostics = o.diagnostics.filter((d) => (d.data as { step?: unknown } | undefined)?.step === s.step);
+  const names = run.elements.map((e) => e.name);
+  return {
+    sceneName: o.sceneName,
+    fileName: o.fileName,
+    snapshot: shown,
+    history,
+    steps: n,
+    plannedSteps: o.plannedSteps,
+    dt: run.timestep,
+    conditionWarning: o.conditionWarning,
+    diagnostics: [...o.diagnostics],
+    sceneBodies: [],
+    snapshots,
+    historyColumns: { constraints: names, rows: names },
+    mujocoRun: mujocoRunInfo(run),
+    ...(o.generator ? { generator: o.generator } : {}),
+  };
+}
