@@ -203,7 +203,7 @@ function positionOf(file, text) {
 
 async function uiPhase() {
   await step('package .vsix', packageVsix);
-  // a copy of examples/ next to a copy of schemas/ (the scenes' "$schema": "../schemas/...")
+  // a copy of examples/ (and of schemas/, which the examples no longer name: the extension binds it)
   const uiRoot = join(P.e2e, 'ui-root');
   rmSync(uiRoot, { recursive: true, force: true });
   cpSync(join(ROOT, 'examples'), join(uiRoot, 'examples'), { recursive: true });

@@ -10,8 +10,7 @@ import { BodyLayer } from './bodies';
 import { GeometryKit, type Glyphs } from './glyphs';
 import { WorldLayer } from './grid';
 import { JointLayer } from './joints';
-import { type V3 } from './math';
-import { extendBounds, frameAt, recordsRun, sceneData, type Frame, type RunRecords, type SceneData, type StepSource } from './model';
+import { extendBounds, frameAt, frameBounds, reboundOnRun, recordsRun, sceneData, type Frame, type RunRecords, type SceneData, type StepSource } from './model';
 import { Orbit, type Preset } from './orbit';
 import { Overlay, unavailableMessage, type OverlayActions } from './overlay';
 import { handleKey } from './keys';
@@ -22,7 +21,6 @@ import { TrailLayer, type TrailMode } from './trail';
 import { describeTarget, legendInfo, glyphUnit, arrowScales, targetLabel, type ForceMode, type Scales } from './describe';
 import { followContact, nextTarget, resolveSelection, sameTarget, targetName, targetPoint, type Selection3D } from './selection';
 import type { ContactData } from './read';
-
 export type { Selection3D };
 /** How the user picked: a click ('pointer') or Tab / Escape ('keyboard'). */
 export type SelectVia = 'pointer' | 'keyboard';
@@ -67,7 +65,7 @@ export class SceneView3D {
   private frame?: Frame;
   private step = 0;
   private unit = 0.01;
-  private scales: Scales = { force: 1, torque: 1, maxArrow: 1 };
+  private scales: Scales = { force: 1, torque: 1, maxArrow: 1, floor: { force: 0, torque: 0 } };
   private arrowLog = 0;
   private trailMode: TrailMode;
   private forceMode: ForceMode;
@@ -251,7 +249,7 @@ export class SceneView3D {
     this.data = sceneData(model, run);
     this.setSel(undefined);
     this.hover = undefined;
-    const f0 = frameAt(model, this.data, model.snapshot.step, undefined, run);
+    const f0 = frameAt(model, this.data, run.length > 0 ? 1 : model.snapshot.step, undefined, run);
     this.unit = glyphUnit(this.data, f0);
     this.scales = arrowScales(model, this.data, f0, this.arrowLog, run);
     this.step = same ? Math.min(this.step, run.length) : model.snapshot.step;
@@ -284,7 +282,8 @@ export class SceneView3D {
     const run = isRecords(history) ? recordsRun(history) : history;
     const before = this.run.length;
     this.run = run;
-    if (run.length > before) extendBounds(this.data, run, before + 1, run.length);
+    if (before === 0 && run.length > 0) this.unit = glyphUnit(reboundOnRun(this.data, run), frameAt(this.model, this.data, 1, undefined, run));
+    else if (run.length > before) extendBounds(this.data, run, before + 1, run.length);
     // The first records of a run (a model comes before its streamed history): the grid and an
     // untouched camera take in what they cover.
     const first = before === 0 && run.length > 0 && !this.moved;
@@ -299,6 +298,7 @@ export class SceneView3D {
     if (!this.model || !this.data) return;
     this.step = Math.max(0, Math.floor(k));
     this.frame = frameAt(this.model, this.data, this.step, src, this.run);
+    this.scales = arrowScales(this.model, this.data, this.frame, this.arrowLog, this.run);
     // Contacts are renumbered every step: the selected one follows its pair, a hovered one is dropped.
     if (this.hover?.kind === 'contact') this.hover = undefined;
     if (this.selContact) {
@@ -376,13 +376,14 @@ export class SceneView3D {
     this.invalidate();
   }
 
-  /** Fits the run's bounds between the toolbar and the legend / grid scale. */
+  /** Fits the step shown and the scene as set up (never the run's worst step) between the toolbar and the legend. */
   fit(): void {
     if (!this.data) return;
     const o = this.overlay;
     const bottom = o ? Math.max(o.legend.offsetHeight, o.scale.offsetHeight) + 10 : 0;
     this.fitting = true;
-    this.orbit.fitBox(this.data.bounds.min, this.data.bounds.max, { top: o ? o.toolbar.offsetTop + o.toolbar.offsetHeight : 0, bottom });
+    const b = this.frame ? frameBounds(this.data, this.frame.poses) : this.data.bounds;
+    this.orbit.fitBox(b.min, b.max, { top: o ? o.toolbar.offsetTop + o.toolbar.offsetHeight : 0, bottom });
     this.fitting = false;
     this.moved = false;
   }
@@ -424,7 +425,7 @@ export class SceneView3D {
   }
 
   /** CSS pixel position (in the canvas) of a world point; undefined behind the camera. */
-  project(p: V3): { x: number; y: number } | undefined {
+  project(p: [number, number, number]): { x: number; y: number } | undefined {
     return project(this.orbit.camera, p, this.canvas.clientWidth, this.canvas.clientHeight);
   }
 
