@@ -3,7 +3,7 @@
 import type { Diagnostic, PanelModel, StepRecord, SystemSnapshot, WebviewState } from '../src/protocol';
 import { kappaOf, type StepKappa } from '../src/shared';
 import type { HeatmapSelection } from './heatmap/viewport';
-import { noiseFloor } from './scene3d/robust';
+import { DIVERGENCE_CODE, divergenceOnsetOf, noiseFloor } from './scene3d/robust';
 import { recordAt } from './history';
 import type { PanelState } from './store';
 
@@ -187,16 +187,11 @@ export function heatmapSelection(s: PanelState): HeatmapSelection {
 /** Matrices whose rows are constraint rows (the heatmap scrolls to a selected constraint's rows). */
 export const ROW_MATRICES: ReadonlySet<string> = new Set(['J', 'A', 'W', 'rowVectors']);
 
-/** The divergence diagnostic's stable code (the engine's Codes.divergence; the panel imports no engine values). */
-export const DIVERGENCE_CODE = 'CL404-divergence';
+export { DIVERGENCE_CODE };
 
 /** The divergence onset step of the run (CL404's data), when the run diverged and the growth was found. */
 export function divergenceOnset(s: PanelState): number | undefined {
-  for (const d of s.model?.diagnostics ?? []) {
-    const onset = (d.data as { onset?: unknown } | undefined)?.onset;
-    if (d.code === DIVERGENCE_CODE && typeof onset === 'number' && Number.isInteger(onset) && onset >= 0) return onset;
-  }
-  return undefined;
+  return divergenceOnsetOf(s.model?.diagnostics ?? []);
 }
 
 /** Forces below this (N) are round-off on this scene: NOISE_RELATIVE of its weight scale (scene3d/robust.ts). */

@@ -242,12 +242,15 @@ function runBounds(data: SceneData, poses0: Float64Array, run: RunRecords): { mi
 }
 
 /**
- * What Fit frames at a step: the scene as set up and what the step draws (its sane poses), never
- * the run's worst step, so the view of a step before a blow-up is the same after it.
+ * What Fit frames at a step: the scene as set up, the run's sane poses up to its divergence onset
+ * (the whole run when it did not diverge) and what the step draws, never the exploded steps after
+ * the onset: the view of a step before a blow-up is the same after it, and a body that travels
+ * (a ball that falls) stays in the view while the timeline is scrubbed.
  */
-export function frameBounds(data: SceneData, poses: Float64Array): { min: V3; max: V3 } {
-  const min: V3 = [...data.reference.min];
-  const max: V3 = [...data.reference.max];
+export function frameBounds(data: SceneData, poses: Float64Array, run: RunRecords, onset?: number): { min: V3; max: V3 } {
+  const healthy = onset !== undefined && onset < run.length;
+  const min: V3 = healthy ? [...data.reference.min] : [...data.bounds.min];
+  const max: V3 = healthy ? [...data.reference.max] : [...data.bounds.max];
   const addPt = (p: readonly number[], r = 0): void => {
     if (!isSane(p, data.sane)) return;
     for (let k = 0; k < 3; k++) {
@@ -255,6 +258,7 @@ export function frameBounds(data: SceneData, poses: Float64Array): { min: V3; ma
       max[k] = Math.max(max[k], p[k] + r);
     }
   };
+  if (healthy) addRunPoses(data, run, 1, onset, addPt);
   addPoses(data, poses, addPt);
   return { min, max };
 }

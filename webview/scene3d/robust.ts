@@ -53,3 +53,15 @@ export function robustMax(xs: Iterable<number>, floor = 0, ceiling = Infinity): 
 
 /** A run-wide force above this many times the weight scale (floor / NOISE_RELATIVE) is a blow-up's, not a scale. */
 export const ABSURD_WEIGHTS = 1e6;
+
+/** The divergence diagnostic's stable code (the engine's Codes.divergence; the webview imports no engine values). */
+export const DIVERGENCE_CODE = 'CL404-divergence';
+
+/** The divergence onset step (CL404's data) among a model's diagnostics, when the run diverged and the growth was found. */
+export function divergenceOnsetOf(diagnostics: readonly { code: string; data?: unknown }[]): number | undefined {
+  for (const d of diagnostics) {
+    const onset = (d.data as { onset?: unknown } | undefined)?.onset;
+    if (d.code === DIVERGENCE_CODE && typeof onset === 'number' && Number.isInteger(onset) && onset >= 0) return onset;
+  }
+  return undefined;
+}

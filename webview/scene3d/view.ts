@@ -19,22 +19,12 @@ import { readPalette3D, type Palette3D } from './palette';
 import { pick, project, type Target } from './pick';
 import { TrailLayer, type TrailMode } from './trail';
 import { describeTarget, legendInfo, glyphUnit, arrowScales, targetLabel, type ForceMode, type Scales } from './describe';
+import { divergenceOnsetOf } from './robust';
 import { followContact, nextTarget, resolveSelection, sameTarget, targetName, targetPoint, type Selection3D } from './selection';
 import type { ContactData } from './read';
 export type { Selection3D };
-/** How the user picked: a click ('pointer') or Tab / Escape ('keyboard'). */
-export type SelectVia = 'pointer' | 'keyboard';
-
-export interface SceneView3DOptions {
-  /** Called when the user picks a body, a constraint or a contact (click, Tab); `{}` when Escape clears it. */
-  onSelect?: (sel: Selection3D, via: SelectVia) => void;
-  preset?: Preset;
-  trail?: TrailMode;
-  forces?: ForceMode;
-  axes?: boolean;
-  /** Multisampling (default: on, off on a software renderer). */
-  antialias?: boolean;
-}
+import type { SceneView3DOptions, SelectVia } from './options';
+export type { SceneView3DOptions, SelectVia };
 
 export class SceneView3D {
   readonly root: HTMLDivElement;
@@ -83,6 +73,8 @@ export class SceneView3D {
   /** The camera moved since the last fit (the user orbited, panned or zoomed): no automatic fit then. */
   private moved = false;
   private fitting = false;
+  /** The run's divergence onset (Fit frames the steps before it and the step shown). */
+  private onset?: number;
 
   constructor(container: HTMLElement, opts: SceneView3DOptions = {}) {
     this.onSelect = opts.onSelect;
@@ -246,6 +238,7 @@ export class SceneView3D {
     const selName = this.sel && prev && this.sel.kind !== 'contact' ? (this.sel.kind === 'body' ? prev.bodies[this.sel.index]?.name : prev.constraints[this.sel.index]?.name) : undefined;
     this.model = model;
     this.run = run;
+    this.onset = divergenceOnsetOf(model.diagnostics ?? []);
     this.data = sceneData(model, run);
     this.setSel(undefined);
     this.hover = undefined;
@@ -382,10 +375,17 @@ export class SceneView3D {
     const o = this.overlay;
     const bottom = o ? Math.max(o.legend.offsetHeight, o.scale.offsetHeight) + 10 : 0;
     this.fitting = true;
-    const b = this.frame ? frameBounds(this.data, this.frame.poses) : this.data.bounds;
+    const b = this.frame ? frameBounds(this.data, this.frame.poses, this.run, this.onset) : this.data.bounds;
     this.orbit.fitBox(b.min, b.max, { top: o ? o.toolbar.offsetTop + o.toolbar.offsetHeight : 0, bottom });
     this.fitting = false;
     this.moved = false;
+  }
+
+  /** The run's divergence onset became known (the diagnostics of a finished run): an untouched camera fits again. */
+  setOnset(onset: number | undefined): void {
+    if (onset === this.onset) return;
+    this.onset = onset;
+    if (!this.moved) this.fit();
   }
 
   setPreset(p: Preset): void {
