@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { inspectScene, Simulation } from '../../src/engine';
 import { buildPanelModel } from '../../src/panelModel';
 import type { PanelModel } from '../../src/protocol';
-import { frameAt, frameBounds, sceneData, type SceneData } from '../../webview/scene3d/model';
+import { frameAt, frameBounds, recordsRun, sceneData, type SceneData } from '../../webview/scene3d/model';
 import { arrowScales, glyphUnit, legendInfo } from '../../webview/scene3d/describe';
-import { noiseFloor, robustMax } from '../../webview/scene3d/robust';
+import { divergenceOnsetOf, noiseFloor, robustMax } from '../../webview/scene3d/robust';
 
 let model: PanelModel;
 let before840: PanelModel;
@@ -39,8 +39,14 @@ test('the run’s bounds, the fit at step 840 and the glyph size are those of th
   assert.ok(size(data.bounds) < 10, `run bounds ${JSON.stringify(data.bounds)}`);
   const clean = sceneData(before840);
   const f = frameAt(model, data, 840, sim.snapshotAt(840));
-  const fit = frameBounds(data, f.poses);
+  // Fit takes in the steps before the divergence onset (the run's CL404) and the step shown.
+  const onset = divergenceOnsetOf(model.diagnostics);
+  assert.ok(onset !== undefined && onset > 700 && onset <= 900, `the run's divergence onset: ${onset}`);
+  const fit = frameBounds(data, f.poses, recordsRun(model.history), onset);
   assert.ok(size(fit) > 0.5 && size(fit) < 10, `fit at 840 ${JSON.stringify(fit)}`);
+  // Without the onset (a live run before its diagnostics): the run's sane bounds, still the chain's.
+  const blind = frameBounds(data, f.poses, recordsRun(model.history));
+  assert.ok(size(blind) > 0.5 && size(blind) < 10, `fit at 840 without the onset ${JSON.stringify(blind)}`);
   // The view sizes glyphs on the first recorded step (the model's own step is the blown-up one).
   const u = glyphUnit(data, frameAt(model, data, 1));
   const uClean = glyphUnit(clean, frameAt(before840, clean, 840));

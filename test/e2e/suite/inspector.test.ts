@@ -69,17 +69,22 @@ export default function register(): void {
       await vscode.commands.executeCommand(CommandIds.openInspector, uri);
       await waitFor('the inspector', () => api.panelFor(key) !== undefined, 10_000);
       assert.ok(await api.receiveFromWebview(key, { type: 'playSpeed', speed: 'max' }), 'the speed message is accepted');
-      assert.ok(await api.receiveFromWebview(key, { type: 'command', command: 'playPause' }));
-      await waitFor('Play took 60 steps', () => api.currentStep(key) >= 60, 30_000);
-      // A panel a few dozen steps behind the run presses Pause on the step it shows.
-      const seen = Math.max(1, api.currentStep(key) - 40);
-      assert.ok(await api.receiveFromWebview(key, { type: 'command', command: 'playPause', step: seen }));
-      await api.whenIdle(key);
-      assert.strictEqual(api.isRunning(key), false);
-      await vscode.window.showTextDocument(doc, { preview: false });
-      await waitFor(`status on step ${seen} (have "${api.statusText()}")`, () => api.statusText().endsWith(` · step ${seen}`), 10_000);
-      await vscode.commands.executeCommand(CommandIds.reset, uri);
-      await api.whenIdle(key);
+      try {
+        assert.ok(await api.receiveFromWebview(key, { type: 'command', command: 'playPause' }));
+        await waitFor('Play took 60 steps', () => api.currentStep(key) >= 60, 30_000);
+        // A panel a few dozen steps behind the run presses Pause on the step it shows.
+        const seen = Math.max(1, api.currentStep(key) - 40);
+        assert.ok(await api.receiveFromWebview(key, { type: 'command', command: 'playPause', step: seen }));
+        await api.whenIdle(key);
+        assert.strictEqual(api.isRunning(key), false);
+        await vscode.window.showTextDocument(doc, { preview: false });
+        await waitFor(`status on step ${seen} (have "${api.statusText()}")`, () => api.statusText().endsWith(` · step ${seen}`), 10_000);
+      } finally {
+        // The speed is the scene's until changed: later tests of this scene play at the setting's rate.
+        await api.receiveFromWebview(key, { type: 'playSpeed', speed: 'setting' });
+        await vscode.commands.executeCommand(CommandIds.reset, uri);
+        await api.whenIdle(key);
+      }
     });
   });
 }
