@@ -192,6 +192,8 @@ export type WebviewMessage =
   /** The panel applied the host message carrying this `seq`. */
   | { type: 'ack'; seq: number }
   | { type: 'requestSnapshot'; step: number }
+  /** The step the panel went to when it needed no snapshot for it (step 0, or back on the one it holds): every view follows. */
+  | { type: 'showStep'; step: number }
   /** `step`: the step the panel shows when the user pressed it (Pause lands there, not where the run has got to). */
   | { type: 'command'; command: PanelCommand; step?: number }
   /** Play's speed: `realTime` × 1/dt steps per second, `max` as fast as the host allows, `setting` the configured steps per second. */
@@ -234,6 +236,7 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
     case 'ack':
       return isInt(m.seq) && m.seq >= 0;
     case 'requestSnapshot':
+    case 'showStep':
       return isInt(m.step) && m.step >= 0;
     case 'command':
       return (PANEL_COMMANDS as readonly unknown[]).includes(m.command) && optInt(m.step);

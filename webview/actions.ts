@@ -32,7 +32,13 @@ export function createActions(store: Store, post: (m: WebviewMessage) => void): 
     if (i >= 0) post({ type: 'reveal', bodyIndex: bodies[i].fileIndex ?? i });
   };
   return {
-    goToStep: (step) => store.dispatch({ type: 'goToStep', step }),
+    goToStep(step) {
+      store.dispatch({ type: 'goToStep', step });
+      // A step shown without asking the host for its snapshot is still the host's shown step: the
+      // status bar, CodeLens and tree follow it as they follow a requested one.
+      const s = store.getState();
+      if (!s.report && s.model && s.wanted === undefined) post({ type: 'showStep', step: s.step });
+    },
     select(index, reveal) {
       store.dispatch({ type: 'select', index });
       const s = store.getState();

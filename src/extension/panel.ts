@@ -264,6 +264,9 @@ class InspectorPanel extends Disposable implements PanelProbe {
           this.host.scenes.showStep(s, m.step);
           this.feed.request(m.step);
           break;
+        case 'showStep':
+          this.host.scenes.showStep(s, m.step);
+          break;
         case 'command': {
           // The button runs the registered command, on this panel's scene: the same code path,
           // defaults and prompts as the palette, the editor title bar and the CodeLens.
