@@ -234,12 +234,23 @@ export type HostMessage =
 export const PANEL_COMMANDS = ['step', 'run', 'playPause', 'reset', 'compareMujoco', 'chooseKeyframe'] as const;
 export type PanelCommand = (typeof PANEL_COMMANDS)[number];
 
+/** Play's speed, chosen in the panel: a multiple of real time, as fast as possible, or the setting's steps per second. */
+export type PlaySpeed = { realTime: number } | 'max' | 'setting';
+
+export const isPlaySpeed = (x: unknown): x is PlaySpeed =>
+  x === 'max' || x === 'setting' || (isObj(x) && typeof x.realTime === 'number' && Number.isFinite(x.realTime) && x.realTime >= 0.01 && x.realTime <= 1000);
+
 export type WebviewMessage =
   | { type: 'ready' }
   /** The panel applied the host message carrying this `seq`. */
   | { type: 'ack'; seq: number }
   | { type: 'requestSnapshot'; step: number }
-  | { type: 'command'; command: PanelCommand }
+  /** The step the panel went to when it needed no snapshot for it (step 0, or back on the one it holds): every view follows. */
+  | { type: 'showStep'; step: number }
+  /** `step`: the step the panel shows when the user pressed it (Pause lands there, not where the run has got to). */
+  | { type: 'command'; command: PanelCommand; step?: number }
+  /** Play's speed: `realTime` × 1/dt steps per second, `max` as fast as the host allows, `setting` the configured steps per second. */
+  | { type: 'playSpeed'; speed: PlaySpeed }
   /**
    * Show something in the scene file. `constraintIndex`/`bodyIndex` are indices in the file's
    * arrays (ConstraintReport.fileIndex); `range` (optional) is a diagnostic's range.
@@ -278,9 +289,12 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
     case 'ack':
       return isInt(m.seq) && m.seq >= 0;
     case 'requestSnapshot':
+    case 'showStep':
       return isInt(m.step) && m.step >= 0;
     case 'command':
-      return (PANEL_COMMANDS as readonly unknown[]).includes(m.command);
+      return (PANEL_COMMANDS as readonly unknown[]).includes(m.command) && optInt(m.step);
+    case 'playSpeed':
+      return isPlaySpeed(m.speed);
     case 'reveal':
       return optInt(m.constraintIndex) && optInt(m.bodyIndex) && (m.range === undefined || isRange(m.range));
     case 'log':

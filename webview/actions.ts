@@ -1,6 +1,6 @@
 // What the user can do in the panel: store actions plus their messages to the host. The cards
 // call these; they never post or dispatch on their own.
-import type { Range, WebviewMessage } from '../src/protocol';
+import type { PlaySpeed, Range, WebviewMessage } from '../src/protocol';
 import type { Store } from './store';
 
 export type SimCommand = Extract<WebviewMessage, { type: 'command' }>['command'];
@@ -15,7 +15,10 @@ export interface PanelActions {
   selectBody(name: string | undefined, reveal: boolean): void;
   /** Show the selected body or constraint in the scene file (and the Explorer tree). */
   revealSelection(): void;
+  /** A simulation command; Pause (playPause while running) stays on the shown step and names it to the host. */
   command(c: SimCommand): void;
+  /** Play's speed for this scene. */
+  playSpeed(speed: PlaySpeed): void;
   reveal(target: { range?: Range; constraintIndex?: number; bodyIndex?: number }): void;
 }
 
@@ -29,7 +32,13 @@ export function createActions(store: Store, post: (m: WebviewMessage) => void): 
     if (i >= 0) post({ type: 'reveal', bodyIndex: bodies[i].fileIndex ?? i });
   };
   return {
-    goToStep: (step) => store.dispatch({ type: 'goToStep', step }),
+    goToStep(step) {
+      store.dispatch({ type: 'goToStep', step });
+      // A step shown without asking the host for its snapshot is still the host's shown step: the
+      // status bar, CodeLens and tree follow it as they follow a requested one.
+      const s = store.getState();
+      if (!s.report && s.model && s.wanted === undefined) post({ type: 'showStep', step: s.step });
+    },
     select(index, reveal) {
       store.dispatch({ type: 'select', index });
       const s = store.getState();
@@ -43,7 +52,13 @@ export function createActions(store: Store, post: (m: WebviewMessage) => void): 
       if (reveal) revealSelection();
     },
     revealSelection,
-    command: (command) => post({ type: 'command', command }),
+    command: (command) => {
+      const s = store.getState();
+      if (command !== 'playPause' || !s.running) return post({ type: 'command', command });
+      store.dispatch({ type: 'pause' });
+      post({ type: 'command', command, step: store.getState().step });
+    },
+    playSpeed: (speed) => post({ type: 'playSpeed', speed }),
     reveal: (t) => post({ type: 'reveal', ...t }),
   };
 }

@@ -19,11 +19,11 @@ import {
 } from 'chart.js';
 import type { SystemSnapshot } from '../src/protocol';
 import { formatNumber as fmt, formatCond } from '../src/shared';
-import { COND_BAND_LABEL, condThresholds } from '../src/shared';
-import { decimate, MAX_BUCKETS, type Point } from './decimate';
-import { condAt, energyPartAt, lambdaAt, quatDriftAt, violationAt, type History } from './history';
+import { MAX_BUCKETS } from './decimate';
+import { anySingular, SINGULAR_AT, type HistoryChartSpec, type HistoryContext } from './historySpecs';
 import { withAlpha, type Palette } from './theme';
 import { minOf } from '../src/shared/arrays';
+import { axisMode, denoise, distinctDigits, linearThreshold, symlog, symlogInverse, type AxisMode } from './chartScale';
 
 declare module 'chart.js' {
   // Declaration merging needs chart.js's own type parameter name.
@@ -31,6 +31,7 @@ declare module 'chart.js' {
   interface PluginOptionsByType<TType extends ChartType> {
     clCursor?: { x?: number; color?: string };
     clLines?: { lines: { y: number; color: string; label: string; dash?: number[] }[] };
+    clMarks?: { marks: { x: number; color: string; label: string }[] };
   }
 }
 
@@ -89,7 +90,36 @@ const linesPlugin: Plugin = {
     ctx.restore();
   },
 };
-Chart.register(cursorPlugin, linesPlugin);
+/** Vertical markers at given steps (the divergence onset), labelled at the top. */
+const marksPlugin: Plugin = {
+  id: 'clMarks',
+  afterDatasetsDraw(chart, _args, opts: { marks?: { x: number; color: string; label: string }[] }) {
+    const xs = chart.scales.x;
+    if (!xs || !opts?.marks) return;
+    const ctx = chart.ctx;
+    const { top, bottom, left, right } = chart.chartArea;
+    ctx.save();
+    for (const m of opts.marks) {
+      const px = xs.getPixelForValue(m.x);
+      if (!Number.isFinite(px) || px < left - 1 || px > right + 1) continue;
+      ctx.strokeStyle = m.color;
+      ctx.fillStyle = m.color;
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash([2, 2]);
+      ctx.beginPath();
+      ctx.moveTo(px, top);
+      ctx.lineTo(px, bottom);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.font = `10px ${String(Chart.defaults.font.family)}`;
+      ctx.textAlign = px > (left + right) / 2 ? 'right' : 'left';
+      ctx.textBaseline = 'top';
+      ctx.fillText(m.label, px + (px > (left + right) / 2 ? -3 : 3), top + 2);
+    }
+    ctx.restore();
+  },
+};
+Chart.register(cursorPlugin, linesPlugin, marksPlugin);
 
 export function applyChartTheme(p: Palette): void {
   Chart.defaults.color = p.muted;
@@ -119,7 +149,13 @@ const FLOOR = 1e-16;
 const isPow10 = (v: number): boolean => v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
 /** Powers of ten among an axis's ticks, counted once per tick list (the callback runs for every tick). */
 const powCounts = new WeakMap<object, number>();
-/** Log axes: label only powers of ten when at least two are shown, every tick otherwise. */
+/** Significant digits that tell a tick list's neighbours apart, counted once per tick list. */
+const tickDigits = new WeakMap<object, number>();
+/**
+ * Log axes: label only powers of ten when at least two are shown, every tick otherwise, with the
+ * digits that keep neighbours apart (a κ axis from 7000 to 15000 reads 12000, 13000, 14000, never
+ * 15000, 15000, 15000).
+ */
 function logTick(this: unknown, v: number | string, _i: number, ticks: { value: number }[]): string {
   const x = Number(v);
   let pows = powCounts.get(ticks);
@@ -128,184 +164,34 @@ function logTick(this: unknown, v: number | string, _i: number, ticks: { value: 
     powCounts.set(ticks, pows);
   }
   if (pows >= 2 && !isPow10(x)) return '';
-  return fmt(x, 2);
+  let digits = tickDigits.get(ticks);
+  if (digits === undefined) {
+    digits = distinctDigits(ticks.map((t) => t.value));
+    tickDigits.set(ticks, digits);
+  }
+  return fmt(x, digits);
 }
 const linTick = (v: number | string): string => fmt(Number(v), 3);
 const logv = (x: number): number => (Number.isFinite(x) ? Math.max(FLOOR, Math.abs(x)) : NaN);
 
-interface SeriesSpec {
-  label: string;
-  color: string;
-  data: Point[];
-  width?: number;
-  dash?: number[];
-  dim?: boolean;
+/** The y transform of an axis mode: what is plotted for a raw value (NaN: not drawn). */
+function transform(mode: AxisMode, floor: number, c: number): (y: number) => number {
+  if (mode === 'log') return (y) => logv(denoise(y, floor));
+  if (mode === 'symlog') return (y) => (Number.isFinite(y) ? symlog(denoise(y, floor), c) : NaN);
+  return (y) => (Number.isFinite(y) ? denoise(y, floor) : NaN);
 }
-
-/** Buckets of the decimation: one per pixel of the chart's width, at most MAX_BUCKETS (≤ 2000 points). */
-let buckets = MAX_BUCKETS;
-
-/** `get(k)` over the records (x = step k + 1), decimated to min/max per pixel (decimate.ts). */
-function seriesOf(history: History, get: (k: number) => number): Point[] {
-  return decimate(history.length, get, (k) => k + 1, buckets);
-}
-
-/** Largest |get(k)| over the run. */
-function maxAbs(history: History, get: (k: number) => number): number {
-  let m = 0;
-  for (let k = 0; k < history.length; k++) {
-    const v = Math.abs(get(k));
-    if (v > m) m = v;
-  }
-  return m;
-}
-
-/** Some record is singular (κ = ∞). */
-function anySingular(history: History): boolean {
-  for (let k = 0; k < history.length; k++) if (condAt(history, k) === null) return true;
-  return false;
-}
-
-interface HistoryChartSpec {
-  id: string;
-  title: string;
-  yTitle: string;
-  log: boolean;
-  build(ctx: HistoryContext): { series: SeriesSpec[]; lines?: { y: number; color: string; label: string; dash?: number[] }[]; note?: string };
-}
-
-export interface HistoryContext {
-  history: History;
-  snapshot: SystemSnapshot;
-  initial?: SystemSnapshot;
-  palette: Palette;
-  selectedConstraint: number;
-  /** Names of the history's columns when they are not the snapshot's (PanelModel.historyColumns: a MuJoCo run). */
-  columns?: { constraints: string[]; rows: string[] };
-  /** The scene's κ warning threshold (bands and chart lines). */
-  conditionWarning?: number;
-}
-
-const MAX_SERIES = 8;
-
-/** Pick up to MAX_SERIES indices: the selected one plus the largest by `score`. */
-function pick(n: number, score: (i: number) => number, selected: number): number[] {
-  const idx = Array.from({ length: n }, (_, i) => i);
-  if (n <= MAX_SERIES) return idx;
-  idx.sort((a, b) => score(b) - score(a));
-  const out = idx.slice(0, MAX_SERIES);
-  if (selected >= 0 && selected < n && !out.includes(selected)) out[MAX_SERIES - 1] = selected;
-  return out.sort((a, b) => a - b);
-}
-
-export const HISTORY_CHARTS: HistoryChartSpec[] = [
-  {
-    id: 'violation',
-    title: 'Constraint violation ‖C‖',
-    yTitle: '‖C‖ (log)',
-    log: true,
-    build: ({ history, snapshot, palette, selectedConstraint, columns }) => {
-      const cs = columns ? columns.constraints.map((name) => ({ name })) : snapshot.constraints;
-      const n = Math.max(cs.length, history.length ? history.buf.nC : 0);
-      const maxC = (i: number): number => maxAbs(history, (k) => violationAt(history, k, i) || 0);
-      const chosen = pick(n, maxC, selectedConstraint);
-      return {
-        series: chosen.map((i, k) => ({
-          label: cs[i]?.name ?? `c${i}`,
-          color: palette.series[k % palette.series.length],
-          data: seriesOf(history, (k) => logv(violationAt(history, k, i))),
-          width: i === selectedConstraint ? 2.5 : 1.5,
-          dash: k >= palette.series.length ? [5, 3] : undefined,
-          dim: selectedConstraint >= 0 && i !== selectedConstraint,
-        })),
-        note: n > chosen.length ? `${chosen.length} of ${n} constraints (largest)` : undefined,
-      };
-    },
-  },
-  {
-    id: 'lambda',
-    title: 'Multipliers λ',
-    yTitle: 'λ',
-    log: false,
-    build: ({ history, snapshot, palette, selectedConstraint, columns }) => {
-      const rows = columns ? columns.rows.map((label) => ({ label })) : snapshot.rows;
-      const n = Math.max(rows.length, history.length ? history.buf.nL : 0);
-      const sel = columns ? (selectedConstraint >= 0 ? { firstRow: selectedConstraint, rows: 1 } : undefined) : snapshot.constraints[selectedConstraint];
-      const selRow = sel ? sel.firstRow : -1;
-      const maxL = (i: number): number => maxAbs(history, (k) => lambdaAt(history, k, i) || 0);
-      const chosen = pick(n, maxL, selRow);
-      return {
-        series: chosen.map((i, k) => {
-          const inSel = sel !== undefined && i >= sel.firstRow && i < sel.firstRow + sel.rows;
-          return {
-            label: rows[i]?.label ?? `r${i}`,
-            color: palette.series[k % palette.series.length],
-            data: seriesOf(history, (k) => lambdaAt(history, k, i)),
-            width: inSel ? 2.5 : 1.5,
-            dash: k >= palette.series.length ? [5, 3] : undefined,
-            dim: sel !== undefined && !inSel,
-          };
-        }),
-        note: n > chosen.length ? `${chosen.length} of ${n} rows (largest |λ|)` : undefined,
-      };
-    },
-  },
-  {
-    id: 'cond',
-    title: 'Condition number κ(A)',
-    yTitle: 'κ(A) (log)',
-    log: true,
-    build: ({ history, palette, conditionWarning }) => ({
-      series: [
-        {
-          label: 'κ(A)',
-          color: palette.series[0],
-          data: seriesOf(history, (k) => {
-            const c = condAt(history, k);
-            return c === null ? 1e17 : Math.max(1, c);
-          }),
-        },
-      ],
-      // The shared κ band edges with the scene's threshold (src/shared/kappa.ts).
-      lines: [
-        { y: condThresholds(conditionWarning).caution, color: palette.warning, label: `${COND_BAND_LABEL.caution} ${formatCond(condThresholds(conditionWarning).caution)}` },
-        { y: condThresholds(conditionWarning).bad, color: palette.error, label: `${COND_BAND_LABEL.bad} ${formatCond(condThresholds(conditionWarning).bad)}` },
-      ],
-      note: anySingular(history) ? 'singular steps drawn at 1e17' : undefined,
-    }),
-  },
-  {
-    id: 'energy',
-    title: 'Energy',
-    yTitle: 'J',
-    log: false,
-    build: ({ history, palette }) => ({
-      series: [
-        { label: 'total', color: palette.series[0], data: seriesOf(history, (k) => energyPartAt(history, k, 2)), width: 2 },
-        { label: 'kinetic', color: palette.series[2], data: seriesOf(history, (k) => energyPartAt(history, k, 0)), dash: [4, 3] },
-        { label: 'potential', color: palette.series[3], data: seriesOf(history, (k) => energyPartAt(history, k, 1)), dash: [2, 2] },
-      ],
-    }),
-  },
-  {
-    id: 'drift',
-    title: 'Quaternion drift max ||q|−1|',
-    yTitle: '||q|−1| (log)',
-    log: true,
-    build: ({ history, palette }) => ({
-      series: [{ label: '||q|−1|', color: palette.series[4], data: seriesOf(history, (k) => logv(quatDriftAt(history, k))) }],
-      lines: [{ y: 1e-6, color: palette.warning, label: '1e−6' }],
-    }),
-  },
-];
 
 export class HistoryChart {
   readonly chart: Chart<'line', { x: number; y: number }[]>;
+  /** The axis drawn now and the symlog's linear threshold (tooltips and ticks read them back). */
+  mode: AxisMode;
+  private c = 1;
   constructor(
     readonly spec: HistoryChartSpec,
     canvas: HTMLCanvasElement,
     private readonly onPick: (step: number) => void,
   ) {
+    this.mode = spec.axis === 'log' ? (spec.kind === 'positive' ? 'log' : 'symlog') : 'linear';
     const cfg: ChartConfiguration<'line', { x: number; y: number }[]> = {
       type: 'line',
       data: { datasets: [] },
@@ -317,11 +203,7 @@ export class HistoryChart {
         elements: { point: { radius: 0, hoverRadius: 3 }, line: { tension: 0 } },
         scales: {
           x: { type: 'linear', title: { display: true, text: 'step' }, ticks: { maxTicksLimit: 8, precision: 0 } },
-          y: {
-            type: spec.log ? 'logarithmic' : 'linear',
-            title: { display: false, text: spec.yTitle },
-            ticks: spec.log ? { autoSkip: true, maxTicksLimit: 8, callback: logTick } : { maxTicksLimit: 6, callback: linTick },
-          },
+          y: { type: 'linear', title: { display: false, text: spec.yTitle } },
         },
         plugins: {
           legend: { display: true, position: 'bottom', labels: { usePointStyle: false } },
@@ -329,8 +211,9 @@ export class HistoryChart {
             callbacks: {
               title: (items) => `step ${items[0]?.parsed.x ?? ''}`,
               label: (item) => {
-                const y = item.parsed.y ?? NaN;
-                const shown = spec.id === 'cond' && y >= 1e17 ? '∞' : spec.id === 'cond' ? formatCond(y) : fmt(y, 6);
+                const t = item.parsed.y ?? NaN;
+                const y = this.mode === 'symlog' ? symlogInverse(t, this.c) : t;
+                const shown = spec.id === 'cond' && y >= SINGULAR_AT ? '∞' : spec.id === 'cond' ? formatCond(y) : fmt(y, 6);
                 return `${item.dataset.label}: ${shown}`;
               },
             },
@@ -349,13 +232,19 @@ export class HistoryChart {
   }
 
   update(ctx: HistoryContext, step: number): string | undefined {
-    buckets = Math.max(100, Math.min(MAX_BUCKETS, Math.round(this.chart.width || MAX_BUCKETS)));
-    const built = this.spec.build(ctx);
+    const buckets = Math.max(100, Math.min(MAX_BUCKETS, Math.round(this.chart.width || MAX_BUCKETS)));
+    const built = this.spec.build({ ...ctx, buckets });
     const p = ctx.palette;
+    // The axis: the user's choice, else the spec's; `auto` reads the data (chartScale.ts).
+    const floor = this.spec.noise ? (ctx.noise ?? 0) : 0;
+    const raw = built.series.flatMap((s) => s.data.map((d) => d.y));
+    this.mode = axisMode(ctx.axes?.[this.spec.id] ?? this.spec.axis, this.spec.kind, raw, floor);
+    this.c = linearThreshold(raw, floor);
+    const f = transform(this.mode, floor, this.c);
     this.chart.data.datasets = built.series.map(
       (s): ChartDataset<'line', { x: number; y: number }[]> => ({
         label: s.label,
-        data: s.data,
+        data: s.data.map((d) => ({ x: d.x, y: f(d.y) })),
         borderColor: s.dim ? withAlpha(s.color, 0.35) : s.color,
         backgroundColor: s.dim ? withAlpha(s.color, 0.35) : s.color,
         borderWidth: s.width ?? 1.5,
@@ -364,18 +253,25 @@ export class HistoryChart {
       }),
     );
     const o = this.chart.options;
+    const ys = o.scales!.y as { type: string; min?: number; max?: number; ticks: object };
+    const c = this.c;
+    ys.type = this.mode === 'log' ? 'logarithmic' : 'linear';
+    ys.ticks =
+      this.mode === 'log'
+        ? { autoSkip: true, maxTicksLimit: 8, callback: logTick }
+        : this.mode === 'symlog'
+          ? { maxTicksLimit: 7, callback: (v: number | string) => symTick(Number(v), c) }
+          : { maxTicksLimit: 6, callback: linTick };
     (this.chart as CursorChart).clCursorAt = { x: step, color: p.focus };
-    o.plugins!.clLines = { lines: built.lines ?? [] };
+    o.plugins!.clLines = { lines: (built.lines ?? []).map((l) => ({ ...l, y: this.mode === 'symlog' ? symlog(l.y, c) : l.y })) };
+    o.plugins!.clMarks = { marks: ctx.onset !== undefined ? [{ x: ctx.onset, color: p.error, label: `onset ${ctx.onset}` }] : [] };
     o.plugins!.legend!.display = built.series.length > 1;
     const last = ctx.history.length || 1;
-    if (this.spec.id === 'cond') {
-      const ys = o.scales!.y as { min?: number; max?: number };
-      const singular = anySingular(ctx.history);
-      ys.max = singular ? 1e18 : undefined;
-      ys.min = singular ? 1 : undefined;
-    }
-    (o.scales!.x as { min?: number; max?: number }).min = 0;
-    (o.scales!.x as { min?: number; max?: number }).max = Math.max(1, last);
+    const singular = this.spec.id === 'cond' && this.mode === 'log' && anySingular(ctx.history);
+    ys.max = singular ? SINGULAR_AT * 10 : undefined;
+    ys.min = singular ? 1 : undefined;
+    (o.scales!.x as { min?: number; max?: number }).min = ctx.range ? ctx.range.from : 0;
+    (o.scales!.x as { min?: number; max?: number }).max = ctx.range ? ctx.range.to : Math.max(1, last);
     this.chart.update('none');
     return built.note;
   }
@@ -389,6 +285,11 @@ export class HistoryChart {
   destroy(): void {
     this.chart.destroy();
   }
+}
+
+/** A symlog tick: the raw value at t, two significant digits (0 at the centre). */
+function symTick(t: number, c: number): string {
+  return t === 0 ? '0' : fmt(symlogInverse(t, c), 2);
 }
 
 export class SpectrumChart {

@@ -3,5 +3,6 @@
 // of the panel's code. The panel (dist/panel.js) loads it after its first frame (load.ts); the
 // standalone report's single script (dist/webview.js, all.ts) carries it inline.
 export { SceneView3D } from './scene3d';
-export { applyChartTheme, HistoryChart, LambdaChart, SpectrumChart, HISTORY_CHARTS } from './charts';
+export { applyChartTheme, HistoryChart, LambdaChart, SpectrumChart } from './charts';
+export { HISTORY_CHARTS } from './historySpecs';
 export { ConvergenceChart, StepChart } from './contactCharts';

@@ -44,8 +44,8 @@ export function summaryText(c: MujocoComparison): string {
   const from = c.keyframe !== undefined ? ` from key "${c.keyframe}"` : ' from qpos0';
   return (
     `${c.steps} steps of ${num(c.dt, 4)} s (t = ${num(c.steps * c.dt, 4)} s)${from}. ` +
-    `MuJoCo: soft constraints (solref/solimp), ${num(it.iterationsMin, 3)}–${num(it.iterationsMax, 3)} solver iterations per step (mean ${num(it.iterationsMean, 3)}), warnings: ${warnings}. ` +
-    `Ours: the exact KKT solve.`
+    `MuJoCo: ${c.equalities.length ? 'soft constraints (solref/solimp)' : 'no equality constraints'}, ${num(it.iterationsMin, 3)}–${num(it.iterationsMax, 3)} solver iterations per step (mean ${num(it.iterationsMean, 3)}), warnings: ${warnings}. ` +
+    (c.equalities.length ? `Ours: the exact KKT solve.` : `Ours: the joints as exact constraints between bodies.`)
   );
 }
 
@@ -126,3 +126,12 @@ export function timingText(c: MujocoComparison): string {
 /** Why the two differ (docs/import.md, "Compare"). */
 export const WHY_THEY_DIFFER =
   "Why they differ: MuJoCo's equality constraints are soft. Each row has a regulariser R > 0 (from solimp, with solref's time constant and damping pulling C back to 0), so MuJoCo solves (A + R)·f = … and lets the constraint give a little; our λ is the exact solve of A·λ = b (R = 0), with Baumgarte terms from solref. With R ≪ A_ii the forces agree; the violations differ by MuJoCo's softness. MuJoCo's A is in joint coordinates, ours in maximal coordinates, so their diagonals differ by the parametrisation.";
+
+/** Why the two differ for a model without equality constraints (most robots): coordinates and integrators, not softness. */
+export const WHY_THEY_DIFFER_JOINTS =
+  "Why they differ: this model has no equality constraints, so MuJoCo's soft constraints play no part here. MuJoCo integrates the model in joint coordinates (its joints are its coordinates, so they never drift); this engine integrates every body in maximal coordinates and holds the joints with constraint forces (stabilised by Baumgarte terms), so the trajectories differ by the two integrators and by the joints' small drift, and by any contact, limit or friction-loss rows MuJoCo had.";
+
+/** The explanation that fits the model: soft equalities when it has any, else coordinates and integrators. */
+export function whyTheyDiffer(c: MujocoComparison): string {
+  return c.equalities.length ? WHY_THEY_DIFFER : WHY_THEY_DIFFER_JOINTS;
+}

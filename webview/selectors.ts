@@ -1,7 +1,9 @@
 // Derived views of the panel state: pure functions the cards render from and the bootstrap's
 // effects act on (which snapshot to ask for, what to persist). No DOM; tested in Node.
 import type { Diagnostic, PanelModel, StepRecord, SystemSnapshot, WebviewState } from '../src/protocol';
+import { kappaOf, type StepKappa } from '../src/shared';
 import type { HeatmapSelection } from './heatmap/viewport';
+import { DIVERGENCE_CODE, divergenceOnsetOf, noiseFloor } from './scene3d/robust';
 import { recordAt } from './history';
 import type { PanelState } from './store';
 
@@ -66,16 +68,14 @@ export function stepNote(s: PanelState): string {
 }
 
 /** κ(A), its estimate flag and the method at the shown step (history record when the snapshot lags). */
-export function shownCondition(s: PanelState): { cond: number | null; estimated: boolean; method: string } | undefined {
+export function shownCondition(s: PanelState): { cond: number | null; estimated: boolean; method: string; step: number; source: StepKappa['source'] } | undefined {
   const snap = s.snapshot;
   if (!snap) return undefined;
   const rec = stepRecord(s, s.step);
-  const fromRec = rec !== undefined && rec.step !== snap.step;
-  return {
-    cond: fromRec ? rec.cond.A : snap.cond.A,
-    estimated: fromRec ? rec.condEstimated : snap.condEstimated,
-    method: rec?.method ?? snap.method,
-  };
+  // The one rule of every view (src/shared/stepKappa.ts); while neither the record nor the snapshot
+  // of the shown step is here, the snapshot at hand (the timeline's note names its step).
+  const k = kappaOf(s.step, { record: rec, snapshot: snap }) ?? kappaOf(snap.step, { snapshot: snap })!;
+  return { cond: k.cond, estimated: k.estimated, method: rec?.method ?? snap.method, step: k.step, source: k.source };
 }
 
 export interface ProblemCounts {
@@ -186,3 +186,17 @@ export function heatmapSelection(s: PanelState): HeatmapSelection {
 
 /** Matrices whose rows are constraint rows (the heatmap scrolls to a selected constraint's rows). */
 export const ROW_MATRICES: ReadonlySet<string> = new Set(['J', 'A', 'W', 'rowVectors']);
+
+export { DIVERGENCE_CODE };
+
+/** The divergence onset step of the run (CL404's data), when the run diverged and the growth was found. */
+export function divergenceOnset(s: PanelState): number | undefined {
+  return divergenceOnsetOf(s.model?.diagnostics ?? []);
+}
+
+/** Forces below this (N) are round-off on this scene: NOISE_RELATIVE of its weight scale (scene3d/robust.ts). */
+export function forceNoiseFloor(s: PanelState): number {
+  const m = s.model;
+  const masses = m ? (m.sceneBodies.length ? m.sceneBodies.filter((b) => !b.fixed).map((b) => b.mass) : m.snapshot.bodyStates.map((b) => b.mass)) : [];
+  return noiseFloor(masses, 1).force;
+}

@@ -65,6 +65,8 @@ export type Action =
   | { type: 'host'; message: HostMessage }
   /** The user moved the timeline or clicked a history chart. */
   | { type: 'goToStep'; step: number }
+  /** Pause pressed: the panel stays on the step it shows (no longer following the run's end). */
+  | { type: 'pause' }
   | { type: 'select'; index: number }
   /** Select a body by name (undefined: none); the constraint selection is cleared. */
   | { type: 'selectBody'; name: string | undefined }
@@ -111,6 +113,8 @@ export function reduce(s: PanelState, a: Action): PanelState {
       return onHost(s, a.message);
     case 'goToStep':
       return goToStep(s, a.step);
+    case 'pause':
+      return { ...goToStep(s, s.step), follow: false };
     case 'select':
       return select(s, a.index);
     case 'selectBody':
@@ -237,8 +241,19 @@ function setSnapshot(s: PanelState, snap: SystemSnapshot): PanelState {
     snapshot: snap,
     matrices,
     selected: s.selected < snap.constraints.length ? s.selected : -1,
-    matrix: matrices.some((m) => m.id === s.matrix) ? s.matrix : (matrices[0]?.id ?? 'J'),
+    matrix: shownMatrix(matrices, s.matrix),
   };
+}
+
+/**
+ * The matrix to show: the chosen one while it has entries, else the first that has any (a contact
+ * scene without constraints opens on M⁻¹ or its contact matrices, not on an empty 0×18 J).
+ */
+function shownMatrix(matrices: readonly MatrixSource[], chosen: string): string {
+  const empty = (m: MatrixSource): boolean => m.rows === 0 || m.cols === 0;
+  const c = matrices.find((m) => m.id === chosen);
+  if (c && !empty(c)) return chosen;
+  return (matrices.find((m) => !empty(m)) ?? c ?? matrices[0])?.id ?? 'J';
 }
 
 function goToStep(s: PanelState, k: number): PanelState {

@@ -11,7 +11,7 @@
 import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
 import { renderPanelHtml } from '../panelHtml';
-import { isWebviewMessage, type HostMessage, type MujocoSection, type WebviewMessage, type WebviewState } from '../protocol';
+import { isWebviewMessage, type HostMessage, type MujocoSection, type PlaySpeed, type WebviewMessage, type WebviewState } from '../protocol';
 import type { Range as EngineRange } from '../engine';
 import type { PanelProbe } from './api';
 import { PanelFeed, type FeedModel } from './logic/panelFeed';
@@ -264,10 +264,21 @@ class InspectorPanel extends Disposable implements PanelProbe {
           this.host.scenes.showStep(s, m.step);
           this.feed.request(m.step);
           break;
-        case 'command':
+        case 'showStep':
+          this.host.scenes.showStep(s, m.step);
+          break;
+        case 'command': {
           // The button runs the registered command, on this panel's scene: the same code path,
           // defaults and prompts as the palette, the editor title bar and the CodeLens.
+          const wasRunning = s.running;
           await vscode.commands.executeCommand(PanelCommandIds[m.command], s.uri);
+          // Pause lands on the step the panel showed when the user pressed it: on a loaded host the
+          // run is up to a second ahead of the panel, and every view then shows the step that was seen.
+          if (m.command === 'playPause' && wasRunning && !s.running && m.step !== undefined) this.host.scenes.showStep(s, m.step);
+          break;
+        }
+        case 'playSpeed':
+          this.host.onPlaySpeed?.(s, m.speed);
           break;
         case 'reveal': {
           let range: vscode.Range | undefined;
@@ -332,6 +343,8 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
   mujocoFor: ((s: SceneState) => MujocoSection | undefined) | undefined;
   /** The inspector revealed a body or a constraint (the Explorer tree selects it too). */
   onDidRevealItem: ((s: SceneState, item: SceneItem) => void) | undefined;
+  /** The inspector chose Play's speed for its scene (the runner applies it). */
+  onPlaySpeed: ((s: SceneState, speed: PlaySpeed) => void) | undefined;
 
   constructor(
     readonly scenes: SceneManager,

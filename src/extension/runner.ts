@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import type { Config } from './config';
 import type { RunHandle, SceneManager, SceneState } from './scenes';
-import { playScene } from './logic/playLoop';
+import { playRate, playScene } from './logic/playLoop';
+import type { PlaySpeed } from '../protocol';
 import { errorMessage, yieldToEventLoop } from './util';
 import { stepWithinBudget } from '../engine';
 import { EDITOR_BUDGET } from './logic/budget';
@@ -17,11 +18,19 @@ const CHUNK_MS = 25;
 const PROGRESS_AFTER_MS = 300;
 
 export class Runner {
+  /** Play's speed per scene (key), as the inspector chose it. */
+  private readonly speeds = new Map<string, PlaySpeed>();
+
   constructor(
     private readonly scenes: SceneManager,
     private readonly log: vscode.LogOutputChannel,
     private readonly config: () => Config,
   ) {}
+
+  /** The speed Play uses for this scene from now on (also while playing: read every tick). */
+  setSpeed(s: SceneState, speed: PlaySpeed): void {
+    this.speeds.set(s.key, speed);
+  }
 
   /** Take `n` steps synchronously (small n: Step). Returns the number taken. */
   step(s: SceneState, n = 1): number {
@@ -127,7 +136,7 @@ export class Runner {
     const sim = this.scenes.simulation(s);
     if (!sim) return false;
     playScene(this.scenes, s, sim, {
-      rate: () => this.config().playRate,
+      rate: () => playRate(this.speeds.get(s.key), s.result?.parse.scene?.solver.dt, this.config().playRate),
       maxSteps: () => this.config().maxSteps,
       onError: (e) => this.log.error(`play failed: ${errorMessage(e)}`),
       onEnded: () => {

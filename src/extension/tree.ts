@@ -24,7 +24,7 @@ import {
   type ConstraintAtStep,
   type ItemState,
 } from './logic/tree';
-import { shownRecord } from './logic/shown';
+import { shownRecord, stepCondFacts } from './logic/shown';
 import type { SceneManager, SceneState } from './scenes';
 import { sceneConditionWarning } from './statusBar';
 
@@ -104,9 +104,8 @@ export class SceneTreeProvider extends Disposable implements vscode.TreeDataProv
     if (!s) return undefined;
     const snap = s.result?.snapshot;
     if (!snap) return s.fileName;
-    const rec = currentRecord(s);
-    const facts = rec ? { step: rec.step, cond: rec.cond.A, condEstimated: rec.condEstimated } : { step: 0, cond: snap.cond.A, condEstimated: snap.condEstimated };
-    return `${s.fileName} · ${stepHeader({ ...facts, rows: snap.rank.rows })}`;
+    const f = stepCondFacts(snap, currentRecord(s));
+    return `${s.fileName} · ${stepHeader({ step: f.step, cond: f.cond, condEstimated: f.condEstimated, rows: snap.rank.rows })}`;
   }
 
   private updateMessage(): void {

@@ -3,6 +3,7 @@
 // a vector length. Pure TypeScript: no vscode, no DOM, no Node APIs.
 export { DEFAULT_DIGITS, exactNumber, formatNumber, formatQuantity, formatTime, formatVec, type Notation } from './number';
 export { COND_BAND_LABEL, DEFAULT_CONDITION_WARNING, condBand, condBandDescription, condBandLegend, condThresholds, conditionWarning, formatCond, isIllConditioned, WELL_CONDITIONED_BELOW, type CondBand, type CondContext, type CondFormat } from './kappa';
+export { kappaOf, RUN_EXACT_COND_MAX_ROWS, type KappaInputs, type KappaSource, type StepKappa } from './stepKappa';
 export { UNITS, WORDS, plural, type Unit } from './words';
 export { safeText } from './text';
 export { csvField, csvNumber, csvText, runCsv, runCsvHeader, type RunMeta, type RunRecord } from './csv';

@@ -90,6 +90,24 @@ describe('contact cards (Chromium)', () => {
     await page.screenshot({ path: shotPath('contacts-box-stack-light'), fullPage: true });
     await (await page.$('#cl-contacts'))!.screenshot({ path: shotPath('contacts-card-box-stack-light') });
     await (await page.$('#cl-newton'))!.screenshot({ path: shotPath('newton-card-box-stack-light') });
+    // A narrow panel: the table scrolls sideways to STATE and the cone ratio, the bodies column stays at its left edge.
+    await page.setViewportSize({ width: 560, height: 2600 });
+    await settle(page);
+    const side = await page.$eval('#cl-contacts .cl-contact-table', (w) => {
+      const el = w as HTMLElement;
+      const widest = el.scrollWidth > el.clientWidth;
+      el.scrollLeft = el.scrollWidth;
+      const cells = el.querySelector('tbody tr')!.children;
+      const box = el.getBoundingClientRect();
+      const [bodies, state, cone] = [1, 8, 9].map((i) => (cells[i] as HTMLElement).getBoundingClientRect());
+      return { widest, wrapLeft: box.left, wrapRight: box.right, bodiesLeft: bodies.left, stateRight: state.right, coneRight: cone.right };
+    });
+    assert.ok(side.widest, 'the table is wider than a narrow panel: it scrolls');
+    assert.ok(Math.abs(side.bodiesLeft - side.wrapLeft) < 2, `the bodies column sticks at the left edge: ${JSON.stringify(side)}`);
+    assert.ok(side.coneRight <= side.wrapRight + 1 && side.stateRight <= side.wrapRight + 1, `STATE and the cone ratio scrolled into view: ${JSON.stringify(side)}`);
+    await (await page.$('#cl-contacts'))!.screenshot({ path: shotPath('contacts-card-box-stack-narrow-light') });
+    await page.setViewportSize({ width: 1500, height: 2600 });
+    await settle(page);
     // a click on the iterations chart moves the timeline (and asks for that step's snapshot)
     const box = (await page.$('.cl-chart-newton-steps canvas'))!.boundingBox();
     const b = (await box)!;

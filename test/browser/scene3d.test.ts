@@ -239,6 +239,33 @@ describe('3D scene view', () => {
     assert.deepEqual(p.problems, []);
   });
 
+  test('a run that blew up: Fit frames the steps before the divergence onset and the step shown, not the exploded ones', async () => {
+    const p = await openScene(browser, { theme: 'dark' });
+    // The pendulum's last 50 steps blown up: every position ×1.5 per step (10 m, 1 km … 1e9 m), as
+    // a diverging run's records grow, and the run's CL404 naming the onset.
+    const onset = 150;
+    const grow = (r: (typeof pendulum.history)[number], k: number): typeof r => {
+      const f = Math.pow(1.5, k + 1 - onset);
+      return { ...r, poses: r.poses.map((x, i) => (i % 7 < 3 ? x * f : x)) };
+    };
+    const tail = pendulum.history.map((r, i) => (i + 1 > onset ? grow(r, i + 1) : r));
+    const cl404 = { code: 'CL404-divergence', severity: 'warning', message: 'the run diverged', data: { onset } } as unknown as PanelModel['diagnostics'][number];
+    const at = async (m: PanelModel): Promise<{ x: number; y: number }> => {
+      await create(p, m, { preset: 'XZ' });
+      await p.page.evaluate(() => window.cl3d.setStep(120));
+      return (await screen(p, { body: 'lower' }))!;
+    };
+    const clean = await at({ ...pendulum, history: pendulum.history.slice(0, onset), snapshots: undefined });
+    const blown = await at({ ...pendulum, history: tail, snapshots: undefined, diagnostics: [...pendulum.diagnostics, cl404] });
+    assert.ok(Math.hypot(blown.x - clean.x, blown.y - clean.y) < 3, `step 120 framed as in the run before the blow-up: ${JSON.stringify(clean)} vs ${JSON.stringify(blown)}`);
+    const bg = hexRgb(THEMES.dark.vars['--vscode-editor-background']);
+    assert.ok(distance(await pixel(p, blown.x, blown.y), bg) > 60, 'the lower link is drawn at step 120');
+    // Without the onset, the sane part of the growth (up to 1000 scene sizes) is framed: the link shrinks towards a point.
+    const unknown = await at({ ...pendulum, history: tail, snapshots: undefined });
+    assert.ok(Math.hypot(unknown.x - clean.x, unknown.y - clean.y) > 20, `the onset is what keeps the framing: ${JSON.stringify(clean)} vs ${JSON.stringify(unknown)}`);
+    assert.deepEqual(p.problems, []);
+  });
+
   test('a lost WebGL context shows a message over the view; the restored one draws again', async () => {
     const p = await openScene(browser, { theme: 'dark' });
     await create(p, pendulum);

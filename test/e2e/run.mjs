@@ -14,7 +14,11 @@
 //   5. the run loop as a person meets it (dark theme): a 20 000-step Play from the panel's button,
 //      Pause and Reset from the palette, Run N Steps; screenshots test-results/e2e/runloop-*.png
 //
-// Options: --suite-only | --ui-only, --runloop-only (the UI phase's run loop alone),
+//   6. the inspector on the chain's blow-up (dark theme): one κ in header, status bar and CodeLens,
+//      the 3D view at step 840, log axes and the onset, Play / Pause from the panel's keys, a copied
+//      example without a schema warning; screenshots test-results/e2e/inspector-*.png
+//
+// Options: --suite-only | --ui-only, --runloop-only | --inspector-only (that UI scenario alone),
 //          --grep <regexp> (mocha grep, passed to the extension host),
 //          --scenes <regexp> (UI phase: only the matching examples/*.scene.json),
 //          --skip-build (use the existing dist/ and out/),
@@ -27,6 +31,7 @@ import { ensureApt, ensureCodeServer, ensureNode24, paths } from './lib/setup.mj
 import { installVsix, startCodeServer, tail, writeUserSettings } from './lib/server.mjs';
 import { cardInView, check3dView, closeAllEditors, cursorSelects, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewContent, webviewText, workbenchThemeKind } from './lib/ui.mjs';
 import { runLoopScenario } from './lib/runloop.mjs';
+import { inspectorScenario } from './lib/inspector.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const argv = process.argv.slice(2);
@@ -203,7 +208,7 @@ function positionOf(file, text) {
 
 async function uiPhase() {
   await step('package .vsix', packageVsix);
-  // a copy of examples/ next to a copy of schemas/ (the scenes' "$schema": "../schemas/...")
+  // a copy of examples/ (and of schemas/, which the examples no longer name: the extension binds it)
   const uiRoot = join(P.e2e, 'ui-root');
   rmSync(uiRoot, { recursive: true, force: true });
   cpSync(join(ROOT, 'examples'), join(uiRoot, 'examples'), { recursive: true });
@@ -232,7 +237,8 @@ async function uiPhase() {
   const browser = await launchBrowser(P);
   cleanups.push(() => browser.close().catch(() => {}));
   let failures = 0;
-  const themes = flag('--runloop-only') ? [] : [
+  const alone = flag('--runloop-only') || flag('--inspector-only');
+  const themes = alone ? [] : [
     // VS Code 1.139's default dark theme, and its "Light Modern" (the id of "Default Light Modern" since 1.10x)
     ['dark', 'Dark 2026', 'dark'],
     ['light', 'Light Modern', 'light'],
@@ -329,22 +335,43 @@ async function uiPhase() {
   }
   // The run loop, in the dark theme, on a fresh page.
   writeUserSettings(server.userDataDir, 'Dark 2026');
-  const loopPage = await browser.newPage();
-  loopPage.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
-  try {
-    await step('run loop: Run 20 000, Play, Pause, Run, Reset (UI)', async () => {
-      await openWorkbench(loopPage, server, examplesWs, { log });
-      try {
-        return await runLoopScenario(loopPage, server, examplesWs, { outDir, log });
-      } catch (e) {
-        await loopPage.screenshot({ path: join(outDir, 'runloop-FAILED.png') }).catch(() => {});
-        throw e;
-      }
-    });
-  } catch {
-    failures++;
+  if (!flag('--inspector-only')) {
+    const loopPage = await browser.newPage();
+    loopPage.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
+    try {
+      await step('run loop: Run 20 000, Play, Pause, Run, Reset (UI)', async () => {
+        await openWorkbench(loopPage, server, examplesWs, { log });
+        try {
+          return await runLoopScenario(loopPage, server, examplesWs, { outDir, log });
+        } catch (e) {
+          await loopPage.screenshot({ path: join(outDir, 'runloop-FAILED.png') }).catch(() => {});
+          throw e;
+        }
+      });
+    } catch {
+      failures++;
+    }
+    await loopPage.close().catch(() => {});
   }
-  await loopPage.close().catch(() => {});
+  // The inspector on the chain's blow-up, in the dark theme, on a fresh page.
+  if (!flag('--runloop-only')) {
+    const inspPage = await browser.newPage();
+    inspPage.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
+    try {
+      await step('inspector: one κ, 3D at 840, log axes, Play keys, copied example (UI)', async () => {
+        await openWorkbench(inspPage, server, examplesWs, { log });
+        try {
+          return await inspectorScenario(inspPage, examplesWs, { outDir, log });
+        } catch (e) {
+          await inspPage.screenshot({ path: join(outDir, 'inspector-FAILED.png') }).catch(() => {});
+          throw e;
+        }
+      });
+    } catch {
+      failures++;
+    }
+    await inspPage.close().catch(() => {});
+  }
   await browser.close().catch(() => {});
   if (flag('--keep')) {
     log(`--keep: code-server stays up at ${server.url}/?folder=${encodeURIComponent(examplesWs)} — Ctrl+C to stop`);

@@ -54,6 +54,13 @@ test('the schema is draft-07 and compiles', () => {
   assert.ok(schema.title && schema.description && schema.markdownDescription);
 });
 
+test('no example names a relative $schema: copied out of the repository it would override the extension’s schema and fail', () => {
+  for (const f of readdirSync(join(ROOT, 'examples')).filter((x) => x.endsWith('.json'))) {
+    const doc = parseJsonc(readFileSync(join(ROOT, 'examples', f), 'utf8'), [], { allowTrailingComma: true }) as { $schema?: unknown };
+    assert.ok(typeof doc.$schema !== 'string' || /^[a-z][a-z0-9+.-]*:/i.test(doc.$schema), `${f}: "$schema": ${JSON.stringify(doc.$schema)}`);
+  }
+});
+
 test('every example validates against the schema', () => {
   const files = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.scene.json'));
   assert.ok(files.length > 0);

@@ -8,7 +8,7 @@ import { toPanelComparison } from '../../src/extension/logic/mujocoSection';
 import { compareWithMujoco, type CompareResult } from '../../src/import/index';
 import { buildPanelModel } from '../../src/panelModel';
 import { decodeFromJson, encodeForJson, isHostMessage, isMujocoSection, isPanelModel, parseHostMessage, type MujocoSection, type PanelModel } from '../../src/protocol';
-import { cardVisible, mujocoSlice, num, otherRowsText, sparkline, startText, statusText, summaryText, tableRows, violationText } from '../../webview/mujocoView';
+import { cardVisible, mujocoSlice, num, otherRowsText, sparkline, startText, statusText, summaryText, tableRows, violationText, whyTheyDiffer } from '../../webview/mujocoView';
 import { initialState, reduce, type Action, type PanelState } from '../../webview/store';
 import { importFixture } from './import-helpers';
 
@@ -96,6 +96,13 @@ describe('MuJoCo section', () => {
     assert.equal(statusText({ status: 'done', comparison: c, keyframes: [] }, 1, 1), summaryText(c));
     assert.match(summaryText(c), /^20 steps of 0\.002 s \(t = 0\.04 s\) from qpos0\. MuJoCo: soft constraints/);
     assert.match(summaryText(c), /warnings: none/);
+    // The explanation follows the model: soft equalities only when it has some.
+    assert.match(whyTheyDiffer(c), /equality constraints are soft/);
+    const joints = { ...c, equalities: [] };
+    assert.doesNotMatch(whyTheyDiffer(joints), /regulariser|are soft/);
+    assert.match(whyTheyDiffer(joints), /no equality constraints/);
+    assert.match(summaryText(joints), /MuJoCo: no equality constraints/);
+    assert.doesNotMatch(summaryText(joints), /soft constraints/);
     assert.equal(otherRowsText(c), undefined, 'contacts are disabled in the fixture');
     assert.match(otherRowsText({ ...c, otherRows: { ...c.otherRows, contacts: { max: 4, states: 21 } } }) ?? '', /contact rows in 21 of 21 states \(up to 4\)/);
     const e = c.equalities[0];

@@ -64,7 +64,7 @@ describe('webview store', () => {
     assert.equal(s.wanted, undefined);
     assert.equal(nextSnapshotRequest(s), undefined, 'nothing to ask for');
     assert.equal(stepNote(s), '');
-    assert.equal(shownCondition(s)?.cond, chain.model.snapshot.cond.A);
+    assert.equal(shownCondition(s)?.cond, chain.model.history[19].cond.A, 'step 20: the record of step 20, the number the status bar and the chart show');
   });
 
   test('the restored webview state picks the step, matrix, scale and constraint of the first model', () => {

@@ -1,5 +1,6 @@
 // The header: scene name and file, the simulation controls (or the report badge), the summary
 // stats of the shown step, and the timeline below them.
+import type { PlaySpeed, SystemSnapshot } from '../../src/protocol';
 import { button, clear, h, icon } from '../dom';
 import { condBandDescription, condBandLegend, condBand, COND_BAND_LABEL as condBandLabel, formatNumber as fmt, formatCond, formatTime as fmtTime, plural } from '../../src/shared';
 import { panelProblems, problemCounts, shownCondition, shownTime } from '../selectors';
@@ -40,6 +41,7 @@ export function createHeader(ctx: CardContext): HTMLElement {
       }
       controls.append(b);
     }
+    controls.append(speedSelect((speed) => actions.playSpeed(speed)));
   }
   const stats = h('div', { class: 'cl-stats', role: 'list', 'aria-label': 'System summary' });
   const header = h('header', { class: 'cl-header' }, h('div', { class: 'cl-header-top' }, titleBlock, controls), stats, createTimeline(ctx));
@@ -65,7 +67,7 @@ export function createHeader(ctx: CardContext): HTMLElement {
   );
 
   store.watch(
-    (s) => [s.model, s.snapshot, s.step, s.total],
+    (s) => [s.model, s.snapshot, s.step, s.total, s.history],
     (_, s) => {
       const m = s.model;
       const snap = s.snapshot;
@@ -95,7 +97,7 @@ export function createHeader(ctx: CardContext): HTMLElement {
       stat('κ(A)', kv, {
         id: 'cond',
         cls: `cl-stat-cond cl-${band}`,
-        title: `2-norm condition number of A${cond.estimated ? ' (estimated)' : ''}; Jacobi-scaled κ = ${formatCond(snap.cond.scaled, { rows: snap.rank.rows })}. ${condBandDescription(band, m.conditionWarning)}. Bands: ${condBandLegend(m.conditionWarning)}.`,
+        title: `${condSourceText(cond, snap)} ${condBandDescription(band, m.conditionWarning)}. Bands: ${condBandLegend(m.conditionWarning)}.`,
       });
       const deficient = snap.rank.J < snap.rank.rows;
       stat('rank J', `${snap.rank.J} / ${snap.rank.rows} rows`, { id: 'rank', cls: deficient ? 'cl-warn' : '', title: deficient ? `${snap.rank.rows - snap.rank.J} dependent row(s): see Redundancy` : 'Full row rank' });
@@ -125,4 +127,37 @@ export function createHeader(ctx: CardContext): HTMLElement {
     },
   );
   return header;
+}
+
+/**
+ * Where the header's κ comes from, in words: the same number as the status bar, CodeLens, tree and
+ * history chart (src/shared/stepKappa.ts); the re-analysed state after the step is named apart.
+ */
+function condSourceText(cond: NonNullable<ReturnType<typeof shownCondition>>, snap: SystemSnapshot): string {
+  const rows = snap.rank.rows;
+  const kind = cond.estimated ? 'Hager–Higham estimate of the 1-norm condition number κ₁' : '2-norm condition number κ₂';
+  const what = cond.source === 'record' ? `${kind} of the A that step ${cond.step} solved with (the run's record, as in the status bar, CodeLens, tree and history chart)` : `${kind} of A at step ${cond.step}`;
+  const reanalysed = cond.source === 'record' && snap.step === cond.step ? ` The state after step ${cond.step}, re-analysed: κ = ${formatCond(snap.cond.A, { rows, estimated: snap.condEstimated })}, Jacobi-scaled ${formatCond(snap.cond.scaled, { rows })}.` : ` Jacobi-scaled κ = ${formatCond(snap.cond.scaled, { rows })}.`;
+  return `${what}.${reanalysed}`;
+}
+
+/** Play's speeds: the setting's steps per second, multiples of real time (1/dt steps per second), as fast as possible. */
+const SPEEDS: { value: string; label: string; speed: PlaySpeed }[] = [
+  { value: 'setting', label: 'steps/s (setting)', speed: 'setting' },
+  { value: '0.1', label: '×0.1 real time', speed: { realTime: 0.1 } },
+  { value: '0.5', label: '×0.5 real time', speed: { realTime: 0.5 } },
+  { value: '1', label: 'real time', speed: { realTime: 1 } },
+  { value: '2', label: '×2 real time', speed: { realTime: 2 } },
+  { value: '10', label: '×10 real time', speed: { realTime: 10 } },
+  { value: 'max', label: 'as fast as possible', speed: 'max' },
+];
+
+function speedSelect(onChange: (speed: PlaySpeed) => void): HTMLElement {
+  const sel = h('select', { class: 'cl-speed', id: 'cl-play-speed', 'aria-label': 'Play speed', title: 'Play speed (Space plays and pauses; ← → step, Home / End)' });
+  for (const s of SPEEDS) sel.append(h('option', { value: s.value, text: s.label }));
+  sel.addEventListener('change', () => {
+    const s = SPEEDS.find((x) => x.value === sel.value);
+    if (s) onChange(s.speed);
+  });
+  return sel;
 }

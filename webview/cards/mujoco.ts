@@ -6,7 +6,7 @@
 import { button, clear, h } from '../dom';
 import {
   COLUMNS,
-  WHY_THEY_DIFFER,
+  whyTheyDiffer,
   bodiesText,
   cardVisible,
   equalityTitle,
@@ -64,7 +64,7 @@ export function createMujocoCard({ store, actions, report }: CardContext): HTMLE
       if (bodies) results.append(h('p', { class: 'cl-desc', text: bodies }));
       results.append(h('p', { class: 'cl-desc', text: timingText(c) }));
       for (const n of c.notes) results.append(h('p', { class: 'cl-desc', text: `Note: ${n}` }));
-      results.append(h('p', { class: 'cl-desc cl-mj-why', text: WHY_THEY_DIFFER }));
+      results.append(h('p', { class: 'cl-desc cl-mj-why', text: whyTheyDiffer(c) }));
     },
   );
   return el;

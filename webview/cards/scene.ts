@@ -16,6 +16,7 @@ import { runRecords } from '../history';
 import { loadDeferred, type Deferred } from '../load';
 import type { SceneView3D, Selection3D, SelectVia } from '../scene3d';
 import type { PanelState } from '../store';
+import { divergenceOnset } from '../selectors';
 import { card, type CardContext } from './card';
 
 const HINT = 'Drag to orbit, right-drag to pan, wheel to zoom; click a body, a constraint or a contact to select it (a body or constraint is also shown in the scene file; keyboard: Tab selects, Enter shows).';
@@ -86,6 +87,8 @@ export function createSceneCard({ store, actions }: CardContext): HTMLElement {
       const same = base !== undefined && m.snapshot === base.snapshot && m.sceneBodies === base.sceneBodies && m.sceneConstraints === base.sceneConstraints;
       if (same) v.setHistory(runRecords(s.history), s.step);
       else v.setModel(m, runRecords(s.history));
+      // A finished run's diagnostics may name the divergence onset: Fit then frames the steps before it.
+      if (same) v.setOnset(divergenceOnset(s));
       base = m;
       baseHistory = s.history;
       if (!same) v.select(viewSelection(s));

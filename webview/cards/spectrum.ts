@@ -4,6 +4,8 @@ import { clear, h } from '../dom';
 import { DeferredPart } from '../load';
 import { condBand, formatNumber as fmt, formatCond } from '../../src/shared';
 import { caps, card, type CardContext } from './card';
+import { shownCondition } from '../selectors';
+import type { PanelState } from '../store';
 
 export function createSpectrumCard({ store }: CardContext): HTMLElement {
   const canvas = h('canvas', { role: 'img', 'aria-label': 'Singular values of A (log scale)' });
@@ -16,6 +18,17 @@ export function createSpectrumCard({ store }: CardContext): HTMLElement {
     },
   );
   const summary = h('div', { class: 'cl-kv' });
+  // The header's κ (one rule for every view: src/shared/stepKappa.ts), also when only the step or
+  // the records moved; σ below are of the snapshot's state.
+  const showCond = (s: PanelState): void => {
+    const snap = s.snapshot;
+    const item = summary.querySelector<HTMLElement>('.cl-spectrum-cond');
+    const v = item?.querySelector<HTMLElement>('.cl-kv-v');
+    if (!snap || !item || !v) return;
+    const k = shownCondition(s) ?? { cond: snap.cond.A, estimated: snap.condEstimated };
+    v.textContent = formatCond(k.cond, { estimated: k.estimated, rows: snap.rank.rows });
+    item.className = `cl-kv-item cl-spectrum-cond cl-${condBand(k.cond, { warning: s.model?.conditionWarning, rows: snap.rank.rows })}`;
+  };
   const empty = h('p', { class: 'cl-empty', hidden: true });
   const chartWrap = h('div', { class: 'cl-chart cl-chart-spectrum' }, canvas);
 
@@ -29,7 +42,8 @@ export function createSpectrumCard({ store }: CardContext): HTMLElement {
         summary.append(h('div', { class: `cl-kv-item ${cls}` }, h('span', { class: 'cl-kv-k', text: caps(k) }), h('span', { class: 'cl-kv-v', text: v })));
       };
       const sv = snap.singularValues;
-      kv('κ(A)', formatCond(snap.cond.A, { estimated: snap.condEstimated, rows: snap.rank.rows }), `cl-${condBand(snap.cond.A, { warning: s.model?.conditionWarning, rows: snap.rank.rows })}`);
+      kv('κ(A)', '', 'cl-spectrum-cond');
+      showCond(s);
       kv('κ scaled', formatCond(snap.cond.scaled, { estimated: snap.condEstimated, rows: snap.rank.rows }));
       kv('rank A', `${snap.rank.J} / ${snap.rank.rows}`, snap.rank.J < snap.rank.rows ? 'cl-warn' : '');
       kv('tolerance', fmt(snap.rankTolerance, 3));
@@ -47,5 +61,6 @@ export function createSpectrumCard({ store }: CardContext): HTMLElement {
       }
     },
   );
+  store.watch((s) => [s.step, s.history], (_, s) => showCond(s));
   return card('spectrum', 'Spectrum of A', [], [summary, chartWrap, empty]);
 }

@@ -16,6 +16,14 @@ interface ArrowScales {
   /** Metres of arrow per newton and per newton-metre. */
   force: number;
   torque: number;
+  /** Below these (N, N·m) a force or torque is round-off: no arrow (robust.ts). */
+  floor?: { force: number; torque: number };
+}
+
+/** `v` lengthened to at least `min` (a force above the noise floor stays visible however small against the largest). */
+function atLeast(v: V3, min: number): V3 {
+  const len = norm3(v);
+  return len > 0 && len < min ? scale3(v, min / len) : v;
 }
 
 /** The highlighted contact (index in the step's contacts; -1: none). */
@@ -82,9 +90,10 @@ export class ArrowLayer {
           [c.a, frame.anchorA[i], f.forceA, f.torqueA],
           [c.b, frame.anchorB[i], f.forceB, f.torqueB],
         ];
+        const floor = scales.floor ?? { force: 0, torque: 0 };
         for (const [body, anchor, F, T] of ends) {
-          this.arrow(anchor, scale3(F, scales.force), u, pal.force, i);
-          if (body >= 0) this.arrow(poseOf(frame.poses, body).p, scale3(T, scales.torque), u, pal.torque, i, true);
+          if (norm3(F) >= floor.force) this.arrow(anchor, scale3(F, scales.force), u, pal.force, i);
+          if (body >= 0 && norm3(T) >= floor.torque) this.arrow(poseOf(frame.poses, body).p, scale3(T, scales.torque), u, pal.torque, i, true);
         }
       });
     }
@@ -95,11 +104,13 @@ export class ArrowLayer {
       const r = u * (k === look.selected ? 1.05 : 0.7);
       for (const pen of pens) pen.dot.add(c.point, [0, 0, 0, 1], [r, r, r], col, k);
       if (mode === 'off') return;
-      if (c.normalForce !== undefined && c.normalForce > 0) this.arrow(c.point, scale3(c.normal, c.normalForce * scales.force), u, col, k, false, pens);
+      const floor = scales.floor?.force ?? 0;
+      // A force above the noise floor is never shorter than a few glyph units: a small friction stays visible.
+      if (c.normalForce !== undefined && c.normalForce > floor) this.arrow(c.point, atLeast(scale3(c.normal, c.normalForce * scales.force), u * 3), u, col, k, false, pens);
       else this.arrow(c.point, scale3(c.normal, u * 3), u * 0.6, col, k, false, pens); // no force reported (or open): the normal only
-      if (c.friction) {
+      if (c.friction && Math.hypot(c.friction[0], c.friction[1]) > floor) {
         const ft = add3(scale3(c.t1, c.friction[0]), scale3(c.t2, c.friction[1]));
-        this.arrow(c.point, scale3(ft, scales.force), u * 0.8, col, k, false, pens);
+        this.arrow(c.point, atLeast(scale3(ft, scales.force), u * 2.5), u * 0.8, col, k, false, pens);
       }
     });
     for (const s of this.sets) s.end();

@@ -110,7 +110,7 @@ export class BodyLayer {
     for (const s of this.sets) s.end();
     this.edges.geometry.dispose();
     this.edges.geometry = new BufferGeometry();
-    this.edges.geometry.setAttribute('position', new BufferAttribute(new Float32Array(edges), 3));
+    this.edges.geometry.setAttribute('position', new BufferAttribute(new Float32Array(edges.map((x) => (Math.abs(x) < 1e15 ? x : 0))), 3));
     this.edgeMat.color.setRGB(pal.muted[0] / 255, pal.muted[1] / 255, pal.muted[2] / 255, SRGBColorSpace);
   }
 

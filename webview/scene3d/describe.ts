@@ -1,11 +1,12 @@
 // Sizes, scales and words of the 3D view: the glyph unit (from the scene's spacing), the arrow
-// scales (metres per newton, fixed per model so scrubbing does not rescale), the legend's content,
-// the label of a body or constraint, and where on screen a target's label goes. Pure: no DOM, no three.
+// scales (metres per newton, from the step shown, absurd values left out: robust.ts), the legend's content
+// and the label of a body or constraint. Pure: no DOM, no three.
 import type { PanelModel } from '../../src/protocol';
 import { formatNumber as fmt } from '../../src/shared';
 import { norm3, type V3 } from './math';
 import { poseOf, recordsRun, type Frame, type ItemState, type RunRecords, type SceneData } from './model';
 import type { ContactState } from './read';
+import { ABSURD_WEIGHTS, NOISE_RELATIVE, noiseFloor, robustMax } from './robust';
 import { readContacts } from './read';
 import { contactName, targetPoint, type Target } from './selection';
 
@@ -49,6 +50,8 @@ export interface Scales {
   force: number;
   torque: number;
   maxArrow: number;
+  /** Forces (N) and torques (N·m) below these read as zero: no arrow (robust.ts). */
+  floor: { force: number; torque: number };
 }
 
 const diag = (d: SceneData): number => {
@@ -63,7 +66,7 @@ function typicalSpacing(d: SceneData, f: Frame): number {
     const pa: V3 = c.a >= 0 ? poseOf(f.poses, c.a).p : f.anchorA[i];
     const pb: V3 = c.b >= 0 ? poseOf(f.poses, c.b).p : f.anchorB[i];
     const x = Math.hypot(pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]);
-    if (x > 0 && Number.isFinite(x)) ds.push(x);
+    if (x > 0 && Number.isFinite(x) && x <= diag(d)) ds.push(x); // an exploded step's spacing is no scale
   });
   if (!ds.length) return diag(d) / 4;
   ds.sort((a, b) => a - b);
@@ -78,28 +81,34 @@ export function glyphUnit(d: SceneData, f: Frame): number {
 
 /** Arrow scales from the largest force and torque of the model's snapshots and of every recorded contact. */
 export function arrowScales(model: PanelModel, d: SceneData, f: Frame, log10: number, run: RunRecords = recordsRun(model.history)): Scales {
-  let maxF = 0;
-  let maxT = 0;
-  for (const s of [model.snapshot, ...(model.snapshots ?? [])]) {
-    for (const c of s.constraints) {
-      maxF = Math.max(maxF, norm3(c.forceA), norm3(c.forceB));
-      maxT = Math.max(maxT, norm3(c.torqueA), norm3(c.torqueB));
-    }
-  }
-  const contactMax = (cs: ReturnType<typeof readContacts>): void => {
-    for (const c of cs) maxF = Math.max(maxF, c.normalForce ?? 0, c.friction ? Math.hypot(...c.friction) : 0);
-  };
-  contactMax(f.contacts);
-  contactMax(readContacts(model.snapshot));
-  // Every recorded step with contacts: an impact lasts a step or two and carries the largest force.
-  for (let k = 1; k <= run.length; k++) contactMax(readContacts(run.extras ? run.extras(k) : run.record(k)));
+  const floor = noiseFloor(d.bodies.map((b) => b.mass), diag(d));
+  // Constraint forces of the step shown (the model's snapshot when the step has none): the worst
+  // step of the run (1e57 N after a blow-up) never sets the scale of the others.
+  const forces = f.forces ?? model.snapshot.constraints;
+  const maxF0 = robustMax(forces.flatMap((c) => [norm3(c.forceA), norm3(c.forceB)]), floor.force);
+  const maxT = robustMax(forces.flatMap((c) => [norm3(c.torqueA), norm3(c.torqueB)]), floor.torque);
+  const maxF = Math.max(maxF0, robustMax(contactForces(f.contacts), floor.force), runContactMax(run, floor.force));
   const maxArrow = Math.min(diag(d) * 0.15, typicalSpacing(d, f) * 1.2);
   const mult = Math.pow(10, log10);
   return {
-    force: maxF > 0 && Number.isFinite(maxF) ? (maxArrow / maxF) * mult : mult,
-    torque: maxT > 0 && Number.isFinite(maxT) ? (maxArrow / maxT) * mult : mult,
+    force: maxF > 0 ? (maxArrow / maxF) * mult : mult,
+    torque: maxT > 0 ? (maxArrow / maxT) * mult : mult,
     maxArrow,
+    floor,
   };
+}
+
+const contactForces = (cs: ReturnType<typeof readContacts>): number[] => cs.flatMap((c) => [c.normalForce ?? 0, c.friction ? Math.hypot(...c.friction) : 0]);
+
+/** The run's largest finite contact force, read once per run and extended as it grows. */
+const runContacts = new WeakMap<RunRecords, { length: number; max: number }>();
+function runContactMax(run: RunRecords, floor: number): number {
+  const memo = runContacts.get(run) ?? { length: 0, max: 0 };
+  // Every recorded step with contacts: an impact lasts a step or two and carries the largest force.
+  for (let k = memo.length + 1; k <= run.length; k++) memo.max = Math.max(memo.max, robustMax(contactForces(readContacts(run.extras ? run.extras(k) : run.record(k))), floor, (floor / NOISE_RELATIVE) * ABSURD_WEIGHTS));
+  memo.length = run.length;
+  runContacts.set(run, memo);
+  return memo.max;
 }
 
 /** A reference arrow of a round value about 24–60 px long. */

@@ -24,7 +24,10 @@ import type { RGB } from '../theme';
 import type { Q4, V3 } from './math';
 
 /** What an instance picks. */
-type PickKind = 'body' | 'constraint' | 'contact' | 'none';
+/** Largest coordinate or scale an instance may have: far inside float32's range (3.4e38), so products stay finite. */
+const FLOAT32_SAFE = 1e15;
+
+export type PickKind = 'body' | 'constraint' | 'contact' | 'none';
 
 const m4 = new Matrix4();
 const pv = new Vector3();
@@ -68,8 +71,12 @@ export class Glyphs {
     this.n = 0;
   }
 
-  /** Adds an instance: T(p)·R(q)·S(s) applied to the unit geometry. */
+  /**
+   * Adds an instance: T(p)·R(q)·S(s) applied to the unit geometry. An instance a float32 matrix
+   * cannot hold (a blown-up step's 1e55 m) is left out: it would make the mesh's bounds NaN.
+   */
   add(p: V3, q: Q4, s: V3, rgb: RGB, id: number): void {
+    if (!(Math.max(Math.abs(p[0]), Math.abs(p[1]), Math.abs(p[2]), Math.abs(s[0]), Math.abs(s[1]), Math.abs(s[2])) < FLOAT32_SAFE)) return;
     if (this.n >= this.ids.length) this.grow(Math.max(16, this.ids.length * 2));
     m4.compose(pv.set(p[0], p[1], p[2]), qv.set(q[0], q[1], q[2], q[3]), sv.set(s[0], s[1], s[2]));
     this.mesh.setMatrixAt(this.n, m4);

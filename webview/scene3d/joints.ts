@@ -170,6 +170,8 @@ export class JointLayer {
     });
     for (const s of this.sets) s.end();
     const g = this.links.geometry;
+    // A blown-up step's 1e55 m is ∞ in float32 and would make the geometry's bounds NaN: drawn at the origin instead.
+    for (let i = 0; i < this.linkPos.length; i++) if (!(Math.abs(this.linkPos[i]) < 1e15)) this.linkPos[i] = 0;
     const pa = g.getAttribute('position') as BufferAttribute | undefined;
     if (pa) pa.needsUpdate = true;
     g.setDrawRange(0, nl);

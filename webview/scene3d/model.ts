@@ -7,6 +7,7 @@ import type { PanelModel, SceneBodyInfo, SceneConstraintInfo, StepRecord, System
 import { constraintAt, type ItemState } from '../../src/extension/logic/tree';
 import { add3, finite3, inertiaBox, rotate, rotateInv, sub3, unit3, unitQuat, type Q4, type V3 } from './math';
 import { readContacts, readShapes, type ContactData, type ShapeData } from './read';
+import { isSane, saneBall, type SaneBall } from './robust';
 
 export type { ItemState };
 
@@ -36,8 +37,12 @@ export interface SceneData {
   worldShapes: ShapeData[];
   bodyIndex: Map<string, number>;
   constraintIndex: Map<string, number>;
-  /** Axis-aligned bounds of everything drawn over the whole run (fit-to-scene). */
+  /** Axis-aligned bounds of everything drawn over the whole run (fit-to-scene), absurd poses left out. */
   bounds: { min: V3; max: V3 };
+  /** Around the scene's first step: poses outside are absurd (a blow-up) and frame nothing (robust.ts). */
+  sane: SaneBall;
+  /** Bounds of the scene as set up (its first recorded step, else the snapshot, and the world's geometry): Fit keeps it in view. */
+  reference: { min: V3; max: V3 };
   /** Largest body extent (inertia box or shape), to size glyphs. */
   bodyRadius: number;
 }
@@ -183,6 +188,8 @@ export function sceneData(model: PanelModel, run: RunRecords = recordsRun(model.
     bodyIndex,
     constraintIndex: new Map(constraints.map((c, i) => [c.name, i] as const)),
     bounds: { min: [0, 0, 0], max: [0, 0, 0] },
+    sane: { centre: [0, 0, 0], radius: Infinity },
+    reference: { min: [-1, -1, -1], max: [1, 1, 1] },
     bodyRadius: 0,
   };
   data.bodyRadius = Math.max(0, ...bodies.map(bodyExtent));
@@ -202,24 +209,57 @@ function bodyExtent(b: BodyData): number {
   return r;
 }
 
+/**
+ * The run's bounds without its absurd poses: first the scene's reference (the first recorded step,
+ * which a run's last snapshot after a blow-up is not; else the snapshot) and the world's geometry
+ * set the sane ball (robust.ts), then the snapshot's and the run's poses inside it.
+ */
 function runBounds(data: SceneData, poses0: Float64Array, run: RunRecords): { min: V3; max: V3 } {
   const min: V3 = [Infinity, Infinity, Infinity];
   const max: V3 = [-Infinity, -Infinity, -Infinity];
   const addPt = (p: readonly number[], r = 0): void => {
+    if (!isSane(p, data.sane)) return;
     for (let k = 0; k < 3; k++) {
-      if (!Number.isFinite(p[k])) continue;
       min[k] = Math.min(min[k], p[k] - r);
       max[k] = Math.max(max[k], p[k] + r);
     }
   };
-  addPoses(data, poses0, addPt);
-  addRunPoses(data, run, 1, run.length, addPt);
+  const first = run.length > 0 ? run.poses(1) : undefined;
+  addPoses(data, first ?? poses0, addPt);
   for (const c of data.constraints) {
     if (c.a < 0) addPt(c.anchorA);
     if (c.b < 0) addPt(c.anchorB);
   }
   for (const s of data.worldShapes) if (s.type !== 'plane') addPt(s.position, s.radius + Math.hypot(...s.halfExtents) + s.halfLength);
+  if (Number.isFinite(min[0])) {
+    data.sane = saneBall(min, max);
+    data.reference = { min: [...min], max: [...max] };
+  }
+  addPoses(data, poses0, addPt);
+  addRunPoses(data, run, 1, run.length, addPt);
   if (!Number.isFinite(min[0])) return { min: [-1, -1, -1], max: [1, 1, 1] };
+  return { min, max };
+}
+
+/**
+ * What Fit frames at a step: the scene as set up, the run's sane poses up to its divergence onset
+ * (the whole run when it did not diverge) and what the step draws, never the exploded steps after
+ * the onset: the view of a step before a blow-up is the same after it, and a body that travels
+ * (a ball that falls) stays in the view while the timeline is scrubbed.
+ */
+export function frameBounds(data: SceneData, poses: Float64Array, run: RunRecords, onset?: number): { min: V3; max: V3 } {
+  const healthy = onset !== undefined && onset < run.length;
+  const min: V3 = healthy ? [...data.reference.min] : [...data.bounds.min];
+  const max: V3 = healthy ? [...data.reference.max] : [...data.bounds.max];
+  const addPt = (p: readonly number[], r = 0): void => {
+    if (!isSane(p, data.sane)) return;
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k], p[k] - r);
+      max[k] = Math.max(max[k], p[k] + r);
+    }
+  };
+  if (healthy) addRunPoses(data, run, 1, onset, addPt);
+  addPoses(data, poses, addPt);
   return { min, max };
 }
 
@@ -243,12 +283,21 @@ function addRunPoses(data: SceneData, run: RunRecords, from: number, to: number,
   if (last) addPoses(data, last, addPt);
 }
 
+/** The bounds, sane ball and reference of a run that just got its first records (the model's snapshot may be a blown-up last step). */
+export function reboundOnRun(data: SceneData, run: RunRecords): SceneData {
+  const first = run.poses(1);
+  if (!first) return data;
+  data.sane = { centre: [0, 0, 0], radius: Infinity };
+  data.bounds = runBounds(data, first instanceof Float64Array ? first : Float64Array.from(first), run);
+  return data;
+}
+
 /** Grows `data.bounds` by the poses of steps from … to of a run (a run that grew). */
 export function extendBounds(data: SceneData, run: RunRecords, from: number, to: number): void {
   const { min, max } = data.bounds;
   addRunPoses(data, run, from, to, (p, r = 0) => {
+    if (!isSane(p, data.sane)) return;
     for (let k = 0; k < 3; k++) {
-      if (!Number.isFinite(p[k])) continue;
       min[k] = Math.min(min[k], p[k] - r);
       max[k] = Math.max(max[k], p[k] + r);
     }

@@ -10,8 +10,7 @@ import { BodyLayer } from './bodies';
 import { GeometryKit, type Glyphs } from './glyphs';
 import { WorldLayer } from './grid';
 import { JointLayer } from './joints';
-import { type V3 } from './math';
-import { extendBounds, frameAt, recordsRun, sceneData, type Frame, type RunRecords, type SceneData, type StepSource } from './model';
+import { extendBounds, frameAt, frameBounds, reboundOnRun, recordsRun, sceneData, type Frame, type RunRecords, type SceneData, type StepSource } from './model';
 import { Orbit, type Preset } from './orbit';
 import { Overlay, unavailableMessage, type OverlayActions } from './overlay';
 import { handleKey } from './keys';
@@ -20,23 +19,12 @@ import { readPalette3D, type Palette3D } from './palette';
 import { pick, project, type Target } from './pick';
 import { TrailLayer, type TrailMode } from './trail';
 import { describeTarget, legendInfo, glyphUnit, arrowScales, targetLabel, type ForceMode, type Scales } from './describe';
+import { divergenceOnsetOf } from './robust';
 import { followContact, nextTarget, resolveSelection, sameTarget, targetName, targetPoint, type Selection3D } from './selection';
 import type { ContactData } from './read';
-
 export type { Selection3D };
-/** How the user picked: a click ('pointer') or Tab / Escape ('keyboard'). */
-export type SelectVia = 'pointer' | 'keyboard';
-
-export interface SceneView3DOptions {
-  /** Called when the user picks a body, a constraint or a contact (click, Tab); `{}` when Escape clears it. */
-  onSelect?: (sel: Selection3D, via: SelectVia) => void;
-  preset?: Preset;
-  trail?: TrailMode;
-  forces?: ForceMode;
-  axes?: boolean;
-  /** Multisampling (default: on, off on a software renderer). */
-  antialias?: boolean;
-}
+import type { SceneView3DOptions, SelectVia } from './options';
+export type { SceneView3DOptions, SelectVia };
 
 export class SceneView3D {
   readonly root: HTMLDivElement;
@@ -67,7 +55,7 @@ export class SceneView3D {
   private frame?: Frame;
   private step = 0;
   private unit = 0.01;
-  private scales: Scales = { force: 1, torque: 1, maxArrow: 1 };
+  private scales: Scales = { force: 1, torque: 1, maxArrow: 1, floor: { force: 0, torque: 0 } };
   private arrowLog = 0;
   private trailMode: TrailMode;
   private forceMode: ForceMode;
@@ -85,6 +73,8 @@ export class SceneView3D {
   /** The camera moved since the last fit (the user orbited, panned or zoomed): no automatic fit then. */
   private moved = false;
   private fitting = false;
+  /** The run's divergence onset (Fit frames the steps before it and the step shown). */
+  private onset?: number;
 
   constructor(container: HTMLElement, opts: SceneView3DOptions = {}) {
     this.onSelect = opts.onSelect;
@@ -248,10 +238,11 @@ export class SceneView3D {
     const selName = this.sel && prev && this.sel.kind !== 'contact' ? (this.sel.kind === 'body' ? prev.bodies[this.sel.index]?.name : prev.constraints[this.sel.index]?.name) : undefined;
     this.model = model;
     this.run = run;
+    this.onset = divergenceOnsetOf(model.diagnostics ?? []);
     this.data = sceneData(model, run);
     this.setSel(undefined);
     this.hover = undefined;
-    const f0 = frameAt(model, this.data, model.snapshot.step, undefined, run);
+    const f0 = frameAt(model, this.data, run.length > 0 ? 1 : model.snapshot.step, undefined, run);
     this.unit = glyphUnit(this.data, f0);
     this.scales = arrowScales(model, this.data, f0, this.arrowLog, run);
     this.step = same ? Math.min(this.step, run.length) : model.snapshot.step;
@@ -284,7 +275,8 @@ export class SceneView3D {
     const run = isRecords(history) ? recordsRun(history) : history;
     const before = this.run.length;
     this.run = run;
-    if (run.length > before) extendBounds(this.data, run, before + 1, run.length);
+    if (before === 0 && run.length > 0) this.unit = glyphUnit(reboundOnRun(this.data, run), frameAt(this.model, this.data, 1, undefined, run));
+    else if (run.length > before) extendBounds(this.data, run, before + 1, run.length);
     // The first records of a run (a model comes before its streamed history): the grid and an
     // untouched camera take in what they cover.
     const first = before === 0 && run.length > 0 && !this.moved;
@@ -299,6 +291,7 @@ export class SceneView3D {
     if (!this.model || !this.data) return;
     this.step = Math.max(0, Math.floor(k));
     this.frame = frameAt(this.model, this.data, this.step, src, this.run);
+    this.scales = arrowScales(this.model, this.data, this.frame, this.arrowLog, this.run);
     // Contacts are renumbered every step: the selected one follows its pair, a hovered one is dropped.
     if (this.hover?.kind === 'contact') this.hover = undefined;
     if (this.selContact) {
@@ -376,15 +369,23 @@ export class SceneView3D {
     this.invalidate();
   }
 
-  /** Fits the run's bounds between the toolbar and the legend / grid scale. */
+  /** Fits the step shown and the scene as set up (never the run's worst step) between the toolbar and the legend. */
   fit(): void {
     if (!this.data) return;
     const o = this.overlay;
     const bottom = o ? Math.max(o.legend.offsetHeight, o.scale.offsetHeight) + 10 : 0;
     this.fitting = true;
-    this.orbit.fitBox(this.data.bounds.min, this.data.bounds.max, { top: o ? o.toolbar.offsetTop + o.toolbar.offsetHeight : 0, bottom });
+    const b = this.frame ? frameBounds(this.data, this.frame.poses, this.run, this.onset) : this.data.bounds;
+    this.orbit.fitBox(b.min, b.max, { top: o ? o.toolbar.offsetTop + o.toolbar.offsetHeight : 0, bottom });
     this.fitting = false;
     this.moved = false;
+  }
+
+  /** The run's divergence onset became known (the diagnostics of a finished run): an untouched camera fits again. */
+  setOnset(onset: number | undefined): void {
+    if (onset === this.onset) return;
+    this.onset = onset;
+    if (!this.moved) this.fit();
   }
 
   setPreset(p: Preset): void {
@@ -424,7 +425,7 @@ export class SceneView3D {
   }
 
   /** CSS pixel position (in the canvas) of a world point; undefined behind the camera. */
-  project(p: V3): { x: number; y: number } | undefined {
+  project(p: [number, number, number]): { x: number; y: number } | undefined {
     return project(this.orbit.camera, p, this.canvas.clientWidth, this.canvas.clientHeight);
   }
 

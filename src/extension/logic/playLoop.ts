@@ -5,11 +5,22 @@
 // plays slower instead of falling behind, and `stop()` takes effect before the next step.
 // Pure: no vscode; timers injectable (test/unit/extension-playloop.test.ts).
 import type { SimulationApi } from '../../engine';
+import type { PlaySpeed } from '../../protocol';
 import { realTimers, type Timers } from './schedule';
 import type { RunHandle, SceneState, SceneStore } from './sceneStore';
 import type { SceneUri } from './uri';
 
-interface PlayLoopOptions {
+/** Steps per second of "as fast as possible": more than any tick can take, so the loop's time budget decides. */
+export const MAX_PLAY_RATE = 1e6;
+
+/** Steps per second of a play speed for a scene of time step `dt` (the setting's `configured` for 'setting'). */
+export function playRate(speed: PlaySpeed | undefined, dt: number | undefined, configured: number): number {
+  if (speed === undefined || speed === 'setting') return configured;
+  if (speed === 'max') return MAX_PLAY_RATE;
+  return dt !== undefined && dt > 0 && Number.isFinite(dt) ? Math.min(MAX_PLAY_RATE, speed.realTime / dt) : configured;
+}
+
+export interface PlayLoopOptions {
   /** Steps per second (read every tick: a settings change applies at once). */
   rate(): number;
   /** Take one step; false when none could be taken (the run ended: cap reached, NaN, scene changed). */

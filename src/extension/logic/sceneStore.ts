@@ -10,6 +10,7 @@ import { Disposable } from '../dispose';
 import { FixIndex } from './diagnostics';
 import { errorMessage } from './errors';
 import { fileNameOf, keyOf, type SceneUri } from './uri';
+import { RUN_EXACT_COND_MAX_ROWS } from '../../shared';
 
 export type SceneEventKind =
   /** A new inspection result is available. */
@@ -256,7 +257,7 @@ export class SceneStore<U extends SceneUri = SceneUri> extends Disposable {
     const r = m.result;
     if (!r?.parse.scene || !r.snapshot) return undefined;
     try {
-      m.sim = createSimulation(r.parse.scene, r.parse.sourceMap);
+      m.sim = createSimulation(r.parse.scene, r.parse.sourceMap, { stepExactCondMaxRows: RUN_EXACT_COND_MAX_ROWS });
     } catch (e) {
       this.log.error(`cannot create the simulation of ${m.key}: ${errorMessage(e)}`);
       return undefined;

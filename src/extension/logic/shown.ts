@@ -3,7 +3,7 @@
 // the same step: Go to Step or a chart click, else the run's current step). Step 0 is the
 // analysis; a later step is the run's record of it. Pure: no vscode.
 import type { SceneSpec, StepRecord, SystemSnapshot } from '../../engine';
-import { DEFAULT_CONDITION_WARNING } from '../../shared';
+import { DEFAULT_CONDITION_WARNING, kappaOf } from '../../shared';
 import type { CondFacts } from './format';
 
 /** What of a scene's state the views read (a SceneState has it). */
@@ -35,10 +35,12 @@ export function shownCondFacts(s: ShownSource | undefined): CondFacts | undefine
 }
 
 /** κ(A), rank and rows at a step: the step-0 analysis, or a run's record on top of it. */
-function stepCondFacts(snap: Pick<SystemSnapshot, 'cond' | 'condEstimated' | 'rank'>, record?: Pick<StepRecord, 'step' | 'cond' | 'condEstimated' | 'rank'>): CondFacts {
+export function stepCondFacts(snap: Pick<SystemSnapshot, 'cond' | 'condEstimated' | 'rank'>, record?: Pick<StepRecord, 'step' | 'cond' | 'condEstimated' | 'rank'>): CondFacts {
   const rows = snap.rank.rows;
-  if (!record || record.step <= 0) return { step: 0, cond: snap.cond.A, condEstimated: snap.condEstimated, rank: snap.rank.J, rows };
-  return { step: record.step, cond: record.cond.A, condEstimated: record.condEstimated, rank: record.rank, rows };
+  // The one rule of every view (src/shared/stepKappa.ts): the record of the step, else step 0's analysis.
+  const k = record && record.step > 0 ? kappaOf(record.step, { record }) : undefined;
+  if (k) return { step: k.step, cond: k.cond, condEstimated: k.estimated, rank: record?.rank, rows };
+  return { step: 0, cond: snap.cond.A, condEstimated: snap.condEstimated, rank: snap.rank.J, rows };
 }
 
 /** The κ warning threshold of a scene: the `constraintLens.conditionWarning` setting, else the scene's `solver.conditionWarning`. */

@@ -1,0 +1,67 @@
+// The history charts' axes and markers without chart.js: automatic log / symmetric log when a
+// series spans decades (λ and energy after the chain's blow-up), values under the noise floor read
+// as zero, the symlog round-trips, the onset read from CL404 and the window around it.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Codes, inspectScene, Simulation } from '../../src/engine';
+import { buildPanelModel } from '../../src/panelModel';
+import { axisMode, decadesSpanned, denoise, linearThreshold, onsetWindow, symlog, symlogInverse } from '../../webview/chartScale';
+import { DIVERGENCE_CODE, divergenceOnset, forceNoiseFloor } from '../../webview/selectors';
+import { initialState, reduce, type PanelState } from '../../webview/store';
+import { energyPartAt, lambdaAt } from '../../webview/history';
+
+let blown: PanelState;
+before(() => {
+  const text = readFileSync(join(__dirname, '..', '..', 'examples', 'chain.scene.json'), 'utf8');
+  const ins = inspectScene(text);
+  const sim = new Simulation(ins.parse.scene!, ins.parse.sourceMap);
+  sim.step(1240);
+  const model = buildPanelModel('chain.scene.json', ins, sim, sim.currentStep)!;
+  model.diagnostics = [...model.diagnostics, ...sim.diagnostics];
+  blown = reduce(initialState({ report: false }), { type: 'host', message: { type: 'model', model } });
+});
+
+test('the panel reads the divergence onset from CL404 (the engine’s code, spelled once in the panel)', () => {
+  assert.equal(DIVERGENCE_CODE, Codes.divergence);
+  const onset = divergenceOnset(blown);
+  assert.ok(onset !== undefined && onset > 700 && onset < 1000, `onset ${onset}`);
+  const w = onsetWindow(onset, blown.history.length);
+  assert.ok(w.from < onset && w.to === blown.history.length, JSON.stringify(w));
+  assert.deepEqual(onsetWindow(5, 6), { from: 0, to: 6 });
+});
+
+test('after the blow-up λ and energy span tens of decades: the automatic axis is a symmetric log; before it, linear', () => {
+  const h = blown.history;
+  const floor = forceNoiseFloor(blown);
+  const lambda = Array.from({ length: h.length }, (_, k) => lambdaAt(h, k, 0));
+  const energy = Array.from({ length: h.length }, (_, k) => energyPartAt(h, k, 2));
+  assert.ok(decadesSpanned(lambda, floor) > 20);
+  assert.equal(axisMode('auto', 'signed', lambda, floor), 'symlog');
+  assert.equal(axisMode('auto', 'signed', energy, 0), 'symlog');
+  assert.equal(axisMode('linear', 'signed', lambda, floor), 'linear', 'the toggle overrides');
+  const calm = lambda.slice(0, 600);
+  assert.equal(axisMode('auto', 'signed', calm, floor), 'linear');
+  assert.equal(axisMode('auto', 'positive', [1, 1e5], 0), 'log');
+});
+
+test('noise: λ of ±4e-14 N on the chain reads as zero and is no signal for the axis', () => {
+  const floor = forceNoiseFloor(blown);
+  assert.ok(floor > 4e-14 && floor < 1e-6, `floor ${floor}`);
+  assert.equal(denoise(4e-14, floor), 0);
+  assert.equal(denoise(-4e-14, floor), 0);
+  assert.equal(denoise(2, floor), 2);
+  assert.equal(decadesSpanned([4e-14, -4e-14, 1e-20], floor), 0);
+  assert.equal(axisMode('auto', 'signed', [4e-14, -4e-14, 3e-17], floor), 'linear');
+});
+
+test('symlog: odd, monotone, linear below its threshold, inverted exactly enough for tooltips', () => {
+  const c = linearThreshold([10, 100, 1e60], 1e-9);
+  assert.equal(c, 10);
+  for (const y of [-1e60, -250, -3, 0, 0.5, 7, 1e5, 6e60]) {
+    assert.equal(symlog(-y, c), -symlog(y, c));
+    assert.ok(Math.abs(symlogInverse(symlog(y, c), c) - y) <= 1e-9 * Math.max(1, Math.abs(y)));
+  }
+  assert.ok(symlog(1e60, c) < 62, 'sixty decades fit in a chart');
+});
