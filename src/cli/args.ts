@@ -81,7 +81,7 @@ export const COMMANDS: Record<Command, CommandHelp> = {
     options: [OPT_STEPS, OPT_JSON, ['--csv FILE', 'also write the run to FILE as CSV, one row per step (columns: docs/cli.md)'], OPT_KEYFRAME, OPT_SOLVER, OPT_LIMITS, OPT_BUDGET],
   },
   report: {
-    synopsis: 'constraint-lens report SCENE [--steps N] [-o FILE] [--solver engine|mujoco] [--limits L] [--budget B]',
+    synopsis: 'constraint-lens report SCENE [--steps N] [-o FILE] [--solver S] [--limits L] [--budget B]',
     summary:
       "Run the scene and write one self-contained, read-only HTML report: the inspector panel with the run's history and the matrices of selected steps embedded (the same report as the extension's Export Report).",
     options: [OPT_STEPS, ['-o, --output FILE', 'where to write; default: next to the scene, SCENE with .scene.json (or .json) replaced by .report.html'], OPT_KEYFRAME, OPT_SOLVER, OPT_LIMITS, OPT_BUDGET],

@@ -35,7 +35,7 @@ test('no arguments: the usage on stderr, exit 2; --help and help COMMAND describ
   assert.ok(help.stdout.split('\n').every((l) => l.length <= 92), 'lines fit a terminal');
   const rep = run('report', '--help');
   assert.equal(rep.status, 0);
-  assert.match(rep.stdout, /default: next to the scene, SCENE with\s+\.scene\.json \(or \.json\) replaced by \.report\.html/);
+  assert.match(rep.stdout, /default: next to the scene, SCENE\s+with\s+\.scene\.json \(or \.json\) replaced by \.report\.html/);
   assert.doesNotMatch(rep.stdout, /--csv/);
   assert.equal(run('help', 'simulate').stdout, run('simulate', '--help').stdout);
   assert.equal(run('help', 'nothing').status, 2);
