@@ -1,6 +1,6 @@
 // Reductions over arrays of any length. `Math.max(...xs)` and `out.push(...xs)` pass every element
 // as a call argument and throw "Maximum call stack size exceeded" past ~100 000 elements, so code
-// that can see run-length or model-size arrays uses these loops instead (issue 8 §3).
+// that can see run-length or model-size arrays uses these loops instead.
 
 /** The largest value of `xs` mapped by `f` (default identity); `init` when empty. NaN entries are skipped. */
 export function maxOf<T = number>(xs: ArrayLike<T>, f: (x: T) => number = (x) => x as unknown as number, init = -Infinity): number {

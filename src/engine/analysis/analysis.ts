@@ -32,7 +32,7 @@ export function energyOf(world: World, states: BodyState[]): Energy {
   const g = world.scene.gravity;
   const gx = g[0], gy = g[1], gz = g[2];
   const bodies = world.bodies;
-  // one loop, no closure and no temporaries per body (issue 9): the same operations in the same order as
+  // one loop, no closure and no temporaries per body: the same operations in the same order as
   // quatRotateInv (Rᵀω = q*·ω·q) and mat3MulVec (I_body·Rᵀω) inlined
   for (let i = 0; i < bodies.length; i++) {
     const b = bodies[i];

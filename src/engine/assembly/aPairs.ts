@@ -1,4 +1,4 @@
-// A = J·M⁻¹·Jᵀ through a flat schedule built once per world (issue 9): no per-step lookups of which
+// A = J·M⁻¹·Jᵀ through a flat schedule built once per world: no per-step lookups of which
 // constraints touch which body, no tuples, every entry of A written once.
 //
 //   G = J·M⁻¹ block by block in J's own value layout (each 6-value block of a J row belongs to one

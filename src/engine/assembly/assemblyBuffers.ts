@@ -1,4 +1,4 @@
-// The stepping path's assembly buffers (issue 9): `assemble(world, states, evaluated, into)` writes into
+// The stepping path's assembly buffers: `assemble(world, states, evaluated, into)` writes into
 // them instead of fresh arrays (see AssemblyBuffers for who may do that).
 import type { Assembly, World } from './world';
 import type { Pose } from '../model/constraint';
@@ -30,12 +30,12 @@ export interface AssemblyBuffers {
   /**
    * a₀ = M⁻¹F and J·a₀, formed on the way (a₀ per body after its F, J·a₀ in the Ċ pass over J's rows) for
    * `solveSystem`, which otherwise makes two more passes: only for the acceleration formulation and a J whose
-   * every row has row slots (jProducts.ts `slotsCoverJ`), where the sums are jMulVec's in its order (issue 9).
+   * every row has row slots (jProducts.ts `slotsCoverJ`), where the sums are jMulVec's in its order.
    */
   a0?: Float64Array;
   Ja0?: Float64Array;
   /**
-   * Σ|x| of the last assembly into these buffers, summed while it wrote them (issue 9: nonFinite.ts
+   * Σ|x| of the last assembly into these buffers, summed while it wrote them (nonFinite.ts
    * `checkSystem` takes them instead of reading the arrays again): over J's values, over M⁻¹ (compact),
    * and over F, C, Ċ and J̇v. NaN or ∞ when an entry is; valid while the Assembly is unmodified.
    */

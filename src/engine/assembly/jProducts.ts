@@ -1,8 +1,8 @@
 // J·x and Jᵀ·y for the assembled Jacobian, whose rows are runs of 6 consecutive columns (one run per
 // end body of the row's constraint: assemble.ts writes J row by row, body block by body block).
 // The same products and sums, in the same order, as linalg/sparse.ts csrMulVec / csrTransposeMulVec
-// (bit-identical results), with one column index read per run instead of one per entry (issue 9:
-// three such products per step). A pattern that is not made of such runs takes the general kernels.
+// (bit-identical results), with one column index read per run instead of one per entry (three such
+// products per step). A pattern that is not made of such runs takes the general kernels.
 //
 // With a world's row slots (`rowSlotsOf`), a row whose constraint promises exact zeros outside three
 // entries of each block (ConstraintModel.rowMasks: ball rows, angle rows) reads only those three per

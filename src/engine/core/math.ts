@@ -125,7 +125,7 @@ export function quatRotateInv(q: Readonly<Quat>, v: Vec3): Vec3 {
  * Returns |q + ½·(ω,0)⊗q·dt| before normalisation (its distance from 1 is the step's quaternion drift).
  */
 export function quatIntegrateInto(q: Quat, w: Vec3, dt: number): number {
-  // indexed reads, not array destructuring: the latter's iterators are allocated per call (issue 9)
+  // indexed reads, not array destructuring: the latter's iterators are allocated per call
   const x = q[0], y = q[1], z = q[2], qw = q[3];
   const wx = w[0], wy = w[1], wz = w[2];
   const h = 0.5 * dt;

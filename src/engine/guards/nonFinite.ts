@@ -52,7 +52,7 @@ export function firstBad(x: ArrayLike<number>, from = 0, to = x.length): number 
 }
 
 /**
- * Σ|x| (NaN when an entry is NaN, ∞ when one is ±∞). Four partial sums (issue 9: one sum is a chain of
+ * Σ|x| (NaN when an entry is NaN, ∞ when one is ±∞). Four partial sums (one sum is a chain of
  * dependent additions; four run side by side): the same bound up to rounding, which the tests against
  * HUGE leave room for (a false alarm only runs the exact search, which finds nothing).
  */
@@ -155,7 +155,7 @@ export interface AssemblySums {
 function checkAssemblySummed(w: World, asm: Assembly, sums?: AssemblySums): { bad?: Finding; sJ: number } {
   // one branch-free pass first (the common case: nothing is bad): Σ|x| ≤ HUGE means no entry is
   // NaN, ±∞ or beyond ±HUGE; otherwise (or on a false alarm near HUGE) the search in order below
-  // A = J·M⁻¹·Jᵀ need not be read (issue 9): each of its entries, and each intermediate J·M⁻¹, is a
+  // A = J·M⁻¹·Jᵀ need not be read: each of its entries, and each intermediate J·M⁻¹, is a
   // sum of products J_ik·M⁻¹_kl·J_jl, so |A_ij| ≤ (Σ|J|)²·Σ|M⁻¹| (the rounding of those few sums
   // is far inside the factor 2 kept below); finite sums mean finite entries, and no NaN can arise
   // (the sums as the assembly into stepping buffers formed them, when given: the same bound up to rounding)

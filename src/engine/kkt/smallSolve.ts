@@ -1,5 +1,5 @@
 // The sparse Cholesky path of linalg/solve.ts (`SymmetricSolver.solveSparse`, method cholesky) for
-// small islands, in skyline storage (issue 9: at a few dozen rows the per-step cost is fixed
+// small islands, in skyline storage (at a few dozen rows the per-step cost is fixed
 // overhead — index indirection, the per-call pattern comparison — more than arithmetic).
 //
 // Same results, bit for bit (up to the sign of a zero): it is used only for patterns where the
@@ -196,7 +196,7 @@ export class SmallSolver {
       const akk = dk;
       if (this.chain3) {
         // d_k goes in and out through D[k] (a Float64Array slot: exact), not as an argument and a return
-        // value, which V8 would box in a fresh heap number per row when the call is not inlined (issue 9)
+        // value, which V8 would box in a fresh heap number per row when the call is not inlined
         D[k] = dk;
         this.eliminateChain3(rk, fk, k - fk, k);
         dk = D[k];

@@ -1,4 +1,4 @@
-// LDLᵀ of a symmetric matrix made of dense 3×3 blocks (issue 9): the systems of ball-joint chains
+// LDLᵀ of a symmetric matrix made of dense 3×3 blocks: the systems of ball-joint chains
 // and trees, A = J·M⁻¹·Jᵀ with three rows per joint, whose pattern is block sparse. The same scalar
 // factor as cholesky.ts (unit lower L, diagonal D, the pivots checked one scalar row at a time in
 // elimination order, written into the same `Lp`/`Li` column layout, so a `Factor` of either path is

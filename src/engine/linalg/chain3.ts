@@ -79,7 +79,7 @@ export function solveChain3(off: Int32Array, L: Float64Array, D: Float64Array, b
 }
 
 /**
- * `solveChain3` of three right-hand sides in one pass over the factor (issue 9): x = A⁻¹b, y = A⁻¹e and
+ * `solveChain3` of three right-hand sides in one pass over the factor: x = A⁻¹b, y = A⁻¹e and
  * z = A⁻¹g. Each vector gets exactly solveChain3's operations in its order (the loops are the same,
  * each statement repeated per vector), so each result is solveChain3's bit for bit; only the loads of
  * L, D and the offsets and the loop overhead are shared. The six vectors are distinct arrays.

@@ -20,7 +20,7 @@ export interface CondestWork {
   alt?: Float64Array;
   /**
    * A⁻¹·e_start and A⁻¹·alt when the caller already solved them with the same `solve` (smallSolve.ts:
-   * beside the system's own right-hand side, in one pass over the factor; issue 9): used instead of
+   * beside the system's own right-hand side, in one pass over the factor): used instead of
    * those two solves, so the same numbers. Read only, and only by the call they were set for (the
    * caller clears them after it).
    */

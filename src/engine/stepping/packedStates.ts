@@ -30,7 +30,7 @@ function writeStates(states: BodyState[], out: { [i: number]: number }): void {
 }
 
 /**
- * A template for a record's arrays of n numbers (issue 9): `template.slice()` makes a fresh packed
+ * A template for a record's arrays of n numbers: `template.slice()` makes a fresh packed
  * array of doubles, cheaper than `new Array(n)` (a holey array) filled one by one. Never written: every
  * copy is a new array that only its record holds, so records share nothing.
  */
@@ -90,7 +90,7 @@ export function unpack(buf: ArrayLike<number>): BodyState[] {
 /** Checkpoints are packed into blocks of this many states (one allocation per block, not per step). */
 const CHECKPOINT_BLOCK = 64;
 /**
- * Up to this many numbers a checkpoint is a plain array of doubles, a copy of a template (issue 9: at a
+ * Up to this many numbers a checkpoint is a plain array of doubles, a copy of a template (at a
  * few bodies, with a checkpoint every step, a typed view into a block costs about twice the copy).
  */
 const SMALL_CHECKPOINT = 1024;

@@ -362,7 +362,7 @@ export class Simulation implements SimulationApi {
       const cond = { A: Number.isFinite(out.cond) ? out.cond : null };
       const quatDrift = maxAbs(drift);
       const poses = w.bodies.length <= this.maxRecordBodies ? posesOf(this.states, this.recordTemplates.poses) : [];
-      // without contacts a plain literal (issue 9: a spread, even of {}, copies through the runtime), the same keys in the same order
+      // without contacts a plain literal (a spread, even of {}, copies through the runtime), the same keys in the same order
       const rec: StepRecord = this.contacts
         ? {
             step: stepIndex,
