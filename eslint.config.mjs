@@ -85,7 +85,7 @@ export default tseslint.config(
           patterns: [
             { regex: '^vscode(/|$)', message: 'The engine is pure TypeScript: no vscode.' },
             {
-              regex: '^(\\.\\./)+(src/)?(extension|webview|import|cli|shared|protocol)(\\.ts)?(/|$)',
+              regex: '^(\\.\\./)+(src/)?(extension|webview|import|cli|shared|protocol\\w*)(\\.ts)?(/|$)',
               message: 'The engine imports nothing built on it (extension, webview, import, cli, shared, protocol); see docs/architecture.md.',
             },
           ],

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { detectContacts, type Contact, type Quat, type SceneSpec, type Vec3 } from '../../src/engine';
 import { loadModel } from '../../src/import/index';
-import { loadMujoco } from '../../src/import/mujoco';
+import { withMujocoXml } from './mujoco-helpers';
 
 interface Seen {
   /** Geom names, sorted, joined by '|'. */
@@ -21,13 +21,7 @@ const load = (xml: string) => loadModel('/virtual/m.xml', xml, { files: { worksp
 
 /** MuJoCo's contacts at the initial state: geom names, distance, normal (frame row 0 points from geom1 to geom2). */
 async function mujocoContacts(xml: string): Promise<Seen[]> {
-  const { mj } = await loadMujoco();
-  const vfs = new mj.MjVFS();
-  vfs.addBuffer('m.xml', new TextEncoder().encode(xml));
-  const m = mj.MjModel.mj_loadXML('m.xml', vfs);
-  vfs.delete();
-  const d = new mj.MjData(m);
-  try {
+  return withMujocoXml(xml, (mj, m, d) => {
     mj.mj_forward(m, d);
     const M = m as unknown as Record<string, ArrayLike<number>>;
     const names = new TextDecoder().decode(Uint8Array.from(M.names, (x) => x & 0xff));
@@ -42,10 +36,7 @@ async function mujocoContacts(xml: string): Promise<Seen[]> {
       out.push({ pair: [a, b].sort().join('|'), dist: c.dist, normal: [c.frame[0], c.frame[1], c.frame[2]], from: a });
     }
     return out;
-  } finally {
-    d.delete();
-    m.delete();
-  }
+  });
 }
 
 /** Our contacts at the converted initial poses, as geom (shape) names, distance (gap + margin) and normal from `from`. */

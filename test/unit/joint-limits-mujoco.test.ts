@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { Simulation, type StepRecord } from '../../src/engine';
 import { exportScene } from '../../src/import/export';
 import { loadModel } from '../../src/import/index';
-import { loadMujoco } from '../../src/import/mujoco';
+import { withMujocoXml } from './mujoco-helpers';
 import { Codes, parseScene } from '../../src/engine';
 
 const G = 9.81;
@@ -27,23 +27,14 @@ const cart = (joint: string, axis = '0 0 1') =>
 
 /** MuJoCo's qpos[0] after each step (index 0: the initial state). */
 async function mujocoQ(xml: string, steps = STEPS): Promise<number[]> {
-  const { mj } = await loadMujoco();
-  const vfs = new mj.MjVFS();
-  vfs.addBuffer('m.xml', new TextEncoder().encode(xml));
-  const m = mj.MjModel.mj_loadXML('m.xml', vfs);
-  vfs.delete();
-  const d = new mj.MjData(m);
-  try {
+  return withMujocoXml(xml, (mj, m, d) => {
     const q = [(d.qpos as Float64Array)[0]];
     for (let k = 0; k < steps; k++) {
       mj.mj_step(m, d);
       q.push((d.qpos as Float64Array)[0]);
     }
     return q;
-  } finally {
-    d.delete();
-    m.delete();
-  }
+  });
 }
 
 /** The imported model in the velocity formulation: the joint coordinate after each step (from the body's pose [p, q]) and the records. */
@@ -213,19 +204,14 @@ test('a two-link arm (limits on a world and a body–body hinge, friction loss o
     '<body name="upper" pos="0 0 1"><joint name="shoulder" type="hinge" axis="0 1 0" range="-0.3 0.4"/><inertial pos="0.25 0 0" mass="1" diaginertia="0.01 0.02 0.02"/>' +
       '<body name="lower" pos="0.5 0 0"><joint name="elbow" type="hinge" axis="0 1 0" range="-0.2 0.5" frictionloss="0.2"/><inertial pos="0.25 0 0" mass="0.5" diaginertia="0.005 0.01 0.01"/></body></body>',
   );
-  const { mj } = await loadMujoco();
-  const vfs = new mj.MjVFS();
-  vfs.addBuffer('m.xml', new TextEncoder().encode(xml));
-  const m = mj.MjModel.mj_loadXML('m.xml', vfs);
-  vfs.delete();
-  const d = new mj.MjData(m);
-  const qm: number[][] = [[0, 0]];
-  for (let k = 0; k < STEPS; k++) {
-    mj.mj_step(m, d);
-    qm.push(Array.from(d.qpos as Float64Array));
-  }
-  d.delete();
-  m.delete();
+  const qm: number[][] = await withMujocoXml(xml, (mj, m, d) => {
+    const out: number[][] = [[0, 0]];
+    for (let k = 0; k < STEPS; k++) {
+      mj.mj_step(m, d);
+      out.push(Array.from(d.qpos as Float64Array));
+    }
+    return out;
+  });
   const parse = await loadModel('m.xml', xml, {});
   const scene = parse.scene!;
   scene.solver.formulation = 'velocity';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { parseScene, Simulation } from '../../src/engine';
 import { impedance, referenceAcceleration, softRecoveryTarget, type SoftContact } from '../../src/engine/contact/softContact';
 import { exportScene, loadModel } from '../../src/import/index';
-import { loadMujoco } from '../../src/import/mujoco';
+import { withMujocoXml } from './mujoco-helpers';
 
 const load = (xml: string) => loadModel('/virtual/m.xml', xml, { files: { workspaceRoot: '/virtual', readFile: () => undefined } });
 
@@ -21,22 +21,13 @@ const ball = (z: number, solref: string, solimp: string, dt = 0.004) => `<mujoco
 </mujoco>`;
 
 async function mujocoRow(xml: string, vz: number): Promise<{ aref: number; pos: number; vel: number; K: number; B: number; imp: number }> {
-  const { mj } = await loadMujoco();
-  const vfs = new mj.MjVFS();
-  vfs.addBuffer('m.xml', new TextEncoder().encode(xml));
-  const m = mj.MjModel.mj_loadXML('m.xml', vfs);
-  vfs.delete();
-  const d = new mj.MjData(m);
-  try {
+  return withMujocoXml(xml, (mj, m, d) => {
     (d.qvel as Float64Array)[2] = vz;
     mj.mj_forward(m, d);
     const D = d as unknown as Record<string, ArrayLike<number>> & { nefc: number };
     assert.equal(D.nefc, 1, 'one frictionless contact row');
     return { aref: D.efc_aref[0], pos: D.efc_pos[0], vel: D.efc_vel[0], K: D.efc_KBIP[0], B: D.efc_KBIP[1], imp: D.efc_KBIP[2] };
-  } finally {
-    d.delete();
-    m.delete();
-  }
+  });
 }
 
 const rel = (a: number, b: number) => Math.abs(a - b) / Math.max(1e-300, Math.abs(b));
