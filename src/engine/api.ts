@@ -12,6 +12,11 @@ export interface InspectOptions {
   wantSpectrum?: boolean;
   /** Time budgets (guards/budget.ts): `inspectMs` here, `stepMs` and `runMs` for a run (CL406). */
   budget?: TimeBudget;
+  /**
+   * Cap of the exact spectrum's eigenvalue iteration per eigenvalue (default 60, which real matrices
+   * never reach). Lowering it exercises what a capped spectrum reports (CL308).
+   */
+  eigenIterations?: number;
 }
 
 export interface InspectResult {

@@ -67,7 +67,7 @@ export function inspectParsed(text: string, parse: ParseResult, opts: InspectOpt
     const states = parse.scene.bodies.map(initialState);
     const asm = assemble(world, states);
     timer.mark('assembling J and M');
-    const out = solveSystem(world, asm, parse.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: opts.wantSpectrum ?? true });
+    const out = solveSystem(world, asm, parse.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: opts.wantSpectrum ?? true, eigenIterations: opts.eigenIterations });
     timer.mark('solving the constraint system (λ, κ, rank)');
     // contacts: detected at the initial state, solved for the first step
     const mode = contactMode(parse.scene);

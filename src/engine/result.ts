@@ -263,6 +263,8 @@ export interface SystemSnapshot extends ContactStepFields {
   method: StepMethod;
   cond: { A: number | null; scaled: number | null };
   condEstimated: boolean;
+  /** Present when A was small enough for its exact spectrum but the eigenvalue iteration reached its cap: κ is then the factorisation's estimate (CL308). */
+  spectrumCapped?: true;
   /** Singular values of A, descending (when computed exactly), and the rank tolerance. */
   singularValues?: Float64Array;
   rankTolerance: number;

@@ -198,6 +198,7 @@ export function buildSnapshot(
     method: out.method,
     cond: { A: finiteOrNull(out.cond), scaled: finiteOrNull(out.condScaled) },
     condEstimated: out.condEstimated,
+    ...(out.spectrumCapped ? { spectrumCapped: true as const } : {}),
     singularValues: out.singularValues,
     rankTolerance: out.rankTolerance,
     rank: { J: out.rank, rows: world.nRows, dofs: world.nCols },

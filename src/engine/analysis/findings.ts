@@ -165,6 +165,16 @@ export function analysisDiagnostics(snap: SystemSnapshot, text: string, sm: Sour
       data: { cond: k, scaled: snap.cond.scaled, ...(drivers ? { drivers: driverNames(drivers) } : {}) },
     });
   }
+  // The exact spectrum gave up: say why κ carries "≈" and the rank comes from the factorisation.
+  if (snap.spectrumCapped) {
+    out.push({
+      severity: 'warning',
+      code: Codes.spectrumCapped,
+      message: `κ(A) is estimated${k !== null ? ` (${formatCond(k, { estimated: true })})` : ''}: A has ${snap.rank.rows} rows, few enough for its exact spectrum, but the eigenvalue iteration did not converge (its entries are subnormal or span too many decades). The rank and the redundant rows come from the factorisation instead of the singular values, and no spectrum is shown. Express masses, lengths and inertias in units that keep them within a few decades of each other.`,
+      range: sm.keyRangeOf(['constraints']),
+      data: { cond: k, rows: snap.rank.rows },
+    });
+  }
   // More rows than DOFs.
   if (snap.rank.rows > snap.rank.dofs) {
     out.push({

@@ -50,6 +50,7 @@ export const Codes = {
   overConstrained: 'CL305-over-constrained',
   singularSystem: 'CL306-singular-system',
   unstableStabilization: 'CL307-unstable-stabilization',
+  spectrumCapped: 'CL308-spectrum-capped',
   // simulation
   nonFinite: 'CL401-non-finite',
   drift: 'CL402-drift',
@@ -142,6 +143,7 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.overConstrained]: 'There are more constraint rows than degrees of freedom, so some rows must be redundant. Remove the constraints CL301/CL302 name, or use types with fewer rows (e.g. a ball joint instead of a fixed joint).',
   [Codes.singularSystem]: 'A = J·M⁻¹·Jᵀ is numerically singular: a constraint has a zero Jacobian row in this configuration and cannot apply any force. Change its geometry (anchors that do not coincide, a non-zero length or axis) or remove it.',
   [Codes.unstableStabilization]: 'The stabilisation gains are too stiff for dt: the constraint error (C, h·Ċ) grows by the spectral radius ρ > 1 of its 2×2 recurrence every step (docs/divergence.md). The message gives the stable range of α and β (or erp) for this dt; the quick fix sets stable gains.',
+  [Codes.spectrumCapped]: 'A is small enough for its exact spectrum (≤ 1000 rows) but the eigenvalue iteration stopped at its cap (60 iterations per eigenvalue; entries that are subnormal or span too many decades): κ is the factorisation\'s estimate (shown with ≈), and the rank and redundant rows come from the factorisation. Rescale masses, lengths and inertias.',
   [Codes.nonFinite]: 'A NaN or infinity appeared: the message names the first step (0 = the initial state, found by inspect) and the first quantity, with its body or constraint. The run stops there; CL404 explains why it diverged. At step 0 fix the named value; during a run reduce dt or bring the gains into their stable range.',
   [Codes.drift]: 'The constraint violation grew during the run beyond the tolerance. Increase alpha/beta (or erp), or reduce dt.',
   [Codes.overflow]: 'A value beyond ±1e150 appeared: finite but meaningless (its square, an energy or a norm, overflows). Reported and stopped like CL401, at the first step and quantity; at step 0 fix the named value.',

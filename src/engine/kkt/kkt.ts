@@ -41,6 +41,8 @@ export interface SolveOutput {
   cond: number;
   condScaled: number;
   condEstimated: boolean;
+  /** Some island's exact spectrum hit the eigenvalue iteration's cap: its κ is the factorisation's estimate. */
+  spectrumCapped: boolean;
   singularValues?: Float64Array;
   rankTolerance: number;
   rank: number;
@@ -61,6 +63,8 @@ export interface SolveOptions {
   /** κ of the Jacobi-scaled A (default true). */
   wantScaledCond?: boolean;
   skipAnalysis?: boolean;
+  /** Cap of the exact spectrum's eigenvalue iteration (SolverOptions.eigenIterations; tests lower it). */
+  eigenIterations?: number;
   /**
    * Let a whole-system island of up to SMALL_MAX_ROWS rows take the skyline path (smallSolve.ts: the
    * reference's results, bit for bit, with less overhead). Default true; false: always the reference
@@ -206,6 +210,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
   let rank = 0;
   let consistent: boolean | null = null;
   let condEstimated = false;
+  let spectrumCapped = false;
   let sigmaMax = 0;
   let sigmaMin = Infinity;
   let condMaxEst = 1;
@@ -235,6 +240,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
         wantSpectrum: opts.wantSpectrum,
         wantScaledCond: opts.wantScaledCond,
         skipAnalysis: opts.skipAnalysis,
+        eigenIterations: opts.eigenIterations,
       };
       // a whole-system island with few rows: the skyline path (smallSolve.ts), the reference when it declines.
       // Its x is the scratch's S_X buffer when lent: read into λ below, and kept only in this output.
@@ -260,6 +266,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
       consistent = (consistent ?? true) && res.consistent;
     }
     condEstimated ||= res.condEstimated;
+    spectrumCapped ||= res.spectrumCapped === true;
     if (!Number.isNaN(res.condScaled)) condScaled = Math.max(condScaled, res.condScaled);
     tolerance = Math.max(tolerance, res.tolerance);
     if (res.singularValues && res.singularValues.length > 0) {
@@ -316,6 +323,7 @@ export function solveSystem(world: World, asm: Assembly, s: SolverSettings, opts
     cond,
     condScaled: n === 0 ? NaN : anySingular && !Number.isFinite(condScaled) ? Infinity : condScaled,
     condEstimated,
+    spectrumCapped,
     singularValues,
     rankTolerance: tolerance,
     rank,

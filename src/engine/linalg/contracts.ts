@@ -70,6 +70,8 @@ export interface SymmetricSolveOptions {
   wantScaledCond?: boolean;
   /** Skip conditioning and redundancy analysis (pure solve, e.g. inside a fast loop). */
   skipAnalysis?: boolean;
+  /** Cap of the exact spectrum's QL iteration per eigenvalue (default QL_MAX_ITERATIONS; lowered only to test the cap). */
+  eigenIterations?: number;
 }
 
 /** What a symmetric solve reports, whether it succeeded or not. */
@@ -93,8 +95,13 @@ export interface SymmetricSolveReport {
   cond: number;
   /** κ₂ of D^{-1/2}·A·D^{-1/2}, D = diag(A) (Jacobi scaling; of A+Σ, like cond). NaN when skipAnalysis. */
   condScaled: number;
-  /** True when cond/condScaled are estimates (large A). */
+  /** True when cond/condScaled are estimates (large A, or `spectrumCapped`). */
   condEstimated: boolean;
+  /**
+   * True when A was small enough for its exact spectrum but the eigenvalue iteration reached its cap
+   * (subnormal or wildly scaled entries): cond is then the factorisation's estimate, not κ₂.
+   */
+  spectrumCapped?: boolean;
   /** Singular values of A, descending (exact path with wantSpectrum). */
   singularValues?: Float64Array;
   /**

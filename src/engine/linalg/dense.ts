@@ -37,6 +37,8 @@ function toMatrix(a: DenseInput): Matrix {
 /** Set to `converged: false` by an eigenvalue routine whose QL iteration reached its cap. */
 export interface EigenStatus {
   converged: boolean;
+  /** Iterations per eigenvalue before QL gives up (default QL_MAX_ITERATIONS). */
+  maxIterations?: number;
 }
 
 /**
@@ -106,7 +108,7 @@ export function symmetricEigenvaluesFlatInPlace(a: Float64Array, n: number, stat
   }
   d[n - 1] = a[(n - 1) * n + n - 1];
   e[n - 1] = 0;
-  if (!tridiagonalQL(d, e) && status) status.converged = false;
+  if (!tridiagonalQL(d, e, status?.maxIterations) && status) status.converged = false;
   return d;
 }
 
@@ -226,7 +228,7 @@ export function symmetricBandEigenvalues(a: Float64Array, n: number, kd: number,
       d[i] = a[i * n + i];
       e[i] = kd === 1 && i + 1 < n ? a[(i + 1) * n + i] : 0;
     }
-    if (!tridiagonalQL(d, e) && status) status.converged = false;
+    if (!tridiagonalQL(d, e, status?.maxIterations) && status) status.converged = false;
     return d;
   }
   const w = kd + 2; // storage half-width: band + bulge + margin
@@ -277,7 +279,7 @@ export function symmetricBandEigenvalues(a: Float64Array, n: number, kd: number,
     d[i] = B[i * W + w];
     e[i] = i + 1 < n ? B[(i + 1) * W + w - 1] : 0;
   }
-  if (!tridiagonalQL(d, e) && status) status.converged = false;
+  if (!tridiagonalQL(d, e, status?.maxIterations) && status) status.converged = false;
   return d;
 }
 

@@ -173,6 +173,7 @@ export class SymmetricSolver {
         const exact = this.solveExact(A, b, c, opts);
         // The eigenvalue iteration reached its cap: the factorisation path (no iteration, κ estimated) answers.
         if (exact) return exact;
+        return { ...this.solveSparse(A, b, c, opts, normA), condEstimated: true, spectrumCapped: true };
       }
       return this.solveSparse(A, b, c, opts, normA);
     } catch (e) {
@@ -186,7 +187,7 @@ export class SymmetricSolver {
   private solveExact(A: CsrMatrix, b: ArrayLike<number>, c: number, opts: SolverOptions): SymmetricSolveResult | undefined {
     const n = A.rows;
     const flat = csrToDenseFlat(A);
-    const status = { converged: true };
+    const status = { converged: true, maxIterations: opts.eigenIterations };
     const ev = symmetricEigenvaluesAuto(flat.slice(), n, status);
     if (!status.converged) return undefined;
     const sv = Float64Array.from(ev, Math.abs).sort().reverse();

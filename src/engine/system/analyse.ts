@@ -17,6 +17,8 @@ export interface SystemAnalysisOptions {
   exactCondMaxRows?: number;
   /** Keep all singular values of A when exact (default true). */
   wantSpectrum?: boolean;
+  /** Cap of the exact spectrum's eigenvalue iteration (SolverOptions.eigenIterations). */
+  eigenIterations?: number;
 }
 
 /** What the analysis of one system found (no field is NaN: a singular matrix has κ = Infinity). */
@@ -28,6 +30,8 @@ export interface SystemAnalysis {
   AR?: CsrMatrix;
   cond: { A: number; AR?: number };
   condEstimated: boolean;
+  /** The exact spectrum's eigenvalue iteration reached its cap: κ is the factorisation's estimate. */
+  spectrumCapped?: true;
   /** Singular values of A, descending (exact path only). */
   singularValues?: Float64Array;
   /** The rank tolerance (n·ε·σ_max on the exact path, the relative pivot tolerance otherwise). */
@@ -188,7 +192,7 @@ export function analyseSystem(s: ConstrainedSystem, opts: SystemAnalysisOptions 
   if (!(X instanceof Float64Array)) return X;
   const A = formA(s.J, X);
   const solver = new SymmetricSolver(2);
-  const solveOpts = { method: 'auto' as const, exactCondMaxRows: opts.exactCondMaxRows ?? 1000, wantSpectrum: opts.wantSpectrum ?? true };
+  const solveOpts = { method: 'auto' as const, exactCondMaxRows: opts.exactCondMaxRows ?? 1000, wantSpectrum: opts.wantSpectrum ?? true, eigenIterations: opts.eigenIterations };
   const b = s.b ?? new Float64Array(m);
   const onA = solver.solve(A, b, solveOpts);
   const AR = s.R ? csrAddDiagonal(A, s.R) : undefined;
@@ -213,6 +217,7 @@ export function analyseSystem(s: ConstrainedSystem, opts: SystemAnalysisOptions 
     ...(AR ? { AR } : {}),
     cond: { A: onA.cond, ...(onAR ? { AR: onAR.cond } : {}) },
     condEstimated: onA.condEstimated,
+    ...(onA.spectrumCapped ? { spectrumCapped: true as const } : {}),
     ...(onA.singularValues ? { singularValues: onA.singularValues } : {}),
     rankTolerance: onA.tolerance,
     rank: { J: onA.rank, rows: m, dofs: n },

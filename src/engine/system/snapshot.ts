@@ -62,6 +62,7 @@ export function snapshotOfSystem(s: ConstrainedSystem, an: SystemAnalysis): Syst
     method: an.method,
     cond: { A: finiteOrNull(an.cond.A), scaled: null },
     condEstimated: an.condEstimated,
+    ...(an.spectrumCapped ? { spectrumCapped: true as const } : {}),
     ...(an.singularValues ? { singularValues: an.singularValues } : {}),
     rankTolerance: an.rankTolerance,
     rank: an.rank,
