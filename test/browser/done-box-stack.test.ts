@@ -78,7 +78,7 @@ function assertClean(p: PanelPage, what: string): void {
 const problems = (page: Page): Promise<{ code: string; text: string }[]> =>
   page.$$eval('#cl-diagnostics .cl-diag', (bs) => bs.map((b) => ({ code: b.querySelector('.cl-diag-code')?.textContent ?? '', text: b.textContent ?? '' })));
 
-describe("issue 10's done means: the box stack in the panel (Chromium)", () => {
+describe("the box stack in the panel: contacts, forces and the run (Chromium)", () => {
   let browser: Browser;
   let close: () => Promise<void>;
   let stack: Fixture;

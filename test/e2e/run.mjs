@@ -19,6 +19,8 @@
 //      example without a schema warning; screenshots test-results/e2e/inspector-*.png
 //
 // Options: --suite-only | --ui-only, --runloop-only | --inspector-only (that UI scenario alone),
+//          --tooling-only (step 1 alone: .ci/run starts it in the background while the unit and
+//          browser tests run; a later run waits for it instead of installing the same tools twice),
 //          --grep <regexp> (mocha grep, passed to the extension host),
 //          --scenes <regexp> (UI phase: only the matching examples/*.scene.json),
 //          --skip-build (use the existing dist/ and out/),
@@ -27,7 +29,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureApt, ensureCodeServer, ensureNode24, paths } from './lib/setup.mjs';
+import { ensureApt, ensureCodeServer, ensureNode24, holdToolingLock, paths, waitForToolingLock } from './lib/setup.mjs';
 import { installVsix, startCodeServer, tail, writeUserSettings } from './lib/server.mjs';
 import { cardInView, check3dView, closeAllEditors, cursorSelects, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewContent, webviewText, workbenchThemeKind } from './lib/ui.mjs';
 import { runLoopScenario } from './lib/runloop.mjs';
@@ -116,9 +118,17 @@ async function main() {
   }
   ({ launchBrowser, runSuite } = await import('./lib/browser.mjs'));
   mkdirSync(P.e2e, { recursive: true });
-  await step('apt packages', () => ensureApt(log));
-  await step('Node 24', () => ensureNode24(P, log));
-  await step('code-server', () => ensureCodeServer(P, log));
+  if (flag('--tooling-only')) {
+    const release = holdToolingLock(P);
+    try {
+      await tooling();
+    } finally {
+      release();
+    }
+    return 0;
+  }
+  await waitForToolingLock(P, log);
+  await tooling();
 
   await step('build extension', () => {
     if (flag('--skip-build')) log('--skip-build: using the existing dist/ and out/');
@@ -175,6 +185,12 @@ async function main() {
     }
   }
   return suiteOk && uiOk ? 0 : 1;
+}
+
+async function tooling() {
+  await step('apt packages', () => ensureApt(log));
+  await step('Node 24', () => ensureNode24(P, log));
+  await step('code-server', () => ensureCodeServer(P, log));
 }
 
 async function packageVsix() {

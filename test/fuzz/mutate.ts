@@ -1,4 +1,4 @@
-// Mutation fuzzing of the example scenes toward extreme values (issue 8): every number literal may
+// Mutation fuzzing of the example scenes toward extreme values: every number literal may
 // become 0, ±1e-320, ±1e155, ±1e300, ±1e308, 1e309, a string ("NaN", "Infinity", …) or a huge array,
 // and the engine must answer every mutant with finite, bounded numbers or with a diagnostic:
 //   - no exception, no CL900;

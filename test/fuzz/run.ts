@@ -1,4 +1,4 @@
-// The long mutation fuzzer (issue 8): mutants of the example scenes through the engine, and every
+// The long mutation fuzzer: mutants of the example scenes through the engine, and every
 // `--cli-every`-th one through the CLI (`inspect`, `simulate --steps`) in-process. Failures are
 // written to `--out` as scene files with the reason next to them.
 //   node --import tsx test/fuzz/run.ts [--count 20000] [--seed 1] [--steps 150] [--cli-every 25] [--out DIR]

