@@ -14,18 +14,21 @@
 // W is never formed: U is kept as J·u with u updated by h·M⁻¹·Jᵀ·ΔR (the same algebra, O(1) per row);
 // with `pgs.bilateral: "block"` an island's bilateral rows are one block solved exactly per sweep
 // (bilateralBlock.ts), their W_bb formed and factored once per step.
-import { quatIntegrateInto } from '../core/math';
 import { applyMinv, assemble, type Assembly, type World } from '../assembly/assemble';
 import type { Contact } from '../collision/contacts';
 import type { PgsSettings } from '../scene/contactSpec';
 import type { BodyState } from '../model/body';
 import { classifyContact, openThreshold } from './forces';
-import { contactGap, contactRows, rowMinvRow, slotsOf, type ContactRows } from './rigid';
+import { contactGap, contactRows, rowMinvRow, slotsOf } from './rigid';
+import { contactKick, contactU, crossW, disc, discStep, dot6, integrate, islandRoots, kick, packPositions } from './pgsKernels';
+import { blockStick, groundUpOrder } from './pgsVariants';
 import { boundedRowW, type BoundedRow } from './jointRows';
 import { softRecoveryTarget, type SoftContact } from './softContact';
 import { BilateralBlock, BLOCK_MAX_ROWS } from './bilateralBlock';
 import { makeDriveBlock, visitDriveBlock, type DriveBlock, type RowEnd } from './driveBlocks';
 import type { ContactForce } from '../collision/contacts';
+
+export { integrate, packPositions };
 
 export interface VelocitySettings {
   pgs: PgsSettings;
@@ -37,7 +40,18 @@ export interface VelocitySettings {
   restitutionThreshold: number;
   /** Penetration recovery as MuJoCo's soft contacts (softContact.ts) instead of `erp`. */
   soft?: SoftContact;
+  /** Over-relaxation ω of every projected update (1: plain Gauss–Seidel). Default `DEFAULT_RELAXATION`. */
+  relaxation?: number;
+  /** Contacts of an island visited in detection order (default) or from the ground up along the contact graph. */
+  order?: 'ground-up' | 'given';
+  /** A contact that sticks is solved as its 3×3 block at once (block Gauss–Seidel). Default false. */
+  block?: boolean;
+  /** Every other sweep visits the rows in reverse order (symmetric Gauss–Seidel). Default false. */
+  symmetric?: boolean;
 }
+
+/** ω of the projected updates (see docs/formulas.md "Contacts" for the measurements behind it). */
+export const DEFAULT_RELAXATION = 1;
 
 export interface PgsIsland {
   /** Scene indices of the free bodies. */
@@ -45,7 +59,11 @@ export interface PgsIsland {
   constraints: number[];
   contacts: number[];
   iterations: number;
+  /** ‖r‖₂ of the island's natural-map residuals at their last visit (m/s). */
   residual: number;
+  /** What the tolerance is relative to: max(‖B − t‖₂, ‖diag(W)·R₀‖₂) over the island's rows, a normal row's B_n − t_n counted only when negative (m/s). */
+  scale: number;
+  /** residual ≤ tolerance · scale. */
   converged: boolean;
 }
 
@@ -55,8 +73,11 @@ export interface PgsReport {
   iterations: number;
   /** ‖r‖₂ of the natural-map residuals (m/s) of every row at its last visit. */
   residual: number;
+  /** Every island met residual ≤ tolerance · scale (its own scale). */
   converged: boolean;
   islands: PgsIsland[];
+  /** Contacts that started from a non-zero warm force (matched to a contact of the previous step). */
+  warmStarted: number;
   /** Bilateral reactions R (forces), one per row of the world's constraints. */
   bilateral: Float64Array;
   contacts: ContactForce[];
@@ -77,81 +98,7 @@ export interface PgsReport {
   uPlus: Float64Array;
 }
 
-/** The two ends of a contact or a bounded row, with their Jacobian rows (6 entries per row). */
-type RowEnds = Pick<ContactRows, 'slotA' | 'slotB' | 'JA' | 'JB'>;
-
-/** Union–find islands over free-body slots joined by constraints, contacts or bounded rows. */
-function islandRoots(world: World, contacts: readonly RowEnds[]): Int32Array {
-  const nb = world.colBodies.length;
-  const parent = Int32Array.from({ length: nb }, (_, i) => i);
-  const find = (x: number): number => {
-    while (parent[x] !== x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
-  const join = (a: number, b: number) => {
-    if (a < 0 || b < 0) return;
-    const ra = find(a), rb = find(b);
-    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
-  };
-  const slots = slotsOf(world);
-  const slot = (i: number) => (i < 0 ? -1 : slots[i]);
-  for (let c = 0; c < world.constraints.length; c++) {
-    // every end of the constraint (A, B and a coupler's extra ends) in one island
-    const ends = [world.endA[c], world.endB[c], ...world.endX[c]].map(slot).filter((s) => s >= 0);
-    for (let e = 1; e < ends.length; e++) join(ends[0], ends[e]);
-  }
-  for (const cr of contacts) join(cr.slotA, cr.slotB);
-  for (let k = 0; k < nb; k++) parent[k] = find(k);
-  return parent;
-}
-
-/** u += h·M⁻¹·(row)ᵀ·dR for one end. */
-function kick(u: Float64Array, J: ArrayLike<number>, o: number, slot: number, minv: Float64Array, hdR: number): void {
-  const m0 = slot * 10, u0 = slot * 6;
-  const im = minv[m0] * hdR;
-  u[u0] += im * J[o];
-  u[u0 + 1] += im * J[o + 1];
-  u[u0 + 2] += im * J[o + 2];
-  const a0 = J[o + 3] * hdR, a1 = J[o + 4] * hdR, a2 = J[o + 5] * hdR;
-  u[u0 + 3] += minv[m0 + 1] * a0 + minv[m0 + 2] * a1 + minv[m0 + 3] * a2;
-  u[u0 + 4] += minv[m0 + 4] * a0 + minv[m0 + 5] * a1 + minv[m0 + 6] * a2;
-  u[u0 + 5] += minv[m0 + 7] * a0 + minv[m0 + 8] * a1 + minv[m0 + 9] * a2;
-}
-
-function dot6(J: ArrayLike<number>, o: number, u: Float64Array, slot: number): number {
-  const u0 = slot * 6;
-  return J[o] * u[u0] + J[o + 1] * u[u0 + 1] + J[o + 2] * u[u0 + 2] + J[o + 3] * u[u0 + 3] + J[o + 4] * u[u0 + 4] + J[o + 5] * u[u0 + 5];
-}
-
-/** Row k (n, t1, t2) of a contact times u. */
-function contactU(cr: RowEnds, k: number, u: Float64Array): number {
-  let s = 0;
-  if (cr.slotA >= 0) s += dot6(cr.JA, k * 6, u, cr.slotA);
-  if (cr.slotB >= 0) s += dot6(cr.JB, k * 6, u, cr.slotB);
-  return s;
-}
-
-/** u += h·M⁻¹·(row k of the contact)ᵀ·dR, with hdR = h·dR. */
-function contactKick(cr: RowEnds, k: number, u: Float64Array, minv: Float64Array, hdR: number): void {
-  if (cr.slotA >= 0) kick(u, cr.JA, k * 6, cr.slotA, minv, hdR);
-  if (cr.slotB >= 0) kick(u, cr.JB, k * 6, cr.slotB, minv, hdR);
-}
-
-/** J_i·M⁻¹·J_jᵀ summed over the ends two contact rows share (rows of the same contact). */
-function crossW(cr: ContactRows, i: number, j: number, minv: Float64Array): number {
-  let s = 0;
-  const ends: Array<[Float64Array, number]> = [[cr.JA, cr.slotA], [cr.JB, cr.slotB]];
-  for (const [J, slot] of ends) {
-    if (slot < 0) continue;
-    const m0 = slot * 10, oi = i * 6, oj = j * 6;
-    s += minv[m0] * (J[oi] * J[oj] + J[oi + 1] * J[oj + 1] + J[oi + 2] * J[oj + 2]);
-    const a0 = J[oj + 3], a1 = J[oj + 4], a2 = J[oj + 5];
-    s += J[oi + 3] * (minv[m0 + 1] * a0 + minv[m0 + 2] * a1 + minv[m0 + 3] * a2);
-    s += J[oi + 4] * (minv[m0 + 4] * a0 + minv[m0 + 5] * a1 + minv[m0 + 6] * a2);
-    s += J[oi + 5] * (minv[m0 + 7] * a0 + minv[m0 + 8] * a1 + minv[m0 + 9] * a2);
-  }
-  return s;
-}
+const stick: [number, number, number] = [0, 0, 0];
 
 /**
  * Solve the velocity-level contact problem at the states q⁻, u⁻ (contacts detected there).
@@ -180,8 +127,6 @@ export function solveContactsPgs(
   const slot = (i: number) => (i < 0 ? -1 : slots[i]);
   // bilateral row layout: in J's CSR row r, every end owning columns (A, B and a coupler's extra
   // ends) is one block of 6 consecutive entries, its slot the block's first column / 6.
-  const rowOwner = new Int32Array(nbr);
-  for (let c = 0; c < world.constraints.length; c++) for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) rowOwner[r] = c;
   const Jv = asm.J.values, Jp = asm.J.rowPtr, Jc = asm.J.colIdx;
   const R = new Float64Array(nr);
   const target = new Float64Array(nr);
@@ -263,6 +208,13 @@ export function solveContactsPgs(
   }
   const islands: PgsIsland[] = [];
   const rowRes = new Float64Array(nr);
+  const omega = settings.relaxation ?? DEFAULT_RELAXATION;
+  const groundUp = settings.order === 'ground-up';
+  const symmetric = settings.symmetric ?? false;
+  const contactBlock = settings.block ?? false;
+  const tol = settings.pgs.tolerance;
+  let warmStarted = 0;
+  if (warm?.contacts) for (let c = 0; c < nc; c++) if (R[nbr + 3 * c] !== 0 || R[nbr + 3 * c + 1] !== 0 || R[nbr + 3 * c + 2] !== 0) warmStarted++;
   // a row's ends: bilateral rows from J's CSR (6 entries per end), bounded rows from their own
   const endsOf = (r: number): RowEnd[] => {
     if (r < nbr) {
@@ -287,6 +239,83 @@ export function solveContactsPgs(
       });
       for (const e of ends[j]) scratch.fill(0, 6 * e.slot, 6 * e.slot + 6);
     });
+  };
+  // one visit each: bilateral rows (r < nbr), bounded rows (r ≥ nr0), contacts (−1 − c); the
+  // residual of a visit is the natural map's |(W_ii + Σ_i)·ΔR| before relaxation (m/s), as at ω = 1
+  const visitRow = (r: number): number => {
+    const d = Wd[r] + Sigma;
+    const dR = -(rowU(r) + Sigma * R[r] - target[r]) / d;
+    R[r] += omega * dR;
+    applyRow(r, omega * dR);
+    return (rowRes[r] = d * Math.abs(dR)) ** 2;
+  };
+  const visitBounded = (r: number): number => {
+    const b = bounded[r - nr0];
+    const sigma = b.compliance ?? 0;
+    const d = Wd[r] + sigma;
+    if (!(d > 0)) return 0;
+    const step = -(rowU(r) + sigma * R[r] - target[r]) / d;
+    const full = Math.min(b.hi, Math.max(b.lo, R[r] + step));
+    const Rb = omega === 1 ? full : Math.min(b.hi, Math.max(b.lo, R[r] + omega * step));
+    rowRes[r] = d * Math.abs(full - R[r]);
+    applyRow(r, Rb - R[r]);
+    R[r] = Rb;
+    return rowRes[r] ** 2;
+  };
+  // per contact, the upper triangle of its 3×3 block W_cc (nn, n1, n2, 11, 12, 22)
+  const Wb = new Float64Array(6 * nc);
+  for (let c = 0; c < nc; c++) {
+    const r0 = nbr + 3 * c, o = 6 * c;
+    Wb[o] = Wd[r0];
+    Wb[o + 1] = h * crossW(crs[c], 0, 1, minv);
+    Wb[o + 2] = h * crossW(crs[c], 0, 2, minv);
+    Wb[o + 3] = Wt[3 * c];
+    Wb[o + 4] = Wt[3 * c + 1];
+    Wb[o + 5] = Wt[3 * c + 2];
+  }
+  const visitContact = (c: number): number => {
+    const r0 = nbr + 3 * c;
+    if (!(Wd[r0] > 0)) return 0;
+    const cr = crs[c];
+    const w11 = Wt[3 * c], w12 = Wt[3 * c + 1], w22 = Wt[3 * c + 2];
+    const lmax = 0.5 * (w11 + w22) + Math.hypot(0.5 * (w11 - w22), w12);
+    const rho = lmax > 0 ? 1 / lmax : 0;
+    const mu = cr.contact.friction;
+    const un = contactU(cr, 0, u) - target[r0];
+    let ut1 = contactU(cr, 1, u), ut2 = contactU(cr, 2, u);
+    // the visit's residual: the natural map of the contact at the visit's start, row by row
+    // (normal: W_nn·|proj₊(R_n − r_n/W_nn) − R_n|; friction: λ_max·|proj_disc(R_t − ρ·U_t) − R_t|)
+    rowRes[r0] = Wd[r0] * Math.abs(Math.max(0, R[r0] - un / Wd[r0]) - R[r0]);
+    discStep(R, r0, rho, ut1, ut2, mu * R[r0]);
+    rowRes[r0 + 1] = lmax * Math.abs(disc[0] - R[r0 + 1]);
+    rowRes[r0 + 2] = lmax * Math.abs(disc[1] - R[r0 + 2]);
+    const res2 = rowRes[r0] ** 2 + rowRes[r0 + 1] ** 2 + rowRes[r0 + 2] ** 2;
+    if (res2 === 0) return 0;
+    let Rn: number, t1: number, t2: number;
+    if (contactBlock && blockStick(Wb, 6 * c, un, ut1, ut2, R, r0, mu, omega, stick)) {
+      // the contact's own 3×3 system solved at once: it sticks and presses (block Gauss–Seidel)
+      Rn = stick[0];
+      t1 = stick[1];
+      t2 = stick[2];
+    } else {
+      // normal, then friction R_t − ρ·U_t with the scalar ρ = 1/λ_max(W_tt) projected on the disc
+      // ‖R_t‖ ≤ μ·R_n (a scalar ρ keeps the fixed point maximally dissipative: U_t ∥ −R_t when slipping)
+      Rn = Math.max(0, R[r0] - (omega * un) / Wd[r0]);
+      const dn = Rn - R[r0];
+      ut1 += Wb[6 * c + 1] * dn;
+      ut2 += Wb[6 * c + 2] * dn;
+      if (omega !== 1 || dn !== 0) discStep(R, r0, omega * rho, ut1, ut2, mu * Rn);
+      t1 = disc[0];
+      t2 = disc[1];
+    }
+    const dn = Rn - R[r0], d1 = t1 - R[r0 + 1], d2 = t2 - R[r0 + 2];
+    R[r0] = Rn;
+    R[r0 + 1] = t1;
+    R[r0 + 2] = t2;
+    if (dn !== 0) contactKick(cr, 0, u, minv, h * dn);
+    if (d1 !== 0) contactKick(cr, 1, u, minv, h * d1);
+    if (d2 !== 0) contactKick(cr, 2, u, minv, h * d2);
+    return res2;
   };
   for (const { bounded: bAll = [], ...isl } of [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0])) {
     const rows: number[] = [];
@@ -322,8 +351,6 @@ export function solveContactsPgs(
       rows.length = 0;
       rows.push(...kept);
     }
-    let iterations = 0, residual = 0;
-    const maxIt = Math.max(0, Math.floor(settings.pgs.iterations));
     const block = blockMode && rows.length > 1 && rows.length <= BLOCK_MAX_ROWS ? blockOf(rows) : undefined;
     if (blockMode && !block && inBlock.size) {
       // too large (or one row) for the block: the drive rows go back to their row-by-row visit
@@ -332,80 +359,61 @@ export function solveContactsPgs(
     }
     const bRhs = new Float64Array(block ? rows.length : 0);
     const bX = new Float64Array(block ? rows.length : 0);
-    if (rows.length > 0 || isl.contacts.length > 0 || bRows.length > 0 || blocks.length > 0) {
-      for (let it = 0; it < maxIt; it++) {
-        let sq = 0;
-        if (block) {
-          rows.forEach((r, i) => (bRhs[i] = rowU(r) + sigmaOf(r) * R[r] - target[r]));
-          block.solve(bRhs, bX);
-          rows.forEach((r, i) => {
-            R[r] -= bX[i];
-            applyRow(r, -bX[i]);
-            rowRes[r] = Math.abs(bRhs[i]);
-            sq += rowRes[r] * rowRes[r];
-          });
-        } else {
-          for (const r of rows) {
-            const d = Wd[r] + Sigma;
-            const dR = -(rowU(r) + Sigma * R[r] - target[r]) / d;
-            R[r] += dR;
-            applyRow(r, dR);
-            rowRes[r] = d * Math.abs(dR);
-            sq += rowRes[r] * rowRes[r];
-          }
-        }
-        for (const blk of blocks) sq += visitDriveBlock(blk, rowU, R, target, applyRow, rowRes);
-        for (const r of bRows) {
-          const b = bounded[r - nr0];
-          const sigma = b.compliance ?? 0;
-          const d = Wd[r] + sigma;
-          if (!(d > 0)) continue;
-          const Rb = Math.min(b.hi, Math.max(b.lo, R[r] - (rowU(r) + sigma * R[r] - target[r]) / d));
-          const dR = Rb - R[r];
-          R[r] = Rb;
-          applyRow(r, dR);
-          rowRes[r] = d * Math.abs(dR);
+    const contactOrder = groundUp ? groundUpOrder(isl.contacts, crs) : isl.contacts;
+    const visits = [...(block ? [] : rows), ...bRows, ...contactOrder.map((c) => -1 - c)];
+    // the scale the tolerance is relative to: the velocity error of the free motion, ‖B − t‖₂, or
+    // the velocity the warm-started forces make, ‖diag(W)·R₀‖₂ (m/s): at rest under gravity each
+    // pressed row contributes about g·h, so tolerance 1e-6 asks every force to about 1e-6·m·g
+    let free = 0, forced = 0;
+    const scaleRow = (r: number) => {
+      free += (B[r] - target[r]) ** 2;
+      forced += (Wd[r] * R[r]) ** 2;
+    };
+    for (const r of rows) scaleRow(r);
+    for (const r of bRows) scaleRow(r);
+    for (const blk of blocks) for (const r of blk.rows) scaleRow(r);
+    for (const c of isl.contacts) {
+      // a normal row counts only what the free motion would close beyond its target: an open
+      // speculative contact (B_n − t_n > 0) asks nothing of the solver
+      const r0 = nbr + 3 * c;
+      free += Math.min(0, B[r0] - target[r0]) ** 2 + B[r0 + 1] ** 2 + B[r0 + 2] ** 2;
+      for (let k = 0; k < 3; k++) forced += (Wd[r0 + k] * R[r0 + k]) ** 2;
+    }
+    const scale = Math.max(Math.sqrt(free), Math.sqrt(forced));
+    // the blocks (the joints' block, the drive blocks): solved exactly given the other rows
+    const visitBlocks = (): number => {
+      let sq = 0;
+      if (block) {
+        rows.forEach((r, i) => (bRhs[i] = rowU(r) + sigmaOf(r) * R[r] - target[r]));
+        block.solve(bRhs, bX);
+        rows.forEach((r, i) => {
+          R[r] -= bX[i];
+          applyRow(r, -bX[i]);
+          rowRes[r] = Math.abs(bRhs[i]);
           sq += rowRes[r] * rowRes[r];
+        });
+      }
+      for (const blk of blocks) sq += visitDriveBlock(blk, rowU, R, target, applyRow, rowRes);
+      return sq;
+    };
+    let iterations = 0, residual = 0;
+    const maxIt = Math.max(0, Math.floor(settings.pgs.iterations));
+    if (visits.length > 0 || block || blocks.length > 0) {
+      for (let it = 0; it < maxIt; it++) {
+        // symmetric Gauss–Seidel: every other sweep runs backwards, the blocks last
+        const backward = symmetric && it % 2 === 1;
+        let sq = backward ? 0 : visitBlocks();
+        for (let k = 0; k < visits.length; k++) {
+          const v = visits[backward ? visits.length - 1 - k : k];
+          sq += v < 0 ? visitContact(-1 - v) : v >= nr0 ? visitBounded(v) : visitRow(v);
         }
-        for (const c of isl.contacts) {
-          const r0 = nbr + 3 * c;
-          if (!(Wd[r0] > 0)) continue;
-          // normal
-          const cr = crs[c];
-          const Rn = Math.max(0, R[r0] - (contactU(cr, 0, u) - target[r0]) / Wd[r0]);
-          const dn = Rn - R[r0];
-          R[r0] = Rn;
-          if (dn !== 0) contactKick(cr, 0, u, minv, h * dn);
-          rowRes[r0] = Wd[r0] * Math.abs(dn);
-          // friction: R_t − ρ·U_t with the scalar ρ = 1/λ_max(W_tt), then projection on the disc
-          // ‖R_t‖ ≤ μ·R_n (a scalar ρ keeps the fixed point maximally dissipative: U_t ∥ −R_t when slipping)
-          const w11 = Wt[3 * c], w12 = Wt[3 * c + 1], w22 = Wt[3 * c + 2];
-          const lmax = 0.5 * (w11 + w22) + Math.hypot(0.5 * (w11 - w22), w12);
-          const rho = lmax > 0 ? 1 / lmax : 0;
-          let t1 = R[r0 + 1] - rho * contactU(cr, 1, u);
-          let t2 = R[r0 + 2] - rho * contactU(cr, 2, u);
-          const lim = crs[c].contact.friction * Rn;
-          const nt = Math.hypot(t1, t2);
-          if (nt > lim) {
-            const s = nt > 0 ? lim / nt : 0;
-            t1 *= s;
-            t2 *= s;
-          }
-          const d1 = t1 - R[r0 + 1], d2 = t2 - R[r0 + 2];
-          R[r0 + 1] = t1;
-          R[r0 + 2] = t2;
-          if (d1 !== 0) contactKick(cr, 1, u, minv, h * d1);
-          if (d2 !== 0) contactKick(cr, 2, u, minv, h * d2);
-          rowRes[r0 + 1] = lmax * Math.abs(d1);
-          rowRes[r0 + 2] = lmax * Math.abs(d2);
-          sq += rowRes[r0] ** 2 + rowRes[r0 + 1] ** 2 + rowRes[r0 + 2] ** 2;
-        }
+        if (backward) sq += visitBlocks();
         iterations = it + 1;
         residual = Math.sqrt(sq);
-        if (!(residual > settings.pgs.tolerance)) break;
+        if (!(residual > tol * scale)) break;
       }
     }
-    islands.push({ ...isl, iterations, residual, converged: residual <= settings.pgs.tolerance });
+    islands.push({ ...isl, iterations, residual, scale, converged: residual <= tol * scale });
   }
   const U = new Float64Array(nr);
   for (let r = 0; r < nr; r++) U[r] = rowU(r);
@@ -429,6 +437,7 @@ export function solveContactsPgs(
     residual,
     converged: islands.every((i) => i.converged),
     islands,
+    warmStarted,
     bilateral,
     contacts: forces,
     R: Rc,
@@ -464,30 +473,4 @@ export function stepVelocity(
   for (const cr of crs) pen = Math.max(pen, -contactGap(cr, x, out));
   report.maxPenetration = pen;
   return { states: out, report };
-}
-
-/** Semi-implicit Euler with u⁺ (6 per free body), as `simulation.ts`. */
-export function integrate(world: World, states: readonly BodyState[], uPlus: Float64Array, h: number): BodyState[] {
-  return states.map((s, i) => {
-    const col = world.bodies[i].column;
-    const st: BodyState = { p: [...s.p], q: [...s.q], v: [...s.v], w: [...s.w] };
-    if (col < 0) return st;
-    for (let d = 0; d < 3; d++) {
-      st.v[d] = uPlus[col + d];
-      st.w[d] = uPlus[col + 3 + d];
-      st.p[d] += st.v[d] * h;
-    }
-    quatIntegrateInto(st.q, st.w, h);
-    return st;
-  });
-}
-
-/** Positions of the free bodies packed 7 per slot (p, q), the layout `contactGap` reads. */
-export function packPositions(world: World, states: readonly BodyState[]): Float64Array {
-  const x = new Float64Array(7 * world.colBodies.length);
-  world.colBodies.forEach((bi, k) => {
-    x.set(states[bi].p, 7 * k);
-    x.set(states[bi].q, 7 * k + 3);
-  });
-  return x;
 }
