@@ -80,7 +80,7 @@ test('PGS variants (ground-up order, symmetric sweeps, block step, over-relaxati
 
 test("warm starts are matched across steps by contact identity (shape pair and witness point) and used", (t) => {
   const box = (name: string, z: number) => ({ name, mass: 1, inertia: [0.0066667, 0.0066667, 0.0066667], position: [0, 0, z], shapes: [{ type: 'box', name: `${name}Box`, halfExtents: [0.1, 0.1, 0.1] }] });
-  const text = JSON.stringify({ name: 't', solver: { formulation: 'velocity', dt: 0.005 }, world: { shapes: [{ type: 'plane', name: 'ground' }] }, bodies: [box('a', 0.1), box('b', 0.3)] });
+  const text = JSON.stringify({ name: 't', solver: { formulation: 'velocity', dt: 0.005, pgs: { tolerance: 1e-6 } }, world: { shapes: [{ type: 'plane', name: 'ground' }] }, bodies: [box('a', 0.1), box('b', 0.3)] });
   const parsed = parseScene(text);
   assert.ok(parsed.scene && !parsed.hasErrors);
   const world = buildWorld(parsed.scene);

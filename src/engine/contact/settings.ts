@@ -5,7 +5,7 @@ import type { NonlinearSettings } from './system';
 
 export const DEFAULT_NEWTON: NewtonSettings = { maxIterations: 20, tolerance: 1e-10, lineSearch: true };
 export const DEFAULT_FB: FbSettings = { alpha: 1, beta: 1 };
-export const DEFAULT_PGS: PgsSettings = { iterations: 100, tolerance: 1e-6 };
+export const DEFAULT_PGS: PgsSettings = { iterations: 100, tolerance: 1e-10 };
 /** Axion's linear-solver regularisation. */
 export const DEFAULT_REGULARIZATION = 1e-6;
 /** Restitution applies when a contact approaches faster than this (m/s). */

@@ -79,4 +79,4 @@ export const DEFAULT_CONTACTS: Readonly<ContactSettings> = { enabled: false, mar
 export const DEFAULT_NEWTON: Readonly<NewtonSettings> = { maxIterations: 20, tolerance: 1e-10, lineSearch: true };
 export const DEFAULT_REGULARIZATION = 1e-6;
 export const DEFAULT_FB: Readonly<FbSettings> = { alpha: 1, beta: 1 };
-export const DEFAULT_PGS: Readonly<PgsSettings> = { iterations: 100, tolerance: 1e-6 };
+export const DEFAULT_PGS: Readonly<PgsSettings> = { iterations: 100, tolerance: 1e-10 };
