@@ -99,7 +99,6 @@ export interface PgsReport {
 }
 
 const stick: [number, number, number] = [0, 0, 0];
-
 /**
  * Solve the velocity-level contact problem at the states q⁻, u⁻ (contacts detected there).
  * `warm` optionally starts from previous reactions (bilateral rows; 3 per contact).
