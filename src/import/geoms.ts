@@ -189,6 +189,8 @@ function softContacts(ctx: ConvertContext): void {
   const i = top.solimp;
   ctx.scene.solver.contacts.solref = [top.solref[0], top.solref[1]];
   ctx.scene.solver.contacts.solimp = [i[0], i[1], i[2], i[3], i[4]];
+  // MuJoCo's contacts are soft constraints: a resting foot sinks where the regularised force carries it
+  ctx.scene.solver.contacts.soft = true;
   for (const other of all.slice(1)) {
     const g = other.geoms[0];
     notSimulated(ctx, `per-geom solref/solimp (every contact uses [${top.solref.join(', ')}] / [${i.join(', ')}])`, geomLabel(ctx, g), ctx.map.geom[g]);

@@ -23,7 +23,7 @@ import { contactGap, contactRows, rowMinvRow, slotsOf } from './rigid';
 import { contactKick, contactU, crossW, disc, discStep, dot6, integrate, islandRoots, kick, packPositions } from './pgsKernels';
 import { blockStick, groundUpOrder } from './pgsVariants';
 import { boundedRowW, type BoundedRow } from './jointRows';
-import { softRecoveryTarget, type SoftContact } from './softContact';
+import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
 import { BilateralBlock, BLOCK_MAX_ROWS } from './bilateralBlock';
 import { makeDriveBlock, visitDriveBlock, type DriveBlock, type RowEnd } from './driveBlocks';
 import type { ContactForce } from '../collision/contacts';
@@ -40,6 +40,8 @@ export interface VelocitySettings {
   restitutionThreshold: number;
   /** Penetration recovery as MuJoCo's soft contacts (softContact.ts) instead of `erp`. */
   soft?: SoftContact;
+  /** With `soft`: contacts as MuJoCo's soft constraints (a compliance on every contact row, softContact.ts `softRow`) instead of hard rows with a soft recovery. */
+  softRows?: boolean;
   /** Over-relaxation ω of every projected update (1: plain Gauss–Seidel). Default `DEFAULT_RELAXATION`. */
   relaxation?: number;
   /** Contacts of an island visited in detection order (default) or from the ground up along the contact graph. */
@@ -138,6 +140,15 @@ export function solveContactsPgs(
   }
   const Wt = new Float64Array(3 * nc); // per contact: W11, W12, W22 of the tangent block
   const uMinus = asm.v;
+  // per contact, Σ_n and Σ_t of a soft contact (0: hard)
+  const Sg = new Float64Array(2 * nc);
+  const softRows = settings.softRows && settings.soft ? settings.soft : undefined;
+  const rowSoft = new Float64Array(4);
+  const invWeight = (i: number): number => {
+    if (i < 0) return 0;
+    const b = world.bodies[i].spec;
+    return b.fixed ? 0 : (b.contactInvWeight ?? 1 / b.mass);
+  };
   for (let c = 0; c < nc; c++) {
     const cr = crs[c], r0 = nbr + 3 * c;
     for (let k = 0; k < 3; k++) Wd[r0 + k] = h * cr.w[k];
@@ -148,6 +159,15 @@ export function solveContactsPgs(
     if (cr.slotA >= 0) un += dot6(cr.JA, 0, uMinus, cr.slotA);
     if (cr.slotB >= 0) un += dot6(cr.JB, 0, uMinus, cr.slotB);
     const gap = cr.contact.gap;
+    if (softRows) {
+      softRow(softRows, gap, un, h, invWeight(cr.contact.bodyA) + invWeight(cr.contact.bodyB), rowSoft);
+      target[r0] = rowSoft[0];
+      Sg[2 * c] = rowSoft[1];
+      Sg[2 * c + 1] = rowSoft[3];
+      // the friction rows' reference: MuJoCo's aref = −b·v_t, so the target is v_t⁻·(1 − h·b)
+      for (let k = 1; k < 3; k++) target[r0 + k] = rowSoft[2] * contactU(cr, k, uMinus);
+      continue;
+    }
     const pos = gap >= 0 ? -gap / h : settings.soft ? softRecoveryTarget(settings.soft, gap, un, h) : -(settings.erp * gap) / h;
     // restitution only when the free motion closes the gap within this step (an open speculative
     // contact further away must not bounce early): gap + h·J_n·u_free ≤ 0, u the free velocity here
@@ -265,26 +285,28 @@ export function solveContactsPgs(
   const Wb = new Float64Array(6 * nc);
   for (let c = 0; c < nc; c++) {
     const r0 = nbr + 3 * c, o = 6 * c;
-    Wb[o] = Wd[r0];
+    Wb[o] = Wd[r0] + Sg[2 * c];
     Wb[o + 1] = h * crossW(crs[c], 0, 1, minv);
     Wb[o + 2] = h * crossW(crs[c], 0, 2, minv);
-    Wb[o + 3] = Wt[3 * c];
+    Wb[o + 3] = Wt[3 * c] + Sg[2 * c + 1];
     Wb[o + 4] = Wt[3 * c + 1];
-    Wb[o + 5] = Wt[3 * c + 2];
+    Wb[o + 5] = Wt[3 * c + 2] + Sg[2 * c + 1];
   }
   const visitContact = (c: number): number => {
     const r0 = nbr + 3 * c;
     if (!(Wd[r0] > 0)) return 0;
     const cr = crs[c];
-    const w11 = Wt[3 * c], w12 = Wt[3 * c + 1], w22 = Wt[3 * c + 2];
+    // W_cc + Σ of the contact (Σ = 0 for a hard contact): its normal diagonal and tangent block
+    const o = 6 * c, wn = Wb[o], w11 = Wb[o + 3], w12 = Wb[o + 4], w22 = Wb[o + 5];
     const lmax = 0.5 * (w11 + w22) + Math.hypot(0.5 * (w11 - w22), w12);
     const rho = lmax > 0 ? 1 / lmax : 0;
     const mu = cr.contact.friction;
-    const un = contactU(cr, 0, u) - target[r0];
-    let ut1 = contactU(cr, 1, u), ut2 = contactU(cr, 2, u);
+    const sn = Sg[2 * c], st = Sg[2 * c + 1];
+    const un = contactU(cr, 0, u) + sn * R[r0] - target[r0];
+    let ut1 = contactU(cr, 1, u) + st * R[r0 + 1] - target[r0 + 1], ut2 = contactU(cr, 2, u) + st * R[r0 + 2] - target[r0 + 2];
     // the visit's residual: the natural map of the contact at the visit's start, row by row
     // (normal: W_nn·|proj₊(R_n − r_n/W_nn) − R_n|; friction: λ_max·|proj_disc(R_t − ρ·U_t) − R_t|)
-    rowRes[r0] = Wd[r0] * Math.abs(Math.max(0, R[r0] - un / Wd[r0]) - R[r0]);
+    rowRes[r0] = wn * Math.abs(Math.max(0, R[r0] - un / wn) - R[r0]);
     discStep(R, r0, rho, ut1, ut2, mu * R[r0]);
     rowRes[r0 + 1] = lmax * Math.abs(disc[0] - R[r0 + 1]);
     rowRes[r0 + 2] = lmax * Math.abs(disc[1] - R[r0 + 2]);
@@ -299,10 +321,10 @@ export function solveContactsPgs(
     } else {
       // normal, then friction R_t − ρ·U_t with the scalar ρ = 1/λ_max(W_tt) projected on the disc
       // ‖R_t‖ ≤ μ·R_n (a scalar ρ keeps the fixed point maximally dissipative: U_t ∥ −R_t when slipping)
-      Rn = Math.max(0, R[r0] - (omega * un) / Wd[r0]);
+      Rn = Math.max(0, R[r0] - (omega * un) / wn);
       const dn = Rn - R[r0];
-      ut1 += Wb[6 * c + 1] * dn;
-      ut2 += Wb[6 * c + 2] * dn;
+      ut1 += Wb[o + 1] * dn;
+      ut2 += Wb[o + 2] * dn;
       if (omega !== 1 || dn !== 0) discStep(R, r0, omega * rho, ut1, ut2, mu * Rn);
       t1 = disc[0];
       t2 = disc[1];
@@ -375,7 +397,7 @@ export function solveContactsPgs(
       // a normal row counts only what the free motion would close beyond its target: an open
       // speculative contact (B_n − t_n > 0) asks nothing of the solver
       const r0 = nbr + 3 * c;
-      free += Math.min(0, B[r0] - target[r0]) ** 2 + B[r0 + 1] ** 2 + B[r0 + 2] ** 2;
+      free += Math.min(0, B[r0] - target[r0]) ** 2 + (B[r0 + 1] - target[r0 + 1]) ** 2 + (B[r0 + 2] - target[r0 + 2]) ** 2;
       for (let k = 0; k < 3; k++) forced += (Wd[r0 + k] * R[r0 + k]) ** 2;
     }
     const scale = Math.max(Math.sqrt(free), Math.sqrt(forced));
@@ -425,7 +447,7 @@ export function solveContactsPgs(
   let complementarity = 0, maxPenetration = 0;
   const forces = crs.map((cr, c) => {
     const r0 = nbr + 3 * c;
-    complementarity = Math.max(complementarity, Math.abs(Math.min(U[r0] - target[r0], Wd[r0] * R[r0])));
+    complementarity = Math.max(complementarity, Math.abs(Math.min(U[r0] + Sg[2 * c] * R[r0] - target[r0], Wd[r0] * R[r0])));
     maxPenetration = Math.max(maxPenetration, -cr.contact.gap);
     return classifyContact(R[r0], R[r0 + 1], R[r0 + 2], cr.contact.friction, Math.hypot(U[r0 + 1], U[r0 + 2]), openBelow);
   });
