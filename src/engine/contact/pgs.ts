@@ -25,6 +25,7 @@ import { blockStick, groundUpOrder } from './pgsVariants';
 import { boundedRowW, type BoundedRow } from './jointRows';
 import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
 import { BilateralBlock, BLOCK_MAX_ROWS } from './bilateralBlock';
+import { applyReduced, contactEnds, reduceRows, type ReducedRows } from './contactReduce';
 import { makeDriveBlock, visitDriveBlock, type DriveBlock, type RowEnd } from './driveBlocks';
 import type { ContactForce } from '../collision/contacts';
 
@@ -271,13 +272,15 @@ export function solveContactsPgs(
   const visitBounded = (r: number): number => {
     const b = bounded[r - nr0];
     const sigma = b.compliance ?? 0;
-    const d = Wd[r] + sigma;
+    const red = reducedB[r - nr0];
+    const d = (red ? WdB[r - nr0] : Wd[r]) + sigma;
     if (!(d > 0)) return 0;
     const step = -(rowU(r) + sigma * R[r] - target[r]) / d;
     const full = Math.min(b.hi, Math.max(b.lo, R[r] + step));
     const Rb = omega === 1 ? full : Math.min(b.hi, Math.max(b.lo, R[r] + omega * step));
     rowRes[r] = d * Math.abs(full - R[r]);
-    applyRow(r, Rb - R[r]);
+    if (red) applyReduced(red, Rb - R[r], 0, 0, u, R);
+    else applyRow(r, Rb - R[r]);
     R[r] = Rb;
     return rowRes[r] ** 2;
   };
@@ -292,6 +295,11 @@ export function solveContactsPgs(
     Wb[o + 4] = Wt[3 * c + 1];
     Wb[o + 5] = Wt[3 * c + 2] + Sg[2 * c + 1];
   }
+  // contacts and bounded rows stepped in the joints' reduced space (islands with the joint block:
+  // contactReduce.ts), a bounded row with its effective diagonal
+  const reduced: Array<ReducedRows | undefined> = [];
+  const reducedB: Array<ReducedRows | undefined> = [];
+  const WdB = new Float64Array(bounded.length);
   const visitContact = (c: number): number => {
     const r0 = nbr + 3 * c;
     if (!(Wd[r0] > 0)) return 0;
@@ -333,9 +341,13 @@ export function solveContactsPgs(
     R[r0] = Rn;
     R[r0 + 1] = t1;
     R[r0 + 2] = t2;
-    if (dn !== 0) contactKick(cr, 0, u, minv, h * dn);
-    if (d1 !== 0) contactKick(cr, 1, u, minv, h * d1);
-    if (d2 !== 0) contactKick(cr, 2, u, minv, h * d2);
+    const red = reduced[c];
+    if (red) applyReduced(red, dn, d1, d2, u, R);
+    else {
+      if (dn !== 0) contactKick(cr, 0, u, minv, h * dn);
+      if (d1 !== 0) contactKick(cr, 1, u, minv, h * d1);
+      if (d2 !== 0) contactKick(cr, 2, u, minv, h * d2);
+    }
     return res2;
   };
   for (const { bounded: bAll = [], ...isl } of [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0])) {
@@ -377,6 +389,19 @@ export function solveContactsPgs(
       // too large (or one row) for the block: the drive rows go back to their row-by-row visit
       for (const r of inBlock) rows.splice(rows.indexOf(r), 1);
       bRows.push(...inBlock);
+    }
+    if (block && (isl.contacts.length || bRows.length)) {
+      const ends = rows.map(endsOf), A = new Float64Array(9);
+      for (const c of isl.contacts) {
+        if (!(Wd[nbr + 3 * c] > 0)) continue;
+        reduced[c] = reduceRows(contactEnds(crs[c]), rows, ends, block, minv, h, u.length, A);
+        const o = 6 * c, sn = Sg[2 * c], st = Sg[2 * c + 1];
+        Wb.set([A[0] + sn, A[1], A[2], A[4] + st, A[5], A[8] + st], o);
+      }
+      for (const r of bRows) {
+        reducedB[r - nr0] = reduceRows([endsOf(r)], rows, ends, block, minv, h, u.length, A);
+        WdB[r - nr0] = A[0];
+      }
     }
     const bRhs = new Float64Array(block ? rows.length : 0);
     const bX = new Float64Array(block ? rows.length : 0);
