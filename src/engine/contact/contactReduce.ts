@@ -11,6 +11,21 @@
 import type { BilateralBlock } from './bilateralBlock';
 import type { RowEnd } from './driveBlocks';
 import { dot6, kick, type RowEnds } from './pgsKernels';
+import type { BoundedRow } from './jointRows';
+
+/** A row's ends: bilateral rows (r < nbr) from J's CSR (6 entries per end), bounded rows (r ≥ nr0) from their own. */
+export function rowEndsOf(J: { values: Float64Array; rowPtr: ArrayLike<number>; colIdx: ArrayLike<number> }, nbr: number, nr0: number, bounded: readonly BoundedRow[]): (r: number) => RowEnd[] {
+  const Jv = J.values, Jp = J.rowPtr, Jc = J.colIdx;
+  return (r) => {
+    if (r < nbr) {
+      const out: RowEnd[] = [];
+      for (let k = Jp[r]; k < Jp[r + 1]; k += 6) out.push({ slot: Jc[k] / 6, J: Jv, o: k });
+      return out;
+    }
+    const b = bounded[r - nr0];
+    return [{ slot: b.slotA, J: b.JA, o: 0 }, { slot: b.slotB, J: b.JB, o: 0 }].filter((e) => e.slot >= 0);
+  };
+}
 
 export interface ReducedRows {
   /** The block's rows (indices into pgs.ts' R). */

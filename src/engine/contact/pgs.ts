@@ -19,14 +19,14 @@ import type { Contact } from '../collision/contacts';
 import type { PgsSettings } from '../scene/contactSpec';
 import type { BodyState } from '../model/body';
 import { classifyContact, openThreshold } from './forces';
-import { contactGap, contactRows, rowMinvRow, slotsOf } from './rigid';
-import { contactKick, contactU, crossW, disc, discStep, dot6, integrate, islandRoots, kick, packPositions } from './pgsKernels';
+import { contactGap, contactRows, rowMinvRow } from './rigid';
+import { contactKick, contactU, crossW, disc, discStep, dot6, integrate, islandsOf, kick, packPositions } from './pgsKernels';
 import { blockStick, groundUpOrder } from './pgsVariants';
 import { boundedRowW, type BoundedRow } from './jointRows';
 import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
 import { BilateralBlock, BLOCK_MAX_ROWS } from './bilateralBlock';
-import { applyReduced, contactEnds, reduceRows, type ReducedRows } from './contactReduce';
-import { makeDriveBlock, visitDriveBlock, type DriveBlock, type RowEnd } from './driveBlocks';
+import { applyReduced, contactEnds, reduceRows, rowEndsOf, type ReducedRows } from './contactReduce';
+import { makeDriveBlock, visitDriveBlock, type DriveBlock } from './driveBlocks';
 import type { ContactForce } from '../collision/contacts';
 
 export { integrate, packPositions };
@@ -125,8 +125,6 @@ export function solveContactsPgs(
   for (let i = 0; i < u.length; i++) u[i] = asm.v[i] + h * a0[i];
   const crs = contactRows(world, states, contacts, minv);
   const nbr = world.nRows, nc = crs.length, nr0 = nbr + 3 * nc, nr = nr0 + bounded.length;
-  const slots = slotsOf(world);
-  const slot = (i: number) => (i < 0 ? -1 : slots[i]);
   // bilateral row layout: in J's CSR row r, every end owning columns (A, B and a coupler's extra
   // ends) is one block of 6 consecutive entries, its slot the block's first column / 6.
   const Jv = asm.J.values, Jp = asm.J.rowPtr, Jc = asm.J.colIdx;
@@ -205,27 +203,7 @@ export function solveContactsPgs(
   if (warm?.contacts) for (let r = nbr; r < nr0; r++) applyRow(r, (R[r] = warm.contacts[r - nbr] ?? 0));
   bounded.forEach((b, k) => applyRow(nr0 + k, (R[nr0 + k] = b.R0)));
 
-  // islands
-  const roots = islandRoots(world, [...crs, ...bounded]);
-  const islandOf = new Map<number, { bodies: number[]; constraints: number[]; contacts: number[]; bounded?: number[] }>();
-  const get = (k: number) => {
-    let isl = islandOf.get(roots[k]);
-    if (!isl) islandOf.set(roots[k], (isl = { bodies: [], constraints: [], contacts: [] }));
-    return isl;
-  };
-  bounded.forEach((b, k) => {
-    const s = b.slotA >= 0 ? b.slotA : b.slotB;
-    if (s >= 0) (get(s).bounded ??= []).push(nr0 + k);
-  });
-  for (let k = 0; k < nb; k++) get(k).bodies.push(world.colBodies[k]);
-  for (let c = 0; c < world.constraints.length; c++) {
-    const k = [world.endA[c], world.endB[c], ...world.endX[c]].map(slot).find((s) => s >= 0) ?? -1;
-    if (k >= 0) get(k).constraints.push(c);
-  }
-  for (let c = 0; c < nc; c++) {
-    const k = crs[c].slotA >= 0 ? crs[c].slotA : crs[c].slotB;
-    if (k >= 0) get(k).contacts.push(c);
-  }
+  const islandOf = islandsOf(world, crs, bounded, nr0);
   const islands: PgsIsland[] = [];
   const rowRes = new Float64Array(nr);
   const omega = settings.relaxation ?? DEFAULT_RELAXATION;
@@ -235,16 +213,7 @@ export function solveContactsPgs(
   const tol = settings.pgs.tolerance;
   let warmStarted = 0;
   if (warm?.contacts) for (let c = 0; c < nc; c++) if (R[nbr + 3 * c] !== 0 || R[nbr + 3 * c + 1] !== 0 || R[nbr + 3 * c + 2] !== 0) warmStarted++;
-  // a row's ends: bilateral rows from J's CSR (6 entries per end), bounded rows from their own
-  const endsOf = (r: number): RowEnd[] => {
-    if (r < nbr) {
-      const out: RowEnd[] = [];
-      for (let k = Jp[r]; k < Jp[r + 1]; k += 6) out.push({ slot: Jc[k] / 6, J: Jv, o: k });
-      return out;
-    }
-    const b = bounded[r - nr0];
-    return [{ slot: b.slotA, J: b.JA, o: 0 }, { slot: b.slotB, J: b.JB, o: 0 }].filter((e) => e.slot >= 0);
-  };
+  const endsOf = rowEndsOf(asm.J, nbr, nr0, bounded);
   const sigmaOf = (r: number): number => (r < nbr ? Sigma : (bounded[r - nr0].compliance ?? 0));
   // W + Σ of a set of rows, column by column: h·M⁻¹·J_jᵀ into a scratch velocity, then J_i·(it)
   const scratch = new Float64Array(6 * nb);
@@ -350,7 +319,7 @@ export function solveContactsPgs(
     }
     return res2;
   };
-  for (const { bounded: bAll = [], ...isl } of [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0])) {
+  for (const { bounded: bAll = [], ...isl } of islandOf) {
     const rows: number[] = [];
     for (const c of isl.constraints) for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) if (Wd[r] + Sigma > 0) rows.push(r);
     // "block": the bilateral rows and the unbounded drive rows are one block per sweep (bilateralBlock.ts);

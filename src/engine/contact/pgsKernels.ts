@@ -35,6 +35,41 @@ export function islandRoots(world: World, contacts: readonly RowEnds[]): Int32Ar
   return parent;
 }
 
+/** An island's members: free bodies (scene indices), constraints, contacts and bounded rows (row indices from nr0). */
+export interface IslandMembers {
+  bodies: number[];
+  constraints: number[];
+  contacts: number[];
+  bounded?: number[];
+}
+
+/** The islands of the solve, ordered by their first body; each constraint, contact and bounded row in its island. */
+export function islandsOf(world: World, crs: readonly RowEnds[], bounded: readonly RowEnds[], nr0: number): IslandMembers[] {
+  const roots = islandRoots(world, [...crs, ...bounded]);
+  const slots = slotsOf(world);
+  const slot = (i: number) => (i < 0 ? -1 : slots[i]);
+  const islandOf = new Map<number, IslandMembers>();
+  const get = (k: number) => {
+    let isl = islandOf.get(roots[k]);
+    if (!isl) islandOf.set(roots[k], (isl = { bodies: [], constraints: [], contacts: [] }));
+    return isl;
+  };
+  bounded.forEach((b, k) => {
+    const s = b.slotA >= 0 ? b.slotA : b.slotB;
+    if (s >= 0) (get(s).bounded ??= []).push(nr0 + k);
+  });
+  for (let k = 0; k < world.colBodies.length; k++) get(k).bodies.push(world.colBodies[k]);
+  for (let c = 0; c < world.constraints.length; c++) {
+    const k = [world.endA[c], world.endB[c], ...world.endX[c]].map(slot).find((s) => s >= 0) ?? -1;
+    if (k >= 0) get(k).constraints.push(c);
+  }
+  crs.forEach((cr, c) => {
+    const k = cr.slotA >= 0 ? cr.slotA : cr.slotB;
+    if (k >= 0) get(k).contacts.push(c);
+  });
+  return [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0]);
+}
+
 /** u += h·M⁻¹·(row)ᵀ·dR for one end. */
 export function kick(u: Float64Array, J: ArrayLike<number>, o: number, slot: number, minv: Float64Array, hdR: number): void {
   const m0 = slot * 10, u0 = slot * 6;
