@@ -54,6 +54,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/scene-schema.test.ts',
   'test/unit/scene-shapes.test.ts',
   'test/unit/soft-contact.test.ts',
+  'test/unit/soft-contact-rows.test.ts',
   'test/unit/step-hot-path.test.ts',
   'test/unit/step-scratch.test.ts',
 ];
