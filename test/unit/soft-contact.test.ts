@@ -101,6 +101,10 @@ test('solver.contacts.solref / solimp: checked ranges (CL005), solref alone take
   const back = parseScene(text);
   assert.deepEqual(back.scene?.solver.contacts.solref, [0.03, 0.8]);
   assert.deepEqual(back.scene?.solver.contacts.solimp, [0.5, 0.9, 0.05, 0.3, 3]);
+  assert.equal(back.scene?.solver.contacts.soft, true, 'soft rows written back');
+  const ballBack = back.scene?.bodies.find((b) => b.name === 'ball');
+  assert.equal(ballBack?.contactInvWeight, parse.scene!.bodies.find((b) => b.name === 'ball')!.contactInvWeight, 'the contact weight written back');
+  assert.ok((ballBack?.contactInvWeight ?? 0) > 0);
 });
 
 test('geoms with different solref: the most common is used and the others are listed as not simulated', async () => {

@@ -211,6 +211,9 @@ export function solveContactsPgs(
   const symmetric = settings.symmetric ?? false;
   const contactBlock = settings.block ?? false;
   const tol = settings.pgs.tolerance;
+  // round-off's floor under a residual: rows of velocities up to max|u| are known to about ε·max|u|
+  let uMax = 0;
+  for (let i = 0; i < u.length; i++) uMax = Math.max(uMax, Math.abs(u[i]));
   let warmStarted = 0;
   if (warm?.contacts) for (let c = 0; c < nc; c++) if (R[nbr + 3 * c] !== 0 || R[nbr + 3 * c + 1] !== 0 || R[nbr + 3 * c + 2] !== 0) warmStarted++;
   const endsOf = rowEndsOf(asm.J, nbr, nr0, bounded);
@@ -394,7 +397,10 @@ export function solveContactsPgs(
       free += Math.min(0, B[r0] - target[r0]) ** 2 + (B[r0 + 1] - target[r0 + 1]) ** 2 + (B[r0 + 2] - target[r0 + 2]) ** 2;
       for (let k = 0; k < 3; k++) forced += (Wd[r0 + k] * R[r0 + k]) ** 2;
     }
-    const scale = Math.max(Math.sqrt(free), Math.sqrt(forced));
+    // (a relative test alone never ends on an island already at its answer: a robot's joint block in
+    // flight has ‖B − t‖ ≈ 1e-13 m/s and a round-off residual of 1e-16)
+    const nIsl = rows.length + bRows.length + 3 * isl.contacts.length + blocks.reduce((n, b) => n + b.rows.length, 0);
+    const scale = Math.max(Math.sqrt(free), Math.sqrt(forced), tol > 0 ? (64 * Number.EPSILON * Math.sqrt(nIsl) * uMax) / tol : 0);
     // the blocks (the joints' block, the drive blocks): solved exactly given the other rows
     const visitBlocks = (): number => {
       let sq = 0;
