@@ -8,7 +8,8 @@
 // and a change ΔR_c of the contact comes with ΔR_b = −Y_c·ΔR_c, which keeps the joint rows exactly
 // as the block left them. The contact's visit is then Gauss–Seidel on the joint-free problem, whose
 // fixed point is the same (the joint rows hold at the end of every sweep either way).
-import type { BilateralBlock } from './bilateralBlock';
+// The joints' block itself is formed here too, a column at a time and only where rows share a body.
+import { BilateralBlock } from './bilateralBlock';
 import type { RowEnd } from './driveBlocks';
 import { dot6, kick, type RowEnds } from './pgsKernels';
 import type { BoundedRow } from './jointRows';
@@ -89,4 +90,36 @@ export function applyReduced(red: ReducedRows, d0: number, d1: number, d2: numbe
   }
   for (let i = 0; i < nu; i++) u[i] += du[i] * d0 + du[nu + i] * d1 + du[2 * nu + i] * d2;
   for (let i = 0; i < m; i++) R[rows[i]] -= Y[i] * d0 + Y[m + i] * d1 + Y[2 * m + i] * d2;
+}
+
+/**
+ * The joints' block (W + Σ of `rows`, bilateralBlock.ts) formed column by column: h·M⁻¹·J_jᵀ into
+ * `scratch` (zero on entry and on return), then J_i·(it) for the rows i on the same bodies.
+ */
+export function jointBlock(rows: readonly number[], endsOf: (r: number) => RowEnd[], sigmaOf: (r: number) => number, minv: Float64Array, h: number, scratch: Float64Array): BilateralBlock {
+  const ends = rows.map(endsOf);
+  // W_ij ≠ 0 only where rows i and j share a body: each column visits the rows on its own bodies
+  const bySlot = new Map<number, number[]>();
+  ends.forEach((ei, i) => {
+    for (const e of ei) {
+      const l = bySlot.get(e.slot);
+      if (!l) bySlot.set(e.slot, [i]);
+      else if (l[l.length - 1] !== i) l.push(i);
+    }
+  });
+  const seen = new Int32Array(rows.length).fill(-1);
+  return new BilateralBlock(rows.length, (j, out) => {
+    out.fill(0);
+    for (const e of ends[j]) kick(scratch, e.J, e.o, e.slot, minv, h);
+    for (const ej of ends[j]) {
+      for (const i of bySlot.get(ej.slot) ?? []) {
+        if (seen[i] === j) continue;
+        seen[i] = j;
+        let v = i === j ? sigmaOf(rows[i]) : 0;
+        for (const e of ends[i]) v += dot6(e.J, e.o, scratch, e.slot);
+        out[i] = v;
+      }
+    }
+    for (const e of ends[j]) scratch.fill(0, 6 * e.slot, 6 * e.slot + 6);
+  });
 }

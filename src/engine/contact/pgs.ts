@@ -25,7 +25,7 @@ import { blockStick, groundUpOrder } from './pgsVariants';
 import { boundedRowW, type BoundedRow } from './jointRows';
 import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
 import { BilateralBlock, BLOCK_MAX_ROWS } from './bilateralBlock';
-import { applyReduced, contactEnds, reduceRows, rowEndsOf, type ReducedRows } from './contactReduce';
+import { applyReduced, contactEnds, jointBlock, reduceRows, rowEndsOf, type ReducedRows } from './contactReduce';
 import { makeDriveBlock, visitDriveBlock, type DriveBlock } from './driveBlocks';
 import type { ContactForce } from '../collision/contacts';
 
@@ -218,20 +218,8 @@ export function solveContactsPgs(
   if (warm?.contacts) for (let c = 0; c < nc; c++) if (R[nbr + 3 * c] !== 0 || R[nbr + 3 * c + 1] !== 0 || R[nbr + 3 * c + 2] !== 0) warmStarted++;
   const endsOf = rowEndsOf(asm.J, nbr, nr0, bounded);
   const sigmaOf = (r: number): number => (r < nbr ? Sigma : (bounded[r - nr0].compliance ?? 0));
-  // W + Σ of a set of rows, column by column: h·M⁻¹·J_jᵀ into a scratch velocity, then J_i·(it)
   const scratch = new Float64Array(6 * nb);
-  const blockOf = (rows: readonly number[]): BilateralBlock => {
-    const ends = rows.map(endsOf);
-    return new BilateralBlock(rows.length, (j, out) => {
-      for (const e of ends[j]) kick(scratch, e.J, e.o, e.slot, minv, h);
-      ends.forEach((ei, i) => {
-        let v = i === j ? sigmaOf(rows[i]) : 0;
-        for (const e of ei) v += dot6(e.J, e.o, scratch, e.slot);
-        out[i] = v;
-      });
-      for (const e of ends[j]) scratch.fill(0, 6 * e.slot, 6 * e.slot + 6);
-    });
-  };
+  const blockOf = (rows: readonly number[]): BilateralBlock => jointBlock(rows, endsOf, sigmaOf, minv, h, scratch);
   // one visit each: bilateral rows (r < nbr), bounded rows (r ≥ nr0), contacts (−1 − c); the
   // residual of a visit is the natural map's |(W_ii + Σ_i)·ΔR| before relaxation (m/s), as at ω = 1
   const visitRow = (r: number): number => {
