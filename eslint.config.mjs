@@ -21,6 +21,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/contact-newton.test.ts',
   'test/unit/contact-pgs.test.ts',
   'test/unit/contact-pgs-block.test.ts',
+  'test/unit/contact-pgs-converge.test.ts',
   'test/unit/contact-sparse-lu.test.ts',
   'test/unit/engine-regressions.test.ts',
   'test/unit/engine-small-solve.test.ts',
@@ -53,6 +54,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/scene-schema.test.ts',
   'test/unit/scene-shapes.test.ts',
   'test/unit/soft-contact.test.ts',
+  'test/unit/soft-contact-rows.test.ts',
   'test/unit/step-hot-path.test.ts',
   'test/unit/step-scratch.test.ts',
 ];

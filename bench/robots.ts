@@ -7,7 +7,9 @@
 //     grid), ours next to MuJoCo's mj_step;
 //   - the pairs of bodies in contact at t = 0, ours (detection at the converted poses) against MuJoCo's
 //     d.contact after mj_forward: how many, and how many differ;
-//   - per-step time, ours (Simulation.step) and bare mj_step, on the same process, one after the other.
+//   - per-step time, ours (Simulation.step) and bare mj_step, on the same process, one after the other;
+//   - our contact solver's work: Gauss–Seidel sweeps per step (mean) and the share of steps that
+//     converged by the solver's own tolerance (velocity formulation; Newton's iterations otherwise).
 // Default models: test/fixtures/import/public/*/*.xml (shipped with their licences). Directories are
 // searched one level deep for *.xml and *.urdf files.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -37,8 +39,12 @@ interface Row {
   heights: { t: number; ours: number; mujoco: number }[];
   contacts: { ours: number; mujoco: number; onlyOurs: string[]; onlyMujoco: string[] };
   stepMs: { ours: number; mujoco: number };
+  /** Mean sweeps (or Newton iterations) per step and the fraction of steps converged; NaN without contact steps. */
+  solver: { sweeps: number; converged: number };
   notSimulated: string;
 }
+
+const NO_SOLVER = { sweeps: NaN, converged: NaN };
 
 function modelsOf(args: string[]): string[] {
   const roots = args.length ? args : [join(__dirname, '../test/fixtures/import/public')];
@@ -112,7 +118,7 @@ async function one(rt: MujocoRuntime, path: string): Promise<Row> {
   const parse = await loadModel(path, text, { files: nodeFileAccess(dirname(path)) });
   const errors = parse.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code.split('-')[0]);
   const notSimulated = parse.diagnostics.filter((d) => d.code.startsWith('CL606')).map((d) => d.message.replace(/\s+/g, ' ').slice(0, 160)).join(' / ');
-  const empty: Row = { model: path, status: 1, errors, blowups: [], root: '', heights: [], contacts: { ours: 0, mujoco: 0, onlyOurs: [], onlyMujoco: [] }, stepMs: { ours: NaN, mujoco: NaN }, notSimulated };
+  const empty: Row = { model: path, status: 1, errors, blowups: [], root: '', heights: [], contacts: { ours: 0, mujoco: 0, onlyOurs: [], onlyMujoco: [] }, stepMs: { ours: NaN, mujoco: NaN }, solver: NO_SOLVER, notSimulated };
   const scene = parse.scene;
   if (!scene || !parse.model) return empty;
   const dt = parse.model.compiled.timestep;
@@ -136,6 +142,14 @@ async function one(rt: MujocoRuntime, path: string): Promise<Row> {
   const oursMs = (performance.now() - t0) / Math.max(1, sim.currentStep);
   const runCodes = sim.diagnostics.map((d) => d.code.split('-')[0]);
   const runErrors = sim.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code.split('-')[0]);
+  let sweeps = 0, converged = 0, solved = 0;
+  for (const rec of sim.records) {
+    const r = rec.pgs ?? rec.newton;
+    if (!r) continue;
+    solved++;
+    sweeps += r.iterations;
+    if (r.converged) converged++;
+  }
   const ours = ourPairs(scene);
   const theirs = mj?.pairs ?? new Set<string>();
   return {
@@ -147,6 +161,7 @@ async function one(rt: MujocoRuntime, path: string): Promise<Row> {
     heights: MARKS.map((t, i) => ({ t, ours: heights[i] ?? NaN, mujoco: mj?.heights[i] ?? NaN })),
     contacts: { ours: ours.size, mujoco: theirs.size, onlyOurs: [...ours].filter((p) => !theirs.has(p)), onlyMujoco: [...theirs].filter((p) => !ours.has(p)) },
     stepMs: { ours: oursMs, mujoco: mj?.stepMs ?? NaN },
+    solver: solved ? { sweeps: sweeps / solved, converged: converged / solved } : NO_SOLVER,
     notSimulated,
   };
 }
@@ -161,20 +176,20 @@ async function main(): Promise<void> {
     try {
       rows.push(await one(rt, p));
     } catch (e) {
-      rows.push({ model: p, status: 1, errors: [`threw: ${(e as Error).message}`], blowups: [], root: '', heights: [], contacts: { ours: 0, mujoco: 0, onlyOurs: [], onlyMujoco: [] }, stepMs: { ours: NaN, mujoco: NaN }, notSimulated: '' });
+      rows.push({ model: p, status: 1, errors: [`threw: ${(e as Error).message}`], blowups: [], root: '', heights: [], contacts: { ours: 0, mujoco: 0, onlyOurs: [], onlyMujoco: [] }, stepMs: { ours: NaN, mujoco: NaN }, solver: NO_SOLVER, notSimulated: '' });
     }
   }
   if (values.json) {
     process.stdout.write(JSON.stringify({ load: loadavg(), seconds: SECONDS, rows }, null, 1) + '\n');
     return;
   }
-  const head = ['model', 'status', 'blow-up', ...MARKS.map((t) => `root z @${t}s ours / MuJoCo (m)`), 'contact pairs t=0 ours / MuJoCo (differ)', 'ms/step ours / mj_step'];
+  const head = ['model', 'status', 'blow-up', ...MARKS.map((t) => `root z @${t}s ours / MuJoCo (m)`), 'contact pairs t=0 ours / MuJoCo (differ)', 'ms/step ours / mj_step', 'sweeps/step (converged)'];
   console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
   for (const r of rows) {
     const name = `${basename(dirname(r.model))}/${basename(r.model)}`;
     const diff = r.contacts.onlyOurs.length + r.contacts.onlyMujoco.length;
     console.log(
-      `| ${name} | ${r.status}${r.errors.length ? ` (${[...new Set(r.errors)].join(',')})` : ''} | ${r.blowups.join(',') || '–'} | ${r.heights.map((h) => `${f3(h.ours)} / ${f3(h.mujoco)}`).join(' | ')} | ${r.contacts.ours} / ${r.contacts.mujoco} (${diff}) | ${f2(r.stepMs.ours)} / ${f2(r.stepMs.mujoco)} |`,
+      `| ${name} | ${r.status}${r.errors.length ? ` (${[...new Set(r.errors)].join(',')})` : ''} | ${r.blowups.join(',') || '–'} | ${r.heights.map((h) => `${f3(h.ours)} / ${f3(h.mujoco)}`).join(' | ')} | ${r.contacts.ours} / ${r.contacts.mujoco} (${diff}) | ${f2(r.stepMs.ours)} / ${f2(r.stepMs.mujoco)} | ${Number.isFinite(r.solver.sweeps) ? `${r.solver.sweeps.toFixed(1)} (${(100 * r.solver.converged).toFixed(0)} %)` : '–'} |`,
     );
   }
   for (const r of rows) {

@@ -23,6 +23,8 @@ export interface CompiledBody {
   /** Id of the body this one is welded to (0: the world). */
   weldid: number;
   gravcomp: number;
+  /** MuJoCo's body_invweight0 [translation, rotation] (1/kg, 1/(kg·m²)) at qpos0: the articulated body's mean inverse weight. */
+  invweight0: [number, number];
   mocap: boolean;
 }
 export interface CompiledJoint {

@@ -119,6 +119,8 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
       torque: [0, 0, 0],
       gravity: B.gravcomp !== 1,
       ...(B.gravcomp !== 0 && B.gravcomp !== 1 ? { gravityCompensation: B.gravcomp } : {}),
+      // what a soft contact's regularisation scales with: the articulated body's weight, as MuJoCo's
+      ...(!fixed && B.invweight0[0] > 0 ? { contactInvWeight: B.invweight0[0] } : {}),
       fixed,
       shapes: [],
     });

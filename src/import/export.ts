@@ -55,6 +55,7 @@ function bodyJson(b: ImportedBody): Record<string, unknown> {
   if (b.angularVelocity.some((x) => x !== 0)) o.angularVelocity = vec(b.angularVelocity);
   if (!b.gravity) o.gravity = false;
   if (b.gravityCompensation) o.gravityCompensation = b.gravityCompensation;
+  if (b.contactInvWeight !== undefined) o.contactInvWeight = b.contactInvWeight;
   if (b.fixed) o.fixed = true;
   if (b.shapes.length) o.shapes = b.shapes.map(shapeJson);
   return o;
@@ -119,6 +120,7 @@ function solverJson(s: ImportedScene): Record<string, unknown> {
   if (contacts.jointedCollide) c.jointedCollide = true;
   if (contacts.solref) c.solref = [...contacts.solref];
   if (contacts.solimp) c.solimp = [...contacts.solimp];
+  if (contacts.soft) c.soft = true;
   if (contacts.margin) c.margin = contacts.margin;
   return { ...rest, contacts: c, ...(rest.formulation === 'velocity' ? { pgs: { ...pgs } } : {}) };
 }

@@ -273,6 +273,7 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
       weldid: arr(m, 'body_weldid')[i],
       gravcomp: arr(m, 'body_gravcomp')[i] ?? 0,
       mocap: (arr(m, 'body_mocapid')[i] ?? -1) >= 0,
+      invweight0: [arr(m, 'body_invweight0')[2 * i] ?? 0, arr(m, 'body_invweight0')[2 * i + 1] ?? 0],
     })),
     joints: range(n('njnt')).map((i) => ({
       name: nameAt(all, nameAdr('name_jntadr')[i]),

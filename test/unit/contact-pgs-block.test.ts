@@ -10,7 +10,7 @@ import { assemble } from '../../src/engine/assembly/assemble';
 import { solveSystem } from '../../src/engine/kkt/kkt';
 import { solveContactsPgs } from '../../src/engine/contact/pgs';
 import { BilateralBlock } from '../../src/engine/contact/bilateralBlock';
-import { body, boxInertia, boxPlaneContacts, joint, normalSum, scene, velocitySettings, worldOf } from './contact-helpers';
+import { body, boxInertia, boxPlaneContacts, joint, normalSum, scene, spherePlaneContacts, velocitySettings, worldOf } from './contact-helpers';
 import { rng as prng } from './linalg-fixtures';
 
 test('BilateralBlock: x = W⁻¹b as ml-matrix solves it; a row that repeats earlier ones is dependent and gets 0', () => {
@@ -80,4 +80,32 @@ test('PGS with the block and contacts: a box on the ground under a two-link hing
   assert.ok(rep.converged, `residual ${rep.residual} after ${rep.iterations}`);
   const total = normalSum(contacts, rep.contacts, -1);
   assert.ok(Math.abs(total - 2.51 * g) < 1e-6, `Σ R_n ${total}`);
+});
+
+test('PGS with the block: the feet of light legs under a heavy torso step in the joints\' reduced space (a few sweeps), at the fixed point row-by-row sweeps reach', (t) => {
+  const g = 9.81;
+  const leg = (name: string, x: number) => body(name, 0.05, boxInertia(0.05, [0.02, 0.02, 0.15]), [x, 0, 0.2]);
+  const s = scene(
+    [leg('left', -0.2), leg('right', 0.2), body('torso', 10, boxInertia(10, [0.3, 0.1, 0.05]), [0, 0, 0.4])],
+    [
+      joint('hinge', 'left', 'torso', { anchorA: [0, 0, 0.15], anchorB: [-0.2, 0, -0.05], axisA: [0, 1, 0], axisB: [0, 1, 0] }),
+      joint('hinge', 'right', 'torso', { anchorA: [0, 0, 0.15], anchorB: [0.2, 0, -0.05], axisA: [0, 1, 0], axisB: [0, 1, 0] }),
+    ],
+  );
+  const { world, states } = worldOf(s);
+  // each leg ends in a point foot: a sphere of radius 0.2 about the leg's centre touches the floor at the leg's bottom
+  const contacts = [0, 1].flatMap((i) => spherePlaneContacts(states, i, 0.2, [0, 0, 1], 0, 0.01, 0.8));
+  assert.equal(contacts.length, 2);
+  const run = (bilateral: 'rows' | 'block', iterations: number) => solveContactsPgs(world, states, contacts, velocitySettings({ pgs: { iterations, tolerance: 1e-10, bilateral } }), s.solver.dt);
+  const block = run('block', 300);
+  t.diagnostic(`sweeps: block ${block.iterations}`);
+  assert.ok(block.converged && block.iterations <= 10, `block: ${block.iterations} sweeps, residual ${block.residual}`);
+  const W = 10.1 * g;
+  assert.ok(Math.abs(normalSum(contacts, block.contacts, -1) - W) < 1e-8 * W, `Σ R_n ${normalSum(contacts, block.contacts, -1)}`);
+  const rows300 = run('rows', 300);
+  assert.ok(!rows300.converged, `row by row converged in ${rows300.iterations} sweeps`);
+  const rows = run('rows', 100000);
+  t.diagnostic(`sweeps: row by row ${rows.iterations}`);
+  assert.ok(rows.converged, `row by row: residual ${rows.residual} after ${rows.iterations}`);
+  for (let i = 0; i < rows.uPlus.length; i++) assert.ok(Math.abs(block.uPlus[i] - rows.uPlus[i]) < 1e-8, `u⁺[${i}] ${block.uPlus[i]} vs ${rows.uPlus[i]}`);
 });

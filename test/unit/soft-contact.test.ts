@@ -54,6 +54,9 @@ test('the velocity formulation recovers an overlap by MuJoCo’s reference accel
   const dt = 0.004;
   const parse = await load(ball(0.08, '0.03 0.8', '0.5 0.9 0.05 0.3 3', dt));
   const scene = parse.scene!;
+  // the hard contact that recovers by MuJoCo's reference (imports solve MuJoCo's soft rows: soft-contact-rows.test.ts)
+  assert.equal(scene.solver.contacts.soft, true);
+  delete scene.solver.contacts.soft;
   assert.deepEqual(scene.solver.contacts.solref, [0.03, 0.8]);
   assert.deepEqual(scene.solver.contacts.solimp, [0.5, 0.9, 0.05, 0.3, 3]);
   const soft: SoftContact = { solref: [0.03, 0.8], solimp: [0.5, 0.9, 0.05, 0.3, 3] };
@@ -68,6 +71,7 @@ test('the velocity formulation recovers an overlap by MuJoCo’s reference accel
   const hard = await load(ball(0.08, '0.03 0.8', '0.5 0.9 0.05 0.3 3', dt));
   delete hard.scene!.solver.contacts.solref;
   delete hard.scene!.solver.contacts.solimp;
+  delete hard.scene!.solver.contacts.soft;
   const simHard = new Simulation(hard.scene!, hard.sourceMap);
   simHard.step(1);
   const v = simHard.result().final.bodies.find((b) => b.name === 'ball')!.velocity[2];
@@ -97,6 +101,10 @@ test('solver.contacts.solref / solimp: checked ranges (CL005), solref alone take
   const back = parseScene(text);
   assert.deepEqual(back.scene?.solver.contacts.solref, [0.03, 0.8]);
   assert.deepEqual(back.scene?.solver.contacts.solimp, [0.5, 0.9, 0.05, 0.3, 3]);
+  assert.equal(back.scene?.solver.contacts.soft, true, 'soft rows written back');
+  const ballBack = back.scene?.bodies.find((b) => b.name === 'ball');
+  assert.equal(ballBack?.contactInvWeight, parse.scene!.bodies.find((b) => b.name === 'ball')!.contactInvWeight, 'the contact weight written back');
+  assert.ok((ballBack?.contactInvWeight ?? 0) > 0);
 });
 
 test('geoms with different solref: the most common is used and the others are listed as not simulated', async () => {

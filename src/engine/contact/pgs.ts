@@ -10,25 +10,26 @@
 //   bounded     R = proj_{[lo, hi]}(R − (U + Σ_i·R − t)/(W_ii + Σ_i))   (joint limits, friction loss and
 //               the compliant drive rows of damping and armature: jointRows.ts; a drive row is
 //               visited together with its joint's bilateral rows as one block, driveBlocks.ts),
-//               after the contacts in R, U, B and target, visited after the bilateral rows; in
-//               block mode a bounded row whose force is inside its bounds joins the block (its
-//               active set), so that a limit and the drive row on the same coordinate are solved together
+//               after the contacts in R, U, B and target, visited after the bilateral rows
 // W is never formed: U is kept as J·u with u updated by h·M⁻¹·Jᵀ·ΔR (the same algebra, O(1) per row);
 // with `pgs.bilateral: "block"` an island's bilateral rows are one block solved exactly per sweep
 // (bilateralBlock.ts), their W_bb formed and factored once per step.
-import { quatIntegrateInto } from '../core/math';
 import { applyMinv, assemble, type Assembly, type World } from '../assembly/assemble';
 import type { Contact } from '../collision/contacts';
 import type { PgsSettings } from '../scene/contactSpec';
 import type { BodyState } from '../model/body';
 import { classifyContact, openThreshold } from './forces';
-import { contactGap, contactRows, rowMinvRow, slotsOf } from './rigid';
-import { contactKick, contactU, crossW, dot6, islandRoots, kick } from './pgsKernels';
+import { contactGap, contactRows, rowMinvRow } from './rigid';
+import { contactKick, contactU, crossW, disc, discStep, dot6, integrate, islandsOf, kick, packPositions } from './pgsKernels';
+import { blockStick, groundUpOrder } from './pgsVariants';
 import { boundedRowW, type BoundedRow } from './jointRows';
-import { softRecoveryTarget, type SoftContact } from './softContact';
+import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
 import { BilateralBlock, BLOCK_MAX_ROWS } from './bilateralBlock';
-import { makeDriveBlock, visitDriveBlock, type DriveBlock, type RowEnd } from './driveBlocks';
+import { applyReduced, contactEnds, jointBlock, reduceRows, rowEndsOf, type ReducedRows } from './contactReduce';
+import { makeDriveBlock, visitDriveBlock, type DriveBlock } from './driveBlocks';
 import type { ContactForce } from '../collision/contacts';
+
+export { integrate, packPositions };
 
 export interface VelocitySettings {
   pgs: PgsSettings;
@@ -40,10 +41,20 @@ export interface VelocitySettings {
   restitutionThreshold: number;
   /** Penetration recovery as MuJoCo's soft contacts (softContact.ts) instead of `erp`. */
   soft?: SoftContact;
+  /** With `soft`: contacts as MuJoCo's soft constraints (a compliance on every contact row, softContact.ts `softRow`) instead of hard rows with a soft recovery. */
+  softRows?: boolean;
+  /** Over-relaxation ω of every projected update (1: plain Gauss–Seidel). Default `DEFAULT_RELAXATION`. */
+  relaxation?: number;
+  /** Contacts of an island visited in detection order (default) or from the ground up along the contact graph. */
+  order?: 'ground-up' | 'given';
+  /** A contact that sticks is solved as its 3×3 block at once (block Gauss–Seidel). Default false. */
+  block?: boolean;
+  /** Every other sweep visits the rows in reverse order (symmetric Gauss–Seidel). Default false. */
+  symmetric?: boolean;
 }
 
-/** How often a step may change the joint block's active set of bounded rows (pgs.ts, block mode). */
-export const ACTIVE_SET_REBUILDS = 8;
+/** ω of the projected updates (see docs/formulas.md "Contacts" for the measurements behind it). */
+export const DEFAULT_RELAXATION = 1;
 
 export interface PgsIsland {
   /** Scene indices of the free bodies. */
@@ -51,7 +62,11 @@ export interface PgsIsland {
   constraints: number[];
   contacts: number[];
   iterations: number;
+  /** ‖r‖₂ of the island's natural-map residuals at their last visit (m/s). */
   residual: number;
+  /** What the tolerance is relative to: max(‖B − t‖₂, ‖diag(W)·R₀‖₂) over the island's rows, a normal row's B_n − t_n counted only when negative (m/s). */
+  scale: number;
+  /** residual ≤ tolerance · scale. */
   converged: boolean;
 }
 
@@ -61,8 +76,11 @@ export interface PgsReport {
   iterations: number;
   /** ‖r‖₂ of the natural-map residuals (m/s) of every row at its last visit. */
   residual: number;
+  /** Every island met residual ≤ tolerance · scale (its own scale). */
   converged: boolean;
   islands: PgsIsland[];
+  /** Contacts that started from a non-zero warm force (matched to a contact of the previous step). */
+  warmStarted: number;
   /** Bilateral reactions R (forces), one per row of the world's constraints. */
   bilateral: Float64Array;
   contacts: ContactForce[];
@@ -83,6 +101,7 @@ export interface PgsReport {
   uPlus: Float64Array;
 }
 
+const stick: [number, number, number] = [0, 0, 0];
 /**
  * Solve the velocity-level contact problem at the states q⁻, u⁻ (contacts detected there).
  * `warm` optionally starts from previous reactions (bilateral rows; 3 per contact).
@@ -106,12 +125,8 @@ export function solveContactsPgs(
   for (let i = 0; i < u.length; i++) u[i] = asm.v[i] + h * a0[i];
   const crs = contactRows(world, states, contacts, minv);
   const nbr = world.nRows, nc = crs.length, nr0 = nbr + 3 * nc, nr = nr0 + bounded.length;
-  const slots = slotsOf(world);
-  const slot = (i: number) => (i < 0 ? -1 : slots[i]);
   // bilateral row layout: in J's CSR row r, every end owning columns (A, B and a coupler's extra
   // ends) is one block of 6 consecutive entries, its slot the block's first column / 6.
-  const rowOwner = new Int32Array(nbr);
-  for (let c = 0; c < world.constraints.length; c++) for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) rowOwner[r] = c;
   const Jv = asm.J.values, Jp = asm.J.rowPtr, Jc = asm.J.colIdx;
   const R = new Float64Array(nr);
   const target = new Float64Array(nr);
@@ -124,6 +139,15 @@ export function solveContactsPgs(
   }
   const Wt = new Float64Array(3 * nc); // per contact: W11, W12, W22 of the tangent block
   const uMinus = asm.v;
+  // per contact, Σ_n and Σ_t of a soft contact (0: hard)
+  const Sg = new Float64Array(2 * nc);
+  const softRows = settings.softRows && settings.soft ? settings.soft : undefined;
+  const rowSoft = new Float64Array(4);
+  const invWeight = (i: number): number => {
+    if (i < 0) return 0;
+    const b = world.bodies[i].spec;
+    return b.fixed ? 0 : (b.contactInvWeight ?? 1 / b.mass);
+  };
   for (let c = 0; c < nc; c++) {
     const cr = crs[c], r0 = nbr + 3 * c;
     for (let k = 0; k < 3; k++) Wd[r0 + k] = h * cr.w[k];
@@ -134,6 +158,15 @@ export function solveContactsPgs(
     if (cr.slotA >= 0) un += dot6(cr.JA, 0, uMinus, cr.slotA);
     if (cr.slotB >= 0) un += dot6(cr.JB, 0, uMinus, cr.slotB);
     const gap = cr.contact.gap;
+    if (softRows) {
+      softRow(softRows, gap, un, h, invWeight(cr.contact.bodyA) + invWeight(cr.contact.bodyB), rowSoft);
+      target[r0] = rowSoft[0];
+      Sg[2 * c] = rowSoft[1];
+      Sg[2 * c + 1] = rowSoft[3];
+      // the friction rows' reference: MuJoCo's aref = −b·v_t, so the target is v_t⁻·(1 − h·b)
+      for (let k = 1; k < 3; k++) target[r0 + k] = rowSoft[2] * contactU(cr, k, uMinus);
+      continue;
+    }
     const pos = gap >= 0 ? -gap / h : settings.soft ? softRecoveryTarget(settings.soft, gap, un, h) : -(settings.erp * gap) / h;
     // restitution only when the free motion closes the gap within this step (an open speculative
     // contact further away must not bounce early): gap + h·J_n·u_free ≤ 0, u the free velocity here
@@ -170,55 +203,114 @@ export function solveContactsPgs(
   if (warm?.contacts) for (let r = nbr; r < nr0; r++) applyRow(r, (R[r] = warm.contacts[r - nbr] ?? 0));
   bounded.forEach((b, k) => applyRow(nr0 + k, (R[nr0 + k] = b.R0)));
 
-  // islands
-  const roots = islandRoots(world, [...crs, ...bounded]);
-  const islandOf = new Map<number, { bodies: number[]; constraints: number[]; contacts: number[]; bounded?: number[] }>();
-  const get = (k: number) => {
-    let isl = islandOf.get(roots[k]);
-    if (!isl) islandOf.set(roots[k], (isl = { bodies: [], constraints: [], contacts: [] }));
-    return isl;
-  };
-  bounded.forEach((b, k) => {
-    const s = b.slotA >= 0 ? b.slotA : b.slotB;
-    if (s >= 0) (get(s).bounded ??= []).push(nr0 + k);
-  });
-  for (let k = 0; k < nb; k++) get(k).bodies.push(world.colBodies[k]);
-  for (let c = 0; c < world.constraints.length; c++) {
-    const k = [world.endA[c], world.endB[c], ...world.endX[c]].map(slot).find((s) => s >= 0) ?? -1;
-    if (k >= 0) get(k).constraints.push(c);
-  }
-  for (let c = 0; c < nc; c++) {
-    const k = crs[c].slotA >= 0 ? crs[c].slotA : crs[c].slotB;
-    if (k >= 0) get(k).contacts.push(c);
-  }
+  const islandOf = islandsOf(world, crs, bounded, nr0);
   const islands: PgsIsland[] = [];
   const rowRes = new Float64Array(nr);
-  // a row's ends: bilateral rows from J's CSR (6 entries per end), bounded rows from their own
-  const endsOf = (r: number): RowEnd[] => {
-    if (r < nbr) {
-      const out: RowEnd[] = [];
-      for (let k = Jp[r]; k < Jp[r + 1]; k += 6) out.push({ slot: Jc[k] / 6, J: Jv, o: k });
-      return out;
-    }
-    const b = bounded[r - nr0];
-    return [{ slot: b.slotA, J: b.JA, o: 0 }, { slot: b.slotB, J: b.JB, o: 0 }].filter((e) => e.slot >= 0);
-  };
+  const omega = settings.relaxation ?? DEFAULT_RELAXATION;
+  const groundUp = settings.order === 'ground-up';
+  const symmetric = settings.symmetric ?? false;
+  const contactBlock = settings.block ?? false;
+  const tol = settings.pgs.tolerance;
+  // round-off's floor under a residual: rows of velocities up to max|u| are known to about ε·max|u|
+  let uMax = 0;
+  for (let i = 0; i < u.length; i++) uMax = Math.max(uMax, Math.abs(u[i]));
+  let warmStarted = 0;
+  if (warm?.contacts) for (let c = 0; c < nc; c++) if (R[nbr + 3 * c] !== 0 || R[nbr + 3 * c + 1] !== 0 || R[nbr + 3 * c + 2] !== 0) warmStarted++;
+  const endsOf = rowEndsOf(asm.J, nbr, nr0, bounded);
   const sigmaOf = (r: number): number => (r < nbr ? Sigma : (bounded[r - nr0].compliance ?? 0));
-  // W + Σ of a set of rows, column by column: h·M⁻¹·J_jᵀ into a scratch velocity, then J_i·(it)
   const scratch = new Float64Array(6 * nb);
-  const blockOf = (rows: readonly number[]): BilateralBlock => {
-    const ends = rows.map(endsOf);
-    return new BilateralBlock(rows.length, (j, out) => {
-      for (const e of ends[j]) kick(scratch, e.J, e.o, e.slot, minv, h);
-      ends.forEach((ei, i) => {
-        let v = i === j ? sigmaOf(rows[i]) : 0;
-        for (const e of ei) v += dot6(e.J, e.o, scratch, e.slot);
-        out[i] = v;
-      });
-      for (const e of ends[j]) scratch.fill(0, 6 * e.slot, 6 * e.slot + 6);
-    });
+  const blockOf = (rows: readonly number[]): BilateralBlock => jointBlock(rows, endsOf, sigmaOf, minv, h, scratch);
+  // one visit each: bilateral rows (r < nbr), bounded rows (r ≥ nr0), contacts (−1 − c); the
+  // residual of a visit is the natural map's |(W_ii + Σ_i)·ΔR| before relaxation (m/s), as at ω = 1
+  const visitRow = (r: number): number => {
+    const d = Wd[r] + Sigma;
+    const dR = -(rowU(r) + Sigma * R[r] - target[r]) / d;
+    R[r] += omega * dR;
+    applyRow(r, omega * dR);
+    return (rowRes[r] = d * Math.abs(dR)) ** 2;
   };
-  for (const { bounded: bAll = [], ...isl } of [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0])) {
+  const visitBounded = (r: number): number => {
+    const b = bounded[r - nr0];
+    const sigma = b.compliance ?? 0;
+    const red = reducedB[r - nr0];
+    const d = (red ? WdB[r - nr0] : Wd[r]) + sigma;
+    if (!(d > 0)) return 0;
+    const step = -(rowU(r) + sigma * R[r] - target[r]) / d;
+    const full = Math.min(b.hi, Math.max(b.lo, R[r] + step));
+    const Rb = omega === 1 ? full : Math.min(b.hi, Math.max(b.lo, R[r] + omega * step));
+    rowRes[r] = d * Math.abs(full - R[r]);
+    if (red) applyReduced(red, Rb - R[r], 0, 0, u, R);
+    else applyRow(r, Rb - R[r]);
+    R[r] = Rb;
+    return rowRes[r] ** 2;
+  };
+  // per contact, the upper triangle of its 3×3 block W_cc (nn, n1, n2, 11, 12, 22)
+  const Wb = new Float64Array(6 * nc);
+  for (let c = 0; c < nc; c++) {
+    const r0 = nbr + 3 * c, o = 6 * c;
+    Wb[o] = Wd[r0] + Sg[2 * c];
+    Wb[o + 1] = h * crossW(crs[c], 0, 1, minv);
+    Wb[o + 2] = h * crossW(crs[c], 0, 2, minv);
+    Wb[o + 3] = Wt[3 * c] + Sg[2 * c + 1];
+    Wb[o + 4] = Wt[3 * c + 1];
+    Wb[o + 5] = Wt[3 * c + 2] + Sg[2 * c + 1];
+  }
+  // contacts and bounded rows stepped in the joints' reduced space (islands with the joint block:
+  // contactReduce.ts), a bounded row with its effective diagonal
+  const reduced: Array<ReducedRows | undefined> = [];
+  const reducedB: Array<ReducedRows | undefined> = [];
+  const WdB = new Float64Array(bounded.length);
+  const visitContact = (c: number): number => {
+    const r0 = nbr + 3 * c;
+    if (!(Wd[r0] > 0)) return 0;
+    const cr = crs[c];
+    // W_cc + Σ of the contact (Σ = 0 for a hard contact): its normal diagonal and tangent block
+    const o = 6 * c, wn = Wb[o], w11 = Wb[o + 3], w12 = Wb[o + 4], w22 = Wb[o + 5];
+    const lmax = 0.5 * (w11 + w22) + Math.hypot(0.5 * (w11 - w22), w12);
+    const rho = lmax > 0 ? 1 / lmax : 0;
+    const mu = cr.contact.friction;
+    const sn = Sg[2 * c], st = Sg[2 * c + 1];
+    const un = contactU(cr, 0, u) + sn * R[r0] - target[r0];
+    let ut1 = contactU(cr, 1, u) + st * R[r0 + 1] - target[r0 + 1], ut2 = contactU(cr, 2, u) + st * R[r0 + 2] - target[r0 + 2];
+    // the visit's residual: the natural map of the contact at the visit's start, row by row
+    // (normal: W_nn·|proj₊(R_n − r_n/W_nn) − R_n|; friction: λ_max·|proj_disc(R_t − ρ·U_t) − R_t|)
+    rowRes[r0] = wn * Math.abs(Math.max(0, R[r0] - un / wn) - R[r0]);
+    discStep(R, r0, rho, ut1, ut2, mu * R[r0]);
+    rowRes[r0 + 1] = lmax * Math.abs(disc[0] - R[r0 + 1]);
+    rowRes[r0 + 2] = lmax * Math.abs(disc[1] - R[r0 + 2]);
+    const res2 = rowRes[r0] ** 2 + rowRes[r0 + 1] ** 2 + rowRes[r0 + 2] ** 2;
+    if (res2 === 0) return 0;
+    let Rn: number, t1: number, t2: number;
+    if (contactBlock && blockStick(Wb, 6 * c, un, ut1, ut2, R, r0, mu, omega, stick)) {
+      // the contact's own 3×3 system solved at once: it sticks and presses (block Gauss–Seidel)
+      Rn = stick[0];
+      t1 = stick[1];
+      t2 = stick[2];
+    } else {
+      // normal, then friction R_t − ρ·U_t with the scalar ρ = 1/λ_max(W_tt) projected on the disc
+      // ‖R_t‖ ≤ μ·R_n (a scalar ρ keeps the fixed point maximally dissipative: U_t ∥ −R_t when slipping)
+      Rn = Math.max(0, R[r0] - (omega * un) / wn);
+      const dn = Rn - R[r0];
+      ut1 += Wb[o + 1] * dn;
+      ut2 += Wb[o + 2] * dn;
+      if (omega !== 1 || dn !== 0) discStep(R, r0, omega * rho, ut1, ut2, mu * Rn);
+      t1 = disc[0];
+      t2 = disc[1];
+    }
+    const dn = Rn - R[r0], d1 = t1 - R[r0 + 1], d2 = t2 - R[r0 + 2];
+    R[r0] = Rn;
+    R[r0 + 1] = t1;
+    R[r0 + 2] = t2;
+    const red = reduced[c];
+    if (red) applyReduced(red, dn, d1, d2, u, R);
+    else {
+      if (dn !== 0) contactKick(cr, 0, u, minv, h * dn);
+      if (d1 !== 0) contactKick(cr, 1, u, minv, h * d1);
+      if (d2 !== 0) contactKick(cr, 2, u, minv, h * d2);
+    }
+    return res2;
+  };
+  for (const { bounded: bAll = [], ...isl } of islandOf) {
     const rows: number[] = [];
     for (const c of isl.constraints) for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) if (Wd[r] + Sigma > 0) rows.push(r);
     // "block": the bilateral rows and the unbounded drive rows are one block per sweep (bilateralBlock.ts);
@@ -252,126 +344,85 @@ export function solveContactsPgs(
       rows.length = 0;
       rows.push(...kept);
     }
-    let iterations = 0, residual = 0;
-    const maxIt = Math.max(0, Math.floor(settings.pgs.iterations));
-    let block = blockMode && rows.length > 1 && rows.length <= BLOCK_MAX_ROWS ? blockOf(rows) : undefined;
+    const block = blockMode && rows.length > 1 && rows.length <= BLOCK_MAX_ROWS ? blockOf(rows) : undefined;
     if (blockMode && !block && inBlock.size) {
       // too large (or one row) for the block: the drive rows go back to their row-by-row visit
       for (const r of inBlock) rows.splice(rows.indexOf(r), 1);
       bRows.push(...inBlock);
     }
-    // The block's active set: a bounded row (limit, friction loss) whose force lies strictly inside
-    // its bounds joins the block as an equality; one whose force leaves them is clamped and goes back
-    // to its projected row visit. Such a row shares its Jacobian with the joint's drive row (armature,
-    // damping) in the block, and visited apart from it the pair converges at the rate W/(W + Σ_drive),
-    // 1 − 10⁻³ for an armature's Σ: the ant's ankles, started outside their range, were still 30 m/s
-    // off after 300 sweeps. The set changes at most ACTIVE_SET_REBUILDS times a step; after that it
-    // stays, and the rows outside it keep their projected visits (block Gauss–Seidel, convergent).
-    const base = rows.length;
-    const active = new Set<number>();
-    let rebuilds = 0;
-    let dirty = false;
-    let bRhs = new Float64Array(block ? rows.length : 0);
-    let bX = new Float64Array(block ? rows.length : 0);
-    if (rows.length > 0 || isl.contacts.length > 0 || bRows.length > 0 || blocks.length > 0) {
-      for (let it = 0; it < maxIt; it++) {
-        let sq = 0;
-        if (block && dirty) {
-          rows.length = base;
-          for (const r of active) rows.push(r);
-          block = blockOf(rows);
-          bRhs = new Float64Array(rows.length);
-          bX = new Float64Array(rows.length);
-          rebuilds++;
-          dirty = false;
-        }
-        const canChange = block !== undefined && rebuilds < ACTIVE_SET_REBUILDS;
-        if (block) {
-          rows.forEach((r, i) => (bRhs[i] = rowU(r) + sigmaOf(r) * R[r] - target[r]));
-          block.solve(bRhs, bX);
-          rows.forEach((r, i) => {
-            let dR = -bX[i];
-            if (i >= base) {
-              const b = bounded[r - nr0];
-              const Rb = Math.min(b.hi, Math.max(b.lo, R[r] + dR));
-              if (Rb !== R[r] + dR && canChange) {
-                active.delete(r);
-                dirty = true;
-              }
-              dR = Rb - R[r];
-            }
-            R[r] += dR;
-            applyRow(r, dR);
-            rowRes[r] = Math.abs(bRhs[i]);
-            sq += rowRes[r] * rowRes[r];
-          });
-        } else {
-          for (const r of rows) {
-            const d = Wd[r] + Sigma;
-            const dR = -(rowU(r) + Sigma * R[r] - target[r]) / d;
-            R[r] += dR;
-            applyRow(r, dR);
-            rowRes[r] = d * Math.abs(dR);
-            sq += rowRes[r] * rowRes[r];
-          }
-        }
-        for (const blk of blocks) sq += visitDriveBlock(blk, rowU, R, target, applyRow, rowRes);
-        for (const r of bRows) {
-          if (active.has(r)) continue;
-          const b = bounded[r - nr0];
-          const sigma = b.compliance ?? 0;
-          const d = Wd[r] + sigma;
-          if (!(d > 0)) continue;
-          const Rb = Math.min(b.hi, Math.max(b.lo, R[r] - (rowU(r) + sigma * R[r] - target[r]) / d));
-          const dR = Rb - R[r];
-          R[r] = Rb;
-          applyRow(r, dR);
-          rowRes[r] = d * Math.abs(dR);
-          sq += rowRes[r] * rowRes[r];
-          if (block && rebuilds < ACTIVE_SET_REBUILDS && Rb > b.lo && Rb < b.hi && rows.length + active.size < BLOCK_MAX_ROWS) {
-            active.add(r);
-            dirty = true;
-          }
-        }
-        for (const c of isl.contacts) {
-          const r0 = nbr + 3 * c;
-          if (!(Wd[r0] > 0)) continue;
-          // normal
-          const cr = crs[c];
-          const Rn = Math.max(0, R[r0] - (contactU(cr, 0, u) - target[r0]) / Wd[r0]);
-          const dn = Rn - R[r0];
-          R[r0] = Rn;
-          if (dn !== 0) contactKick(cr, 0, u, minv, h * dn);
-          rowRes[r0] = Wd[r0] * Math.abs(dn);
-          // friction: R_t − ρ·U_t with the scalar ρ = 1/λ_max(W_tt), then projection on the disc
-          // ‖R_t‖ ≤ μ·R_n (a scalar ρ keeps the fixed point maximally dissipative: U_t ∥ −R_t when slipping)
-          const w11 = Wt[3 * c], w12 = Wt[3 * c + 1], w22 = Wt[3 * c + 2];
-          const lmax = 0.5 * (w11 + w22) + Math.hypot(0.5 * (w11 - w22), w12);
-          const rho = lmax > 0 ? 1 / lmax : 0;
-          let t1 = R[r0 + 1] - rho * contactU(cr, 1, u);
-          let t2 = R[r0 + 2] - rho * contactU(cr, 2, u);
-          const lim = crs[c].contact.friction * Rn;
-          const nt = Math.hypot(t1, t2);
-          if (nt > lim) {
-            const s = nt > 0 ? lim / nt : 0;
-            t1 *= s;
-            t2 *= s;
-          }
-          const d1 = t1 - R[r0 + 1], d2 = t2 - R[r0 + 2];
-          R[r0 + 1] = t1;
-          R[r0 + 2] = t2;
-          if (d1 !== 0) contactKick(cr, 1, u, minv, h * d1);
-          if (d2 !== 0) contactKick(cr, 2, u, minv, h * d2);
-          rowRes[r0 + 1] = lmax * Math.abs(d1);
-          rowRes[r0 + 2] = lmax * Math.abs(d2);
-          sq += rowRes[r0] ** 2 + rowRes[r0 + 1] ** 2 + rowRes[r0 + 2] ** 2;
-        }
-        iterations = it + 1;
-        residual = Math.sqrt(sq);
-        if (!(residual > settings.pgs.tolerance)) break;
+    if (block && (isl.contacts.length || bRows.length)) {
+      const ends = rows.map(endsOf), A = new Float64Array(9);
+      for (const c of isl.contacts) {
+        if (!(Wd[nbr + 3 * c] > 0)) continue;
+        reduced[c] = reduceRows(contactEnds(crs[c]), rows, ends, block, minv, h, u.length, A);
+        const o = 6 * c, sn = Sg[2 * c], st = Sg[2 * c + 1];
+        Wb.set([A[0] + sn, A[1], A[2], A[4] + st, A[5], A[8] + st], o);
+      }
+      for (const r of bRows) {
+        reducedB[r - nr0] = reduceRows([endsOf(r)], rows, ends, block, minv, h, u.length, A);
+        WdB[r - nr0] = A[0];
       }
     }
-    islands.push({ ...isl, iterations, residual, converged: residual <= settings.pgs.tolerance });
+    const bRhs = new Float64Array(block ? rows.length : 0);
+    const bX = new Float64Array(block ? rows.length : 0);
+    const contactOrder = groundUp ? groundUpOrder(isl.contacts, crs) : isl.contacts;
+    const visits = [...(block ? [] : rows), ...bRows, ...contactOrder.map((c) => -1 - c)];
+    // the scale the tolerance is relative to: the velocity error of the free motion, ‖B − t‖₂, or
+    // the velocity the warm-started forces make, ‖diag(W)·R₀‖₂ (m/s): at rest under gravity each
+    // pressed row contributes about g·h, so tolerance 1e-6 asks every force to about 1e-6·m·g
+    let free = 0, forced = 0;
+    const scaleRow = (r: number) => {
+      free += (B[r] - target[r]) ** 2;
+      forced += (Wd[r] * R[r]) ** 2;
+    };
+    for (const r of rows) scaleRow(r);
+    for (const r of bRows) scaleRow(r);
+    for (const blk of blocks) for (const r of blk.rows) scaleRow(r);
+    for (const c of isl.contacts) {
+      // a normal row counts only what the free motion would close beyond its target: an open
+      // speculative contact (B_n − t_n > 0) asks nothing of the solver
+      const r0 = nbr + 3 * c;
+      free += Math.min(0, B[r0] - target[r0]) ** 2 + (B[r0 + 1] - target[r0 + 1]) ** 2 + (B[r0 + 2] - target[r0 + 2]) ** 2;
+      for (let k = 0; k < 3; k++) forced += (Wd[r0 + k] * R[r0 + k]) ** 2;
+    }
+    // (a relative test alone never ends on an island already at its answer: a robot's joint block in
+    // flight has ‖B − t‖ ≈ 1e-13 m/s and a round-off residual of 1e-16)
+    const nIsl = rows.length + bRows.length + 3 * isl.contacts.length + blocks.reduce((n, b) => n + b.rows.length, 0);
+    const scale = Math.max(Math.sqrt(free), Math.sqrt(forced), tol > 0 ? (64 * Number.EPSILON * Math.sqrt(nIsl) * uMax) / tol : 0);
+    // the blocks (the joints' block, the drive blocks): solved exactly given the other rows
+    const visitBlocks = (): number => {
+      let sq = 0;
+      if (block) {
+        rows.forEach((r, i) => (bRhs[i] = rowU(r) + sigmaOf(r) * R[r] - target[r]));
+        block.solve(bRhs, bX);
+        rows.forEach((r, i) => {
+          R[r] -= bX[i];
+          applyRow(r, -bX[i]);
+          rowRes[r] = Math.abs(bRhs[i]);
+          sq += rowRes[r] * rowRes[r];
+        });
+      }
+      for (const blk of blocks) sq += visitDriveBlock(blk, rowU, R, target, applyRow, rowRes);
+      return sq;
+    };
+    let iterations = 0, residual = 0;
+    const maxIt = Math.max(0, Math.floor(settings.pgs.iterations));
+    if (visits.length > 0 || block || blocks.length > 0) {
+      for (let it = 0; it < maxIt; it++) {
+        // symmetric Gauss–Seidel: every other sweep runs backwards, the blocks last
+        const backward = symmetric && it % 2 === 1;
+        let sq = backward ? 0 : visitBlocks();
+        for (let k = 0; k < visits.length; k++) {
+          const v = visits[backward ? visits.length - 1 - k : k];
+          sq += v < 0 ? visitContact(-1 - v) : v >= nr0 ? visitBounded(v) : visitRow(v);
+        }
+        if (backward) sq += visitBlocks();
+        iterations = it + 1;
+        residual = Math.sqrt(sq);
+        if (!(residual > tol * scale)) break;
+      }
+    }
+    islands.push({ ...isl, iterations, residual, scale, converged: residual <= tol * scale });
   }
   const U = new Float64Array(nr);
   for (let r = 0; r < nr; r++) U[r] = rowU(r);
@@ -384,7 +435,7 @@ export function solveContactsPgs(
   let complementarity = 0, maxPenetration = 0;
   const forces = crs.map((cr, c) => {
     const r0 = nbr + 3 * c;
-    complementarity = Math.max(complementarity, Math.abs(Math.min(U[r0] - target[r0], Wd[r0] * R[r0])));
+    complementarity = Math.max(complementarity, Math.abs(Math.min(U[r0] + Sg[2 * c] * R[r0] - target[r0], Wd[r0] * R[r0])));
     maxPenetration = Math.max(maxPenetration, -cr.contact.gap);
     return classifyContact(R[r0], R[r0 + 1], R[r0 + 2], cr.contact.friction, Math.hypot(U[r0 + 1], U[r0 + 2]), openBelow);
   });
@@ -395,6 +446,7 @@ export function solveContactsPgs(
     residual,
     converged: islands.every((i) => i.converged),
     islands,
+    warmStarted,
     bilateral,
     contacts: forces,
     R: Rc,
@@ -430,30 +482,4 @@ export function stepVelocity(
   for (const cr of crs) pen = Math.max(pen, -contactGap(cr, x, out));
   report.maxPenetration = pen;
   return { states: out, report };
-}
-
-/** Semi-implicit Euler with u⁺ (6 per free body), as `simulation.ts`. */
-export function integrate(world: World, states: readonly BodyState[], uPlus: Float64Array, h: number): BodyState[] {
-  return states.map((s, i) => {
-    const col = world.bodies[i].column;
-    const st: BodyState = { p: [...s.p], q: [...s.q], v: [...s.v], w: [...s.w] };
-    if (col < 0) return st;
-    for (let d = 0; d < 3; d++) {
-      st.v[d] = uPlus[col + d];
-      st.w[d] = uPlus[col + 3 + d];
-      st.p[d] += st.v[d] * h;
-    }
-    quatIntegrateInto(st.q, st.w, h);
-    return st;
-  });
-}
-
-/** Positions of the free bodies packed 7 per slot (p, q), the layout `contactGap` reads. */
-export function packPositions(world: World, states: readonly BodyState[]): Float64Array {
-  const x = new Float64Array(7 * world.colBodies.length);
-  world.colBodies.forEach((bi, k) => {
-    x.set(states[bi].p, 7 * k);
-    x.set(states[bi].q, 7 * k + 3);
-  });
-  return x;
 }

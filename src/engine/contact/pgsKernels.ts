@@ -1,7 +1,10 @@
-// The row kernels of projected Gauss–Seidel (pgs.ts): islands over free-body slots, and the products of
-// a constraint or contact row with a velocity (J·u) and with the inverse mass (u += h·M⁻¹·Jᵀ·dR), each
-// O(1) per row end on the compact block-diagonal M⁻¹ (10 numbers per slot: m⁻¹ and I⁻¹).
+// The O(1) row kernels of projected Gauss–Seidel (pgs.ts): a row's U = J·u and its kick
+// u += h·M⁻¹·Jᵀ·ΔR for one end (6 entries of J per end, M⁻¹ compact: 10 numbers per slot), the
+// islands over free-body slots, the friction disc step, and the semi-implicit Euler step after the
+// solve. Kept apart so that the solver's sweep reads as the algorithm and these stay allocation-free.
+import { quatIntegrateInto } from '../core/math';
 import type { World } from '../assembly/assemble';
+import type { BodyState } from '../model/body';
 import { slotsOf, type ContactRows } from './rigid';
 
 /** The two ends of a contact or a bounded row, with their Jacobian rows (6 entries per row). */
@@ -30,6 +33,41 @@ export function islandRoots(world: World, contacts: readonly RowEnds[]): Int32Ar
   for (const cr of contacts) join(cr.slotA, cr.slotB);
   for (let k = 0; k < nb; k++) parent[k] = find(k);
   return parent;
+}
+
+/** An island's members: free bodies (scene indices), constraints, contacts and bounded rows (row indices from nr0). */
+export interface IslandMembers {
+  bodies: number[];
+  constraints: number[];
+  contacts: number[];
+  bounded?: number[];
+}
+
+/** The islands of the solve, ordered by their first body; each constraint, contact and bounded row in its island. */
+export function islandsOf(world: World, crs: readonly RowEnds[], bounded: readonly RowEnds[], nr0: number): IslandMembers[] {
+  const roots = islandRoots(world, [...crs, ...bounded]);
+  const slots = slotsOf(world);
+  const slot = (i: number) => (i < 0 ? -1 : slots[i]);
+  const islandOf = new Map<number, IslandMembers>();
+  const get = (k: number) => {
+    let isl = islandOf.get(roots[k]);
+    if (!isl) islandOf.set(roots[k], (isl = { bodies: [], constraints: [], contacts: [] }));
+    return isl;
+  };
+  bounded.forEach((b, k) => {
+    const s = b.slotA >= 0 ? b.slotA : b.slotB;
+    if (s >= 0) (get(s).bounded ??= []).push(nr0 + k);
+  });
+  for (let k = 0; k < world.colBodies.length; k++) get(k).bodies.push(world.colBodies[k]);
+  for (let c = 0; c < world.constraints.length; c++) {
+    const k = [world.endA[c], world.endB[c], ...world.endX[c]].map(slot).find((s) => s >= 0) ?? -1;
+    if (k >= 0) get(k).constraints.push(c);
+  }
+  crs.forEach((cr, c) => {
+    const k = cr.slotA >= 0 ? cr.slotA : cr.slotB;
+    if (k >= 0) get(k).contacts.push(c);
+  });
+  return [...islandOf.values()].sort((x, y) => x.bodies[0] - y.bodies[0]);
 }
 
 /** u += h·M⁻¹·(row)ᵀ·dR for one end. */
@@ -80,3 +118,45 @@ export function crossW(cr: ContactRows, i: number, j: number, minv: Float64Array
   return s;
 }
 
+/** The result of `discStep` (a module buffer: no allocation in the sweeps). */
+export const disc = new Float64Array(2);
+
+/** proj_{‖·‖ ≤ lim}(R_t − s·U_t) into `disc`, R_t = R[r0 + 1], R[r0 + 2]. */
+export function discStep(R: Float64Array, r0: number, s: number, ut1: number, ut2: number, lim: number): void {
+  let t1 = R[r0 + 1] - s * ut1;
+  let t2 = R[r0 + 2] - s * ut2;
+  const nt = Math.hypot(t1, t2);
+  if (nt > lim) {
+    const k = nt > 0 ? lim / nt : 0;
+    t1 *= k;
+    t2 *= k;
+  }
+  disc[0] = t1;
+  disc[1] = t2;
+}
+
+/** Semi-implicit Euler with u⁺ (6 per free body), as `simulation.ts`. */
+export function integrate(world: World, states: readonly BodyState[], uPlus: Float64Array, h: number): BodyState[] {
+  return states.map((s, i) => {
+    const col = world.bodies[i].column;
+    const st: BodyState = { p: [...s.p], q: [...s.q], v: [...s.v], w: [...s.w] };
+    if (col < 0) return st;
+    for (let d = 0; d < 3; d++) {
+      st.v[d] = uPlus[col + d];
+      st.w[d] = uPlus[col + 3 + d];
+      st.p[d] += st.v[d] * h;
+    }
+    quatIntegrateInto(st.q, st.w, h);
+    return st;
+  });
+}
+
+/** Positions of the free bodies packed 7 per slot (p, q), the layout `contactGap` reads. */
+export function packPositions(world: World, states: readonly BodyState[]): Float64Array {
+  const x = new Float64Array(7 * world.colBodies.length);
+  world.colBodies.forEach((bi, k) => {
+    x.set(states[bi].p, 7 * k);
+    x.set(states[bi].q, 7 * k + 3);
+  });
+  return x;
+}

@@ -52,3 +52,28 @@ export function softRecoveryTarget(soft: SoftContact, gap: number, un: number, h
   const { aref, d } = referenceAcceleration(soft, gap, un, h);
   return Math.max(0, un + h * d * aref);
 }
+
+/**
+ * A contact as MuJoCo's soft constraint, in the velocity form of the step (docs/formulas.md "Soft
+ * contacts"). MuJoCo solves (A + R)·f = aref − a₀ in the cone, R = (1 − d)/d·Â (engine_core_constraint.c,
+ * mj_makeImpedance; Â its diagApprox: the two bodies' translational body_invweight0); with U = J·u⁺ and
+ * a = (U − v)/h that is U + h·R·f = v + h·aref, a compliance Σ = h·R on the rows and the target
+ * v + h·aref. The elliptic cone's friction rows take R/impratio (impratio 1 here) and aref = −b·v_t.
+ * A speculative contact (gap > 0, which MuJoCo does not have yet) keeps the target −gap/h with the
+ * compliance at r = 0, so that the step into the floor is as soft as the next one.
+ * Returns into `out`: [normal target, Σ_n, friction damping factor 1 − h·b, Σ_t].
+ */
+export function softRow(soft: SoftContact, gap: number, un: number, h: number, invWeight: number, out: Float64Array): void {
+  const { aref, d, b } = referenceAccelerationB(soft, Math.min(0, gap), un, h);
+  const sigma = (h * (1 - d) * invWeight) / d;
+  out[0] = gap > 0 ? -gap / h : un + h * aref;
+  out[1] = sigma;
+  out[2] = 1 - h * b;
+  out[3] = sigma;
+}
+
+function referenceAccelerationB(soft: SoftContact, r: number, v: number, h: number): { aref: number; d: number; b: number } {
+  const { aref, d } = referenceAcceleration(soft, r, v, h);
+  const tau = Math.max(soft.solref[0], 2 * h);
+  return { aref, d, b: 2 / (clampImp(soft.solimp[1]) * tau) };
+}

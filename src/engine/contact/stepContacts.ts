@@ -13,6 +13,7 @@ import { type Assembly, type World } from '../assembly/assemble';
 import { detectContacts } from '../collision/detect';
 import type { Contact, ContactForce } from '../collision/contacts';
 import type { ShapeSpec } from '../scene/contactSpec';
+import { DEFAULT_SOLIMP } from '../scene/contactFields';
 import { stepNonlinear, type NewtonReport } from './newton';
 import { solveContactsPgs, type PgsReport, type VelocitySettings } from './pgs';
 import { defaultNonlinearSettings, DEFAULT_RESTITUTION_THRESHOLD } from './settings';
@@ -114,8 +115,8 @@ export class ContactStepper {
     this.mode = mode;
     this.joints = mode === 'velocity' ? JointRows.of(world) : undefined;
     const s = scene.solver;
-    const soft = s.contacts.solref && s.contacts.solimp ? { solref: s.contacts.solref, solimp: s.contacts.solimp } : undefined;
-    this.velocity = { pgs: { ...s.pgs }, erp: s.erp, compliance: s.compliance, restitutionThreshold: DEFAULT_RESTITUTION_THRESHOLD, ...(soft ? { soft } : {}) };
+    const soft = s.contacts.solref && s.contacts.solimp ? { solref: s.contacts.solref, solimp: s.contacts.solimp } : s.contacts.soft ? { solref: [0.02, 1] as const, solimp: DEFAULT_SOLIMP } : undefined;
+    this.velocity = { pgs: { ...s.pgs }, erp: s.erp, compliance: s.compliance, restitutionThreshold: DEFAULT_RESTITUTION_THRESHOLD, ...(soft ? { soft } : {}), ...(s.contacts.soft ? { softRows: true } : {}) };
     this.nonlinear = defaultNonlinearSettings({
       newton: { ...s.newton },
       fb: { ...s.fb },

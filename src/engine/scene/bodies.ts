@@ -91,6 +91,7 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
   const torque = r.vec3(o, 'torque', label('torque'), [0, 0, 0], data);
   const gravity = r.boolean(o, 'gravity', label('gravity'), data);
   const gravityCompensation = r.number(o, 'gravityCompensation', label('gravityCompensation'), {}, data);
+  const contactInvWeight = r.number(o, 'contactInvWeight', label('contactInvWeight'), { min: 0, exclusiveMin: true, expect: 'greater than 0' }, data);
   const fixed = r.boolean(o, 'fixed', label('fixed'), data);
   const shapes = readBodyShapes(r, o, name !== undefined ? quote(name) : String(i), data);
 
@@ -109,6 +110,7 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
     torque === BAD ||
     gravity === BAD ||
     gravityCompensation === BAD ||
+    contactInvWeight === BAD ||
     fixed === BAD
   ) {
     return undefined;
@@ -126,6 +128,7 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
     torque,
     gravity: gravity ?? true,
     ...(gravityCompensation ? { gravityCompensation } : {}),
+    ...(contactInvWeight !== undefined ? { contactInvWeight } : {}),
     fixed: fixed ?? false,
     shapes,
   };

@@ -64,6 +64,8 @@ export function readContactSettings(r: FieldReader, top: FieldObject, s: SolverS
       const fr = r.enumeration(contacts, 'frictionRule', '`solver.contacts.frictionRule`', FRICTION_RULES, {});
       if (typeof fr === 'string') s.contacts.frictionRule = fr;
       readSoftContacts(r, contacts, s.contacts);
+      const soft = r.boolean(contacts, 'soft', '`solver.contacts.soft`', {});
+      if (soft === true) s.contacts.soft = true;
     }
     const newton = sub(r, solver, 'newton', NEWTON_FIELDS, '{ "maxIterations": 20 }');
     if (newton) {

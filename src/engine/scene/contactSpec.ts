@@ -77,6 +77,13 @@ export interface ContactSettings {
    */
   solref?: [number, number];
   solimp?: [number, number, number, number, number];
+  /**
+   * Velocity formulation with `solref`/`solimp`: contacts are MuJoCo's soft constraints, each row
+   * regularised by R = (1 − d)/d·Â and driven to its reference acceleration, so a resting body sinks
+   * to where the soft force carries it (docs/formulas.md "Soft contacts"). Default false: hard
+   * contacts that only recover a penetration by the reference acceleration.
+   */
+  soft?: boolean;
 }
 
 /** Two bodies (names; "world" for the world's shapes) whose shapes never touch (MuJoCo's `<exclude>`). */

@@ -44,6 +44,7 @@ export const BODY_FIELDS = [
   'torque',
   'gravity',
   'gravityCompensation',
+  'contactInvWeight',
   'fixed',
   'shapes',
 ] as const;

@@ -97,6 +97,12 @@ export interface BodySpec {
   gravity: boolean;
   /** Fraction of the body's weight cancelled by an applied force at its centre of mass (MuJoCo's `gravcomp`; absent: 0). */
   gravityCompensation?: number;
+  /**
+   * The translational inverse weight of the body as a contact sees it (1/kg; MuJoCo's
+   * body_invweight0, the articulated body's, not 1/mass): the scale of a soft contact's
+   * regularisation (`solver.contacts.soft`). Absent: 1/mass (exact for a free body).
+   */
+  contactInvWeight?: number;
   fixed: boolean;
   /** Collision shapes, in the body's frame (never planes). */
   shapes: ShapeSpec[];

@@ -1,7 +1,9 @@
-// The joint block's active set (contact/pgs.ts, `pgs.bilateral: "block"`): a limit row whose force is
-// inside its bounds is solved inside the block with the joint's drive row (armature, damping), which
-// shares its Jacobian. Visited apart, the pair converges at the rate W/(W + Σ_drive) per sweep
-// (1 − 10⁻³ for an armature of 1), so a joint started outside its range did not converge at all.
+// A joint started outside its range, with armature and damping (pgs.ts, `pgs.bilateral: "block"`): the
+// limit row shares its Jacobian with the joint's drive row in the block, and visited apart from it in
+// maximal coordinates the pair converges at the rate W/(W + Σ_drive) per sweep (1 − 10⁻³ for an armature
+// of 1), so such a joint did not converge at all. The limit and friction-loss rows take their step in the
+// joints' reduced space (contactReduce.ts) and converge in a few sweeps to the answer row-by-row sweeps
+// reach only after tens of thousands.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseScene, Simulation } from '../../src/engine';
