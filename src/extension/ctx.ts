@@ -139,6 +139,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
           lastSelect: p.lastSelect,
           visible: p.visible,
           flow: { ...p.feed.stats, waiting: p.feed.waiting },
+          solver: p.mj ? { solver: 'mujoco', steps: p.mj.total, running: p.mj.running, stopped: p.mj.stopped } : { solver: 'engine', steps: p.state.sim?.currentStep ?? 0, running: p.state.running, stopped: p.state.sim?.stopped ?? false },
         };
       },
       currentStep: (uri) => state(uri)?.sim?.currentStep ?? 0,
