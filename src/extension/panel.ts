@@ -274,11 +274,13 @@ class InspectorPanel extends Disposable implements PanelProbe {
           this.feed.ack(m.seq);
           break;
         case 'requestSnapshot':
-          this.host.scenes.showStep(s, m.step);
+          if (this.mj) this.mj.shown = m.step;
+          else this.host.scenes.showStep(s, m.step);
           this.feed.request(m.step);
           break;
         case 'showStep':
-          this.host.scenes.showStep(s, m.step);
+          if (this.mj) this.mj.shown = m.step;
+          else this.host.scenes.showStep(s, m.step);
           break;
         case 'command': {
           if (this.mj && (await mujocoCommand(this.mj, m.command))) break;

@@ -28,9 +28,12 @@ export function itemRange(s: SceneState, kind: 'constraint' | 'body', fileIndex:
   }
 }
 
+/** The model of a panel MuJoCo runs: step 0's system, then the shown step (or the run's end) fetched from the worker. */
 export const mujocoFeedModel = (mj: MujocoPanelSession): FeedModel | undefined => {
   const model = mj.model();
-  return model && { message: { type: 'model', model } };
+  if (!model) return undefined;
+  const step = Math.min(mj.shown ?? mj.total, mj.total);
+  return { message: { type: 'model', model }, ...(step > 0 ? { showStep: step } : {}) };
 };
 
 export const itemKey = (kind: 'body' | 'constraint', name: string | undefined): string => (name === undefined ? '' : `${kind}:${name}`);

@@ -48,6 +48,8 @@ export class MujocoPanelSession {
   private ended = false;
   private disposed = false;
   private readonly timers: Timers;
+  /** The step the panel last showed (undefined: the run's end); a model sent again goes back there. */
+  shown: number | undefined;
 
   constructor(
     readonly key: string,
@@ -86,6 +88,7 @@ export class MujocoPanelSession {
       return false;
     }
     this.records.length = 0;
+    this.shown = undefined;
     this.ended = !res.model;
     this.base = res.model;
     this.columns = res.model?.historyColumns?.rows ?? [];

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CommandIds } from '../../../src/extension/commandIds';
 import type { MujocoRunResult } from '../../../src/extension/mujocoRunner';
-import { activateExtension, codeOf, openScene, sleep, waitFor, type LensApi } from './util';
+import { activateExtension, codeOf, harnessScreenshot, openScene, sleep, waitFor, type LensApi } from './util';
 
 const MUJOCO_SOURCE = 'Constraint Lens (MuJoCo)';
 
@@ -103,8 +103,9 @@ export default function register(): void {
       // for the suite's final screenshot: the model, its MuJoCo-switched inspector and the Problems panel
       await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
       await vscode.commands.executeCommand('workbench.actions.view.problems');
-      // not an assertion: time for the inspector to draw before the suite's final screenshot
-      await sleep(4000);
+      // not an assertion: time for the inspector to draw; Problems must show CL701 in the picture
+      await sleep(2000);
+      await harnessScreenshot('mujoco-switch-blowup');
     });
   });
 }
