@@ -84,6 +84,12 @@ test('Step and Run take MuJoCo’s next steps where the last left off; records a
       assert.deepEqual(s.records[k].C, ref.history[k].C);
       assert.equal(s.records[k].energy.total, ref.history[k].energy.total);
     }
+    // κ is analysed on a sample of the steps while stepping (step 1 at least), each equal to the report's
+    // κ of that step's own system; MuJoCo's steps are the same with or without the analysis (above)
+    const sampled = s.records.filter((r) => r.cond.A !== null);
+    assert.ok(sampled.some((r) => r.step === 1));
+    for (const r of sampled) assert.equal(r.cond.A, ref.history[r.step - 1].cond.A, `κ of step ${r.step}`);
+    for (const r of sampled) assert.equal(r.rank, ref.history[r.step - 1].rank);
     // step 10's system as the panel asks for it, against the report's embedded snapshot of step 10
     const snap = await s.snapshot(10);
     const refSnap = ref.snapshots?.find((x) => x.step === 10);
