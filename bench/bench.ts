@@ -9,6 +9,7 @@
 import * as os from 'node:os';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { CHAIN_ALPHA, CHAIN_BETA, chainParams } from './chain';
 import { prepareDense, prepareEngine, preparePeer, runVariants, settle, type DenseExtra, type EngineExtra, type History, type Outcome, type PeerExtra, type Prepared } from './contenders';
 import { loadCannonPeer } from './cannon';
@@ -174,6 +175,16 @@ async function main(): Promise<void> {
     pile = await runPileBench(opts.pileSizes, opts.rounds, (x) => process.stdout.write(x));
     console.log('\n' + pileTables(pile.results, table, pile.mujocoVersion));
     console.log(`load average after the piles: ${fmtLoad(os.loadavg(), cores)}`);
+  }
+
+  // MuJoCo as the solver: what the lens and the inspector's live MuJoCo session add to each mj_step. It
+  // runs from the sources in a process of its own (it reads the repository's MuJoCo fixtures).
+  if (opts.mujocoSolver) {
+    console.log('');
+    const root = path.resolve(__dirname, '..');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'mujocoSolverMain.ts')], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) console.log(`MuJoCo as the solver: the bench failed (${r.error?.message ?? `exit ${r.status}`})`);
+    console.log(`load average after MuJoCo as the solver: ${fmtLoad(os.loadavg(), cores)}`);
   }
 
   const wallS = (nowMs() - wall0) / 1000;

@@ -30,6 +30,8 @@ export interface Options {
   /** Run the tall-systems bench (m distance rows on one body, inspected end to end). */
   tall: boolean;
   tallSizes: number[];
+  /** MuJoCo as the solver: the lens's and the inspector session's cost per mj_step (bench/mujocoSolver.ts). */
+  mujocoSolver: boolean;
 }
 
 export const USAGE = `usage: node dist/bench.js [options]
@@ -56,6 +58,8 @@ export const USAGE = `usage: node dist/bench.js [options]
   --tall-sizes a,b     rows of the tall-systems bench (default 1000,2000,10000; the target: 10000 in < 1 s)
   --no-tall            skip the tall-systems bench
   --tall-only          only the tall-systems bench (same as --no-chain --no-typing)
+  --no-mujoco-solver   skip MuJoCo as the solver (what the lens and the inspector's MuJoCo session add to mj_step)
+  --mujoco-solver-only only that (bench/mujocoSolverMain.ts, run in a process of its own)
   --out FILE           where to write the JSON (default bench/results/latest.json)`;
 
 /** The bench's options (node:util parseArgs through the CLI's scanArgv; values checked by the CLI's validators). */
@@ -66,6 +70,7 @@ const TABLE: Record<string, OptionSpec> = {
   'dense-budget': value, budget: value, 'no-variants': flag, 'engine-in-process': flag, 'no-chain': flag,
   'no-typing': flag, 'typing-sizes': value, 'typing-runs': value, 'pile-sizes': value, 'no-pile': flag,
   'pile-only': flag, 'tall-sizes': value, 'no-tall': flag, 'tall-only': flag, out: value,
+  'no-mujoco-solver': flag, 'mujoco-solver-only': flag,
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -88,6 +93,7 @@ export function parseArgs(argv: string[]): Options {
     pileSizes: [10, 100],
     tall: true,
     tallSizes: [1000, 2000, 10000],
+    mujocoSolver: true,
   };
   for (const item of scanArgv(argv, TABLE)) {
     if (item.kind !== 'option') throw new UsageError(`unknown argument ${item.kind === 'unknown' ? item.raw : item.value}\n${USAGE}`);
@@ -109,6 +115,13 @@ export function parseArgs(argv: string[]): Options {
       case 'typing-runs': o.typingRuns = positiveWholeNumber(a, v); break;
       case 'tall-sizes': o.tallSizes = positiveWholeNumbers(a, v); break;
       case 'no-tall': o.tall = false; break;
+      case 'no-mujoco-solver': o.mujocoSolver = false; break;
+      case 'mujoco-solver-only':
+        o.chain = false;
+        o.typing = false;
+        o.tall = false;
+        o.pileSizes = [];
+        break;
       case 'tall-only':
       case 'pile-only':
         o.chain = false;

@@ -199,7 +199,12 @@ export interface PanelModel {
   historyColumns?: { constraints: string[]; rows: string[] };
   /** MuJoCo is the solver of this run (an MJCF or URDF model with `--solver mujoco` or the panel's switch). */
   mujocoRun?: MujocoRunInfo;
+  /** An MJCF or URDF model's live panel: which solver steps it (the header's switch offers the other). */
+  solver?: PanelSolver;
 }
+
+/** Who steps an imported model in the panel: the engine's formulation, or MuJoCo's own mj_step. */
+export type PanelSolver = 'engine' | 'mujoco';
 
 // ---- host → webview -------------------------------------------------------
 // A message with a `seq` is flow-controlled: the host sends the next one only after the panel
@@ -254,6 +259,8 @@ export type WebviewMessage =
   | { type: 'command'; command: PanelCommand; step?: number }
   /** Play's speed: `realTime` × 1/dt steps per second, `max` as fast as the host allows, `setting` the configured steps per second. */
   | { type: 'playSpeed'; speed: PlaySpeed }
+  /** The header's switch: run this model with the other solver, from the initial state (or keyframe). */
+  | { type: 'solver'; solver: PanelSolver }
   /**
    * Show something in the scene file. `constraintIndex`/`bodyIndex` are indices in the file's
    * arrays (ConstraintReport.fileIndex); `range` (optional) is a diagnostic's range.
@@ -298,6 +305,8 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
       return (PANEL_COMMANDS as readonly unknown[]).includes(m.command) && optInt(m.step);
     case 'playSpeed':
       return isPlaySpeed(m.speed);
+    case 'solver':
+      return m.solver === 'engine' || m.solver === 'mujoco';
     case 'reveal':
       return optInt(m.constraintIndex) && optInt(m.bodyIndex) && (m.range === undefined || isRange(m.range));
     case 'log':
@@ -392,7 +401,8 @@ export function isPanelModel(m: unknown): m is PanelModel {
     (m.mujoco === undefined || isMujocoSection(m.mujoco)) &&
     (m.trace === undefined || isTraceSection(m.trace)) &&
     (m.historyColumns === undefined || (isObj(m.historyColumns) && isStrings(m.historyColumns.constraints) && isStrings(m.historyColumns.rows))) &&
-    (m.mujocoRun === undefined || isMujocoRunInfo(m.mujocoRun))
+    (m.mujocoRun === undefined || isMujocoRunInfo(m.mujocoRun)) &&
+    (m.solver === undefined || m.solver === 'engine' || m.solver === 'mujoco')
   );
 }
 

@@ -1,6 +1,6 @@
 // What the user can do in the panel: store actions plus their messages to the host. The cards
 // call these; they never post or dispatch on their own.
-import type { PlaySpeed, Range, WebviewMessage } from '../src/protocol';
+import type { PanelSolver, PlaySpeed, Range, WebviewMessage } from '../src/protocol';
 import type { Store } from './store';
 
 export type SimCommand = Extract<WebviewMessage, { type: 'command' }>['command'];
@@ -19,6 +19,8 @@ export interface PanelActions {
   command(c: SimCommand): void;
   /** Play's speed for this scene. */
   playSpeed(speed: PlaySpeed): void;
+  /** An imported model's solver (the header's switch): the other one runs from the initial state. */
+  solver(solver: PanelSolver): void;
   reveal(target: { range?: Range; constraintIndex?: number; bodyIndex?: number }): void;
 }
 
@@ -59,6 +61,7 @@ export function createActions(store: Store, post: (m: WebviewMessage) => void): 
       post({ type: 'command', command, step: store.getState().step });
     },
     playSpeed: (speed) => post({ type: 'playSpeed', speed }),
+    solver: (solver) => post({ type: 'solver', solver }),
     reveal: (t) => post({ type: 'reveal', ...t }),
   };
 }

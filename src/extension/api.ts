@@ -20,6 +20,8 @@ export interface PanelProbe {
   visible: boolean;
   /** The flow-controlled feed (model, history, snapshots): what it posted, and whether a message awaits its acknowledgement. */
   flow?: { posted: number; historyBytes: number; historyRecords: number; maxInFlight: number; waiting: boolean };
+  /** Who steps the panel's model (the header's switch) and how far its run is. */
+  solver?: { solver: 'engine' | 'mujoco'; steps: number; running: boolean; stopped: boolean };
 }
 
 export interface ConstraintLensApi {

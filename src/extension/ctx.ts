@@ -15,6 +15,7 @@ import { Disposable, toDisposable } from './dispose';
 import { isModelKind, isModelPath } from './logic/fileKind';
 import { ModelService } from './models';
 import { MujocoRunner } from './mujocoRunner';
+import { mujocoSessionFactory } from './panelSolver';
 import { PanelManager, VIEW_TYPE } from './panel';
 import { Runner } from './runner';
 import { SceneManager } from './scenes';
@@ -72,6 +73,9 @@ export class Ctx extends Disposable implements vscode.Disposable {
     // The inspector's MuJoCo section: in every model sent to a panel, and pushed when it changes.
     this.panels.mujocoFor = (s) => this.models.section(s);
     this._register(this.models.onDidChangeSection((e) => this.panels.get(e.key)?.post({ type: 'mujoco', mujoco: e.section })));
+    // The solver switch of a model's panel: MuJoCo's steps in a live session in the MuJoCo worker.
+    this.panels.mujocoSession = mujocoSessionFactory({ mujoco: this.mujoco, config: cfg, speed: (s) => this.runner.speedOf(s), log: this.log });
+    this.panels.onSolverEngine = (s) => this.mujoco.unpublish(s.uri);
     this._register(
       this.scenes.onDidChange((e) => {
         if (e.kind === 'inspected') this.models.modelChanged(e.state);
@@ -135,6 +139,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
           lastSelect: p.lastSelect,
           visible: p.visible,
           flow: { ...p.feed.stats, waiting: p.feed.waiting },
+          solver: p.mj ? { solver: 'mujoco', steps: p.mj.total, running: p.mj.running, stopped: p.mj.stopped } : { solver: 'engine', steps: p.state.sim?.currentStep ?? 0, running: p.state.running, stopped: p.state.sim?.stopped ?? false },
         };
       },
       currentStep: (uri) => state(uri)?.sim?.currentStep ?? 0,

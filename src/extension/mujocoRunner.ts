@@ -13,7 +13,7 @@ import { toVsDiagnostic } from './diagnostics';
 import { CommandIds } from './commandIds';
 import { Disposable } from './dispose';
 import { toPlainDiagnostic } from './logic/diagnostics';
-import { isMujocoWorkerResponse, type MujocoWorkerRequest, type MujocoWorkerResponse } from './logic/mujocoWorkerProtocol';
+import { isMujocoWorkerResponse, type MujocoRequestBody, type MujocoWorkerRequest, type MujocoWorkerResponse } from './logic/mujocoWorkerProtocol';
 import { makeNonce, toVsRange } from './util';
 
 /** What a run gives its caller (the command's result; the e2e test reads it). */
@@ -52,12 +52,13 @@ export class MujocoRunner extends Disposable implements vscode.Disposable {
     for (const p of this.panels.values()) p.dispose();
   }
 
-  private request(m: Omit<MujocoWorkerRequest, 'id'>): Promise<MujocoWorkerResponse> {
+  /** Ask the worker (started on the first request); answered in order, one request at a time. */
+  request(m: MujocoRequestBody): Promise<MujocoWorkerResponse> {
     const worker = this.worker ?? this.start();
     const id = ++this.seq;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
-      worker.postMessage({ ...m, id } satisfies MujocoWorkerRequest);
+      worker.postMessage({ ...m, id } as MujocoWorkerRequest);
     });
   }
 
@@ -82,8 +83,9 @@ export class MujocoRunner extends Disposable implements vscode.Disposable {
   async run(doc: vscode.TextDocument, steps: number, keyframe: string | undefined): Promise<MujocoRunResult | undefined> {
     const fileName = doc.uri.path.split('/').pop() ?? doc.uri.path;
     const res = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Constraint Lens: ${steps} MuJoCo steps of ${fileName}` }, () =>
-      this.request({ path: doc.uri.fsPath, fileName, text: doc.getText(), steps, ...(keyframe ? { keyframe } : {}) }),
+      this.request({ kind: 'run', path: doc.uri.fsPath, fileName, text: doc.getText(), steps, ...(keyframe ? { keyframe } : {}) }),
     );
+    if (res.ok && res.kind !== 'run') return undefined;
     if (!res.ok) {
       this.log.error(`MuJoCo run of ${fileName} failed: ${res.error}`);
       void vscode.window.showErrorMessage(`Constraint Lens: MuJoCo could not run ${fileName}: ${res.error.split('\n')[0]}`);
@@ -95,7 +97,8 @@ export class MujocoRunner extends Disposable implements vscode.Disposable {
     return { steps: res.steps, ms: res.ms, diagnostics: res.diagnostics.map((d) => ({ code: d.code, line: d.range.start.line, message: d.message })) };
   }
 
-  private publish(uri: vscode.Uri, ds: readonly Diagnostic[]): void {
+  /** MuJoCo's diagnostics of a model in the Problems panel (source "Constraint Lens (MuJoCo)"), replacing the last ones. */
+  publish(uri: vscode.Uri, ds: readonly Diagnostic[]): void {
     this.collection.set(
       uri,
       ds.map((d) => {
@@ -161,6 +164,11 @@ export class MujocoRunner extends Disposable implements vscode.Disposable {
     } else if (m.type === 'command' && m.command === 'run') void vscode.commands.executeCommand(CommandIds.runWithMujoco, uri);
     else if (m.type === 'reveal' && m.range) void vscode.window.showTextDocument(uri, { selection: toVsRange(m.range), viewColumn: vscode.ViewColumn.One });
     else if (m.type === 'log') this.log[m.level === 'error' ? 'error' : 'info'](`MuJoCo inspector: ${m.message}`);
+  }
+
+  /** Take MuJoCo's diagnostics of a model out of the Problems panel (its inspector went back to the engine). */
+  unpublish(uri: vscode.Uri): void {
+    this.collection.delete(uri);
   }
 
   /** The open MuJoCo inspectors (the test API). */

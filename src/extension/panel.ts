@@ -11,10 +11,15 @@
 import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
 import { renderPanelHtml } from '../panelHtml';
-import { isWebviewMessage, type HostMessage, type MujocoSection, type PlaySpeed, type WebviewMessage, type WebviewState } from '../protocol';
+import { isWebviewMessage, type HostMessage, type MujocoSection, type PanelSolver, type PlaySpeed, type WebviewMessage, type WebviewState } from '../protocol';
 import type { Range as EngineRange } from '../engine';
 import type { PanelProbe } from './api';
 import { PanelFeed, type FeedModel } from './logic/panelFeed';
+import type { MujocoPanelSession } from './logic/mujocoPanelSession';
+import { mujocoCommand } from './panelSolver';
+import { itemKey, itemRange, mujocoFeedModel, revealInEditor, revealedItem, safeJson, webviewOptions } from './panelHelpers';
+
+export { itemRange, revealInEditor };
 import { ContextKeys, PanelCommandIds, ViewIds } from './commandIds';
 import type { Config } from './config';
 import { publishedFor, syntaxErrorsFor } from './diagnostics';
@@ -26,27 +31,6 @@ import { errorMessage, fileNameOf, keyOf, makeNonce, parseUriArg, toVsRange } fr
 
 export const VIEW_TYPE = ViewIds.inspector;
 const RECENT_KEY = 'constraintLens.recentPanels';
-
-/** Reveal a range of a scene in a text editor (not in the inspector's column). */
-export async function revealInEditor(uri: vscode.Uri, range: vscode.Range, opts: { preserveFocus?: boolean; avoidColumn?: vscode.ViewColumn } = {}): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument(uri);
-  const shown = vscode.window.visibleTextEditors.find((e) => e.document === doc);
-  let column = shown?.viewColumn;
-  if (column === undefined) column = opts.avoidColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
-  const ed = await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: opts.preserveFocus ?? false, selection: doc.validateRange(range) });
-  ed.revealRange(ed.selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-}
-
-/** Source range of a constraint or body given by its index in the file's arrays. */
-export function itemRange(s: SceneState, kind: 'constraint' | 'body', fileIndex: number): vscode.Range | undefined {
-  const sm = s.result?.parse.sourceMap;
-  if (!sm) return undefined;
-  try {
-    return toVsRange(sm.rangeOf([kind === 'constraint' ? 'constraints' : 'bodies', fileIndex]));
-  } catch {
-    return undefined;
-  }
-}
 
 class InspectorPanel extends Disposable implements PanelProbe {
   postedToWebview = 0;
@@ -60,6 +44,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
   private ready = false;
   /** Model, history and snapshots, with backpressure. */
   readonly feed: PanelFeed;
+  /** MuJoCo steps this panel's model (the header's switch, panelSolver.ts); undefined: the engine does. */
+  mj: MujocoPanelSession | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -72,10 +58,10 @@ class InspectorPanel extends Disposable implements PanelProbe {
     this.feed = new PanelFeed(
       (m) => this.postFlow(m),
       {
-        model: () => this.buildModel(),
+        model: () => (this.mj ? mujocoFeedModel(this.mj) : this.buildModel()),
         // No simulation (not stepped yet, or the text changed): the panel keeps its run until the next model.
-        records: () => this.state.sim?.records,
-        snapshot: (k) => this.host.scenes.snapshotAt(this.state, k),
+        records: () => (this.mj ? this.mj.records : this.state.sim?.records),
+        snapshot: (k) => (this.mj ? this.mj.snapshot(k) : this.host.scenes.snapshotAt(this.state, k)),
       },
       {
         onSnapshotError: (step, e) => {
@@ -85,6 +71,7 @@ class InspectorPanel extends Disposable implements PanelProbe {
       },
     );
     this._register(toDisposable(() => this.feed.dispose()));
+    this._register(toDisposable(() => this.mj?.dispose()));
     this._register(host.scenes.pin(state.uri));
     this._register(panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)));
     this._register(
@@ -180,7 +167,10 @@ class InspectorPanel extends Disposable implements PanelProbe {
       if (model) {
         model.sceneUri = s.uri.toString();
         const mujoco = this.host.mujocoFor?.(s);
-        if (mujoco) model.mujoco = mujoco;
+        if (mujoco) {
+          model.mujoco = mujoco;
+          if (this.host.mujocoSession) model.solver = 'engine';
+        }
         return { message: { type: 'model', model }, showStep: large ? step : undefined };
       }
       const first = r.diagnostics.find((d) => d.severity === 'error');
@@ -201,7 +191,30 @@ class InspectorPanel extends Disposable implements PanelProbe {
     this.feed.request(step, true);
   }
 
+  /** Switch the solver of an imported model; the other one starts from the initial state (or keyframe). */
+  async setSolver(solver: PanelSolver): Promise<void> {
+    if ((solver === 'mujoco') === (this.mj !== undefined)) return;
+    this.mj?.dispose();
+    this.mj = undefined;
+    if (solver === 'engine') {
+      this.host.onSolverEngine?.(this.state);
+      this.host.scenes.resetRun(this.state);
+      this.feed.modelChanged();
+      return;
+    }
+    if (!this.host.mujocoSession) return;
+    this.host.scenes.cancelRun(this.state);
+    this.mj = this.host.mujocoSession(this);
+    await this.mj.open();
+  }
+
   onSceneEvent(e: SceneEvent): void {
+    // MuJoCo runs this panel: the engine's runs are not shown; an edit (or a new keyframe) opens MuJoCo's again
+    if (this.mj) {
+      if (e.kind === 'inspected') void this.mj.reset();
+      else if (e.kind === 'invalidated') this.post({ type: 'invalidated', reason: `${e.state.fileName} changed; re-analysing…` });
+      return;
+    }
     // A run added diagnostics (or a run event dropped them): they go now, a small message outside
     // the flow ('inspected' and 'reset' send a whole model, its diagnostics included).
     if (e.diagnosticsChanged && e.kind !== 'inspected' && e.kind !== 'reset') {
@@ -261,13 +274,16 @@ class InspectorPanel extends Disposable implements PanelProbe {
           this.feed.ack(m.seq);
           break;
         case 'requestSnapshot':
-          this.host.scenes.showStep(s, m.step);
+          if (this.mj) this.mj.shown = m.step;
+          else this.host.scenes.showStep(s, m.step);
           this.feed.request(m.step);
           break;
         case 'showStep':
-          this.host.scenes.showStep(s, m.step);
+          if (this.mj) this.mj.shown = m.step;
+          else this.host.scenes.showStep(s, m.step);
           break;
         case 'command': {
+          if (this.mj && (await mujocoCommand(this.mj, m.command))) break;
           // The button runs the registered command, on this panel's scene: the same code path,
           // defaults and prompts as the palette, the editor title bar and the CodeLens.
           const wasRunning = s.running;
@@ -279,6 +295,9 @@ class InspectorPanel extends Disposable implements PanelProbe {
         }
         case 'playSpeed':
           this.host.onPlaySpeed?.(s, m.speed);
+          break;
+        case 'solver':
+          await this.setSolver(m.solver);
           break;
         case 'reveal': {
           let range: vscode.Range | undefined;
@@ -306,43 +325,16 @@ class InspectorPanel extends Disposable implements PanelProbe {
 
 }
 
-const itemKey = (kind: 'body' | 'constraint', name: string | undefined): string => (name === undefined ? '' : `${kind}:${name}`);
-
-/** The body or constraint of a `reveal` message (indices in the file's arrays), if the scene has it. */
-function revealedItem(s: SceneState, constraintIndex: number | undefined, bodyIndex: number | undefined): SceneItem | undefined {
-  const scene = s.result?.parse.scene;
-  if (!scene) return undefined;
-  if (constraintIndex !== undefined) {
-    const c = scene.constraints.find((x) => x.index === constraintIndex);
-    return c && { kind: 'constraint', name: c.name, fileIndex: c.index };
-  }
-  const b = bodyIndex !== undefined ? scene.bodies.find((x) => x.index === bodyIndex) : undefined;
-  return b && { kind: 'body', name: b.name, fileIndex: b.index };
-}
-
-function webviewOptions(ext: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
-  return {
-    enableScripts: true,
-    localResourceRoots: [vscode.Uri.joinPath(ext, 'dist'), vscode.Uri.joinPath(ext, 'media')],
-    retainContextWhenHidden: false,
-    enableFindWidget: true,
-  };
-}
-
-function safeJson(x: unknown): string {
-  try {
-    return JSON.stringify(x)?.slice(0, 200) ?? String(x);
-  } catch {
-    return String(x);
-  }
-}
-
 export class PanelManager extends Disposable implements vscode.WebviewPanelSerializer<WebviewState> {
   private readonly panels = new Map<string, InspectorPanel>();
   /** The MuJoCo section of a model's panel (models.ts); undefined for scene files. */
   mujocoFor: ((s: SceneState) => MujocoSection | undefined) | undefined;
   /** The inspector revealed a body or a constraint (the Explorer tree selects it too). */
   onDidRevealItem: ((s: SceneState, item: SceneItem) => void) | undefined;
+  /** The MuJoCo session of a panel switched to MuJoCo (panelSolver.ts); undefined: no switch offered. */
+  mujocoSession: ((p: InspectorPanel) => MujocoPanelSession) | undefined;
+  /** A panel switched back to the engine (MuJoCo's diagnostics leave the Problems panel). */
+  onSolverEngine: ((s: SceneState) => void) | undefined;
   /** The inspector chose Play's speed for its scene (the runner applies it). */
   onPlaySpeed: ((s: SceneState, speed: PlaySpeed) => void) | undefined;
 

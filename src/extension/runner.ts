@@ -32,6 +32,11 @@ export class Runner {
     this.speeds.set(s.key, speed);
   }
 
+  /** The speed Play uses for this scene (undefined: the setting's steps per second). */
+  speedOf(s: SceneState): PlaySpeed | undefined {
+    return this.speeds.get(s.key);
+  }
+
   /** Take `n` steps synchronously (small n: Step). Returns the number taken. */
   step(s: SceneState, n = 1): number {
     this.scenes.cancelRun(s);

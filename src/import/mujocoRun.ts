@@ -214,6 +214,15 @@ export class MujocoRun {
     }
   }
 
+  /**
+   * The system the next mj_step will solve (step currentStep + 1), read at the current state: mj_forward
+   * leaves the state and its warm start as they are, so the step then taken is the same, bit for bit.
+   */
+  nextSystem(): ConstrainedSystem {
+    solverModule(this.rt).mj_forward(this.m, this.d);
+    return { ...readSystem(this.rt, this.m, this.d, this.model.compiled, this.currentStep + 1), t: Number(this.d.time) + this.timestep };
+  }
+
   /** The analysed system at step k as the snapshot every view reads, with the analysis. */
   snapshotAt(k: number): AnalysedStep {
     return analysedStep(this.systemAt(k));

@@ -7,10 +7,12 @@ import type { ModelParseResult } from './index';
 import { loadMujoco } from './mujoco';
 import { mujocoFindings } from './mujocoFindings';
 import { restPenetrationIssues } from './mujocoPenetration';
-import { MujocoRun, type MujocoRunOptions, type MujocoStepRecord } from './mujocoRun';
+import { MujocoRun, type AnalysedStep, type MujocoRunOptions, type MujocoStepRecord } from './mujocoRun';
 
 export interface MujocoSolverOutput {
   run?: MujocoRun;
+  /** The run's step 0 analysed (runDiagnostics reads it again as the run goes on). */
+  step0?: AnalysedStep;
   /** MuJoCo's system at step 0, analysed (the views' snapshot). */
   snapshot?: SystemSnapshot;
   /** The import's diagnostics, then MuJoCo's findings (blow-up, clamped solref, mass conditioning, redundancy). */
@@ -47,8 +49,23 @@ export async function solveWithMujoco(parse: ModelParseResult, steps: number, op
   }
   const run = opened;
   const step0 = run.snapshotAt(0);
-  if (step0.error) diagnostics.push({ severity: 'warning', code: Codes.singularSystem, message: `MuJoCo's system at step 0 could not be analysed: ${step0.error}`, range: root });
   if (steps > 0) run.step(steps);
+  const all = [...diagnostics, ...runDiagnostics(parse, run, step0)];
+  return { run, step0, snapshot: step0.snapshot, diagnostics: sortByPosition(all), hasErrors: all.some((d) => d.severity === 'error') };
+}
+
+/**
+ * MuJoCo's findings on a run as far as it has gone (the import's own diagnostics not included), sorted
+ * by position: a failure, the blow-up, clamped solref, mass conditioning, redundancy, equalities started
+ * violated, and how deep the contacts rest once it has stepped. `step0` is the run's analysed step 0.
+ * The panel asks again whenever its MuJoCo run pauses or stops.
+ */
+export function runDiagnostics(parse: ModelParseResult, run: MujocoRun, step0: AnalysedStep): Diagnostic[] {
+  const model = parse.model;
+  if (!model) return [];
+  const diagnostics: Diagnostic[] = [];
+  const root = parse.sourceMap.elementRange(parse.sourceMap.root);
+  if (step0.error) diagnostics.push({ severity: 'warning', code: Codes.singularSystem, message: `MuJoCo's system at step 0 could not be analysed: ${step0.error}`, range: root });
   if (run.failure) diagnostics.push({ severity: 'error', code: Codes.mujocoError, message: run.failure, range: root });
   const M0 = step0.system.mass.kind === 'M' ? denseOf(step0.system.mass.matrix) : new Float64Array(0);
   diagnostics.push(...mujocoFindings(run, model, parse.sourceMap, step0.analysis, M0));
@@ -58,8 +75,7 @@ export async function solveWithMujoco(parse: ModelParseResult, steps: number, op
     const { m, d } = run.raw();
     diagnostics.push(...restPenetrationIssues(model, m, d, run.timestep, run.currentStep).map((i) => parse.sourceMap.toDiagnostic(i)));
   }
-  sortByPosition(diagnostics);
-  return { run, snapshot: step0.snapshot, diagnostics, hasErrors: diagnostics.some((d) => d.severity === 'error') };
+  return sortByPosition(diagnostics);
 }
 
 function denseOf(m: { rows: number; cols: number; rowPtr: Int32Array; colIdx: Int32Array; values: Float64Array }): Float64Array {

@@ -57,6 +57,33 @@ describe('MuJoCo card (Chromium)', () => {
     await p.page.context().close();
   });
 
+  test('the header’s solver switch: hidden for a scene; on a model it posts the other solver and shows the one the host runs', async () => {
+    const scene = await openPanel(browser, buildFixture('redundant-rods', 5));
+    assert.equal(await scene.page.isVisible('.cl-solver-switch'), false);
+    await scene.page.context().close();
+    const p = await openPanel(browser, { ...fx, model: { ...fx.model, solver: 'engine' } }, { theme: 'dark' });
+    const page = p.page;
+    const sw = page.getByRole('radiogroup', { name: 'Solver' });
+    assert.equal(await sw.isVisible(), true);
+    const engine = sw.getByRole('radio', { name: 'Engine' }), mujoco = sw.getByRole('radio', { name: 'MuJoCo' });
+    assert.equal(await engine.getAttribute('aria-checked'), 'true');
+    assert.equal(await mujoco.getAttribute('aria-checked'), 'false');
+    // pressing the solver that runs asks for nothing
+    await engine.click();
+    await mujoco.click();
+    const m = await p.waitForPost((x) => x.type === 'solver');
+    assert.deepEqual(m, { type: 'solver', solver: 'mujoco' });
+    assert.equal(p.posted.filter((x) => x.type === 'solver').length, 1);
+    // the host answers with MuJoCo's model: the switch shows MuJoCo
+    await p.send({ type: 'model', model: { ...fx.model, solver: 'mujoco' } });
+    await page.waitForFunction(() => document.querySelector('.cl-solver-switch [data-solver="mujoco"]')?.getAttribute('aria-checked') === 'true');
+    assert.equal(await engine.getAttribute('aria-checked'), 'false');
+    await settle(page);
+    await page.locator('.cl-header').screenshot({ path: shotPath('mujoco-solver-switch-dark') });
+    assert.deepEqual(p.consoleErrors, []);
+    await page.context().close();
+  });
+
   for (const theme of ['light', 'dark'] as const) {
     test(`a model (${theme}): Compare posts the command, running disables it, the result is shown`, async () => {
       const p = await openPanel(browser, fx, { theme, height: 1600 });

@@ -87,6 +87,7 @@ test('the extension’s MuJoCo worker: a request for the gear chain answers CL70
   const text = readFileSync(path, 'utf8');
   const res = await handleMujoco({ id: 7, path, fileName: 'gear-blowup.xml', text, steps: 300 });
   assert.ok(res.ok, res.ok ? '' : res.error);
+  assert.ok(res.kind === 'run');
   assert.equal(res.id, 7);
   assert.ok(res.steps > 0 && res.steps < 300);
   const blow = res.diagnostics.find((d) => d.code === Codes.mujocoBlowUp);

@@ -1,6 +1,6 @@
 // The header: scene name and file, the simulation controls (or the report badge), the summary
 // stats of the shown step, and the timeline below them.
-import type { PlaySpeed, SystemSnapshot } from '../../src/protocol';
+import type { PanelSolver, PlaySpeed, SystemSnapshot } from '../../src/protocol';
 import { button, clear, h, icon } from '../dom';
 import { condBandDescription, condBandLegend, condBand, COND_BAND_LABEL as condBandLabel, formatNumber as fmt, formatCond, formatTime as fmtTime, plural } from '../../src/shared';
 import { panelProblems, problemCounts, shownCondition, shownTime } from '../selectors';
@@ -26,6 +26,16 @@ export function createHeader(ctx: CardContext): HTMLElement {
   const titleBlock = h('div', { class: 'cl-title-block' }, h('div', { class: 'cl-title-line' }, title, file), subtitle, missing);
   const controls = h('div', { class: 'cl-controls', role: 'toolbar', 'aria-label': 'Simulation controls' });
   let playBtn: HTMLButtonElement | undefined;
+  // an MJCF or URDF model: who takes the steps, the engine or MuJoCo (the host starts the other from the initial state)
+  const solverSwitch = h('div', { class: 'cl-solver-switch', role: 'radiogroup', 'aria-label': 'Solver' });
+  solverSwitch.hidden = true;
+  const solverBtns = SOLVERS.map((o) => {
+    const b = button(o.label, { title: o.title, onClick: () => store.getState().model?.solver !== o.solver && actions.solver(o.solver) });
+    b.dataset.solver = o.solver;
+    b.setAttribute('role', 'radio');
+    solverSwitch.append(b);
+    return b;
+  });
   if (ctx.report) {
     controls.append(h('span', { class: 'cl-badge', title: 'A static report: the recorded run can be scrubbed, nothing is re-computed.', text: 'Report · read-only' }));
   } else if (store.getState().model?.trace) {
@@ -41,7 +51,7 @@ export function createHeader(ctx: CardContext): HTMLElement {
       }
       controls.append(b);
     }
-    controls.append(speedSelect((speed) => actions.playSpeed(speed)));
+    controls.append(speedSelect((speed) => actions.playSpeed(speed)), solverSwitch);
   }
   const stats = h('div', { class: 'cl-stats', role: 'list', 'aria-label': 'System summary' });
   const header = h('header', { class: 'cl-header' }, h('div', { class: 'cl-header-top' }, titleBlock, controls), stats, createTimeline(ctx));
@@ -53,6 +63,18 @@ export function createHeader(ctx: CardContext): HTMLElement {
       title.textContent = name || '(unnamed scene)';
       file.textContent = fileName ?? '';
       document.title = `${name} — Constraint Lens`;
+    },
+  );
+
+  store.watch(
+    (s) => [s.model?.solver],
+    ([solver]) => {
+      solverSwitch.hidden = solver === undefined;
+      for (const b of solverBtns) {
+        const on = b.dataset.solver === solver;
+        b.setAttribute('aria-checked', String(on));
+        b.classList.toggle('cl-btn-primary', on);
+      }
     },
   );
 
@@ -140,6 +162,11 @@ function condSourceText(cond: NonNullable<ReturnType<typeof shownCondition>>, sn
   const reanalysed = cond.source === 'record' && snap.step === cond.step ? ` The state after step ${cond.step}, re-analysed: κ = ${formatCond(snap.cond.A, { rows, estimated: snap.condEstimated })}, Jacobi-scaled ${formatCond(snap.cond.scaled, { rows })}.` : ` Jacobi-scaled κ = ${formatCond(snap.cond.scaled, { rows })}.`;
   return `${what}.${reanalysed}`;
 }
+
+const SOLVERS: { solver: PanelSolver; label: string; title: string }[] = [
+  { solver: 'engine', label: 'Engine', title: "Step the model with Constraint Lens's engine (its formulation of the imported model), from the initial state" },
+  { solver: 'mujoco', label: 'MuJoCo', title: "Step the model with MuJoCo's own mj_step (all of MuJoCo: actuators, tendons, contacts, soft constraints), from the initial state; every card shows MuJoCo's system" },
+];
 
 /** Play's speeds: the setting's steps per second, multiples of real time (1/dt steps per second), as fast as possible. */
 const SPEEDS: { value: string; label: string; speed: PlaySpeed }[] = [

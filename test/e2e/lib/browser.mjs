@@ -2,7 +2,7 @@
 // workbench's smoke-test payload (extensionDevelopmentPath + extensionTestsPath).
 import { chromium } from 'playwright-core';
 import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { format } from 'node:util';
 import { CHROMIUM } from './setup.mjs';
 
@@ -33,10 +33,15 @@ export async function launchBrowser(p, { width = 1600, height = 1000 } = {}) {
  * Resolves to { code, output } — code 0 when every test passed, 'timeout' on timeout.
  */
 const MARK = '[cl-e2e] '; // = REPORTER_MARK in test/e2e/suite/index.ts
+// A suite test asks for a screenshot of the workbench as it is then (= SHOT_MARK in test/e2e/suite/util.ts).
+// The final screenshot comes after the extension host has stopped, when VS Code has dropped every
+// diagnostic that host set: the Problems panel and the status bar's counts read 0 there.
+const SHOT_MARK = '[cl-e2e-shot] ';
 
 export async function runSuite(ctx, server, { extensionDevelopmentPath, extensionTestsPath, folder, timeoutMs = 240_000, log = console.log, screenshot, consoleLog }) {
   const page = await ctx.newPage();
   const lines = [];
+  const shots = [];
   page.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 300)}`));
   let done;
   const exited = new Promise((r) => (done = r));
@@ -47,7 +52,11 @@ export async function runSuite(ctx, server, { extensionDevelopmentPath, extensio
     const text = format(...(args || []));
     file?.write(`[${type}] ${text}\n`);
     for (const l of text.split('\n')) {
-      if (l.startsWith(MARK)) {
+      const shot = l.startsWith(SHOT_MARK) ? l.slice(SHOT_MARK.length).trim() : undefined;
+      if (shot !== undefined && screenshot && /^[\w-]+$/.test(shot)) {
+        shots.push(page.screenshot({ path: join(dirname(screenshot), `${shot}.png`) }).catch((e) => log(`screenshot ${shot} failed: ${String(e)}`)));
+        log(`  (screenshot test-results/e2e/${shot}.png)`);
+      } else if (l.startsWith(MARK)) {
         lines.push(l.slice(MARK.length));
         log(l.slice(MARK.length));
       } else if (type === 'error' && /constraint.?lens/i.test(l) && !/^\s+at /.test(l)) {
@@ -67,6 +76,7 @@ export async function runSuite(ctx, server, { extensionDevelopmentPath, extensio
   let timer;
   const code = await Promise.race([exited, new Promise((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)))]);
   clearTimeout(timer);
+  await Promise.all(shots);
   if (screenshot) await page.screenshot({ path: screenshot }).catch(() => {});
   await page.close().catch(() => {});
   file?.end();

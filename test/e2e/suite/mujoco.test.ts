@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CommandIds } from '../../../src/extension/commandIds';
 import type { MujocoRunResult } from '../../../src/extension/mujocoRunner';
-import { activateExtension, codeOf, openScene, sleep, waitFor } from './util';
+import { activateExtension, codeOf, harnessScreenshot, openScene, sleep, waitFor, type LensApi } from './util';
 
 const MUJOCO_SOURCE = 'Constraint Lens (MuJoCo)';
 
@@ -20,8 +20,9 @@ const blowUps = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter
 
 export default function register(): void {
   suite('MuJoCo as the solver', () => {
+    let api: LensApi;
     suiteSetup(async () => {
-      await activateExtension();
+      api = await activateExtension();
     });
 
     suiteTeardown(async () => {
@@ -55,10 +56,56 @@ export default function register(): void {
       const mine = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === MUJOCO_SOURCE && codeOf(d) === 'CL301-redundant-constraint');
       await waitFor('MuJoCo’s CL301 in the Problems panel', () => mine().length > 0, 5000);
       assert.strictEqual(mine()[0].range.start.line, lineOf(doc, '<connect'));
+      await vscode.workspace.getConfiguration('constraintLens').update('import.solver', undefined, vscode.ConfigurationTarget.Workspace);
       // back on the gear chain for the suite's final screenshot: its MuJoCo inspector
       await vscode.commands.executeCommand(CommandIds.runWithMujoco, (await openScene('gear-blowup.xml')).uri, 300);
       // not an assertion: time for the inspector to draw before the suite's final screenshot
       await sleep(4000);
+    });
+
+    test('the inspector’s MuJoCo switch: Step, back to the engine, then Play to the blow-up; CL701 on the culprit’s line in Problems', async () => {
+      const { uri, doc } = await openScene('gear-blowup.xml');
+      const key = uri.toString();
+      await vscode.commands.executeCommand(CommandIds.openInspector, uri);
+      const probe = () => api.panelFor(key);
+      await waitFor('the inspector’s model', () => probe()?.postedTypes.includes('model'), 15000);
+      assert.strictEqual(probe()?.solver?.solver, 'engine');
+      const models = () => probe()?.postedTypes.filter((t) => t === 'model').length ?? 0;
+      // MuJoCo from the initial state: the panel gets MuJoCo's model, and Step takes one mj_step
+      let before = models();
+      assert.ok(await api.receiveFromWebview(key, { type: 'solver', solver: 'mujoco' }));
+      assert.strictEqual(probe()?.solver?.solver, 'mujoco');
+      await waitFor('MuJoCo’s model in the panel', () => models() > before, 5000);
+      assert.ok(await api.receiveFromWebview(key, { type: 'command', command: 'step' }));
+      assert.ok(await api.receiveFromWebview(key, { type: 'command', command: 'step' }));
+      assert.strictEqual(probe()?.solver?.steps, 2);
+      assert.strictEqual(api.currentStep(key), 0, 'the engine took no step');
+      // back to the engine: its run starts from the initial state; MuJoCo's diagnostics leave Problems
+      before = models();
+      assert.ok(await api.receiveFromWebview(key, { type: 'solver', solver: 'engine' }));
+      assert.deepStrictEqual(probe()?.solver, { solver: 'engine', steps: 0, running: false, stopped: false });
+      await waitFor('the engine’s model again', () => models() > before, 5000);
+      assert.strictEqual(vscode.languages.getDiagnostics(uri).filter((d) => d.source === MUJOCO_SOURCE).length, 0);
+      // MuJoCo again, from the start, played (in the worker) until it blows up
+      assert.ok(await api.receiveFromWebview(key, { type: 'solver', solver: 'mujoco' }));
+      assert.strictEqual(probe()?.solver?.steps, 0);
+      assert.ok(await api.receiveFromWebview(key, { type: 'command', command: 'playPause' }));
+      await waitFor('Play to stop at the blow-up', () => probe()?.solver?.stopped && !probe()?.solver?.running, 20000);
+      const steps = probe()?.solver?.steps ?? 0;
+      assert.ok(steps > 1 && steps < 1000, `stopped at ${steps}`);
+      await waitFor('CL701 in the Problems panel', () => blowUps(uri).length > 0, 5000);
+      const [d] = blowUps(uri);
+      assert.strictEqual(d.range.start.line, lineOf(doc, '<joint name="j1"'), `on the joint of the bad DOF: ${d.message}`);
+      assert.match(d.message, /step \d+/);
+      // the panel heard the run: its history, the blow-up's step and the diagnostics
+      await waitFor('the run’s history and diagnostics in the panel', () => probe()?.postedTypes.includes('historyAppend') && probe()?.postedTypes.includes('diagnostics'), 5000);
+      assert.strictEqual(probe()?.flow?.maxInFlight, 1);
+      // for the suite's final screenshot: the model, its MuJoCo-switched inspector and the Problems panel
+      await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+      await vscode.commands.executeCommand('workbench.actions.view.problems');
+      // not an assertion: time for the inspector to draw; Problems must show CL701 in the picture
+      await sleep(2000);
+      await harnessScreenshot('mujoco-switch-blowup');
     });
   });
 }

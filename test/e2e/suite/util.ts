@@ -107,3 +107,17 @@ export async function revert(doc: vscode.TextDocument): Promise<void> {
   await vscode.window.showTextDocument(doc);
   await vscode.commands.executeCommand('workbench.action.files.revert');
 }
+
+/** Prefix of a line that asks the harness for a screenshot (= SHOT_MARK in test/e2e/lib/browser.mjs). */
+const SHOT_MARK = '[cl-e2e-shot] ';
+
+/**
+ * A screenshot of the workbench now, to test-results/e2e/NAME.png (the harness takes it while the
+ * extension host still runs: the suite's final screenshot comes after it stopped, when VS Code has
+ * dropped every diagnostic it set). The harness hears the line through the workbench's log, so this
+ * waits a moment for the picture; not an assertion.
+ */
+export async function harnessScreenshot(name: string): Promise<void> {
+  console.log(`${SHOT_MARK}${name}`);
+  await sleep(2500);
+}

@@ -1,0 +1,136 @@
+// The MuJoCo worker's live sessions (one per model whose inspector is switched to MuJoCo): a MujocoRun
+// kept open between requests, so Step, Run and Play take MuJoCo's next mj_steps where the last request
+// left off instead of running from the initial state again. Each `step` request works for at most its
+// time budget and answers with the new records as the panel's history (one column per run element);
+// the analysis of a step's whole system (J, M⁻¹, A, κ, rank, redundancy) is made only for the steps
+// the panel shows (`snapshot`), read again from the run's checkpoints. Node only (files from disk).
+import { dirname } from 'node:path';
+import { Codes, type Diagnostic, type StepRecord } from '../engine';
+import { loadModel, nodeFileAccess, type ModelParseResult } from '../import';
+import { analysedStep, type AnalysedStep, type MujocoRun } from '../import/mujocoRun';
+import { runDiagnostics, solveWithMujoco } from '../import/mujocoSolver';
+import { mujocoRecord, mujocoRunInfo, type StepAnalysis } from '../mujocoPanelModel';
+import type { PanelModel } from '../protocol';
+import type { MujocoOpenRequest, MujocoSnapshotRequest, MujocoStepRequest, MujocoWorkerResponse } from './logic/mujocoWorkerProtocol';
+
+interface Session {
+  parse: ModelParseResult;
+  run: MujocoRun;
+  step0: AnalysedStep;
+  /** The import's own diagnostics (the findings on the run follow them). */
+  imported: Diagnostic[];
+  /** κ and rank of the steps analysed while stepping (every `every`-th step). */
+  analysed: Map<number, StepAnalysis>;
+  /** Time spent stepping and analysing, and the steps and analyses it covers. */
+  cost: { stepMs: number; steps: number; analysisMs: number; analyses: number };
+}
+
+/**
+ * The history's κ is analysed on a sample of the steps: the next step is analysed whenever the analyses
+ * so far have cost at most this fraction of the time spent stepping (which steps depends on the machine): the step's whole system (A of nefc × nefc, its SVD) costs tens of mj_steps on a robot,
+ * and a run to a blow-up must stay about as fast as MuJoCo alone. The steps between have ‖λ‖, violation
+ * and energy exactly, and any step's full analysis comes when the panel shows it.
+ */
+const ANALYSIS_SHARE = 0.3;
+
+/** Steps taken between two looks at the clock (a small model's mj_step takes microseconds). */
+const STEPS_PER_CLOCK = 4;
+
+export class MujocoSessions {
+  private readonly sessions = new Map<string, Session>();
+
+  /** Open `key` (closing what it held) at the initial state: the panel's model of step 0, no history. */
+  async open(m: MujocoOpenRequest): Promise<MujocoWorkerResponse> {
+    const t0 = performance.now();
+    this.close(m.key);
+    const parse = await loadModel(m.path, m.text, { files: nodeFileAccess(dirname(m.path)), ...(m.keyframe ? { keyframe: m.keyframe } : {}) });
+    const out = await solveWithMujoco(parse, 0, m.keyframe ? { keyframe: m.keyframe } : {});
+    if (!out.run || !out.snapshot || !out.step0) return { id: m.id, ok: true, kind: 'open', diagnostics: out.diagnostics, ms: performance.now() - t0 };
+    const run = out.run;
+    this.sessions.set(m.key, { parse, run, step0: out.step0, imported: parse.diagnostics.filter((d) => d.code !== Codes.notSimulated), analysed: new Map(), cost: { stepMs: 0, steps: 0, analysisMs: 0, analyses: 0 } });
+    const names = run.elements.map((e) => e.name);
+    const model: PanelModel = {
+      sceneName: parse.scene?.name ?? m.fileName,
+      fileName: m.fileName,
+      snapshot: out.snapshot,
+      history: [],
+      steps: 0,
+      plannedSteps: m.plannedSteps,
+      dt: run.timestep,
+      conditionWarning: m.conditionWarning,
+      diagnostics: out.diagnostics,
+      sceneBodies: [],
+      historyColumns: { constraints: names, rows: names },
+      mujocoRun: mujocoRunInfo(run),
+      solver: 'mujoco',
+    };
+    return { id: m.id, ok: true, kind: 'open', diagnostics: out.diagnostics, model, ms: performance.now() - t0 };
+  }
+
+  /** Take up to m.steps more steps within m.budgetMs; the records they left as the panel's history. */
+  step(m: MujocoStepRequest): MujocoWorkerResponse {
+    const t0 = performance.now();
+    const s = this.sessions.get(m.key);
+    if (!s) return { id: m.id, ok: false, error: `no MuJoCo session for ${m.key}` };
+    const run = s.run;
+    const from = run.currentStep + 1;
+    const target = Math.min(run.currentStep + m.steps, m.maxSteps);
+    while (run.currentStep < target && !run.stopped) {
+      // the next step's κ when the analyses so far have cost no more than their share of the stepping
+      if (s.cost.analysisMs <= ANALYSIS_SHARE * s.cost.stepMs) this.analyseNext(s);
+      const n = Math.min(STEPS_PER_CLOCK, target - run.currentStep);
+      const t = performance.now();
+      run.step(n);
+      s.cost.stepMs += performance.now() - t;
+      s.cost.steps += n;
+      if (performance.now() - t0 >= m.budgetMs) break;
+    }
+    const width = run.elements.length;
+    const records: StepRecord[] = [];
+    for (let k = from; k <= run.currentStep; k++) records.push(mujocoRecord(run.records[k], width, s.analysed.get(k)));
+    const stopped = run.stopped || run.currentStep >= m.maxSteps;
+    const diagnostics = m.findings || (stopped && records.length > 0) ? [...s.imported, ...runDiagnostics(s.parse, run, s.step0)] : undefined;
+    return {
+      id: m.id,
+      ok: true,
+      kind: 'step',
+      from,
+      records,
+      columns: run.elements.map((e) => e.name),
+      total: run.currentStep,
+      stopped,
+      info: mujocoRunInfo(run),
+      ...(diagnostics ? { diagnostics } : {}),
+      ms: performance.now() - t0,
+    };
+  }
+
+  /** The analysed system of a step taken (the one the step solved, as `inspect --solver mujoco` gives it). */
+  snapshot(m: MujocoSnapshotRequest): MujocoWorkerResponse {
+    const t0 = performance.now();
+    const s = this.sessions.get(m.key);
+    if (!s) return { id: m.id, ok: false, error: `no MuJoCo session for ${m.key}` };
+    const k = Math.min(m.step, s.run.currentStep);
+    const a = k === 0 ? s.step0 : s.run.snapshotAt(k);
+    return { id: m.id, ok: true, kind: 'snapshot', snapshot: a.snapshot, ms: performance.now() - t0 };
+  }
+
+  /** κ and rank of the step about to be taken (its system read by mj_forward at the current state). */
+  private analyseNext(s: Session): void {
+    const t = performance.now();
+    const a = analysedStep(s.run.nextSystem(), { wantSpectrum: false });
+    s.cost.analysisMs += performance.now() - t;
+    s.cost.analyses++;
+    const an = a.analysis;
+    s.analysed.set(s.run.currentStep + 1, an ? { cond: Number.isFinite(an.cond.A) ? an.cond.A : null, condEstimated: an.condEstimated, rank: an.rank.J } : { cond: null, condEstimated: false });
+  }
+
+  close(key: string): void {
+    this.sessions.get(key)?.run.dispose();
+    this.sessions.delete(key);
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+}
