@@ -30,6 +30,8 @@ export interface Options {
   /** Run the tall-systems bench (m distance rows on one body, inspected end to end). */
   tall: boolean;
   tallSizes: number[];
+  /** The paths users run: the CLI's simulate, the extension's Play and analysis worker (bench/paths.ts). */
+  paths: boolean;
 }
 
 export const USAGE = `usage: node dist/bench.js [options]
@@ -56,6 +58,8 @@ export const USAGE = `usage: node dist/bench.js [options]
   --tall-sizes a,b     rows of the tall-systems bench (default 1000,2000,10000; the target: 10000 in < 1 s)
   --no-tall            skip the tall-systems bench
   --tall-only          only the tall-systems bench (same as --no-chain --no-typing)
+  --no-paths           skip the paths users run (the CLI's simulate, Play, the analysis worker)
+  --paths-only         only the paths users run
   --out FILE           where to write the JSON (default bench/results/latest.json)`;
 
 /** The bench's options (node:util parseArgs through the CLI's scanArgv; values checked by the CLI's validators). */
@@ -66,6 +70,7 @@ const TABLE: Record<string, OptionSpec> = {
   'dense-budget': value, budget: value, 'no-variants': flag, 'engine-in-process': flag, 'no-chain': flag,
   'no-typing': flag, 'typing-sizes': value, 'typing-runs': value, 'pile-sizes': value, 'no-pile': flag,
   'pile-only': flag, 'tall-sizes': value, 'no-tall': flag, 'tall-only': flag, out: value,
+  'no-paths': flag, 'paths-only': flag,
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -88,6 +93,7 @@ export function parseArgs(argv: string[]): Options {
     pileSizes: [10, 100],
     tall: true,
     tallSizes: [1000, 2000, 10000],
+    paths: true,
   };
   for (const item of scanArgv(argv, TABLE)) {
     if (item.kind !== 'option') throw new UsageError(`unknown argument ${item.kind === 'unknown' ? item.raw : item.value}\n${USAGE}`);
@@ -113,6 +119,14 @@ export function parseArgs(argv: string[]): Options {
       case 'pile-only':
         o.chain = false;
         o.typing = false;
+        o.paths = false;
+        break;
+      case 'no-paths': o.paths = false; break;
+      case 'paths-only':
+        o.chain = false;
+        o.typing = false;
+        o.tall = false;
+        o.pileSizes = [];
         break;
       case 'rounds': o.rounds = positiveWholeNumber(a, v); break;
       case 'max-rounds': o.maxRounds = positiveWholeNumber(a, v); break;

@@ -31,6 +31,8 @@ const entries = [
   { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js', platform: 'node', format: 'cjs', target: 'node20', external: ['mujoco-js', '@mujoco/mujoco', '@dimforge/rapier3d-compat', 'cannon-es'] },
   // the engine's chain in a worker thread of its own during `npm run bench` (bench/engineWorker.ts)
   { entryPoints: ['bench/engineWorker.ts'], outfile: 'dist/bench-engine-worker.js', platform: 'node', format: 'cjs', target: 'node20' },
+  // one scene's run as the library and the extension's Play take it, in a fresh isolate (bench/paths.ts)
+  { entryPoints: ['bench/pathsWorker.ts'], outfile: 'dist/bench-paths-worker.js', platform: 'node', format: 'cjs', target: 'node20' },
   { entryPoints: ['test/e2e/suite/index.ts'], outfile: 'out/e2e/suite/index.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
 ];
 
