@@ -48,7 +48,7 @@ if (existsSync(`${mujoco}/mujoco.wasm`)) {
   mkdirSync('dist/mujoco/third-party', { recursive: true });
   for (const f of readdirSync('licenses/mujoco/third-party')) copyFileSync(`licenses/mujoco/third-party/${f}`, `dist/mujoco/third-party/${f}`);
 }
-// h5wasm (the HDF5 library in WebAssembly, bundled into the CLI for trace files): its notice asks to be kept intact
+// h5wasm (the HDF5 library in WebAssembly, bundled into dist/hdf5.js, which the CLI and the extension load for HDF5 traces): its notice asks to be kept intact
 if (existsSync('licenses/h5wasm/LICENSE.txt')) {
   mkdirSync('dist/licenses/h5wasm', { recursive: true });
   copyFileSync('licenses/h5wasm/LICENSE.txt', 'dist/licenses/h5wasm/LICENSE.txt');
