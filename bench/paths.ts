@@ -177,7 +177,7 @@ export function pathsTables(results: PathResult[]): string {
   }
   out.push('');
   out.push('Its phases in a fresh isolate, Play, and the analysis worker during Play (ms per step unless said):');
-  out.push(table(['scene', 'inspect', 'first steps (JIT warming)', 'warmed steps', 'CL404 explained', 'PlayLoop "max"', 'analysis worker: replica + snapshot'], ph));
+  out.push(table(['scene', 'inspect', 'first steps (JIT warming; a pile also lands)', 'warmed steps', 'CL404 explained', 'PlayLoop "max"', 'analysis worker: replica + snapshot'], ph));
   out.push('PlayLoop works 8 ms per tick of ≥ 16 ms so that the editor stays responsive: its ms/step is about twice the step.');
   out.push(`load average during the paths: ${results.map((r) => fmtLoad(r.loadAverage, os.cpus().length)).join('; ')}`);
   return out.join('\n');
