@@ -12,6 +12,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/collision-helpers.ts',
   'test/unit/collision-narrow.test.ts',
   'test/unit/collision-properties.test.ts',
+  'test/unit/collision-sweep-memo.test.ts',
   'test/unit/constraints-chain.test.ts',
   'test/unit/constraints-coupler.test.ts',
   'test/unit/constraints.test.ts',

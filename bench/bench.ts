@@ -24,6 +24,7 @@ import { runTyping, type TypingResult } from './typing';
 import { benchTall, type TallResult } from './tall';
 import { pileTables, runPileBench, type PileRun } from './pileBench';
 import { table } from './format';
+import { pathsTables, runPaths, type PathResult } from './paths';
 
 const PEER_LOADERS: { id: ContenderId; label: string; load: (o: Options) => Promise<Peer> }[] = [
   { id: 'mujoco', label: 'MuJoCo (@mujoco/mujoco)', load: (o) => loadMujocoPeer('@mujoco/mujoco', { variants: o.variants }) },
@@ -187,6 +188,14 @@ async function main(): Promise<void> {
     console.log(`load average after MuJoCo as the solver: ${fmtLoad(os.loadavg(), cores)}`);
   }
 
+  // the paths users run: the CLI's simulate and the extension's Play, beside the isolated step
+  let paths: PathResult[] = [];
+  if (opts.paths) {
+    console.log('');
+    paths = await runPaths((x) => process.stdout.write(x));
+    console.log('\n' + pathsTables(paths));
+  }
+
   const wallS = (nowMs() - wall0) / 1000;
   const json = {
     date: new Date().toISOString(),
@@ -213,6 +222,7 @@ async function main(): Promise<void> {
     typing,
     tall,
     pile,
+    paths,
   };
   fs.mkdirSync(path.dirname(opts.outFile), { recursive: true });
   fs.writeFileSync(opts.outFile, JSON.stringify(json, jsonReplacer, 2) + '\n');

@@ -32,6 +32,8 @@ export interface Options {
   tallSizes: number[];
   /** MuJoCo as the solver: the lens's and the inspector session's cost per mj_step (bench/mujocoSolver.ts). */
   mujocoSolver: boolean;
+  /** The paths users run: the CLI's simulate, the extension's Play and analysis worker (bench/paths.ts). */
+  paths: boolean;
 }
 
 export const USAGE = `usage: node dist/bench.js [options]
@@ -60,6 +62,8 @@ export const USAGE = `usage: node dist/bench.js [options]
   --tall-only          only the tall-systems bench (same as --no-chain --no-typing)
   --no-mujoco-solver   skip MuJoCo as the solver (what the lens and the inspector's MuJoCo session add to mj_step)
   --mujoco-solver-only only that (bench/mujocoSolverMain.ts, run in a process of its own)
+  --no-paths           skip the paths users run (the CLI's simulate, Play, the analysis worker)
+  --paths-only         only the paths users run
   --out FILE           where to write the JSON (default bench/results/latest.json)`;
 
 /** The bench's options (node:util parseArgs through the CLI's scanArgv; values checked by the CLI's validators). */
@@ -71,6 +75,7 @@ const TABLE: Record<string, OptionSpec> = {
   'no-typing': flag, 'typing-sizes': value, 'typing-runs': value, 'pile-sizes': value, 'no-pile': flag,
   'pile-only': flag, 'tall-sizes': value, 'no-tall': flag, 'tall-only': flag, out: value,
   'no-mujoco-solver': flag, 'mujoco-solver-only': flag,
+  'no-paths': flag, 'paths-only': flag,
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -94,6 +99,7 @@ export function parseArgs(argv: string[]): Options {
     tall: true,
     tallSizes: [1000, 2000, 10000],
     mujocoSolver: true,
+    paths: true,
   };
   for (const item of scanArgv(argv, TABLE)) {
     if (item.kind !== 'option') throw new UsageError(`unknown argument ${item.kind === 'unknown' ? item.raw : item.value}\n${USAGE}`);
@@ -121,11 +127,22 @@ export function parseArgs(argv: string[]): Options {
         o.typing = false;
         o.tall = false;
         o.pileSizes = [];
+        o.paths = false;
         break;
       case 'tall-only':
       case 'pile-only':
         o.chain = false;
         o.typing = false;
+        o.paths = false;
+        o.mujocoSolver = false;
+        break;
+      case 'no-paths': o.paths = false; break;
+      case 'paths-only':
+        o.chain = false;
+        o.typing = false;
+        o.tall = false;
+        o.pileSizes = [];
+        o.mujocoSolver = false;
         break;
       case 'rounds': o.rounds = positiveWholeNumber(a, v); break;
       case 'max-rounds': o.maxRounds = positiveWholeNumber(a, v); break;

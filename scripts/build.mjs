@@ -31,6 +31,8 @@ const entries = [
   { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js', platform: 'node', format: 'cjs', target: 'node20', external: ['mujoco-js', '@mujoco/mujoco', '@dimforge/rapier3d-compat', 'cannon-es'] },
   // the engine's chain in a worker thread of its own during `npm run bench` (bench/engineWorker.ts)
   { entryPoints: ['bench/engineWorker.ts'], outfile: 'dist/bench-engine-worker.js', platform: 'node', format: 'cjs', target: 'node20' },
+  // one scene's run as the library and the extension's Play take it, in a fresh isolate (bench/paths.ts)
+  { entryPoints: ['bench/pathsWorker.ts'], outfile: 'dist/bench-paths-worker.js', platform: 'node', format: 'cjs', target: 'node20' },
   { entryPoints: ['test/e2e/suite/index.ts'], outfile: 'out/e2e/suite/index.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
 ];
 
@@ -46,7 +48,7 @@ if (existsSync(`${mujoco}/mujoco.wasm`)) {
   mkdirSync('dist/mujoco/third-party', { recursive: true });
   for (const f of readdirSync('licenses/mujoco/third-party')) copyFileSync(`licenses/mujoco/third-party/${f}`, `dist/mujoco/third-party/${f}`);
 }
-// h5wasm (the HDF5 library in WebAssembly, bundled into the CLI for trace files): its notice asks to be kept intact
+// h5wasm (the HDF5 library in WebAssembly, bundled into dist/hdf5.js, which the CLI and the extension load for HDF5 traces): its notice asks to be kept intact
 if (existsSync('licenses/h5wasm/LICENSE.txt')) {
   mkdirSync('dist/licenses/h5wasm', { recursive: true });
   copyFileSync('licenses/h5wasm/LICENSE.txt', 'dist/licenses/h5wasm/LICENSE.txt');

@@ -2,14 +2,34 @@
 // HDF5; docs/traces.md) under the lens. The JSON follows `inspect --json` (rows, J, A or W for a
 // local problem, lambda, C, cond, rank, redundant, diagnostics) at the step asked for, plus `steps`:
 // per step κ, rank, ‖λ‖, ‖C‖ and, for Axion, κ per Newton iteration beside the κ Axion stored.
-import { readFileSync } from 'node:fs';
-import { analyseSystem, analyseTrace, snapshotOfSystem, readTrace, type Diagnostic, type TraceAnalysis, type TraceSource } from '../engine';
-import { loadHdf5Open } from '../import/hdf5';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { analyseSystem, analyseTrace, isHdf5, snapshotOfSystem, readTrace, type Diagnostic, type Hdf5Open, type TraceAnalysis, type TraceSource } from '../engine';
 import { formatCond, formatNumber, jsonCond, safeText, stringifyJson } from '../shared';
 import { printDiagnostics } from './inspect';
 import { checkWritable, IoError, print, printError } from './io';
 import { defaultTraceReportPath, writeTraceReport } from './traceReport';
 import { matrixJson } from './json';
+
+/**
+ * h5wasm's opener, loaded only for a trace: dist/hdf5.js (src/import/hdf5.ts bundled on its own by
+ * scripts/build.mjs) next to the bundled CLI, so that its 5 MB are not parsed by every command (they
+ * were ⅘ of the CLI's bundle, ≈ 0.2 s of every start); src/import/hdf5.ts when the CLI runs from
+ * source. Undefined when neither loads: the trace reader then says so.
+ */
+async function loadHdf5Open(): Promise<Hdf5Open | undefined> {
+  const bundled = join(__dirname, 'hdf5.js');
+  const file = existsSync(bundled) ? bundled : join(__dirname, '..', 'import', 'hdf5.ts');
+  try {
+    type Module = { loadHdf5Open?: () => Promise<Hdf5Open | undefined> };
+    const mod = (await import(pathToFileURL(file).href)) as Module & { default?: Module };
+    const load = mod.loadHdf5Open ?? mod.default?.loadHdf5Open;
+    return load ? await load() : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** File names taken for traces: the bytes decide the format, the name only routes the command here. */
 export const TRACE_FILE = /\.(npz|h5|hdf5|hdf)$/i;
@@ -137,7 +157,7 @@ export async function runTraceCommand(argv: string[]): Promise<number | undefine
   } catch (e) {
     throw new IoError(`cannot read ${safeText(args.file)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const openHdf5 = await loadHdf5Open();
+  const openHdf5 = isHdf5(bytes) ? await loadHdf5Open() : undefined;
   const read = readTrace(bytes, args.file, { ...(openHdf5 ? { openHdf5 } : {}), world: args.world });
   const run = read.source ? analyseTrace(read.source) : undefined;
   const diagnostics = [...read.diagnostics, ...(run?.diagnostics ?? [])];

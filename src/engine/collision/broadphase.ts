@@ -1,6 +1,7 @@
 // Broad phase: sort and sweep on world AABBs along the axis where their centres spread most, so
 // hundreds of shapes cost O(n log n + pairs) rather than O(n²). Planes (infinite AABBs) are tested
 // against each shape's AABB separately. Pairs are returned sorted, so the result is deterministic.
+// The sweep's order can be kept between steps (SweepMemo): coherent motion then costs a few swaps.
 import type { Vec3 } from '../types';
 import type { PlaneShape } from '../scene/contactSpec';
 
@@ -28,20 +29,49 @@ export function aabbNearPlane(box: Aabb, plane: PlaneShape, margin: number): boo
 const byPair = (x: [number, number], y: [number, number]): number => x[0] - y[0] || x[1] - y[1];
 
 /**
- * All pairs (i, j), i < j, of the listed boxes whose AABBs come within `margin` and that `accept`
- * allows, sorted. `ids` selects which entries of `boxes` take part.
+ * The order of the last sweep along each axis, kept between calls on one model: the next sweep
+ * starts from it and insertion-sorts, O(n + boxes that passed each other) when little moved since,
+ * instead of sorting from scratch. Only a starting point: the order sorted into is the same total
+ * order (lower bound, then index) whatever the start, so the pairs found are exactly a fresh sweep's.
  */
-export function sweepAndPrune(boxes: readonly Aabb[], ids: readonly number[], margin: number, accept: (i: number, j: number) => boolean): [number, number][] {
+export class SweepMemo {
+  /** The ids of the last sweep along each axis, in their sorted order then. */
+  readonly orders: (number[] | undefined)[] = [undefined, undefined, undefined];
+  /** Insertions that moved an entry in the last sweep (0 when nothing passed another). */
+  moves = 0;
+}
+
+/** Does `order` hold exactly the entries of `ids` (both without repeats)? */
+function sameEntries(order: readonly number[], ids: readonly number[], mark: Uint8Array): boolean {
+  if (order.length !== ids.length) return false;
+  for (const i of ids) mark[i] = 1;
+  let same = true;
+  for (const i of order) {
+    if (mark[i] !== 1) same = false;
+    mark[i] = 0;
+  }
+  if (!same) for (const i of ids) mark[i] = 0;
+  return same;
+}
+
+/**
+ * All pairs (i, j), i < j, of the listed boxes whose AABBs come within `margin` and that `accept`
+ * allows, sorted. `ids` selects which entries of `boxes` take part. `memo` (optional) carries the
+ * sweep order from one call to the next (see SweepMemo); the pairs are the same with or without it.
+ */
+export function sweepAndPrune(boxes: readonly Aabb[], ids: readonly number[], margin: number, accept: (i: number, j: number) => boolean, memo?: SweepMemo): [number, number][] {
   if (ids.length < 2) return [];
   // The axis of largest variance of the centres.
   const mean = [0, 0, 0];
   const sq = [0, 0, 0];
+  let finite = true;
   for (const i of ids) {
     for (let k = 0; k < 3; k++) {
       const c = (boxes[i].lo[k] + boxes[i].hi[k]) / 2;
       mean[k] += c;
       sq[k] += c * c;
     }
+    finite &&= Number.isFinite(boxes[i].lo[0]) && Number.isFinite(boxes[i].lo[1]) && Number.isFinite(boxes[i].lo[2]);
   }
   let axis = 0;
   let most = -Infinity;
@@ -52,7 +82,36 @@ export function sweepAndPrune(boxes: readonly Aabb[], ids: readonly number[], ma
       axis = k;
     }
   }
-  const order = [...ids].sort((x, y) => boxes[x].lo[axis] - boxes[y].lo[axis] || x - y);
+  let order: number[];
+  const before = memo?.orders[axis];
+  // a lower bound that is not finite makes the comparison inconsistent (NaN): sort from scratch then, as always
+  if (memo && finite && before && sameEntries(before, ids, new Uint8Array(boxes.length))) {
+    order = before;
+    let moves = 0;
+    for (let p = 1; p < order.length; p++) {
+      const i = order[p];
+      const lo = boxes[i].lo[axis];
+      let q = p - 1;
+      while (q >= 0) {
+        const j = order[q];
+        const d = boxes[j].lo[axis] - lo;
+        if (d < 0 || (d === 0 && j < i)) break;
+        order[q + 1] = j;
+        q--;
+      }
+      if (q !== p - 1) {
+        order[q + 1] = i;
+        moves++;
+      }
+    }
+    memo.moves = moves;
+  } else {
+    order = [...ids].sort((x, y) => boxes[x].lo[axis] - boxes[y].lo[axis] || x - y);
+    if (memo) {
+      memo.orders[axis] = finite ? order : undefined;
+      memo.moves = order.length;
+    }
+  }
   const pairs: [number, number][] = [];
   for (let p = 0; p < order.length; p++) {
     const i = order[p];

@@ -8,7 +8,7 @@
 import { IDENTITY_MAT3, isFiniteVec, mat3TMulVec, perpendicularBasis, quatToMat3 } from '../core/math';
 import type { SceneSpec } from '../scene/spec';
 import type { Mat3, Vec3 } from '../types';
-import { aabbNearPlane, aabbOverlap, planePairs, sweepAndPrune } from './broadphase';
+import { aabbNearPlane, aabbOverlap, planePairs, SweepMemo, sweepAndPrune } from './broadphase';
 import { collideShapes } from './narrow';
 import { poseShape, type Pose, type PosedShape, type RawContact } from './pose';
 import { type Contact } from './contacts';
@@ -25,6 +25,8 @@ export interface CollisionModel {
   /** The explicit pairs of `world.pairs` as shape-index pairs (lower first), with their parameters. */
   explicit: Map<number, { i: number; j: number; pair: PairSpec }>;
   bodyCount: number;
+  /** The broad phase's sweep order, kept from one detection to the next (a starting point only: broadphase.ts). */
+  sweep: SweepMemo;
 }
 
 /** The parameters of one pair of shapes: what a contact between them is made of. */
@@ -74,7 +76,7 @@ export function collisionModel(scene: SceneSpec): CollisionModel {
     if (i === undefined || j === undefined || i === j) continue;
     explicit.set(pairKey(i, j, shapes.length), { i: Math.min(i, j), j: Math.max(i, j), pair });
   }
-  const model = { shapes, joined, excluded, explicit, bodyCount: n };
+  const model = { shapes, joined, excluded, explicit, bodyCount: n, sweep: new SweepMemo() };
   cache.set(scene, model);
   return model;
 }
@@ -144,7 +146,7 @@ export function candidatePairs(model: CollisionModel, posed: readonly (PosedShap
     return e > 0 ? { lo: [p.lo[0] - e, p.lo[1] - e, p.lo[2] - e] as Vec3, hi: [p.hi[0] + e, p.hi[1] + e, p.hi[2] + e] as Vec3 } : p;
   });
   const movable = solids.filter((i) => !model.shapes[i].isStatic);
-  const pairs = [...sweepAndPrune(boxes, solids, margin, accept)];
+  const pairs = [...sweepAndPrune(boxes, solids, margin, accept, model.sweep)];
   for (const { index, plane } of planes) pairs.push(...planePairs(boxes, movable, [{ index, plane }], margin + reachOf(plane), accept));
   for (const { i, j } of model.explicit.values()) {
     const a = posed[i];
