@@ -1,6 +1,6 @@
 // Analysis of one solved step: per-constraint quantities, energy, islands, redundancy,
 // and the SystemSnapshot the CLI, panel and report show.
-import { type Assembly, minvBlocks, type World } from '../assembly/assemble';
+import { type Assembly, minvBlocks, poseOf, type World, WORLD_POSE } from '../assembly/assemble';
 import type { BodyState } from '../model/body';
 import { norm2 } from '../core/math';
 import { worldPoint } from '../core/math';
@@ -64,6 +64,8 @@ export function energyOf(world: World, states: BodyState[]): Energy {
   }
   // the joints' springs (model/forces.ts): ½·k·(q − q_ref)²
   if (world.forces) potential += world.forces.springEnergy(states);
+  // the tendons' springs (model/tendonForces.ts): ½·k·(L − s)² outside the dead band
+  if (world.tendons) potential += world.tendons.springEnergy((i) => (i < 0 ? WORLD_POSE : poseOf(states[i], true)));
   return { kinetic, potential, total: kinetic + potential };
 }
 

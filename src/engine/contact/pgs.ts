@@ -77,8 +77,8 @@ export interface PgsReport {
   uPlus: Float64Array;
 }
 
-/** The two ends of a contact or a bounded row, with their Jacobian rows (6 entries per row). */
-type RowEnds = Pick<ContactRows, 'slotA' | 'slotB' | 'JA' | 'JB'>;
+/** The two ends of a contact or a bounded row, with their Jacobian rows (6 entries per row); a tendon's row has more. */
+type RowEnds = Pick<ContactRows, 'slotA' | 'slotB' | 'JA' | 'JB'> & Pick<BoundedRow, 'more'>;
 
 /** Union–find islands over free-body slots joined by constraints, contacts or bounded rows. */
 function islandRoots(world: World, contacts: readonly RowEnds[]): Int32Array {
@@ -100,7 +100,7 @@ function islandRoots(world: World, contacts: readonly RowEnds[]): Int32Array {
     const ends = [world.endA[c], world.endB[c], ...world.endX[c]].map(slot).filter((s) => s >= 0);
     for (let e = 1; e < ends.length; e++) join(ends[0], ends[e]);
   }
-  for (const cr of contacts) join(cr.slotA, cr.slotB);
+  for (const cr of contacts) for (const s of [cr.slotB, ...(cr.more ?? []).map((e) => e.slot)]) join(cr.slotA, s);
   for (let k = 0; k < nb; k++) parent[k] = find(k);
   return parent;
 }
@@ -129,6 +129,13 @@ function contactU(cr: RowEnds, k: number, u: Float64Array): number {
   if (cr.slotA >= 0) s += dot6(cr.JA, k * 6, u, cr.slotA);
   if (cr.slotB >= 0) s += dot6(cr.JB, k * 6, u, cr.slotB);
   return s;
+}
+
+/** A bounded row's U, and u += h·M⁻¹·(row)ᵀ·dR (hdR = h·dR), over its two ends and any further ends (a tendon's). */
+const boundedU = (b: BoundedRow, u: Float64Array): number => (b.more ?? []).reduce((s, e) => s + dot6(e.J, 0, u, e.slot), contactU(b, 0, u));
+function boundedKick(b: BoundedRow, u: Float64Array, minv: Float64Array, hdR: number): void {
+  contactKick(b, 0, u, minv, hdR);
+  for (const e of b.more ?? []) kick(u, e.J, 0, e.slot, minv, hdR);
 }
 
 /** u += h·M⁻¹·(row k of the contact)ᵀ·dR, with hdR = h·dR. */
@@ -222,7 +229,7 @@ export function solveContactsPgs(
       for (let k = Jp[r]; k < Jp[r + 1]; k += 6) s += dot6(Jv, k, u, Jc[k] / 6);
       return s;
     }
-    if (r >= nr0) return contactU(bounded[r - nr0], 0, u);
+    if (r >= nr0) return boundedU(bounded[r - nr0], u);
     const c = Math.floor((r - nbr) / 3);
     return contactU(crs[c], (r - nbr) % 3, u);
   };
@@ -233,7 +240,7 @@ export function solveContactsPgs(
       for (let k = Jp[r]; k < Jp[r + 1]; k += 6) kick(u, Jv, k, Jc[k] / 6, minv, h * dR);
       return;
     }
-    if (r >= nr0) return contactKick(bounded[r - nr0], 0, u, minv, h * dR);
+    if (r >= nr0) return boundedKick(bounded[r - nr0], u, minv, h * dR);
     contactKick(crs[Math.floor((r - nbr) / 3)], (r - nbr) % 3, u, minv, h * dR);
   };
   if (warm?.bilateral) for (let r = 0; r < nbr; r++) applyRow(r, (R[r] = warm.bilateral[r] ?? 0));
@@ -271,7 +278,7 @@ export function solveContactsPgs(
       return out;
     }
     const b = bounded[r - nr0];
-    return [{ slot: b.slotA, J: b.JA, o: 0 }, { slot: b.slotB, J: b.JB, o: 0 }].filter((e) => e.slot >= 0);
+    return [{ slot: b.slotA, J: b.JA, o: 0 }, { slot: b.slotB, J: b.JB, o: 0 }, ...(b.more ?? []).map((e) => ({ slot: e.slot, J: e.J, o: 0 }))].filter((e) => e.slot >= 0);
   };
   const sigmaOf = (r: number): number => (r < nbr ? Sigma : (bounded[r - nr0].compliance ?? 0));
   // W + Σ of a set of rows, column by column: h·M⁻¹·J_jᵀ into a scratch velocity, then J_i·(it)
