@@ -149,3 +149,65 @@ test('a pendulum on a string (a limited spatial tendon between a world site and 
   const stretch = Math.max(...soft.map((q) => len(q[0], q[2]))) - 0.5;
   assert.ok(stretch > 5e-3 && stretch < 4e-2, `MuJoCo's soft string stretches ${stretch}`);
 });
+
+test('a tendon equality (L₁ − L₁⁰ = 0.5·d + 0.3·d², d = L₂ − L₂⁰) ties two arms as MuJoCo\'s nearly hard equality does', async () => {
+  const STEPS = 400;
+  const tendons = '<tendon><fixed name="ta"><joint joint="a_j" coef="1"/></fixed><fixed name="tb"><joint joint="b_j" coef="1"/></fixed></tendon>';
+  const eq = '<equality><tendon name="tie" tendon1="ta" tendon2="tb" polycoef="0 0.5 0.3 0 0" solref="0.004 1" solimp="0.99 0.999 0.001"/></equality>';
+  const xml = model(twoArms, tendons + eq);
+  const mj = await mujocoRun(xml, STEPS);
+  const { poses, sim } = await engineRun(xml, STEPS);
+  assert.deepEqual(sim.scene.tendons?.[0].equality, { name: 'tie', length0: 0, polycoef: [0, 0.5, 0.3, 0, 0], other: 'tb', otherLength0: 0 });
+  const qa = angles(poses, 0), qb = angles(poses, 1);
+  // the engine's row holds the polynomial to its velocity-level drift; MuJoCo's within its softness
+  const residual = Math.max(...qa.map((a, k) => Math.abs(a - (0.5 * qb[k] + 0.3 * qb[k] ** 2))));
+  assert.ok(residual < 3e-4, `residual ${residual}`);
+  const da = maxDiff(qa, mj.map((q) => q[0])), db = maxDiff(qb, mj.map((q) => q[1]));
+  assert.ok(da < 2e-3 && db < 2e-3, `arms ${da}, ${db} rad from MuJoCo`);
+  assert.ok(Math.abs(qb[STEPS]) > 0.5, 'the arms swing');
+});
+
+test('what is not simulated is said on the tendon: wrapping geoms, tendon armature, joints combined into one constraint', async () => {
+  const wrap = model(
+    '<site name="s0" pos="0 0 1"/><body name="ball" pos="0.3 0 1"><freejoint/><geom name="g" type="sphere" size="0.05" mass="1"/><site name="s1"/></body><geom name="post" type="cylinder" size="0.02 0.1" pos="0.15 0.1 1" contype="0" conaffinity="0"/>',
+    '<tendon><spatial name="wrapped" limited="true" range="0 0.5"><site site="s0"/><geom geom="post"/><site site="s1"/></spatial><fixed name="heavy" armature="0.1"><joint joint="h" coef="1"/></fixed></tendon>',
+  ).replace('</worldbody>', '<body name="arm" pos="0 1 1"><joint name="h" type="hinge" axis="0 1 0"/><inertial pos="0.5 0 0" mass="1" diaginertia="0.01 0.01 0.01"/></body></worldbody>');
+  const parse = await loadModel('m.xml', wrap, {});
+  assert.ok(parse.scene);
+  const note = parse.diagnostics.find((d) => d.code === 'CL606-not-simulated');
+  assert.ok(note && /spatial tendons wrapping around geoms \(`wrapped`\)/.test(note.message) && /tendon armature \(`heavy`\)/.test(note.message), note?.message);
+  assert.deepEqual(parse.scene.tendons?.map((t) => t.name), ['heavy']);
+  // the note's related location for the wrapping tendon is its own <spatial> line
+  const rel = note.related?.find((r) => r.message.startsWith('spatial tendons wrapping'));
+  assert.ok(rel && rel.range.start.line === wrap.slice(0, wrap.indexOf('<spatial')).split('\n').length - 1, JSON.stringify(rel));
+  // a fixed tendon over two hinges through one point (one universal constraint): said, with the reason
+  const combined = model(
+    '<body name="arm" pos="0 0 1"><joint name="h1" type="hinge" axis="0 1 0"/><joint name="h2" type="hinge" axis="1 0 0"/><inertial pos="0.5 0 0" mass="1" diaginertia="0.01 0.01 0.01"/></body>',
+    '<tendon><fixed name="both"><joint joint="h1" coef="1"/><joint joint="h2" coef="1"/></fixed></tendon>',
+  );
+  const c = await loadModel('m.xml', combined, {});
+  const cnote = c.diagnostics.find((d) => d.code === 'CL606-not-simulated');
+  assert.ok(cnote && /fixed tendons over joints combined into one universal constraint: its hinges have no coordinate of their own \(`both`\)/.test(cnote.message), cnote?.message);
+  assert.equal(c.scene?.tendons, undefined);
+});
+
+test('a fixed tendon\'s length is MuJoCo\'s ten_length from a keyframe (each joint on its qpos scale), and a spatial one\'s too', async () => {
+  const xml = model(
+    twoArms + '<site name="top" pos="0 0 2"/>',
+    '<tendon><fixed name="f" limited="true" range="-3 3"><joint joint="a_j" coef="0.7"/><joint joint="b_j" coef="-1.2"/></fixed><spatial name="s"><site site="top"/><site site="tip"/></spatial></tendon><keyframe><key name="k" qpos="0.4 -0.25"/></keyframe>',
+  ).replace('<inertial pos="0.3 0 0"', '<site name="tip" pos="0.3 0 0.1"/><inertial pos="0.3 0 0"');
+  const mjLen = await withMujocoXml(xml, (mj, m, d) => {
+    (d.qpos as Float64Array).set([0.4, -0.25]);
+    mj.mj_forward(m, d);
+    return Array.from(d.ten_length as Float64Array);
+  });
+  const parse = await loadModel('m.xml', xml, { keyframe: 'k' });
+  assert.ok(parse.scene);
+  parse.scene.solver.formulation = 'velocity';
+  const sim = new Simulation(parse.scene);
+  sim.step();
+  const report = sim.world.tendons?.report;
+  assert.ok(report);
+  // the first step's rows evaluated the lengths at the keyframe's state
+  assert.ok(Math.abs(report.L[0] - mjLen[0]) < 1e-12 && Math.abs(report.L[1] - mjLen[1]) < 1e-12, `${Array.from(report.L)} vs ${mjLen}`);
+});

@@ -89,7 +89,11 @@ export class TendonSet {
 
   /** Evaluate every tendon's length, rate and Jacobian at `pose`. */
   evaluate(pose: (body: number) => Pose): void {
-    for (const t of this.tendons) t.length.evaluate(pose);
+    this.tendons.forEach((t, i) => {
+      t.length.evaluate(pose);
+      this.report.L[i] = t.length.L;
+      this.report.Ld[i] = t.length.Ld;
+    });
   }
 
   /** ½·k·(L − s)² outside each spring's dead band, at `pose` (the lengths are evaluated there). */
