@@ -145,12 +145,18 @@ export function exportScene(model: ExportSource): string {
   };
   const world = worldJson(s);
   if (world) doc.world = world;
-  if (s.actuators?.length) doc.actuators = s.actuators.map(actuatorJson);
+  // tendons are import-only (the scene format has none): their actuators stay out with them, said in the header
+  const jointActuators = (s.actuators ?? []).filter((a) => a.tendon === undefined);
+  if (jointActuators.length) doc.actuators = jointActuators.map(actuatorJson);
   const from = model.path ? model.path.split(/[\\/]/).pop() : 'an imported model';
   const header = [
     `// Converted from ${from}${model.keyframe ? ` (keyframe ${JSON.stringify(model.keyframe)})` : ''} by Constraint Lens.`,
     '// Bodies sit at their centres of mass, oriented along their principal axes (see docs/import.md).',
   ];
+  if (s.tendons?.length) {
+    const pulled = (s.actuators ?? []).filter((a) => a.tendon !== undefined).map((a) => a.name);
+    header.push(`// Not written: the tendons (${s.tendons.map((t) => t.name).join(', ')})${pulled.length ? ` and the actuators pulling them (${pulled.join(', ')})` : ''}; the scene format has no tendons, the imported model simulates them.`);
+  }
   if (s.requestedIntegrator) header.push(`// The model asks for MuJoCo's ${s.requestedIntegrator} integrator; this scene runs ${integratorInfo(s).runs}.`);
   return `${header.join('\n')}\n${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -211,3 +211,16 @@ test('a fixed tendon\'s length is MuJoCo\'s ten_length from a keyframe (each joi
   // the first step's rows evaluated the lengths at the keyframe's state
   assert.ok(Math.abs(report.L[0] - mjLen[0]) < 1e-12 && Math.abs(report.L[1] - mjLen[1]) < 1e-12, `${Array.from(report.L)} vs ${mjLen}`);
 });
+
+test('Export as Scene leaves the tendons and their actuators out and says so in the header; the scene reads back without errors', async () => {
+  const { exportScene, exportErrors } = await import('../../src/import/export');
+  const xml = model(twoArms, '<tendon><fixed name="t" limited="true" range="-1 1"><joint joint="a_j" coef="1"/><joint joint="b_j" coef="-1"/></fixed></tendon><actuator><motor name="pull" tendon="t"/><motor name="turn" joint="a_j"/></actuator>');
+  const parse = await loadModel('m.xml', xml, {});
+  assert.ok(parse.scene);
+  const text = exportScene({ scene: parse.scene, path: 'm.xml' });
+  assert.match(text, /^\/\/ Not written: the tendons \(t\) and the actuators pulling them \(pull\); the scene format has no tendons/m);
+  assert.deepEqual(exportErrors(text), []);
+  const doc = JSON.parse(text.replace(/^\/\/.*$/gm, '')) as { actuators: { name: string }[]; tendons?: unknown };
+  assert.deepEqual(doc.actuators.map((a) => a.name), ['turn']);
+  assert.equal(doc.tendons, undefined);
+});
