@@ -224,3 +224,20 @@ test('Export as Scene leaves the tendons and their actuators out and says so in 
   assert.deepEqual(doc.actuators.map((a) => a.name), ['turn']);
   assert.equal(doc.tendons, undefined);
 });
+
+test('the snapshot shows the control and force of an actuator pulling a tendon (MuJoCo\'s actuator_force)', async () => {
+  const xml = model(arm('a', '0 0 1', 0.5), '<tendon><fixed name="t"><joint joint="a_j" coef="2"/></fixed></tendon><actuator><position name="servo" tendon="t" kp="10" gear="1.5" ctrlrange="-0.5 0.5"/></actuator><keyframe><key name="k" qpos="0.2" ctrl="0.9"/></keyframe>');
+  const mjForce = await withMujocoXml(xml, (mj, m, d) => {
+    (d.qpos as Float64Array).set([0.2]);
+    (d.ctrl as Float64Array).set([0.9]);
+    mj.mj_forward(m, d);
+    return (d.actuator_force as Float64Array)[0];
+  });
+  const { inspectParsed } = await import('../../src/engine');
+  const parse = await loadModel('m.xml', xml, { keyframe: 'k' });
+  assert.ok(parse.scene);
+  const snap = inspectParsed(xml, parse).snapshot;
+  assert.deepEqual(snap?.drives?.actuators, ['servo']);
+  assert.equal(snap?.drives?.ctrl[0], 0.5);
+  assert.ok(Math.abs((snap?.drives?.force[0] ?? NaN) - mjForce) < 1e-12, `${snap?.drives?.force[0]} vs MuJoCo ${mjForce}`);
+});

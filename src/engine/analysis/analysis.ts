@@ -8,6 +8,7 @@ import type { SolveOutput } from '../kkt/kkt';
 import type { BodyReport, ConstraintReport, Energy, IslandReport, RedundantRow, RowInfo, SystemSnapshot } from '../result';
 import type { Vec3 } from '../types';
 import { integratorInfo } from '../model/integrator';
+import { driveSnapshot } from '../model/tendonForces';
 
 const DOF = ['vx', 'vy', 'vz', 'ωx', 'ωy', 'ωz'];
 
@@ -169,13 +170,14 @@ export function buildSnapshot(
 ): SystemSnapshot {
   const s = world.scene.solver;
   const omitted = world.aOmitted;
+  const drives = driveSnapshot(world.forces, world.tendons, world.scene.actuators ?? []);
   return {
     step,
     t: step * s.dt,
     formulation: s.formulation,
     integrator: integratorInfo(world.scene),
     // the assembly of `states` just ran the joint forces: their report is this state's
-    ...(world.forces ? { drives: world.forces.snapshot(world.scene.actuators ?? []) } : {}),
+    ...(drives ? { drives } : {}),
     stabilization: s.stabilization,
     bodies: world.colBodies.map((i) => world.bodies[i].spec.name),
     columnLabels: columnLabels(world),

@@ -11,7 +11,7 @@
 // are rows of the velocity step only.
 import type { ActuatorSpec, ConstraintSpec, SceneSpec, TendonSpec } from '../scene/spec';
 import type { Pose } from './constraint';
-import { actuatorForce, explicitActuators } from './forces';
+import { actuatorForce, explicitActuators, type DriveReport, type JointForces } from './forces';
 import { JointCoordinate } from './jointCoordinate';
 import { TendonLength, type TendonCoordinate, type TendonPoint, type TendonTerm } from './tendon';
 
@@ -70,6 +70,8 @@ export interface TendonReport {
 
 export class TendonSet {
   readonly report: TendonReport;
+  /** Per actuator pulling a tendon: the clamped control and force of the last `apply`. */
+  readonly actuatorOut = new Map<ActuatorSpec, { ctrl: number; force: number }>();
   /** Σ|x| over the F entries the last `apply` changed. */
   absF = 0;
   constructor(readonly tendons: WorldTendon[]) {
@@ -128,6 +130,7 @@ export class TendonSet {
       d += damping;
       for (const a of t.actuators) {
         const out = actuatorForce(a, len.L, len.Ld);
+        this.actuatorOut.set(a, { ctrl: out.ctrl, force: out.force });
         tau += a.gear * out.force;
         if (t.row && !out.clamped) d -= Math.min(0, a.gear * a.gear * (a.gain[2] * out.ctrl + a.bias[2]));
       }
@@ -158,6 +161,23 @@ export function sceneHasTendonRows(scene: SceneSpec): boolean {
 
 /** The tendon's damping or an actuator's velocity term: what an implicit step takes implicitly. */
 const implicitDamping = (scene: SceneSpec, t: TendonSpec): boolean => (t.damping ?? 0) > 0 || (scene.actuators ?? []).some((a) => a.tendon === t.name && (a.gain[2] !== 0 || a.bias[2] !== 0));
+
+/**
+ * The drives of a snapshot: the joints' (model/forces.ts) with the controls and forces of the actuators
+ * that pull tendons filled in from the tendons' last `apply`; undefined when there are neither.
+ */
+export function driveSnapshot(forces: JointForces | undefined, tendons: TendonSet | undefined, actuators: readonly ActuatorSpec[]): DriveReport | undefined {
+  if (!forces && !tendons?.actuatorOut.size) return undefined;
+  const out = forces?.snapshot(actuators) ?? { joints: [], q: [], qd: [], tau: [], actuators: actuators.map((a) => a.name), ctrl: actuators.map(() => 0), force: actuators.map(() => 0) };
+  actuators.forEach((a, k) => {
+    const o = tendons?.actuatorOut.get(a);
+    if (o) {
+      out.ctrl[k] = o.ctrl;
+      out.force[k] = o.force;
+    }
+  });
+  return out;
+}
 
 /** What a world's tendons are built from: its constraints' specs and ends, the bodies' initial poses. */
 export interface TendonWorld {
