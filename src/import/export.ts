@@ -1,7 +1,7 @@
 // "Export as Scene": the converted model as a *.scene.json the user can edit (docs/scene-format.md).
 // Numbers are written with JSON's shortest round-trip form, so the scene parser reads back exactly
 // the converted values. Shapes are written in the contact format (`shapes` per body, `world.shapes`).
-import { type ActuatorSpec, type ConstraintSpec, type Diagnostic, integratorInfo, parseScene, type ShapeSpec } from '../engine';
+import { type ActuatorSpec, type ConstraintSpec, type Diagnostic, integratorInfo, parseScene, type ShapeSpec, type TendonSpec } from '../engine';
 import type { ImportedBody, ImportedScene } from './types';
 
 interface ExportSource {
@@ -91,10 +91,15 @@ function constraintJson(c: ConstraintSpec): Record<string, unknown> {
   return o;
 }
 
+function tendonJson(t: TendonSpec): Record<string, unknown> {
+  const { index: _index, ...rest } = t;
+  return JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
+}
+
 function actuatorJson(a: ActuatorSpec): Record<string, unknown> {
   return {
     name: a.name,
-    joint: a.joint,
+    ...(a.tendon !== undefined ? { tendon: a.tendon } : { joint: a.joint }),
     gear: a.gear,
     gain: vec(a.gain),
     bias: vec(a.bias),
@@ -145,18 +150,13 @@ export function exportScene(model: ExportSource): string {
   };
   const world = worldJson(s);
   if (world) doc.world = world;
-  // tendons are import-only (the scene format has none): their actuators stay out with them, said in the header
-  const jointActuators = (s.actuators ?? []).filter((a) => a.tendon === undefined);
-  if (jointActuators.length) doc.actuators = jointActuators.map(actuatorJson);
+  if (s.actuators?.length) doc.actuators = s.actuators.map(actuatorJson);
+  if (s.tendons?.length) doc.tendons = s.tendons.map(tendonJson);
   const from = model.path ? model.path.split(/[\\/]/).pop() : 'an imported model';
   const header = [
     `// Converted from ${from}${model.keyframe ? ` (keyframe ${JSON.stringify(model.keyframe)})` : ''} by Constraint Lens.`,
     '// Bodies sit at their centres of mass, oriented along their principal axes (see docs/import.md).',
   ];
-  if (s.tendons?.length) {
-    const pulled = (s.actuators ?? []).filter((a) => a.tendon !== undefined).map((a) => a.name);
-    header.push(`// Not written: the tendons (${s.tendons.map((t) => t.name).join(', ')})${pulled.length ? ` and the actuators pulling them (${pulled.join(', ')})` : ''}; the scene format has no tendons, the imported model simulates them.`);
-  }
   if (s.requestedIntegrator) header.push(`// The model asks for MuJoCo's ${s.requestedIntegrator} integrator; this scene runs ${integratorInfo(s).runs}.`);
   return `${header.join('\n')}\n${JSON.stringify(doc, null, 2)}\n`;
 }

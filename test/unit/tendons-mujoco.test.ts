@@ -212,17 +212,31 @@ test('a fixed tendon\'s length is MuJoCo\'s ten_length from a keyframe (each joi
   assert.ok(Math.abs(report.L[0] - mjLen[0]) < 1e-12 && Math.abs(report.L[1] - mjLen[1]) < 1e-12, `${Array.from(report.L)} vs ${mjLen}`);
 });
 
-test('Export as Scene leaves the tendons and their actuators out and says so in the header; the scene reads back without errors', async () => {
+test('Export as Scene writes the tendons and the actuators pulling them; the scene reads them back and runs the same steps', async () => {
   const { exportScene, exportErrors } = await import('../../src/import/export');
-  const xml = model(twoArms, '<tendon><fixed name="t" limited="true" range="-1 1"><joint joint="a_j" coef="1"/><joint joint="b_j" coef="-1"/></fixed></tendon><actuator><motor name="pull" tendon="t"/><motor name="turn" joint="a_j"/></actuator>');
+  const { parseScene } = await import('../../src/engine');
+  const xml = model(
+    twoArms,
+    '<tendon><fixed name="t" limited="true" range="-1 0.2" damping="2" stiffness="3"><joint joint="a_j" coef="1"/><joint joint="b_j" coef="-1"/></fixed><fixed name="u"><joint joint="b_j" coef="1"/></fixed></tendon><equality><tendon tendon1="u" polycoef="0.1"/></equality><actuator><motor name="pull" tendon="t" ctrlrange="-1 1"/><motor name="turn" joint="a_j"/></actuator>',
+    'integrator="implicitfast"',
+  );
   const parse = await loadModel('m.xml', xml, {});
   assert.ok(parse.scene);
+  parse.scene.solver.formulation = 'velocity';
   const text = exportScene({ scene: parse.scene, path: 'm.xml' });
-  assert.match(text, /^\/\/ Not written: the tendons \(t\) and the actuators pulling them \(pull\); the scene format has no tendons/m);
   assert.deepEqual(exportErrors(text), []);
-  const doc = JSON.parse(text.replace(/^\/\/.*$/gm, '')) as { actuators: { name: string }[]; tendons?: unknown };
-  assert.deepEqual(doc.actuators.map((a) => a.name), ['turn']);
-  assert.equal(doc.tendons, undefined);
+  const back = parseScene(text);
+  assert.deepEqual(back.diagnostics, []);
+  assert.deepEqual(back.scene?.tendons, parse.scene.tendons);
+  assert.deepEqual(back.scene?.actuators, parse.scene.actuators);
+  const a = new Simulation(parse.scene), b = new Simulation(back.scene!);
+  for (let k = 0; k < 200; k++) {
+    a.step();
+    b.step();
+  }
+  assert.deepEqual(b.records[b.records.length - 1].poses, a.records[a.records.length - 1].poses);
+  // the equality (L_u = L_u⁰ + 0.1, a jump from the start) pulled arm b by 0.1 rad
+  assert.ok(Math.abs(angles([Array.from(a.records[a.records.length - 1].poses)], 1)[0] - 0.1) < 1e-3);
 });
 
 test('the snapshot shows the control and force of an actuator pulling a tendon (MuJoCo\'s actuator_force)', async () => {

@@ -137,10 +137,10 @@ export function tendonRows(input: TendonRowInput): BoundedRow[] {
     const eq = s.equality;
     if (eq && (eq.other === undefined || t.other !== undefined)) {
       q[k] = L;
-      let C = L - eq.length0;
+      let C = L - (eq.length0 ?? t.length0);
       let slope = 0;
       if (t.other !== undefined) {
-        const dif = set.tendons[t.other].length.L - (eq.otherLength0 ?? 0);
+        const dif = set.tendons[t.other].length.L - (eq.otherLength0 ?? set.tendons[t.other].length0);
         let p = 0, dp = 0;
         for (let n = eq.polycoef.length - 1; n >= 0; n--) {
           dp = dp * dif + p;

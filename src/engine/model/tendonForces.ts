@@ -58,6 +58,8 @@ export interface WorldTendon {
   other?: number;
   /** Damping is a compliant row of the velocity step (contact/tendonRows.ts). */
   row: boolean;
+  /** L in the initial state: the default of the spring's length and of the equality's reference lengths. */
+  length0: number;
 }
 
 export interface TendonReport {
@@ -102,8 +104,8 @@ export class TendonSet {
   springEnergy(pose: (body: number) => Pose): number {
     let e = 0;
     for (const t of this.tendons) {
-      const k = t.spec.stiffness ?? 0, s = t.spec.springLength;
-      if (!(k > 0) || !s) continue;
+      const k = t.spec.stiffness ?? 0, s = t.spec.springLength ?? [t.length0, t.length0];
+      if (!(k > 0)) continue;
       t.length.evaluate(pose);
       const L = t.length.L;
       const x = L > s[1] ? L - s[1] : L < s[0] ? L - s[0] : 0;
@@ -121,9 +123,10 @@ export class TendonSet {
       const s = t.spec;
       let tau = 0, d = 0;
       const k = s.stiffness ?? 0;
-      if (k > 0 && s.springLength) {
-        if (len.L > s.springLength[1]) tau -= k * (len.L - s.springLength[1]);
-        else if (len.L < s.springLength[0]) tau -= k * (len.L - s.springLength[0]);
+      if (k > 0) {
+        const [s0, s1] = s.springLength ?? [t.length0, t.length0];
+        if (len.L > s1) tau -= k * (len.L - s1);
+        else if (len.L < s0) tau -= k * (len.L - s0);
       }
       const damping = s.damping ?? 0;
       tau -= damping * len.Ld;
@@ -219,7 +222,11 @@ export function buildTendons(w: TendonWorld): TendonSet | undefined {
     }
     if (!ok) continue;
     const actuators = (w.scene.actuators ?? []).filter((a) => a.tendon === spec.name);
-    out.push({ spec, length: new TendonLength(terms, points), actuators, row: implicit && implicitDamping(w.scene, spec) });
+    const length = new TendonLength(terms, points);
+    length.evaluate(w.pose0);
+    const length0 = length.L;
+    length.restart();
+    out.push({ spec, length, actuators, row: implicit && implicitDamping(w.scene, spec), length0 });
   }
   const index = new Map(out.map((t, i) => [t.spec.name, i]));
   for (const t of out) {

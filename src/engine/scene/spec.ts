@@ -191,7 +191,7 @@ export interface TendonSpec {
   /** [lower, upper] on L (m, or the joints' units), a unilateral row per bound; `limitMargin` as a joint's. */
   limits?: [number, number];
   limitMargin?: number;
-  /** Spring −stiffness·(L − springLength) outside the dead band [springLength[0], springLength[1]]. */
+  /** Spring −stiffness·(L − springLength) outside the dead band [springLength[0], springLength[1]] (default: L in the initial state). */
   stiffness?: number;
   springLength?: [number, number];
   /** −damping·L̇ (implicit in the velocity formulation, a compliant row; explicit elsewhere). */
@@ -200,9 +200,10 @@ export interface TendonSpec {
   frictionLoss?: number;
   /**
    * MuJoCo's `<equality tendon>`: L − length0 = Σ_k polycoef[k]·(L₂ − otherLength0)^k with L₂ the
-   * tendon `other` (absent: the polynomial's constant only), a bilateral row on the lengths.
+   * tendon `other` (absent: the polynomial's constant only), a bilateral row on the lengths; length0
+   * and otherLength0 default to the lengths in the initial state.
    */
-  equality?: { name: string; length0: number; polycoef: number[]; other?: string; otherLength0?: number };
+  equality?: { name: string; length0?: number; polycoef: number[]; other?: string; otherLength0?: number };
 }
 
 export interface WorldSpec {
