@@ -55,6 +55,10 @@ test('tendons: unknown joints, bodies and tendons are CL216 on the name; both or
   }
   const both = parseScene(scene('[ { "name": "f", "joints": [ { "joint": "knee" } ] } ]', '[ { "joint": "knee", "tendon": "f" } ]'));
   assert.ok(both.diagnostics.some((d) => d.code === Codes.invalidValue && /both a `joint` and a `tendon`/.test(d.message)));
+  // in another formulation the rows are not solved: CL210 on the first of them
+  const acc = parseScene(scene('[ { "name": "f", "joints": [ { "joint": "knee" } ], "frictionLoss": 1, "equality": { "polycoef": [0] } } ]').replace('"velocity"', '"acceleration"'));
+  assert.deepEqual(acc.diagnostics.map((d) => [d.code, d.severity]), [[Codes.jointRowsNotSolved, 'warning']]);
+  assert.match(acc.diagnostics[0].message, /`frictionLoss`, `equality` are rows only the velocity formulation solves/);
   const bad = parseScene(scene('[ { "name": "f", "joints": [ { "joint": "knee" } ], "limits": [1, -1], "damping": -1 } ]'));
   assert.deepEqual(bad.diagnostics.map((d) => d.code).sort(), [Codes.invalidValue, Codes.invalidValue].sort());
 });

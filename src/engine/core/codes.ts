@@ -132,7 +132,7 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.emptyLock]: 'A lock constraint with no axis locked has no rows.',
   [Codes.constraintIgnored]: 'The constraint is left out of the analysis because a body it connects has errors of its own (reported on the body). Fix the body; the constraint comes back.',
   [Codes.couplerJoint]: 'A coupler names a constraint that is not a valid hinge or slider (or the same joint twice). Name the hinge or slider constraints whose coordinates it couples.',
-  [Codes.jointRowsNotSolved]: 'Joint limits or friction loss the run does not simulate: only the velocity formulation solves these inequality rows (projected Gauss–Seidel), and a hinge\'s limits must stay within (−π, π) of the initial state, where its angle wraps. Set solver.formulation to "velocity"; keep hinge limits within (−π, π).',
+  [Codes.jointRowsNotSolved]: 'Joint limits or friction loss (or a tendon\'s limits, friction loss or equality) the run does not simulate: only the velocity formulation solves these rows (projected Gauss–Seidel), and a hinge\'s limits must stay within (−π, π) of the initial state, where its angle wraps. Set solver.formulation to "velocity"; keep hinge limits within (−π, π).',
   [Codes.tendonReference]: 'A tendon names a joint that is not a valid hinge or slider, a body that does not exist, or another tendon that does not exist (an equality\'s `other`, an actuator\'s `tendon`). The tendon (or actuator) is left out.',
   [Codes.actuatorJoint]: 'An actuator names a constraint that is not a valid hinge or slider. Name the hinge or slider constraint whose coordinate it drives.',
   [Codes.degenerateChain]:

@@ -176,7 +176,7 @@ function readScene(r: FieldReader, root: Node, lim: Limits): SceneSpec {
   readWorldRules(r, worldNode === undefined || typeof worldNode === 'symbol' ? undefined : worldNode, bodies, world);
   readContactSettings(r, top, solver, bodies, world);
   reportUnsolvedJointRows(r, top.node, solver, constraints);
-  const tendons = readTendons(r, top, constraints, bodies);
+  const tendons = readTendons(r, top, constraints, bodies, solver);
   const actuators = readActuators(r, top, constraints, tendons ?? []);
 
   return {

@@ -7,10 +7,10 @@ import type { Node } from 'jsonc-parser';
 import { Codes } from '../core/codes';
 import { TENDON_EQUALITY_FIELDS, TENDON_FIELDS, TENDON_JOINT_FIELDS, TENDON_POINT_FIELDS } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
-import type { BodySpec, ConstraintSpec, JsonPath, TendonSpec } from './spec';
+import type { BodySpec, ConstraintSpec, JsonPath, SolverSettings, TendonSpec } from './spec';
 
 /** Read `tendons`; undefined when absent. */
-export function readTendons(r: FieldReader, top: FieldObject, constraints: readonly ConstraintSpec[], bodies: readonly BodySpec[]): TendonSpec[] | undefined {
+export function readTendons(r: FieldReader, top: FieldObject, constraints: readonly ConstraintSpec[], bodies: readonly BodySpec[], solver: SolverSettings): TendonSpec[] | undefined {
   const node = r.valueOf(top, 'tendons');
   if (node === undefined || node === BAD) return undefined;
   if (node.type !== 'array') {
@@ -30,12 +30,19 @@ export function readTendons(r: FieldReader, top: FieldObject, constraints: reado
       continue;
     }
     out.push({ ...t.spec, index: out.length });
+    // limits, friction loss and the equality are rows of the velocity step only: said on the field (CL210)
+    const rows = (['limits', 'frictionLoss', 'equality'] as const).filter((k) => t.spec[k] !== undefined);
+    if (solver.formulation !== 'velocity' && rows.length) {
+      const at = r.valueOf(t.object, rows[0]);
+      if (at && at !== BAD) r.report('warning', Codes.jointRowsNotSolved, `Tendon ${quote(t.spec.name)}: its ${rows.map((k) => `\`${k}\``).join(', ')} are rows only the velocity formulation solves; the ${solver.formulation} formulation runs without them. Set solver.formulation to "velocity".`, at, { ...t.data, path: [...t.path, rows[0]] });
+    }
   }
   return out;
 }
 
 interface ReadTendon {
   spec: TendonSpec;
+  object: FieldObject;
   other?: { value: string; node: Node };
   data: Data;
   path: JsonPath;
@@ -142,5 +149,5 @@ function readTendon(r: FieldReader, node: Node, i: number, joints: ReadonlySet<s
     }
   }
   if (r.errorCount !== errors) return undefined;
-  return { spec, ...(other ? { other } : {}), data, path };
+  return { spec, object: o, ...(other ? { other } : {}), data, path };
 }
