@@ -62,3 +62,10 @@ test('tendons: unknown joints, bodies and tendons are CL216 on the name; both or
   const bad = parseScene(scene('[ { "name": "f", "joints": [ { "joint": "knee" } ], "limits": [1, -1], "damping": -1 } ]'));
   assert.deepEqual(bad.diagnostics.map((d) => d.code).sort(), [Codes.invalidValue, Codes.invalidValue].sort());
 });
+
+test('tendons in quaternion coordinates: CL117 says they are not simulated', async () => {
+  const { inspectScene } = await import('../../src/engine');
+  const text = scene('[ { "name": "f", "path": [ { "body": "world" }, { "body": "ball" } ], "stiffness": 1 } ]').replace('"formulation": "velocity"', '"coordinates": "quaternion"');
+  const r = inspectScene(text);
+  assert.ok(r.diagnostics.some((d) => d.code === Codes.quaternionCoordinates && /tendons are not simulated/.test(d.message)), JSON.stringify(r.diagnostics.map((d) => d.message)));
+});

@@ -122,7 +122,7 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.planeOnBody]: 'Planes are infinite and can only be world shapes: move the plane to the top-level `"world": { "shapes": [...] }`.',
   [Codes.unknownShapeType]: 'A shape `type` that is not `sphere`, `box`, `capsule` (or `plane`, in the world).',
   [Codes.contactsUnsupported]: 'The acceleration formulation does not solve contacts: the shapes are ignored. Use the `velocity` or `nonlinear` formulation.',
-  [Codes.quaternionCoordinates]: 'In quaternion coordinates (`solver.coordinates: "quaternion"`, msd-sim\'s Lagrange framework) the engine models what msd-sim models: a unit-quaternion row per free body and distance constraints between centres (or a centre and a world point). Other constraints, offset anchors, contacts, drives and the velocity or nonlinear formulation are left out of the run. Use `"twist"` coordinates for them.',
+  [Codes.quaternionCoordinates]: 'In quaternion coordinates (`solver.coordinates: "quaternion"`, msd-sim\'s Lagrange framework) the engine models what msd-sim models: a unit-quaternion row per free body and distance constraints between centres (or a centre and a world point). Other constraints, offset anchors, contacts, drives, tendons and the velocity or nonlinear formulation are left out of the run. Use `"twist"` coordinates for them.',
   [Codes.unknownBody]: 'A constraint names a body that does not exist. Use a body name from `bodies` or `world`.',
   [Codes.sameBody]: 'A constraint connects a body to itself; it constrains nothing.',
   [Codes.bothFixed]: 'Both ends of the constraint are fixed (the world or `fixed: true` bodies); its rows are empty.',
