@@ -19,10 +19,11 @@ const contactJson = (c: ContactReport) => ({
 });
 export const newtonJson = (n: NewtonStepReport) => ({ iterations: n.iterations, converged: n.converged, residuals: n.residuals, blocks: n.blocks });
 export const pgsJson = (p: PgsStepReport) => ({ iterations: p.iterations, residual: p.residual });
-/** A joint-limit or friction-loss row as `inspect --json` and `simulate --json` write it. */
+/** A joint-limit or friction-loss row (a joint's or a tendon's: `tendon` names it) as `inspect --json` and `simulate --json` write it. */
 export const jointRowJson = (r: JointRowReport) => ({
   name: r.name,
   kind: r.kind,
+  ...(r.tendon && { tendon: r.constraint }),
   ...(r.side && { side: r.side, gap: r.gap }),
   q: r.q,
   bound: r.bound,

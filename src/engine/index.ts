@@ -26,6 +26,7 @@ export type {
   SolverSettings,
   SourceMap,
   Stabilization,
+  TendonSpec,
 } from './scene/spec';
 
 // The pipeline (inspect step 0, run N steps) and the stepping simulation with its history.

@@ -112,8 +112,10 @@ export interface ContactStepFields {
 export interface JointRowReport {
   /** `knee.limit` or `knee.frictionloss`. */
   name: string;
-  /** The hinge or slider constraint. */
+  /** The hinge or slider constraint, or the tendon (`tendon`). */
   constraint: string;
+  /** The row is on a tendon's length (`constraint` names the tendon; q is its length). */
+  tendon?: boolean;
   kind: 'limit' | 'frictionloss';
   side?: 'lower' | 'upper';
   /** The joint coordinate at the start of the step (rad or m, 0 in the initial state). */

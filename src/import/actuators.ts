@@ -71,16 +71,22 @@ function convertActuators(ctx: ConvertContext): void {
   m.drives.actuators.forEach((a, i) => {
     const label = `\`${a.name || `actuator${i}`}\``;
     const el = elements[i] ?? section;
-    if (a.trntype !== 'joint') return notSimulated(ctx, `actuators with a ${a.trntype} transmission`, label, el);
+    const tendon = a.trntype === 'tendon' ? ctx.tendonScene?.[a.target] : undefined;
+    if (a.trntype === 'tendon' && !tendon) return notSimulated(ctx, 'actuators on tendons that are not simulated', label, el);
+    if (a.trntype !== 'joint' && a.trntype !== 'tendon') return notSimulated(ctx, `actuators with a ${a.trntype} transmission`, label, el);
     if (a.dyntype !== 'none') return notSimulated(ctx, `actuator activation dynamics (dyntype ${a.dyntype})`, label, el);
     if (a.gaintype !== 'fixed' && a.gaintype !== 'affine') return notSimulated(ctx, `actuator gain type ${a.gaintype}`, label, el);
     if (a.biastype !== 'none' && a.biastype !== 'affine') return notSimulated(ctx, `actuator bias type ${a.biastype}`, label, el);
-    const jc = ctx.jointConstraint[a.target];
-    const spec = jc && ctx.scene.constraints.find((c) => c.name === jc.constraint);
-    if (!jc || !spec) return notSimulated(ctx, 'actuators on joints that are not a lone hinge or slide', label, el);
-    // the actuator's length is measured on MuJoCo's joint coordinate: the joint needs its coordinate
-    const j = m.joints[a.target];
-    spec.drive ??= { coordinate: st.qpos[j.qposadr] ?? 0, damping: 0, stiffness: 0, springRef: m.drives.springRef[a.target] ?? 0, armature: 0 };
+    let joint = '';
+    if (!tendon) {
+      const jc = ctx.jointConstraint[a.target];
+      const spec = jc && ctx.scene.constraints.find((c) => c.name === jc.constraint);
+      if (!jc || !spec) return notSimulated(ctx, 'actuators on joints that are not a lone hinge or slide', label, el);
+      // the actuator's length is measured on MuJoCo's joint coordinate: the joint needs its coordinate
+      const j = m.joints[a.target];
+      spec.drive ??= { coordinate: st.qpos[j.qposadr] ?? 0, damping: 0, stiffness: 0, springRef: m.drives.springRef[a.target] ?? 0, armature: 0 };
+      joint = jc.constraint;
+    }
     let name = a.name || `actuator${i}`;
     for (let k = 2; used.has(name); k++) name = `${a.name || `actuator${i}`}#${k}`;
     used.add(name);
@@ -88,7 +94,8 @@ function convertActuators(ctx: ConvertContext): void {
     out.push({
       index: out.length,
       name,
-      joint: jc.constraint,
+      joint,
+      ...(tendon ? { tendon } : {}),
       gear: a.gear[0],
       gain: a.gaintype === 'fixed' ? [g[0], 0, 0] : [g[0], g[1], g[2]],
       bias: a.biastype === 'none' ? [0, 0, 0] : [b[0], b[1], b[2]],

@@ -1,6 +1,7 @@
 // The plain copies of MuJoCo's compiled model that the importer reads (mujoco.ts fills them). Quaternions
 // are [x, y, z, w] (MuJoCo: w first).
 import type { CompiledDrives } from './mjDrives';
+import type { CompiledTendon } from './mjTendons';
 
 export type Vec3 = [number, number, number];
 export type Quat = [number, number, number, number];
@@ -119,6 +120,8 @@ export interface CompiledModel {
   counts: { tendons: number; actuators: number; sensors: number; flexes: number; pairs: number; excludes: number; skins: number };
   /** Actuators, spring references, keyframe controls and the integrator (mjDrives.ts). */
   drives: CompiledDrives;
+  /** Tendons (mjTendons.ts). */
+  tendons: CompiledTendon[];
 }
 
 /** A model array; some byte arrays (mjtByte) are not readable in this build of the bindings: undefined then. */

@@ -12,6 +12,7 @@ import { contactsSetting, convertGeoms } from './geoms';
 import { WORLD_FRAME, dirToLocal, frame, norm, qmul, qnormalize, toLocal, type Frame } from './geometry';
 import { classifyChain, type ChainJoint } from './joints';
 import { convertJointLimits } from './limits';
+import { convertTendons } from './tendons';
 import type { ElementMap } from './map';
 import type { CompiledModel, MujocoState, Vec3 } from './mujoco';
 import { addConstraint, bodyName, notSimulated, uniqueName, type ConvertContext, type ImportedScene, type Issue } from './types';
@@ -136,6 +137,7 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
   convertGeoms(ctx);
   contactsSetting(ctx);
   notSimulatedParts(ctx);
+  convertTendons(ctx);
   convertDrives(ctx);
   convertJointLimits(ctx);
   if (ctx.notSimulated.size) {
@@ -257,14 +259,13 @@ function convertJoints(ctx: ConvertContext): void {
   }
 }
 
-/** Tendons, actuators, sensors and passive joint properties (limits and friction loss: limits.ts). */
+/** Sensors, flexes and skins (tendons: tendons.ts; limits and friction loss: limits.ts; drives: actuators.ts). */
 function notSimulatedParts(ctx: ConvertContext): void {
   const { m, map } = ctx;
   const c = m.counts;
   const count = (n: number, what: string) => {
     if (n > 0) notSimulated(ctx, what, String(n), firstElement(map.root, what));
   };
-  count(c.tendons, 'tendons');
   count(c.sensors, 'sensors');
   count(c.flexes, 'flexes');
   count(c.skins, 'skins');

@@ -28,6 +28,10 @@ export function convertEqualities(ctx: ConvertContext): void {
         return pointEquality(ctx, e, i, name);
       case 'joint':
         return jointEquality(ctx, e, i, name);
+      case 'tendon':
+        // on the tendons' lengths: tendons.ts, once the tendons are converted
+        (ctx.tendonEqualities ??= []).push(i);
+        return;
       default:
         return notSimulated(ctx, `${e.type} equalities`, label, el);
     }

@@ -1,7 +1,7 @@
 // "Export as Scene": the converted model as a *.scene.json the user can edit (docs/scene-format.md).
 // Numbers are written with JSON's shortest round-trip form, so the scene parser reads back exactly
 // the converted values. Shapes are written in the contact format (`shapes` per body, `world.shapes`).
-import { type ActuatorSpec, type ConstraintSpec, type Diagnostic, integratorInfo, parseScene, type ShapeSpec } from '../engine';
+import { type ActuatorSpec, type ConstraintSpec, type Diagnostic, integratorInfo, parseScene, type ShapeSpec, type TendonSpec } from '../engine';
 import type { ImportedBody, ImportedScene } from './types';
 
 interface ExportSource {
@@ -92,10 +92,15 @@ function constraintJson(c: ConstraintSpec): Record<string, unknown> {
   return o;
 }
 
+function tendonJson(t: TendonSpec): Record<string, unknown> {
+  const { index: _index, ...rest } = t;
+  return JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
+}
+
 function actuatorJson(a: ActuatorSpec): Record<string, unknown> {
   return {
     name: a.name,
-    joint: a.joint,
+    ...(a.tendon !== undefined ? { tendon: a.tendon } : { joint: a.joint }),
     gear: a.gear,
     gain: vec(a.gain),
     bias: vec(a.bias),
@@ -148,6 +153,7 @@ export function exportScene(model: ExportSource): string {
   const world = worldJson(s);
   if (world) doc.world = world;
   if (s.actuators?.length) doc.actuators = s.actuators.map(actuatorJson);
+  if (s.tendons?.length) doc.tendons = s.tendons.map(tendonJson);
   const from = model.path ? model.path.split(/[\\/]/).pop() : 'an imported model';
   const header = [
     `// Converted from ${from}${model.keyframe ? ` (keyframe ${JSON.stringify(model.keyframe)})` : ''} by Constraint Lens.`,

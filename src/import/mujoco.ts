@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { probeLimited } from './limited';
 import { snapshotDrives } from './mjDrives';
+import { snapshotTendons } from './mjTendons';
 
 /** The parts of the bindings the importer uses (typed here: the package's .d.ts needs ESM resolution). */
 export type Num = ArrayLike<number>;
@@ -37,6 +38,7 @@ export interface MujocoModule {
   mjtGeom: Enum;
   mjtEq: Enum;
   mjtTrn: Enum;
+  mjtWrap: Enum;
   mjtDyn: Enum;
   mjtGain: Enum;
   mjtBias: Enum;
@@ -333,6 +335,7 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
       { arr: (f) => arr(m, f), name: (f, i) => nameAt(all, nameAdr(f)[i]), trn: enumNames(rt.mj.mjtTrn, 'mjTRN_'), dyn: enumNames(rt.mj.mjtDyn, 'mjDYN_'), gain: enumNames(rt.mj.mjtGain, 'mjGAIN_'), bias: enumNames(rt.mj.mjtBias, 'mjBIAS_'), integrators: enumNames(rt.mj.mjtIntegrator, 'mjINT_'), integrator: Number(opt.integrator) },
       { nu: n('nu'), njnt: n('njnt'), nkey: n('nkey'), qposadr: Array.from(arr(m, 'jnt_qposadr')) },
     ),
+    tendons: snapshotTendons({ arr: (f) => arr(m, f), name: (i) => nameAt(all, nameAdr('name_tendonadr')[i]), wrap: enumNames(rt.mj.mjtWrap, 'mjWRAP_') }, n('ntendon')),
     dofDamping: Array.from(arr(m, 'dof_damping')),
     dofArmature: Array.from(arr(m, 'dof_armature')),
     dofFrictionloss: Array.from(arr(m, 'dof_frictionloss')),

@@ -227,7 +227,7 @@ function massConditioning(c: Context, M: Num): Issue | undefined {
 /** True when the element of that name is not an equality, limit or friction loss of the model (a contact pair). */
 const isContact = (c: Context, name: string): boolean => {
   const cm = c.model.compiled;
-  return !cm.equalities.some((e, k) => (e.name || `${e.type}${k}`) === name) && !cm.joints.some((j, k) => (j.name || `joint${k}`) === name) && !/^tendon\d+$/.test(name);
+  return !cm.equalities.some((e, k) => (e.name || `${e.type}${k}`) === name) && !cm.joints.some((j, k) => (j.name || `joint${k}`) === name) && !cm.tendons.some((t, k) => (t.name || `tendon${k}`) === name);
 };
 
 /** The seam's analysis of MuJoCo's system at step 0: redundant and conflicting equality rows, κ. */

@@ -354,7 +354,7 @@ function elementName(cm: CompiledModel, type: number, id: number): MujocoElement
     for (let i = cm.joints.length - 1; i >= 0 && j < 0; i--) if (cm.joints[i].dofadr <= id) j = i;
     return { name: cm.joints[j]?.name || `joint${j}`, type: 'frictionloss' };
   }
-  return { name: `tendon${id}`, type: type === EFC.limitTendon ? 'limit' : 'frictionloss' };
+  return { name: cm.tendons[id]?.name || `tendon${id}`, type: type === EFC.limitTendon ? 'limit' : 'frictionloss' };
 }
 
 /** MuJoCo's system at one step with the seam's analysis and the snapshot the views read. */

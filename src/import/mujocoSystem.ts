@@ -75,6 +75,7 @@ function jointOfDof(cm: CompiledModel, dof: number): number {
 
 const geomName = (cm: CompiledModel, g: number): string => cm.geoms[g]?.name || `geom${g}`;
 const jointName = (cm: CompiledModel, j: number): string => cm.joints[j]?.name || `joint${j}`;
+const tendonName = (cm: CompiledModel, t: number): string => cm.tendons[t]?.name || `tendon${t}`;
 const eqName = (cm: CompiledModel, e: number): string => cm.equalities[e]?.name || `${cm.equalities[e]?.type ?? 'equality'}${e}`;
 
 const EQ_ROW_LABELS: Record<string, string[]> = { connect: ['x', 'y', 'z'], weld: ['x', 'y', 'z', 'rx', 'ry', 'rz'], joint: ['q'], tendon: ['l'] };
@@ -136,7 +137,7 @@ export function rowNames(cm: CompiledModel, d: MjDataLike, contacts: readonly Mj
       kind = 'frictionloss';
       sub = 'frictionloss';
     } else if (t === EFC.frictionTendon) {
-      constraint = `tendon${i}`;
+      constraint = tendonName(cm, i);
       kind = 'frictionloss';
       sub = 'frictionloss';
     } else if (t === EFC.limitJoint) {
@@ -144,7 +145,7 @@ export function rowNames(cm: CompiledModel, d: MjDataLike, contacts: readonly Mj
       kind = 'limit';
       sub = 'limit';
     } else if (t === EFC.limitTendon) {
-      constraint = `tendon${i}`;
+      constraint = tendonName(cm, i);
       kind = 'limit';
       sub = 'limit';
     } else {

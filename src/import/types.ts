@@ -53,6 +53,10 @@ export interface ConvertContext {
   combinedInto?: Map<number, string>;
   /** Per MuJoCo equality: index of its constraint in scene.constraints. */
   equalityConstraint: (number | undefined)[];
+  /** Per MuJoCo tendon, its name in the scene's `tendons` when converted (tendons.ts). */
+  tendonScene?: (string | undefined)[];
+  /** MuJoCo equalities of type tendon that are active: tendons.ts converts them. */
+  tendonEqualities?: number[];
   /** Things the engine does not simulate, by category, with an element to point at. */
   notSimulated: Map<string, { items: string[]; element?: XmlElement }>;
   usedNames: Set<string>;

@@ -1,6 +1,6 @@
 // Analysis of one solved step: per-constraint quantities, energy, islands, redundancy,
 // and the SystemSnapshot the CLI, panel and report show.
-import { type Assembly, minvBlocks, type World } from '../assembly/assemble';
+import { type Assembly, minvBlocks, poseOf, type World, WORLD_POSE } from '../assembly/assemble';
 import type { BodyState } from '../model/body';
 import { norm2 } from '../core/math';
 import { worldPoint } from '../core/math';
@@ -8,6 +8,7 @@ import type { SolveOutput } from '../kkt/kkt';
 import type { BodyReport, ConstraintReport, Energy, IslandReport, RedundantRow, RowInfo, SystemSnapshot } from '../result';
 import type { Vec3 } from '../types';
 import { integratorInfo } from '../model/integrator';
+import { driveSnapshot } from '../model/tendonForces';
 
 const DOF = ['vx', 'vy', 'vz', 'ωx', 'ωy', 'ωz'];
 
@@ -64,6 +65,8 @@ export function energyOf(world: World, states: BodyState[]): Energy {
   }
   // the joints' springs (model/forces.ts): ½·k·(q − q_ref)²
   if (world.forces) potential += world.forces.springEnergy(states);
+  // the tendons' springs (model/tendonForces.ts): ½·k·(L − s)² outside the dead band
+  if (world.tendons) potential += world.tendons.springEnergy((i) => (i < 0 ? WORLD_POSE : poseOf(states[i], true)));
   return { kinetic, potential, total: kinetic + potential };
 }
 
@@ -167,13 +170,14 @@ export function buildSnapshot(
 ): SystemSnapshot {
   const s = world.scene.solver;
   const omitted = world.aOmitted;
+  const drives = driveSnapshot(world.forces, world.tendons, world.scene.actuators ?? []);
   return {
     step,
     t: step * s.dt,
     formulation: s.formulation,
     integrator: integratorInfo(world.scene),
     // the assembly of `states` just ran the joint forces: their report is this state's
-    ...(world.forces ? { drives: world.forces.snapshot(world.scene.actuators ?? []) } : {}),
+    ...(drives ? { drives } : {}),
     stabilization: s.stabilization,
     bodies: world.colBodies.map((i) => world.bodies[i].spec.name),
     columnLabels: columnLabels(world),

@@ -19,6 +19,7 @@ import type { Assembly, World } from './world';
 export type { Assembly, World };
 
 import { armatureInertia, drivenJoints, driveRowJoints, explicitActuators, JointForces } from '../model/forces';
+import { buildTendons } from '../model/tendonForces';
 
 export const WORLD_POSE: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1], R: IDENTITY_MAT3, v: [0, 0, 0], w: [0, 0, 0] };
 
@@ -66,6 +67,7 @@ export function buildWorld(scene: SceneSpec): World {
   const rowJoints = driveRowJoints(scene);
   for (const [i, x] of armatureInertia(modelled, endA, endB, (i) => bodies[i].column >= 0, (i) => bodies[i].inertia, rowJoints)) Object.assign(bodies[i], x);
   const driven = drivenJoints(modelled, endA, endB, scene.actuators ?? [], (i) => (i < 0 ? WORLD_POSE : poseOf(states[i], true)), rowJoints);
+  const tendons = buildTendons({ scene, bodyIndex, specs: modelled, endA, endB, pose0: (i) => (i < 0 ? WORLD_POSE : poseOf(states[i], true)) });
   const nc = constraints.length;
   const rowStart = new Int32Array(nc + 1);
   for (let c = 0; c < nc; c++) rowStart[c + 1] = constraints[c].rows;
@@ -178,6 +180,7 @@ export function buildWorld(scene: SceneSpec): World {
     aPlan,
     ...(aOmitted ? { aOmitted } : {}),
     ...(driven.length ? { forces: new JointForces(driven, scene.actuators ?? [], !explicitActuators(scene.requestedIntegrator)) } : {}),
+    ...(tendons ? { tendons } : {}),
   };
 }
 
@@ -220,7 +223,8 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
   const v = into ? into.v : new Float64Array(nCols);
   const poses: Pose[] = into ? into.poses : new Array(bodies.length);
   // with joint forces F is complete only after every pose is known: a₀ is then formed by the solve
-  const a0 = world.forces ? undefined : into?.a0, Ja0 = world.forces ? undefined : into?.Ja0;
+  const later = world.forces || world.tendons?.forced;
+  const a0 = later ? undefined : into?.a0, Ja0 = later ? undefined : into?.Ja0;
   // Σ|M⁻¹| and Σ|x| over F, C, Ċ, J̇v (AssemblyBuffers.absM, absRest), only into buffers
   let absM = 0, absRest = 0;
 
@@ -313,6 +317,10 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
     world.forces.apply(poses, WORLD_POSE, (i) => (i < 0 ? -1 : bodies[i].column), world.scene.solver.dt, F, minvCompact);
     absRest += world.forces.absF;
     absM += world.forces.absM;
+  }
+  if (world.tendons?.forced) {
+    world.tendons.apply((i) => (i < 0 ? WORLD_POSE : poses[i]), (i) => (i < 0 ? -1 : bodies[i].column), F);
+    absRest += world.tendons.absF;
   }
   const Jvals = into ? into.Jvals : new Float64Array(world.jColIdx.length);
   const C = into ? into.C : new Float64Array(nRows);

@@ -2,6 +2,7 @@
 // assembly of it: the types every later layer reads. Built by assemble.ts `buildWorld` and `assemble`.
 import type { BodyModel } from '../model/body';
 import type { JointForces } from '../model/forces';
+import type { TendonSet } from '../model/tendonForces';
 import type { ConstraintEval, ConstraintModel, Pose } from '../model/constraint';
 import type { CsrMatrix } from '../linalg/contracts';
 import type { SceneSpec } from '../scene/spec';
@@ -49,6 +50,8 @@ export interface World {
   derived?: WorldDerived;
   /** Damping, stiffness and actuators along hinge and slider coordinates (model/forces.ts); absent when no joint has any. */
   forces?: JointForces;
+  /** The scene's tendons (model/tendonForces.ts): their lengths, forces and the rows on them; absent when none. */
+  tendons?: TendonSet;
 }
 
 /**

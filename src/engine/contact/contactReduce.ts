@@ -24,7 +24,7 @@ export function rowEndsOf(J: { values: Float64Array; rowPtr: ArrayLike<number>; 
       return out;
     }
     const b = bounded[r - nr0];
-    return [{ slot: b.slotA, J: b.JA, o: 0 }, { slot: b.slotB, J: b.JB, o: 0 }].filter((e) => e.slot >= 0);
+    return [{ slot: b.slotA, J: b.JA, o: 0 }, { slot: b.slotB, J: b.JB, o: 0 }, ...(b.more ?? []).map((e) => ({ slot: e.slot, J: e.J, o: 0 }))].filter((e) => e.slot >= 0);
   };
 }
 

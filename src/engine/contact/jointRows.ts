@@ -25,6 +25,7 @@ import { hasJointRows } from '../scene/jointLimits';
 import { initialState } from '../model/body';
 import type { JointRowReport } from '../result';
 import { rowMinvRow, slotsOf } from './rigid';
+import { hasTendonRows, tendonRowInfo, tendonRows } from './tendonRows';
 
 /** One bounded row of the velocity-level problem: U = J_A·u_A + J_B·u_B, lo ≤ R ≤ hi (R ≥ lo with U ≥ target when hi = ∞). */
 export interface BoundedRow {
@@ -46,15 +47,19 @@ export interface BoundedRow {
   compliance?: number;
   /** A drive row's joint (world constraint index): pgs.ts solves it with the joint's own rows. */
   constraint?: number;
+  /** Further ends beyond A and B, each a distinct free-body slot (a tendon spans several bodies: tendonRows.ts). */
+  more?: { slot: number; J: Float64Array }[];
 }
 
 /** What a joint row is, for names, reports and warm starts. */
 export interface JointRowInfo {
-  /** World constraint index. */
+  /** World constraint index (−1 for a tendon's row). */
   constraint: number;
-  /** `knee.limit`, `knee.frictionloss` or `knee.drive`. */
+  /** A tendon's row: the tendon's index in `World.tendons` (tendonRows.ts). */
+  tendon?: number;
+  /** `knee.limit`, `knee.frictionloss`, `knee.drive` (a tendon's too), or a tendon equality's name. */
   name: string;
-  kind: 'limit' | 'frictionloss' | 'drive';
+  kind: 'limit' | 'frictionloss' | 'drive' | 'equality';
   side?: 'lower' | 'upper';
   /** The bound (limit, rad or m), the friction budget (N·m or N) or the armature (drive). */
   bound: number;
@@ -74,6 +79,8 @@ export class JointRows {
   readonly info: JointRowInfo[] = [];
   private readonly coords: { constraint: number; coord: JointCoordinate; first: number; drive?: number }[] = [];
   private readonly slots: Int32Array;
+  /** Key of the first tendon row (after every joint's). */
+  private readonly tendonFirst: number;
 
   private constructor(private readonly world: World) {
     this.slots = slotsOf(world);
@@ -94,11 +101,13 @@ export class JointRows {
       if ((spec.frictionLoss ?? 0) > 0) this.info.push({ constraint: c, name: `${spec.name}.frictionloss`, kind: 'frictionloss', bound: spec.frictionLoss! });
       if (drive !== undefined) this.info.push({ constraint: c, name: `${spec.name}.drive`, kind: 'drive', bound: spec.drive?.armature ?? 0 });
     });
+    this.tendonFirst = this.info.length;
+    if (world.tendons) this.info.push(...tendonRowInfo(world.tendons));
   }
 
-  /** The joint rows of a world, or undefined when no hinge or slider has limits, friction loss or a drive row. */
+  /** The joint rows of a world, or undefined when no hinge or slider has limits, friction loss or a drive row, and no tendon a row. */
   static of(world: World): JointRows | undefined {
-    return world.constraints.some((m) => hasJointRows(m.spec)) || world.forces?.joints.some((j) => j.row) ? new JointRows(world) : undefined;
+    return world.constraints.some((m) => hasJointRows(m.spec)) || world.forces?.joints.some((j) => j.row) || hasTendonRows(world.tendons) ? new JointRows(world) : undefined;
   }
 
   get count(): number {
@@ -111,11 +120,12 @@ export class JointRows {
     // drive rows are the joints' damping and armature: the snapshot's drives report those joints
     step.rows.forEach((row, i) => {
       const inf = this.info[row.key];
-      if (inf.kind === 'drive') return;
+      if (inf.kind === 'drive' || inf.kind === 'equality') return;
       const force = R[i];
       const rep: JointRowReport = {
         name: inf.name,
-        constraint: this.world.constraints[inf.constraint].spec.name,
+        constraint: inf.tendon !== undefined ? this.world.tendons!.tendons[inf.tendon].spec.name : this.world.constraints[inf.constraint].spec.name,
+        ...(inf.tendon !== undefined ? { tendon: true } : {}),
         kind: inf.kind,
         q: step.q[row.key],
         bound: inf.bound,
@@ -192,6 +202,10 @@ export class JointRows {
         if (stiff > 0 && h > 0) rows.push({ key: k, slotA, slotB, JA: scaled(coord.JA, 1), JB: scaled(coord.JB, 1), lo: -Infinity, hi: Infinity, target: coord.qd, R0: warm?.[k] ?? 0, compliance: h / stiff, constraint: c });
       }
     }
+    if (w.tendons && this.tendonFirst < this.count) {
+      w.tendons.evaluate(pose);
+      rows.push(...tendonRows({ set: w.tendons, slotOf: (i) => (i < 0 ? -1 : this.slots[i]), uFree, h, erp, warm, first: this.tendonFirst, q, gap }));
+    }
     return { rows, q, gap };
   }
 }
@@ -201,6 +215,7 @@ export function boundedRowW(row: BoundedRow, minvCompact: Float64Array): number 
   let s = 0;
   if (row.slotA >= 0) s += rowMinvRow(row.JA, 0, minvCompact, row.slotA);
   if (row.slotB >= 0) s += rowMinvRow(row.JB, 0, minvCompact, row.slotB);
+  for (const e of row.more ?? []) s += rowMinvRow(e.J, 0, minvCompact, e.slot);
   return s;
 }
 

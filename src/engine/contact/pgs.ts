@@ -20,7 +20,7 @@ import type { PgsSettings } from '../scene/contactSpec';
 import type { BodyState } from '../model/body';
 import { classifyContact, openThreshold } from './forces';
 import { contactGap, contactRows, rowMinvRow } from './rigid';
-import { contactKick, contactU, crossW, disc, discStep, dot6, integrate, islandsOf, kick, packPositions } from './pgsKernels';
+import { boundedKick, boundedU, contactKick, contactU, crossW, disc, discStep, dot6, integrate, islandsOf, kick, packPositions } from './pgsKernels';
 import { blockStick, groundUpOrder } from './pgsVariants';
 import { boundedRowW, type BoundedRow } from './jointRows';
 import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
@@ -185,7 +185,7 @@ export function solveContactsPgs(
       for (let k = Jp[r]; k < Jp[r + 1]; k += 6) s += dot6(Jv, k, u, Jc[k] / 6);
       return s;
     }
-    if (r >= nr0) return contactU(bounded[r - nr0], 0, u);
+    if (r >= nr0) return boundedU(bounded[r - nr0], u);
     const c = Math.floor((r - nbr) / 3);
     return contactU(crs[c], (r - nbr) % 3, u);
   };
@@ -196,7 +196,7 @@ export function solveContactsPgs(
       for (let k = Jp[r]; k < Jp[r + 1]; k += 6) kick(u, Jv, k, Jc[k] / 6, minv, h * dR);
       return;
     }
-    if (r >= nr0) return contactKick(bounded[r - nr0], 0, u, minv, h * dR);
+    if (r >= nr0) return boundedKick(bounded[r - nr0], u, minv, h * dR);
     contactKick(crs[Math.floor((r - nbr) / 3)], (r - nbr) % 3, u, minv, h * dR);
   };
   if (warm?.bilateral) for (let r = 0; r < nbr; r++) applyRow(r, (R[r] = warm.bilateral[r] ?? 0));

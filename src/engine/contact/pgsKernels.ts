@@ -8,7 +8,13 @@ import type { BodyState } from '../model/body';
 import { slotsOf, type ContactRows } from './rigid';
 
 /** The two ends of a contact or a bounded row, with their Jacobian rows (6 entries per row). */
-export type RowEnds = Pick<ContactRows, 'slotA' | 'slotB' | 'JA' | 'JB'>;
+export type RowEnds = Pick<ContactRows, 'slotA' | 'slotB' | 'JA' | 'JB'> & { more?: readonly FurtherEnd[] };
+
+/** A further end of a bounded row (a tendon's rows span more than two bodies): its slot and 6 Jacobian entries. */
+export interface FurtherEnd {
+  slot: number;
+  J: Float64Array;
+}
 
 /** Union–find islands over free-body slots joined by constraints, contacts or bounded rows. */
 export function islandRoots(world: World, contacts: readonly RowEnds[]): Int32Array {
@@ -30,7 +36,7 @@ export function islandRoots(world: World, contacts: readonly RowEnds[]): Int32Ar
     const ends = [world.endA[c], world.endB[c], ...world.endX[c]].map(slot).filter((s) => s >= 0);
     for (let e = 1; e < ends.length; e++) join(ends[0], ends[e]);
   }
-  for (const cr of contacts) join(cr.slotA, cr.slotB);
+  for (const cr of contacts) for (const s of [cr.slotB, ...(cr.more ?? []).map((e) => e.slot)]) join(cr.slotA, s);
   for (let k = 0; k < nb; k++) parent[k] = find(k);
   return parent;
 }
@@ -55,7 +61,7 @@ export function islandsOf(world: World, crs: readonly RowEnds[], bounded: readon
     return isl;
   };
   bounded.forEach((b, k) => {
-    const s = b.slotA >= 0 ? b.slotA : b.slotB;
+    const s = [b.slotA, b.slotB, ...(b.more ?? []).map((e) => e.slot)].find((x) => x >= 0) ?? -1;
     if (s >= 0) (get(s).bounded ??= []).push(nr0 + k);
   });
   for (let k = 0; k < world.colBodies.length; k++) get(k).bodies.push(world.colBodies[k]);
@@ -100,6 +106,17 @@ export function contactU(cr: RowEnds, k: number, u: Float64Array): number {
 export function contactKick(cr: RowEnds, k: number, u: Float64Array, minv: Float64Array, hdR: number): void {
   if (cr.slotA >= 0) kick(u, cr.JA, k * 6, cr.slotA, minv, hdR);
   if (cr.slotB >= 0) kick(u, cr.JB, k * 6, cr.slotB, minv, hdR);
+}
+
+/** A bounded row's U, and u += h·M⁻¹·(row)ᵀ·dR (hdR = h·dR), over its two ends and any further ends (a tendon's). */
+export function boundedU(b: RowEnds, u: Float64Array): number {
+  let s = contactU(b, 0, u);
+  if (b.more) for (const e of b.more) s += dot6(e.J, 0, u, e.slot);
+  return s;
+}
+export function boundedKick(b: RowEnds, u: Float64Array, minv: Float64Array, hdR: number): void {
+  contactKick(b, 0, u, minv, hdR);
+  if (b.more) for (const e of b.more) kick(u, e.J, 0, e.slot, minv, hdR);
 }
 
 /** J_i·M⁻¹·J_jᵀ summed over the ends two contact rows share (rows of the same contact). */

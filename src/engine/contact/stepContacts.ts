@@ -22,6 +22,7 @@ import { JointRows } from './jointRows';
 import type { JointRowReport } from '../result';
 import { hasJointRows } from '../scene/jointLimits';
 import { driveRowJoints } from '../model/forces';
+import { sceneHasTendonRows } from '../model/tendonForces';
 import type { SolveOutput } from '../kkt/kkt';
 import { quatIntegrateInto, quatToMat3 } from '../core/math';
 import type { BodyState } from '../model/body';
@@ -35,7 +36,7 @@ export type ContactMode = 'velocity' | 'nonlinear';
 export function contactMode(scene: SceneSpec): ContactMode | undefined {
   const s = scene.solver;
   if (s.formulation === 'nonlinear') return 'nonlinear';
-  if (s.formulation === 'velocity' && (s.contacts.enabled || scene.constraints.some(hasJointRows) || driveRowJoints(scene).size > 0)) return 'velocity';
+  if (s.formulation === 'velocity' && (s.contacts.enabled || scene.constraints.some(hasJointRows) || driveRowJoints(scene).size > 0 || sceneHasTendonRows(scene))) return 'velocity';
   return undefined;
 }
 

@@ -41,6 +41,7 @@ export const Codes = {
   couplerJoint: 'CL209-coupler-joint',
   jointRowsNotSolved: 'CL210-joint-rows-not-solved',
   actuatorJoint: 'CL215-actuator-joint',
+  tendonReference: 'CL216-tendon-reference',
   degenerateChain: 'CL211-degenerate-chain',
   // analysis of the assembled system
   redundantConstraint: 'CL301-redundant-constraint',
@@ -122,7 +123,7 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.planeOnBody]: 'Planes are infinite and can only be world shapes: move the plane to the top-level `"world": { "shapes": [...] }`.',
   [Codes.unknownShapeType]: 'A shape `type` that is not `sphere`, `box`, `capsule` (or `plane`, in the world).',
   [Codes.contactsUnsupported]: 'The acceleration formulation does not solve contacts: the shapes are ignored. Use the `velocity` or `nonlinear` formulation.',
-  [Codes.quaternionCoordinates]: 'In quaternion coordinates (`solver.coordinates: "quaternion"`, msd-sim\'s Lagrange framework) the engine models what msd-sim models: a unit-quaternion row per free body and distance constraints between centres (or a centre and a world point). Other constraints, offset anchors, contacts, drives and the velocity or nonlinear formulation are left out of the run. Use `"twist"` coordinates for them.',
+  [Codes.quaternionCoordinates]: 'In quaternion coordinates (`solver.coordinates: "quaternion"`, msd-sim\'s Lagrange framework) the engine models what msd-sim models: a unit-quaternion row per free body and distance constraints between centres (or a centre and a world point). Other constraints, offset anchors, contacts, drives, tendons and the velocity or nonlinear formulation are left out of the run. Use `"twist"` coordinates for them.',
   [Codes.unknownBody]: 'A constraint names a body that does not exist. Use a body name from `bodies` or `world`.',
   [Codes.sameBody]: 'A constraint connects a body to itself; it constrains nothing.',
   [Codes.bothFixed]: 'Both ends of the constraint are fixed (the world or `fixed: true` bodies); its rows are empty.',
@@ -132,7 +133,8 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.emptyLock]: 'A lock constraint with no axis locked has no rows.',
   [Codes.constraintIgnored]: 'The constraint is left out of the analysis because a body it connects has errors of its own (reported on the body). Fix the body; the constraint comes back.',
   [Codes.couplerJoint]: 'A coupler names a constraint that is not a valid hinge or slider (or the same joint twice). Name the hinge or slider constraints whose coordinates it couples.',
-  [Codes.jointRowsNotSolved]: 'Joint limits or friction loss the run does not simulate: only the velocity formulation solves these inequality rows (projected Gauss–Seidel), and a hinge\'s limits must stay within (−π, π) of the initial state, where its angle wraps. Set solver.formulation to "velocity"; keep hinge limits within (−π, π).',
+  [Codes.jointRowsNotSolved]: 'Joint limits or friction loss (or a tendon\'s limits, friction loss or equality) the run does not simulate: only the velocity formulation solves these rows (projected Gauss–Seidel), and a hinge\'s limits must stay within (−π, π) of the initial state, where its angle wraps. Set solver.formulation to "velocity"; keep hinge limits within (−π, π).',
+  [Codes.tendonReference]: 'A tendon names a joint that is not a valid hinge or slider, a body that does not exist, or another tendon that does not exist (an equality\'s `other`, an actuator\'s `tendon`). The tendon (or actuator) is left out.',
   [Codes.actuatorJoint]: 'An actuator names a constraint that is not a valid hinge or slider. Name the hinge or slider constraint whose coordinate it drives.',
   [Codes.degenerateChain]:
     'The joints of a `chain` constraint have no closed form here: hinges about different directions together with slides, more than two hinges about different directions, a slide neither along nor perpendicular to parallel hinges, or joints that allow less motion than their number (two hinges on one line with a slide, three hinge lines through collinear points). The message says which. Split the chain with an intermediate body, or use the joint types directly.',

@@ -273,7 +273,7 @@ export function drivenJoints(
   const out: DrivenJoint[] = [];
   specs.forEach((spec, c) => {
     if (spec.type !== 'hinge' && spec.type !== 'slider') return;
-    const acts = actuators.filter((a) => a.joint === spec.name);
+    const acts = actuators.filter((a) => a.tendon === undefined && a.joint === spec.name);
     const d = spec.drive;
     // a drive with only a `coordinate` (the scale of the joint's limits and springRef) exerts nothing
     if (acts.length === 0 && !(d && (d.damping > 0 || d.stiffness > 0 || d.armature > 0))) return;

@@ -123,6 +123,8 @@ export function buildMsdModel(scene: SceneSpec, sm: SourceMap): MsdModel {
     diagnostics.push(warn(`Quaternion coordinates solve msd-sim's acceleration-level system; \`"formulation": "${s.formulation}"\` is not used.`, coordRange, { path: ['solver', 'coordinates'], formulation: s.formulation }));
   if ((scene.actuators?.length ?? 0) > 0)
     diagnostics.push(warn('Quaternion coordinates have no joint coordinates: the actuators are not applied.', coordRange, { path: ['solver', 'coordinates'] }));
+  if ((scene.tendons?.length ?? 0) > 0)
+    diagnostics.push(warn('Quaternion coordinates have no tendons: the tendons are not simulated.', coordRange, { path: ['solver', 'coordinates'], tendons: scene.tendons!.length }));
   const dofLabels = bodies.flatMap((b) => MSD_DOF.map((d) => `${b.name}.${d}`));
   return { bodies, rows, dofLabels, diagnostics };
 }

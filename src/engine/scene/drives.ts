@@ -4,7 +4,7 @@ import type { Node } from 'jsonc-parser';
 import { Codes } from '../core/codes';
 import { closest, replaceNodeEdit } from './text';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
-import type { ActuatorSpec, ConstraintSpec, JointDriveSpec } from './spec';
+import type { ActuatorSpec, ConstraintSpec, JointDriveSpec, TendonSpec } from './spec';
 
 import { ACTUATOR_FIELDS, DRIVE_FIELDS } from './fields';
 
@@ -32,7 +32,7 @@ export function readDrive(r: FieldReader, o: FieldObject, label: (f: string) => 
 }
 
 /** The top-level `actuators` array; each must name a hinge or slider among `constraints` (CL215 otherwise). */
-export function readActuators(r: FieldReader, top: FieldObject, constraints: readonly ConstraintSpec[]): ActuatorSpec[] | undefined {
+export function readActuators(r: FieldReader, top: FieldObject, constraints: readonly ConstraintSpec[], tendons: readonly TendonSpec[] = []): ActuatorSpec[] | undefined {
   const node = r.valueOf(top, 'actuators');
   if (node === undefined || node === BAD) return undefined;
   if (node.type !== 'array') {
@@ -42,13 +42,13 @@ export function readActuators(r: FieldReader, top: FieldObject, constraints: rea
   const joints = new Map(constraints.filter((c) => c.type === 'hinge' || c.type === 'slider').map((c) => [c.name, c]));
   const out: ActuatorSpec[] = [];
   (node.children ?? []).forEach((n, i) => {
-    const a = readActuator(r, n, i, joints, constraints);
+    const a = readActuator(r, n, i, joints, constraints, new Set(tendons.map((t) => t.name)));
     if (a) out.push(a);
   });
   return out;
 }
 
-function readActuator(r: FieldReader, node: Node, i: number, joints: Map<string, ConstraintSpec>, all: readonly ConstraintSpec[]): ActuatorSpec | undefined {
+function readActuator(r: FieldReader, node: Node, i: number, joints: Map<string, ConstraintSpec>, all: readonly ConstraintSpec[], tendons: ReadonlySet<string>): ActuatorSpec | undefined {
   const path = ['actuators', i];
   if (node.type !== 'object') {
     r.typeError(node, path, `Each actuator must be an object such as \`{ "joint": "elbow" }\`, not ${describe(node)}.`, { actuatorIndex: i });
@@ -60,9 +60,16 @@ function readActuator(r: FieldReader, node: Node, i: number, joints: Map<string,
   const name = nameValue !== undefined && nameValue !== BAD ? nameValue.value : `actuator${i}`;
   const data: Data = { actuatorIndex: i, actuatorName: name };
   const label = (f: string): string => `\`${f}\` of actuator ${quote(name)}`;
-  const joint = r.string(o, 'joint', label('joint'), data);
-  if (joint === undefined) r.missing(o, 'joint', `Actuator ${quote(name)} has no \`joint\`. Add \`"joint": "<name of a hinge or slider constraint>"\`.`, data);
-  else if (joint !== BAD && !joints.has(joint.value)) {
+  // a tendon instead of a joint: l = gear·L (model/tendonForces.ts)
+  const tendon = r.string(o, 'tendon', label('tendon'), data);
+  if (tendon !== undefined && tendon !== BAD && o.props.has('joint')) {
+    r.report('error', Codes.invalidValue, `Actuator ${quote(name)} names both a \`joint\` and a \`tendon\`; it pulls one of them.`, tendon.node, { ...data, path: [...path, 'tendon'] });
+  } else if (tendon !== undefined && tendon !== BAD && !tendons.has(tendon.value)) {
+    r.report('error', Codes.tendonReference, `Actuator ${quote(name)}: there is no valid tendon named ${JSON.stringify(tendon.value)}.`, tendon.node, { ...data, path: [...path, 'tendon'] });
+  }
+  const joint = tendon === undefined ? r.string(o, 'joint', label('joint'), data) : { value: '', node };
+  if (joint === undefined) r.missing(o, 'joint', `Actuator ${quote(name)} has no \`joint\` (or \`tendon\`). Add \`"joint": "<name of a hinge or slider constraint>"\`.`, data);
+  else if (tendon === undefined && joint !== BAD && !joints.has(joint.value)) {
     const other = all.find((c) => c.name === joint.value);
     const why = other ? `${quote(joint.value)} is a ${other.type} constraint; an actuator drives a hinge or slider coordinate.` : `there is no valid hinge or slider constraint named ${JSON.stringify(joint.value)}.`;
     const fixes = other
@@ -98,11 +105,12 @@ function readActuator(r: FieldReader, node: Node, i: number, joints: Map<string,
   const ctrlRange = range('ctrlRange');
   const forceRange = range('forceRange');
   const ctrl = r.number(o, 'ctrl', label('ctrl'), {}, data);
-  if (r.errorCount !== errors || joint === undefined || joint === BAD || gain === BAD || bias === BAD || ctrlRange === BAD || forceRange === BAD) return undefined;
+  if (r.errorCount !== errors || joint === undefined || joint === BAD || tendon === BAD || gain === BAD || bias === BAD || ctrlRange === BAD || forceRange === BAD) return undefined;
   return {
     index: i,
     name,
     joint: joint.value,
+    ...(tendon ? { tendon: tendon.value } : {}),
     gear: typeof gear === 'number' ? gear : DEFAULT_ACTUATOR.gear,
     gain,
     bias,

@@ -6,7 +6,7 @@ import type { Quat, Vec3 } from '../types';
 import { DEFAULT_CONTACTS, DEFAULT_FB, DEFAULT_NEWTON, DEFAULT_PGS, DEFAULT_REGULARIZATION } from './contactFields';
 
 /** Fields of the top-level scene object. */
-export const SCENE_FIELDS = ['$schema', 'name', 'gravity', 'solver', 'bodies', 'constraints', 'world', 'actuators'] as const;
+export const SCENE_FIELDS = ['$schema', 'name', 'gravity', 'solver', 'bodies', 'constraints', 'world', 'actuators', 'tendons'] as const;
 
 /** Fields of `solver`. */
 export const SOLVER_FIELDS = [
@@ -53,7 +53,13 @@ export const BODY_FIELDS = [
 export const DRIVE_FIELDS = ['damping', 'stiffness', 'springRef', 'armature', 'coordinate'] as const;
 
 /** Fields of an actuator (the top-level `actuators`, drives.ts). */
-export const ACTUATOR_FIELDS = ['name', 'joint', 'gear', 'gain', 'bias', 'ctrlRange', 'forceRange', 'ctrl'] as const;
+export const ACTUATOR_FIELDS = ['name', 'joint', 'tendon', 'gear', 'gain', 'bias', 'ctrlRange', 'forceRange', 'ctrl'] as const;
+
+/** Fields of a tendon (the top-level `tendons`, tendons.ts), of its joints, path points and equality. */
+export const TENDON_FIELDS = ['name', 'joints', 'path', 'limits', 'limitMargin', 'stiffness', 'springLength', 'damping', 'frictionLoss', 'equality'] as const;
+export const TENDON_JOINT_FIELDS = ['joint', 'coef'] as const;
+export const TENDON_POINT_FIELDS = ['body', 'point'] as const;
+export const TENDON_EQUALITY_FIELDS = ['name', 'length0', 'polycoef', 'other', 'otherLength0'] as const;
 
 /** Fields every constraint has. */
 export const CONSTRAINT_COMMON_FIELDS = ['name', 'type', 'bodyA', 'bodyB', 'anchorA', 'anchorB'] as const;

@@ -12,6 +12,7 @@ import { resolveCouplers, type PendingCoupler } from './couplers';
 import { readContactSettings } from './contactSettings';
 import { reportUnsolvedJointRows } from './jointLimits';
 import { readActuators } from './drives';
+import { readTendons } from './tendons';
 import { DEFAULT_GRAVITY, DEFAULT_SCENE_NAME, SCENE_FIELDS } from './fields';
 import { BAD, describe, FieldReader } from './reader';
 import { readWorldRules } from './shapeRules';
@@ -175,7 +176,8 @@ function readScene(r: FieldReader, root: Node, lim: Limits): SceneSpec {
   readWorldRules(r, worldNode === undefined || typeof worldNode === 'symbol' ? undefined : worldNode, bodies, world);
   readContactSettings(r, top, solver, bodies, world);
   reportUnsolvedJointRows(r, top.node, solver, constraints);
-  const actuators = readActuators(r, top, constraints);
+  const tendons = readTendons(r, top, constraints, bodies, solver);
+  const actuators = readActuators(r, top, constraints, tendons ?? []);
 
   return {
     name: name === undefined || name === BAD ? DEFAULT_SCENE_NAME : name.value,
@@ -185,5 +187,6 @@ function readScene(r: FieldReader, root: Node, lim: Limits): SceneSpec {
     constraints,
     world,
     ...(actuators ? { actuators } : {}),
+    ...(tendons ? { tendons } : {}),
   };
 }

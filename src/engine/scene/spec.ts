@@ -170,14 +170,46 @@ export interface ActuatorSpec {
   /** Index in the file's `actuators` array. */
   index: number;
   name: string;
-  /** Name of the hinge or slider constraint it drives. */
+  /** Name of the hinge or slider constraint it drives (empty when it pulls a tendon). */
   joint: string;
+  /** Name of the tendon it pulls instead of a joint (`tendons`; imported models only): l = gear·L. */
+  tendon?: string;
   gear: number;
   gain: [number, number, number];
   bias: [number, number, number];
   ctrlRange?: [number, number];
   forceRange?: [number, number];
   ctrl: number;
+}
+
+/**
+ * A tendon: a length L over the bodies' poses (model/tendon.ts), with MuJoCo's limits, spring, damping,
+ * friction loss and equality on it.
+ *   fixed (`joints`):   L = Σ coef·q over hinge and slider constraints' coordinates (their `coordinate` scale)
+ *   spatial (`path`):   L = Σ |x_{k+1} − x_k| over points fixed in bodies (MuJoCo's sites; no wrapping)
+ */
+export interface TendonSpec {
+  index: number;
+  name: string;
+  joints?: { joint: string; coef: number }[];
+  /** Points in body frames (`world` for fixed points), in order along the tendon. */
+  path?: { body: string; point: Vec3 }[];
+  /** [lower, upper] on L (m, or the joints' units), a unilateral row per bound; `limitMargin` as a joint's. */
+  limits?: [number, number];
+  limitMargin?: number;
+  /** Spring −stiffness·(L − springLength) outside the dead band [springLength[0], springLength[1]] (default: L in the initial state). */
+  stiffness?: number;
+  springLength?: [number, number];
+  /** −damping·L̇ (implicit in the velocity formulation, a compliant row; explicit elsewhere). */
+  damping?: number;
+  /** A box-bounded row on L̇ with this budget (N or N·m). */
+  frictionLoss?: number;
+  /**
+   * MuJoCo's `<equality tendon>`: L − length0 = Σ_k polycoef[k]·(L₂ − otherLength0)^k with L₂ the
+   * tendon `other` (absent: the polynomial's constant only), a bilateral row on the lengths; length0
+   * and otherLength0 default to the lengths in the initial state.
+   */
+  equality?: { name: string; length0?: number; polycoef: number[]; other?: string; otherLength0?: number };
 }
 
 export interface WorldSpec {
@@ -197,6 +229,8 @@ export interface SceneSpec {
   world: WorldSpec;
   /** Actuators on hinge and slider constraints (absent or empty: none). */
   actuators?: ActuatorSpec[];
+  /** Tendons (MuJoCo's fixed and site-only spatial tendons; imported models only: model/tendon.ts). */
+  tendons?: TendonSpec[];
   /** The integrator the source model asked for (an imported model's MuJoCo `<option integrator>`), shown beside the one that runs. */
   requestedIntegrator?: string;
 }

@@ -146,6 +146,7 @@ export class Simulation implements SimulationApi {
   reset(): void {
     this.states = unpack(this.initial);
     this.world.forces?.restart();
+    this.world.tendons?.restart();
     this.evalsFresh = false;
     this.checkpoints.clear();
     this.checkpoints.set(0, this.initial);
