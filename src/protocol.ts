@@ -52,6 +52,19 @@ export interface MujocoEqualityOf<N> {
 }
 export type MujocoEquality = MujocoEqualityOf<MaybeNumber>;
 
+/**
+ * MuJoCo's and our run in joint space and body positions (models without equalities too): series at the
+ * steps `samples` (at most a few hundred, the last step included); the maxima and their steps are over every step.
+ */
+export interface MujocoTrajectoryOf<N> {
+  samples: number[];
+  /** Per hinge or slide joint of MuJoCo: q and q̇ (rad, rad/s or m, m/s); ours is empty where no hinge or slider constraint holds it alone (`why`). */
+  joints: { name: string; type: 'hinge' | 'slide'; constraint?: string; why?: string; mujoco: { q: N[]; qd: N[] }; ours: { q: N[]; qd: N[] }; dq: { max: N; step: number }; dqd: { max: N; step: number } }[];
+  /** Per moving body: the distance between MuJoCo's and our centre of mass (m) and its maximum. */
+  bodies: { name: string; error: N[]; max: N; step: number }[];
+}
+export type MujocoTrajectory = MujocoTrajectoryOf<MaybeNumber>;
+
 /** MuJoCo's run of the model next to ours (the inspector's "MuJoCo" section), its numbers of type N as above. */
 export interface MujocoComparisonOf<N> {
   steps: number;
@@ -67,6 +80,8 @@ export interface MujocoComparisonOf<N> {
   otherRows: Record<'contacts' | 'limits' | 'friction', { max: number; states: number }>;
   /** Distance between MuJoCo's and our centre of mass of each body after the run (m). */
   bodies: { name: string; distance: N }[];
+  /** Joints' q, q̇ and bodies' positions over the run, MuJoCo's and ours. */
+  trajectory?: MujocoTrajectoryOf<N>;
   /** Our run stopped early (non-finite value) at this step. */
   stoppedAt?: number;
   timing: { wasmLoadMs: number; mujocoMs: number; oursMs: number };
