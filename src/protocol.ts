@@ -387,7 +387,21 @@ export function isMujocoSection(x: unknown): x is MujocoSection {
         isObj(e.violation) &&
         isNumbers(e.violation.mujoco) &&
         isNumbers(e.violation.ours),
-    )
+    ) &&
+    (c.trajectory === undefined || isTrajectory(c.trajectory))
+  );
+}
+
+const isDeviation = (d: unknown): boolean => isObj(d) && (d.max === null || typeof d.max === 'number') && typeof d.step === 'number';
+
+function isTrajectory(t: unknown): boolean {
+  return (
+    isObj(t) &&
+    isNumbers(t.samples) &&
+    Array.isArray(t.joints) &&
+    t.joints.every((j: unknown) => isObj(j) && typeof j.name === 'string' && isObj(j.mujoco) && isObj(j.ours) && isNumbers(j.mujoco.q) && isNumbers(j.mujoco.qd) && isNumbers(j.ours.q) && isNumbers(j.ours.qd) && isDeviation(j.dq) && isDeviation(j.dqd)) &&
+    Array.isArray(t.bodies) &&
+    t.bodies.every((b: unknown) => isObj(b) && typeof b.name === 'string' && isNumbers(b.error) && isDeviation(b))
   );
 }
 
