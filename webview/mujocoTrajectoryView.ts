@@ -11,9 +11,19 @@ type Body = MujocoTrajectory['bodies'][number];
 const unitOf = (j: Joint, rate = false): string => (j.type === 'hinge' ? (rate ? 'rad/s' : 'rad') : rate ? 'm/s' : 'm');
 const at = (step: number, dt: number): string => `t = ${num(step * dt, 4)} s (step ${step})`;
 
+/**
+ * Deviations at or below this (rad, m, and per second) are round-off of two runs that agree: shown as
+ * ≈ 0 without a step, so that a difference of 1e-15 does not read as a finding.
+ */
+export const ROUND_OFF = 1e-9;
+
 /** A deviation with its unit; a non-finite one means our run stopped or blew up there. */
+function amount(max: number, unit: string): string {
+  return max <= ROUND_OFF ? '≈ 0' : `${num(max, 3)} ${unit}`;
+}
+
 function deviation(d: { max: MaybeNumber; step: number }, unit: string, dt: number): [string, string] {
-  return d.max === null ? ['not finite', at(d.step, dt)] : [`${num(d.max, 3)} ${unit}`, d.max > 0 ? at(d.step, dt) : '–'];
+  return d.max === null ? ['not finite', at(d.step, dt)] : [amount(d.max, unit), d.max > ROUND_OFF ? at(d.step, dt) : '–'];
 }
 
 export const JOINT_COLUMNS = ['Joint', 'max |Δq|', 'when', 'max |Δq̇|', 'when'] as const;
@@ -44,10 +54,10 @@ export function trajectorySummary(t: MujocoTrajectory, dt: number): string {
   const held = t.joints.filter((j) => j.ours.q.length);
   for (const type of ['hinge', 'slide'] as const) {
     const w = worst(held.filter((j) => j.type === type).map((j) => ({ ...j.dq, name: j.name, j })));
-    if (w) parts.push(`largest ${type} |Δq| ${w.max === null ? 'not finite' : `${num(w.max, 3)} ${unitOf(w.j)}`} (${w.name}, ${at(w.step, dt)})`);
+    if (w) parts.push(w.max !== null && w.max <= ROUND_OFF ? `${type} joints agree to round-off` : `largest ${type} |Δq| ${w.max === null ? 'not finite' : amount(w.max, unitOf(w.j))} (${w.name}, ${at(w.step, dt)})`);
   }
   const b = worst(t.bodies);
-  if (b) parts.push(`largest centre-of-mass distance ${b.max === null ? 'not finite' : `${num(b.max, 3)} m`} (${b.name}, ${at(b.step, dt)})`);
+  if (b) parts.push(b.max !== null && b.max <= ROUND_OFF ? 'centres of mass agree to round-off' : `largest centre-of-mass distance ${b.max === null ? 'not finite' : amount(b.max, 'm')} (${b.name}, ${at(b.step, dt)})`);
   const other = t.joints.length - held.length;
   if (other) parts.push(`${other} of ${t.joints.length} joints are held by combined constraints here (no single coordinate to compare)`);
   if (!parts.length) return 'No hinge or slide joints and no moving bodies to compare over the run.';

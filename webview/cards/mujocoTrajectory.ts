@@ -42,7 +42,7 @@ function table(cls: string, caption: string, columns: readonly string[], rows: {
     { class: 'cl-table-wrap' },
     h(
       'table',
-      { class: `cl-table cl-mj-table ${cls}` },
+      { class: `cl-table cl-mj-traj-table ${cls}` },
       h('caption', { class: 'cl-mj-caption', text: caption }),
       h('thead', {}, h('tr', {}, ...columns.map((t, k) => h('th', { scope: 'col', class: k > 0 ? 'cl-num' : '', text: t })), h('th', { scope: 'col', text: chartTitle }))),
       h(
@@ -63,7 +63,7 @@ function table(cls: string, caption: string, columns: readonly string[], rows: {
 }
 
 export function trajectoryBlock(t: MujocoTrajectory, dt: number): HTMLElement {
-  const out = h('div', { class: 'cl-mj-traj' }, h('h3', { class: 'cl-mj-title', text: 'The run in joint space' }), h('p', { class: 'cl-desc cl-mj-traj-summary', text: trajectorySummary(t, dt) }));
+  const out = h('div', { class: 'cl-mj-traj' }, h('h3', { class: 'cl-mj-traj-title', text: 'The run in joint space' }), h('p', { class: 'cl-desc cl-mj-traj-summary', text: trajectorySummary(t, dt) }));
   if (t.joints.length) {
     const rows = t.joints.map((j) => ({
       cells: jointRow(j, dt),
