@@ -61,7 +61,7 @@ function row(c: ContactReport, k: number, penetrationTolerance: number | undefin
     h('td', { class: 'cl-num cl-mono', title: `${fmt(c.normalForce, 12)} N`, text: fmt(clean(c.normalForce, floors.force)) }),
     h('td', { class: 'cl-num cl-mono', title: `‖f_t‖ = ${fmt(ft)} N (${fmt(c.frictionForce[0], 12)}, ${fmt(c.frictionForce[1], 12)})`, text: `${fmt(fx, 3)}, ${fmt(fy, 3)}` }),
     h('td', {}, h('span', { class: `cl-contact-state cl-contact-${c.state}`, text: c.state })),
-    h('td', { class: `cl-num cl-mono${c.state !== 'open' && c.coneRatio > 1 + 1e-3 ? ' cl-contact-deep' : ''}`, text: coneText(c.coneRatio) }),
+    h('td', { class: `cl-num cl-mono${c.state !== 'open' && c.coneRatio > 1 + 1e-3 ? ' cl-contact-deep' : ''}`, text: coneText(ft === 0 && c.coneRatio < CONE_RATIO_MAX ? 0 : c.coneRatio) }),
   );
 }
 
