@@ -52,6 +52,19 @@ export interface MujocoEqualityOf<N> {
 }
 export type MujocoEquality = MujocoEqualityOf<MaybeNumber>;
 
+/**
+ * MuJoCo's and our run in joint space and body positions (models without equalities too): series at the
+ * steps `samples` (at most a few hundred, the last step included); the maxima and their steps are over every step.
+ */
+export interface MujocoTrajectoryOf<N> {
+  samples: number[];
+  /** Per hinge or slide joint of MuJoCo: q and q̇ (rad, rad/s or m, m/s); ours is empty where no hinge or slider constraint holds it alone (`why`). */
+  joints: { name: string; type: 'hinge' | 'slide'; constraint?: string; why?: string; mujoco: { q: N[]; qd: N[] }; ours: { q: N[]; qd: N[] }; dq: { max: N; step: number }; dqd: { max: N; step: number } }[];
+  /** Per moving body: the distance between MuJoCo's and our centre of mass (m) and its maximum. */
+  bodies: { name: string; error: N[]; max: N; step: number }[];
+}
+export type MujocoTrajectory = MujocoTrajectoryOf<MaybeNumber>;
+
 /** MuJoCo's run of the model next to ours (the inspector's "MuJoCo" section), its numbers of type N as above. */
 export interface MujocoComparisonOf<N> {
   steps: number;
@@ -67,6 +80,8 @@ export interface MujocoComparisonOf<N> {
   otherRows: Record<'contacts' | 'limits' | 'friction', { max: number; states: number }>;
   /** Distance between MuJoCo's and our centre of mass of each body after the run (m). */
   bodies: { name: string; distance: N }[];
+  /** Joints' q, q̇ and bodies' positions over the run, MuJoCo's and ours. */
+  trajectory?: MujocoTrajectoryOf<N>;
   /** Our run stopped early (non-finite value) at this step. */
   stoppedAt?: number;
   timing: { wasmLoadMs: number; mujocoMs: number; oursMs: number };
@@ -381,7 +396,21 @@ export function isMujocoSection(x: unknown): x is MujocoSection {
         isObj(e.violation) &&
         isNumbers(e.violation.mujoco) &&
         isNumbers(e.violation.ours),
-    )
+    ) &&
+    (c.trajectory === undefined || isTrajectory(c.trajectory))
+  );
+}
+
+const isDeviation = (d: unknown): boolean => isObj(d) && (d.max === null || typeof d.max === 'number') && typeof d.step === 'number';
+
+function isTrajectory(t: unknown): boolean {
+  return (
+    isObj(t) &&
+    isNumbers(t.samples) &&
+    Array.isArray(t.joints) &&
+    t.joints.every((j: unknown) => isObj(j) && typeof j.name === 'string' && isObj(j.mujoco) && isObj(j.ours) && isNumbers(j.mujoco.q) && isNumbers(j.mujoco.qd) && isNumbers(j.ours.q) && isNumbers(j.ours.qd) && isDeviation(j.dq) && isDeviation(j.dqd)) &&
+    Array.isArray(t.bodies) &&
+    t.bodies.every((b: unknown) => isObj(b) && typeof b.name === 'string' && isNumbers(b.error) && isDeviation(b))
   );
 }
 

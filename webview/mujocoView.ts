@@ -27,7 +27,7 @@ export function startText(section: MujocoSection): string {
 export function statusText(section: MujocoSection, steps: number, dt: number): string {
   switch (section.status) {
     case 'idle':
-      return `Compare with MuJoCo runs MuJoCo (its own WebAssembly build) and this engine on the same model for ${steps} steps of ${num(dt, 4)} s, and shows per equality constraint MuJoCo's constraint force (efc_force) next to our λ, both violations over the run, and MuJoCo's regulariser R next to A's diagonal.`;
+      return `Compare with MuJoCo runs MuJoCo (its own WebAssembly build) and this engine on the same model for ${steps} steps of ${num(dt, 4)} s, and shows per equality constraint MuJoCo's constraint force (efc_force) next to our λ, both violations over the run, and MuJoCo's regulariser R next to A's diagonal; per joint q and q̇, and per body the centre of mass, over the run.`;
     case 'running':
       return `Running MuJoCo and the engine for ${steps} steps…`;
     case 'failed':

@@ -46,7 +46,7 @@ function printVectors(title: string, labels: string[], columns: { name: string; 
   print();
 }
 
-/** κ(A) with its band: `137 (caution)`, `∞ (singular)`, `– (no constraints)`, `≈1.2e7 (ill-conditioned, estimated)`. */
+/** κ(A) with its band: `1.41e4 (caution)`, `∞ (singular)`, `– (no constraints)`, `≈1.2e7 (ill-conditioned, estimated)`. */
 function condLine(cond: number | null, estimated: boolean, rows: number, rankDeficient: boolean, warning: number): string {
   const band = condBand(cond, { warning, rows, rankDeficient });
   return `${formatCond(cond, { rows, estimated })} (${COND_BAND_LABEL[band]}${estimated && band !== 'none' ? ', estimated' : ''})`;

@@ -32,6 +32,8 @@ export type {
 // The pipeline (inspect step 0, run N steps) and the stepping simulation with its history.
 export { inspectScene, inspectParsed, simulateScene, simulateInspected, createSimulation, internalError, type RunOptions, type SimulateOutput } from './pipeline';
 export { Simulation, type SimulationOptions } from './stepping/simulation';
+// A hinge's or slider's coordinate (q, q̇) from the bodies' states of a run (next to a joint-space simulator's).
+export { jointCoordinateReader, type BodyKinematics } from './model/jointReader';
 export type { InspectOptions, InspectResult, SimulationApi } from './api';
 export { stepWithinBudget, type TimeBudget } from './guards/budget';
 // Which integrator runs, beside the one the source model asked for; what an actuator's force is.

@@ -75,7 +75,11 @@ export class Commands {
   handlers(): Record<CommandKey, Cmd> {
     const sceneGoToStep = this.withReadyScene((r, step) => this.goToStep(r, step));
     return {
-      openInspector: this.withScene((t) => this.openInspector(t)),
+      // the panel first, then the analysis: the webview loads its script while the host analyses
+      openInspector: async (arg?: unknown) => {
+        const t = await this.target(arg, false);
+        return t ? this.openInspector(t) : undefined;
+      },
       step: this.withReadyScene((r) => this.step(r)),
       // a model with `constraintLens.import.solver` "mujoco": Run N Steps runs MuJoCo's mj_step
       runSteps: (arg?: unknown, ...rest: unknown[]) => (this.mujocoSolver(arg) ? this.withScene((t, count) => this.models.runWithMujoco(t, count))(arg, ...rest) : this.withReadyScene((r, count) => this.runSteps(r, count))(arg, ...rest)),
@@ -147,8 +151,11 @@ export class Commands {
     });
   }
 
-  /** The scene a command acts on: the argument, else the active scene editor, else the active inspector, else the last scene. */
-  private async target(arg: unknown): Promise<Target | undefined> {
+  /**
+   * The scene a command acts on: the argument, else the active scene editor, else the active inspector,
+   * else the last scene; analysed unless `analysed` is false.
+   */
+  private async target(arg: unknown, analysed = true): Promise<Target | undefined> {
     let uri = toUri(arg);
     if (!uri) {
       const ed = vscode.window.activeTextEditor;
@@ -164,12 +171,14 @@ export class Commands {
     const doc = await vscode.workspace.openTextDocument(uri);
     if (!isSceneDocument(doc)) return notOurs();
     const state = this.d.scenes.stateFor(doc.uri);
-    await this.d.scenes.whenInspected(doc);
+    if (analysed) await this.d.scenes.whenInspected(doc);
     return { doc, state };
   }
 
   private async openInspector(t: Target): Promise<string | undefined> {
     const p = await this.d.panels.open(t.doc.uri);
+    // resolves as before, with the scene analysed (callers read the analysis next)
+    await this.d.scenes.whenInspected(t.doc);
     return p ? t.state.key : undefined;
   }
 

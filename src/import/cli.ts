@@ -172,7 +172,7 @@ const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.
 function formatComparison(c: CompareResult): string {
   const lines: string[] = [];
   lines.push(`MuJoCo vs Constraint Lens: ${c.model}${c.keyframe ? ` (keyframe ${c.keyframe})` : ''}`);
-  lines.push(`Run: ${c.steps} steps of ${fmt(c.dt)} s (t = ${fmt(c.steps * c.dt)} s). MuJoCo: soft constraints (solref/solimp), ${fmt(c.solver.iterationsMin, 3)}–${fmt(c.solver.iterationsMax, 3)} solver iterations per step (mean ${fmt(c.solver.iterationsMean, 3)}), warnings: ${c.solver.warnings.length ? c.solver.warnings.map((w) => `${w.name} ×${w.count}`).join(', ') : 'none'}. Ours: exact solve (KKT).`);
+  lines.push(`Run: ${c.steps} steps of ${fmt(c.dt)} s (t = ${fmt(c.steps * c.dt)} s). MuJoCo: ${c.equalities.length ? 'soft constraints (solref/solimp)' : 'no equality constraints'}, ${fmt(c.solver.iterationsMin, 3)}–${fmt(c.solver.iterationsMax, 3)} solver iterations per step (mean ${fmt(c.solver.iterationsMean, 3)}), warnings: ${c.solver.warnings.length ? c.solver.warnings.map((w) => `${w.name} ×${w.count}`).join(', ') : 'none'}. Ours: ${c.equalities.length ? 'exact solve (KKT)' : 'the joints as exact constraints between bodies'}.`);
   const other = (['contacts', 'limits', 'friction'] as const).filter((k) => c.otherRows[k].max > 0);
   if (other.length) {
     const what = { contacts: 'contact rows', limits: 'joint-limit rows', friction: 'friction-loss rows' };
@@ -197,9 +197,17 @@ function formatComparison(c: CompareResult): string {
   }
   const far = c.bodies.filter((b) => Number.isFinite(b.distance)).sort((a, b) => b.distance - a.distance);
   if (far.length) lines.push('', `Centres of mass after the run, MuJoCo vs ours: largest distance ${fmt(far[0].distance)} m (${far[0].name})${far.length > 1 ? `, median ${fmt(far[Math.floor(far.length / 2)].distance)} m` : ''}.`);
+  const joints = (c.trajectory?.joints ?? []).filter((j) => j.ours.q.length);
+  if (joints.length) {
+    lines.push('', 'Joints over the run, MuJoCo vs ours (largest |Δq| and |Δq̇|, and the step):');
+    const w = Math.max(5, ...joints.map((j) => j.name.length)) + 2;
+    const dev = (d: { max: number; step: number }, unit: string) => pad(Number.isFinite(d.max) ? `${fmt(d.max, 3)} ${unit} @${d.step}` : `not finite @${d.step}`, 24);
+    for (const j of joints) lines.push(`  ${pad(j.name, w)}${dev(j.dq, j.type === 'hinge' ? 'rad' : 'm')}${dev(j.dqd, j.type === 'hinge' ? 'rad/s' : 'm/s')}`.trimEnd());
+  }
   lines.push('', `Time: MuJoCo ${fmt(c.timing.mujocoMs, 3)} ms, ours ${fmt(c.timing.oursMs, 3)} ms (WebAssembly load ${fmt(c.timing.wasmLoadMs, 3)} ms).`);
   for (const note of c.notes) lines.push(`Note: ${note}`);
-  lines.push('MuJoCo regularises each row (R = (1 − d)/d · A_ii-approx from solimp) and pulls toward C = 0 with solref, so its forces and violations differ from the exact solve; see docs/import.md.');
+  if (c.equalities.length) lines.push('MuJoCo regularises each row (R = (1 − d)/d · A_ii-approx from solimp) and pulls toward C = 0 with solref, so its forces and violations differ from the exact solve; see docs/import.md.');
+  else lines.push('MuJoCo integrates in joint coordinates; this engine integrates every body and holds the joints with constraint forces, so the runs differ by the integrators (and any contact, limit or friction-loss rows MuJoCo had); see docs/import.md.');
   return lines.map((l) => printable(l)).join('\n');
 }
 

@@ -6,7 +6,8 @@
 // equalities are the generalised force of the first joint (N·m or N); a weld's rotational rows are
 // converted to our convention (our C = 2·vec(q_err) in the world frame; MuJoCo's is
 // torquescale·vec(q₂⁻¹q₁·relpose) in body2's frame, so λ = ½·torquescale·R₂·f at the current pose).
-import { inspectParsed, Simulation, type SystemSnapshot } from '../engine';
+import { inspectParsed, Simulation, type BodyKinematics, type SystemSnapshot } from '../engine';
+import { compareTrajectory } from './compareTrajectory';
 import { mulMV, qmat, qmul, type Mat } from './geometry';
 import type { ImportedModel, ModelParseResult } from './model';
 import type { MujocoComparisonOf, MujocoEqualityOf } from '../protocol';
@@ -51,9 +52,15 @@ export async function compareWithMujoco(parse: ModelParseResult, steps?: number)
   const inspect = inspectParsed('', parse, { wantSpectrum: false });
   const snap = inspect.snapshot;
   const sim = new Simulation(scene, parse.sourceMap);
-  if (n > 0) sim.step(n);
+  // one step at a time: the trajectory comparison reads every body's state (velocities too) after each
+  const track: BodyKinematics[][] = [sim.result().final.bodies];
+  for (let k = 0; k < n && !sim.stopped; k++) {
+    sim.step(1);
+    if (!sim.stopped) track.push(sim.result().final.bodies);
+  }
   const res = sim.result();
   const oursMs = performance.now() - t1;
+  const trajectory = compareTrajectory(model, scene, run.steps.map((s) => s.track), track);
 
   const m = model.compiled;
   const equalities = m.equalities.map((e, i): EqualityComparison => {
@@ -124,6 +131,7 @@ export async function compareWithMujoco(parse: ModelParseResult, steps?: number)
       friction: tally(run, 'friction'),
     },
     bodies,
+    trajectory,
     belowFloor,
     stoppedAt: res.stoppedAt,
     timing: { wasmLoadMs: rt.loadMs, mujocoMs, oursMs },

@@ -25,6 +25,10 @@ export interface Converted {
   issues: Issue[];
   /** Per MuJoCo equality: index of its constraint in scene.constraints (undefined when not converted). */
   equalityConstraint: (number | undefined)[];
+  /** Per MuJoCo joint: the hinge or slider constraint that holds it alone (the comparison reads its coordinate). */
+  jointConstraint: ({ constraint: string; kind: 'hinge' | 'slider' } | undefined)[];
+  /** Per MuJoCo joint combined with others into one constraint: that constraint's type (universal, ball, chain). */
+  combinedInto?: ReadonlyMap<number, string>;
   /** Scene body index per MuJoCo body (−1: the world). */
   sceneOf: number[];
   /** What is not simulated, by category (the CL606 note as data). */
@@ -152,7 +156,7 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
     });
   }
   const notSimulatedList = [...ctx.notSimulated].map(([category, e]) => ({ category, items: [...e.items] }));
-  return { scene, bodyElements, constraintElements: ctx.constraintElements, issues: ctx.issues, equalityConstraint: ctx.equalityConstraint, sceneOf: ctx.sceneOf, notSimulated: notSimulatedList };
+  return { scene, bodyElements, constraintElements: ctx.constraintElements, issues: ctx.issues, equalityConstraint: ctx.equalityConstraint, jointConstraint: ctx.jointConstraint.map((j) => (j ? { constraint: j.constraint, kind: j.kind } : undefined)), ...(ctx.combinedInto ? { combinedInto: ctx.combinedInto } : {}), sceneOf: ctx.sceneOf, notSimulated: notSimulatedList };
 }
 
 const jointList = (m: CompiledModel, adr: number, n: number): string =>

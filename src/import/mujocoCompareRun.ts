@@ -1,5 +1,7 @@
 // MuJoCo's own run of a model (mj_step), for the comparison with the exact solve (compare.ts): the
-// equality rows (efc_force, efc_pos, R, diagA) after every step, the other rows' counts, warnings.
+// equality rows (efc_force, efc_pos, R, diagA) after every step, the other rows' counts, warnings,
+// and the state (qpos, qvel, centres of mass) for the joint-space comparison.
+import type { MujocoTrack } from './compareTrajectory';
 import { guarded, readState, type MjModelHandle, type MujocoRuntime, type MujocoState, type Num } from './mujoco';
 
 /** MuJoCo's constraint rows that are not equalities (counts in one state). */
@@ -11,8 +13,8 @@ export interface OtherRows {
 
 /** MuJoCo's own run of the model, for the comparison (compare.ts). */
 export interface MujocoRun {
-  /** Per recorded step: time, per equality the efc rows' force and violation (efc_pos), solver iterations, warnings. */
-  steps: { t: number; eqForce: number[][]; eqPos: number[][]; eqR: number[][]; eqDiagA: number[][]; iterations: number; other: OtherRows }[];
+  /** Per recorded step: time, per equality the efc rows' force and violation (efc_pos), solver iterations, the state (qpos, qvel, xipos). */
+  steps: { t: number; eqForce: number[][]; eqPos: number[][]; eqR: number[][]; eqDiagA: number[][]; iterations: number; other: OtherRows; track: MujocoTrack }[];
   warnings: { name: string; count: number }[];
   /** The state after the run. */
   final: MujocoState;
@@ -51,7 +53,8 @@ function runMujocoUnguarded(rt: MujocoRuntime, m: MjModelHandle, qpos: readonly 
         eqDiagA[id[r]].push(diagA[r]);
       }
       const niter = d.solver_niter as Num;
-      return { t: Number(d.time), eqForce, eqPos, eqR, eqDiagA, iterations: niter[0] ?? 0, other };
+      const track = { qpos: Array.from(d.qpos as Num), qvel: Array.from(d.qvel as Num), xipos: Array.from(d.xipos as Num) };
+      return { t: Number(d.time), eqForce, eqPos, eqR, eqDiagA, iterations: niter[0] ?? 0, other, track };
     };
     rt.mj.mj_forward(m, d);
     const out: MujocoRun['steps'] = [record()];

@@ -2,7 +2,8 @@
 // converted and analysed by the engine, compared with MuJoCo by the importer. The card is hidden for
 // scene files; for a model its button posts the compareMujoco command, the running state disables
 // it, and the finished comparison shows efc_force next to λ, R and A_ii, both violations (table and
-// sparkline) and MuJoCo's iterations; keyboard operable; a report shows it read-only.
+// sparkline) and MuJoCo's iterations; keyboard operable; a report shows it read-only. For models without
+// equalities (a pendulum and a rail, Gymnasium's ant) it compares the runs in joint space.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -139,6 +140,57 @@ describe('MuJoCo card (Chromium)', () => {
       await settle(page);
       await card.screenshot({ path: shotPath(`mujoco-card-${theme}`) });
       assert.deepEqual(p.invalidPosts, []);
+      assert.deepEqual(p.consoleErrors, []);
+      assert.deepEqual(p.cspViolations, []);
+      await page.context().close();
+    });
+  }
+
+  // A model without equalities (most robots): the card compares the runs in joint space.
+  for (const [file, steps, theme] of [['swing-rail.xml', 300, 'light'], ['public/ant/ant.xml', 200, 'dark']] as const) {
+    test(`joint space (${file}, ${theme}): per joint max |Δq| and |Δq̇| with when, q of both runs, bodies' distance`, async () => {
+      const path = join(FIXTURES, file);
+      const text = readFileSync(path, 'utf8');
+      const parse = await loadModel(path, text, { files: nodeFileAccess(join(path, '..')) });
+      const inspect = inspectParsed(text, parse);
+      const sim = new Simulation(parse.scene!, parse.sourceMap);
+      const model = buildPanelModel(file, inspect, sim, 0)!;
+      const comparison = toPanelComparison(await compareWithMujoco(parse, steps));
+      const traj = comparison.trajectory!;
+      const p = await openPanel(browser, { model: { ...model, mujoco: { status: 'done', comparison, keyframes: [] } }, snapshotAt: (k) => sim.snapshotAt(k) }, { theme, height: 1800 });
+      const page = p.page;
+      const card = page.locator('#cl-mujoco');
+      await page.waitForSelector('#cl-mujoco .cl-mj-joints');
+      assert.match((await card.textContent())!, /Why they differ: this model has no equality constraints/);
+      assert.match((await card.locator('.cl-mj-traj-summary').textContent())!, /^Over the run, MuJoCo vs ours: largest hinge \|Δq\| .* rad \(.*, t = .* s \(step \d+\)\)/);
+      const rows = await card.locator('.cl-mj-joints tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => c.textContent ?? '')));
+      assert.equal(rows.length, traj.joints.length);
+      traj.joints.forEach((j, k) => {
+        assert.equal(rows[k][0], `${j.name} (${j.type})`);
+        if (!j.ours.q.length) return;
+        if ((j.dq.max as number) <= 1e-9) {
+          assert.equal(rows[k][1], '≈ 0', `${j.name}: round-off reads as zero`);
+          return;
+        }
+        const shown = Number(rows[k][1].split(' ')[0]);
+        assert.ok(Math.abs(shown - (j.dq.max as number)) <= 1e-2 * (j.dq.max as number) + 1e-300, `${j.name}: ${rows[k][1]} vs ${j.dq.max}`);
+        assert.match(rows[k][2], new RegExp(`\\(step ${j.dq.step}\\)$`));
+      });
+      // q of both runs per joint held by its own constraint; one distance line per body
+      const charts = await card.locator('.cl-mj-joints .cl-mj-mini').evaluateAll((svgs) => svgs.map((s) => Array.from(s.querySelectorAll('polyline'), (l) => ({ n: (l.getAttribute('points') ?? '').split(' ').length, stroke: getComputedStyle(l).stroke }))));
+      traj.joints.forEach((j, k) => {
+        assert.equal(charts[k].length, j.ours.q.length ? 2 : 1, j.name);
+        assert.ok(charts[k].every((c) => c.n === traj.samples.length), `${j.name}: ${JSON.stringify(charts[k])}`);
+        if (charts[k].length === 2) assert.notEqual(charts[k][0].stroke, charts[k][1].stroke);
+      });
+      assert.equal(await card.locator('.cl-mj-bodies tbody tr').count(), traj.bodies.length);
+      assert.equal(await card.locator('.cl-mj-bodies polyline').count(), traj.bodies.length);
+      // the tables fit the card or scroll inside it (no overflow of the panel)
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 1, `page overflows by ${overflow}px`);
+      await card.locator('.cl-mj-traj').scrollIntoViewIfNeeded();
+      await settle(page);
+      await card.locator('.cl-mj-traj').screenshot({ path: shotPath(`mujoco-joints-${file.replace(/\W+/g, '-')}-${theme}`) });
       assert.deepEqual(p.consoleErrors, []);
       assert.deepEqual(p.cspViolations, []);
       await page.context().close();

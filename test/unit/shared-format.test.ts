@@ -90,20 +90,21 @@ test('formatTime, formatVec, formatQuantity and units', () => {
 
 test('κ bands: one classification with the scene threshold, at and around the edges', () => {
   assert.equal(DEFAULT_CONDITION_WARNING, 1e6);
-  assert.deepEqual(condThresholds(), { caution: 100, bad: 1e6 });
-  // κ = 176 was "caution" in the panel and "good" in the status bar: it is caution everywhere
-  // now (msd-sim: κ < 100 well-conditioned, κ > 1e6 nearly singular).
-  assert.equal(condBand(176), 'caution');
-  assert.equal(condBand(99.999), 'good');
-  assert.equal(condBand(100), 'caution');
+  assert.deepEqual(condThresholds(), { caution: 1000, bad: 1e6 });
+  // κ = 176 (the example chain, well posed) read "caution" everywhere: below 1e3 λ loses fewer than
+  // 3 digits, so it is well-conditioned everywhere now
+  assert.equal(condBand(176), 'good');
+  assert.equal(condBand(999.999), 'good');
+  assert.equal(condBand(1000), 'caution');
+  assert.equal(condBand(1.41e4), 'caution');
   assert.equal(condBand(1e6 * (1 - 1e-12)), 'caution');
   assert.equal(condBand(1e6), 'bad');
   assert.equal(condBand(5e7), 'bad');
-  assert.equal(condBand(176, { warning: 1e4 }), 'caution');
+  assert.equal(condBand(2000, { warning: 1e4 }), 'caution');
   assert.equal(condBand(1e4, { warning: 1e4 }), 'bad', 'the scene threshold is the ill-conditioned edge');
   assert.equal(condBand(9999, { warning: 1e4 }), 'caution');
-  assert.equal(condBand(60, { warning: 50 }), 'bad', 'a threshold below 100 leaves no caution band');
-  assert.equal(condBand(49, { warning: 50 }), 'good');
+  assert.equal(condBand(600, { warning: 500 }), 'bad', 'a threshold below 1000 leaves no caution band');
+  assert.equal(condBand(499, { warning: 500 }), 'good');
   assert.equal(condBand(2e5, { warning: NaN }), 'caution', 'an invalid threshold falls back to 1e6');
   assert.equal(condBand(2e6, { warning: -1 }), 'bad', 'so does a negative one');
   assert.equal(condBand(1, { warning: 0.5 }), 'bad', 'κ ≥ 1 ≥ a threshold below 1: always flagged');
@@ -137,7 +138,7 @@ test('formatCond: 3 digits, scientific from 1e4, ≈ when estimated, ∞ when si
   assert.equal(formatCond(null, { estimated: true }), '∞');
   assert.equal(formatCond(Infinity), '∞');
   assert.equal(formatCond(NaN), 'NaN');
-  assert.equal(condBandLegend(), '< 100 well-conditioned, < 1e6 caution, ≥ 1e6 ill-conditioned, ∞ singular, – no constraints');
+  assert.equal(condBandLegend(), '< 1000 well-conditioned, < 1e6 caution, ≥ 1e6 ill-conditioned, ∞ singular, – no constraints');
   assert.match(condBandDescription('bad', 1e8), /κ ≥ 1e8/);
 });
 

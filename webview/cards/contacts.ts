@@ -1,6 +1,7 @@
 // The contacts card (velocity formulation with shapes, nonlinear formulation): the contacts of the
 // shown step — bodies, shapes, point, normal, gap, normal and friction force, state, cone ratio —
-// the complementarity residual and the largest penetration, and both over the run.
+// the complementarity residual and the largest penetration, and both over the run. Forces and gaps
+// below the scene's noise floor (the 3D view's: scene3d/robust.ts) read as 0, their digits in the tooltip.
 import type { ContactReport, SystemSnapshot } from '../../src/protocol';
 import { formatNumber as fmt, formatVec as fmtVec } from '../../src/shared';
 import type { StepChart } from '../contactCharts';
@@ -9,6 +10,7 @@ import type { PanelState } from '../store';
 import { extrasRecords } from '../history';
 import { clear, h } from '../dom';
 import { caps, card, type CardContext } from './card';
+import { NOISE_RELATIVE, noiseFloor } from '../scene3d/robust';
 
 /** Longest table drawn. */
 const MAX_ROWS = 300;
@@ -29,8 +31,23 @@ function cleanVec(v: readonly number[]): string {
 
 const coneText = (r: number): string => (r >= CONE_RATIO_MAX ? '∞ (no budget)' : fmt(r, 3));
 
-function row(c: ContactReport, k: number, penetrationTolerance: number | undefined): HTMLTableRowElement {
-  const ft = Math.hypot(c.frictionForce[0], c.frictionForce[1]);
+/** Below these a force (N) or a gap (m) is round-off and reads as 0: the 3D view's noise floor, from the scene's weight and size. */
+interface Floors {
+  force: number;
+  length: number;
+}
+
+function floorsOf(snap: SystemSnapshot, list: readonly ContactReport[]): Floors {
+  let size = 1;
+  for (const c of list) for (const x of c.point) if (Number.isFinite(x)) size = Math.max(size, Math.abs(x));
+  return { force: noiseFloor((snap.bodyStates ?? []).map((b) => b.mass), size).force, length: NOISE_RELATIVE * size };
+}
+
+const clean = (x: number, floor: number): number => (Math.abs(x) < floor ? 0 : x);
+
+function row(c: ContactReport, k: number, penetrationTolerance: number | undefined, floors: Floors): HTMLTableRowElement {
+  const fx = clean(c.frictionForce[0], floors.force), fy = clean(c.frictionForce[1], floors.force);
+  const ft = clean(Math.hypot(c.frictionForce[0], c.frictionForce[1]), floors.force);
   const deep = penetrationTolerance !== undefined && -c.gap > penetrationTolerance;
   return h(
     'tr',
@@ -40,11 +57,11 @@ function row(c: ContactReport, k: number, penetrationTolerance: number | undefin
     h('td', { class: 'cl-bodies', text: `${c.shapeA} · ${c.shapeB}` }),
     h('td', { class: 'cl-mono', title: fmtVec(c.point, 12), text: cleanVec(c.point) }),
     h('td', { class: 'cl-mono', title: fmtVec(c.normal, 12), text: cleanVec(c.normal) }),
-    h('td', { class: `cl-num cl-mono${deep ? ' cl-contact-deep' : ''}`, title: deep ? 'penetration above solver.contacts.penetrationTolerance' : undefined, text: fmt(c.gap, 3) }),
-    h('td', { class: 'cl-num cl-mono', text: fmt(c.normalForce) }),
-    h('td', { class: 'cl-num cl-mono', title: `‖f_t‖ = ${fmt(ft)} N`, text: `${fmt(c.frictionForce[0], 3)}, ${fmt(c.frictionForce[1], 3)}` }),
+    h('td', { class: `cl-num cl-mono${deep ? ' cl-contact-deep' : ''}`, title: deep ? 'penetration above solver.contacts.penetrationTolerance' : undefined, text: fmt(clean(c.gap, floors.length), 3) }),
+    h('td', { class: 'cl-num cl-mono', title: `${fmt(c.normalForce, 12)} N`, text: fmt(clean(c.normalForce, floors.force)) }),
+    h('td', { class: 'cl-num cl-mono', title: `‖f_t‖ = ${fmt(ft)} N (${fmt(c.frictionForce[0], 12)}, ${fmt(c.frictionForce[1], 12)})`, text: `${fmt(fx, 3)}, ${fmt(fy, 3)}` }),
     h('td', {}, h('span', { class: `cl-contact-state cl-contact-${c.state}`, text: c.state })),
-    h('td', { class: `cl-num cl-mono${c.state !== 'open' && c.coneRatio > 1 + 1e-3 ? ' cl-contact-deep' : ''}`, text: coneText(c.coneRatio) }),
+    h('td', { class: `cl-num cl-mono${c.state !== 'open' && c.coneRatio > 1 + 1e-3 ? ' cl-contact-deep' : ''}`, text: coneText(ft === 0 && c.coneRatio < CONE_RATIO_MAX ? 0 : c.coneRatio) }),
   );
 }
 
@@ -79,9 +96,10 @@ export function createContactsCard({ store, actions }: CardContext): HTMLElement
       kv('contacts', String(count));
       kv('stick / slip / open', `${states.stick} / ${states.slip} / ${states.open}`);
       kv('complementarity', fmt(snap.complementarity ?? 0, 3));
-      kv('largest penetration', `${fmt(snap.maxPenetration ?? 0, 3)} m`);
+      kv('largest penetration', `${fmt(clean(snap.maxPenetration ?? 0, floorsOf(snap, list).length), 3)} m`);
+      const floors = floorsOf(snap, list);
       const total = list.reduce((a, c) => a + Math.max(0, c.normalForce), 0);
-      kv('', `${fmt(total)} N`, '', 'Σ f_n');
+      kv('', `${fmt(clean(total, floors.force))} N`, '', 'Σ f_n');
       if (snap.pgs) kv('PGS', `${snap.pgs.iterations} sweeps, r ${fmt(snap.pgs.residual, 2)}`, snap.pgs.converged ? '' : 'cl-warn');
       else if (snap.newton) kv('Newton', `${snap.newton.iterations} it., ${snap.newton.converged ? 'converged' : 'not converged'}`, snap.newton.converged ? '' : 'cl-bad');
       note.textContent = count
@@ -93,7 +111,7 @@ export function createContactsCard({ store, actions }: CardContext): HTMLElement
         table.append(h('thead', {}, h('tr', {}, ...COLUMNS.map(([t, word], k) => h('th', { scope: 'col', class: NUMERIC.has(k) ? 'cl-num' : '', text: word ? caps(t) : t })))));
         const tol = s.model?.thresholds?.penetrationTolerance;
         const tb = h('tbody');
-        list.slice(0, MAX_ROWS).forEach((c, k) => tb.append(row(c, k, tol)));
+        list.slice(0, MAX_ROWS).forEach((c, k) => tb.append(row(c, k, tol, floors)));
         table.append(tb);
         wrap.append(table);
       }

@@ -1,7 +1,8 @@
 // The MuJoCo card (MJCF and URDF models only): Compare with MuJoCo runs MuJoCo and this engine on
 // the same model (the host does it on request, never on an edit) and the card shows, per equality
 // constraint, MuJoCo's efc_force next to our λ, MuJoCo's R and A_ii next to our A_ii, both
-// violations over the run (table and log-scale sparkline), MuJoCo's iterations and warnings.
+// violations over the run (table and log-scale sparkline), MuJoCo's iterations and warnings, and
+// both runs in joint space (cards/mujocoTrajectory.ts), which also serves models without equalities.
 // Texts come from ../mujocoView.ts; in a report the embedded comparison is shown read-only.
 import { button, clear, h } from '../dom';
 import {
@@ -22,6 +23,7 @@ import {
 } from '../mujocoView';
 import type { MujocoEquality } from '../../src/protocol';
 import { caps, card, type CardContext } from './card';
+import { trajectoryBlock } from './mujocoTrajectory';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 320;
@@ -60,6 +62,7 @@ export function createMujocoCard({ store, actions, report }: CardContext): HTMLE
         results.append(h('p', { class: 'cl-empty', text: 'The model has no equality constraints: MuJoCo has no constraint rows to compare (its joints are its coordinates).' }));
       }
       for (const e of c.equalities) results.append(equalityBlock(e));
+      if (c.trajectory) results.append(trajectoryBlock(c.trajectory, c.dt));
       const bodies = bodiesText(c);
       if (bodies) results.append(h('p', { class: 'cl-desc', text: bodies }));
       results.append(h('p', { class: 'cl-desc', text: timingText(c) }));

@@ -6,14 +6,19 @@ import { WORDS } from './words';
 
 /** The engine's default `solver.conditionWarning`. */
 export const DEFAULT_CONDITION_WARNING = 1e6;
-/** Below this κ, A is well-conditioned (msd-sim's condition-number monitoring: "κ < 100: well-conditioned"). */
-export const WELL_CONDITIONED_BELOW = 1e2;
+/**
+ * Below this κ, A is well-conditioned. msd-sim's monitoring puts the edge at 100, but well-posed joint
+ * chains of a few links with ordinary mass ratios sit at 10²–10³ (the example chain: 176), and below
+ * 10³ λ loses fewer than 3 of its 16 digits to round-off, far below what any view prints: reading
+ * them as "caution" flagged sound models. The edge is 10³ in every view.
+ */
+export const WELL_CONDITIONED_BELOW = 1e3;
 
 /**
- * The msd-sim classification, with the scene's threshold as the ill-conditioned edge:
+ * msd-sim's classification with a higher first edge, and the scene's threshold as the ill-conditioned edge:
  * - `none`: no constraint rows — nothing to condition (neutral, not "∞ singular").
- * - `good`: κ < 100 (or below the threshold when it is lower).
- * - `caution`: 100 ≤ κ < warning.
+ * - `good`: κ < 1000 (or below the threshold when it is lower).
+ * - `caution`: 1000 ≤ κ < warning.
  * - `bad`: κ ≥ warning (ill-conditioned; the engine's CL303 fires at the same point).
  * - `singular`: κ infinite or unknown (`null`, NaN) or J rank-deficient.
  */
@@ -33,7 +38,7 @@ export function conditionWarning(warning?: number): number {
   return warning !== undefined && Number.isFinite(warning) && warning > 0 ? warning : DEFAULT_CONDITION_WARNING;
 }
 
-/** The band edges for a threshold: `caution` from 100 (at most the threshold), `bad` from the threshold. */
+/** The band edges for a threshold: `caution` from 1000 (at most the threshold), `bad` from the threshold. */
 export function condThresholds(warning?: number): { caution: number; bad: number } {
   const w = conditionWarning(warning);
   return { caution: Math.min(WELL_CONDITIONED_BELOW, w), bad: w };

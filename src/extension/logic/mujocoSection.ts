@@ -2,7 +2,7 @@
 // the model's path stays in the host, and non-finite numbers become null (messages travel as JSON,
 // where NaN and ∞ do not exist). Pure: unit-tested.
 import type { CompareResult } from '../../import/compare';
-import type { MaybeNumber, MujocoComparison } from '../../protocol';
+import type { MaybeNumber, MujocoComparison, MujocoTrajectory, MujocoTrajectoryOf } from '../../protocol';
 
 const finite = (x: number): MaybeNumber => (Number.isFinite(x) ? x : null);
 const all = (xs: readonly number[]): MaybeNumber[] => xs.map(finite);
@@ -36,8 +36,26 @@ export function toPanelComparison(r: CompareResult): MujocoComparison {
     solver: { ...r.solver, warnings: r.solver.warnings.map((w) => ({ ...w })) },
     otherRows: { contacts: { ...r.otherRows.contacts }, limits: { ...r.otherRows.limits }, friction: { ...r.otherRows.friction } },
     bodies: r.bodies.map((b) => ({ name: b.name, distance: finite(b.distance) })),
+    ...(r.trajectory ? { trajectory: toPanelTrajectory(r.trajectory) } : {}),
     ...(r.stoppedAt !== undefined ? { stoppedAt: r.stoppedAt } : {}),
     timing: { ...r.timing },
     notes: [...r.notes],
+  };
+}
+
+function toPanelTrajectory(t: MujocoTrajectoryOf<number>): MujocoTrajectory {
+  return {
+    samples: [...t.samples],
+    joints: t.joints.map((j) => ({
+      name: j.name,
+      type: j.type,
+      ...(j.constraint !== undefined ? { constraint: j.constraint } : {}),
+      ...(j.why !== undefined ? { why: j.why } : {}),
+      mujoco: { q: all(j.mujoco.q), qd: all(j.mujoco.qd) },
+      ours: { q: all(j.ours.q), qd: all(j.ours.qd) },
+      dq: { max: finite(j.dq.max), step: j.dq.step },
+      dqd: { max: finite(j.dqd.max), step: j.dqd.step },
+    })),
+    bodies: t.bodies.map((b) => ({ name: b.name, error: all(b.error), max: finite(b.max), step: b.step })),
   };
 }

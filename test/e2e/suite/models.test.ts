@@ -91,6 +91,26 @@ export default function register(): void {
       await revert(doc);
     });
 
+    test('Compare with MuJoCo on a model without equalities compares the runs in joint space', async () => {
+      const { uri } = await openScene('swing-rail.xml');
+      const key = uri.toString();
+      await analysed(api, uri);
+      await vscode.commands.executeCommand(CommandIds.openInspector, uri);
+      await waitFor('the model posted', () => api.panelFor(key)?.postedTypes.includes('model'), 30_000, 100);
+      const section = await vscode.commands.executeCommand<MujocoSection | undefined>(CommandIds.compareWithMujoco, uri);
+      assert.strictEqual(section?.status, 'done', JSON.stringify(section?.error));
+      const c = section.comparison!;
+      assert.strictEqual(c.equalities.length, 0);
+      const t = c.trajectory!;
+      assert.deepStrictEqual(t.joints.map((j) => [j.name, j.type, j.constraint]), [['swing', 'hinge', 'swing'], ['rail', 'slide', 'rail']]);
+      const [swing, rail] = t.joints;
+      assert.strictEqual(swing.ours.q.length, t.samples.length);
+      assert.ok((swing.dq.max ?? 1) < 1e-2 && (swing.dq.max ?? 0) > 0, `over the scene's second the pendulum within 1e-2 rad of MuJoCo's (${swing.dq.max})`);
+      assert.ok((rail.dq.max ?? 1) < 1e-9, `the rail as MuJoCo's to round-off (${rail.dq.max})`);
+      assert.deepStrictEqual(t.bodies.map((b) => b.name).sort(), ['arm', 'block']);
+      await waitFor('the section posted to the panel', () => api.panelFor(key)?.postedTypes.includes('mujoco'), 10_000);
+    });
+
     test('CodeLens, Run, the tree (a reveal from the inspector) and Export Report work on a model', async () => {
       const { uri } = await openScene('four-bar.xml');
       const key = uri.toString();
