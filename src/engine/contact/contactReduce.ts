@@ -12,7 +12,7 @@
 import { BilateralBlock } from './bilateralBlock';
 import type { RowEnd } from './driveBlocks';
 import { dot6, kick, type RowEnds } from './pgsKernels';
-import type { BoundedRow } from './jointRows';
+import type { BoundedRow } from './boundedRows';
 
 /** A row's ends: bilateral rows (r < nbr) from J's CSR (6 entries per end), bounded rows (r ≥ nr0) from their own. */
 export function rowEndsOf(J: { values: Float64Array; rowPtr: ArrayLike<number>; colIdx: ArrayLike<number> }, nbr: number, nr0: number, bounded: readonly BoundedRow[]): (r: number) => RowEnd[] {

@@ -22,7 +22,7 @@ import { classifyContact, openThreshold } from './forces';
 import { contactGap, contactRows, rowMinvRow } from './rigid';
 import { boundedKick, boundedU, contactKick, contactU, crossW, disc, discStep, dot6, integrate, islandsOf, kick, packPositions } from './pgsKernels';
 import { blockStick, groundUpOrder } from './pgsVariants';
-import { boundedRowW, type BoundedRow } from './jointRows';
+import { boundedRowW, type BoundedRow } from './boundedRows';
 import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
 import { BilateralBlock, BLOCK_MAX_ROWS } from './bilateralBlock';
 import { applyReduced, contactEnds, jointBlock, reduceRows, rowEndsOf, type ReducedRows } from './contactReduce';

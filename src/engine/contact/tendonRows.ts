@@ -8,7 +8,7 @@
 //                        C = L − L⁰ − p(L₂ − L₂⁰) (MuJoCo's `<equality tendon>`, p its polycoef)
 // A limit's row is included when its bound can be reached within the step (as a joint limit's).
 import type { TendonSet } from '../model/tendonForces';
-import type { BoundedRow, JointRowInfo } from './jointRows';
+import type { BoundedRow, JointRowInfo } from './boundedRows';
 
 /** Slop on the activation test, as jointRows.ts'. */
 const SLOP = 1e-12;
