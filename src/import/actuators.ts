@@ -29,6 +29,15 @@ function convertJointDrives(ctx: ConvertContext): void {
     const armature = m.dofArmature[j.dofadr] ?? 0;
     const stiffness = j.stiffness;
     if (!(damping > 0 || armature > 0 || stiffness > 0)) return;
+    const member = ctx.groupHinge?.get(i)?.hinge;
+    if (member) {
+      // a group's hinge has its drive row in the velocity formulation only (model/forces.ts); the other
+      // formulations keep its damping and stiffness and list its armature
+      const velocity = ctx.scene.solver.formulation === 'velocity';
+      if (armature > 0 && !velocity) notSimulated(ctx, `hinge armature in a universal or ball joint (the ${ctx.scene.solver.formulation} formulation cannot couple the two ends; the velocity formulation does)`, label, el);
+      Object.assign(member.drive, { damping, stiffness, armature: velocity ? armature : 0 });
+      return;
+    }
     const jc = ctx.jointConstraint[i];
     const spec = jc && ctx.scene.constraints.find((c) => c.name === jc.constraint);
     if (!jc || !spec) {
@@ -75,12 +84,14 @@ function convertActuators(ctx: ConvertContext): void {
     if (a.dyntype !== 'none') return notSimulated(ctx, `actuator activation dynamics (dyntype ${a.dyntype})`, label, el);
     if (a.gaintype !== 'fixed' && a.gaintype !== 'affine') return notSimulated(ctx, `actuator gain type ${a.gaintype}`, label, el);
     if (a.biastype !== 'none' && a.biastype !== 'affine') return notSimulated(ctx, `actuator bias type ${a.biastype}`, label, el);
+    const member = ctx.groupHinge?.get(a.target);
     const jc = ctx.jointConstraint[a.target];
     const spec = jc && ctx.scene.constraints.find((c) => c.name === jc.constraint);
-    if (!jc || !spec) return notSimulated(ctx, 'actuators on joints that are not a lone hinge or slide', label, el);
+    if (!member && (!jc || !spec)) return notSimulated(ctx, 'actuators on joints that are not a hinge, a slide or a hinge of a universal or ball joint', label, el);
     // the actuator's length is measured on MuJoCo's joint coordinate: the joint needs its coordinate
+    // (a group's hinge always has it)
     const j = m.joints[a.target];
-    spec.drive ??= { coordinate: st.qpos[j.qposadr] ?? 0, damping: 0, stiffness: 0, springRef: m.drives.springRef[a.target] ?? 0, armature: 0 };
+    if (spec) spec.drive ??= { coordinate: st.qpos[j.qposadr] ?? 0, damping: 0, stiffness: 0, springRef: m.drives.springRef[a.target] ?? 0, armature: 0 };
     let name = a.name || `actuator${i}`;
     for (let k = 2; used.has(name); k++) name = `${a.name || `actuator${i}`}#${k}`;
     used.add(name);
@@ -88,7 +99,7 @@ function convertActuators(ctx: ConvertContext): void {
     out.push({
       index: out.length,
       name,
-      joint: jc.constraint,
+      joint: member ? member.hinge.name : jc!.constraint,
       gear: a.gear[0],
       gain: a.gaintype === 'fixed' ? [g[0], 0, 0] : [g[0], g[1], g[2]],
       bias: a.biastype === 'none' ? [0, 0, 0] : [b[0], b[1], b[2]],
