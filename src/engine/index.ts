@@ -12,6 +12,7 @@ export { classifyJointChain, type ChainJointInput, type ChainPattern } from './s
 export type {
   ActuatorSpec,
   JointDriveSpec,
+  GroupHingeSpec,
   BodySpec,
   ChainJointSpec,
   ConstraintSpec,

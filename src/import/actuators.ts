@@ -29,6 +29,15 @@ function convertJointDrives(ctx: ConvertContext): void {
     const armature = m.dofArmature[j.dofadr] ?? 0;
     const stiffness = j.stiffness;
     if (!(damping > 0 || armature > 0 || stiffness > 0)) return;
+    const member = ctx.groupHinge?.get(i)?.hinge;
+    if (member) {
+      // a group's hinge has its drive row in the velocity formulation only (model/forces.ts); the other
+      // formulations keep its damping and stiffness and list its armature
+      const velocity = ctx.scene.solver.formulation === 'velocity';
+      if (armature > 0 && !velocity) notSimulated(ctx, `hinge armature in a universal or ball joint (the ${ctx.scene.solver.formulation} formulation cannot couple the two ends; the velocity formulation does)`, label, el);
+      Object.assign(member.drive, { damping, stiffness, armature: velocity ? armature : 0 });
+      return;
+    }
     const jc = ctx.jointConstraint[i];
     const spec = jc && ctx.scene.constraints.find((c) => c.name === jc.constraint);
     if (!jc || !spec) {
@@ -79,13 +88,15 @@ function convertActuators(ctx: ConvertContext): void {
     if (a.biastype !== 'none' && a.biastype !== 'affine') return notSimulated(ctx, `actuator bias type ${a.biastype}`, label, el);
     let joint = '';
     if (!tendon) {
+      const member = ctx.groupHinge?.get(a.target);
       const jc = ctx.jointConstraint[a.target];
       const spec = jc && ctx.scene.constraints.find((c) => c.name === jc.constraint);
-      if (!jc || !spec) return notSimulated(ctx, 'actuators on joints that are not a lone hinge or slide', label, el);
+      if (!member && (!jc || !spec)) return notSimulated(ctx, 'actuators on joints that are not a hinge, a slide or a hinge of a universal or ball joint', label, el);
       // the actuator's length is measured on MuJoCo's joint coordinate: the joint needs its coordinate
+      // (a group's hinge always has it)
       const j = m.joints[a.target];
-      spec.drive ??= { coordinate: st.qpos[j.qposadr] ?? 0, damping: 0, stiffness: 0, springRef: m.drives.springRef[a.target] ?? 0, armature: 0 };
-      joint = jc.constraint;
+      if (spec) spec.drive ??= { coordinate: st.qpos[j.qposadr] ?? 0, damping: 0, stiffness: 0, springRef: m.drives.springRef[a.target] ?? 0, armature: 0 };
+      joint = member ? member.hinge.name : jc!.constraint;
     }
     let name = a.name || `actuator${i}`;
     for (let k = 2; used.has(name); k++) name = `${a.name || `actuator${i}`}#${k}`;

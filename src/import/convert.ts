@@ -11,6 +11,7 @@ import { convertEqualities } from './equality';
 import { contactsSetting, convertGeoms } from './geoms';
 import { WORLD_FRAME, dirToLocal, frame, norm, qmul, qnormalize, toLocal, type Frame } from './geometry';
 import { classifyChain, type ChainJoint } from './joints';
+import { groupHinges } from './hingeGroups';
 import { convertJointLimits } from './limits';
 import { convertTendons } from './tendons';
 import type { ElementMap } from './map';
@@ -225,9 +226,12 @@ function convertJoints(ctx: ConvertContext): void {
       case 'fixed':
         addConstraint(ctx, { ...base, name: uniqueName(ctx, `${child}_weld`), type: 'fixed', ...at(st.xipos[b]) }, bodyEl);
         break;
-      case 'ball':
-        addConstraint(ctx, { ...base, name: uniqueName(ctx, jointName), type: 'ball', ...at(kind.point) }, first ?? bodyEl);
+      case 'ball': {
+        const name = uniqueName(ctx, jointName);
+        const hinges = kind.hinges && groupHinges(ctx, kind.hinges, C, name);
+        addConstraint(ctx, { ...base, name, type: 'ball', ...at(kind.point), ...(hinges ? { hinges } : {}) }, first ?? bodyEl);
         break;
+      }
       case 'hinge':
       case 'slider': {
         const axisA = dirToLocal(P, kind.axis);
@@ -237,13 +241,12 @@ function convertJoints(ctx: ConvertContext): void {
         ctx.jointConstraint[chain[0].id] = { constraint: name, kind: kind.kind, body: child, parent, axis: axisA };
         break;
       }
-      case 'universal':
-        addConstraint(
-          ctx,
-          { ...base, name: uniqueName(ctx, jointName), type: 'universal', ...at(kind.point), axisA: dirToLocal(P, kind.axisA), axisB: dirToLocal(C, kind.axisB) },
-          first ?? bodyEl,
-        );
+      case 'universal': {
+        const name = uniqueName(ctx, jointName);
+        const hinges = groupHinges(ctx, kind.hinges, C, name);
+        addConstraint(ctx, { ...base, name, type: 'universal', ...at(kind.point), axisA: dirToLocal(P, kind.axisA), axisB: dirToLocal(C, kind.axisB), hinges }, first ?? bodyEl);
         break;
+      }
       case 'chain': {
         const joints = kind.joints.map((j) => ({ type: j.type === 'hinge' ? ('hinge' as const) : ('slider' as const), axis: dirToLocal(P, j.axis), anchor: toLocal(P, j.anchor), name: j.name }));
         addConstraint(ctx, { ...base, name: uniqueName(ctx, jointName), type: 'chain', ...at(chain[0].anchor), chain: joints }, first ?? bodyEl);

@@ -5,6 +5,7 @@
 //   none → fixed (weld) · free → none · ball → ball · hinge → hinge · slide → slider
 //   2 hinges through one point → universal (ball + the angle between the axes)
 //   3 hinges through one point with independent axes → ball
+//   (both with the hinges as the constraint's `hinges`: each keeps its angle, limits and forces)
 //   any other hinges and slides → chain (slides only, parallel hinges with slides along or across
 //     them, two hinges whose axes miss each other: the engine's closed forms, scene/chainPattern.ts)
 //   anything else → unsupported (the body is left free, with a diagnostic)
@@ -25,10 +26,10 @@ export interface ChainJoint {
 type ChainKind =
   | { kind: 'fixed' }
   | { kind: 'free' }
-  | { kind: 'ball'; point: Vec3 }
+  | { kind: 'ball'; point: Vec3; hinges?: ChainJoint[] }
   | { kind: 'hinge'; point: Vec3; axis: Vec3 }
   | { kind: 'slider'; point: Vec3; axis: Vec3 }
-  | { kind: 'universal'; point: Vec3; axisA: Vec3; axisB: Vec3 }
+  | { kind: 'universal'; point: Vec3; axisA: Vec3; axisB: Vec3; hinges: ChainJoint[] }
   | { kind: 'chain'; joints: ChainJoint[] }
   | { kind: 'unsupported'; reason: string };
 
@@ -102,8 +103,8 @@ function classifySimple(chain: readonly ChainJoint[], lengthScale: number): Chai
   if (meet.distance > MEET_TOLERANCE * Math.max(1, lengthScale)) {
     return { kind: 'unsupported', reason: `${describe(chain)}: the hinge axes do not meet in one point (they miss it by ${formatNumber(meet.distance, 3)} m)` };
   }
-  if (chain.length === 2) return { kind: 'universal', point: meet.point, axisA: chain[0].axis, axisB: chain[1].axis };
+  if (chain.length === 2) return { kind: 'universal', point: meet.point, axisA: chain[0].axis, axisB: chain[1].axis, hinges: [...chain] };
   const [a, b, c] = chain.map((j) => j.axis);
   if (Math.abs(dot(cross(a, b), c)) < 1e-9) return { kind: 'unsupported', reason: `${describe(chain)}: the three hinge axes lie in one plane, so they do not span all rotations` };
-  return { kind: 'ball', point: meet.point };
+  return { kind: 'ball', point: meet.point, hinges: [...chain] };
 }

@@ -1,6 +1,6 @@
 // MuJoCo's joint limits (jnt_limited, jnt_range, jnt_margin) and friction loss (dof_frictionloss) →
 // the `limits`, `limitMargin` and `frictionLoss` of the hinge or slider constraint a joint became
-// (convert.ts). The bounds keep MuJoCo's qpos scale: the constraint's `coordinate` is the joint's qpos at
+// (convert.ts), or of its entry in a universal's or ball's `hinges` (hingeGroups.ts). The bounds keep MuJoCo's qpos scale: the constraint's `coordinate` is the joint's qpos at
 // the initial state (a keyframe's included), as for its drive. The engine's rows are hard
 // (Solfec's velocity level with erp), MuJoCo's soft (solref/solimp): a joint stops at its bound where
 // MuJoCo's sinks slightly past it (docs/import.md).
@@ -18,7 +18,7 @@ export function convertJointLimits(ctx: ConvertContext): void {
     const label = `\`${j.name || `joint${i}`}\``;
     const el = map.joint[i];
     const jc = ctx.jointConstraint[i];
-    const spec = jc && (j.type === 'hinge' || j.type === 'slide') ? ctx.scene.constraints.find((c) => c.name === jc.constraint) : undefined;
+    const spec = jc && (j.type === 'hinge' || j.type === 'slide') ? ctx.scene.constraints.find((c) => c.name === jc.constraint) : ctx.groupHinge?.get(i)?.hinge;
     if (!spec) {
       const why = j.type === 'ball' ? 'ball joints' : j.type === 'free' ? 'free joints' : `joints combined into one ${ctx.combinedInto?.get(i) ?? 'universal or ball'} constraint`;
       if (j.limited) notSimulated(ctx, `joint limits (${why})`, label, el);

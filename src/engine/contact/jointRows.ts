@@ -21,7 +21,9 @@ import { applyMinv, poseOf, WORLD_POSE, type Assembly, type World } from '../ass
 import type { BodyState } from '../model/body';
 import type { Pose } from '../model/constraint';
 import { JointCoordinate } from '../model/jointCoordinate';
-import { hasJointRows } from '../scene/jointLimits';
+import { hasJointRows, hasOwnJointRows } from '../scene/jointLimits';
+import { jointsOf } from '../scene/hingeGroups';
+import type { ConstraintSpec } from '../scene/spec';
 import { initialState } from '../model/body';
 import type { JointRowReport } from '../result';
 import { slotsOf } from './rigid';
@@ -43,7 +45,7 @@ const SLOP = 1e-12;
 
 export class JointRows {
   readonly info: JointRowInfo[] = [];
-  private readonly coords: { constraint: number; coord: JointCoordinate; first: number; drive?: number }[] = [];
+  private readonly coords: { constraint: number; spec: ConstraintSpec; coord: JointCoordinate; first: number; drive?: number }[] = [];
   private readonly slots: Int32Array;
   /** Key of the first tendon row (after every joint's). */
   private readonly tendonFirst: number;
@@ -52,20 +54,22 @@ export class JointRows {
     this.slots = slotsOf(world);
     const s0 = world.scene.bodies.map(initialState);
     const pose0 = (i: number): Pose => (i < 0 ? WORLD_POSE : poseOf(s0[i], true));
-    const driveOf = new Map<number, number>();
-    world.forces?.joints.forEach((j, k) => j.row && driveOf.set(j.constraint, k));
+    const driveOf = new Map<ConstraintSpec, number>();
+    world.forces?.joints.forEach((j, k) => j.row && driveOf.set(j.spec, k));
+    // every coordinate of the constraint: a hinge's or slider's own, a universal's or ball's per hinge
     world.constraints.forEach((m, c) => {
-      const spec = m.spec;
-      const drive = driveOf.get(c);
-      if (!hasJointRows(spec) && drive === undefined) return;
-      const coord = new JointCoordinate(spec, pose0(world.endA[c]), pose0(world.endB[c]));
-      this.coords.push({ constraint: c, coord, first: this.info.length, ...(drive !== undefined ? { drive } : {}) });
-      if (spec.limits) {
-        this.info.push({ constraint: c, name: `${spec.name}.limit`, kind: 'limit', side: 'lower', bound: spec.limits[0] });
-        this.info.push({ constraint: c, name: `${spec.name}.limit`, kind: 'limit', side: 'upper', bound: spec.limits[1] });
+      for (const spec of jointsOf(m.spec)) {
+        const drive = driveOf.get(spec);
+        if (!hasOwnJointRows(spec) && drive === undefined) continue;
+        const coord = new JointCoordinate(spec, pose0(world.endA[c]), pose0(world.endB[c]));
+        this.coords.push({ constraint: c, spec, coord, first: this.info.length, ...(drive !== undefined ? { drive } : {}) });
+        if (spec.limits) {
+          this.info.push({ constraint: c, name: `${spec.name}.limit`, kind: 'limit', side: 'lower', bound: spec.limits[0] });
+          this.info.push({ constraint: c, name: `${spec.name}.limit`, kind: 'limit', side: 'upper', bound: spec.limits[1] });
+        }
+        if ((spec.frictionLoss ?? 0) > 0) this.info.push({ constraint: c, name: `${spec.name}.frictionloss`, kind: 'frictionloss', bound: spec.frictionLoss! });
+        if (drive !== undefined) this.info.push({ constraint: c, name: `${spec.name}.drive`, kind: 'drive', bound: spec.drive?.armature ?? 0 });
       }
-      if ((spec.frictionLoss ?? 0) > 0) this.info.push({ constraint: c, name: `${spec.name}.frictionloss`, kind: 'frictionloss', bound: spec.frictionLoss! });
-      if (drive !== undefined) this.info.push({ constraint: c, name: `${spec.name}.drive`, kind: 'drive', bound: spec.drive?.armature ?? 0 });
     });
     this.tendonFirst = this.info.length;
     if (world.tendons) this.info.push(...tendonRowInfo(world.tendons));
@@ -128,12 +132,11 @@ export class JointRows {
     const gap = new Float64Array(this.count);
     const pose = (i: number): Pose => (i < 0 ? WORLD_POSE : poseOf(states[i], w.bodies[i].column < 0));
     const forces = w.forces;
-    for (const { constraint: c, coord, first, drive } of this.coords) {
+    for (const { constraint: c, spec, coord, first, drive } of this.coords) {
       const ia = w.endA[c], ib = w.endB[c];
       coord.evaluate(pose(ia), pose(ib));
       const slotA = ia < 0 ? -1 : this.slots[ia], slotB = ib < 0 ? -1 : this.slots[ib];
       const qdFree = dotEnd(coord.JA, uFree, slotA) + dotEnd(coord.JB, uFree, slotB);
-      const spec = w.constraints[c].spec;
       // the bounds are on the joint's own scale: `coordinate` (the drive's, default 0) in the initial state
       const qj = coord.q + (spec.drive?.coordinate ?? 0);
       let k = first;
@@ -165,7 +168,10 @@ export class JointRows {
         const a = spec.drive?.armature ?? 0;
         const stiff = a + h * d;
         q[k] = qj;
-        if (stiff > 0 && h > 0) rows.push({ key: k, slotA, slotB, JA: scaled(coord.JA, 1), JB: scaled(coord.JB, 1), lo: -Infinity, hi: Infinity, target: coord.qd, R0: warm?.[k] ?? 0, compliance: h / stiff, constraint: c });
+        // the row holds U = J·u⁺ at this step's J, but the joint's rate after the step is J(x⁺)·u⁺ ≈ U + h·J̇·u:
+        // q̇⁻ − h·J̇·u as the target makes the armature's −a·q̈ and the damping's −d·q̇⁺ act on that rate
+        // (J̇·u = 0 for a hinge whose axis keeps its direction, as in a planar or coaxial motion)
+        if (stiff > 0 && h > 0) rows.push({ key: k, slotA, slotB, JA: scaled(coord.JA, 1), JB: scaled(coord.JB, 1), lo: -Infinity, hi: Infinity, target: coord.qd - h * coord.qdd, R0: warm?.[k] ?? 0, compliance: h / stiff, constraint: c });
       }
     }
     if (w.tendons && this.tendonFirst < this.count) {

@@ -16,6 +16,7 @@ import type { Quat, Vec3 } from '../types';
 import type { CoupledJoint, ConstraintSpec } from '../scene/spec';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
 import { cross, dot, IDENTITY_MAT3, mat3MulVecInto, mat3TMulVec, normalize, quatConj, quatMul } from '../core/math';
+import { evaluateGroup, makeHingeGroup, type HingeGroup } from './hingeGroup';
 
 const WORLD = 'world';
 
@@ -37,6 +38,8 @@ export interface Coordinate {
   /** hinge: r₀⁻¹; slider: n₀·D₀. */
   r0inv: Quat;
   d0: number;
+  /** A hinge of a universal or ball constraint's group: its angle is the group's Davenport angle (hingeGroup.ts). */
+  group?: HingeGroup;
 }
 
 /** Value, Jacobian (angular/linear parts for the body and the parent) and zero-acceleration second derivative. */
@@ -121,21 +124,23 @@ export class CouplerConstraint implements ConstraintModel {
 }
 
 /** A joint coordinate whose reference is the initial poses of its body and parent. */
-export function makeCoordinate(j: CoupledJoint, body0: Pose, parent0: Pose, bodySlot = 1, parentSlot = 0): Coordinate {
+export function makeCoordinate(j: CoupledJoint, body0: Pose, parent0: Pose, bodySlot = 1, parentSlot = 0, group?: ConstraintSpec['group']): Coordinate {
   const n = normalize(j.axis);
   const axis: Vec3 = n[0] === 0 && n[1] === 0 && n[2] === 0 ? [0, 0, 1] : n;
   const r0 = quatMul(quatConj(parent0.q), body0.q);
   const nw: Vec3 = [0, 0, 0];
   mat3MulVecInto(parent0.R, axis, nw);
   const d0 = nw[0] * (body0.p[0] - parent0.p[0]) + nw[1] * (body0.p[1] - parent0.p[1]) + nw[2] * (body0.p[2] - parent0.p[2]);
-  return { joint: j, axis, bodySlot, parentSlot, r0inv: quatConj(r0), d0 };
+  const g = group && j.kind === 'hinge' ? { group: makeHingeGroup(group.axes, group.index, group.angles0, body0, parent0) } : {};
+  return { joint: j, axis, bodySlot, parentSlot, r0inv: quatConj(r0), d0, ...g };
 }
 
 export const makeCoordinateEval = (): CoordinateEval => ({ q: 0, jBody: new Float64Array(6), jParent: new Float64Array(6), qdd: 0, qd: 0 });
 
 /** The coordinate of a hinge or slider at the given poses (value, rate, Jacobian and q̈ at zero acceleration) into `o`. */
 export function evaluateCoordinate(c: Coordinate, body: Pose, parent: Pose, o: CoordinateEval): void {
-  if (c.joint.kind === 'hinge') hingeCoordinate(c, body, parent, o);
+  if (c.group) evaluateGroup(c.group, c.joint.initial, body, parent, o);
+  else if (c.joint.kind === 'hinge') hingeCoordinate(c, body, parent, o);
   else sliderCoordinate(c, body, parent, o);
 }
 

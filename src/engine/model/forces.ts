@@ -25,6 +25,7 @@ import type { ActuatorSpec, ConstraintSpec, JointDriveSpec, SceneSpec } from '..
 import type { Pose } from './constraint';
 import { type Coordinate, type CoordinateEval, evaluateCoordinate, makeCoordinate, makeCoordinateEval } from './coupler';
 import { mat3Inverse, normalize, quatToMat3 } from '../core/math';
+import { jointsOf } from '../scene/hingeGroups';
 
 /** The driven joints and actuators of a snapshot (arrays in the order of `joints` and `actuators`). */
 export interface DriveReport {
@@ -42,6 +43,8 @@ export interface DriveReport {
 /** One driven joint: its coordinate, ends (body indices, −1: world), passive terms and actuators. */
 export interface DrivenJoint {
   constraint: number;
+  /** The hinge or slider spec of the coordinate (a universal's or ball's member: scene/hingeGroups.ts). */
+  spec: ConstraintSpec;
   name: string;
   kind: 'hinge' | 'slider';
   coord: Coordinate;
@@ -248,20 +251,20 @@ export function driveRowJoints(scene: SceneSpec): Set<ConstraintSpec> {
   if (scene.solver.formulation !== 'velocity') return out;
   const fixed = new Map(scene.bodies.map((b) => [b.name, b.fixed]));
   const moving = (name: string) => name !== 'world' && fixed.get(name) === false;
-  for (const spec of scene.constraints) {
-    if (spec.type !== 'hinge' && spec.type !== 'slider') continue;
+  for (const spec of scene.constraints.flatMap(jointsOf)) {
     const d = spec.drive;
     const velocityTerm = (scene.actuators ?? []).some((a) => a.joint === spec.name && (a.gain[2] !== 0 || a.bias[2] !== 0));
     if (!((d?.damping ?? 0) > 0 || (d?.armature ?? 0) > 0 || velocityTerm)) continue;
+    // a group's hinge axis turns with the other hinges of the group: its armature is no rigid inertia of one body
     const ma = moving(spec.bodyA), mb = moving(spec.bodyB);
-    if (spec.type === 'hinge' ? ma && mb : ma || mb) out.add(spec);
+    if (spec.type === 'hinge' && !spec.group ? ma && mb : ma || mb) out.add(spec);
   }
   return out;
 }
 
-/** The driven joints of a scene: hinges and sliders with a `drive` or an actuator (modelled constraints only). */
 export const explicitActuators = (requested: string | undefined): boolean => requested === 'Euler' || requested === 'RK4';
 
+/** The driven joints of a scene: hinges and sliders (and a group's hinges) with a `drive` or an actuator (modelled constraints only). */
 export function drivenJoints(
   specs: readonly ConstraintSpec[],
   endA: readonly number[],
@@ -271,15 +274,17 @@ export function drivenJoints(
   rows: ReadonlySet<ConstraintSpec> = new Set(),
 ): DrivenJoint[] {
   const out: DrivenJoint[] = [];
-  specs.forEach((spec, c) => {
-    if (spec.type !== 'hinge' && spec.type !== 'slider') return;
-    const acts = actuators.filter((a) => a.tendon === undefined && a.joint === spec.name);
-    const d = spec.drive;
-    // a drive with only a `coordinate` (the scale of the joint's limits and springRef) exerts nothing
-    if (acts.length === 0 && !(d && (d.damping > 0 || d.stiffness > 0 || d.armature > 0))) return;
-    const joint = { joint: spec.name, kind: spec.type, body: spec.bodyB, parent: spec.bodyA, axis: spec.axisA ?? [0, 0, 1], initial: spec.drive?.coordinate ?? 0 } as const;
-    const coord = makeCoordinate({ ...joint, axis: [...joint.axis] }, poseOf(endB[c]), poseOf(endA[c]));
-    out.push({ constraint: c, name: spec.name, kind: spec.type, coord, ev: makeCoordinateEval(), parent: endA[c], body: endB[c], drive: spec.drive, actuators: acts, ...(rows.has(spec) ? { row: true } : {}) });
+  specs.forEach((group, c) => {
+    for (const spec of jointsOf(group)) {
+      const acts = actuators.filter((a) => a.tendon === undefined && a.joint === spec.name);
+      const d = spec.drive;
+      // a drive with only a `coordinate` (the scale of the joint's limits and springRef) exerts nothing
+      if (acts.length === 0 && !(d && (d.damping > 0 || d.stiffness > 0 || d.armature > 0))) continue;
+      const kind = spec.type === 'slider' ? 'slider' : 'hinge';
+      const joint = { joint: spec.name, kind, body: spec.bodyB, parent: spec.bodyA, axis: spec.axisA ?? [0, 0, 1], initial: spec.drive?.coordinate ?? 0 } as const;
+      const coord = makeCoordinate({ ...joint, axis: [...joint.axis] }, poseOf(endB[c]), poseOf(endA[c]), 1, 0, spec.group);
+      out.push({ constraint: c, spec, name: spec.name, kind, coord, ev: makeCoordinateEval(), parent: endA[c], body: endB[c], drive: spec.drive, actuators: acts, ...(rows.has(spec) ? { row: true } : {}) });
+    }
   });
   return out;
 }

@@ -7,6 +7,7 @@ import { Codes } from '../core/codes';
 import { BAD, type Data, type FieldObject, type FieldReader } from './reader';
 import { findProperty } from './text';
 import type { ConstraintSpec, SolverSettings } from './spec';
+import { jointsOf } from './hingeGroups';
 
 /** Read `limits`, `limitMargin` and `frictionLoss` of a hinge or slider into `spec`. */
 export function readJointRowFields(r: FieldReader, o: FieldObject, spec: ConstraintSpec, label: (f: string) => string, data: Data): void {
@@ -40,9 +41,14 @@ export function readJointRowFields(r: FieldReader, o: FieldObject, spec: Constra
   if (typeof friction === 'number') spec.frictionLoss = friction;
 }
 
-/** True when the constraint carries joint rows that the contact solvers must solve. */
-export function hasJointRows(spec: ConstraintSpec): boolean {
+/** True when the hinge or slider spec has limits or friction loss of its own. */
+export function hasOwnJointRows(spec: ConstraintSpec): boolean {
   return (spec.type === 'hinge' || spec.type === 'slider') && (spec.limits !== undefined || (spec.frictionLoss ?? 0) > 0);
+}
+
+/** True when the constraint carries joint rows that the contact solvers must solve (a universal's or ball's on its hinges). */
+export function hasJointRows(spec: ConstraintSpec): boolean {
+  return jointsOf(spec).some(hasOwnJointRows);
 }
 
 /**

@@ -145,6 +145,29 @@ export interface ConstraintSpec {
   chain?: ChainJointSpec[];
   /** hinge/slider: the smooth forces along the joint coordinate (model/forces.ts); absent when the joint has none. */
   drive?: JointDriveSpec;
+  /**
+   * universal (two) or ball (three): the hinges through the joint's point that it stands for, in the
+   * order they turn bodyB (MuJoCo's joints of one body), each with its own angle's limits, friction loss
+   * and drive; actuators name them like hinge constraints (scene/hingeGroups.ts, model/hingeGroup.ts).
+   */
+  hinges?: GroupHingeSpec[];
+  /** Set by the engine on the hinge it makes of each of `hinges` (scene/hingeGroups.ts), never read from a file. */
+  group?: { axes: Vec3[]; index: number; angles0: number[] };
+}
+
+/** One hinge of a universal or ball constraint's `hinges`. */
+export interface GroupHingeSpec {
+  /** Its name, unique among the constraints' (actuators' `joint` refers to it). */
+  name: string;
+  /** Unit axis in bodyB's frame, with every hinge of the group at its zero. */
+  axis: Vec3;
+  /** The angle at which the hinge's rotation is zero (MuJoCo's qpos0, the joint's `ref`; default 0). */
+  zero?: number;
+  /** Its angle in the initial state is `drive.coordinate`, on the scale of its limits, springRef and actuators. */
+  drive: JointDriveSpec;
+  limits?: [number, number];
+  limitMargin?: number;
+  frictionLoss?: number;
 }
 
 /**

@@ -1,0 +1,38 @@
+// The joint coordinates a constraint carries: a hinge or slider its own; a universal or ball
+// constraint with `hinges` one hinge per member, whose angle is the member's Davenport angle
+// (model/hingeGroup.ts). The drives, limits, friction loss and actuators (model/forces.ts,
+// contact/jointRows.ts) take every coordinate alike: each member is a hinge spec of its own with the
+// group's ends and a `group` field, made once per constraint spec (the same object on every call, so
+// that sets of specs recognise it).
+import type { ConstraintSpec } from './spec';
+
+const members = new WeakMap<ConstraintSpec, ConstraintSpec[]>();
+
+/** The hinge and slider specs whose coordinates `spec` carries (none for the other types). */
+export function jointsOf(spec: ConstraintSpec): readonly ConstraintSpec[] {
+  if (spec.type === 'hinge' || spec.type === 'slider') return [spec];
+  const hinges = spec.hinges;
+  if (!hinges?.length || !((spec.type === 'universal' && hinges.length === 2) || (spec.type === 'ball' && hinges.length === 3))) return [];
+  let out = members.get(spec);
+  if (!out) {
+    const axes = hinges.map((h) => h.axis);
+    const angles0 = hinges.map((h) => h.drive.coordinate - (h.zero ?? 0));
+    out = hinges.map((h, index) => ({
+      index: spec.index,
+      name: h.name,
+      type: 'hinge' as const,
+      bodyA: spec.bodyA,
+      bodyB: spec.bodyB,
+      anchorA: spec.anchorA,
+      anchorB: spec.anchorB,
+      axisB: h.axis,
+      drive: h.drive,
+      ...(h.limits ? { limits: h.limits } : {}),
+      ...(h.limitMargin !== undefined ? { limitMargin: h.limitMargin } : {}),
+      ...(h.frictionLoss !== undefined ? { frictionLoss: h.frictionLoss } : {}),
+      group: { axes, index, angles0 },
+    }));
+    members.set(spec, out);
+  }
+  return out;
+}
