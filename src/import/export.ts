@@ -152,13 +152,25 @@ export function exportScene(model: ExportSource): string {
   };
   const world = worldJson(s);
   if (world) doc.world = world;
-  if (s.actuators?.length) doc.actuators = s.actuators.map(actuatorJson);
-  if (s.tendons?.length) doc.tendons = s.tendons.map(tendonJson);
+  // The scene format names hinges and sliders by their constraint; the hinges a universal or ball
+  // carries (`hinges`, set by the importer) are not read from a scene file, so what drives them (an
+  // actuator, a tendon over them and that tendon's actuators) is left out and said in the header.
+  const named = new Set(s.constraints.filter((c) => c.type === 'hinge' || c.type === 'slider').map((c) => c.name));
+  const tendons = (s.tendons ?? []).filter((t) => (t.joints ?? []).every((j) => named.has(j.joint)));
+  const kept = new Set(tendons.map((t) => t.name));
+  const actuators = (s.actuators ?? []).filter((a) => (a.tendon !== undefined ? kept.has(a.tendon) : named.has(a.joint)));
+  const left = [
+    ...(s.actuators ?? []).filter((a) => !actuators.includes(a)).map((a) => `actuator ${a.name}`),
+    ...(s.tendons ?? []).filter((t) => !kept.has(t.name)).map((t) => `tendon ${t.name}`),
+  ];
+  if (actuators.length) doc.actuators = actuators.map(actuatorJson);
+  if (tendons.length) doc.tendons = tendons.map(tendonJson);
   const from = model.path ? model.path.split(/[\\/]/).pop() : 'an imported model';
   const header = [
     `// Converted from ${from}${model.keyframe ? ` (keyframe ${JSON.stringify(model.keyframe)})` : ''} by Constraint Lens.`,
     '// Bodies sit at their centres of mass, oriented along their principal axes (see docs/import.md).',
   ];
+  if (left.length) header.push(`// Left out (they act on hinges of a universal or ball joint, which a scene file does not name): ${left.join(', ')}.`);
   if (s.requestedIntegrator) header.push(`// The model asks for MuJoCo's ${s.requestedIntegrator} integrator; this scene runs ${integratorInfo(s).runs}.`);
   return `${header.join('\n')}\n${JSON.stringify(doc, null, 2)}\n`;
 }

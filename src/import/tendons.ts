@@ -8,8 +8,8 @@
 //   `<equality tendon>` → the first tendon's `equality` (polycoef, length0 of both);
 //   the tendon's name for actuators with a tendon transmission (actuators.ts).
 // What does not fit is listed in the CL606 note on the tendon's element: wrapping around geoms and
-// pulleys, tendon armature, fixed tendons over joints combined into one universal, ball or chain
-// constraint (their hinges have no coordinate of their own).
+// pulleys, tendon armature, fixed tendons over joints combined into one chain constraint (they have no
+// coordinate of their own; a universal's or ball's hinges do, `hinges` on the constraint).
 import type { TendonSpec } from '../engine';
 import { toLocal } from './geometry';
 import { bodyName, notSimulated, type ConvertContext } from './types';
@@ -38,6 +38,12 @@ export function convertTendons(ctx: ConvertContext): void {
     if (kinds.size === 1 && kinds.has('joint')) {
       const joints: { joint: string; coef: number }[] = [];
       for (const w of t.wraps) {
+        // a hinge of a universal or ball: its own coordinate (always with its drive's coordinate = MuJoCo's qpos)
+        const member = ctx.groupHinge?.get(w.obj);
+        if (member) {
+          joints.push({ joint: member.hinge.name, coef: w.prm });
+          continue;
+        }
         const jc = ctx.jointConstraint[w.obj];
         const c = jc && ctx.scene.constraints.find((x) => x.name === jc.constraint);
         if (!jc || !c) {

@@ -167,7 +167,7 @@ test('a tendon equality (L₁ − L₁⁰ = 0.5·d + 0.3·d², d = L₂ − L₂
   assert.ok(Math.abs(qb[STEPS]) > 0.5, 'the arms swing');
 });
 
-test('what is not simulated is said on the tendon: wrapping geoms, tendon armature, joints combined into one constraint', async () => {
+test('what is not simulated is said on the tendon: wrapping geoms, tendon armature', async () => {
   const wrap = model(
     '<site name="s0" pos="0 0 1"/><body name="ball" pos="0.3 0 1"><freejoint/><geom name="g" type="sphere" size="0.05" mass="1"/><site name="s1"/></body><geom name="post" type="cylinder" size="0.02 0.1" pos="0.15 0.1 1" contype="0" conaffinity="0"/>',
     '<tendon><spatial name="wrapped" limited="true" range="0 0.5"><site site="s0"/><geom geom="post"/><site site="s1"/></spatial><fixed name="heavy" armature="0.1"><joint joint="h" coef="1"/></fixed></tendon>',
@@ -180,15 +180,32 @@ test('what is not simulated is said on the tendon: wrapping geoms, tendon armatu
   // the note's related location for the wrapping tendon is its own <spatial> line
   const rel = note.related?.find((r) => r.message.startsWith('spatial tendons wrapping'));
   assert.ok(rel && rel.range.start.line === wrap.slice(0, wrap.indexOf('<spatial')).split('\n').length - 1, JSON.stringify(rel));
-  // a fixed tendon over two hinges through one point (one universal constraint): said, with the reason
+});
+
+test('a fixed tendon over the hinges of a universal joint: each hinge\'s own coordinate, the length MuJoCo\'s ten_length; Export as Scene leaves it out and says so', async () => {
   const combined = model(
     '<body name="arm" pos="0 0 1"><joint name="h1" type="hinge" axis="0 1 0"/><joint name="h2" type="hinge" axis="1 0 0"/><inertial pos="0.5 0 0" mass="1" diaginertia="0.01 0.01 0.01"/></body>',
-    '<tendon><fixed name="both"><joint joint="h1" coef="1"/><joint joint="h2" coef="1"/></fixed></tendon>',
+    '<tendon><fixed name="both" stiffness="2"><joint joint="h1" coef="1"/><joint joint="h2" coef="-0.5"/></fixed></tendon><actuator><motor name="pull" tendon="both"/></actuator><keyframe><key name="k" qpos="0.3 -0.4"/></keyframe>',
   );
-  const c = await loadModel('m.xml', combined, {});
+  const mjLen = await withMujocoXml(combined, (mj, m, d) => {
+    (d.qpos as Float64Array).set([0.3, -0.4]);
+    mj.mj_forward(m, d);
+    return Array.from(d.ten_length as Float64Array);
+  });
+  const c = await loadModel('m.xml', combined, { keyframe: 'k' });
+  assert.ok(c.scene);
   const cnote = c.diagnostics.find((d) => d.code === 'CL606-not-simulated');
-  assert.ok(cnote && /fixed tendons over joints combined into one universal constraint: its hinges have no coordinate of their own \(`both`\)/.test(cnote.message), cnote?.message);
-  assert.equal(c.scene?.tendons, undefined);
+  assert.ok(!cnote || !/fixed tendons/.test(cnote.message), cnote?.message);
+  assert.deepEqual(c.scene.tendons?.map((t) => t.joints?.map((j) => j.joint)), [['h1', 'h2']]);
+  c.scene.solver.formulation = 'velocity';
+  const sim = new Simulation(c.scene);
+  sim.step();
+  const L = sim.world.tendons?.report.L;
+  assert.ok(L && Math.abs(L[0] - mjLen[0]) < 1e-10, `${L?.[0]} vs ${mjLen[0]}`);
+  const { exportScene, exportErrors } = await import('../../src/import/export');
+  const text = exportScene({ scene: c.scene, path: 'm.xml' });
+  assert.deepEqual(exportErrors(text), []);
+  assert.match(text, /Left out \(they act on hinges of a universal or ball joint, which a scene file does not name\): actuator pull, tendon both\./);
 });
 
 test('a fixed tendon\'s length is MuJoCo\'s ten_length from a keyframe (each joint on its qpos scale), and a spatial one\'s too', async () => {

@@ -14,6 +14,7 @@ import type { Pose } from './constraint';
 import { actuatorForce, explicitActuators, type DriveReport, type JointForces } from './forces';
 import { JointCoordinate } from './jointCoordinate';
 import { TendonLength, type TendonCoordinate, type TendonPoint, type TendonTerm } from './tendon';
+import { jointsOf } from '../scene/hingeGroups';
 
 /**
  * A lone hinge's or slider's coordinate on its own scale (its drive's `coordinate` in the initial
@@ -199,20 +200,24 @@ export interface TendonWorld {
 export function buildTendons(w: TendonWorld): TendonSet | undefined {
   const specs = w.scene.tendons ?? [];
   if (!specs.length) return undefined;
-  const byName = new Map<string, number>();
-  w.specs.forEach((s, c) => (s.type === 'hinge' || s.type === 'slider') && byName.set(s.name, c));
+  // every hinge and slider by name, a universal's or ball's hinges too (each with its own coordinate)
+  const byName = new Map<string, { c: number; spec: ConstraintSpec }>();
+  w.specs.forEach((s, c) => {
+    for (const m of jointsOf(s)) byName.set(m.name, { c, spec: m });
+  });
   const out: WorldTendon[] = [];
   const implicit = w.scene.solver.formulation === 'velocity' && !explicitActuators(w.scene.requestedIntegrator);
   for (const spec of specs) {
     const terms: TendonTerm[] = [];
     let ok = true;
     for (const j of spec.joints ?? []) {
-      const c = byName.get(j.joint);
-      if (c === undefined) {
+      const found = byName.get(j.joint);
+      if (found === undefined) {
         ok = false;
         break;
       }
-      terms.push({ coordinate: new JointTendonCoordinate(w.specs[c], w.pose0(w.endA[c]), w.pose0(w.endB[c]), w.endA[c], w.endB[c]), coef: j.coef });
+      const { c, spec: js } = found;
+      terms.push({ coordinate: new JointTendonCoordinate(js, w.pose0(w.endA[c]), w.pose0(w.endB[c]), w.endA[c], w.endB[c]), coef: j.coef });
     }
     const points: TendonPoint[] = [];
     for (const p of spec.path ?? []) {
