@@ -3,7 +3,8 @@
 // the view projects them (pixel checks), picking selects in the store (heatmap outline, table,
 // note) and posts `reveal`, the timeline and the host's history move the bodies, the host's
 // `select` (the editor's cursor) highlights in the view and the heatmap, the standalone report
-// draws it from file://, and screenshots of the double pendulum and the chain in dark and light.
+// draws it from file://, and screenshots of the double pendulum, the chain and two contact scenes
+// (their arrows) in dark and light.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -303,6 +304,29 @@ describe('panel scene card: the 3D view (Chromium, SwiftShader)', () => {
         const cardShot = shotPath(`panel3d-${name}-${theme}-scene`);
         await page.locator('#cl-scene').screenshot({ path: cardShot });
         shots.push(full, cardShot);
+        assertClean(p, `${name} ${theme}`);
+        await page.context().close();
+      }
+    }
+    console.log(`# screenshots:\n${shots.map((s) => `#   ${s}`).join('\n')}`);
+  });
+
+  test('screenshots: contact arrows in the panel (box stack with the velocity solver, box on the incline), dark and light; every friction drawn', async () => {
+    const shots: string[] = [];
+    for (const theme of ['dark', 'light'] as ThemeName[]) {
+      for (const name of ['box-stack.velocity', 'box-incline']) {
+        const p = await openPanel(browser, buildFixture(name, 60), { theme });
+        const page = p.page;
+        await page.mouse.move(2, 2);
+        await settle(page);
+        type Spec = { kind: string; id: number };
+        const arrows = await page.$eval(VIEW, (el) => (el as HTMLElement & { sceneView: { info: { arrows: readonly Spec[] } } }).sceneView.info.arrows.map((a) => ({ kind: a.kind, id: a.id })));
+        const normals = arrows.filter((a) => a.kind === 'normal').length;
+        assert.ok(normals > 0, `${name}: contact arrows in the panel's view`);
+        assert.equal(arrows.filter((a) => a.kind === 'friction').length, normals, `${name}: every contact's friction is drawn`);
+        const cardShot = shotPath(`panel3d-arrows-${name}-${theme}-scene`);
+        await page.locator('#cl-scene').screenshot({ path: cardShot });
+        shots.push(cardShot);
         assertClean(p, `${name} ${theme}`);
         await page.context().close();
       }

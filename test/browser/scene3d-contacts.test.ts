@@ -98,7 +98,7 @@ describe('3D view: contacts, trail, arrow scale, no WebGL', () => {
     const arrowPx = (): Promise<number> => count(p, front.x - 5, front.y - 40, 11, 30, greenish);
     const withArrows = await arrowPx();
     assert.match(await legend(p), /contacts\s*stick/);
-    assert.match(await legend(p), /contact arrows: normal and friction force/);
+    assert.match(await legend(p), /contact arrows: normal and\s*friction force/);
     // Forces: all → selected → off from the keyboard (V), the camera unchanged.
     await p.page.focus('.cl3d-canvas');
     await p.page.keyboard.press('v');

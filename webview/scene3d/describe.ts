@@ -19,7 +19,7 @@ export interface LegendInfo {
   contacts: Set<ContactState>;
   /** Constraint force arrows are drawn (the reference arrow takes their colour; else a neutral one). */
   constraintForces: boolean;
-  /** Contact normal / friction arrows are drawn (in their contact's state colour). */
+  /** Contact normal / friction arrows are drawn (the normal in its contact's state colour, friction in its own). */
   contactArrows: boolean;
   /** Reference arrows: a round value and its length in px; undefined when nothing is drawn. */
   force?: { value: number; px: number };
@@ -50,6 +50,9 @@ export interface Scales {
   force: number;
   torque: number;
   maxArrow: number;
+  /** The largest force and torque of the step shown (the ones `force`, `torque` map to maxArrow; 0: none): the widest arrows. */
+  maxForce: number;
+  maxTorque: number;
   /** Forces (N) and torques (N·m) below these read as zero: no arrow (robust.ts). */
   floor: { force: number; torque: number };
 }
@@ -94,6 +97,8 @@ export function arrowScales(model: PanelModel, d: SceneData, f: Frame, log10: nu
     force: maxF > 0 ? (maxArrow / maxF) * mult : mult,
     torque: maxT > 0 ? (maxArrow / maxT) * mult : mult,
     maxArrow,
+    maxForce: maxF,
+    maxTorque: maxT,
     floor,
   };
 }

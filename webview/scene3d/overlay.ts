@@ -128,7 +128,7 @@ export class Overlay {
     if (info.redundantSet) L.append(row(sw(pal.state.redundant, true), 'halo: redundant set'));
     const cs = (['open', 'stick', 'slip'] as ContactState[]).filter((s) => info.contacts.has(s));
     if (cs.length) L.append(row('contacts', ...cs.flatMap((s) => [sw(pal.contact[s], true), `${s} `])));
-    if (info.contactArrows) L.append(row(h('span', { class: 'cl3d-muted', text: 'contact arrows: normal and friction force on body A' })));
+    if (info.contactArrows) L.append(row(h('span', { class: 'cl3d-muted', text: 'contact arrows: normal and' }), sw(pal.friction), h('span', { class: 'cl3d-muted', text: 'friction force on body A' })));
     if (info.note) L.append(row(h('span', { class: 'cl3d-muted', text: info.note })));
     if (info.belowFloor.length) {
       const names = info.belowFloor.length > 3 ? `${info.belowFloor.slice(0, 3).join(', ')} and ${info.belowFloor.length - 3} more` : info.belowFloor.join(', ');

@@ -20,6 +20,8 @@ export interface Palette3D {
   world: RGB;
   force: RGB;
   torque: RGB;
+  /** Contact friction arrows: apart from the contact states' colours, which their normal arrows take. */
+  friction: RGB;
   axes: [RGB, RGB, RGB];
   trail: RGB;
   state: Record<ItemState, RGB>;
@@ -84,6 +86,7 @@ export function readPalette3D(root: Element): Palette3D {
     world: muted,
     force: purple,
     torque: purple,
+    friction: purple,
     axes: [red, green, so(get('--cl3d-blue', [26, 133, 255]))],
     trail: mix(bg, muted, 0.8),
     state: { ok, redundant: warning, violated: error, conflicting: error, 'ill-conditioned': orange, fixed: muted, unknown: muted },

@@ -55,7 +55,7 @@ export class SceneView3D {
   private frame?: Frame;
   private step = 0;
   private unit = 0.01;
-  private scales: Scales = { force: 1, torque: 1, maxArrow: 1, floor: { force: 0, torque: 0 } };
+  private scales: Scales = { force: 1, torque: 1, maxArrow: 1, maxForce: 0, maxTorque: 0, floor: { force: 0, torque: 0 } };
   private arrowLog = 0;
   private trailMode: TrailMode;
   private forceMode: ForceMode;
@@ -474,9 +474,9 @@ export class SceneView3D {
     o.setScale(`grid ${formatNumber(this.world.step, 3, { sciBelow: 0, sciAbove: Infinity })} m · z up${this.orbit.preset ? ` · ${this.orbit.preset === 'persp' ? '3D' : this.orbit.preset}` : ''}`);
   }
 
-  /** Draw calls and triangles of the last frame (for the bench). */
-  get info(): { calls: number; triangles: number } {
-    return { calls: this.renderer?.info.render.calls ?? 0, triangles: this.renderer?.info.render.triangles ?? 0 };
+  /** Draw calls and triangles of the last frame (for the bench); the contact arrows as laid out (for tests). */
+  get info(): { calls: number; triangles: number; arrows: ArrowLayer['drawn'] } {
+    return { calls: this.renderer?.info.render.calls ?? 0, triangles: this.renderer?.info.render.triangles ?? 0, arrows: this.arrows.drawn };
   }
 
   /** Orbits the camera by an angle (radians); used by keyboard, tests and the bench. */

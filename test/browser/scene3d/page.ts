@@ -2,6 +2,7 @@
 // loaded under the panel's CSP. With an embedded model (#cl-model, report-style) it shows it at
 // once; otherwise it exposes `window.cl3d` for the tests and the bench.
 import { SceneView3D, type Selection3D } from '../../../webview/scene3d';
+import type { ArrowSpec } from '../../../webview/scene3d/arrowLayout';
 import { decodeFromJson, type PanelModel } from '../../../src/protocol';
 
 export interface Api {
@@ -29,7 +30,8 @@ export interface Api {
   orbitFinish(n: number): { msPerFrame: number };
   /** Orbits for `ms` milliseconds, one step per animation frame (see the implementation). */
   orbitFps(ms: number): Promise<{ fps: number; frames: number; cpuMs: number }>;
-  info(): { calls: number; triangles: number; available: boolean; selection: Selection3D; selectionText: string; gl: { renderer: string; software: boolean; antialias: boolean } };
+  /** `arrows`: the contact arrows of the shown step as laid out (origin, vector, shaft radius). */
+  info(): { calls: number; triangles: number; arrows: readonly ArrowSpec[]; available: boolean; selection: Selection3D; selectionText: string; gl: { renderer: string; software: boolean; antialias: boolean } };
   theme(): void;
   dispose(): void;
 }
