@@ -339,7 +339,9 @@ export function frameAt(model: PanelModel, data: SceneData, k: number, src?: Ste
   record ??= run.record(k);
   const n = data.bodies.length;
   const names = data.bodies.map((b) => b.name);
-  let poses = snapshot ? snapshotPoses(names, snapshot) : record ? recordPoses(n, record) : undefined;
+  // a producer's snapshot without bodies (MuJoCo's system of a step) poses nothing: its record does
+  const posed = snapshot && (snapshot.bodyStates.length > 0 || !record);
+  let poses = posed && snapshot ? snapshotPoses(names, snapshot) : record ? recordPoses(n, record) : undefined;
   const exact = poses !== undefined;
   poses ??= snapshotPoses(names, model.snapshot);
   const base = snapshot ?? model.snapshot;

@@ -1,0 +1,148 @@
+// The 3D view under MuJoCo: the inspector's MuJoCo session carries the converted scene's bodies posed by
+// MuJoCo's run. Step 0's poses are the engine's initial poses (the converted scene: centres of mass,
+// principal axes), and every record's poses are MuJoCo's own xipos and ximat after that step, checked
+// against a separate run of MuJoCo's WebAssembly; the shown step's snapshot carries MuJoCo's contacts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inspectParsed, quatToMat3 } from '../../src/engine';
+import { loadModel, nodeFileAccess } from '../../src/import';
+import { loadMujoco } from '../../src/import/mujoco';
+import { MujocoRun } from '../../src/import/mujocoRun';
+import { handleMujoco } from '../../src/extension/mujocoWorker';
+import { MujocoPanelSession, type MujocoPanelHooks } from '../../src/extension/logic/mujocoPanelSession';
+import { isPanelModel } from '../../src/protocol';
+import { withMujocoXml } from './mujoco-helpers';
+
+// A free body whose geoms make its principal axes differ from its body frame (iquat ≠ 1), a massless
+// body merged into it, and a hinged pendulum hanging off a tilted frame; all fall onto the floor.
+const XML = `<mujoco model="poses">
+  <option timestep="0.002"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 0.1"/>
+    <body name="brick" pos="0.1 -0.2 0.3" quat="0.9 0.1 0.3 0.2">
+      <freejoint name="free"/>
+      <geom name="slab" type="box" size="0.1 0.05 0.02" mass="1"/>
+      <geom name="knob" type="sphere" size="0.03" pos="0.08 0.03 0.02" mass="0.4"/>
+      <body name="mark" pos="0 0 0.05"><site name="s"/></body>
+    </body>
+    <body name="frame" pos="0.5 0.3 0.6" euler="20 10 0">
+      <geom type="box" size="0.02 0.02 0.02" mass="0.2"/>
+      <body name="bob" pos="0 0 -0.2" euler="0 30 0">
+        <joint name="swing" type="hinge" axis="0 1 0.2" pos="0 0 0.2"/>
+        <geom name="rod" type="capsule" fromto="0 0 0 0.1 0.02 -0.05" size="0.015" mass="0.3"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>`;
+
+const N = 120;
+
+let ids = 0;
+
+function session(path: string, text: string): MujocoPanelSession {
+  const hooks: MujocoPanelHooks = {
+    request: (m) => handleMujoco({ ...m, id: ++ids }),
+    source: () => ({ path, fileName: 'poses.xml', text, plannedSteps: N, conditionWarning: 1e8, maxSteps: 100_000 }),
+    playRate: () => 1e6,
+    modelChanged: () => undefined,
+    stepped: () => undefined,
+    running: () => undefined,
+    diagnostics: () => undefined,
+    error: (m) => assert.fail(m),
+  };
+  return new MujocoPanelSession(`poses:${++ids}`, hooks);
+}
+
+const near = (a: ArrayLike<number>, b: ArrayLike<number>, tol: number, what: string): void => {
+  assert.equal(a.length, b.length, what);
+  for (let i = 0; i < a.length; i++) assert.ok(Math.abs(a[i] - b[i]) <= tol, `${what}[${i}]: ${a[i]} vs ${b[i]}`);
+};
+
+test('MuJoCo’s poses: step 0 is the engine’s initial state, step k MuJoCo’s xipos and ximat; the snapshot carries its contacts', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mjposes-'));
+  const path = join(dir, 'poses.xml');
+  writeFileSync(path, XML);
+  const s = session(path, XML);
+  try {
+    const parse = await loadModel(path, XML, { files: nodeFileAccess(dir) });
+    assert.ok(parse.scene && parse.model);
+    const names = parse.scene.bodies.map((b) => b.name);
+    // the massless body is merged: three scene bodies, the frame welded to the world
+    assert.deepEqual(names, ['brick', 'frame', 'bob']);
+    const engine = inspectParsed(XML, parse).snapshot;
+    assert.ok(engine);
+    const engine0 = names.map((n) => {
+      const b = engine.bodyStates.find((x) => x.name === n);
+      assert.ok(b, n);
+      return [...b.position, ...b.orientation];
+    });
+    // the brick's principal axes are not its body frame's: the check below would not see a missing iquat
+    const iq = parse.model.compiled.bodies[1].iquat;
+    assert.ok(Math.abs(Math.abs(iq[3]) - 1) > 1e-3, `iquat ${iq}`);
+
+    // the run's own record of step 0 (what the worker's session starts from)
+    const rt = await loadMujoco();
+    const run = MujocoRun.open(rt, parse.model);
+    assert.ok(!('error' in run));
+    try {
+      near(run.records[0].poses, engine0.flat(), 1e-12, 'run step 0 vs engine');
+    } finally {
+      run.dispose();
+    }
+
+    assert.ok(await s.open());
+    const m = s.model();
+    assert.ok(m && isPanelModel(m));
+    // the 3D view's bodies and shapes are the converted scene's, step 0 posed as the engine poses it
+    assert.deepEqual(m.sceneBodies.map((b) => b.name), names);
+    assert.ok(m.sceneBodies[0].shapes && m.sceneBodies[0].shapes.length === 2);
+    assert.ok(m.worldShapes?.some((w) => w.type === 'plane'));
+    near(names.flatMap((n) => {
+      const b = m.snapshot.bodyStates.find((x) => x.name === n);
+      assert.ok(b, n);
+      return [...b.position, ...b.orientation];
+    }), engine0.flat(), 1e-12, 'model step 0 vs engine');
+
+    assert.equal(await s.step(N), N);
+    const recs = s.records;
+    assert.ok(recs.every((r) => r.poses.length === 7 * names.length));
+
+    // MuJoCo's own run of the same model, step by step: the record of step k holds xipos and ximat after it
+    await withMujocoXml(XML, (mj, mm, d) => {
+      mj.mj_forward(mm, d);
+      const bodyId = names.map((n) => parse.model!.compiled.bodies.findIndex((b) => b.name === n));
+      let contacts = 0;
+      for (let k = 1; k <= N; k++) {
+        mj.mj_step(mm, d);
+        const xipos = d.xipos as Float64Array, ximat = d.ximat as Float64Array;
+        const p = recs[k - 1].poses;
+        bodyId.forEach((b, i) => {
+          near(p.slice(7 * i, 7 * i + 3), xipos.subarray(3 * b, 3 * b + 3), 1e-12, `step ${k} ${names[i]} xipos`);
+          const q = p.slice(7 * i + 3, 7 * i + 7) as [number, number, number, number];
+          near(quatToMat3(q), ximat.subarray(9 * b, 9 * b + 9), 1e-12, `step ${k} ${names[i]} ximat`);
+        });
+        contacts = Number(d.ncon);
+      }
+      // the brick fell and came to the floor; the pendulum swung
+      assert.ok(contacts > 0, 'MuJoCo has contacts at the end');
+      assert.ok(recs[N - 1].poses[2] < engine0[0][2] - 0.05, `brick z ${recs[N - 1].poses[2]}`);
+      assert.ok(Math.abs(recs[N - 1].poses[17] - engine0[2][3]) > 1e-3, 'the bob turned');
+    });
+
+    // the shown step's snapshot: MuJoCo's contacts in the engine's report shape, on the brick and the floor
+    const snap = await s.snapshot(N);
+    assert.ok(snap?.contacts && snap.contacts.length > 0);
+    for (const c of snap.contacts) {
+      assert.ok([c.bodyA, c.bodyB].includes('brick') && [c.bodyA, c.bodyB].includes('world'), `${c.bodyA}/${c.bodyB}`);
+      assert.ok(c.point.every(Number.isFinite) && Math.abs(Math.hypot(...c.normal) - 1) < 1e-9);
+      assert.ok(Math.abs(c.point[2]) < 0.01, `contact at z = ${c.point[2]}`);
+    }
+    assert.ok(snap.contacts.some((c) => c.normalForce > 0), 'some contact pushes');
+  } finally {
+    s.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
