@@ -4,8 +4,7 @@
 // against a separate run of MuJoCo's WebAssembly; the shown step's snapshot carries MuJoCo's contacts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectParsed, quatToMat3 } from '../../src/engine';
 import { loadModel, nodeFileAccess } from '../../src/import';
@@ -14,29 +13,11 @@ import { MujocoRun } from '../../src/import/mujocoRun';
 import { handleMujoco } from '../../src/extension/mujocoWorker';
 import { MujocoPanelSession, type MujocoPanelHooks } from '../../src/extension/logic/mujocoPanelSession';
 import { isPanelModel } from '../../src/protocol';
+import { FIXTURES } from './import-helpers';
 import { withMujocoXml } from './mujoco-helpers';
 
-// A free body whose geoms make its principal axes differ from its body frame (iquat ≠ 1), a massless
-// body merged into it, and a hinged pendulum hanging off a tilted frame; all fall onto the floor.
-const XML = `<mujoco model="poses">
-  <option timestep="0.002"/>
-  <worldbody>
-    <geom name="floor" type="plane" size="2 2 0.1"/>
-    <body name="brick" pos="0.1 -0.2 0.3" quat="0.9 0.1 0.3 0.2">
-      <freejoint name="free"/>
-      <geom name="slab" type="box" size="0.1 0.05 0.02" mass="1"/>
-      <geom name="knob" type="sphere" size="0.03" pos="0.08 0.03 0.02" mass="0.4"/>
-      <body name="mark" pos="0 0 0.05"><site name="s"/></body>
-    </body>
-    <body name="frame" pos="0.5 0.3 0.6" euler="20 10 0">
-      <geom type="box" size="0.02 0.02 0.02" mass="0.2"/>
-      <body name="bob" pos="0 0 -0.2" euler="0 30 0">
-        <joint name="swing" type="hinge" axis="0 1 0.2" pos="0 0 0.2"/>
-        <geom name="rod" type="capsule" fromto="0 0 0 0.1 0.02 -0.05" size="0.015" mass="0.3"/>
-      </body>
-    </body>
-  </worldbody>
-</mujoco>`;
+const PATH = join(FIXTURES, 'mujoco', 'falling-brick.xml');
+const XML = readFileSync(PATH, 'utf8');
 
 const N = 120;
 
@@ -45,7 +26,7 @@ let ids = 0;
 function session(path: string, text: string): MujocoPanelSession {
   const hooks: MujocoPanelHooks = {
     request: (m) => handleMujoco({ ...m, id: ++ids }),
-    source: () => ({ path, fileName: 'poses.xml', text, plannedSteps: N, conditionWarning: 1e8, maxSteps: 100_000 }),
+    source: () => ({ path, fileName: 'falling-brick.xml', text, plannedSteps: N, conditionWarning: 1e8, maxSteps: 100_000 }),
     playRate: () => 1e6,
     modelChanged: () => undefined,
     stepped: () => undefined,
@@ -62,12 +43,9 @@ const near = (a: ArrayLike<number>, b: ArrayLike<number>, tol: number, what: str
 };
 
 test('MuJoCo’s poses: step 0 is the engine’s initial state, step k MuJoCo’s xipos and ximat; the snapshot carries its contacts', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mjposes-'));
-  const path = join(dir, 'poses.xml');
-  writeFileSync(path, XML);
-  const s = session(path, XML);
+  const s = session(PATH, XML);
   try {
-    const parse = await loadModel(path, XML, { files: nodeFileAccess(dir) });
+    const parse = await loadModel(PATH, XML, { files: nodeFileAccess(join(FIXTURES, 'mujoco')) });
     assert.ok(parse.scene && parse.model);
     const names = parse.scene.bodies.map((b) => b.name);
     // the massless body is merged: three scene bodies, the frame welded to the world
@@ -143,6 +121,5 @@ test('MuJoCo’s poses: step 0 is the engine’s initial state, step k MuJoCo’
     assert.ok(snap.contacts.some((c) => c.normalForce > 0), 'some contact pushes');
   } finally {
     s.dispose();
-    rmSync(dir, { recursive: true, force: true });
   }
 });
