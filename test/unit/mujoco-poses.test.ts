@@ -15,6 +15,7 @@ import { MujocoPanelSession, type MujocoPanelHooks } from '../../src/extension/l
 import { isPanelModel } from '../../src/protocol';
 import { FIXTURES } from './import-helpers';
 import { withMujocoXml } from './mujoco-helpers';
+import { frameAt, sceneData } from '../../webview/scene3d/model';
 
 const PATH = join(FIXTURES, 'mujoco', 'falling-brick.xml');
 const XML = readFileSync(PATH, 'utf8');
@@ -119,6 +120,20 @@ test('MuJoCo’s poses: step 0 is the engine’s initial state, step k MuJoCo’
       assert.ok(Math.abs(c.point[2]) < 0.01, `contact at z = ${c.point[2]}`);
     }
     assert.ok(snap.contacts.some((c) => c.normalForce > 0), 'some contact pushes');
+
+    // what the 3D view draws of the panel's model: the scene's bodies posed by the records (the shown
+    // step's snapshot has no bodies), step 0 by the engine's initial poses, MuJoCo's contacts, and none
+    // of MuJoCo's rows as joints (they name no bodies: drawn at the world's origin they would mislead)
+    const panel = { ...m, history: recs.slice(), snapshots: [snap] };
+    const data = sceneData(panel);
+    assert.deepEqual(data.bodies.map((b) => b.name), names);
+    assert.deepEqual(data.constraints, []);
+    const fN = frameAt(panel, data, N, snap);
+    assert.ok(fN.exact);
+    near(fN.poses, recs[N - 1].poses, 1e-12, 'frame N vs record N');
+    assert.equal(fN.contacts.length, snap.contacts.length);
+    near(frameAt(panel, data, 0).poses, engine0.flat(), 1e-12, 'frame 0 vs engine');
+    near(frameAt(panel, data, 7).poses, recs[6].poses, 1e-12, 'frame 7 (no snapshot) vs record 7');
   } finally {
     s.dispose();
   }

@@ -157,7 +157,9 @@ export function sceneData(model: PanelModel, run: RunRecords = recordsRun(model.
   const idx = (name: string): number => bodyIndex.get(name) ?? -1;
   const poses0 = snapshotPoses(bodies.map((b) => b.name), snap);
   const specs = new Map<number, SceneConstraintInfo>((model.sceneConstraints ?? []).map((c) => [c.fileIndex, c] as const));
-  const constraints: ConstraintData[] = snap.constraints.map((c) => {
+  // a producer's rows that name no bodies (MuJoCo's system) have no place to be drawn: its contacts are drawn as contacts
+  const placed = snap.constraints.filter((c) => c.bodyA !== '' || c.bodyB !== '');
+  const constraints: ConstraintData[] = placed.map((c) => {
     const a = idx(c.bodyA);
     const b = idx(c.bodyB);
     const spec = specs.get(c.fileIndex);
