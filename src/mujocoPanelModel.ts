@@ -3,7 +3,7 @@
 // had rows at some step and the step's contacts as one — because MuJoCo's rows come and go from step
 // to step, so the shown step's constraints cannot name them; `historyColumns` does. κ and rank per step
 // come from the seam's analysis of MuJoCo's own system of that step.
-import type { Diagnostic, StepRecord, SystemSnapshot } from './engine';
+import type { Diagnostic, SceneSpec, StepRecord, SystemSnapshot } from './engine';
 import { analysedStep, type MujocoRun, type MujocoStepRecord } from './import/mujocoRun';
 import type { MujocoRunInfo, PanelModel } from './protocol';
 import { reportSnapshotSteps } from './report';
@@ -37,8 +37,19 @@ export function mujocoRecord(rec: MujocoStepRecord, width: number, an?: StepAnal
     energy: { ...rec.energy },
     quatDrift: 0,
     method: 'none',
-    poses: [],
+    poses: Array.from(rec.poses),
   };
+}
+
+/**
+ * The step-0 snapshot of a MuJoCo run with the converted scene's bodies as its body states: that scene
+ * is MuJoCo's initial state (centres of mass, principal axes, velocities), so the 3D view draws step 0
+ * where MuJoCo starts. Column −1: MuJoCo's J has a column per degree of freedom, no 6-column blocks.
+ * The later steps' poses come with their records (mujocoRecord).
+ */
+export function withSceneBodies(snapshot: SystemSnapshot, scene: SceneSpec): SystemSnapshot {
+  const bodyStates = scene.bodies.map((b) => ({ name: b.name, column: -1, fixed: b.fixed, mass: b.mass, position: [...b.position] as typeof b.position, orientation: [...b.orientation] as typeof b.orientation, velocity: [...b.velocity] as typeof b.velocity, angularVelocity: [...b.angularVelocity] as typeof b.angularVelocity, quatDrift: 0 }));
+  return { ...snapshot, bodyStates };
 }
 
 /** The run's facts the panel shows beside the charts (integrator, time step, iterations, warnings). */

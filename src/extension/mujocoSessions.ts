@@ -9,7 +9,8 @@ import { Codes, type Diagnostic, type StepRecord } from '../engine';
 import { loadModel, nodeFileAccess, type ModelParseResult } from '../import';
 import { analysedStep, type AnalysedStep, type MujocoRun } from '../import/mujocoRun';
 import { runDiagnostics, solveWithMujoco } from '../import/mujocoSolver';
-import { mujocoRecord, mujocoRunInfo, type StepAnalysis } from '../mujocoPanelModel';
+import { mujocoRecord, mujocoRunInfo, withSceneBodies, type StepAnalysis } from '../mujocoPanelModel';
+import { sceneGeometry } from '../panelModel';
 import type { PanelModel } from '../protocol';
 import type { MujocoOpenRequest, MujocoSnapshotRequest, MujocoStepRequest, MujocoWorkerResponse } from './logic/mujocoWorkerProtocol';
 
@@ -52,7 +53,8 @@ export class MujocoSessions {
     const model: PanelModel = {
       sceneName: parse.scene?.name ?? m.fileName,
       fileName: m.fileName,
-      snapshot: out.snapshot,
+      // the converted scene's bodies and shapes, posed by the records' poses (MuJoCo's, as the scene's bodies)
+      snapshot: parse.scene ? withSceneBodies(out.snapshot, parse.scene) : out.snapshot,
       history: [],
       steps: 0,
       plannedSteps: m.plannedSteps,
@@ -60,6 +62,7 @@ export class MujocoSessions {
       conditionWarning: m.conditionWarning,
       diagnostics: out.diagnostics,
       sceneBodies: [],
+      ...(parse.scene ? { ...sceneGeometry(parse.scene), sceneConstraints: [] } : {}),
       historyColumns: { constraints: names, rows: names },
       mujocoRun: mujocoRunInfo(run),
       solver: 'mujoco',

@@ -5,7 +5,8 @@
 // efc arrays the step computed) and analysed through the seam like the engine's own.
 import { analyseSystem, snapshotOfSystem, type ConstrainedSystem, type Energy, type SystemAnalysis, type SystemSnapshot } from '../engine';
 import type { ImportedModel } from './index';
-import { compileModel, type CompiledModel, type MjModelHandle, type MujocoRuntime } from './mujoco';
+import { compileModel, type CompiledModel, type MjModelHandle, type MujocoRuntime, type Quat } from './mujoco';
+import { posesInto, sceneBodyIds } from './mujocoPoses';
 import { EFC, type MjDataLike, readSystem, solverModule } from './mujocoSystem';
 
 /** What one mj_step left, kept for every step of a run (no matrices). */
@@ -29,6 +30,8 @@ export interface MujocoStepRecord {
   warnings: { name: string; info: number }[];
   /** A NaN or infinity in qpos, qvel or qacc after the step. */
   nonFinite: boolean;
+  /** The converted scene's bodies after the step, 7 per body in scene order (mujocoPoses.ts): what the 3D view draws. */
+  poses: Float64Array;
 }
 
 /** An element that had constraint rows at some step (equality, limit, friction loss, contact pair). */
@@ -72,6 +75,9 @@ export class MujocoRun {
   private readonly stateSpec: number;
   private readonly stateBuf: { GetView(): Float64Array; delete(): void };
   private readonly warningCounts: number[] = [];
+  /** The MuJoCo body of each scene body. */
+  private readonly poseIds: Int32Array;
+  private readonly iquats: Quat[];
   private disposed = false;
   /** Set when MuJoCo threw (an abort of its WebAssembly): the run cannot go on. */
   failure?: string;
@@ -86,6 +92,8 @@ export class MujocoRun {
     const mj = solverModule(rt);
     this.stateSpec = mj.mjtState.mjSTATE_INTEGRATION.value | mj.mjtState.mjSTATE_WARMSTART.value;
     this.stateBuf = new mj.DoubleBuffer(Math.max(1, mj.mj_stateSize(m, this.stateSpec))) as unknown as { GetView(): Float64Array; delete(): void };
+    this.poseIds = sceneBodyIds(model);
+    this.iquats = model.compiled.bodies.map((b) => b.iquat);
   }
 
   /** Compile the imported model again in MuJoCo and put it at its initial state (mj_forward done). */
@@ -290,7 +298,7 @@ export class MujocoRun {
    * every step's arena): the bindings make a new view on each read, which costs as much as a small
    * model's step, so it is kept until MuJoCo's memory grows (that detaches it: its length becomes 0).
    */
-  private fixedView(name: 'qpos' | 'qvel' | 'qacc' | 'energy' | 'solver_niter'): ArrayLike<number> {
+  private fixedView(name: 'qpos' | 'qvel' | 'qacc' | 'energy' | 'solver_niter' | 'xipos' | 'xquat'): ArrayLike<number> {
     let v = this.views.get(name);
     if (!v || v.length === 0) this.views.set(name, (v = this.d[name] as Float64Array | Int32Array));
     return v;
@@ -341,6 +349,7 @@ export class MujocoRun {
       maxQvel,
       warnings: [],
       nonFinite: !(Number.isFinite(maxQacc) && Number.isFinite(maxQvel) && Number.isFinite(maxQpos)),
+      poses: posesInto(new Float64Array(this.poseIds.length * 7), this.poseIds, this.iquats, this.fixedView('xipos'), this.fixedView('xquat')),
     };
   }
 }

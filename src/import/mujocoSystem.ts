@@ -236,8 +236,10 @@ export function solverIterations(d: MjDataLike): SystemIteration[] {
   return out;
 }
 
+const bodyOf = (cm: CompiledModel, g: number): number => cm.geoms[g]?.body ?? 0;
+const neg = (v: Vec3): Vec3 => [-v[0], -v[1], -v[2]];
 const bodyNameOf = (cm: CompiledModel, g: number): string => {
-  const b = cm.geoms[g]?.body ?? 0;
+  const b = bodyOf(cm, g);
   return b === 0 ? 'world' : cm.bodies[b]?.name || `body${b}`;
 };
 
@@ -254,19 +256,25 @@ export function contactReports(rt: MujocoRuntime, m: MjModelHandle, d: MjDataLik
       const budget = c.mu * fn;
       const coneRatio = tang === 0 ? 0 : budget > 0 ? Math.min(tang / budget, 1e6) : 1e6;
       const fr = c.frame;
+      const n: Vec3 = [fr[0], fr[1], fr[2]], t1: Vec3 = [fr[3], fr[4], fr[5]], t2: Vec3 = [fr[6], fr[7], fr[8]];
+      // MuJoCo's frame (n, t1, t2) points from geom1 to geom2, and f is the force on geom2. The engine's
+      // normal points from B to A, its forces act on A, (t1, t2, n) is right-handed, and the world is B
+      // (its arrows are drawn on the body): A is geom2 when geom1 is the world's, else geom1 with the
+      // frame turned about t2 (−n, −t1, t2) and the force negated (f1 along −t1 stays, f2 along t2 flips).
+      const swap = bodyOf(cm, c.geom1) === 0 && bodyOf(cm, c.geom2) !== 0;
+      const [gA, gB] = swap ? [c.geom2, c.geom1] : [c.geom1, c.geom2];
       return {
-        bodyA: bodyNameOf(cm, c.geom1),
-        bodyB: bodyNameOf(cm, c.geom2),
-        shapeA: geomName(cm, c.geom1),
-        shapeB: geomName(cm, c.geom2),
+        bodyA: bodyNameOf(cm, gA),
+        bodyB: bodyNameOf(cm, gB),
+        shapeA: geomName(cm, gA),
+        shapeB: geomName(cm, gB),
         point: c.pos,
-        // MuJoCo's frame: the normal points from geom1 to geom2; ours from B to A
-        normal: [-fr[0], -fr[1], -fr[2]],
-        t1: [fr[3], fr[4], fr[5]],
-        t2: [fr[6], fr[7], fr[8]],
+        normal: swap ? n : neg(n),
+        t1: swap ? t1 : neg(t1),
+        t2,
         gap: c.dist,
         normalForce: fn,
-        frictionForce: ft,
+        frictionForce: swap ? ft : [ft[0], -ft[1]],
         state: fn <= 0 ? 'open' : coneRatio >= 1 - 1e-9 ? 'slip' : 'stick',
         coneRatio,
       };

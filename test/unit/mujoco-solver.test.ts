@@ -140,7 +140,7 @@ test('MuJoCo solver: a box stack’s contacts are named by both geoms, unique pe
     assert.equal(names.size, s.contacts?.length);
     assert.deepEqual(only(diagnostics, Codes.redundantConstraint), []);
     // the stack rests: total normal force ≈ the weight (3 kg)
-    const fn = (s.contacts ?? []).filter((c) => c.shapeA === 'floor').reduce((a, c) => a + c.normalForce, 0);
+    const fn = (s.contacts ?? []).filter((c) => c.shapeB === 'floor').reduce((a, c) => a + c.normalForce, 0);
     assert.ok(Math.abs(fn - 3 * 9.81) < 0.05 * 3 * 9.81, `floor force ${fn}`);
   } finally {
     run.dispose();

@@ -157,7 +157,9 @@ export function sceneData(model: PanelModel, run: RunRecords = recordsRun(model.
   const idx = (name: string): number => bodyIndex.get(name) ?? -1;
   const poses0 = snapshotPoses(bodies.map((b) => b.name), snap);
   const specs = new Map<number, SceneConstraintInfo>((model.sceneConstraints ?? []).map((c) => [c.fileIndex, c] as const));
-  const constraints: ConstraintData[] = snap.constraints.map((c) => {
+  // a producer's rows that name no bodies (MuJoCo's system) have no place to be drawn: its contacts are drawn as contacts
+  const placed = snap.constraints.filter((c) => c.bodyA !== '' || c.bodyB !== '');
+  const constraints: ConstraintData[] = placed.map((c) => {
     const a = idx(c.bodyA);
     const b = idx(c.bodyB);
     const spec = specs.get(c.fileIndex);
@@ -339,7 +341,9 @@ export function frameAt(model: PanelModel, data: SceneData, k: number, src?: Ste
   record ??= run.record(k);
   const n = data.bodies.length;
   const names = data.bodies.map((b) => b.name);
-  let poses = snapshot ? snapshotPoses(names, snapshot) : record ? recordPoses(n, record) : undefined;
+  // a producer's snapshot without bodies (MuJoCo's system of a step) poses nothing: its record does
+  const posed = snapshot && (snapshot.bodyStates.length > 0 || !record);
+  let poses = posed && snapshot ? snapshotPoses(names, snapshot) : record ? recordPoses(n, record) : undefined;
   const exact = poses !== undefined;
   poses ??= snapshotPoses(names, model.snapshot);
   const base = snapshot ?? model.snapshot;

@@ -1,0 +1,38 @@
+// The engine's body poses read out of MuJoCo's data: the converted scene puts each massive body at its
+// centre of mass (xipos) oriented along its principal axes (xquat ⊗ iquat, normalised as convert.ts
+// does), so the same formula on any later state of MuJoCo's run gives the poses the engine's records
+// carry (7 per scene body: p, then q as [x, y, z, w]), and at the initial state exactly the scene's own.
+import type { ImportedModel } from './model';
+import { qmul, qnormalize } from './geometry';
+import type { Quat } from './mujoco';
+
+/** For each scene body, the MuJoCo body it stands for (the massive one; massless bodies merged into it come after). */
+export function sceneBodyIds(model: ImportedModel): Int32Array {
+  const sceneOf = model.converted.sceneOf;
+  const out = new Int32Array(model.converted.scene.bodies.length).fill(-1);
+  for (let b = 1; b < sceneOf.length; b++) {
+    const i = sceneOf[b];
+    if (i >= 0 && out[i] < 0) out[i] = b;
+  }
+  return out;
+}
+
+/**
+ * Write the scene bodies' poses from MuJoCo's xipos (3 per body) and xquat (4 per body, w first) into
+ * `out` (7 per scene body). `iquat` per MuJoCo body as the compiled model holds it.
+ */
+export function posesInto(out: Float64Array, ids: Int32Array, iquat: readonly Quat[], xipos: ArrayLike<number>, xquat: ArrayLike<number>): Float64Array {
+  for (let i = 0; i < ids.length; i++) {
+    const b = ids[i];
+    const o = i * 7;
+    out[o] = xipos[3 * b];
+    out[o + 1] = xipos[3 * b + 1];
+    out[o + 2] = xipos[3 * b + 2];
+    const q = qnormalize(qmul([xquat[4 * b + 1], xquat[4 * b + 2], xquat[4 * b + 3], xquat[4 * b]], iquat[b]));
+    out[o + 3] = q[0];
+    out[o + 4] = q[1];
+    out[o + 5] = q[2];
+    out[o + 6] = q[3];
+  }
+  return out;
+}
