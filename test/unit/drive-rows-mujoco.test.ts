@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseScene, Simulation, type SceneSpec } from '../../src/engine';
 import { loadModel, nodeFileAccess } from '../../src/import/index';
 import { FIXTURES } from './import-helpers';
-import { mujocoRun } from './forces-helpers';
+import { jointAngles, mujocoRun } from './forces-helpers';
 
 /** A far floor: the model has collision geoms, so the importer picks the velocity formulation. */
 const FLOOR = '<geom type="plane" size="1 1 0.1" pos="0 0 -5"/>';
@@ -49,14 +49,7 @@ async function engineRun(xml: string, steps: number, edit?: (s: SceneSpec) => vo
   const sim = new Simulation(scene, parse.sourceMap);
   const names = sim.world.forces!.joints.map((j) => j.name);
   assert.deepEqual(names, ['a', 'b']);
-  const out: number[][] = [];
-  // the joint forces run in each step's assembly, at the state before the step: step k+1 reports the state after step k
-  for (let k = 0; k <= steps; k++) {
-    sim.step(1);
-    assert.equal(sim.stopped, false, JSON.stringify(sim.diagnostics));
-    if (k > 0) out.push(Array.from(sim.world.forces!.report.q));
-  }
-  return out;
+  return jointAngles(sim, steps);
 }
 
 const gap = (x: readonly number[], y: readonly number[]) => Math.max(...x.map((v, i) => Math.abs(v - y[i])));

@@ -1,5 +1,7 @@
-// MuJoCo stepped through its WebAssembly, for the joint-force tests (forces*.test.ts).
+// MuJoCo stepped through its WebAssembly, and the engine's joint coordinates over a run, for the joint-force tests (forces*, drive-rows*, hinge-groups* tests).
 import { loadMujoco } from '../../src/import/mujoco';
+import assert from 'node:assert/strict';
+import type { Simulation } from '../../src/engine';
 
 type Raw = Record<string, unknown> & { delete(): void };
 
@@ -27,3 +29,17 @@ export async function mujocoRun(xml: string, steps: number): Promise<{ q: number
   }
 }
 
+
+/**
+ * The joints' coordinates after each of `steps` steps. The joint forces run in each step's assembly, at
+ * the state before the step, so step k+1 reports the state after step k: steps + 1 steps are taken.
+ */
+export function jointAngles(sim: Simulation, steps: number): number[][] {
+  const out: number[][] = [];
+  for (let k = 0; k <= steps; k++) {
+    sim.step(1);
+    assert.equal(sim.stopped, false, JSON.stringify(sim.diagnostics));
+    if (k > 0) out.push(Array.from(sim.world.forces!.report.q));
+  }
+  return out;
+}

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Simulation } from '../../src/engine';
 import { loadModel } from '../../src/import/index';
-import { mujocoRun } from './forces-helpers';
+import { jointAngles, mujocoRun } from './forces-helpers';
 
 const NOCOL = 'contype="0" conaffinity="0"';
 /** A limb on `joints` at the end of a base arm that swings about y; a far floor makes the importer pick the velocity formulation. */
@@ -28,14 +28,7 @@ async function engineRun(xml: string, steps: number, names: string[]): Promise<n
   scene.solver.pgs = { ...scene.solver.pgs, iterations: 2000, tolerance: 1e-14 };
   const sim = new Simulation(scene, parse.sourceMap);
   assert.deepEqual(sim.world.forces!.joints.map((j) => j.name), names);
-  const out: number[][] = [];
-  // the joint forces run in each step's assembly, at the state before the step: step k+1 reports the state after step k
-  for (let k = 0; k <= steps; k++) {
-    sim.step(1);
-    assert.equal(sim.stopped, false, JSON.stringify(sim.diagnostics));
-    if (k > 0) out.push(Array.from(sim.world.forces!.report.q));
-  }
-  return out;
+  return jointAngles(sim, steps);
 }
 
 /** The largest |q − q_MuJoCo| over 1 s at step dt, and the runs. */
