@@ -103,6 +103,10 @@ export interface CompiledModel {
   contactDisabled: boolean;
   /** `<flag filterparent="disable"/>`: parent and child bodies may collide. */
   filterParentDisabled: boolean;
+  /** `<option cone>`: MuJoCo's friction cone (default pyramidal). */
+  cone: 'pyramidal' | 'elliptic';
+  /** `<option impratio>`: the ratio of a contact's normal regulariser to its friction's (default 1). */
+  impratio: number;
   /** `<exclude>`d body pairs (body ids, lower first). */
   excludes: [number, number][];
   pairs: CompiledPair[];

@@ -126,6 +126,8 @@ function solverJson(s: ImportedScene): Record<string, unknown> {
   if (contacts.solref) c.solref = [...contacts.solref];
   if (contacts.solimp) c.solimp = [...contacts.solimp];
   if (contacts.soft) c.soft = true;
+  if (contacts.cone) c.cone = contacts.cone;
+  if (contacts.impratio !== undefined) c.impratio = contacts.impratio;
   if (contacts.margin) c.margin = contacts.margin;
   return { ...rest, contacts: c, ...(rest.formulation === 'velocity' ? { pgs: { ...pgs } } : {}) };
 }

@@ -44,6 +44,7 @@ export interface MujocoModule {
   mjtBias: Enum;
   mjtIntegrator: Enum;
   mjtDisableBit: Enum;
+  mjtCone?: Enum;
 }
 
 export interface MujocoRuntime {
@@ -235,7 +236,7 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
   const gt = enumNames(rt.mj.mjtGeom, 'mjGEOM_');
   const et = enumNames(rt.mj.mjtEq, 'mjEQ_');
   const ot = enumNames(rt.mj.mjtObj, 'mjOBJ_');
-  const opt = m.opt as { timestep: number; gravity: Num; disableflags: number; integrator: number };
+  const opt = m.opt as { timestep: number; gravity: Num; disableflags: number; integrator: number; cone: number; impratio: number };
   const contactBit = rt.mj.mjtDisableBit.mjDSBL_CONTACT?.value ?? 16;
   const nq = n('nq');
   const range = (k: number) => Array.from({ length: k }, (_, i) => i);
@@ -250,6 +251,8 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
     gravity: v3(opt.gravity, 0),
     contactDisabled: (Number(opt.disableflags) & contactBit) !== 0,
     filterParentDisabled: (Number(opt.disableflags) & (rt.mj.mjtDisableBit.mjDSBL_FILTERPARENT?.value ?? 1024)) !== 0,
+    cone: Number(opt.cone) === (rt.mj.mjtCone?.mjCONE_ELLIPTIC?.value ?? 1) ? 'elliptic' : 'pyramidal',
+    impratio: Number(opt.impratio),
     // exclude_signature = (body1 << 16) + body2
     excludes: Array.from(arr(m, 'exclude_signature'), (sig): [number, number] => [Math.floor(sig / 65536), sig % 65536]),
     pairs: range(n('npair')).map((k) => ({
