@@ -44,9 +44,8 @@ export interface VelocitySettings {
   soft?: SoftContact;
   /** With `soft`: contacts as MuJoCo's soft constraints (a compliance on every contact row, softContact.ts `softRow`) instead of hard rows with a soft recovery. */
   softRows?: boolean;
-  /** With `softRows`: MuJoCo's friction cone, 'pyramidal' (four edge rows per contact: pyramid.ts) or 'elliptic' (the Coulomb disc). Default 'elliptic'. */
+  /** With `softRows`: MuJoCo's cone (pyramidal: pyramid.ts; elliptic: the disc, default) and impratio (default 1). */
   cone?: 'pyramidal' | 'elliptic';
-  /** With `softRows`: MuJoCo's impratio, the ratio of the normal's regulariser to the friction's (default 1). */
   impratio?: number;
   /** Over-relaxation ω of every projected update (1: plain Gauss–Seidel). Default `DEFAULT_RELAXATION`. */
   relaxation?: number;
@@ -170,12 +169,8 @@ export function solveContactsPgs(
       target[r0] = rowSoft[0];
       // the friction rows' reference: MuJoCo's aref = −b·v_t, so the target is v_t⁻·(1 − h·b)
       for (let k = 1; k < 3; k++) target[r0 + k] = rowSoft[2] * contactU(cr, k, uMinus);
-      if (pyr && cr.contact.friction > 0) {
-        // the pyramid's edges carry their own compliance; the block W_cc stays bare
-        const ct = cr.contact;
-        pyr.setup(c, ct.normal, ct.t1, ct.t2, ct.friction, rowSoft, contactU(cr, 1, uMinus), contactU(cr, 2, uMinus), impratio);
-        continue;
-      }
+      // a pyramid's edges carry their own compliance; the block W_cc stays bare
+      if (pyr && cr.contact.friction > 0 && pyr.setupRow(c, cr, rowSoft, uMinus, impratio)) continue;
       Sg[2 * c] = rowSoft[1];
       Sg[2 * c + 1] = rowSoft[3] / impratio;
       continue;
@@ -213,11 +208,8 @@ export function solveContactsPgs(
     contactKick(crs[Math.floor((r - nbr) / 3)], (r - nbr) % 3, u, minv, h * dR);
   };
   if (warm?.bilateral) for (let r = 0; r < nbr; r++) applyRow(r, (R[r] = warm.bilateral[r] ?? 0));
-  if (warm?.contacts) {
-    for (let r = nbr; r < nr0; r++) R[r] = warm.contacts[r - nbr] ?? 0;
-    if (pyr) for (let c = 0; c < nc; c++) if (pyr.on[c]) pyr.warm(c, R, nbr + 3 * c);
-    for (let r = nbr; r < nr0; r++) applyRow(r, R[r]);
-  }
+  const warmC = pyr && warm?.contacts ? pyr.warmForces(warm.contacts) : warm?.contacts;
+  if (warmC) for (let r = nbr; r < nr0; r++) applyRow(r, (R[r] = warmC[r - nbr] ?? 0));
   bounded.forEach((b, k) => applyRow(nr0 + k, (R[nr0 + k] = b.R0)));
 
   const islandOf = islandsOf(world, crs, bounded, nr0);
@@ -277,31 +269,10 @@ export function solveContactsPgs(
   const reduced: Array<ReducedRows | undefined> = [];
   const reducedB: Array<ReducedRows | undefined> = [];
   const WdB = new Float64Array(bounded.length);
-  // a contact's change of forces (dn, d1, d2) into u, in the joints' reduced space where it has one
-  const kickContact = (c: number, dn: number, d1: number, d2: number): void => {
-    const red = reduced[c], cr = crs[c];
-    if (red) applyReduced(red, dn, d1, d2, u, R);
-    else {
-      if (dn !== 0) contactKick(cr, 0, u, minv, h * dn);
-      if (d1 !== 0) contactKick(cr, 1, u, minv, h * d1);
-      if (d2 !== 0) contactKick(cr, 2, u, minv, h * d2);
-    }
-  };
-  const pyrU = new Float64Array(3), pyrD = new Float64Array(3);
-  const visitPyramid = (c: number): number => {
-    const r0 = nbr + 3 * c, cr = crs[c];
-    for (let k = 0; k < 3; k++) pyrU[k] = contactU(cr, k, u);
-    const sq = pyr!.visit(c, Wb, 6 * c, pyrU, omega, pyrD);
-    rowRes[r0] = Math.sqrt(sq);
-    rowRes[r0 + 1] = rowRes[r0 + 2] = 0;
-    pyr!.forces(c, R, r0);
-    kickContact(c, pyrD[0], pyrD[1], pyrD[2]);
-    return sq;
-  };
   const visitContact = (c: number): number => {
     const r0 = nbr + 3 * c;
     if (!(Wd[r0] > 0)) return 0;
-    if (pyr?.on[c]) return visitPyramid(c);
+    if (pyr?.on[c]) return pyr.visitContact(c, crs[c], u, Wb, omega, R, r0, rowRes, reduced[c], minv, h);
     const cr = crs[c];
     // W_cc + Σ of the contact (Σ = 0 for a hard contact): its normal diagonal and tangent block
     const o = 6 * c, wn = Wb[o], w11 = Wb[o + 3], w12 = Wb[o + 4], w22 = Wb[o + 5];
@@ -340,7 +311,13 @@ export function solveContactsPgs(
     R[r0] = Rn;
     R[r0 + 1] = t1;
     R[r0 + 2] = t2;
-    kickContact(c, dn, d1, d2);
+    const red = reduced[c];
+    if (red) applyReduced(red, dn, d1, d2, u, R);
+    else {
+      if (dn !== 0) contactKick(cr, 0, u, minv, h * dn);
+      if (d1 !== 0) contactKick(cr, 1, u, minv, h * d1);
+      if (d2 !== 0) contactKick(cr, 2, u, minv, h * d2);
+    }
     return res2;
   };
   for (const { bounded: bAll = [], ...isl } of islandOf) {

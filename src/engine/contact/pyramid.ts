@@ -13,6 +13,9 @@
 // In the velocity form (softContact.ts) an edge reads U_e + h·R_py·f_e ≥ v_e + h·aref_e.
 
 import type { Vec3 } from '../types';
+import { contactKick, contactU } from './pgsKernels';
+import { applyReduced, type ReducedRows } from './contactReduce';
+import type { ContactRows } from './rigid';
 
 /** Per pyramidal contact: the 4 edges' tangent directions, targets, forces and its compliance. */
 export class PyramidRows {
@@ -64,6 +67,38 @@ export class PyramidRows {
     this.target[o + 1] = soft[0] - mu * soft[2] * vm1;
     this.target[o + 2] = soft[0] + mu * soft[2] * vm2;
     this.target[o + 3] = soft[0] - mu * soft[2] * vm2;
+  }
+
+  /** `setup` from the contact's rows and the velocities u⁻ before the step; true (for `continue`). */
+  setupRow(c: number, cr: ContactRows, soft: ArrayLike<number>, uMinus: Float64Array, impratio: number): true {
+    const ct = cr.contact;
+    this.setup(c, ct.normal, ct.t1, ct.t2, ct.friction, soft, contactU(cr, 1, uMinus), contactU(cr, 2, uMinus), impratio);
+    return true;
+  }
+
+  /**
+   * One PGS visit of contact c (rows r0..r0+2 of R) at the velocities u: `visit` at its U = J·u, its
+   * forces written to R, its residual to rowRes[r0] (the other two rows 0), and the change of
+   * (R_n, R_t1, R_t2) kicked into u as pgs.ts kicks a disc contact's (in the joints' reduced space
+   * where the contact has one, `red`). Returns the squared residual.
+   */
+  visitContact(c: number, cr: ContactRows, u: Float64Array, W: Float64Array, omega: number, R: Float64Array, r0: number, rowRes: Float64Array, red: ReducedRows | undefined, minv: Float64Array, h: number): number {
+    for (let k = 0; k < 3; k++) visitU[k] = contactU(cr, k, u);
+    const dR = visitD;
+    const sq = this.visit(c, W, 6 * c, visitU, omega, dR);
+    rowRes[r0] = Math.sqrt(sq);
+    rowRes[r0 + 1] = rowRes[r0 + 2] = 0;
+    this.forces(c, R, r0);
+    if (red) applyReduced(red, dR[0], dR[1], dR[2], u, R);
+    else for (let k = 0; k < 3; k++) if (dR[k] !== 0) contactKick(cr, k, u, minv, h * dR[k]);
+    return sq;
+  }
+
+  /** Warm-start forces, 3 per contact, with each pyramid's made consistent with edge forces (`warm`). */
+  warmForces(src: ArrayLike<number>): Float64Array {
+    const out = Float64Array.from({ length: 3 * this.on.length }, (_, i) => src[i] ?? 0);
+    for (let c = 0; c < this.on.length; c++) if (this.on[c]) this.warm(c, out, 3 * c);
+    return out;
   }
 
   /** Edge k's tangent direction in (t1, t2), times its sign and μ. */
@@ -154,3 +189,5 @@ export class PyramidRows {
 }
 
 const edgeScratch = new Float64Array(2);
+const visitU = new Float64Array(3);
+const visitD = new Float64Array(3);
