@@ -39,6 +39,10 @@ export interface CompiledJoint {
   /** jnt_range (qpos units: rad or m) and jnt_margin: a limit's row acts within the margin of a bound. */
   range: [number, number];
   margin: number;
+  /** jnt_solref, jnt_solimp (the limit's soft constraint) and dof_invweight0 of its first dof (absent where not read). */
+  solref?: [number, number];
+  solimp?: number[];
+  invweight0?: number;
 }
 export interface CompiledGeom {
   name: string;

@@ -34,6 +34,14 @@ export function convertJointLimits(ctx: ConvertContext): void {
       // (the drive's, which springref and the actuators' lengths use too)
       spec.limits = [j.range[0], j.range[1]];
       if (j.margin > 0) spec.limitMargin = j.margin;
+      // MuJoCo's limits are soft constraints, as its contacts: a joint started past its bound (the
+      // hoppers' knees, the humanoids') is eased back over solref's time constant, not by erp in a step
+      if (j.solref && j.solref[0] > 0 && j.solref[1] > 0 && j.solimp && j.solimp.length >= 5) {
+        spec.limitSolref = [j.solref[0], j.solref[1]];
+        const i = j.solimp;
+        spec.limitSolimp = [i[0], i[1], i[2], i[3], i[4]];
+        if (j.invweight0) spec.limitInvWeight = j.invweight0;
+      }
       if (q0 !== 0 && !spec.drive) spec.drive = { coordinate: q0, damping: 0, stiffness: 0, springRef: ctx.m.drives.springRef[i] ?? q0, armature: 0 };
     }
     if (friction) spec.frictionLoss = m.dofFrictionloss[j.dofadr];

@@ -291,6 +291,7 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
       stiffness: arr(m, 'jnt_stiffness')[i] ?? 0,
       range: [arr(m, 'jnt_range')[2 * i] ?? 0, arr(m, 'jnt_range')[2 * i + 1] ?? 0],
       margin: arr(m, 'jnt_margin')[i] ?? 0,
+      ...softLimit(arr, m, i),
     })),
     geoms: range(n('ngeom')).map((i) => ({
       name: nameAt(all, nameAdr('name_geomadr')[i]),
@@ -422,4 +423,11 @@ export function readState(rt: MujocoRuntime, m: MjModelHandle, d: MjDataHandle, 
     siteXpos: vecs(a('site_xpos'), ns),
     cvel,
   };
+}
+
+/** A joint's limit as MuJoCo's soft constraint: jnt_solref, jnt_solimp and dof_invweight0 (its first dof). */
+function softLimit(arr: (m: MjModelHandle, name: string) => Num, m: MjModelHandle, i: number): { solref?: [number, number]; solimp?: number[]; invweight0?: number } {
+  const ref = arr(m, 'jnt_solref'), imp = arr(m, 'jnt_solimp'), w = arr(m, 'dof_invweight0'), dof = arr(m, 'jnt_dofadr')[i];
+  if (ref.length < 2 * (i + 1) || imp.length < 5 * (i + 1)) return {};
+  return { solref: [ref[2 * i], ref[2 * i + 1]], solimp: Array.from({ length: 5 }, (_, k) => imp[5 * i + k]), ...(w[dof] > 0 ? { invweight0: w[dof] } : {}) };
 }
