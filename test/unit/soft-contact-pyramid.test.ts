@@ -4,7 +4,7 @@
 // frame), on a sphere sliding and sticking on a tilted plane, whose tangents are not the world axes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Simulation, type ContactReport } from '../../src/engine';
+import { parseScene, Simulation, type ContactReport } from '../../src/engine';
 import { PyramidRows } from '../../src/engine/contact/pyramid';
 import { softRow } from '../../src/engine/contact/softContact';
 import { loadModel } from '../../src/import/index';
@@ -151,4 +151,22 @@ test("the pyramid's edges lie along MuJoCo's tangents: t1 from the world y axis 
   const again = Float64Array.from(R);
   rows.warm(1, again, 0);
   for (let k = 0; k < 3; k++) assert.ok(Math.abs(again[k] - R[k]) < 1e-14, `warm start keeps R (${again} vs ${R})`);
+});
+
+test('the scene reads solver.contacts.cone and impratio, and a hinge\'s soft-limit fields; bad values are errors with their path', async () => {
+  const text = (contacts: unknown, hinge: Record<string, unknown>) =>
+    JSON.stringify({
+      bodies: [{ name: 'b', mass: 1, inertia: [1, 1, 1], position: [0, 0, 1], shapes: [{ type: 'sphere', radius: 0.1 }] }],
+      constraints: [{ name: 'h', type: 'hinge', bodyA: 'world', bodyB: 'b', anchorA: [0, 0, 1], anchorB: [0, 0, 0], axisA: [0, 1, 0], limits: [-1, 1], ...hinge }],
+      world: { shapes: [{ type: 'plane' }] },
+      solver: { formulation: 'velocity', contacts },
+    });
+  const ok = parseScene(text({ soft: true, cone: 'pyramidal', impratio: 2 }, { limitSolref: [0.03, 1], limitSolimp: [0.8, 0.9, 0.01, 0.5, 2], limitInvWeight: 4 }));
+  assert.deepEqual(ok.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual([ok.scene?.solver.contacts.cone, ok.scene?.solver.contacts.impratio], ['pyramidal', 2]);
+  const h = ok.scene!.constraints[0];
+  assert.deepEqual([h.limitSolref, h.limitSolimp, h.limitInvWeight], [[0.03, 1], [0.8, 0.9, 0.01, 0.5, 2], 4]);
+  const bad = parseScene(text({ soft: true, cone: 'round', impratio: 0 }, { limitSolimp: [1.2, 0.9, 0.01, 0.5, 2], limitInvWeight: -1 }));
+  const errs = bad.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
+  for (const f of ['solver.contacts.cone', 'solver.contacts.impratio', 'limitSolimp', 'limitInvWeight']) assert.ok(errs.some((m) => m.includes(f)), `an error on ${f}: ${errs.join(' | ')}`);
 });

@@ -159,7 +159,8 @@ export class JointRows {
           gap[k] = g;
           const closing = Math.max(0, -s * coord.qd, -s * qdFree);
           const R0 = warm?.[k] ?? 0;
-          if (g <= 2 * h * closing + SLOP || R0 > 0) {
+          // a soft bound acts once passed, as MuJoCo's (dist < margin); a hard one also when the step may reach it
+          if (soft ? g < 0 : g <= 2 * h * closing + SLOP || R0 > 0) {
             const row: BoundedRow = { key: k, slotA, slotB, JA: scaled(coord.JA, s), JB: scaled(coord.JB, s), lo: 0, hi: Infinity, target: g >= 0 ? -g / h : -(erp * g) / h, R0: Math.max(0, R0) };
             if (soft) {
               // MuJoCo's soft bound: U + Σ·R ≥ s·q̇⁻ + h·aref with Σ = h·(1 − d)/d·Â (softContact.ts)
