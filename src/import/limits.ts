@@ -1,9 +1,9 @@
 // MuJoCo's joint limits (jnt_limited, jnt_range, jnt_margin) and friction loss (dof_frictionloss) →
 // the `limits`, `limitMargin` and `frictionLoss` of the hinge or slider constraint a joint became
 // (convert.ts), or of its entry in a universal's or ball's `hinges` (hingeGroups.ts). The bounds keep MuJoCo's qpos scale: the constraint's `coordinate` is the joint's qpos at
-// the initial state (a keyframe's included), as for its drive. The engine's rows are hard
-// (Solfec's velocity level with erp), MuJoCo's soft (solref/solimp): a joint stops at its bound where
-// MuJoCo's sinks slightly past it (docs/import.md).
+// the initial state (a keyframe's included), as for its drive. The bounds are soft as MuJoCo's
+// (jnt_solref, jnt_solimp, dof_invweight0 → limitSolref, limitSolimp, limitInvWeight); friction loss
+// stays a hard box where MuJoCo's is soft too (docs/import.md).
 import type { ConvertContext } from './types';
 import { notSimulated } from './types';
 
