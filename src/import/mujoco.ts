@@ -31,6 +31,7 @@ export interface MujocoModule {
   DoubleBuffer: new (n: number) => Handle & { GetView(): Float64Array };
   mj_forward(m: MjModelHandle, d: MjDataHandle): void;
   mj_step(m: MjModelHandle, d: MjDataHandle): void;
+  mj_kinematics(m: MjModelHandle, d: MjDataHandle): void;
   mj_resetData(m: MjModelHandle, d: MjDataHandle): void;
   mj_objectVelocity(m: MjModelHandle, d: MjDataHandle, type: number, id: number, res: Handle, local: number): void;
   mjtObj: Enum;

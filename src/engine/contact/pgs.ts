@@ -167,6 +167,8 @@ export function solveContactsPgs(
     if (softRows) {
       softRow(softRows, gap, un, h, invWeight(cr.contact.bodyA) + invWeight(cr.contact.bodyB), rowSoft);
       target[r0] = rowSoft[0];
+      // MuJoCo's contact acts once the surfaces overlap (dist < margin): an open one is left out
+      if (!(gap < 0)) Wd[r0] = 0;
       // the friction rows' reference: MuJoCo's aref = −b·v_t, so the target is v_t⁻·(1 − h·b)
       for (let k = 1; k < 3; k++) target[r0 + k] = rowSoft[2] * contactU(cr, k, uMinus);
       // a pyramid's edges carry their own compliance; the block W_cc stays bare
