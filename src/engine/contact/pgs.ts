@@ -211,7 +211,8 @@ export function solveContactsPgs(
   };
   if (warm?.bilateral) for (let r = 0; r < nbr; r++) applyRow(r, (R[r] = warm.bilateral[r] ?? 0));
   const warmC = pyr && warm?.contacts ? pyr.warmForces(warm.contacts) : warm?.contacts;
-  if (warmC) for (let r = nbr; r < nr0; r++) applyRow(r, (R[r] = warmC[r - nbr] ?? 0));
+  // a contact left out of the step (Wd = 0: an open soft one) keeps no force from the last
+  if (warmC) for (let r = nbr; r < nr0; r++) applyRow(r, (R[r] = Wd[r - ((r - nbr) % 3)] > 0 ? (warmC[r - nbr] ?? 0) : 0));
   bounded.forEach((b, k) => applyRow(nr0 + k, (R[nr0 + k] = b.R0)));
 
   const islandOf = islandsOf(world, crs, bounded, nr0);
