@@ -58,6 +58,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/scene-shapes.test.ts',
   'test/unit/soft-contact.test.ts',
   'test/unit/soft-contact-rows.test.ts',
+  'test/unit/soft-contact-pyramid.test.ts',
   'test/unit/step-hot-path.test.ts',
   'test/unit/step-scratch.test.ts',
 ];

@@ -97,6 +97,8 @@ function mujocoRun(rt: MujocoRuntime, parse: ModelParseResult, root: string, ste
     const t0 = performance.now();
     for (const target of every) {
       for (; k < target; k++) rt.mj.mj_step(m, d);
+      // mj_step leaves xipos at the state the step started from: the positions after it need kinematics
+      rt.mj.mj_kinematics(m, d);
       heights.push(z());
     }
     const stepMs = (performance.now() - t0) / Math.max(1, steps);

@@ -39,6 +39,10 @@ export interface CompiledJoint {
   /** jnt_range (qpos units: rad or m) and jnt_margin: a limit's row acts within the margin of a bound. */
   range: [number, number];
   margin: number;
+  /** jnt_solref, jnt_solimp (the limit's soft constraint) and dof_invweight0 of its first dof (absent where not read). */
+  solref?: [number, number];
+  solimp?: number[];
+  invweight0?: number;
 }
 export interface CompiledGeom {
   name: string;
@@ -103,6 +107,10 @@ export interface CompiledModel {
   contactDisabled: boolean;
   /** `<flag filterparent="disable"/>`: parent and child bodies may collide. */
   filterParentDisabled: boolean;
+  /** `<option cone>`: MuJoCo's friction cone (default pyramidal). */
+  cone: 'pyramidal' | 'elliptic';
+  /** `<option impratio>`: the ratio of a contact's normal regulariser to its friction's (default 1). */
+  impratio: number;
   /** `<exclude>`d body pairs (body ids, lower first). */
   excludes: [number, number][];
   pairs: CompiledPair[];

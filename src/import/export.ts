@@ -76,6 +76,9 @@ function constraintJson(c: ConstraintSpec): Record<string, unknown> {
   if (c.type === 'slider' && c.axisA) o.axisA = vec(c.axisA);
   if (c.limits) o.limits = vec(c.limits);
   if (c.limits && c.limitMargin) o.limitMargin = c.limitMargin;
+  if (c.limits && c.limitSolref) o.limitSolref = vec(c.limitSolref);
+  if (c.limits && c.limitSolimp) o.limitSolimp = vec(c.limitSolimp);
+  if (c.limits && c.limitInvWeight !== undefined) o.limitInvWeight = c.limitInvWeight;
   if (c.frictionLoss) o.frictionLoss = c.frictionLoss;
   if (c.type === 'fixed' && c.relativeOrientation) o.relativeOrientation = vec(c.relativeOrientation);
   if (c.drive) {
@@ -126,6 +129,8 @@ function solverJson(s: ImportedScene): Record<string, unknown> {
   if (contacts.solref) c.solref = [...contacts.solref];
   if (contacts.solimp) c.solimp = [...contacts.solimp];
   if (contacts.soft) c.soft = true;
+  if (contacts.cone) c.cone = contacts.cone;
+  if (contacts.impratio !== undefined) c.impratio = contacts.impratio;
   if (contacts.margin) c.margin = contacts.margin;
   return { ...rest, contacts: c, ...(rest.formulation === 'velocity' ? { pgs: { ...pgs } } : {}) };
 }

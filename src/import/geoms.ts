@@ -191,6 +191,9 @@ function softContacts(ctx: ConvertContext): void {
   ctx.scene.solver.contacts.solimp = [i[0], i[1], i[2], i[3], i[4]];
   // MuJoCo's contacts are soft constraints: a resting foot sinks where the regularised force carries it
   ctx.scene.solver.contacts.soft = true;
+  // and their friction is MuJoCo's cone, pyramidal unless the model asks for the elliptic one
+  ctx.scene.solver.contacts.cone = ctx.m.cone;
+  if (ctx.m.impratio > 0 && ctx.m.impratio !== 1) ctx.scene.solver.contacts.impratio = ctx.m.impratio;
   for (const other of all.slice(1)) {
     const g = other.geoms[0];
     notSimulated(ctx, `per-geom solref/solimp (every contact uses [${top.solref.join(', ')}] / [${i.join(', ')}])`, geomLabel(ctx, g), ctx.map.geom[g]);

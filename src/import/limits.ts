@@ -1,9 +1,9 @@
 // MuJoCo's joint limits (jnt_limited, jnt_range, jnt_margin) and friction loss (dof_frictionloss) →
 // the `limits`, `limitMargin` and `frictionLoss` of the hinge or slider constraint a joint became
 // (convert.ts), or of its entry in a universal's or ball's `hinges` (hingeGroups.ts). The bounds keep MuJoCo's qpos scale: the constraint's `coordinate` is the joint's qpos at
-// the initial state (a keyframe's included), as for its drive. The engine's rows are hard
-// (Solfec's velocity level with erp), MuJoCo's soft (solref/solimp): a joint stops at its bound where
-// MuJoCo's sinks slightly past it (docs/import.md).
+// the initial state (a keyframe's included), as for its drive. The bounds are soft as MuJoCo's
+// (jnt_solref, jnt_solimp, dof_invweight0 → limitSolref, limitSolimp, limitInvWeight); friction loss
+// stays a hard box where MuJoCo's is soft too (docs/import.md).
 import type { ConvertContext } from './types';
 import { notSimulated } from './types';
 
@@ -34,6 +34,14 @@ export function convertJointLimits(ctx: ConvertContext): void {
       // (the drive's, which springref and the actuators' lengths use too)
       spec.limits = [j.range[0], j.range[1]];
       if (j.margin > 0) spec.limitMargin = j.margin;
+      // MuJoCo's limits are soft constraints, as its contacts: a joint started past its bound (the
+      // hoppers' knees, the humanoids') is eased back over solref's time constant, not by erp in a step
+      if (j.solref && j.solref[0] > 0 && j.solref[1] > 0 && j.solimp && j.solimp.length >= 5) {
+        spec.limitSolref = [j.solref[0], j.solref[1]];
+        const i = j.solimp;
+        spec.limitSolimp = [i[0], i[1], i[2], i[3], i[4]];
+        if (j.invweight0) spec.limitInvWeight = j.invweight0;
+      }
       if (q0 !== 0 && !spec.drive) spec.drive = { coordinate: q0, damping: 0, stiffness: 0, springRef: ctx.m.drives.springRef[i] ?? q0, armature: 0 };
     }
     if (friction) spec.frictionLoss = m.dofFrictionloss[j.dofadr];

@@ -31,6 +31,7 @@ export interface MujocoModule {
   DoubleBuffer: new (n: number) => Handle & { GetView(): Float64Array };
   mj_forward(m: MjModelHandle, d: MjDataHandle): void;
   mj_step(m: MjModelHandle, d: MjDataHandle): void;
+  mj_kinematics(m: MjModelHandle, d: MjDataHandle): void;
   mj_resetData(m: MjModelHandle, d: MjDataHandle): void;
   mj_objectVelocity(m: MjModelHandle, d: MjDataHandle, type: number, id: number, res: Handle, local: number): void;
   mjtObj: Enum;
@@ -44,6 +45,7 @@ export interface MujocoModule {
   mjtBias: Enum;
   mjtIntegrator: Enum;
   mjtDisableBit: Enum;
+  mjtCone?: Enum;
 }
 
 export interface MujocoRuntime {
@@ -235,7 +237,7 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
   const gt = enumNames(rt.mj.mjtGeom, 'mjGEOM_');
   const et = enumNames(rt.mj.mjtEq, 'mjEQ_');
   const ot = enumNames(rt.mj.mjtObj, 'mjOBJ_');
-  const opt = m.opt as { timestep: number; gravity: Num; disableflags: number; integrator: number };
+  const opt = m.opt as { timestep: number; gravity: Num; disableflags: number; integrator: number; cone: number; impratio: number };
   const contactBit = rt.mj.mjtDisableBit.mjDSBL_CONTACT?.value ?? 16;
   const nq = n('nq');
   const range = (k: number) => Array.from({ length: k }, (_, i) => i);
@@ -250,6 +252,8 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
     gravity: v3(opt.gravity, 0),
     contactDisabled: (Number(opt.disableflags) & contactBit) !== 0,
     filterParentDisabled: (Number(opt.disableflags) & (rt.mj.mjtDisableBit.mjDSBL_FILTERPARENT?.value ?? 1024)) !== 0,
+    cone: Number(opt.cone) === (rt.mj.mjtCone?.mjCONE_ELLIPTIC?.value ?? 1) ? 'elliptic' : 'pyramidal',
+    impratio: Number(opt.impratio),
     // exclude_signature = (body1 << 16) + body2
     excludes: Array.from(arr(m, 'exclude_signature'), (sig): [number, number] => [Math.floor(sig / 65536), sig % 65536]),
     pairs: range(n('npair')).map((k) => ({
@@ -288,6 +292,7 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
       stiffness: arr(m, 'jnt_stiffness')[i] ?? 0,
       range: [arr(m, 'jnt_range')[2 * i] ?? 0, arr(m, 'jnt_range')[2 * i + 1] ?? 0],
       margin: arr(m, 'jnt_margin')[i] ?? 0,
+      ...softLimit(arr, m, i),
     })),
     geoms: range(n('ngeom')).map((i) => ({
       name: nameAt(all, nameAdr('name_geomadr')[i]),
@@ -419,4 +424,11 @@ export function readState(rt: MujocoRuntime, m: MjModelHandle, d: MjDataHandle, 
     siteXpos: vecs(a('site_xpos'), ns),
     cvel,
   };
+}
+
+/** A joint's limit as MuJoCo's soft constraint: jnt_solref, jnt_solimp and dof_invweight0 (its first dof). */
+function softLimit(arr: (m: MjModelHandle, name: string) => Num, m: MjModelHandle, i: number): { solref?: [number, number]; solimp?: number[]; invweight0?: number } {
+  const ref = arr(m, 'jnt_solref'), imp = arr(m, 'jnt_solimp'), w = arr(m, 'dof_invweight0'), dof = arr(m, 'jnt_dofadr')[i];
+  if (ref.length < 2 * (i + 1) || imp.length < 5 * (i + 1)) return {};
+  return { solref: [ref[2 * i], ref[2 * i + 1]], solimp: Array.from({ length: 5 }, (_, k) => imp[5 * i + k]), ...(w[dof] > 0 ? { invweight0: w[dof] } : {}) };
 }

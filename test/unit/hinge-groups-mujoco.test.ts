@@ -79,7 +79,7 @@ test('a motor and a position servo on hinges through a point: 1 s as MuJoCo, con
   assert.ok(effect > 5 * coarse.gap, `the actuators make no visible difference (${effect} against a gap of ${coarse.gap})`);
 });
 
-test('a limit on a hinge of a group: the engine stops at the bound where MuJoCo sinks slightly past it', async () => {
+test('a limit on a hinge of a group is soft as MuJoCo\'s: the engine sinks past the bound as far as MuJoCo', async () => {
   // uz swings down towards its lower bound −0.5 and rests on it
   for (const [joints, names, key] of [
     ['<joint name="ux" axis="1 0 0" damping="0.05" armature="0.01"/><joint name="uz" axis="0 0 1" damping="0.05" range="-0.5 0.8" armature="0.01"/>', UNIVERSAL, 'qpos="1.2 0.2 0.3"'],
@@ -89,13 +89,12 @@ test('a limit on a hinge of a group: the engine stops at the bound where MuJoCo 
     const lowest = Math.min(...q.map((x) => x[2]));
     const lowestMj = Math.min(...ref.map((x) => x[2]));
     assert.ok(lowestMj < -0.49, `MuJoCo's uz does not reach its bound (${lowestMj})`);
-    // hard rows: not past the bound beyond the velocity formulation's position drift
-    assert.ok(lowest > -0.5 - 2e-3, `the engine's uz passes its bound: ${lowest}`);
-    assert.ok(lowest < -0.49, `the engine's uz does not reach its bound: ${lowest}`);
-    assert.ok(lowest >= lowestMj - 1e-3, `the engine sinks further than MuJoCo (${lowest} vs ${lowestMj})`);
+    // soft rows, as MuJoCo's: past the bound by as much as MuJoCo's
+    assert.ok(lowestMj < -0.51 && lowest < -0.51, `both sink past the bound (${lowest}, MuJoCo ${lowestMj})`);
+    assert.ok(Math.abs(lowest - lowestMj) < 3e-3, `the engine's lowest uz ${lowest} vs MuJoCo's ${lowestMj}`);
     // the same swing on either side of the limit
     const end = q[q.length - 1], endMj = ref[ref.length - 1];
-    assert.ok(Math.abs(end[2] - endMj[2]) < 0.03, `uz at 1 s: ${end[2]} vs MuJoCo ${endMj[2]}`);
+    assert.ok(Math.abs(end[2] - endMj[2]) < 2e-3, `uz at 1 s: ${end[2]} vs MuJoCo ${endMj[2]}`);
     // without the limit the limb swings on past it
     const open = await gapOver1s(0.002, joints.replace(/ range="[^"]*"/g, ''), '', key, [...names]);
     assert.ok(Math.min(...open.ref.map((x) => x[2])) < -0.6, 'the limit is never needed');

@@ -27,6 +27,8 @@ import type { ConstraintSpec } from '../scene/spec';
 import { initialState } from '../model/body';
 import type { JointRowReport } from '../result';
 import { slotsOf } from './rigid';
+import { softRow, type SoftContact } from './softContact';
+import { boundedRowW } from './boundedRows';
 import type { BoundedRow, JointRowInfo } from './boundedRows';
 export { boundedRowW, type BoundedRow, type JointRowInfo } from './boundedRows';
 import { hasTendonRows, tendonRowInfo, tendonRows } from './tendonRows';
@@ -39,6 +41,13 @@ export interface JointRowStep {
   q: Float64Array;
   gap: Float64Array;
 }
+
+const softOut = new Float64Array(4);
+/** MuJoCo's default solref and solimp of a joint limit. */
+const LIMIT_SOLREF: [number, number] = [0.02, 1];
+const LIMIT_SOLIMP: [number, number, number, number, number] = [0.9, 0.95, 0.001, 0.5, 2];
+const softLimits = (spec: ConstraintSpec): SoftContact | undefined =>
+  spec.limitSolref || spec.limitSolimp ? { solref: spec.limitSolref ?? LIMIT_SOLREF, solimp: spec.limitSolimp ?? LIMIT_SOLIMP } : undefined;
 
 /** Slop on the activation test so that a joint resting on its bound keeps its row through round-off. */
 const SLOP = 1e-12;
@@ -142,6 +151,7 @@ export class JointRows {
       let k = first;
       if (spec.limits) {
         const margin = spec.limitMargin ?? 0;
+        const soft = softLimits(spec);
         for (const s of [1, -1]) {
           const dist = s > 0 ? qj - spec.limits[0] : spec.limits[1] - qj;
           const g = dist - margin;
@@ -149,8 +159,16 @@ export class JointRows {
           gap[k] = g;
           const closing = Math.max(0, -s * coord.qd, -s * qdFree);
           const R0 = warm?.[k] ?? 0;
-          if (g <= 2 * h * closing + SLOP || R0 > 0) {
-            rows.push({ key: k, slotA, slotB, JA: scaled(coord.JA, s), JB: scaled(coord.JB, s), lo: 0, hi: Infinity, target: g >= 0 ? -g / h : -(erp * g) / h, R0: Math.max(0, R0) });
+          // a soft bound acts once passed, as MuJoCo's (dist < margin); a hard one also when the step may reach it
+          if (soft ? g < 0 : g <= 2 * h * closing + SLOP || R0 > 0) {
+            const row: BoundedRow = { key: k, slotA, slotB, JA: scaled(coord.JA, s), JB: scaled(coord.JB, s), lo: 0, hi: Infinity, target: g >= 0 ? -g / h : -(erp * g) / h, R0: Math.max(0, R0) };
+            if (soft) {
+              // MuJoCo's soft bound: U + Σ·R ≥ s·q̇⁻ + h·aref with Σ = h·(1 − d)/d·Â (softContact.ts)
+              softRow(soft, g, s * coord.qd, h, spec.limitInvWeight ?? boundedRowW(row, asm.minvCompact), softOut);
+              row.target = softOut[0];
+              row.compliance = softOut[1];
+            }
+            rows.push(row);
           }
           k++;
         }

@@ -24,6 +24,7 @@ import { boundedKick, boundedU, contactKick, contactU, crossW, disc, discStep, d
 import { blockStick, groundUpOrder } from './pgsVariants';
 import { boundedRowW, type BoundedRow } from './boundedRows';
 import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
+import { PyramidRows } from './pyramid';
 import { BilateralBlock, BLOCK_MAX_ROWS } from './bilateralBlock';
 import { applyReduced, contactEnds, jointBlock, reduceRows, rowEndsOf, type ReducedRows } from './contactReduce';
 import { makeDriveBlock, visitDriveBlock, type DriveBlock } from './driveBlocks';
@@ -43,6 +44,9 @@ export interface VelocitySettings {
   soft?: SoftContact;
   /** With `soft`: contacts as MuJoCo's soft constraints (a compliance on every contact row, softContact.ts `softRow`) instead of hard rows with a soft recovery. */
   softRows?: boolean;
+  /** With `softRows`: MuJoCo's cone (pyramidal: pyramid.ts; elliptic: the disc, default) and impratio (default 1). */
+  cone?: 'pyramidal' | 'elliptic';
+  impratio?: number;
   /** Over-relaxation ω of every projected update (1: plain Gauss–Seidel). Default `DEFAULT_RELAXATION`. */
   relaxation?: number;
   /** Contacts of an island visited in detection order (default) or from the ground up along the contact graph. */
@@ -143,6 +147,8 @@ export function solveContactsPgs(
   const Sg = new Float64Array(2 * nc);
   const softRows = settings.softRows && settings.soft ? settings.soft : undefined;
   const rowSoft = new Float64Array(4);
+  const impratio = settings.impratio ?? 1;
+  const pyr = softRows && settings.cone === 'pyramidal' ? new PyramidRows(nc) : undefined;
   const invWeight = (i: number): number => {
     if (i < 0) return 0;
     const b = world.bodies[i].spec;
@@ -161,10 +167,14 @@ export function solveContactsPgs(
     if (softRows) {
       softRow(softRows, gap, un, h, invWeight(cr.contact.bodyA) + invWeight(cr.contact.bodyB), rowSoft);
       target[r0] = rowSoft[0];
-      Sg[2 * c] = rowSoft[1];
-      Sg[2 * c + 1] = rowSoft[3];
+      // MuJoCo's contact acts once the surfaces overlap (dist < margin): an open one is left out
+      if (!(gap < 0)) Wd[r0] = 0;
       // the friction rows' reference: MuJoCo's aref = −b·v_t, so the target is v_t⁻·(1 − h·b)
       for (let k = 1; k < 3; k++) target[r0 + k] = rowSoft[2] * contactU(cr, k, uMinus);
+      // a pyramid's edges carry their own compliance; the block W_cc stays bare
+      if (pyr && cr.contact.friction > 0 && pyr.setupRow(c, cr, rowSoft, uMinus, impratio)) continue;
+      Sg[2 * c] = rowSoft[1];
+      Sg[2 * c + 1] = rowSoft[3] / impratio;
       continue;
     }
     const pos = gap >= 0 ? -gap / h : settings.soft ? softRecoveryTarget(settings.soft, gap, un, h) : -(settings.erp * gap) / h;
@@ -200,7 +210,9 @@ export function solveContactsPgs(
     contactKick(crs[Math.floor((r - nbr) / 3)], (r - nbr) % 3, u, minv, h * dR);
   };
   if (warm?.bilateral) for (let r = 0; r < nbr; r++) applyRow(r, (R[r] = warm.bilateral[r] ?? 0));
-  if (warm?.contacts) for (let r = nbr; r < nr0; r++) applyRow(r, (R[r] = warm.contacts[r - nbr] ?? 0));
+  const warmC = pyr && warm?.contacts ? pyr.warmForces(warm.contacts) : warm?.contacts;
+  // a contact left out of the step (Wd = 0: an open soft one) keeps no force from the last
+  if (warmC) for (let r = nbr; r < nr0; r++) applyRow(r, (R[r] = Wd[r - ((r - nbr) % 3)] > 0 ? (warmC[r - nbr] ?? 0) : 0));
   bounded.forEach((b, k) => applyRow(nr0 + k, (R[nr0 + k] = b.R0)));
 
   const islandOf = islandsOf(world, crs, bounded, nr0);
@@ -263,6 +275,7 @@ export function solveContactsPgs(
   const visitContact = (c: number): number => {
     const r0 = nbr + 3 * c;
     if (!(Wd[r0] > 0)) return 0;
+    if (pyr?.on[c]) return pyr.visitContact(c, crs[c], u, Wb, omega, R, r0, rowRes, reduced[c], minv, h);
     const cr = crs[c];
     // W_cc + Σ of the contact (Σ = 0 for a hard contact): its normal diagonal and tangent block
     const o = 6 * c, wn = Wb[o], w11 = Wb[o + 3], w12 = Wb[o + 4], w22 = Wb[o + 5];
@@ -435,7 +448,7 @@ export function solveContactsPgs(
   let complementarity = 0, maxPenetration = 0;
   const forces = crs.map((cr, c) => {
     const r0 = nbr + 3 * c;
-    complementarity = Math.max(complementarity, Math.abs(Math.min(U[r0] + Sg[2 * c] * R[r0] - target[r0], Wd[r0] * R[r0])));
+    complementarity = Math.max(complementarity, pyr?.on[c] ? pyr.complementarity(c, Wb, 6 * c, U.subarray(r0, r0 + 3)) : Math.abs(Math.min(U[r0] + Sg[2 * c] * R[r0] - target[r0], Wd[r0] * R[r0])));
     maxPenetration = Math.max(maxPenetration, -cr.contact.gap);
     return classifyContact(R[r0], R[r0 + 1], R[r0 + 2], cr.contact.friction, Math.hypot(U[r0 + 1], U[r0 + 2]), openBelow);
   });

@@ -58,9 +58,10 @@ export function softRecoveryTarget(soft: SoftContact, gap: number, un: number, h
  * contacts"). MuJoCo solves (A + R)·f = aref − a₀ in the cone, R = (1 − d)/d·Â (engine_core_constraint.c,
  * mj_makeImpedance; Â its diagApprox: the two bodies' translational body_invweight0); with U = J·u⁺ and
  * a = (U − v)/h that is U + h·R·f = v + h·aref, a compliance Σ = h·R on the rows and the target
- * v + h·aref. The elliptic cone's friction rows take R/impratio (impratio 1 here) and aref = −b·v_t.
- * A speculative contact (gap > 0, which MuJoCo does not have yet) keeps the target −gap/h with the
- * compliance at r = 0, so that the step into the floor is as soft as the next one.
+ * v + h·aref. The elliptic cone's friction rows take R/impratio (the caller divides) and aref = −b·v_t;
+ * the pyramidal cone's edges build on the normal's (pyramid.ts). A speculative contact (gap > 0, which
+ * MuJoCo does not have) gets the target −gap/h with the compliance at r = 0; the velocity solver leaves
+ * contacts with gap ≥ 0 out of the step, as MuJoCo does (pgs.ts).
  * Returns into `out`: [normal target, Σ_n, friction damping factor 1 − h·b, Σ_t].
  */
 export function softRow(soft: SoftContact, gap: number, un: number, h: number, invWeight: number, out: Float64Array): void {

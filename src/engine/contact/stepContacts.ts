@@ -117,7 +117,7 @@ export class ContactStepper {
     this.joints = mode === 'velocity' ? JointRows.of(world) : undefined;
     const s = scene.solver;
     const soft = s.contacts.solref && s.contacts.solimp ? { solref: s.contacts.solref, solimp: s.contacts.solimp } : s.contacts.soft ? { solref: [0.02, 1] as const, solimp: DEFAULT_SOLIMP } : undefined;
-    this.velocity = { pgs: { ...s.pgs }, erp: s.erp, compliance: s.compliance, restitutionThreshold: DEFAULT_RESTITUTION_THRESHOLD, ...(soft ? { soft } : {}), ...(s.contacts.soft ? { softRows: true } : {}) };
+    this.velocity = { pgs: { ...s.pgs }, erp: s.erp, compliance: s.compliance, restitutionThreshold: DEFAULT_RESTITUTION_THRESHOLD, ...(soft ? { soft } : {}), ...(s.contacts.soft ? { softRows: true } : {}), ...(s.contacts.cone ? { cone: s.contacts.cone } : {}), ...(s.contacts.impratio !== undefined ? { impratio: s.contacts.impratio } : {}) };
     this.nonlinear = defaultNonlinearSettings({
       newton: { ...s.newton },
       fb: { ...s.fb },

@@ -19,6 +19,7 @@ import {
   DEFAULT_SOLIMP,
   FB_FIELDS,
   FRICTION_RULES,
+  CONTACT_CONES,
   NEWTON_FIELDS,
   PGS_BILATERAL,
   PGS_FIELDS,
@@ -66,6 +67,10 @@ export function readContactSettings(r: FieldReader, top: FieldObject, s: SolverS
       readSoftContacts(r, contacts, s.contacts);
       const soft = r.boolean(contacts, 'soft', '`solver.contacts.soft`', {});
       if (soft === true) s.contacts.soft = true;
+      const cone = r.enumeration(contacts, 'cone', '`solver.contacts.cone`', CONTACT_CONES, {});
+      if (typeof cone === 'string') s.contacts.cone = cone;
+      const impratio = r.number(contacts, 'impratio', '`solver.contacts.impratio`', { min: 0, exclusiveMin: true }, {});
+      if (typeof impratio === 'number') s.contacts.impratio = impratio;
     }
     const newton = sub(r, solver, 'newton', NEWTON_FIELDS, '{ "maxIterations": 20 }');
     if (newton) {

@@ -84,6 +84,14 @@ export interface ContactSettings {
    * contacts that only recover a penetration by the reference acceleration.
    */
   soft?: boolean;
+  /**
+   * With `soft`: MuJoCo's friction cone. 'pyramidal' (MuJoCo's default): four edge rows J_n ± μ·J_t per
+   * contact along MuJoCo's contact frame, each with the common regulariser 2μ²/impratio·(1 − d)/d·Â·(1 + μ²);
+   * 'elliptic' (default here): the Coulomb disc, friction regularised by R_n/impratio.
+   */
+  cone?: 'pyramidal' | 'elliptic';
+  /** With `soft`: MuJoCo's impratio, R_n / R_t (default 1). */
+  impratio?: number;
 }
 
 /** Two bodies (names; "world" for the world's shapes) whose shapes never touch (MuJoCo's `<exclude>`). */

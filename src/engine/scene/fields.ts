@@ -68,9 +68,9 @@ export const CONSTRAINT_COMMON_FIELDS = ['name', 'type', 'bodyA', 'bodyB', 'anch
 export const CONSTRAINT_TYPE_FIELDS: Readonly<Record<ConstraintType, readonly string[]>> = {
   distance: ['length'],
   ball: [],
-  hinge: ['axisA', 'axisB', 'limits', 'limitMargin', 'frictionLoss', ...DRIVE_FIELDS],
+  hinge: ['axisA', 'axisB', 'limits', 'limitMargin', 'limitSolref', 'limitSolimp', 'limitInvWeight', 'frictionLoss', ...DRIVE_FIELDS],
   fixed: ['relativeOrientation'],
-  slider: ['axisA', 'limits', 'limitMargin', 'frictionLoss', ...DRIVE_FIELDS],
+  slider: ['axisA', 'limits', 'limitMargin', 'limitSolref', 'limitSolimp', 'limitInvWeight', 'frictionLoss', ...DRIVE_FIELDS],
   lock: ['linear', 'angular'],
   universal: ['axisA', 'axisB'],
   coupler: ['joints', 'coefficients', 'initial'],

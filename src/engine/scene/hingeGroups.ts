@@ -29,6 +29,9 @@ export function jointsOf(spec: ConstraintSpec): readonly ConstraintSpec[] {
       drive: h.drive,
       ...(h.limits ? { limits: h.limits } : {}),
       ...(h.limitMargin !== undefined ? { limitMargin: h.limitMargin } : {}),
+      ...(h.limitSolref ? { limitSolref: h.limitSolref } : {}),
+      ...(h.limitSolimp ? { limitSolimp: h.limitSolimp } : {}),
+      ...(h.limitInvWeight !== undefined ? { limitInvWeight: h.limitInvWeight } : {}),
       ...(h.frictionLoss !== undefined ? { frictionLoss: h.frictionLoss } : {}),
       group: { axes, index, angles0 },
     }));

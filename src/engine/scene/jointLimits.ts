@@ -37,8 +37,29 @@ export function readJointRowFields(r: FieldReader, o: FieldObject, spec: Constra
   }
   const margin = r.number(o, 'limitMargin', label('limitMargin'), { min: 0 }, data);
   if (typeof margin === 'number') spec.limitMargin = margin;
+  readSoftLimits(r, o, spec, label, data);
   const friction = r.number(o, 'frictionLoss', label('frictionLoss'), { min: 0 }, data);
   if (typeof friction === 'number') spec.frictionLoss = friction;
+}
+
+/** `limitSolref`, `limitSolimp` (MuJoCo's ranges, as `solver.contacts`') and `limitInvWeight` (> 0). */
+function readSoftLimits(r: FieldReader, o: FieldObject, spec: ConstraintSpec, label: (f: string) => string, data: Data): void {
+  const vector = (key: 'limitSolref' | 'limitSolimp', n: number, shape: string, ok: (v: number[]) => boolean, why: string): number[] | undefined => {
+    const node = r.valueOf(o, key);
+    if (node === undefined || node === BAD) return undefined;
+    const path = [...o.path, key];
+    const v = r.numbers(node, path, label(key), n, shape, data);
+    if (v === BAD) return undefined;
+    if (ok(v)) return v;
+    r.report('error', Codes.invalidValue, `${label(key)} ${why}; it is [${v.join(', ')}].`, node, { ...data, path, value: v });
+    return undefined;
+  };
+  const ref = vector('limitSolref', 2, 'two numbers `[timeconst, dampratio]`', (v) => v[0] > 0 && v[1] > 0, 'needs a positive time constant and damping ratio');
+  const imp = vector('limitSolimp', 5, 'five numbers `[dmin, dmax, width, mid, power]`', (v) => v[0] > 0 && v[0] < 1 && v[1] > 0 && v[1] < 1 && v[2] > 0 && v[3] > 0 && v[3] < 1 && v[4] >= 1, 'needs 0 < dmin, dmax < 1, width > 0, 0 < mid < 1 and power ≥ 1');
+  if (ref) spec.limitSolref = [ref[0], ref[1]];
+  if (imp) spec.limitSolimp = [imp[0], imp[1], imp[2], imp[3], imp[4]];
+  const w = r.number(o, 'limitInvWeight', label('limitInvWeight'), { min: 0, exclusiveMin: true }, data);
+  if (typeof w === 'number') spec.limitInvWeight = w;
 }
 
 /** True when the hinge or slider spec has limits or friction loss of its own. */

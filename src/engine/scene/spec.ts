@@ -139,6 +139,15 @@ export interface ConstraintSpec {
   limits?: [number, number];
   /** hinge, slider with `limits`: a bound's row acts once the coordinate is within this distance of it (≥ 0). */
   limitMargin?: number;
+  /**
+   * hinge, slider with `limits`: the bounds are MuJoCo's soft constraints (velocity formulation), with
+   * its `solref` [timeconst, dampratio] and `solimp` [dmin, dmax, width, mid, power] (either given makes
+   * them soft; the other takes MuJoCo's default) and the regulariser's scale `limitInvWeight` (MuJoCo's
+   * dof_invweight0; absent: the row's own J·M⁻¹·Jᵀ at the step). Absent: hard bounds recovered by erp.
+   */
+  limitSolref?: [number, number];
+  limitSolimp?: [number, number, number, number, number];
+  limitInvWeight?: number;
   /** hinge, slider: dry friction of the joint, a row on q̇ bounded by ±frictionLoss (N·m or N; 0: none). */
   frictionLoss?: number;
   /** chain: the hinges and slides from bodyA to bodyB, in the order they act. */
@@ -167,6 +176,10 @@ export interface GroupHingeSpec {
   drive: JointDriveSpec;
   limits?: [number, number];
   limitMargin?: number;
+  /** As a hinge constraint's (soft bounds). */
+  limitSolref?: [number, number];
+  limitSolimp?: [number, number, number, number, number];
+  limitInvWeight?: number;
   frictionLoss?: number;
 }
 
