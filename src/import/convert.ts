@@ -11,7 +11,7 @@ import { convertEqualities } from './equality';
 import { contactsSetting, convertGeoms } from './geoms';
 import { WORLD_FRAME, dirToLocal, frame, norm, qmul, qnormalize, toLocal, type Frame } from './geometry';
 import { classifyChain, type ChainJoint } from './joints';
-import { groupHinges } from './hingeGroups';
+import { chainJoints, groupHinges } from './hingeGroups';
 import { convertJointLimits } from './limits';
 import { convertTendons } from './tendons';
 import type { ElementMap } from './map';
@@ -248,8 +248,8 @@ function convertJoints(ctx: ConvertContext): void {
         break;
       }
       case 'chain': {
-        const joints = kind.joints.map((j) => ({ type: j.type === 'hinge' ? ('hinge' as const) : ('slider' as const), axis: dirToLocal(P, j.axis), anchor: toLocal(P, j.anchor), name: j.name }));
-        addConstraint(ctx, { ...base, name: uniqueName(ctx, jointName), type: 'chain', ...at(chain[0].anchor), chain: joints }, first ?? bodyEl);
+        const name = uniqueName(ctx, jointName);
+        addConstraint(ctx, { ...base, name, type: 'chain', ...at(chain[0].anchor), chain: chainJoints(ctx, kind.joints, P, name) }, first ?? bodyEl);
         break;
       }
       case 'unsupported':
