@@ -64,8 +64,8 @@ export function chainHasCoordinates(joints: readonly ChainJointSpec[]): boolean 
   }
   const slides = joints.filter((j) => j.type === 'slider').map((j) => normalize(j.axis));
   if (slides.length > 3) return false;
-  // the slides' directions turn with the hinges before them, but their Gram matrix's rank does not change
-  // at the initial state only if they are independent there; the check is at the initial state
+  // checked at the initial state: a hinge between two slides turns the later one, and at a state where it
+  // turns them parallel the chain itself loses a degree of freedom (chainDeltas keeps their δ at 0 there)
   return solveSym(gram(slides), slides.map(() => 0)) !== undefined;
 }
 
