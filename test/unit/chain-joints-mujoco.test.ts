@@ -7,8 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Simulation } from '../../src/engine';
-import { loadModel } from '../../src/import/index';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compareWithMujoco, loadModel, nodeFileAccess } from '../../src/import/index';
 import { jointAngles, mujocoRun } from './forces-helpers';
+import { FIXTURES } from './import-helpers';
 
 const NOCOL = 'contype="0" conaffinity="0"';
 /** A body on `joints` at the end of a base arm that swings about y; a far floor makes the importer pick the velocity formulation. */
@@ -109,7 +112,6 @@ test('a planar root (slide, slide, hinge) with springs, damping, armature and a 
 });
 
 test('Compare with MuJoCo reads each joint of a chain and of a universal by its own coordinate', async () => {
-  const { compareWithMujoco } = await import('../../src/import/index');
   // no actuators: the comparison's MuJoCo run starts from the keyframe's qpos and qvel, not its ctrl
   const xml = model(0.002, ANKLE(''), '', 'qpos="0.4 0.3 0.1"')
     .replace('</worldbody>', `<body name="limb" pos="0 0 3"><joint name="ux" axis="1 0 0" damping="0.05"/><joint name="uz" axis="0 0 1"/><geom type="capsule" fromto="0 0 0 0.2 0.1 -0.2" size="0.03" mass="1" ${NOCOL}/></body></worldbody>`)
@@ -125,4 +127,19 @@ test('Compare with MuJoCo reads each joint of a chain and of a universal by its 
     assert.ok(j.dq.max < 0.02, `${j.name}: max |Δq| ${j.dq.max}`);
   }
   for (const k of [1, 2, 3, 4]) assert.ok(Math.max(...t.joints[k].mujoco.q) - Math.min(...t.joints[k].mujoco.q) > 0.02, `${t.joints[k].name} hardly moves`);
+});
+
+test('MuJoCo\'s humanoid: the ankles (two hinges whose axes miss) keep their limits, stiffness and motors', async () => {
+  const dir = join(FIXTURES, 'public', 'humanoid');
+  const parse = await loadModel(join(dir, 'humanoid.xml'), readFileSync(join(dir, 'humanoid.xml'), 'utf8'), { files: nodeFileAccess(dir) });
+  assert.ok(parse.scene && !parse.hasErrors);
+  assert.ok(!(parse.notSimulated ?? []).some((c) => /joint|actuator/.test(c.category)), JSON.stringify(parse.notSimulated));
+  const ankles = parse.scene.constraints.filter((c) => c.type === 'chain').flatMap((c) => c.chain ?? []);
+  assert.deepEqual(ankles.map((j) => j.name).sort(), ['ankle_x_left', 'ankle_x_right', 'ankle_y_left', 'ankle_y_right']);
+  for (const j of ankles) {
+    // range -50 50 degrees
+    assert.ok(j.limits && Math.abs(j.limits[1] - (50 * Math.PI) / 180) < 1e-12, `${j.name}: ${JSON.stringify(j.limits)}`);
+    assert.ok(parse.scene.actuators?.some((a) => a.joint === j.name), `${j.name} has no motor`);
+  }
+  assert.ok(ankles.filter((j) => j.name?.startsWith('ankle_y')).every((j) => j.drive?.stiffness === 6));
 });
