@@ -56,7 +56,10 @@ test('bad `hinges` and chain joint forces: CL217 on the field, and the constrain
     assert.ok(c.text.startsWith(c.at, offset), `${d.message} at ${JSON.stringify(c.text.slice(offset, offset + 40))}`);
     assert.equal(p.scene?.constraints.length ?? 0, 0, 'the constraint is left out');
   }
-  // a hinge without a name: CL004 on the hinge
+  // a hinge named like a constraint: CL206, as for two constraints (actuators name both alike)
+  const dup = parseScene(scene(`${UNIVERSAL(GOOD_HINGES)}, { "name": "uz", "type": "ball", "bodyA": "world", "bodyB": "base" }`));
+  assert.ok(dup.diagnostics.some((d) => d.code === Codes.duplicateConstraintName && /"uz"|`uz`|'uz'/.test(d.message)), JSON.stringify(dup.diagnostics));
+    // a hinge without a name: CL004 on the hinge
   const p = parseScene(scene(UNIVERSAL('[{ "axis": [1, 0, 0] }, { "name": "uz", "axis": [0, 0, 1] }]')));
   assert.ok(p.diagnostics.some((d) => d.code === Codes.missingField && /name/.test(d.message)), JSON.stringify(p.diagnostics));
 });

@@ -17,7 +17,15 @@ import { chainHasCoordinates } from '../model/chainCoordinate';
 type AxisReader = (r: FieldReader, o: FieldObject, key: string, label: string, def: Readonly<Vec3>, data: Data) => Vec3 | Bad;
 
 /** Read and check `joints`; BAD when it has errors (reported). */
-export function readChainJoints(r: FieldReader, o: FieldObject, path: JsonPath, name: string, data: Data, readAxis: AxisReader): ChainJointSpec[] | Bad {
+export function readChainJoints(
+  r: FieldReader,
+  o: FieldObject,
+  path: JsonPath,
+  name: string,
+  data: Data,
+  readAxis: AxisReader,
+  onName: (name: string, node: Node) => void = () => {},
+): ChainJointSpec[] | Bad {
   const node = r.valueOf(o, 'joints');
   if (node === BAD) return BAD;
   if (node === undefined) {
@@ -47,7 +55,11 @@ export function readChainJoints(r: FieldReader, o: FieldObject, path: JsonPath, 
     if (type === undefined || type === BAD || axis === BAD || anchor === BAD) return;
     const forces = readMemberForces(r, jo, type, label, data);
     if (forces === BAD) return;
-    if (Object.keys(forces).length) withForces.push(item);
+    if (Object.keys(forces).length) {
+      withForces.push(item);
+      // named by actuators and tendons like a constraint
+      if (jn && jn !== BAD) onName(jn.value, jn.node);
+    }
     // a joint with a limit or friction loss but no drive fields still needs its coordinate (0 initially)
     const drive = forces.drive ?? (Object.keys(forces).length ? { coordinate: 0, damping: 0, stiffness: 0, springRef: 0, armature: 0 } : undefined);
     joints.push({ type, axis, anchor, ...(jn && jn !== BAD ? { name: jn.value } : {}), ...forces, ...(drive ? { drive } : {}) });

@@ -221,11 +221,11 @@ export function readConstraint(
         spec.axisB = rA && rB ? axisInB(a, rA, rB) : a;
       }
       if (type === 'hinge') readJointRowFields(r, o, spec, label, data);
-      if (type === 'universal') readHingesInto(r, o, spec, path, name, data);
+      if (type === 'universal') readHingesInto(r, o, spec, path, name, data, named, i);
       break;
     }
     case 'ball':
-      readHingesInto(r, o, spec, path, name, data);
+      readHingesInto(r, o, spec, path, name, data, named, i);
       break;
     case 'slider': {
       const a = readAxis(r, o, 'axisA', label('axisA'), DEFAULT_SLIDER_AXIS, data);
@@ -235,7 +235,7 @@ export function readConstraint(
       break;
     }
     case 'chain': {
-      const joints = readChainJoints(r, o, path, name, data, readAxis);
+      const joints = readChainJoints(r, o, path, name, data, readAxis, (n, node) => named.push({ name: n, node, index: i }));
       if (joints !== BAD) spec.chain = joints;
       break;
     }
@@ -311,8 +311,9 @@ export function reportDuplicateConstraintNames(r: FieldReader, named: NamedConst
   }
 }
 
-function readHingesInto(r: FieldReader, o: FieldObject, spec: ConstraintSpec, path: JsonPath, name: string, data: Data): void {
-  const h = readGroupHinges(r, o, spec.type === 'ball' ? 'ball' : 'universal', path, name, data, readAxis);
+/** A universal's or ball's `hinges`; their names join the constraints' (actuators and tendons name them alike). */
+function readHingesInto(r: FieldReader, o: FieldObject, spec: ConstraintSpec, path: JsonPath, name: string, data: Data, named: NamedConstraint[], index: number): void {
+  const h = readGroupHinges(r, o, spec.type === 'ball' ? 'ball' : 'universal', path, name, data, readAxis, (n, node) => named.push({ name: n, node, index }));
   if (h && h !== BAD) spec.hinges = h;
 }
 

@@ -36,7 +36,16 @@ export function readMemberForces(r: FieldReader, o: FieldObject, type: 'hinge' |
 }
 
 /** Read a universal's (two) or ball's (three) `hinges`; BAD when it has errors (reported), undefined when absent. */
-export function readGroupHinges(r: FieldReader, o: FieldObject, type: 'universal' | 'ball', path: JsonPath, name: string, data: Data, readAxis: AxisReader): GroupHingeSpec[] | Bad | undefined {
+export function readGroupHinges(
+  r: FieldReader,
+  o: FieldObject,
+  type: 'universal' | 'ball',
+  path: JsonPath,
+  name: string,
+  data: Data,
+  readAxis: AxisReader,
+  onName: (name: string, node: Node) => void,
+): GroupHingeSpec[] | Bad | undefined {
   const node = r.valueOf(o, 'hinges');
   if (node === undefined || node === BAD) return node;
   const at = [...path, 'hinges'];
@@ -72,6 +81,7 @@ export function readGroupHinges(r: FieldReader, o: FieldObject, type: 'universal
       return;
     }
     names.set(hn.value, hn.node);
+    onName(hn.value, hn.node);
     out.push({ name: hn.value, axis, ...(typeof zero === 'number' && zero !== 0 ? { zero } : {}), drive: forces.drive ?? { coordinate: 0, damping: 0, stiffness: 0, springRef: 0, armature: 0 }, ...forces });
   });
   if (r.errorCount !== before) return BAD;
