@@ -35,6 +35,9 @@ export { inspectScene, inspectParsed, simulateScene, simulateInspected, createSi
 export { Simulation, type SimulationOptions } from './stepping/simulation';
 // A hinge's or slider's coordinate (q, q̇) from the bodies' states of a run (next to a joint-space simulator's).
 export { jointCoordinateReader, type BodyKinematics } from './model/jointReader';
+export { chainHasCoordinates } from './model/chainCoordinate';
+// The hinge and slider coordinates a constraint carries (its own, a universal's or ball's hinges, a chain's joints).
+export { jointsOf } from './scene/hingeGroups';
 export type { InspectOptions, InspectResult, SimulationApi } from './api';
 export { stepWithinBudget, type TimeBudget } from './guards/budget';
 // Which integrator runs, beside the one the source model asked for; what an actuator's force is.

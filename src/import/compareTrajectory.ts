@@ -81,7 +81,9 @@ export function compareTrajectory(model: ImportedModel, scene: ImportedScene, mu
     const mq = mujoco.map((s) => s.qpos[j.qposadr]);
     const mqd = mujoco.map((s) => s.qvel[j.dofadr]);
     const jc = model.converted.jointConstraint[i];
-    const read = jc ? jointCoordinateReader(scene, jc.constraint) : undefined;
+    // a joint held with others by a universal, ball or chain has its own coordinate when the engine gives it one
+    const own = jc ? undefined : model.converted.ownCoordinate?.get(i);
+    const read = jc ? jointCoordinateReader(scene, jc.constraint) : own !== undefined ? jointCoordinateReader(scene, own) : undefined;
     let oq: number[] = [], oqd: number[] = [];
     if (read) {
       const q0 = mq[0];

@@ -11,7 +11,7 @@ import { convertEqualities } from './equality';
 import { contactsSetting, convertGeoms } from './geoms';
 import { WORLD_FRAME, dirToLocal, frame, norm, qmul, qnormalize, toLocal, type Frame } from './geometry';
 import { classifyChain, type ChainJoint } from './joints';
-import { groupHinges } from './hingeGroups';
+import { chainJoints, groupHinges } from './hingeGroups';
 import { convertJointLimits } from './limits';
 import { convertTendons } from './tendons';
 import type { ElementMap } from './map';
@@ -30,6 +30,8 @@ export interface Converted {
   jointConstraint: ({ constraint: string; kind: 'hinge' | 'slider' } | undefined)[];
   /** Per MuJoCo joint combined with others into one constraint: that constraint's type (universal, ball, chain). */
   combinedInto?: ReadonlyMap<number, string>;
+  /** Per such joint with a coordinate of its own (a universal's or ball's hinge, a chain's joint): its name in the scene. */
+  ownCoordinate?: ReadonlyMap<number, string>;
   /** Scene body index per MuJoCo body (−1: the world). */
   sceneOf: number[];
   /** What is not simulated, by category (the CL606 note as data). */
@@ -157,7 +159,7 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
     });
   }
   const notSimulatedList = [...ctx.notSimulated].map(([category, e]) => ({ category, items: [...e.items] }));
-  return { scene, bodyElements, constraintElements: ctx.constraintElements, issues: ctx.issues, equalityConstraint: ctx.equalityConstraint, jointConstraint: ctx.jointConstraint.map((j) => (j ? { constraint: j.constraint, kind: j.kind } : undefined)), ...(ctx.combinedInto ? { combinedInto: ctx.combinedInto } : {}), sceneOf: ctx.sceneOf, notSimulated: notSimulatedList };
+  return { scene, bodyElements, constraintElements: ctx.constraintElements, issues: ctx.issues, equalityConstraint: ctx.equalityConstraint, jointConstraint: ctx.jointConstraint.map((j) => (j ? { constraint: j.constraint, kind: j.kind } : undefined)), ...(ctx.combinedInto ? { combinedInto: ctx.combinedInto } : {}), ...(ctx.groupHinge ? { ownCoordinate: new Map([...ctx.groupHinge].map(([id, g]) => [id, g.hinge.name])) } : {}), sceneOf: ctx.sceneOf, notSimulated: notSimulatedList };
 }
 
 const jointList = (m: CompiledModel, adr: number, n: number): string =>
@@ -248,8 +250,8 @@ function convertJoints(ctx: ConvertContext): void {
         break;
       }
       case 'chain': {
-        const joints = kind.joints.map((j) => ({ type: j.type === 'hinge' ? ('hinge' as const) : ('slider' as const), axis: dirToLocal(P, j.axis), anchor: toLocal(P, j.anchor), name: j.name }));
-        addConstraint(ctx, { ...base, name: uniqueName(ctx, jointName), type: 'chain', ...at(chain[0].anchor), chain: joints }, first ?? bodyEl);
+        const name = uniqueName(ctx, jointName);
+        addConstraint(ctx, { ...base, name, type: 'chain', ...at(chain[0].anchor), chain: chainJoints(ctx, kind.joints, P, name) }, first ?? bodyEl);
         break;
       }
       case 'unsupported':

@@ -1,7 +1,7 @@
 // "Export as Scene": the converted model as a *.scene.json the user can edit (docs/scene-format.md).
 // Numbers are written with JSON's shortest round-trip form, so the scene parser reads back exactly
 // the converted values. Shapes are written in the contact format (`shapes` per body, `world.shapes`).
-import { type ActuatorSpec, type ConstraintSpec, type Diagnostic, integratorInfo, parseScene, type ShapeSpec, type TendonSpec } from '../engine';
+import { type ActuatorSpec, type ConstraintSpec, type Diagnostic, integratorInfo, jointsOf, parseScene, type ShapeSpec, type TendonSpec } from '../engine';
 import type { ImportedBody, ImportedScene } from './types';
 
 interface ExportSource {
@@ -74,13 +74,26 @@ function constraintJson(c: ConstraintSpec): Record<string, unknown> {
   const o: Record<string, unknown> = { name: c.name, type: c.type, bodyA: c.bodyA, bodyB: c.bodyB, anchorA: vec(c.anchorA), anchorB: vec(c.anchorB) };
   if ((c.type === 'hinge' || c.type === 'universal') && c.axisA) Object.assign(o, { axisA: vec(c.axisA), axisB: vec(c.axisB ?? c.axisA) });
   if (c.type === 'slider' && c.axisA) o.axisA = vec(c.axisA);
+  Object.assign(o, forcesJson(c));
+  if (c.type === 'fixed' && c.relativeOrientation) o.relativeOrientation = vec(c.relativeOrientation);
+  if (c.type === 'chain' && c.chain) {
+    o.joints = c.chain.map((j) => ({ ...(j.name !== undefined ? { name: j.name } : {}), type: j.type, axis: vec(j.axis), anchor: vec(j.anchor), ...forcesJson(j) }));
+  }
+  if ((c.type === 'universal' || c.type === 'ball') && c.hinges?.length) {
+    o.hinges = c.hinges.map((h) => ({ name: h.name, axis: vec(h.axis), ...(h.zero ? { zero: h.zero } : {}), ...forcesJson(h) }));
+  }
+  return o;
+}
+
+/** The limits, friction loss and drive of a joint (a hinge or slider constraint, a group's hinge, a chain's joint). */
+function forcesJson(c: Pick<ConstraintSpec, 'limits' | 'limitMargin' | 'limitSolref' | 'limitSolimp' | 'limitInvWeight' | 'frictionLoss' | 'drive'>): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
   if (c.limits) o.limits = vec(c.limits);
   if (c.limits && c.limitMargin) o.limitMargin = c.limitMargin;
   if (c.limits && c.limitSolref) o.limitSolref = vec(c.limitSolref);
   if (c.limits && c.limitSolimp) o.limitSolimp = vec(c.limitSolimp);
   if (c.limits && c.limitInvWeight !== undefined) o.limitInvWeight = c.limitInvWeight;
   if (c.frictionLoss) o.frictionLoss = c.frictionLoss;
-  if (c.type === 'fixed' && c.relativeOrientation) o.relativeOrientation = vec(c.relativeOrientation);
   if (c.drive) {
     const d = c.drive;
     o.coordinate = d.coordinate;
@@ -88,9 +101,6 @@ function constraintJson(c: ConstraintSpec): Record<string, unknown> {
     if (d.stiffness) o.stiffness = d.stiffness;
     o.springRef = d.springRef;
     if (d.armature) o.armature = d.armature;
-  }
-  if (c.type === 'chain' && c.chain) {
-    o.joints = c.chain.map((j) => ({ ...(j.name !== undefined ? { name: j.name } : {}), type: j.type, axis: vec(j.axis), anchor: vec(j.anchor) }));
   }
   return o;
 }
@@ -157,10 +167,10 @@ export function exportScene(model: ExportSource): string {
   };
   const world = worldJson(s);
   if (world) doc.world = world;
-  // The scene format names hinges and sliders by their constraint; the hinges a universal or ball
-  // carries (`hinges`, set by the importer) are not read from a scene file, so what drives them (an
-  // actuator, a tendon over them and that tendon's actuators) is left out and said in the header.
-  const named = new Set(s.constraints.filter((c) => c.type === 'hinge' || c.type === 'slider').map((c) => c.name));
+  // Actuators and tendons name hinge and slider constraints, or the joints a universal, ball or chain
+  // names inside itself (its `hinges` or `joints`, written above); one that names anything else is left
+  // out and said in the header.
+  const named = new Set(s.constraints.flatMap(jointsOf).map((c) => c.name));
   const tendons = (s.tendons ?? []).filter((t) => (t.joints ?? []).every((j) => named.has(j.joint)));
   const kept = new Set(tendons.map((t) => t.name));
   const actuators = (s.actuators ?? []).filter((a) => (a.tendon !== undefined ? kept.has(a.tendon) : named.has(a.joint)));
@@ -175,7 +185,7 @@ export function exportScene(model: ExportSource): string {
     `// Converted from ${from}${model.keyframe ? ` (keyframe ${JSON.stringify(model.keyframe)})` : ''} by Constraint Lens.`,
     '// Bodies sit at their centres of mass, oriented along their principal axes (see docs/import.md).',
   ];
-  if (left.length) header.push(`// Left out (they act on hinges of a universal or ball joint, which a scene file does not name): ${left.join(', ')}.`);
+  if (left.length) header.push(`// Left out (they act on joints that have no coordinate of their own here): ${left.join(', ')}.`);
   if (s.requestedIntegrator) header.push(`// The model asks for MuJoCo's ${s.requestedIntegrator} integrator; this scene runs ${integratorInfo(s).runs}.`);
   return `${header.join('\n')}\n${JSON.stringify(doc, null, 2)}\n`;
 }

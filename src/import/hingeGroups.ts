@@ -1,12 +1,13 @@
 // MuJoCo's hinges of one body that became one universal or ball constraint (joints.ts) → the
 // constraint's `hinges`, so that each keeps its own angle (the engine's Davenport angle of the group,
-// model/hingeGroup.ts) for its limits, drive and actuators (limits.ts, actuators.ts).
+// model/hingeGroup.ts) for its limits, drive and actuators (limits.ts, actuators.ts). Likewise the
+// hinges and slides of a `chain` constraint, each with its own coordinate (model/chainCoordinate.ts).
 // MuJoCo turns the body as R_B = R_P·R_off·Rot(b₁, θ₁)·Rot(b₂, θ₂)[·Rot(b₃, θ₃)] with θ_k = qpos_k − qpos0_k;
 // at the initial state it gives each hinge's world axis w_k (xaxis) = R_B·Rot(b_n, θ_n)ᵀ⋯Rot(b_{k+1}, θ_{k+1})ᵀ·b_k,
 // so b_k = Rot(b_{k+1}, θ_{k+1})⋯Rot(b_n, θ_n)·R_Bᵀ·w_k, from the last hinge back (any massless body merged
 // between two hinges only conjugates the axes, which this form already is).
-import type { GroupHingeSpec } from '../engine';
-import { cross, dirToLocal, dot, norm, scale, type Frame } from './geometry';
+import { chainHasCoordinates, type ChainJointSpec, type GroupHingeSpec } from '../engine';
+import { cross, dirToLocal, dot, norm, scale, toLocal, type Frame } from './geometry';
 import type { ChainJoint } from './joints';
 import type { Vec3 } from './mujoco';
 import { uniqueName, type ConvertContext } from './types';
@@ -38,4 +39,24 @@ export function groupHinges(ctx: ConvertContext, hinges: readonly ChainJoint[], 
     (ctx.groupHinge ??= new Map()).set(j.id, { constraint, hinge: spec });
     return spec;
   });
+}
+
+/**
+ * The chain's joints in the parent's frame P (at the initial state). Where the engine gives each joint a
+ * coordinate, each gets a name unique among the constraints and a drive whose `coordinate` is its qpos
+ * (the scale of its limits, springref and actuators), and is registered in ctx.groupHinge.
+ */
+export function chainJoints(ctx: ConvertContext, joints: readonly ChainJoint[], P: Frame, constraint: string): ChainJointSpec[] {
+  const { m, st } = ctx;
+  const out: ChainJointSpec[] = joints.map((j) => ({ type: j.type === 'hinge' ? 'hinge' : 'slider', axis: dirToLocal(P, j.axis), anchor: toLocal(P, j.anchor), name: j.name }));
+  if (!chainHasCoordinates(out)) return out;
+  joints.forEach((j, k) => {
+    const q0 = st.qpos[m.joints[j.id].qposadr] ?? 0;
+    const member = Object.assign(out[k], {
+      name: uniqueName(ctx, j.name || `joint${j.id}`),
+      drive: { coordinate: q0, damping: 0, stiffness: 0, springRef: m.drives.springRef[j.id] ?? q0, armature: 0 },
+    });
+    (ctx.groupHinge ??= new Map()).set(j.id, { constraint, hinge: member });
+  });
+  return out;
 }

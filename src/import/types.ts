@@ -1,5 +1,5 @@
 // Types shared by the importer's stages (convert.ts, equality.ts, sourcemap.ts, index.ts).
-import type { BodySpec, ConstraintSpec, GroupHingeSpec, SceneSpec, Severity } from '../engine';
+import type { BodySpec, ConstraintSpec, ChainJointSpec, GroupHingeSpec, JointDriveSpec, SceneSpec, Severity } from '../engine';
 import type { Frame } from './geometry';
 import type { CompiledModel, MujocoState } from './mujoco';
 import type { ElementMap } from './map';
@@ -51,8 +51,11 @@ export interface ConvertContext {
   jointConstraint: (JointConstraint | undefined)[];
   /** Per MuJoCo joint combined with others into one constraint: that constraint's type (universal, ball, chain). */
   combinedInto?: Map<number, string>;
-  /** Per MuJoCo hinge of a universal's or ball's group: the constraint's name and the hinge's entry in its `hinges`. */
-  groupHinge?: Map<number, { constraint: string; hinge: GroupHingeSpec }>;
+  /**
+   * Per MuJoCo hinge of a universal's or ball's group, and per joint of a chain with coordinates: the
+   * constraint's name and the joint's entry in its `hinges` or `chain`.
+   */
+  groupHinge?: Map<number, { constraint: string; hinge: GroupHingeSpec | (ChainJointSpec & { name: string; drive: JointDriveSpec }) }>;
   /** Per MuJoCo equality: index of its constraint in scene.constraints. */
   equalityConstraint: (number | undefined)[];
   /** Per MuJoCo tendon, its name in the scene's `tendons` when converted (tendons.ts). */

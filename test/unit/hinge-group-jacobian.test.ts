@@ -48,7 +48,7 @@ test('group hinge angles: the value is the angle of the hinge that MuJoCo applie
       const body1 = quatMul(quatMul(parent1, off), chain(angles));
       axes.forEach((_, k) => {
         const initial = 0.3 * k - 0.1;
-        const c = makeCoordinate({ joint: 'j', kind: 'hinge', body: 'B', parent: 'A', axis: [0, 0, 1], initial }, pose([0, 0, 0], body0), pose([1, 0, 0], parent0), 1, 0, { axes, index: k, angles0 });
+        const c = makeCoordinate({ joint: 'j', kind: 'hinge', body: 'B', parent: 'A', axis: [0, 0, 1], initial }, pose([0, 0, 0], body0), pose([1, 0, 0], parent0), 1, 0, { group: { axes, index: k, angles0 } });
         const o = makeCoordinateEval();
         evaluateCoordinate(c, pose([0, 1, 0], body1), pose([1, 2, 0], parent1), o);
         assert.ok(Math.abs(o.q - (initial + angles[k] - angles0[k])) < 1e-10, `${what}, hinge ${k}: ${o.q} vs ${initial + angles[k] - angles0[k]}`);
@@ -70,7 +70,7 @@ test('group hinge angles: the 1×12 Jacobian and J̇·u against central differen
       const parent: Quat = turn(parent0, [0.4 * r(), 0.4 * r(), 0.4 * r()]);
       const wB: Vec3 = [2 * r(), 2 * r(), 2 * r()], wP: Vec3 = [2 * r(), 2 * r(), 2 * r()];
       axes.forEach((_, k) => {
-        const c = makeCoordinate({ joint: 'j', kind: 'hinge', body: 'B', parent: 'A', axis: [0, 0, 1], initial: 0 }, pose([0, 0, 0], body0), pose([0, 0, 0], parent0), 1, 0, { axes, index: k, angles0 });
+        const c = makeCoordinate({ joint: 'j', kind: 'hinge', body: 'B', parent: 'A', axis: [0, 0, 1], initial: 0 }, pose([0, 0, 0], body0), pose([0, 0, 0], parent0), 1, 0, { group: { axes, index: k, angles0 } });
         const at = (qb: Quat, qp: Quat, vb: Vec3 = wB, vp: Vec3 = wP) => {
           const o = makeCoordinateEval();
           evaluateCoordinate(c, pose([0.2, 0.1, 0], qb, [1, 2, 3], vb), pose([0, 0, 0.5], qp, [-1, 0, 2], vp), o);

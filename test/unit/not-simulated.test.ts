@@ -20,8 +20,9 @@ test('an imported model lists what is not simulated by category, the same as its
   const r = await loadModel(path, readFileSync(path, 'utf8'), { files: nodeFileAccess(dir) });
   const list = r.notSimulated!;
   assert.ok(list.length > 0);
-  // the target's two slides are one chain constraint, whose joints have no limits of their own here: said so
-  assert.deepEqual(list.find((c) => c.category.startsWith('joint limits'))?.category, 'joint limits (joints combined into one chain constraint)');
+  // the target's two slides are one chain constraint whose joints keep their coordinates: their limits are simulated
+  assert.equal(list.some((c) => c.category.startsWith('joint limits')), false);
+  assert.deepEqual(r.scene!.constraints.find((c) => c.type === 'chain')?.chain?.map((j) => j.limits), [[-0.27, 0.27], [-0.27, 0.27]]);
   const note = r.diagnostics.find((d) => d.code === Codes.notSimulated)!;
   for (const c of list) assert.ok(note.message.includes(`${c.category} (`), c.category);
   assert.deepEqual(Object.keys(note.data!.notSimulated as object), list.map((c) => c.category));

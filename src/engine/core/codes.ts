@@ -43,6 +43,7 @@ export const Codes = {
   actuatorJoint: 'CL215-actuator-joint',
   tendonReference: 'CL216-tendon-reference',
   degenerateChain: 'CL211-degenerate-chain',
+  jointCoordinates: 'CL217-joint-coordinates',
   // analysis of the assembled system
   redundantConstraint: 'CL301-redundant-constraint',
   conflictingConstraints: 'CL302-conflicting-constraints',
@@ -138,6 +139,7 @@ export const CodeDescriptions: Record<Code, string> = /* @__PURE__ */ (() => ({
   [Codes.actuatorJoint]: 'An actuator names a constraint that is not a valid hinge or slider. Name the hinge or slider constraint whose coordinate it drives.',
   [Codes.degenerateChain]:
     'The joints of a `chain` constraint have no closed form here: hinges about different directions together with slides, more than two hinges about different directions, a slide neither along nor perpendicular to parallel hinges, or joints that allow less motion than their number (two hinges on one line with a slide, three hinge lines through collinear points). The message says which. Split the chain with an intermediate body, or use the joint types directly.',
+  [Codes.jointCoordinates]: "The joints named inside a constraint cannot each have a coordinate: a universal's `hinges` must be two hinges whose axes are not parallel, a ball's three whose axes span every rotation, each with its own `name`; a chain's joints can carry a drive, limits or friction loss only with at most one hinge (or two with independent axes) and slides along independent directions. The constraint is left out.",
   [Codes.redundantConstraint]: 'The constraint rows are linear combinations of earlier rows: A = J·M⁻¹·Jᵀ is singular and λ is not unique. Remove the redundant constraint.',
   [Codes.conflictingConstraints]: 'Redundant constraints ask for incompatible accelerations: no λ satisfies J·a = rhs; the least-squares λ is used.',
   [Codes.illConditioned]: 'κ(A) is above the warning threshold: λ is sensitive to round-off. Check mass ratios and near-parallel constraints.',

@@ -17,6 +17,7 @@ import type { CoupledJoint, ConstraintSpec } from '../scene/spec';
 import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
 import { cross, dot, IDENTITY_MAT3, mat3MulVecInto, mat3TMulVec, normalize, quatConj, quatMul } from '../core/math';
 import { evaluateGroup, makeHingeGroup, type HingeGroup } from './hingeGroup';
+import { evaluateChainCoordinate, makeChainCoordinate, type ChainCoordinate } from './chainCoordinate';
 
 const WORLD = 'world';
 
@@ -40,6 +41,8 @@ export interface Coordinate {
   d0: number;
   /** A hinge of a universal or ball constraint's group: its angle is the group's Davenport angle (hingeGroup.ts). */
   group?: HingeGroup;
+  /** A joint of a chain constraint: its coordinate is that joint's in the chain (chainCoordinate.ts). */
+  chain?: ChainCoordinate;
 }
 
 /** Value, Jacobian (angular/linear parts for the body and the parent) and zero-acceleration second derivative. */
@@ -124,7 +127,8 @@ export class CouplerConstraint implements ConstraintModel {
 }
 
 /** A joint coordinate whose reference is the initial poses of its body and parent. */
-export function makeCoordinate(j: CoupledJoint, body0: Pose, parent0: Pose, bodySlot = 1, parentSlot = 0, group?: ConstraintSpec['group']): Coordinate {
+export function makeCoordinate(j: CoupledJoint, body0: Pose, parent0: Pose, bodySlot = 1, parentSlot = 0, member?: Pick<ConstraintSpec, 'group' | 'chainMember'>): Coordinate {
+  const group = member?.group, chain = member?.chainMember;
   const n = normalize(j.axis);
   const axis: Vec3 = n[0] === 0 && n[1] === 0 && n[2] === 0 ? [0, 0, 1] : n;
   const r0 = quatMul(quatConj(parent0.q), body0.q);
@@ -132,7 +136,8 @@ export function makeCoordinate(j: CoupledJoint, body0: Pose, parent0: Pose, body
   mat3MulVecInto(parent0.R, axis, nw);
   const d0 = nw[0] * (body0.p[0] - parent0.p[0]) + nw[1] * (body0.p[1] - parent0.p[1]) + nw[2] * (body0.p[2] - parent0.p[2]);
   const g = group && j.kind === 'hinge' ? { group: makeHingeGroup(group.axes, group.index, group.angles0, body0, parent0) } : {};
-  return { joint: j, axis, bodySlot, parentSlot, r0inv: quatConj(r0), d0, ...g };
+  const ch = chain ? { chain: makeChainCoordinate(chain.joints, chain.index, body0, parent0) } : {};
+  return { joint: j, axis, bodySlot, parentSlot, r0inv: quatConj(r0), d0, ...g, ...ch };
 }
 
 export const makeCoordinateEval = (): CoordinateEval => ({ q: 0, jBody: new Float64Array(6), jParent: new Float64Array(6), qdd: 0, qd: 0 });
@@ -140,6 +145,7 @@ export const makeCoordinateEval = (): CoordinateEval => ({ q: 0, jBody: new Floa
 /** The coordinate of a hinge or slider at the given poses (value, rate, Jacobian and q̈ at zero acceleration) into `o`. */
 export function evaluateCoordinate(c: Coordinate, body: Pose, parent: Pose, o: CoordinateEval): void {
   if (c.group) evaluateGroup(c.group, c.joint.initial, body, parent, o);
+  else if (c.chain) evaluateChainCoordinate(c.chain, c.joint.initial, body, parent, o);
   else if (c.joint.kind === 'hinge') hingeCoordinate(c, body, parent, o);
   else sliderCoordinate(c, body, parent, o);
 }

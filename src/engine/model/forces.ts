@@ -255,9 +255,9 @@ export function driveRowJoints(scene: SceneSpec): Set<ConstraintSpec> {
     const d = spec.drive;
     const velocityTerm = (scene.actuators ?? []).some((a) => a.joint === spec.name && (a.gain[2] !== 0 || a.bias[2] !== 0));
     if (!((d?.damping ?? 0) > 0 || (d?.armature ?? 0) > 0 || velocityTerm)) continue;
-    // a group's hinge axis turns with the other hinges of the group: its armature is no rigid inertia of one body
+    // a group's or chain's hinge axis turns with the other joints: its armature is no rigid inertia of one body
     const ma = moving(spec.bodyA), mb = moving(spec.bodyB);
-    if (spec.type === 'hinge' && !spec.group ? ma && mb : ma || mb) out.add(spec);
+    if (spec.type === 'hinge' && !spec.group && !spec.chainMember ? ma && mb : ma || mb) out.add(spec);
   }
   return out;
 }
@@ -282,7 +282,7 @@ export function drivenJoints(
       if (acts.length === 0 && !(d && (d.damping > 0 || d.stiffness > 0 || d.armature > 0))) continue;
       const kind = spec.type === 'slider' ? 'slider' : 'hinge';
       const joint = { joint: spec.name, kind, body: spec.bodyB, parent: spec.bodyA, axis: spec.axisA ?? [0, 0, 1], initial: spec.drive?.coordinate ?? 0 } as const;
-      const coord = makeCoordinate({ ...joint, axis: [...joint.axis] }, poseOf(endB[c]), poseOf(endA[c]), 1, 0, spec.group);
+      const coord = makeCoordinate({ ...joint, axis: [...joint.axis] }, poseOf(endB[c]), poseOf(endA[c]), 1, 0, spec);
       out.push({ constraint: c, spec, name: spec.name, kind, coord, ev: makeCoordinateEval(), parent: endA[c], body: endB[c], drive: spec.drive, actuators: acts, ...(rows.has(spec) ? { row: true } : {}) });
     }
   });

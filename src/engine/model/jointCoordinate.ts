@@ -25,7 +25,7 @@ export class JointCoordinate {
   constructor(spec: ConstraintSpec, a0: Pose, b0: Pose) {
     this.kind = spec.type === 'slider' ? 'slider' : 'hinge';
     const axis = unitAxis(spec.axisA);
-    this.c = makeCoordinate({ joint: spec.name, kind: this.kind, body: spec.bodyB, parent: spec.bodyA, axis, initial: 0 }, b0, a0, 1, 0, spec.group);
+    this.c = makeCoordinate({ joint: spec.name, kind: this.kind, body: spec.bodyB, parent: spec.bodyA, axis, initial: 0 }, b0, a0, 1, 0, spec);
     this.e = makeCoordinateEval();
     this.JA = this.e.jParent;
     this.JB = this.e.jBody;

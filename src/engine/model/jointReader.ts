@@ -7,6 +7,7 @@ import type { Quat, Vec3 } from '../types';
 import { quatToMat3 } from '../core/math';
 import type { Pose } from './constraint';
 import { JointCoordinate } from './jointCoordinate';
+import { jointsOf } from '../scene/hingeGroups';
 
 /** One body's state as a run reports it (SimulationResult's final bodies). */
 export interface BodyKinematics {
@@ -24,12 +25,13 @@ const poseOf = (b: BodyKinematics): Pose => {
 };
 
 /**
- * The reader of the hinge or slider constraint named `name`: given every body's state (scene order),
+ * The reader of the hinge or slider constraint named `name` (or of a universal's, ball's or chain's joint): given every body's state (scene order),
  * its q (rad or m, 0 in the initial state) and q̇. Undefined when the scene has no such constraint.
  */
 export function jointCoordinateReader(scene: SceneSpec, name: string): ((bodies: readonly BodyKinematics[]) => { q: number; qd: number }) | undefined {
-  const spec = scene.constraints.find((c) => c.name === name);
-  if (!spec || (spec.type !== 'hinge' && spec.type !== 'slider')) return undefined;
+  // a hinge or slider constraint, or a joint a universal, ball or chain names inside itself
+  const spec = scene.constraints.flatMap(jointsOf).find((c) => c.name === name);
+  if (!spec) return undefined;
   const ia = scene.bodies.findIndex((b) => b.name === spec.bodyA);
   const ib = scene.bodies.findIndex((b) => b.name === spec.bodyB);
   if (ib < 0) return undefined;

@@ -10,6 +10,7 @@ import { readChainJoints } from './chains';
 import { type PendingCoupler, readCoupler } from './couplers';
 import { readJointRowFields } from './jointLimits';
 import { readDrive } from './drives';
+import { readGroupHinges } from './groupFields';
 import { CONSTRAINT_ALL_FIELDS, CONSTRAINT_TYPE_FIELDS, DEFAULT_HINGE_AXIS, DEFAULT_SLIDER_AXIS, WORLD, ZERO_LENGTH, constraintFields } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
 import { closest, removePropertyEdit, replaceNodeEdit } from './text';
@@ -220,8 +221,12 @@ export function readConstraint(
         spec.axisB = rA && rB ? axisInB(a, rA, rB) : a;
       }
       if (type === 'hinge') readJointRowFields(r, o, spec, label, data);
+      if (type === 'universal') readHingesInto(r, o, spec, path, name, data, named, i);
       break;
     }
+    case 'ball':
+      readHingesInto(r, o, spec, path, name, data, named, i);
+      break;
     case 'slider': {
       const a = readAxis(r, o, 'axisA', label('axisA'), DEFAULT_SLIDER_AXIS, data);
       if (a !== BAD) spec.axisA = a;
@@ -230,7 +235,7 @@ export function readConstraint(
       break;
     }
     case 'chain': {
-      const joints = readChainJoints(r, o, path, name, data, readAxis);
+      const joints = readChainJoints(r, o, path, name, data, readAxis, (n, node) => named.push({ name: n, node, index: i }));
       if (joints !== BAD) spec.chain = joints;
       break;
     }
@@ -304,6 +309,12 @@ export function reportDuplicateConstraintNames(r: FieldReader, named: NamedConst
       { related: [r.related(`${quote(c.name)} first used here`, prior.node)] },
     );
   }
+}
+
+/** A universal's or ball's `hinges`; their names join the constraints' (actuators and tendons name them alike). */
+function readHingesInto(r: FieldReader, o: FieldObject, spec: ConstraintSpec, path: JsonPath, name: string, data: Data, named: NamedConstraint[], index: number): void {
+  const h = readGroupHinges(r, o, spec.type === 'ball' ? 'ball' : 'universal', path, name, data, readAxis, (n, node) => named.push({ name: n, node, index }));
+  if (h && h !== BAD) spec.hinges = h;
 }
 
 /** A non-zero axis, normalised; zero → CL205. */

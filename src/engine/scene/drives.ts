@@ -7,6 +7,7 @@ import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader,
 import type { ActuatorSpec, ConstraintSpec, JointDriveSpec, TendonSpec } from './spec';
 
 import { ACTUATOR_FIELDS, DRIVE_FIELDS } from './fields';
+import { jointsOf } from './hingeGroups';
 
 export const DEFAULT_ACTUATOR = { gear: 1, gain: [1, 0, 0], bias: [0, 0, 0], ctrl: 0 } as const;
 
@@ -39,7 +40,8 @@ export function readActuators(r: FieldReader, top: FieldObject, constraints: rea
     r.typeError(node, ['actuators'], `\`actuators\` must be an array of actuators such as \`{ "joint": "elbow", "gain": [1, 0, 0] }\`, not ${describe(node)}.`, {});
     return undefined;
   }
-  const joints = new Map(constraints.filter((c) => c.type === 'hinge' || c.type === 'slider').map((c) => [c.name, c]));
+  // a hinge or slider constraint, or a joint it names inside itself (a universal's or ball's hinges, a chain's joints)
+  const joints = new Map(constraints.flatMap(jointsOf).map((c) => [c.name, c]));
   const out: ActuatorSpec[] = [];
   (node.children ?? []).forEach((n, i) => {
     const a = readActuator(r, n, i, joints, constraints, new Set(tendons.map((t) => t.name)));

@@ -67,18 +67,20 @@ export const CONSTRAINT_COMMON_FIELDS = ['name', 'type', 'bodyA', 'bodyB', 'anch
 /** The additional fields of each constraint type. */
 export const CONSTRAINT_TYPE_FIELDS: Readonly<Record<ConstraintType, readonly string[]>> = {
   distance: ['length'],
-  ball: [],
+  ball: ['hinges'],
   hinge: ['axisA', 'axisB', 'limits', 'limitMargin', 'limitSolref', 'limitSolimp', 'limitInvWeight', 'frictionLoss', ...DRIVE_FIELDS],
   fixed: ['relativeOrientation'],
   slider: ['axisA', 'limits', 'limitMargin', 'limitSolref', 'limitSolimp', 'limitInvWeight', 'frictionLoss', ...DRIVE_FIELDS],
   lock: ['linear', 'angular'],
-  universal: ['axisA', 'axisB'],
+  universal: ['axisA', 'axisB', 'hinges'],
   coupler: ['joints', 'coefficients', 'initial'],
   chain: ['joints'],
 };
 
 /** Fields of one joint of a `chain` constraint. */
-export const CHAIN_JOINT_FIELDS = ['name', 'type', 'axis', 'anchor'] as const;
+export const CHAIN_JOINT_FIELDS = ['name', 'type', 'axis', 'anchor', 'limits', 'limitMargin', 'limitSolref', 'limitSolimp', 'limitInvWeight', 'frictionLoss', ...DRIVE_FIELDS] as const;
+/** Fields of one of a universal's or ball's `hinges` (groupFields.ts). */
+export const GROUP_HINGE_FIELDS = ['name', 'axis', 'zero', 'limits', 'limitMargin', 'limitSolref', 'limitSolimp', 'limitInvWeight', 'frictionLoss', ...DRIVE_FIELDS] as const;
 export const CHAIN_JOINT_TYPES = ['hinge', 'slider'] as const;
 
 /** The coupler names the joints it couples instead of two bodies (see CouplingSpec). */

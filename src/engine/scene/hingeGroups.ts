@@ -1,16 +1,19 @@
 // The joint coordinates a constraint carries: a hinge or slider its own; a universal or ball
 // constraint with `hinges` one hinge per member, whose angle is the member's Davenport angle
-// (model/hingeGroup.ts). The drives, limits, friction loss and actuators (model/forces.ts,
+// (model/hingeGroup.ts); a chain one hinge or slider per joint with a `drive`, whose coordinate is
+// that joint's in the chain (model/chainCoordinate.ts). The drives, limits, friction loss and actuators (model/forces.ts,
 // contact/jointRows.ts) take every coordinate alike: each member is a hinge spec of its own with the
 // group's ends and a `group` field, made once per constraint spec (the same object on every call, so
 // that sets of specs recognise it).
 import type { ConstraintSpec } from './spec';
+import { chainHasCoordinates } from '../model/chainCoordinate';
 
 const members = new WeakMap<ConstraintSpec, ConstraintSpec[]>();
 
 /** The hinge and slider specs whose coordinates `spec` carries (none for the other types). */
 export function jointsOf(spec: ConstraintSpec): readonly ConstraintSpec[] {
   if (spec.type === 'hinge' || spec.type === 'slider') return [spec];
+  if (spec.type === 'chain') return chainJointsOf(spec);
   const hinges = spec.hinges;
   if (!hinges?.length || !((spec.type === 'universal' && hinges.length === 2) || (spec.type === 'ball' && hinges.length === 3))) return [];
   let out = members.get(spec);
@@ -35,6 +38,39 @@ export function jointsOf(spec: ConstraintSpec): readonly ConstraintSpec[] {
       ...(h.frictionLoss !== undefined ? { frictionLoss: h.frictionLoss } : {}),
       group: { axes, index, angles0 },
     }));
+    members.set(spec, out);
+  }
+  return out;
+}
+
+/** The driven joints of a chain as hinge and slider specs with a `chainMember` field (none when the chain's joints cannot have coordinates). */
+function chainJointsOf(spec: ConstraintSpec): readonly ConstraintSpec[] {
+  const joints = spec.chain ?? [];
+  if (!joints.some((j) => j.drive) || !chainHasCoordinates(joints)) return [];
+  let out = members.get(spec);
+  if (!out) {
+    out = joints.flatMap((j, index) =>
+      j.drive
+        ? [{
+            index: spec.index,
+            name: j.name ?? `${spec.name}.${index}`,
+            type: j.type,
+            bodyA: spec.bodyA,
+            bodyB: spec.bodyB,
+            anchorA: spec.anchorA,
+            anchorB: spec.anchorB,
+            axisA: j.axis,
+            drive: j.drive,
+            ...(j.limits ? { limits: j.limits } : {}),
+            ...(j.limitMargin !== undefined ? { limitMargin: j.limitMargin } : {}),
+            ...(j.limitSolref ? { limitSolref: j.limitSolref } : {}),
+            ...(j.limitSolimp ? { limitSolimp: j.limitSolimp } : {}),
+            ...(j.limitInvWeight !== undefined ? { limitInvWeight: j.limitInvWeight } : {}),
+            ...(j.frictionLoss !== undefined ? { frictionLoss: j.frictionLoss } : {}),
+            chainMember: { joints, index },
+          }]
+        : [],
+    );
     members.set(spec, out);
   }
   return out;

@@ -47,6 +47,19 @@ export interface ChainJointSpec {
   anchor: Vec3;
   /** Given name (for labels), if any. */
   name?: string;
+  /**
+   * With a drive, the joint has a coordinate of its own (model/chainCoordinate.ts): its value in the
+   * initial state is `drive.coordinate`, and its limits, friction loss, drive and actuators (which name
+   * it by `name`, unique among the constraints') act on it as on a lone hinge or slider.
+   */
+  drive?: JointDriveSpec;
+  limits?: [number, number];
+  limitMargin?: number;
+  /** As a hinge constraint's (soft bounds). */
+  limitSolref?: [number, number];
+  limitSolimp?: [number, number, number, number, number];
+  limitInvWeight?: number;
+  frictionLoss?: number;
 }
 
 export interface SolverSettings {
@@ -162,6 +175,8 @@ export interface ConstraintSpec {
   hinges?: GroupHingeSpec[];
   /** Set by the engine on the hinge it makes of each of `hinges` (scene/hingeGroups.ts), never read from a file. */
   group?: { axes: Vec3[]; index: number; angles0: number[] };
+  /** Set by the engine on the hinge or slider it makes of each driven joint of a `chain` (scene/hingeGroups.ts), never read from a file. */
+  chainMember?: { joints: ChainJointSpec[]; index: number };
 }
 
 /** One hinge of a universal or ball constraint's `hinges`. */

@@ -5,6 +5,7 @@
 // tendon is CL216 on the name; the tendon is then left out.
 import type { Node } from 'jsonc-parser';
 import { Codes } from '../core/codes';
+import { jointsOf } from './hingeGroups';
 import { TENDON_EQUALITY_FIELDS, TENDON_FIELDS, TENDON_JOINT_FIELDS, TENDON_POINT_FIELDS } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
 import type { BodySpec, ConstraintSpec, JsonPath, SolverSettings, TendonSpec } from './spec';
@@ -17,7 +18,7 @@ export function readTendons(r: FieldReader, top: FieldObject, constraints: reado
     r.typeError(node, ['tendons'], `\`tendons\` must be an array of tendons such as \`{ "name": "tie", "joints": [{ "joint": "knee", "coef": 1 }] }\`, not ${describe(node)}.`, {});
     return undefined;
   }
-  const joints = new Set(constraints.filter((c) => c.type === 'hinge' || c.type === 'slider').map((c) => c.name));
+  const joints = new Set(constraints.flatMap(jointsOf).map((c) => c.name));
   const bodyNames = new Set(bodies.map((b) => b.name));
   const read = (node.children ?? []).map((n, i) => readTendon(r, n, i, joints, bodyNames));
   const out: TendonSpec[] = [];
