@@ -90,7 +90,11 @@ export class MujocoSessions {
     }
     const width = run.elements.length;
     const records: StepRecord[] = [];
-    for (let k = from; k <= run.currentStep; k++) records.push(mujocoRecord(run.records[k], width, s.analysed.get(k)));
+    const rows: number[] = [];
+    for (let k = from; k <= run.currentStep; k++) {
+      records.push(mujocoRecord(run.records[k], width, s.analysed.get(k)));
+      rows.push(run.records[k].nefc);
+    }
     const stopped = run.stopped || run.currentStep >= m.maxSteps;
     const diagnostics = m.findings || (stopped && records.length > 0) ? [...s.imported, ...runDiagnostics(s.parse, run, s.step0)] : undefined;
     return {
@@ -99,6 +103,7 @@ export class MujocoSessions {
       kind: 'step',
       from,
       records,
+      rows,
       columns: run.elements.map((e) => e.name),
       total: run.currentStep,
       stopped,

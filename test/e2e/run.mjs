@@ -18,7 +18,11 @@
 //      the 3D view at step 840, log axes and the onset, Play / Pause from the panel's keys, a copied
 //      example without a schema warning; screenshots test-results/e2e/inspector-*.png
 //
-// Options: --suite-only | --ui-only, --runloop-only | --inspector-only (that UI scenario alone),
+//   7. one truth under MuJoCo (dark theme): the four-bar's inspector switched to MuJoCo, header, status
+//      bar and CodeLens κ at two steps, Pause within one step of the shown one, back to the engine;
+//      screenshots test-results/e2e/mujoco-lens-*.png
+//
+// Options: --suite-only | --ui-only, --runloop-only | --inspector-only | --mujoco-lens-only (that UI scenario alone),
 //          --tooling-only (step 1 alone: .ci/run starts it in the background while the unit and
 //          browser tests run; a later run waits for it instead of installing the same tools twice),
 //          --grep <regexp> (mocha grep, passed to the extension host),
@@ -34,6 +38,7 @@ import { installVsix, startCodeServer, tail, writeUserSettings } from './lib/ser
 import { cardInView, check3dView, closeAllEditors, cursorSelects, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewContent, webviewText, workbenchThemeKind } from './lib/ui.mjs';
 import { runLoopScenario } from './lib/runloop.mjs';
 import { inspectorScenario } from './lib/inspector.mjs';
+import { mujocoLensScenario } from './lib/mujocoLens.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const argv = process.argv.slice(2);
@@ -253,7 +258,7 @@ async function uiPhase() {
   const browser = await launchBrowser(P);
   cleanups.push(() => browser.close().catch(() => {}));
   let failures = 0;
-  const alone = flag('--runloop-only') || flag('--inspector-only');
+  const alone = flag('--runloop-only') || flag('--inspector-only') || flag('--mujoco-lens-only');
   const themes = alone ? [] : [
     // VS Code 1.139's default dark theme, and its "Light Modern" (the id of "Default Light Modern" since 1.10x)
     ['dark', 'Dark 2026', 'dark'],
@@ -351,7 +356,7 @@ async function uiPhase() {
   }
   // The run loop, in the dark theme, on a fresh page.
   writeUserSettings(server.userDataDir, 'Dark 2026');
-  if (!flag('--inspector-only')) {
+  if (!flag('--inspector-only') && !flag('--mujoco-lens-only')) {
     const loopPage = await browser.newPage();
     loopPage.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
     try {
@@ -370,7 +375,7 @@ async function uiPhase() {
     await loopPage.close().catch(() => {});
   }
   // The inspector on the chain's blow-up, in the dark theme, on a fresh page.
-  if (!flag('--runloop-only')) {
+  if (!flag('--runloop-only') && !flag('--mujoco-lens-only')) {
     const inspPage = await browser.newPage();
     inspPage.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
     try {
@@ -387,6 +392,25 @@ async function uiPhase() {
       failures++;
     }
     await inspPage.close().catch(() => {});
+  }
+  // One truth under MuJoCo, in the dark theme, on a fresh page.
+  if (!flag('--runloop-only') && !flag('--inspector-only')) {
+    const mjPage = await browser.newPage();
+    mjPage.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
+    try {
+      await step('MuJoCo under the lens: one κ at two steps, Pause on the shown step, back to the engine (UI)', async () => {
+        await openWorkbench(mjPage, server, examplesWs, { log });
+        try {
+          return await mujocoLensScenario(mjPage, examplesWs, { outDir, log });
+        } catch (e) {
+          await mjPage.screenshot({ path: join(outDir, 'mujoco-lens-FAILED.png') }).catch(() => {});
+          throw e;
+        }
+      });
+    } catch {
+      failures++;
+    }
+    await mjPage.close().catch(() => {});
   }
   await browser.close().catch(() => {});
   if (flag('--keep')) {
