@@ -206,6 +206,11 @@ async function packageVsix() {
   if (!existsSync(P.vsix)) throw new Error(`packaging did not produce ${P.vsix}`);
   const mb = statSync(P.vsix).size / 1e6;
   if (mb > 40) throw new Error(`${P.vsix} is ${mb.toFixed(0)} MB: .vscodeignore must exclude .e2e/, node_modules/, test/ …`);
+  // every bundle the extension starts at run time ships (a worker left out of .vscodeignore's list
+  // works from the repository, where the suite runs, and fails only in the installed extension)
+  const listed = spawnSync('unzip', ['-Z1', P.vsix], { encoding: 'utf8' }).stdout ?? '';
+  const missing = ['extension.js', 'worker.js', 'mujocoWorker.js', 'hdf5.js', 'panel.js', 'panel-deferred.js', 'webview.css'].filter((f) => !listed.split('\n').includes(`extension/dist/${f}`));
+  if (missing.length) throw new Error(`${P.vsix} lacks dist/${missing.join(', dist/')}: list it in .vscodeignore`);
   return `${P.vsix} (${mb.toFixed(2)} MB)`;
 }
 
