@@ -9,7 +9,7 @@ import { Codes, type Diagnostic, type StepRecord } from '../engine';
 import { loadModel, nodeFileAccess, type ModelParseResult } from '../import';
 import { analysedStep, type AnalysedStep, type MujocoRun } from '../import/mujocoRun';
 import { runDiagnostics, solveWithMujoco } from '../import/mujocoSolver';
-import { mujocoRecord, mujocoRunInfo, withSceneBodies, type StepAnalysis } from '../mujocoPanelModel';
+import { mujocoRecord, mujocoRunInfo, withRecordBodies, withSceneBodies, type StepAnalysis } from '../mujocoPanelModel';
 import { sceneGeometry } from '../panelModel';
 import type { PanelModel } from '../protocol';
 import type { MujocoOpenRequest, MujocoSnapshotRequest, MujocoStepRequest, MujocoWorkerResponse } from './logic/mujocoWorkerProtocol';
@@ -120,7 +120,10 @@ export class MujocoSessions {
     if (!s) return { id: m.id, ok: false, error: `no MuJoCo session for ${m.key}` };
     const k = Math.min(m.step, s.run.currentStep);
     const a = k === 0 ? s.step0 : s.run.snapshotAt(k);
-    return { id: m.id, ok: true, kind: 'snapshot', snapshot: a.snapshot, ms: performance.now() - t0 };
+    // the bodies as MuJoCo has them at the step (poses and velocities), as step 0 has the converted scene's
+    const scene = s.parse.scene;
+    const snapshot = k > 0 && scene ? withRecordBodies(a.snapshot, scene, s.run.records[k]) : a.snapshot;
+    return { id: m.id, ok: true, kind: 'snapshot', snapshot, ms: performance.now() - t0 };
   }
 
   /** κ and rank of the step about to be taken (its system read by mj_forward at the current state). */

@@ -36,3 +36,28 @@ export function posesInto(out: Float64Array, ids: Int32Array, iquat: readonly Qu
   }
   return out;
 }
+
+/**
+ * Write the scene bodies' velocities from MuJoCo's cvel into `out` (6 per scene body: the centre of
+ * mass's linear velocity, then the angular velocity, both in world coordinates, as the engine's
+ * BodyState holds them). cvel is (ω, v) of each body at the centre of mass of its tree
+ * (subtree_com of body_rootid) in world axes, so the velocity at the body's own centre xipos is
+ * v + ω × (xipos − subtree_com[root]). Read with xipos of the same kinematics (after mj_step both are
+ * of the state the step started from, as the poses).
+ */
+export function velocitiesInto(out: Float64Array, ids: Int32Array, rootId: ArrayLike<number>, cvel: ArrayLike<number>, xipos: ArrayLike<number>, subtreeCom: ArrayLike<number>): Float64Array {
+  for (let i = 0; i < ids.length; i++) {
+    const b = ids[i];
+    const o = i * 6;
+    const r = rootId[b];
+    const wx = cvel[6 * b], wy = cvel[6 * b + 1], wz = cvel[6 * b + 2];
+    const dx = xipos[3 * b] - subtreeCom[3 * r], dy = xipos[3 * b + 1] - subtreeCom[3 * r + 1], dz = xipos[3 * b + 2] - subtreeCom[3 * r + 2];
+    out[o] = cvel[6 * b + 3] + (wy * dz - wz * dy);
+    out[o + 1] = cvel[6 * b + 4] + (wz * dx - wx * dz);
+    out[o + 2] = cvel[6 * b + 5] + (wx * dy - wy * dx);
+    out[o + 3] = wx;
+    out[o + 4] = wy;
+    out[o + 5] = wz;
+  }
+  return out;
+}

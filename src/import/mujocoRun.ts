@@ -6,7 +6,7 @@
 import { analyseSystem, snapshotOfSystem, type ConstrainedSystem, type Energy, type SystemAnalysis, type SystemSnapshot } from '../engine';
 import type { ImportedModel } from './index';
 import { compileModel, type CompiledModel, type MjModelHandle, type MujocoRuntime, type Quat } from './mujoco';
-import { posesInto, sceneBodyIds } from './mujocoPoses';
+import { posesInto, sceneBodyIds, velocitiesInto } from './mujocoPoses';
 import { EFC, type MjDataLike, readSystem, solverModule } from './mujocoSystem';
 
 /** What one mj_step left, kept for every step of a run (no matrices). */
@@ -32,6 +32,8 @@ export interface MujocoStepRecord {
   nonFinite: boolean;
   /** The converted scene's bodies after the step, 7 per body in scene order (mujocoPoses.ts): what the 3D view draws. */
   poses: Float64Array;
+  /** The same bodies' velocities, 6 per body: the centre of mass's v, then ω, in world axes (mujocoPoses.ts). */
+  velocities: Float64Array;
 }
 
 /** An element that had constraint rows at some step (equality, limit, friction loss, contact pair). */
@@ -78,6 +80,8 @@ export class MujocoRun {
   /** The MuJoCo body of each scene body. */
   private readonly poseIds: Int32Array;
   private readonly iquats: Quat[];
+  /** Each MuJoCo body's tree root (the centre cvel is taken at is its subtree_com). */
+  private readonly rootIds: Int32Array;
   private disposed = false;
   /** Set when MuJoCo threw (an abort of its WebAssembly): the run cannot go on. */
   failure?: string;
@@ -94,6 +98,7 @@ export class MujocoRun {
     this.stateBuf = new mj.DoubleBuffer(Math.max(1, mj.mj_stateSize(m, this.stateSpec))) as unknown as { GetView(): Float64Array; delete(): void };
     this.poseIds = sceneBodyIds(model);
     this.iquats = model.compiled.bodies.map((b) => b.iquat);
+    this.rootIds = Int32Array.from((m as unknown as { body_rootid: ArrayLike<number> }).body_rootid);
   }
 
   /** Compile the imported model again in MuJoCo and put it at its initial state (mj_forward done). */
@@ -298,7 +303,7 @@ export class MujocoRun {
    * every step's arena): the bindings make a new view on each read, which costs as much as a small
    * model's step, so it is kept until MuJoCo's memory grows (that detaches it: its length becomes 0).
    */
-  private fixedView(name: 'qpos' | 'qvel' | 'qacc' | 'energy' | 'solver_niter' | 'xipos' | 'xquat'): ArrayLike<number> {
+  private fixedView(name: 'qpos' | 'qvel' | 'qacc' | 'energy' | 'solver_niter' | 'xipos' | 'xquat' | 'cvel' | 'subtree_com'): ArrayLike<number> {
     let v = this.views.get(name);
     if (!v || v.length === 0) this.views.set(name, (v = this.d[name] as Float64Array | Int32Array));
     return v;
@@ -350,6 +355,7 @@ export class MujocoRun {
       warnings: [],
       nonFinite: !(Number.isFinite(maxQacc) && Number.isFinite(maxQvel) && Number.isFinite(maxQpos)),
       poses: posesInto(new Float64Array(this.poseIds.length * 7), this.poseIds, this.iquats, this.fixedView('xipos'), this.fixedView('xquat')),
+      velocities: velocitiesInto(new Float64Array(this.poseIds.length * 6), this.poseIds, this.rootIds, this.fixedView('cvel'), this.fixedView('xipos'), this.fixedView('subtree_com')),
     };
   }
 }
