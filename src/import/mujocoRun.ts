@@ -330,11 +330,17 @@ export class MujocoRun {
       const v = Math.abs(pos[r] - margin[r]);
       if (!(v <= viol[e])) viol[e] = v;
     }
-    touched.sort((a, b) => a - b);
-    const ids = Int32Array.from(touched);
-    const elementLambda = Float64Array.from(touched, (e) => Math.sqrt(lam[e]));
-    const elementViolation = Float64Array.from(touched, (e) => viol[e]);
-    for (const e of touched) {
+    // in element order (rows come in efc order, which is nearly always it already)
+    let sorted = true;
+    for (let i = 1; i < touched.length && sorted; i++) sorted = touched[i - 1] < touched[i];
+    if (!sorted) touched.sort((a, b) => a - b);
+    const n = touched.length;
+    const ids = new Int32Array(n), elementLambda = new Float64Array(n), elementViolation = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const e = touched[i];
+      ids[i] = e;
+      elementLambda[i] = Math.sqrt(lam[e]);
+      elementViolation[i] = viol[e];
       lam[e] = 0;
       viol[e] = -1;
     }
