@@ -79,13 +79,15 @@ export class MujocoSessions {
     const from = run.currentStep + 1;
     const target = Math.min(run.currentStep + m.steps, m.maxSteps);
     while (run.currentStep < target && !run.stopped) {
-      // the next step's κ when the analyses so far have cost no more than their share of the stepping
-      if (s.cost.analysisMs <= ANALYSIS_SHARE * s.cost.stepMs) this.analyseNext(s);
-      const n = Math.min(STEPS_PER_CLOCK, target - run.currentStep);
+      // the next step's κ when the analyses so far have cost no more than their share of the stepping,
+      // read from the data the step leaves (no second mj_forward)
+      const analyse = s.cost.analysisMs <= ANALYSIS_SHARE * s.cost.stepMs;
+      const n = analyse ? 1 : Math.min(STEPS_PER_CLOCK, target - run.currentStep);
       const t = performance.now();
       run.step(n);
       s.cost.stepMs += performance.now() - t;
       s.cost.steps += n;
+      if (analyse && run.currentStep > 0) this.analyseLast(s);
       if (performance.now() - t0 >= m.budgetMs) break;
     }
     const width = run.elements.length;
@@ -126,14 +128,14 @@ export class MujocoSessions {
     return { id: m.id, ok: true, kind: 'snapshot', snapshot, ms: performance.now() - t0 };
   }
 
-  /** κ and rank of the step about to be taken (its system read by mj_forward at the current state). */
-  private analyseNext(s: Session): void {
+  /** κ and rank of the step just taken (the system it solved). */
+  private analyseLast(s: Session): void {
     const t = performance.now();
-    const a = analysedStep(s.run.nextSystem(), { wantSpectrum: false });
+    const a = analysedStep(s.run.lastSystem(), { wantSpectrum: false });
     s.cost.analysisMs += performance.now() - t;
     s.cost.analyses++;
     const an = a.analysis;
-    s.analysed.set(s.run.currentStep + 1, an ? { cond: Number.isFinite(an.cond.A) ? an.cond.A : null, condEstimated: an.condEstimated, rank: an.rank.J } : { cond: null, condEstimated: false });
+    s.analysed.set(s.run.currentStep, an ? { cond: Number.isFinite(an.cond.A) ? an.cond.A : null, condEstimated: an.condEstimated, rank: an.rank.J } : { cond: null, condEstimated: false });
   }
 
   close(key: string): void {

@@ -228,12 +228,15 @@ export class MujocoRun {
   }
 
   /**
-   * The system the next mj_step will solve (step currentStep + 1), read at the current state: mj_forward
-   * leaves the state and its warm start as they are, so the step then taken is the same, bit for bit.
+   * The system the last mj_step solved (step currentStep), read from the data as that step left it: its
+   * efc arrays, qM, qacc_smooth and contacts are those of the step's own mj_forward, which Euler, implicit
+   * and implicitfast integrate after without touching them; so no second mj_forward is paid, and it is
+   * systemAt(currentStep), bit for bit. RK4 evaluates the dynamics again at its stages: read it there.
    */
-  nextSystem(): ConstrainedSystem {
-    solverModule(this.rt).mj_forward(this.m, this.d);
-    return { ...readSystem(this.rt, this.m, this.d, this.model.compiled, this.currentStep + 1), t: Number(this.d.time) + this.timestep };
+  lastSystem(): ConstrainedSystem {
+    const k = this.currentStep;
+    if (k === 0 || Number((this.m.opt as { integrator: number }).integrator) === 1) return this.systemAt(k);
+    return { ...readSystem(this.rt, this.m, this.d, this.model.compiled, k), t: this.records[k].t };
   }
 
   /** The analysed system at step k as the snapshot every view reads, with the analysis. */

@@ -16,9 +16,11 @@ import { FIXTURES } from './import-helpers';
 
 let ids = 0;
 
-function session(file: string) {
+function session(file: string, edit?: (text: string) => string) {
   const path = join(FIXTURES, 'mujoco', file);
-  const text = readFileSync(path, 'utf8');
+  const raw = readFileSync(path, 'utf8');
+  const text = edit ? edit(raw) : raw;
+  assert.ok(!edit || text !== raw, 'the edit applies');
   const shown: (number | undefined)[] = [];
   const hooks: MujocoPanelHooks = {
     request: (m) => handleMujoco({ ...m, id: ++ids } as Parameters<typeof handleMujoco>[0]),
@@ -78,6 +80,16 @@ test('the views print the header’s κ of the shown step under MuJoCo (a box st
     s.shown = 1;
     assert.equal(s.records[0].rank !== undefined, true);
     assert.deepEqual(shown, [1, 2, 5, 17, 40, 1], 'each new shown step is heard once');
+    // κ and rank sampled while stepping are read from the data each step left: the same as the step's
+    // system read again from the run's checkpoints (mj_forward at the state before it)
+    const sampled = s.records.filter((r) => r.rank !== undefined);
+    assert.ok(sampled.length >= 1);
+    for (const r of sampled) {
+      const snap = await s.snapshot(r.step);
+      assert.ok(snap);
+      assert.equal(r.cond.A, Number.isFinite(snap.cond.A) ? snap.cond.A : null, `κ of step ${r.step}`);
+      assert.equal(r.rank, snap.rank.J, `rank of step ${r.step}`);
+    }
     // a new Step follows the run's end again
     await s.step(1);
     assert.equal(shownStepOf(mujocoShownSource(s, undefined)), 41);
@@ -112,5 +124,32 @@ test('Pause from the panel lands the views on the step the panel showed, not whe
     }
   } finally {
     s.dispose();
+  }
+});
+
+test('κ sampled while stepping equals the step’s system read again, on welds, soft equalities, contacts and RK4', async () => {
+  for (const file of ['weld-offset.xml', 'solref-clamp.xml', 'ball-rest.xml', 'servo-damping.xml']) {
+    for (const rk4 of [false, true]) {
+      const { s } = session(file, rk4 ? (t) => (/integrator="/.test(t) ? t.replace(/integrator="[^"]*"/, 'integrator="RK4"') : t.replace('<option', '<option integrator="RK4"')) : undefined);
+      try {
+        assert.ok(await s.open(), file);
+        // one step per request: each may be sampled
+        for (let i = 0; i < 30 && !s.stopped; i++) await s.step(1);
+        const sampled = s.records.filter((r) => r.rank !== undefined);
+        assert.ok(sampled.length >= 1, file);
+        let finite = 0;
+        for (const r of sampled) {
+          const snap = await s.snapshot(r.step);
+          assert.ok(snap);
+          assert.equal(r.cond.A, Number.isFinite(snap.cond.A) ? snap.cond.A : null, `${file}${rk4 ? ' (RK4)' : ''}: κ of step ${r.step}`);
+          assert.equal(r.rank, snap.rank.J, `${file}: rank of step ${r.step}`);
+          if (r.cond.A !== null && snap.rank.rows > 0) finite++;
+        }
+        // the ball's pyramids make its A singular: its κ and rank are compared, not a finite number
+        if (file === 'weld-offset.xml' || file === 'solref-clamp.xml') assert.ok(finite > 0, `${file}: a finite κ compared`);
+      } finally {
+        s.dispose();
+      }
+    }
   }
 });
