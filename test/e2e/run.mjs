@@ -18,7 +18,7 @@
 //      the 3D view at step 840, log axes and the onset, Play / Pause from the panel's keys, a copied
 //      example without a schema warning; screenshots test-results/e2e/inspector-*.png
 //
-//   7. one truth under MuJoCo (dark theme): the four-bar's inspector switched to MuJoCo, header, status
+//   7. one truth under MuJoCo (dark theme): a weld model's inspector switched to MuJoCo, header, status
 //      bar and CodeLens κ at two steps, Pause within one step of the shown one, back to the engine;
 //      screenshots test-results/e2e/mujoco-lens-*.png
 //
@@ -38,7 +38,7 @@ import { installVsix, startCodeServer, tail, writeUserSettings } from './lib/ser
 import { cardInView, check3dView, closeAllEditors, cursorSelects, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewContent, webviewText, workbenchThemeKind } from './lib/ui.mjs';
 import { runLoopScenario } from './lib/runloop.mjs';
 import { inspectorScenario } from './lib/inspector.mjs';
-import { mujocoLensScenario } from './lib/mujocoLens.mjs';
+import { mujocoLensOnPage } from './lib/mujocoLens.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const argv = process.argv.slice(2);
@@ -243,6 +243,8 @@ async function uiPhase() {
   const scenes = readdirSync(examplesWs).filter((f) => f.endsWith('.scene.json')).sort();
   // An MJCF model next to the scenes: the inspector with its MuJoCo section (modelStep below).
   cpSync(join(ROOT, 'test', 'fixtures', 'import', 'four-bar.xml'), join(examplesWs, 'four-bar.xml'));
+  // A weld started away from its relpose (κ finite): the MuJoCo switch's one-truth scenario (mujocoLens.mjs).
+  cpSync(join(ROOT, 'test', 'fixtures', 'import', 'mujoco', 'weld-offset.xml'), join(examplesWs, 'weld-offset.xml'));
   // A trace file of another solver next to them: it opens in the trace editor (traceStep below).
   cpSync(join(ROOT, 'test', 'fixtures', 'trace', 'writer-roundtrip.npz'), join(examplesWs, 'roundtrip.npz'));
   if (scenes.length === 0) throw new Error('no examples/*.scene.json');
@@ -400,22 +402,11 @@ async function uiPhase() {
   }
   // One truth under MuJoCo, in the dark theme, on a fresh page.
   if (!flag('--runloop-only') && !flag('--inspector-only')) {
-    const mjPage = await browser.newPage();
-    mjPage.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
     try {
-      await step('MuJoCo under the lens: one κ at two steps, Pause on the shown step, back to the engine (UI)', async () => {
-        await openWorkbench(mjPage, server, examplesWs, { log });
-        try {
-          return await mujocoLensScenario(mjPage, examplesWs, { outDir, log });
-        } catch (e) {
-          await mjPage.screenshot({ path: join(outDir, 'mujoco-lens-FAILED.png') }).catch(() => {});
-          throw e;
-        }
-      });
+      await step('MuJoCo under the lens: one κ at two steps, Pause on the shown step, back to the engine (UI)', () => mujocoLensOnPage(browser, (pg) => openWorkbench(pg, server, examplesWs, { log }), { outDir, log }));
     } catch {
       failures++;
     }
-    await mjPage.close().catch(() => {});
   }
   await browser.close().catch(() => {});
   if (flag('--keep')) {

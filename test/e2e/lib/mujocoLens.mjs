@@ -1,4 +1,4 @@
-// One truth under MuJoCo, as a person meets it in the real VS Code: an MJCF model's inspector switched
+// One truth under MuJoCo, as a person meets it in the real VS Code: an MJCF model's inspector (a weld started away from its relpose) switched
 // to MuJoCo by the header's switch, stepped from its Step button; at two steps chosen on the panel's
 // slider the κ of the panel's header, the status bar and the CodeLens are one number for one step.
 // Play, then Pause from the panel's button: every view lands within one step of the step the panel
@@ -61,7 +61,7 @@ async function oneKappa(page, inner, out, label) {
   return h;
 }
 
-export async function mujocoLensScenario(page, folder, { outDir, log = console.log, model = 'four-bar.xml' } = {}) {
+export async function mujocoLensScenario(page, { outDir, log = console.log, model = 'weld-offset.xml' } = {}) {
   const out = [];
   await closeAllEditors(page);
   await quickOpen(page, model);
@@ -79,10 +79,14 @@ export async function mujocoLensScenario(page, folder, { outDir, log = console.l
   }
   for (const k of [1, 7]) {
     await goTo(inner, k);
-    await oneKappa(page, inner, out, `MuJoCo step ${k}`);
+    const h = await oneKappa(page, inner, out, `MuJoCo step ${k}`);
+    // step 1's system is analysed while stepping (the first request's): a number, not the engine's
+    if (k === 1 && !/\d/.test(h.kappa)) throw new Error(`MuJoCo's step 1 has no κ in the header: "${h.kappa}"`);
   }
   await page.screenshot({ path: join(outDir, 'mujoco-lens-step7.png') });
-  // Play, then Pause from the button: every view lands within one step of the step the panel showed
+  // Play from the run's end (the panel follows it), then Pause from the button: every view lands within
+  // one step of the step the panel showed
+  await goTo(inner, 12);
   await inner.locator('[data-command="playPause"]').click();
   await waitUntil('Play to run', async () => {
     const h = await inner.locator('body').evaluate(readHeader);
@@ -106,4 +110,19 @@ export async function mujocoLensScenario(page, folder, { outDir, log = console.l
   await page.screenshot({ path: join(outDir, 'mujoco-lens-engine.png') });
   for (const line of out) log(`  ${line}`);
   return out.join('\n');
+}
+
+/** The scenario on a fresh page of `browser` (`open` brings the workbench up on it); a screenshot when it fails. */
+export async function mujocoLensOnPage(browser, open, { outDir, log = console.log }) {
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
+  try {
+    await open(page);
+    return await mujocoLensScenario(page, { outDir, log });
+  } catch (e) {
+    await page.screenshot({ path: join(outDir, 'mujoco-lens-FAILED.png') }).catch(() => {});
+    throw e;
+  } finally {
+    await page.close().catch(() => {});
+  }
 }
