@@ -52,6 +52,27 @@ export function withSceneBodies(snapshot: SystemSnapshot, scene: SceneSpec): Sys
   return { ...snapshot, bodyStates };
 }
 
+/**
+ * The snapshot of a later step k with the converted scene's bodies as MuJoCo has them in its record of
+ * step k: the poses and velocities of the state that step solved from (the kinematics mj_step leaves),
+ * as withSceneBodies gives step 0 the initial state's.
+ */
+export function withRecordBodies(snapshot: SystemSnapshot, scene: SceneSpec, rec: Pick<MujocoStepRecord, 'poses' | 'velocities'>): SystemSnapshot {
+  const p = rec.poses, v = rec.velocities;
+  const bodyStates = scene.bodies.map((b, i) => ({
+    name: b.name,
+    column: -1,
+    fixed: b.fixed,
+    mass: b.mass,
+    position: [p[7 * i], p[7 * i + 1], p[7 * i + 2]] as typeof b.position,
+    orientation: [p[7 * i + 3], p[7 * i + 4], p[7 * i + 5], p[7 * i + 6]] as typeof b.orientation,
+    velocity: [v[6 * i], v[6 * i + 1], v[6 * i + 2]] as typeof b.velocity,
+    angularVelocity: [v[6 * i + 3], v[6 * i + 4], v[6 * i + 5]] as typeof b.angularVelocity,
+    quatDrift: 0,
+  }));
+  return { ...snapshot, bodyStates };
+}
+
 /** The run's facts the panel shows beside the charts (integrator, time step, iterations, warnings). */
 export function mujocoRunInfo(run: MujocoRun): MujocoRunInfo {
   const warnings = new Map<string, number[]>();

@@ -8,6 +8,7 @@ import { codeLensTitles, countProblems, notSimulatedLens } from './logic/format'
 import { shownCondFacts } from './logic/shown';
 import { Throttle, VIEW_REFRESH } from './logic/throttle';
 import type { SceneManager } from './scenes';
+import type { SolverViews } from './solverViews';
 import { isSceneDocument, toVsRange } from './util';
 
 export class SceneCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
@@ -18,9 +19,12 @@ export class SceneCodeLensProvider extends Disposable implements vscode.CodeLens
   constructor(
     private readonly scenes: SceneManager,
     private readonly config: () => Config,
+    private readonly views: SolverViews,
   ) {
     super();
     this._register(toDisposable(() => this.throttle.dispose()));
+    // a panel switched to MuJoCo: its run's steps, throttled like the engine's
+    this._register(views.onDidChange(() => this.throttle.trigger()));
     this._register(
       scenes.onDidChange((e) => {
         // Steps of a run: throttled (the last one always shows); anything else at once.
@@ -54,8 +58,9 @@ export class SceneCodeLensProvider extends Disposable implements vscode.CodeLens
     if (!r) {
       return [new vscode.CodeLens(range, { title: '$(loading~spin) Constraint Lens: analysing…', command: CommandIds.openInspector, arguments: [uri] })];
     }
-    const facts = shownCondFacts(s);
-    const t = codeLensTitles(planned, facts, countProblems(s.allDiagnostics()), s.running);
+    const view = this.views.of(s);
+    const facts = shownCondFacts(view.source);
+    const t = codeLensTitles(planned, facts, countProblems(view.diagnostics), s.running);
     const lenses = [new vscode.CodeLens(range, { title: t.inspect, tooltip: 'Open the Constraint Lens inspector', command: CommandIds.openInspector, arguments: [uri] })];
     if (r.snapshot && r.parse.scene) {
       lenses.push(

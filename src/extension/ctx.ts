@@ -19,6 +19,7 @@ import { mujocoSessionFactory } from './panelSolver';
 import { PanelManager, VIEW_TYPE } from './panel';
 import { Runner } from './runner';
 import { SceneManager } from './scenes';
+import { SolverViews } from './solverViews';
 import { SceneStatusBar } from './statusBar';
 import { TraceEditorProvider } from './traceEditor';
 import { SceneTreeProvider } from './tree';
@@ -43,6 +44,8 @@ export class Ctx extends Disposable implements vscode.Disposable {
   readonly models: ModelService;
   readonly traces: TraceEditorProvider;
   readonly mujoco: MujocoRunner;
+  /** Which solver's analysis the status bar, CodeLens and tree show (MuJoCo's while a model's panel runs it). */
+  readonly views: SolverViews;
   private readonly diagnostics: DiagnosticsPublisher;
 
   constructor(readonly extension: vscode.ExtensionContext) {
@@ -57,14 +60,16 @@ export class Ctx extends Disposable implements vscode.Disposable {
     this.runner = new Runner(this.scenes, this.log, cfg); // owns nothing: the scene manager stops the runs
     const diagnostics = (this.diagnostics = this._register(new DiagnosticsPublisher(this.scenes)));
     this.panels = this._register(new PanelManager(this.scenes, this.log, extension.extensionUri, extension.workspaceState, cfg));
-    this.statusBar = this._register(new SceneStatusBar(this.scenes, cfg));
-    this.tree = this._register(new SceneTreeProvider(this.scenes, cfg));
+    const views = (this.views = this._register(new SolverViews()));
+    views.sessionOf = (s) => this.panels.get(s.key)?.mj;
+    this.statusBar = this._register(new SceneStatusBar(this.scenes, cfg, views));
+    this.tree = this._register(new SceneTreeProvider(this.scenes, cfg, views));
     this.tree.view = this._register(vscode.window.createTreeView(TREE_VIEW_ID, { treeDataProvider: this.tree, showCollapseAll: true }));
     // One selection: what the inspector reveals is selected in the tree; the editor's cursor selects in the inspector.
     this.panels.onDidRevealItem = (s, item) => this.tree.revealItem(s.key, item.kind, item.fileIndex);
     this.panels.onPlaySpeed = (s, speed) => this.runner.setSpeed(s, speed);
     this._register(new CursorSelection(this.scenes, this.panels));
-    this.codeLens = this._register(new SceneCodeLensProvider(this.scenes, cfg));
+    this.codeLens = this._register(new SceneCodeLensProvider(this.scenes, cfg, views));
     this._register(vscode.languages.registerCodeLensProvider(LENS_SELECTOR, this.codeLens));
     // Quick fixes edit JSON: offered on scene files only, never on MJCF or URDF models.
     this._register(vscode.languages.registerCodeActionsProvider(SCENE_SELECTOR, new FixProvider(this.scenes), FixProvider.metadata));
@@ -74,8 +79,11 @@ export class Ctx extends Disposable implements vscode.Disposable {
     this.panels.mujocoFor = (s) => this.models.section(s);
     this._register(this.models.onDidChangeSection((e) => this.panels.get(e.key)?.post({ type: 'mujoco', mujoco: e.section })));
     // The solver switch of a model's panel: MuJoCo's steps in a live session in the MuJoCo worker.
-    this.panels.mujocoSession = mujocoSessionFactory({ mujoco: this.mujoco, config: cfg, speed: (s) => this.runner.speedOf(s), log: this.log });
-    this.panels.onSolverEngine = (s) => this.mujoco.unpublish(s.uri);
+    this.panels.mujocoSession = mujocoSessionFactory({ mujoco: this.mujoco, config: cfg, speed: (s) => this.runner.speedOf(s), log: this.log, changed: (s) => views.changed(s) });
+    this.panels.onSolverEngine = (s) => {
+      this.mujoco.unpublish(s.uri);
+      views.changed(s);
+    };
     this._register(
       this.scenes.onDidChange((e) => {
         if (e.kind === 'inspected') this.models.modelChanged(e.state);

@@ -9,7 +9,7 @@ import { Codes, type Diagnostic, type StepRecord } from '../engine';
 import { loadModel, nodeFileAccess, type ModelParseResult } from '../import';
 import { analysedStep, type AnalysedStep, type MujocoRun } from '../import/mujocoRun';
 import { runDiagnostics, solveWithMujoco } from '../import/mujocoSolver';
-import { mujocoRecord, mujocoRunInfo, withSceneBodies, type StepAnalysis } from '../mujocoPanelModel';
+import { mujocoRecord, mujocoRunInfo, withRecordBodies, withSceneBodies, type StepAnalysis } from '../mujocoPanelModel';
 import { sceneGeometry } from '../panelModel';
 import type { PanelModel } from '../protocol';
 import type { MujocoOpenRequest, MujocoSnapshotRequest, MujocoStepRequest, MujocoWorkerResponse } from './logic/mujocoWorkerProtocol';
@@ -79,18 +79,24 @@ export class MujocoSessions {
     const from = run.currentStep + 1;
     const target = Math.min(run.currentStep + m.steps, m.maxSteps);
     while (run.currentStep < target && !run.stopped) {
-      // the next step's κ when the analyses so far have cost no more than their share of the stepping
-      if (s.cost.analysisMs <= ANALYSIS_SHARE * s.cost.stepMs) this.analyseNext(s);
-      const n = Math.min(STEPS_PER_CLOCK, target - run.currentStep);
+      // the next step's κ when the analyses so far have cost no more than their share of the stepping,
+      // read from the data the step leaves (no second mj_forward)
+      const analyse = s.cost.analysisMs <= ANALYSIS_SHARE * s.cost.stepMs;
+      const n = analyse ? 1 : Math.min(STEPS_PER_CLOCK, target - run.currentStep);
       const t = performance.now();
       run.step(n);
       s.cost.stepMs += performance.now() - t;
       s.cost.steps += n;
+      if (analyse && run.currentStep > 0) this.analyseLast(s);
       if (performance.now() - t0 >= m.budgetMs) break;
     }
     const width = run.elements.length;
     const records: StepRecord[] = [];
-    for (let k = from; k <= run.currentStep; k++) records.push(mujocoRecord(run.records[k], width, s.analysed.get(k)));
+    const rows: number[] = [];
+    for (let k = from; k <= run.currentStep; k++) {
+      records.push(mujocoRecord(run.records[k], width, s.analysed.get(k)));
+      rows.push(run.records[k].nefc);
+    }
     const stopped = run.stopped || run.currentStep >= m.maxSteps;
     const diagnostics = m.findings || (stopped && records.length > 0) ? [...s.imported, ...runDiagnostics(s.parse, run, s.step0)] : undefined;
     return {
@@ -99,6 +105,7 @@ export class MujocoSessions {
       kind: 'step',
       from,
       records,
+      rows,
       columns: run.elements.map((e) => e.name),
       total: run.currentStep,
       stopped,
@@ -115,17 +122,20 @@ export class MujocoSessions {
     if (!s) return { id: m.id, ok: false, error: `no MuJoCo session for ${m.key}` };
     const k = Math.min(m.step, s.run.currentStep);
     const a = k === 0 ? s.step0 : s.run.snapshotAt(k);
-    return { id: m.id, ok: true, kind: 'snapshot', snapshot: a.snapshot, ms: performance.now() - t0 };
+    // the bodies as MuJoCo has them at the step (poses and velocities), as step 0 has the converted scene's
+    const scene = s.parse.scene;
+    const snapshot = k > 0 && scene ? withRecordBodies(a.snapshot, scene, s.run.records[k]) : a.snapshot;
+    return { id: m.id, ok: true, kind: 'snapshot', snapshot, ms: performance.now() - t0 };
   }
 
-  /** κ and rank of the step about to be taken (its system read by mj_forward at the current state). */
-  private analyseNext(s: Session): void {
+  /** κ and rank of the step just taken (the system it solved). */
+  private analyseLast(s: Session): void {
     const t = performance.now();
-    const a = analysedStep(s.run.nextSystem(), { wantSpectrum: false });
+    const a = analysedStep(s.run.lastSystem(), { wantSpectrum: false });
     s.cost.analysisMs += performance.now() - t;
     s.cost.analyses++;
     const an = a.analysis;
-    s.analysed.set(s.run.currentStep + 1, an ? { cond: Number.isFinite(an.cond.A) ? an.cond.A : null, condEstimated: an.condEstimated, rank: an.rank.J } : { cond: null, condEstimated: false });
+    s.analysed.set(s.run.currentStep, an ? { cond: Number.isFinite(an.cond.A) ? an.cond.A : null, condEstimated: an.condEstimated, rank: an.rank.J } : { cond: null, condEstimated: false });
   }
 
   close(key: string): void {

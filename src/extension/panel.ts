@@ -283,7 +283,7 @@ class InspectorPanel extends Disposable implements PanelProbe {
           else this.host.scenes.showStep(s, m.step);
           break;
         case 'command': {
-          if (this.mj && (await mujocoCommand(this.mj, m.command))) break;
+          if (this.mj && (await mujocoCommand(this.mj, m.command, m.step))) break;
           // The button runs the registered command, on this panel's scene: the same code path,
           // defaults and prompts as the palette, the editor title bar and the CodeLens.
           const wasRunning = s.running;

@@ -7,11 +7,14 @@ import * as vscode from 'vscode';
 import type { Config } from './config';
 import { MujocoPanelSession } from './logic/mujocoPanelSession';
 import { playRate } from './logic/playLoop';
-import type { PanelCommand, PlaySpeed } from '../protocol';
+import type { PlaySpeed } from '../protocol';
 import type { MujocoRunner } from './mujocoRunner';
 import { modelParseOf } from './models';
 import type { SceneState } from './scenes';
 import { sceneConditionWarning } from './statusBar';
+
+/** A panel button on a model run by MuJoCo (pure: logic/mujocoPanelSession.ts). */
+export { mujocoCommand } from './logic/mujocoPanelSession';
 
 /** What the switch needs of an inspector panel. */
 export interface SolverPanel {
@@ -21,7 +24,7 @@ export interface SolverPanel {
 }
 
 /** Makes the MuJoCo session of a panel switched to MuJoCo. */
-export function mujocoSessionFactory(d: { mujoco: MujocoRunner; config: () => Config; speed: (s: SceneState) => PlaySpeed | undefined; log: vscode.LogOutputChannel }) {
+export function mujocoSessionFactory(d: { mujoco: MujocoRunner; config: () => Config; speed: (s: SceneState) => PlaySpeed | undefined; log: vscode.LogOutputChannel; changed: (s: SceneState) => void }) {
   return (p: SolverPanel): MujocoPanelSession => {
     const s = p.state;
     return new MujocoPanelSession(s.key, {
@@ -40,12 +43,21 @@ export function mujocoSessionFactory(d: { mujoco: MujocoRunner; config: () => Co
         };
       },
       playRate: () => playRate(d.speed(s), modelParseOf(s)?.model?.compiled.timestep, d.config().playRate),
-      modelChanged: () => p.feed.modelChanged(),
-      stepped: (settled) => (settled ? queueMicrotask(() => p.feed.stepped(true)) : p.feed.stepped(false)),
+      modelChanged: () => {
+        p.feed.modelChanged();
+        d.changed(s);
+      },
+      stepped: (settled) => {
+        if (settled) queueMicrotask(() => p.feed.stepped(true));
+        else p.feed.stepped(false);
+        d.changed(s);
+      },
+      shown: () => d.changed(s),
       running: (running) => p.post({ type: 'running', running }),
       diagnostics: (ds) => {
         d.mujoco.publish(s.uri, ds);
         p.post({ type: 'diagnostics', diagnostics: [...ds] });
+        d.changed(s);
       },
       error: (message) => {
         d.log.error(`MuJoCo (${s.fileName}): ${message}`);
@@ -53,24 +65,4 @@ export function mujocoSessionFactory(d: { mujoco: MujocoRunner; config: () => Co
       },
     });
   };
-}
-
-/** A panel button on a model run by MuJoCo; false when the button is not the run's (Compare, Keyframe). */
-export async function mujocoCommand(session: MujocoPanelSession, command: PanelCommand): Promise<boolean> {
-  switch (command) {
-    case 'step':
-      await session.step(1);
-      return true;
-    case 'run':
-      await session.step(session.model()?.plannedSteps ?? 1);
-      return true;
-    case 'playPause':
-      session.playPause();
-      return true;
-    case 'reset':
-      await session.reset();
-      return true;
-    default:
-      return false;
-  }
 }

@@ -11,6 +11,7 @@ import { countProblems, problemsText, statusText } from './logic/format';
 import { conditionWarningOf, shownCondFacts, shownRecord } from './logic/shown';
 import { Throttle, VIEW_REFRESH } from './logic/throttle';
 import type { SceneManager, SceneState } from './scenes';
+import type { SolverViews } from './solverViews';
 import { isSceneDocument } from './util';
 
 /** The κ warning threshold for a scene: the setting's override, else the scene's solver.conditionWarning. */
@@ -25,6 +26,7 @@ export class SceneStatusBar extends Disposable {
   constructor(
     private readonly scenes: SceneManager,
     private readonly config: () => Config,
+    private readonly views: SolverViews,
   ) {
     super();
     this.item.name = 'Constraint Lens';
@@ -42,6 +44,8 @@ export class SceneStatusBar extends Disposable {
       }),
     );
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.update()));
+    // a panel switched to MuJoCo: its run's steps, throttled like the engine's
+    this._register(views.onDidChange((s) => s === scenes.active && this.throttle.trigger()));
   }
 
   /** The text currently shown ('' when hidden). */
@@ -58,8 +62,10 @@ export class SceneStatusBar extends Disposable {
       return;
     }
     const r = s.result;
-    const snap = r?.snapshot;
-    const f = shownCondFacts(s);
+    const view = this.views.of(s);
+    const snap = view.source.result?.snapshot;
+    const f = shownCondFacts(view.source);
+    const mujoco = view.solver === 'mujoco';
     let text: string;
     let band: CondBand | undefined;
     const md = new vscode.MarkdownString(undefined, true);
@@ -67,22 +73,22 @@ export class SceneStatusBar extends Disposable {
     if (!snap || !f) {
       text = r ? '$(error) κ –' : '$(loading~spin) κ …';
       band = undefined;
-      md.appendMarkdown(r ? `**${s.fileName}** could not be analysed (${problemsText(countProblems(s.allDiagnostics()))}).` : `Analysing **${s.fileName}**…`);
+      md.appendMarkdown(r ? `**${s.fileName}** could not be analysed (${problemsText(countProblems(view.diagnostics))}).` : `Analysing **${s.fileName}**…`);
     } else {
       const warning = sceneConditionWarning(s, this.config());
       band = condBand(f.cond, { warning, rows: f.rows, rankDeficient: f.rank !== undefined && f.rank < f.rows });
       const icon = isIllConditioned(band) ? '$(warning)' : '$(pulse)';
       text = `${icon} ${statusText(f)}`;
-      const rec = shownRecord(s);
-      md.appendMarkdown(`**Constraint Lens** · ${s.fileName} · step ${f.step}${f.step === 0 ? ' (initial state)' : ''}\n\n`);
+      const rec = shownRecord(view.source);
+      md.appendMarkdown(`**Constraint Lens** · ${s.fileName} · ${mujoco ? "MuJoCo's run · " : ''}step ${f.step}${f.step === 0 ? ' (initial state)' : ''}\n\n`);
       if (rec) {
-        md.appendMarkdown(`κ(A) = ${formatCond(f.cond, { rows: f.rows })}${f.condEstimated ? ' (estimated)' : ''} · ${rec.method}\n\n`);
+        md.appendMarkdown(`κ(A) = ${formatCond(f.cond, { rows: f.rows })}${f.condEstimated ? ' (estimated)' : ''} · ${mujoco ? 'mj_step' : rec.method}\n\n`);
         md.appendMarkdown(`${f.rank === undefined ? '' : `rank ${f.rank} of `}${f.rows} rows · ${snap.rank.dofs} DOFs\n\n`);
       } else {
         md.appendMarkdown(`κ(A) = ${formatCond(f.cond, { rows: f.rows })}${f.condEstimated ? ' (estimated)' : ''} · κ(scaled) = ${formatCond(snap.cond.scaled, { rows: f.rows })}\n\n`);
         md.appendMarkdown(`rank ${f.rank ?? '–'} of ${f.rows} rows · ${snap.rank.dofs} DOFs · ${snap.method}\n\n`);
       }
-      md.appendMarkdown(`${condBandDescription(band, warning)} · ${problemsText(countProblems(s.allDiagnostics()))}\n\n`);
+      md.appendMarkdown(`${condBandDescription(band, warning)} · ${problemsText(countProblems(view.diagnostics))}${mujoco ? " (MuJoCo's)" : ''}\n\n`);
       md.appendMarkdown('Click to open the inspector.');
     }
     this.item.text = text;

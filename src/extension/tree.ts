@@ -24,8 +24,10 @@ import {
   type ConstraintAtStep,
   type ItemState,
 } from './logic/tree';
-import { shownRecord, stepCondFacts } from './logic/shown';
+import { shownCondFacts, shownRecord } from './logic/shown';
 import type { SceneManager, SceneState } from './scenes';
+import type { SolverView, SolverViews } from './solverViews';
+import { formatNumber } from '../shared';
 import { sceneConditionWarning } from './statusBar';
 
 type SceneNode =
@@ -45,7 +47,9 @@ type SceneNode =
       at?: ConstraintAtStep;
       violationTolerance?: number;
       snapshot?: SystemSnapshot;
-    };
+    }
+  /** A MuJoCo run's element (equality, limit, friction loss, contact pair) at the shown step, when the panel runs MuJoCo. */
+  | { kind: 'element'; key: string; name: string; column: number; lambda: number; violation: number; step: number };
 
 /** Argument of the internal Reveal in Editor command (CommandIds.revealItem). */
 export interface RevealArg {
@@ -80,10 +84,13 @@ export class SceneTreeProvider extends Disposable implements vscode.TreeDataProv
   constructor(
     private readonly scenes: SceneManager,
     private readonly config: () => Config,
+    private readonly views: SolverViews,
   ) {
     super();
     this._register(toDisposable(() => this.throttle.dispose()));
     this._register(scenes.onDidChangeActive(() => this.refresh()));
+    // a panel switched to MuJoCo (or back): its run's steps and shown step
+    this._register(views.onDidChange((s) => s === scenes.active && this.refresh()));
     this._register(
       scenes.onDidChange((e) => {
         if (e.state !== scenes.active) return;
@@ -102,10 +109,10 @@ export class SceneTreeProvider extends Disposable implements vscode.TreeDataProv
   /** The view's header: `file.scene.json · step 120 · κ 1.2e3` (step 0: the analysis). */
   headerText(s: SceneState | undefined = this.scenes.active): string | undefined {
     if (!s) return undefined;
-    const snap = s.result?.snapshot;
-    if (!snap) return s.fileName;
-    const f = stepCondFacts(snap, currentRecord(s));
-    return `${s.fileName} · ${stepHeader({ step: f.step, cond: f.cond, condEstimated: f.condEstimated, rows: snap.rank.rows })}`;
+    const view = this.views.of(s);
+    const f = shownCondFacts(view.source);
+    if (!f) return s.fileName;
+    return `${s.fileName} · ${view.solver === 'mujoco' ? 'MuJoCo · ' : ''}${stepHeader({ step: f.step, cond: f.cond, condEstimated: f.condEstimated, rows: f.rows })}`;
   }
 
   private updateMessage(): void {
@@ -125,10 +132,12 @@ export class SceneTreeProvider extends Disposable implements vscode.TreeDataProv
     if (!node) {
       return [
         { kind: 'group', group: 'bodies', key: s.key, count: scene.bodies.length },
-        { kind: 'group', group: 'constraints', key: s.key, count: scene.constraints.length },
+        { kind: 'group', group: 'constraints', key: s.key, count: this.views.of(s).elements?.length ?? scene.constraints.length },
       ];
     }
     if (node.kind !== 'group' || node.key !== s.key) return [];
+    const view = this.views.of(s);
+    if (node.group === 'constraints' && view.solver === 'mujoco') return mujocoElements(s.key, view);
     const snap = s.result?.snapshot;
     // Every diagnostic the Problems panel shows for the file (the JSON service's syntax errors included).
     const diagnostics = s.allDiagnostics();
@@ -164,6 +173,7 @@ export class SceneTreeProvider extends Disposable implements vscode.TreeDataProv
       t.contextValue = `constraintLens.${node.group}`;
       return t;
     }
+    if (node.kind === 'element') return elementItem(node);
     const arg: RevealArg = { uri: node.key, kind: node.kind, fileIndex: node.fileIndex, name: node.name };
     const t = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
     t.id = `${node.key}#${node.kind}:${node.fileIndex}:${node.name}`;
@@ -203,6 +213,24 @@ export class SceneTreeProvider extends Disposable implements vscode.TreeDataProv
     if (!s || !scene) return undefined;
     return node.kind === 'body'
       ? { kind: 'group', group: 'bodies', key: s.key, count: scene.bodies.length }
-      : { kind: 'group', group: 'constraints', key: s.key, count: scene.constraints.length };
+      : { kind: 'group', group: 'constraints', key: s.key, count: this.views.of(s).elements?.length ?? scene.constraints.length };
   }
+}
+
+/** MuJoCo's run elements with ‖λ‖ and max |violation| of their rows at the shown step (0 where an element had no rows then). */
+function mujocoElements(key: string, view: SolverView): SceneNode[] {
+  const rec = shownRecord(view.source);
+  const step = rec?.step ?? 0;
+  return (view.elements ?? []).map((name, column) => ({ kind: 'element', key, name, column, lambda: rec?.lambda[column] ?? 0, violation: rec?.C[column] ?? 0, step }));
+}
+
+function elementItem(node: Extract<SceneNode, { kind: 'element' }>): vscode.TreeItem {
+  const t = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
+  t.id = `${node.key}#element:${node.column}:${node.name}`;
+  t.iconPath = new vscode.ThemeIcon('link');
+  t.description = node.step === 0 ? 'MuJoCo · step 0' : `‖λ‖ ${formatNumber(node.lambda)} · |C| ${formatNumber(node.violation)}`;
+  t.tooltip = `${node.name}: MuJoCo's rows of this element at step ${node.step}: ‖λ‖₂ = ${formatNumber(node.lambda)}, max |violation| = ${formatNumber(node.violation)}`;
+  t.contextValue = 'constraintLens.mujocoElement';
+  t.accessibilityInformation = { label: `MuJoCo element ${node.name}, ${t.description}` };
+  return t;
 }

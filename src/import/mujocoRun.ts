@@ -6,7 +6,7 @@
 import { analyseSystem, snapshotOfSystem, type ConstrainedSystem, type Energy, type SystemAnalysis, type SystemSnapshot } from '../engine';
 import type { ImportedModel } from './index';
 import { compileModel, type CompiledModel, type MjModelHandle, type MujocoRuntime, type Quat } from './mujoco';
-import { posesInto, sceneBodyIds } from './mujocoPoses';
+import { posesInto, sceneBodyIds, velocitiesInto } from './mujocoPoses';
 import { EFC, type MjDataLike, readSystem, solverModule } from './mujocoSystem';
 
 /** What one mj_step left, kept for every step of a run (no matrices). */
@@ -32,6 +32,8 @@ export interface MujocoStepRecord {
   nonFinite: boolean;
   /** The converted scene's bodies after the step, 7 per body in scene order (mujocoPoses.ts): what the 3D view draws. */
   poses: Float64Array;
+  /** The same bodies' velocities, 6 per body: the centre of mass's v, then ω, in world axes (mujocoPoses.ts). */
+  velocities: Float64Array;
 }
 
 /** An element that had constraint rows at some step (equality, limit, friction loss, contact pair). */
@@ -78,6 +80,8 @@ export class MujocoRun {
   /** The MuJoCo body of each scene body. */
   private readonly poseIds: Int32Array;
   private readonly iquats: Quat[];
+  /** Each MuJoCo body's tree root (the centre cvel is taken at is its subtree_com). */
+  private readonly rootIds: Int32Array;
   private disposed = false;
   /** Set when MuJoCo threw (an abort of its WebAssembly): the run cannot go on. */
   failure?: string;
@@ -94,6 +98,7 @@ export class MujocoRun {
     this.stateBuf = new mj.DoubleBuffer(Math.max(1, mj.mj_stateSize(m, this.stateSpec))) as unknown as { GetView(): Float64Array; delete(): void };
     this.poseIds = sceneBodyIds(model);
     this.iquats = model.compiled.bodies.map((b) => b.iquat);
+    this.rootIds = Int32Array.from((m as unknown as { body_rootid: ArrayLike<number> }).body_rootid);
   }
 
   /** Compile the imported model again in MuJoCo and put it at its initial state (mj_forward done). */
@@ -223,12 +228,15 @@ export class MujocoRun {
   }
 
   /**
-   * The system the next mj_step will solve (step currentStep + 1), read at the current state: mj_forward
-   * leaves the state and its warm start as they are, so the step then taken is the same, bit for bit.
+   * The system the last mj_step solved (step currentStep), read from the data as that step left it: its
+   * efc arrays, qM, qacc_smooth and contacts are those of the step's own mj_forward, which Euler, implicit
+   * and implicitfast integrate after without touching them; so no second mj_forward is paid, and it is
+   * systemAt(currentStep), bit for bit. RK4 evaluates the dynamics again at its stages: read it there.
    */
-  nextSystem(): ConstrainedSystem {
-    solverModule(this.rt).mj_forward(this.m, this.d);
-    return { ...readSystem(this.rt, this.m, this.d, this.model.compiled, this.currentStep + 1), t: Number(this.d.time) + this.timestep };
+  lastSystem(): ConstrainedSystem {
+    const k = this.currentStep;
+    if (k === 0 || Number((this.m.opt as { integrator: number }).integrator) === 1) return this.systemAt(k);
+    return { ...readSystem(this.rt, this.m, this.d, this.model.compiled, k), t: this.records[k].t };
   }
 
   /** The analysed system at step k as the snapshot every view reads, with the analysis. */
@@ -298,7 +306,7 @@ export class MujocoRun {
    * every step's arena): the bindings make a new view on each read, which costs as much as a small
    * model's step, so it is kept until MuJoCo's memory grows (that detaches it: its length becomes 0).
    */
-  private fixedView(name: 'qpos' | 'qvel' | 'qacc' | 'energy' | 'solver_niter' | 'xipos' | 'xquat'): ArrayLike<number> {
+  private fixedView(name: 'qpos' | 'qvel' | 'qacc' | 'energy' | 'solver_niter' | 'xipos' | 'xquat' | 'cvel' | 'subtree_com'): ArrayLike<number> {
     let v = this.views.get(name);
     if (!v || v.length === 0) this.views.set(name, (v = this.d[name] as Float64Array | Int32Array));
     return v;
@@ -325,11 +333,17 @@ export class MujocoRun {
       const v = Math.abs(pos[r] - margin[r]);
       if (!(v <= viol[e])) viol[e] = v;
     }
-    touched.sort((a, b) => a - b);
-    const ids = Int32Array.from(touched);
-    const elementLambda = Float64Array.from(touched, (e) => Math.sqrt(lam[e]));
-    const elementViolation = Float64Array.from(touched, (e) => viol[e]);
-    for (const e of touched) {
+    // in element order (rows come in efc order, which is nearly always it already)
+    let sorted = true;
+    for (let i = 1; i < touched.length && sorted; i++) sorted = touched[i - 1] < touched[i];
+    if (!sorted) touched.sort((a, b) => a - b);
+    const n = touched.length;
+    const ids = new Int32Array(n), elementLambda = new Float64Array(n), elementViolation = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const e = touched[i];
+      ids[i] = e;
+      elementLambda[i] = Math.sqrt(lam[e]);
+      elementViolation[i] = viol[e];
       lam[e] = 0;
       viol[e] = -1;
     }
@@ -350,6 +364,7 @@ export class MujocoRun {
       warnings: [],
       nonFinite: !(Number.isFinite(maxQacc) && Number.isFinite(maxQvel) && Number.isFinite(maxQpos)),
       poses: posesInto(new Float64Array(this.poseIds.length * 7), this.poseIds, this.iquats, this.fixedView('xipos'), this.fixedView('xquat')),
+      velocities: velocitiesInto(new Float64Array(this.poseIds.length * 6), this.poseIds, this.rootIds, this.fixedView('cvel'), this.fixedView('xipos'), this.fixedView('subtree_com')),
     };
   }
 }

@@ -18,7 +18,11 @@
 //      the 3D view at step 840, log axes and the onset, Play / Pause from the panel's keys, a copied
 //      example without a schema warning; screenshots test-results/e2e/inspector-*.png
 //
-// Options: --suite-only | --ui-only, --runloop-only | --inspector-only (that UI scenario alone),
+//   7. one truth under MuJoCo (dark theme): a weld model's inspector switched to MuJoCo, header, status
+//      bar and CodeLens κ at two steps, Pause within one step of the shown one, back to the engine;
+//      screenshots test-results/e2e/mujoco-lens-*.png
+//
+// Options: --suite-only | --ui-only, --runloop-only | --inspector-only | --mujoco-lens-only (that UI scenario alone),
 //          --tooling-only (step 1 alone: .ci/run starts it in the background while the unit and
 //          browser tests run; a later run waits for it instead of installing the same tools twice),
 //          --grep <regexp> (mocha grep, passed to the extension host),
@@ -34,6 +38,7 @@ import { installVsix, startCodeServer, tail, writeUserSettings } from './lib/ser
 import { cardInView, check3dView, closeAllEditors, cursorSelects, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewContent, webviewText, workbenchThemeKind } from './lib/ui.mjs';
 import { runLoopScenario } from './lib/runloop.mjs';
 import { inspectorScenario } from './lib/inspector.mjs';
+import { mujocoLensOnPage } from './lib/mujocoLens.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const argv = process.argv.slice(2);
@@ -201,6 +206,11 @@ async function packageVsix() {
   if (!existsSync(P.vsix)) throw new Error(`packaging did not produce ${P.vsix}`);
   const mb = statSync(P.vsix).size / 1e6;
   if (mb > 40) throw new Error(`${P.vsix} is ${mb.toFixed(0)} MB: .vscodeignore must exclude .e2e/, node_modules/, test/ …`);
+  // every bundle the extension starts at run time ships (a worker left out of .vscodeignore's list
+  // works from the repository, where the suite runs, and fails only in the installed extension)
+  const listed = spawnSync('unzip', ['-Z1', P.vsix], { encoding: 'utf8' }).stdout ?? '';
+  const missing = ['extension.js', 'worker.js', 'mujocoWorker.js', 'hdf5.js', 'panel.js', 'panel-deferred.js', 'webview.css'].filter((f) => !listed.split('\n').includes(`extension/dist/${f}`));
+  if (missing.length) throw new Error(`${P.vsix} lacks dist/${missing.join(', dist/')}: list it in .vscodeignore`);
   return `${P.vsix} (${mb.toFixed(2)} MB)`;
 }
 
@@ -233,6 +243,8 @@ async function uiPhase() {
   const scenes = readdirSync(examplesWs).filter((f) => f.endsWith('.scene.json')).sort();
   // An MJCF model next to the scenes: the inspector with its MuJoCo section (modelStep below).
   cpSync(join(ROOT, 'test', 'fixtures', 'import', 'four-bar.xml'), join(examplesWs, 'four-bar.xml'));
+  // A weld started away from its relpose (κ finite): the MuJoCo switch's one-truth scenario (mujocoLens.mjs).
+  cpSync(join(ROOT, 'test', 'fixtures', 'import', 'mujoco', 'weld-offset.xml'), join(examplesWs, 'weld-offset.xml'));
   // A trace file of another solver next to them: it opens in the trace editor (traceStep below).
   cpSync(join(ROOT, 'test', 'fixtures', 'trace', 'writer-roundtrip.npz'), join(examplesWs, 'roundtrip.npz'));
   if (scenes.length === 0) throw new Error('no examples/*.scene.json');
@@ -253,7 +265,7 @@ async function uiPhase() {
   const browser = await launchBrowser(P);
   cleanups.push(() => browser.close().catch(() => {}));
   let failures = 0;
-  const alone = flag('--runloop-only') || flag('--inspector-only');
+  const alone = flag('--runloop-only') || flag('--inspector-only') || flag('--mujoco-lens-only');
   const themes = alone ? [] : [
     // VS Code 1.139's default dark theme, and its "Light Modern" (the id of "Default Light Modern" since 1.10x)
     ['dark', 'Dark 2026', 'dark'],
@@ -351,7 +363,7 @@ async function uiPhase() {
   }
   // The run loop, in the dark theme, on a fresh page.
   writeUserSettings(server.userDataDir, 'Dark 2026');
-  if (!flag('--inspector-only')) {
+  if (!flag('--inspector-only') && !flag('--mujoco-lens-only')) {
     const loopPage = await browser.newPage();
     loopPage.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
     try {
@@ -370,7 +382,7 @@ async function uiPhase() {
     await loopPage.close().catch(() => {});
   }
   // The inspector on the chain's blow-up, in the dark theme, on a fresh page.
-  if (!flag('--runloop-only')) {
+  if (!flag('--runloop-only') && !flag('--mujoco-lens-only')) {
     const inspPage = await browser.newPage();
     inspPage.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
     try {
@@ -387,6 +399,14 @@ async function uiPhase() {
       failures++;
     }
     await inspPage.close().catch(() => {});
+  }
+  // One truth under MuJoCo, in the dark theme, on a fresh page.
+  if (!flag('--runloop-only') && !flag('--inspector-only')) {
+    try {
+      await step('MuJoCo under the lens: one κ at two steps, Pause on the shown step, back to the engine (UI)', () => mujocoLensOnPage(browser, (pg) => openWorkbench(pg, server, examplesWs, { log }), { outDir, log }));
+    } catch {
+      failures++;
+    }
   }
   await browser.close().catch(() => {});
   if (flag('--keep')) {

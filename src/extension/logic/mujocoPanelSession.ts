@@ -7,7 +7,7 @@
 // Pause or Reset take effect at the next answer. A reply from before a Reset or a switch is dropped.
 // Pure: no vscode (test/unit/mujoco-panel-session.test.ts drives it with the worker's code in-thread).
 import type { Diagnostic, StepRecord, SystemSnapshot } from '../../engine';
-import type { MujocoRunInfo, PanelModel } from '../../protocol';
+import type { MujocoRunInfo, PanelCommand, PanelModel } from '../../protocol';
 import type { MujocoRequestBody, MujocoStepResult, MujocoWorkerResponse } from './mujocoWorkerProtocol';
 import { realTimers, type Timers } from './schedule';
 
@@ -24,6 +24,8 @@ export interface MujocoPanelHooks {
   running(running: boolean): void;
   /** MuJoCo's diagnostics changed: the Problems panel and the panel's list. */
   diagnostics(ds: readonly Diagnostic[]): void;
+  /** The step the panel shows changed (the status bar, CodeLens and tree follow it). */
+  shown?(): void;
   error(message: string): void;
   timers?: Timers;
 }
@@ -36,6 +38,8 @@ const TICK_MS = 16;
 export class MujocoPanelSession {
   /** The run's records as the panel's history (index k: step k + 1). */
   readonly records: StepRecord[] = [];
+  /** rows[k]: the rows (nefc) of the system step k + 1 solved. */
+  private readonly rows: number[] = [];
   private columns: string[] = [];
   private base: PanelModel | undefined;
   private info: MujocoRunInfo | undefined;
@@ -48,8 +52,18 @@ export class MujocoPanelSession {
   private ended = false;
   private disposed = false;
   private readonly timers: Timers;
+  private shownStep: number | undefined;
+
   /** The step the panel last showed (undefined: the run's end); a model sent again goes back there. */
-  shown: number | undefined;
+  get shown(): number | undefined {
+    return this.shownStep;
+  }
+
+  set shown(step: number | undefined) {
+    if (step === this.shownStep) return;
+    this.shownStep = step;
+    this.hooks.shown?.();
+  }
 
   constructor(
     readonly key: string,
@@ -76,6 +90,21 @@ export class MujocoPanelSession {
     return this.diags;
   }
 
+  /** MuJoCo's analysed system of the initial state; undefined until the session is open. */
+  get initial(): SystemSnapshot | undefined {
+    return this.base?.snapshot;
+  }
+
+  /** Rows (nefc) of the system step k solved (k ≥ 1 taken); step 0's are the initial analysis's. */
+  rowsAt(k: number): number | undefined {
+    return k >= 1 ? this.rows[k - 1] : this.base?.snapshot.rank.rows;
+  }
+
+  /** The run's element names: the records' columns. */
+  get elements(): readonly string[] {
+    return this.columns;
+  }
+
   /** Open the model in the worker at its initial state (also Reset, and an edit of the model). */
   async open(): Promise<boolean> {
     this.stop();
@@ -88,6 +117,7 @@ export class MujocoPanelSession {
       return false;
     }
     this.records.length = 0;
+    this.rows.length = 0;
     this.shown = undefined;
     this.ended = !res.model;
     this.base = res.model;
@@ -123,6 +153,8 @@ export class MujocoPanelSession {
     const start = this.records.length;
     const goal = start + n;
     const gen = this.generation;
+    // a run follows its end, as the engine's (a step chosen before it is let go)
+    this.shown = undefined;
     this.hooks.running(true);
     try {
       while (!this.ended && this.records.length < goal && gen === this.generation) {
@@ -148,6 +180,7 @@ export class MujocoPanelSession {
     }
     if (this.ended || !this.base) return false;
     this.playing = true;
+    this.shown = undefined;
     this.hooks.running(true);
     const gen = this.generation;
     let last = this.timers.now();
@@ -238,6 +271,7 @@ export class MujocoPanelSession {
       this.columns = res.columns;
     }
     this.records.push(...res.records);
+    for (let i = 0; i < res.records.length; i++) this.rows.push(res.rows[i] ?? 0);
     this.info = res.info;
     this.ended = res.stopped;
     if (res.diagnostics) this.setDiagnostics(res.diagnostics);
@@ -247,5 +281,30 @@ export class MujocoPanelSession {
   private setDiagnostics(ds: Diagnostic[]): void {
     this.diags = ds;
     this.hooks.diagnostics(ds);
+  }
+}
+
+/** A panel button on a model run by MuJoCo; false when the button is not the run's (Compare, Keyframe). */
+export async function mujocoCommand(session: MujocoPanelSession, command: PanelCommand, step?: number): Promise<boolean> {
+  switch (command) {
+    case 'step':
+      await session.step(1);
+      return true;
+    case 'run':
+      await session.step(session.model()?.plannedSteps ?? 1);
+      return true;
+    case 'playPause': {
+      const wasPlaying = session.running;
+      session.playPause();
+      // Pause lands on the step the panel showed when the user pressed it (the worker's answer in
+      // flight may take the run further): every view then shows the step that was seen.
+      if (wasPlaying && step !== undefined) session.shown = Math.min(step, session.total);
+      return true;
+    }
+    case 'reset':
+      await session.reset();
+      return true;
+    default:
+      return false;
   }
 }

@@ -74,6 +74,8 @@ export interface MujocoStepResult {
   /** records[i] is step `from + i` (1-based), each with `columns.length` columns. */
   from: number;
   records: StepRecord[];
+  /** rows[i]: the rows (nefc) of the system step `from + i` solved. */
+  rows: number[];
   /** The run's element names (the history's columns); they only grow. */
   columns: string[];
   total: number;

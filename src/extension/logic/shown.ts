@@ -7,10 +7,12 @@ import { DEFAULT_CONDITION_WARNING, kappaOf } from '../../shared';
 import type { CondFacts } from './format';
 
 /** What of a scene's state the views read (a SceneState has it). */
-interface ShownSource {
+export interface ShownSource {
   readonly result: { readonly snapshot?: SystemSnapshot; readonly parse: { readonly scene?: SceneSpec } } | undefined;
   readonly sim: { readonly currentStep: number; readonly records: readonly StepRecord[] } | undefined;
   readonly shownStep: number | undefined;
+  /** Rows of the system solved at a step, where they change over the run (MuJoCo's contacts come and go); else the analysis's. */
+  readonly rowsAt?: (step: number) => number | undefined;
 }
 
 /** The step shown: the inspector's chosen step (clamped to the history), else the run's current step, else 0. */
@@ -31,7 +33,9 @@ export function shownRecord(s: ShownSource | undefined): StepRecord | undefined 
 export function shownCondFacts(s: ShownSource | undefined): CondFacts | undefined {
   const snap = s?.result?.snapshot;
   if (!snap) return undefined;
-  return stepCondFacts(snap, shownRecord(s));
+  const f = stepCondFacts(snap, shownRecord(s));
+  const rows = f.step > 0 ? s?.rowsAt?.(f.step) : undefined;
+  return rows === undefined ? f : { ...f, rows };
 }
 
 /** κ(A), rank and rows at a step: the step-0 analysis, or a run's record on top of it. */
@@ -46,4 +50,25 @@ export function stepCondFacts(snap: Pick<SystemSnapshot, 'cond' | 'condEstimated
 /** The κ warning threshold of a scene: the `constraintLens.conditionWarning` setting, else the scene's `solver.conditionWarning`. */
 export function conditionWarningOf(scene: Pick<SceneSpec, 'solver'> | undefined, override: number | undefined): number {
   return override ?? scene?.solver.conditionWarning ?? DEFAULT_CONDITION_WARNING;
+}
+
+/** What the views need of a model's panel switched to MuJoCo (a MujocoPanelSession has it). */
+export interface MujocoShownSession {
+  readonly initial: SystemSnapshot | undefined;
+  readonly records: readonly StepRecord[];
+  readonly shown: number | undefined;
+  /** Rows (nefc) of the system step k solved. */
+  rowsAt(step: number): number | undefined;
+}
+
+/**
+ * The views' source for a model whose panel runs MuJoCo: MuJoCo's analysis of the initial state as
+ * step 0 and MuJoCo's records as the run, at the step the panel shows (its run's end when it named
+ * none), so the status bar, CodeLens and tree print the κ the panel's header prints. Undefined until
+ * the session has opened.
+ */
+export function mujocoShownSource(mj: MujocoShownSession, scene: SceneSpec | undefined): ShownSource | undefined {
+  const snapshot = mj.initial;
+  if (!snapshot) return undefined;
+  return { result: { snapshot, parse: { scene } }, sim: { currentStep: mj.records.length, records: mj.records }, shownStep: mj.shown, rowsAt: (k) => mj.rowsAt(k) };
 }
