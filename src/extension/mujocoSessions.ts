@@ -22,6 +22,8 @@ interface Session {
   imported: Diagnostic[];
   /** κ and rank of the steps analysed while stepping (every `every`-th step). */
   analysed: Map<number, StepAnalysis>;
+  /** The latest analysed step's κ and rank as of the records already sent (the steps between samples hold it, as an estimate). */
+  held?: StepAnalysis;
   /** Time spent stepping and analysing, and the steps and analyses it covers. */
   cost: { stepMs: number; steps: number; analysisMs: number; analyses: number };
 }
@@ -94,7 +96,13 @@ export class MujocoSessions {
     const records: StepRecord[] = [];
     const rows: number[] = [];
     for (let k = from; k <= run.currentStep; k++) {
-      records.push(mujocoRecord(run.records[k], width, s.analysed.get(k)));
+      // a step between two samples shows the latest sampled κ as an estimate (≈ in every view), never
+      // an unknown that would read as singular; its λ, violation and energy are exact all the same
+      const exact = s.analysed.get(k);
+      if (exact) s.held = exact;
+      // (its rank is left out: a rank is only given for the steps whose system was analysed)
+      const an = exact ?? (s.held ? { cond: s.held.cond, condEstimated: true } : undefined);
+      records.push(mujocoRecord(run.records[k], width, an));
       rows.push(run.records[k].nefc);
     }
     const stopped = run.stopped || run.currentStep >= m.maxSteps;

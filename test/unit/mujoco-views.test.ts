@@ -153,3 +153,33 @@ test('κ sampled while stepping equals the step’s system read again, on welds,
     }
   }
 });
+
+test('a step between two κ samples shows the latest sampled κ as an estimate, never an unknown that reads as singular', async () => {
+  const { s } = session('weld-offset.xml');
+  try {
+    assert.ok(await s.open());
+    // many steps per request: the analysis keeps to its share of the stepping time, so most are not sampled
+    for (let i = 0; i < 4 && !s.stopped; i++) await s.step(200);
+    const recs = s.records;
+    const sampled = recs.filter((r) => r.rank !== undefined);
+    const between = recs.filter((r) => r.rank === undefined);
+    assert.ok(sampled.length >= 1 && between.length >= 1, `${sampled.length} sampled, ${between.length} between`);
+    let last: (typeof recs)[number] | undefined;
+    for (const r of recs) {
+      if (r.rank !== undefined) {
+        last = r;
+        continue;
+      }
+      assert.ok(last, `step ${r.step} comes after a sampled step (step 1 is always sampled)`);
+      assert.equal(r.cond.A, last.cond.A, `step ${r.step} holds step ${last.step}'s κ`);
+      assert.equal(r.condEstimated, true, `step ${r.step}'s κ is marked as an estimate`);
+      const k = kappaOf(r.step, { record: r });
+      assert.ok(k?.estimated, `the views print step ${r.step}'s κ with ≈`);
+      const f = shownCondFacts(mujocoShownSource({ initial: s.initial, records: recs, shown: r.step, rowsAt: (k: number) => s.rowsAt(k) }, undefined));
+      assert.ok(f);
+      assert.equal(statusText(f).split(' · ')[0], `κ ${formatCond(last.cond.A, { estimated: true, rows: f.rows })}`, `the status bar at step ${r.step}`);
+    }
+  } finally {
+    s.dispose();
+  }
+});
