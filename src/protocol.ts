@@ -264,7 +264,14 @@ export const isPlaySpeed = (x: unknown): x is PlaySpeed =>
   x === 'max' || x === 'setting' || (isObj(x) && typeof x.realTime === 'number' && Number.isFinite(x.realTime) && x.realTime >= 0.01 && x.realTime <= 1000);
 
 export type WebviewMessage =
-  | { type: 'ready' }
+  | {
+      type: 'ready';
+      /**
+       * When the page started loading and its script started running (epoch ms, the page's clock):
+       * with the host's own times they say where the panel's start-up goes.
+       */
+      startup?: { navigationStart: number; scriptStart: number; readyAt: number };
+    }
   /** The panel applied the host message carrying this `seq`. */
   | { type: 'ack'; seq: number }
   | { type: 'requestSnapshot'; step: number }
@@ -310,7 +317,7 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
   if (!isObj(m) || typeof m.type !== 'string') return false;
   switch (m.type) {
     case 'ready':
-      return true;
+      return m.startup === undefined || (isObj(m.startup) && [m.startup.navigationStart, m.startup.scriptStart, m.startup.readyAt].every((x) => typeof x === 'number' && Number.isFinite(x)));
     case 'ack':
       return isInt(m.seq) && m.seq >= 0;
     case 'requestSnapshot':

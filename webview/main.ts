@@ -11,6 +11,9 @@ import { createStore, initialState } from './store';
 import { onThemeChange, readPalette } from './theme';
 import { connectToHost } from './transport';
 
+/** When this script started running (ms after the page's navigation start). */
+const SCRIPT_START = performance.now();
+
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 function boot(): void {
@@ -24,7 +27,7 @@ function boot(): void {
   }
   // Ask for the model first: the host's answer arrives as a message event, after this task,
   // whatever else the boot does before its end (the listener is in place by then).
-  transport?.post({ type: 'ready' });
+  transport?.post({ type: 'ready', startup: { navigationStart: Math.round(performance.timeOrigin), scriptStart: Math.round(performance.timeOrigin + SCRIPT_START), readyAt: Date.now() } });
   document.body.classList.toggle('cl-report', report);
   const palette = readPalette();
 
