@@ -264,14 +264,8 @@ export const isPlaySpeed = (x: unknown): x is PlaySpeed =>
   x === 'max' || x === 'setting' || (isObj(x) && typeof x.realTime === 'number' && Number.isFinite(x.realTime) && x.realTime >= 0.01 && x.realTime <= 1000);
 
 export type WebviewMessage =
-  | {
-      type: 'ready';
-      /**
-       * When the page started loading and its script started running (epoch ms, the page's clock):
-       * with the host's own times they say where the panel's start-up goes.
-       */
-      startup?: { navigationStart: number; scriptStart: number; readyAt: number };
-    }
+  /** `startup`: when the page started loading, its script ran and it said ready (epoch ms): where the panel's start-up goes. */
+  | { type: 'ready'; startup?: { navigationStart: number; scriptStart: number; readyAt: number } }
   /** The panel applied the host message carrying this `seq`. */
   | { type: 'ack'; seq: number }
   | { type: 'requestSnapshot'; step: number }

@@ -53,5 +53,15 @@ export default function register(): void {
       console.log(`[cl-e2e] open-time ant, panel start-up (ms): frame ${su.navigationStart - su.createdAt}, script ${su.scriptStart - su.navigationStart}, boot ${su.readyAt - su.scriptStart}, ready relayed ${su.receivedAt - su.readyAt}; created → ready received ${su.receivedAt - su.createdAt}`);
       assert.strictEqual(analysedBeforePanel, false, `the panel is created before the analysis ends: ${JSON.stringify(marks)}`);
     });
+
+    test('a second inspector in the same window: its start-up (logged)', async () => {
+      // The first webview of a window also starts VS Code's webview machinery: this one shows what
+      // every later panel costs.
+      const uri = wsUri('pendulum.scene.json');
+      const key = uri.toString();
+      await vscode.commands.executeCommand(CommandIds.openInspector, uri);
+      const su = await waitFor('the second inspector to say ready', () => api.panelFor(key)?.startup, 60_000, 20);
+      console.log(`[cl-e2e] open-time second panel (pendulum), start-up (ms): frame ${su.navigationStart - su.createdAt}, script ${su.scriptStart - su.navigationStart}, boot ${su.readyAt - su.scriptStart}, ready relayed ${su.receivedAt - su.readyAt}; created → ready received ${su.receivedAt - su.createdAt}`);
+    });
   });
 }
