@@ -1,7 +1,9 @@
 // The run loop as a person meets it: a 20 000-step history (reached with Run N Steps from the
 // palette, which streams to the open panel as Play does, in a few seconds instead of the 20 s of a
 // real-time Play: the mocha suite's run-loop test plays its 20 000 steps in real time), then Play
-// from the inspector's button, Pause and Reset from the command palette, Run N Steps, with the
+// from the inspector's button (its first step's delay, its rate and the panel's flow log), Pause
+// from the button (on the step shown at the click; the host's lead logged), Play again, Pause and
+// Reset from the command palette, Run N Steps, with the
 // panel's step counter watched in the webview and screenshots after the long Play, after Run and
 // after Reset. Reports the time from the palette's Enter to the panel's counter standing still, the
 // panel's heap and the extension host's resident memory; checks that the header, forces, matrices
