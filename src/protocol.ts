@@ -264,7 +264,8 @@ export const isPlaySpeed = (x: unknown): x is PlaySpeed =>
   x === 'max' || x === 'setting' || (isObj(x) && typeof x.realTime === 'number' && Number.isFinite(x.realTime) && x.realTime >= 0.01 && x.realTime <= 1000);
 
 export type WebviewMessage =
-  | { type: 'ready' }
+  /** `startup`: when the page started loading, its script ran and it said ready (epoch ms): where the panel's start-up goes. */
+  | { type: 'ready'; startup?: { navigationStart: number; scriptStart: number; readyAt: number } }
   /** The panel applied the host message carrying this `seq`. */
   | { type: 'ack'; seq: number }
   | { type: 'requestSnapshot'; step: number }
@@ -310,7 +311,7 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
   if (!isObj(m) || typeof m.type !== 'string') return false;
   switch (m.type) {
     case 'ready':
-      return true;
+      return m.startup === undefined || (isObj(m.startup) && [m.startup.navigationStart, m.startup.scriptStart, m.startup.readyAt].every((x) => typeof x === 'number' && Number.isFinite(x)));
     case 'ack':
       return isInt(m.seq) && m.seq >= 0;
     case 'requestSnapshot':

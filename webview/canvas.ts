@@ -1,6 +1,20 @@
 // The plumbing every canvas view shares (the heatmap, the scene view): sizing for the device
 // pixel ratio, following the container's width with a ResizeObserver, and redraws coalesced into
 // one requestAnimationFrame.
+
+/**
+ * The 2D context of `canvas`, drawn by the CPU (`willReadFrequently`), made before anyone else asks
+ * for one (chart.js asks for it again and gets this one). The panel's 2D canvases are small and
+ * redrawn with every update of a run; on a GPU-accelerated canvas each redraw is work for the GPU
+ * process, and where that process is a software renderer sharing a loaded machine (SwiftShader in
+ * VS Code on a headless or GPU-less host) a frame of the page's sixteen canvases stalled the
+ * panel for 5–15 s, so its acknowledgements, and with them the run's updates, came that late.
+ */
+export function cpuCanvas(canvas: HTMLCanvasElement, options?: CanvasRenderingContext2DSettings): HTMLCanvasElement {
+  canvas.getContext('2d', { ...options, willReadFrequently: true });
+  return canvas;
+}
+
 export abstract class CanvasView {
   readonly canvas: HTMLCanvasElement;
   protected readonly ctx: CanvasRenderingContext2D;
@@ -12,7 +26,7 @@ export abstract class CanvasView {
 
   constructor(canvas: HTMLCanvasElement, ctxOptions?: CanvasRenderingContext2DSettings) {
     this.canvas = canvas;
-    this.ctx = canvas.getContext('2d', ctxOptions)!;
+    this.ctx = cpuCanvas(canvas, ctxOptions).getContext('2d')!;
   }
 
   /** Draws the whole view (called at most once per frame). */

@@ -24,6 +24,7 @@ import { anySingular, SINGULAR_AT, type HistoryChartSpec, type HistoryContext } 
 import { withAlpha, type Palette } from './theme';
 import { minOf } from '../src/shared/arrays';
 import { axisMode, denoise, distinctDigits, linearThreshold, symlog, symlogInverse, type AxisMode } from './chartScale';
+import { cpuCanvas } from './canvas';
 
 declare module 'chart.js' {
   // Declaration merging needs chart.js's own type parameter name.
@@ -228,7 +229,7 @@ export class HistoryChart {
         },
       },
     };
-    this.chart = new Chart(canvas, cfg);
+    this.chart = new Chart(cpuCanvas(canvas), cfg);
   }
 
   update(ctx: HistoryContext, step: number): string | undefined {
@@ -295,7 +296,7 @@ function symTick(t: number, c: number): string {
 export class SpectrumChart {
   readonly chart: Chart<'line', { x: number; y: number }[]>;
   constructor(canvas: HTMLCanvasElement) {
-    this.chart = new Chart(canvas, {
+    this.chart = new Chart(cpuCanvas(canvas), {
       type: 'line',
       data: { datasets: [] },
       options: {
@@ -348,7 +349,7 @@ export class LambdaChart {
   readonly chart: Chart<'bar', number[], string>;
   private rowConstraint: number[] = [];
   constructor(canvas: HTMLCanvasElement, onPick: (constraint: number) => void) {
-    this.chart = new Chart(canvas, {
+    this.chart = new Chart(cpuCanvas(canvas), {
       type: 'bar',
       data: { labels: [], datasets: [] },
       options: {

@@ -8,6 +8,7 @@ import type { StepExtras } from './history';
 import { formatNumber as fmt } from '../src/shared';
 import type { Palette } from './palette';
 import { withAlpha } from './theme';
+import { cpuCanvas } from './canvas';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Legend, Tooltip);
 
@@ -52,7 +53,7 @@ export class ConvergenceChart {
         },
       },
     };
-    this.chart = new Chart(canvas, cfg);
+    this.chart = new Chart(cpuCanvas(canvas), cfg);
   }
 
   update(n: NewtonSnapshot, tolerance: number | undefined, p: Palette): void {
@@ -158,7 +159,7 @@ export class StepChart {
         },
       },
     };
-    this.chart = new Chart(canvas, cfg);
+    this.chart = new Chart(cpuCanvas(canvas), cfg);
   }
 
   update(history: readonly StepExtras[], series: StepSeries[], step: number, p: Palette, lines: { y: number; color: string; label: string }[] = []): void {

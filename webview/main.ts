@@ -11,6 +11,9 @@ import { createStore, initialState } from './store';
 import { onThemeChange, readPalette } from './theme';
 import { connectToHost } from './transport';
 
+/** When this script started running (ms after the page's navigation start). */
+const SCRIPT_START = performance.now();
+
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 function boot(): void {
@@ -24,7 +27,7 @@ function boot(): void {
   }
   // Ask for the model first: the host's answer arrives as a message event, after this task,
   // whatever else the boot does before its end (the listener is in place by then).
-  transport?.post({ type: 'ready' });
+  transport?.post({ type: 'ready', startup: { navigationStart: Math.round(performance.timeOrigin), scriptStart: Math.round(performance.timeOrigin + SCRIPT_START), readyAt: Date.now() } });
   document.body.classList.toggle('cl-report', report);
   const palette = readPalette();
 
@@ -83,7 +86,10 @@ function boot(): void {
       return;
     } finally {
       // Applied (or failed): either way the host may send the next one.
-      if ('seq' in m && m.seq !== undefined) transport?.ack(m.seq);
+      if ('seq' in m && m.seq !== undefined) {
+        const entry = flowEntry(m, t0);
+        transport?.ack(m.seq, () => (entry.ackMs = Math.round(performance.now() - t0)));
+      }
     }
     if (m.type === 'model') {
       document.body.dataset.clReady = '1';
@@ -110,6 +116,32 @@ function boot(): void {
   });
   store.watch(persistedState, (state) => state && transport.persist(state));
   transport.onMessage(receive);
+}
+
+/**
+ * The last flow-controlled messages the panel applied: when each came, the step it brought, how
+ * long applying it took and how long until its acknowledgement went (applied and painted). On the
+ * page (`__clFlow`) for the end-to-end tests and bug reports: the host paces a run's updates by
+ * the acknowledgement time, so this is where a lagging panel shows why.
+ */
+interface FlowEntry {
+  at: number;
+  type: string;
+  step: number | undefined;
+  total: number | undefined;
+  applyMs: number;
+  ackMs: number | undefined;
+}
+const FLOW_LOG = 200;
+const flowLog: FlowEntry[] = ((globalThis as { __clFlow?: FlowEntry[] }).__clFlow = []);
+
+function flowEntry(m: HostMessage, t0: number): FlowEntry {
+  const snap = m.type === 'snapshot' ? m.snapshot : m.type === 'historyAppend' ? m.snapshot : m.type === 'model' ? m.model.snapshot : undefined;
+  const total = m.type === 'historyAppend' ? m.total : m.type === 'historyReset' ? m.length : m.type === 'model' ? (m.model.steps ?? m.model.history.length) : undefined;
+  const e: FlowEntry = { at: Date.now(), type: m.type, step: snap?.step, total, applyMs: Math.round(performance.now() - t0), ackMs: undefined };
+  flowLog.push(e);
+  if (flowLog.length > FLOW_LOG) flowLog.splice(0, flowLog.length - FLOW_LOG);
+  return e;
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

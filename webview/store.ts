@@ -160,6 +160,9 @@ function onHost(s: PanelState, m: HostMessage): PanelState {
       return { ...s, model };
     }
     case 'running':
+      // A run that starts (Play, Run N Steps) is watched: the panel follows it from its end, even
+      // when it was left on an earlier step (Pause from the panel lands on the step it showed).
+      if (m.running && !s.running && s.model && !s.follow) return { ...goToStep(s, s.total), running: true };
       return { ...s, running: m.running };
     case 'invalidated':
       return { ...s, stale: true, banner: { kind: 'warning', text: `The scene changed (${m.reason}). The results below are from the previous version until it is re-analysed.` } };

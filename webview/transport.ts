@@ -33,8 +33,8 @@ interface Transport {
   onMessage(listener: (m: HostMessage) => void): () => void;
   /** Resolves with the host's snapshot of `step`; rejects with an RpcError on timeout. */
   requestSnapshot(step: number): Promise<SystemSnapshot>;
-  /** Acknowledge the host message `seq` after the next frame (so the host never runs ahead of the painting). */
-  ack(seq: number): void;
+  /** Acknowledge the host message `seq` after the next frame (so the host never runs ahead of the painting); `acked` runs as it goes. */
+  ack(seq: number, acked?: () => void): void;
   /** The state VS Code kept for this panel (restored after a reload). */
   readonly restored: WebviewState | undefined;
   persist(s: WebviewState): void;
@@ -75,7 +75,11 @@ export function connectToHost(win: Window = window): Transport | undefined {
     post,
     onMessage: subscribe,
     requestSnapshot: (step) => rpc.request('snapshot', { step }),
-    ack: (seq) => afterPaint(win, () => post({ type: 'ack', seq })),
+    ack: (seq, acked) =>
+      afterPaint(win, () => {
+        post({ type: 'ack', seq });
+        acked?.();
+      }),
     restored: vscode.getState(),
     persist: (s) => vscode.setState(s),
     log,

@@ -20,6 +20,11 @@ export interface PanelProbe {
   visible: boolean;
   /** The flow-controlled feed (model, history, snapshots): what it posted, and whether a message awaits its acknowledgement. */
   flow?: { posted: number; historyBytes: number; historyRecords: number; maxInFlight: number; waiting: boolean };
+  /**
+   * The panel's start-up (epoch ms): the host made the panel, the page started loading, its script
+   * started running and posted `ready`, and the host received it.
+   */
+  startup?: { createdAt: number; navigationStart: number; scriptStart: number; readyAt: number; receivedAt: number };
   /** Who steps the panel's model (the header's switch) and how far its run is. */
   solver?: { solver: 'engine' | 'mujoco'; steps: number; running: boolean; stopped: boolean };
 }

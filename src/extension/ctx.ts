@@ -146,6 +146,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
           postedTypes: [...p.postedTypes],
           lastSelect: p.lastSelect,
           visible: p.visible,
+          ...(p.startup ? { startup: { ...p.startup } } : {}),
           flow: { ...p.feed.stats, waiting: p.feed.waiting },
           solver: p.mj ? { solver: 'mujoco', steps: p.mj.total, running: p.mj.running, stopped: p.mj.stopped } : { solver: 'engine', steps: p.state.sim?.currentStep ?? 0, running: p.state.running, stopped: p.state.sim?.stopped ?? false },
         };

@@ -40,6 +40,9 @@ class InspectorPanel extends Disposable implements PanelProbe {
   lastSelect: { constraint?: string; body?: string } | undefined;
   /** What the inspector last showed as selected, as far as the host knows ('' for nothing). */
   selectedItem = '';
+  /** When this panel was made, and the webview's start-up times from its last `ready` (epoch ms). */
+  readonly createdAt = Date.now();
+  startup: PanelProbe['startup'];
   /** The webview's script said `ready` and has not been unloaded since. */
   private ready = false;
   /** Model, history and snapshots, with backpressure. */
@@ -264,6 +267,7 @@ class InspectorPanel extends Disposable implements PanelProbe {
     try {
       switch (m.type) {
         case 'ready':
+          if (m.startup) this.startup = { ...m.startup, receivedAt: Date.now(), createdAt: this.createdAt };
           this.ready = true;
           this.feed.connect();
           if (s.running) this.post({ type: 'running', running: true });

@@ -177,7 +177,11 @@ describe('inspector panel (Chromium)', () => {
 
   test('boots: posts ready, renders the header from the model message', async () => {
     const p = await openPanel(browser, redundant);
-    assert.deepEqual(p.posted[0], { type: 'ready' });
+    const ready = p.posted[0];
+    assert.equal(ready.type, 'ready');
+    // with when the page and its script started: in order, and just now
+    const su = ready.type === 'ready' ? ready.startup : undefined;
+    assert.ok(su && su.navigationStart <= su.scriptStart && su.scriptStart <= su.readyAt && Math.abs(Date.now() - su.readyAt) < 600_000, JSON.stringify(su));
     const page = p.page;
     assert.equal(await page.textContent('.cl-title'), 'Redundant rods');
     assert.match((await page.textContent('[data-stat="step"]'))!, /60 \/ 60/);

@@ -77,6 +77,17 @@ describe('a long run streamed into the panel (Chromium)', () => {
     await p.waitForPost((m) => m.type === 'ack' && m.seq === seq - 1, 5000);
     const acks = p.posted.slice(opened).filter((m) => m.type === 'ack').map((m) => (m as { seq: number }).seq);
     assert.deepEqual(acks, Array.from({ length: seq - 1 }, (_, i) => i + 1));
+    // Every 2D canvas of the panel is drawn by the CPU: redrawn with each update of a run, GPU-backed
+    // ones stalled the page for seconds where the GPU is a software renderer on a loaded machine.
+    const canvases = (await page.evaluate(`[...document.querySelectorAll('canvas')].map((c) => {
+      const where = (c.closest('[id]') || {}).id + ' ' + (c.getAttribute('aria-roledescription') || (c.closest('[data-chart]') || { dataset: {} }).dataset.chart || '');
+      if (c.getContext('webgl2') || c.getContext('webgl')) return { where, gl: true };
+      const ctx = c.getContext('2d');
+      return { where, gl: false, cpu: !!ctx && ctx.getContextAttributes().willReadFrequently === true };
+    })`)) as { where: string; gl: boolean; cpu?: boolean }[];
+    const twoD = canvases.filter((c) => !c.gl);
+    assert.ok(twoD.length >= 10, `${twoD.length} 2D canvases`);
+    assert.deepEqual(twoD.filter((c) => !c.cpu).map((c) => c.where), [], 'GPU-backed 2D canvases');
     const heap1 = await used();
     // Time the panel took to apply each message and render it (synchronous part, in the page).
     const applyMs = (await page.evaluate('window.__clApplyMs')) as number[];

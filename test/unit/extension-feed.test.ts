@@ -25,7 +25,7 @@ function record(k: number): StepRecord {
 }
 
 /** A host: a run (records), a model, snapshots; a panel that applies what it gets and acks when told. */
-function rig(opts: { ack: 'never' | 'sync' | 'manual'; ackDelayMs?: number; undelivered?: boolean; maxChunkBytes?: number; asyncSnapshots?: boolean }) {
+function rig(opts: { ack: 'never' | 'sync' | 'manual'; ackDelayMs?: number | ((m: HostMessage) => number); undelivered?: boolean; maxChunkBytes?: number; asyncSnapshots?: boolean }) {
   const clock = new FakeClock();
   const records: StepRecord[] = [];
   const posted: HostMessage[] = [];
@@ -65,7 +65,8 @@ function rig(opts: { ack: 'never' | 'sync' | 'manual'; ackDelayMs?: number; unde
       apply(m);
       if (opts.ack === 'sync' && seqOf(m) >= 0) {
         const seq = seqOf(m);
-        clock.setTimeout(() => feed.ack(seq), opts.ackDelayMs ?? 2); // the panel's time to apply and paint
+        const delay = typeof opts.ackDelayMs === 'function' ? opts.ackDelayMs(m) : (opts.ackDelayMs ?? 2);
+        clock.setTimeout(() => feed.ack(seq), delay); // the panel's time to apply and paint
       }
       return true;
     },
@@ -173,6 +174,49 @@ describe('panel feed', () => {
     assert.ok(updates <= 10_000 / 240 + 2 && updates >= 10_000 / 300 - 2, `${updates} updates in 10 s for a panel that takes 60 ms each`);
     assert.ok(r.records.length - r.history.length < 16 * 20, 'the panel is at most one update behind');
     assert.deepEqual(recordAt(r.history, r.history.length - 1), r.records[r.history.length - 1], 'coalesced, not lost');
+  });
+
+  test('Play after a long Run: its first update goes at once, however long the panel took over the run’s end; the model does not pace the run', () => {
+    // The panel takes 3 s over the model and 1.5 s over the end of a 20 000-step run (a long
+    // history drawn at once), 20 ms over an ordinary update.
+    let slow = 0;
+    const r = rig({ ack: 'sync', ackDelayMs: (m) => (m.type === 'model' ? 3000 : slow || 20) });
+    r.feed.connect();
+    r.clock.advance(3100);
+    // Run 20 000: records come in bursts; its end (settled) is slow to draw.
+    r.play(500, 320);
+    while (r.records.length < 20_000) r.records.push(record(r.records.length));
+    slow = 1500;
+    r.feed.stepped(true);
+    r.clock.advance(2000);
+    slow = 0;
+    assert.equal(r.history.length, 20_000, 'the run’s end is there');
+    // Play, a second later: 16 steps a tick.
+    r.clock.advance(1000);
+    const n = r.posted.length;
+    const t0 = r.clock.t;
+    let firstAt = -1;
+    while (r.clock.t < t0 + 3000 && firstAt < 0) {
+      for (let i = 0; i < 16; i++) r.records.push(record(r.records.length));
+      r.feed.stepped(false);
+      r.clock.advance(16);
+      if (r.posted.length > n) firstAt = r.clock.t - t0;
+    }
+    assert.ok(firstAt >= 0 && firstAt <= 32, `Play's first update after ${firstAt} ms`);
+    // and the run's updates then come at the pace of its own (fast) updates: ≥ 8 a second
+    const m = r.posted.length;
+    r.play(2000, 16);
+    assert.ok(r.posted.length - m >= 16, `${r.posted.length - m} updates in 2 s`);
+  });
+
+  test('a very slow panel still gets an update every second or so while the run goes on', () => {
+    const r = rig({ ack: 'sync', ackDelayMs: 700 });
+    r.feed.connect();
+    r.clock.advance(800);
+    const n0 = r.posted.length;
+    r.play(17_000, 16);
+    const updates = r.posted.length - n0;
+    assert.ok(updates >= 16 && updates <= 19, `${updates} updates in 17 s for a panel that takes 700 ms each`);
   });
 
   test('a long history goes in bounded chunks after the model; a requested snapshot comes first, then the rest', () => {

@@ -68,6 +68,7 @@ function model(): PanelModel {
 test('isWebviewMessage accepts the documented messages', () => {
   for (const m of [
     { type: 'ready' },
+    { type: 'ready', startup: { navigationStart: 1_790_000_000_000, scriptStart: 1_790_000_000_900, readyAt: 1_790_000_001_000 } },
     { type: 'ack', seq: 0 },
     { type: 'ack', seq: 41 },
     { type: 'requestSnapshot', step: 0 },
@@ -95,6 +96,9 @@ test('isWebviewMessage rejects malformed messages', () => {
     'ready',
     {},
     { type: 'nope' },
+    { type: 'ready', startup: { navigationStart: 1, scriptStart: 'x', readyAt: 3 } },
+    { type: 'ready', startup: { navigationStart: 1, scriptStart: NaN, readyAt: 3 } },
+    { type: 'ready', startup: 7 },
     { type: 'ack' },
     { type: 'ack', seq: -1 },
     { type: 'ack', seq: '2' },

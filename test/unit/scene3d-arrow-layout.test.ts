@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { arrowRadius, contactArrows, contactOffsets, COINCIDENT, MIN_LENGTH, RADIUS_MAX, RADIUS_MIN, SPREAD } from '../../webview/scene3d/arrowLayout';
 import type { ContactData } from '../../webview/scene3d/read';
 import type { V3 } from '../../webview/scene3d/math';
+import { CONTACT_NOISE_RELATIVE, contactWeight, STANDARD_GRAVITY } from '../../webview/scene3d/robust';
 
 const len = (v: V3): number => Math.hypot(v[0], v[1], v[2]);
 const dist = (a: V3, b: V3): number => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
@@ -82,4 +83,23 @@ test('contacts in line along a box edge (the ground\'s arrow rising into the one
   for (const x of b) assert.deepEqual(x.o, edge[x.id].point);
   // Side by side on the ground (a box's four corners): never grouped, whatever the arrows' lengths.
   assert.deepEqual(contactOffsets([contact([0, 0, 0], 7), contact([0.2, 0, 0], 7)], u, [10, 10]), [[0, 0, 0], [0, 0, 0]]);
+});
+
+test('a contact\'s own floor: a solver\'s leftover friction on resting boxes reads as none, a real one is drawn', () => {
+  const u = 0.02;
+  // Two 1 kg boxes, one on the other (bodies 0 and 1), and the lower on the ground (-1, the world).
+  const bodies = [{ name: 'bottom', mass: 1 }, { name: 'top', mass: 1 }, { name: 'ground', fixed: true, mass: 5 }];
+  const between = { ...contact([0, 0, 0.2], 9.8, [1e-7, 4e-6]), bodyA: 1, bodyB: 0 } as ContactData;
+  const real = { ...contact([0, 0, 0.2], 9.8, [3e-3, 0]), bodyA: 'top', bodyB: 'bottom' } as ContactData;
+  const ground = { ...contact([0, 0, 0], 19.6, [1e-5, 0]), bodyA: 0, bodyB: 2 } as ContactData;
+  assert.ok(Math.abs(contactWeight(bodies, between) - 2 * STANDARD_GRAVITY) < 1e-12);
+  assert.ok(Math.abs(contactWeight(bodies, ground) - STANDARD_GRAVITY) < 1e-12, 'a fixed body weighs nothing here');
+  assert.equal(contactWeight(bodies, { bodyA: 'nobody', bodyB: -1 }), 0);
+  const contactFloor = (c: ContactData): number => CONTACT_NOISE_RELATIVE * contactWeight(bodies, c);
+  const a = contactArrows([between, real, ground], { force: 0.01, maxForce: 19.6, floor: 1e-9, contactFloor }, u);
+  assert.deepEqual(a.filter((x) => x.kind === 'friction').map((x) => x.id), [1], 'only the 3 mN friction is drawn');
+  assert.ok(len(a.find((x) => x.kind === 'friction')!.v) >= u * MIN_LENGTH.friction - 1e-15, 'at the minimum length');
+  assert.deepEqual(a.filter((x) => x.kind === 'normal').map((x) => x.id), [0, 1, 2], 'the normals are far above their floors');
+  // without the contact's floor the leftovers were drawn as short arrows
+  assert.equal(contactArrows([between, real, ground], { force: 0.01, maxForce: 19.6, floor: 1e-9 }, u).filter((x) => x.kind === 'friction').length, 3);
 });

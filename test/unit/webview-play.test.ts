@@ -50,3 +50,22 @@ test('play speed: messages validated; steps per second from dt (real time ×N), 
   assert.equal(playRate('max', 0.005, 30), MAX_PLAY_RATE);
   assert.equal(playRate({ realTime: 1 }, undefined, 30), 30, 'no dt: the setting');
 });
+
+test('Play after a Pause from the panel: the panel follows the run again from its end', () => {
+  const posted: WebviewMessage[] = [];
+  const s0 = initialState({ report: false });
+  const store = createStore({ ...s0, model: { dt: 0.01 } as never, total: 40, step: 40, follow: true, running: true, history: historyFromRecords([]) });
+  const actions = createActions(store, (m) => posted.push(m));
+  actions.command('playPause'); // Pause: the panel stays on step 40
+  store.dispatch({ type: 'host', message: { type: 'running', running: false } });
+  store.dispatch({ type: 'host', message: { type: 'historyReset', length: 52 } }); // the host had run on to 52
+  assert.equal(store.getState().step, 40);
+  assert.equal(store.getState().follow, false);
+  store.dispatch({ type: 'host', message: { type: 'running', running: true } }); // Play
+  assert.equal(store.getState().follow, true, 'following the run again');
+  assert.equal(store.getState().step, 52, 'from the run’s end');
+  // a panel that was left on an earlier step while the run goes on stays there
+  store.dispatch({ type: 'goToStep', step: 10 });
+  store.dispatch({ type: 'host', message: { type: 'running', running: true } });
+  assert.equal(store.getState().step, 10);
+});

@@ -6,6 +6,7 @@ import type { Palette } from '../palette';
 import { lutCss } from '../theme';
 import { packRgb, type Lut } from './raster';
 import { maxOf } from '../../src/shared/arrays';
+import { cpuCanvas } from '../canvas';
 
 export class Legend {
   private readonly bar = h('canvas', { class: 'cl-legend-bar', width: 160, height: 10, 'aria-hidden': 'true' });
@@ -16,7 +17,7 @@ export class Legend {
 
   draw(m: MatrixSource | undefined, pal: Palette, lut: Lut, log: boolean): void {
     const c = this.bar;
-    const ctx = c.getContext('2d');
+    const ctx = cpuCanvas(c).getContext('2d');
     if (!ctx) return;
     const w = c.width;
     const img = ctx.createImageData(w, c.height);

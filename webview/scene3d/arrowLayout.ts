@@ -38,6 +38,8 @@ export interface ArrowSizing {
   maxForce: number;
   /** Below this (N) a force is round-off: no arrow. */
   floor: number;
+  /** A contact's own floor (N), above `floor`: its forces below it are a solver's residue (robust.ts's contact floor). */
+  contactFloor?: (c: ContactData) => number;
 }
 
 /** Shaft radius (m) of an arrow for `mag` against the largest `max`: RADIUS_MIN..RADIUS_MAX glyph units on a square-root scale. */
@@ -110,16 +112,17 @@ export function contactOffsets(contacts: readonly ContactData[], u: number, reac
  * against the force that sets the scale, a minimum length, and coincident contacts fanned out.
  */
 export function contactArrows(contacts: readonly ContactData[], s: ArrowSizing, u: number): ArrowSpec[] {
-  const normalLength = (c: ContactData): number => (c.normalForce !== undefined && c.normalForce > s.floor && Number.isFinite(c.normalForce * s.force) ? Math.max(c.normalForce * s.force, u * MIN_LENGTH.normal) : u * MIN_LENGTH.normal);
+  const floors = contacts.map((c) => Math.max(s.floor, s.contactFloor?.(c) ?? 0));
+  const normalLength = (c: ContactData, id: number): number => (c.normalForce !== undefined && c.normalForce > floors[id] && Number.isFinite(c.normalForce * s.force) ? Math.max(c.normalForce * s.force, u * MIN_LENGTH.normal) : u * MIN_LENGTH.normal);
   const offsets = contactOffsets(contacts, u, contacts.map(normalLength));
   const out: ArrowSpec[] = [];
   contacts.forEach((c, id) => {
     const o = add3(c.point, offsets[id]);
-    if (c.normalForce !== undefined && c.normalForce > s.floor) {
+    if (c.normalForce !== undefined && c.normalForce > floors[id]) {
       out.push({ kind: 'normal', id, o, v: atLeast(scale3(c.normal, c.normalForce * s.force), u * MIN_LENGTH.normal), r: arrowRadius(c.normalForce, s.maxForce, u) });
     } else out.push({ kind: 'hint', id, o, v: scale3(c.normal, u * MIN_LENGTH.normal), r: u * RADIUS_MIN });
     const f = c.friction ? Math.hypot(c.friction[0], c.friction[1]) : 0;
-    if (c.friction && f > s.floor) {
+    if (c.friction && f > floors[id]) {
       const ft = add3(scale3(c.t1, c.friction[0]), scale3(c.t2, c.friction[1]));
       const r = arrowRadius(f, s.maxForce, u);
       // Lifted by its radius off the surface: a friction arrow lies in the contact plane, half inside the ground tile and the body.

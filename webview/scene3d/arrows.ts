@@ -14,6 +14,8 @@ import { poseOf, type Frame, type SceneData } from './model';
 import type { Palette3D } from './palette';
 import type { ForceMode } from './describe';
 import { arrowRadius, atLeast, contactArrows, MIN_LENGTH, type ArrowSpec } from './arrowLayout';
+import type { ContactData } from './read';
+import { CONTACT_NOISE_RELATIVE, contactWeight } from './robust';
 
 interface ArrowScales {
   /** Metres of arrow per newton and per newton-metre. */
@@ -108,7 +110,8 @@ export class ArrowLayer {
       const r = u * (k === look.selected ? 1.05 : 0.7);
       for (const pen of pens) pen.dot.add(c.point, [0, 0, 0, 1], [r, r, r], colour(k, pal.contact[c.state]), k);
     });
-    this.drawn = mode === 'off' ? [] : contactArrows(frame.contacts, { force: scales.force, maxForce: scales.maxForce ?? 0, floor: floor.force }, u);
+    const contactFloor = (c: ContactData): number => CONTACT_NOISE_RELATIVE * contactWeight(data.bodies, c);
+    this.drawn = mode === 'off' ? [] : contactArrows(frame.contacts, { force: scales.force, maxForce: scales.maxForce ?? 0, floor: floor.force, contactFloor }, u);
     for (const a of this.drawn) this.arrow(a.o, a.v, a.r, colour(a.id, a.kind === 'friction' ? pal.friction : pal.contact[frame.contacts[a.id].state]), a.id, false, pens);
     for (const s of this.sets) s.end();
   }

@@ -44,6 +44,25 @@ export function noiseFloor(masses: readonly (number | undefined)[], size: number
   return { force, torque: force * Math.max(1e-3, Number.isFinite(size) ? size : 1) };
 }
 
+/**
+ * Contact forces below this fraction of the weight of the bodies in contact read as zero. A
+ * projected Gauss–Seidel solve stops at a tolerance, and what it leaves on a resting contact (a
+ * friction of 1e-7 N between boxes weighing newtons) is the iteration's residue, not a force.
+ */
+export const CONTACT_NOISE_RELATIVE = 1e-5;
+
+/**
+ * The weight m·g₀ (N) of the moving bodies in a contact, from their names or scene indices (the
+ * world and fixed bodies weigh nothing here); 0 when neither is known.
+ */
+export function contactWeight(bodies: readonly { name: string; fixed?: boolean; mass?: number }[], c: { bodyA?: string | number; bodyB?: string | number }): number {
+  const mass = (b: string | number | undefined): number => {
+    const body = typeof b === 'number' ? bodies[b] : typeof b === 'string' ? bodies.find((x) => x.name === b) : undefined;
+    return body && !body.fixed && body.mass !== undefined && Number.isFinite(body.mass) && body.mass > 0 ? body.mass : 0;
+  };
+  return (mass(c.bodyA) + mass(c.bodyB)) * STANDARD_GRAVITY;
+}
+
 /** Largest finite value of `xs` from `floor` up to `ceiling` (0 when none): absurd values never set a scale. */
 export function robustMax(xs: Iterable<number>, floor = 0, ceiling = Infinity): number {
   let m = 0;

@@ -5,12 +5,18 @@
 // During a run an update goes at most every `intervalMs` (≤ 10 Hz), and never sooner than
 // `dutyFactor` times the panel's last acknowledgement time after the previous one, so a slow panel
 // (whose page may share its thread with the workbench) spends at most about 1/dutyFactor of its time
-// on the run; when the run settles the end goes at once. So the host never runs ahead of the
-// panel, and the work per message does not grow with the run.
+// on the run; when the run settles the end goes at once. Only the run's own updates pace it (the
+// model or a long history's chunks take the panel longer once, and say nothing about the next
+// update), the pace never drops below one update a second, and the first update of a run that
+// starts after the feed went quiet goes at once. So the host never runs ahead of the panel, and
+// the work per message does not grow with the run.
 // Pure: no vscode; timers injectable (test/unit/extension-feed.test.ts).
 import type { HistoryChunk, HostMessage, StepRecord, SystemSnapshot } from '../../protocol';
 import { chunkBytes, encodeHistory, historyShape, recordsPerChunk } from '../../shared/history';
 import { realTimers, type Timers } from './schedule';
+
+/** Longest time between two updates of a running run, however slow the panel (ms). */
+const MAX_GAP_MS = 1000;
 
 /** A message the feed sends and the panel acknowledges. */
 type FlowMessage = Extract<HostMessage, { type: 'model' | 'snapshot' | 'historyAppend' | 'historyReset' }>;
@@ -83,8 +89,9 @@ export class PanelFeed {
   private readonly timers: Timers;
   private readonly intervalMs: number;
   private readonly dutyFactor: number;
-  /** When the message in flight went, and how long the panel took to acknowledge the last one (ms). */
+  /** When the message in flight went, whether it is a run's update, and how long the panel takes to acknowledge one (ms, smoothed). */
   private sentAt = 0;
+  private sentUpdate = false;
   private ackMs = 0;
   private readonly maxChunkBytes: number;
   readonly stats: FeedStats = { posted: 0, historyBytes: 0, historyRecords: 0, maxInFlight: 0 };
@@ -153,7 +160,11 @@ export class PanelFeed {
   ack(seq: number): void {
     if (seq !== this.inFlight) return;
     this.inFlight = undefined;
-    this.ackMs = this.timers.now() - this.sentAt;
+    if (this.sentUpdate) {
+      const ms = this.timers.now() - this.sentAt;
+      // smoothed: one slow frame (a garbage collection, the workbench's own work) does not halve the rate
+      this.ackMs = this.ackMs === 0 ? ms : (this.ackMs + ms) / 2;
+    }
     this.pump();
   }
 
@@ -231,7 +242,11 @@ export class PanelFeed {
         return;
       }
       wake = Math.min(wake, at);
-    } else if (records.length === this.sent) this.flush = false; // the end is there
+    } else if (records.length === this.sent && this.flush) {
+      // The end is there: the feed is quiet, and the next run's first update need not wait.
+      this.flush = false;
+      this.lastUpdateAt = Number.NEGATIVE_INFINITY;
+    }
     if (wake < Number.POSITIVE_INFINITY) {
       this.timer = this.timers.setTimeout(() => {
         this.timer = undefined;
@@ -242,7 +257,7 @@ export class PanelFeed {
 
   /** Least time between two updates of a running run: the interval, or more for a slow panel. */
   private gap(): number {
-    return Math.max(this.intervalMs, this.dutyFactor * this.ackMs);
+    return Math.min(MAX_GAP_MS, Math.max(this.intervalMs, this.dutyFactor * this.ackMs));
   }
 
   private sendModel(): void {
@@ -280,7 +295,8 @@ export class PanelFeed {
     // Records that reach the end bring the current step's snapshot along.
     const withSnapshot = !this.partial && to !== this.pushedStep;
     if (!withSnapshot) {
-      this.send({ type: 'historyAppend', chunk, total });
+      // a capped chunk catches up on a long history; the others are the run's updates
+      this.send({ type: 'historyAppend', chunk, total }, !this.partial);
       return;
     }
     this.pushedStep = to;
@@ -294,14 +310,14 @@ export class PanelFeed {
     const done = (snap: SystemSnapshot | undefined): void => {
       this.busy = false;
       if (epoch !== this.epoch || !this.open) this.pump(); // replaced meanwhile: the model goes again
-      else if (withRecords) this.send(snap ? { type: 'historyAppend', ...withRecords, snapshot: snap } : { type: 'historyAppend', ...withRecords });
-      else if (snap) this.send(why === 'goTo' ? { type: 'snapshot', snapshot: snap, goTo: true } : { type: 'snapshot', snapshot: snap });
+      else if (withRecords) this.send(snap ? { type: 'historyAppend', ...withRecords, snapshot: snap } : { type: 'historyAppend', ...withRecords }, true);
+      else if (snap) this.send(why === 'goTo' ? { type: 'snapshot', snapshot: snap, goTo: true } : { type: 'snapshot', snapshot: snap }, why === 'push');
       else this.pump();
     };
     const failed = (e: unknown): void => {
       this.busy = false;
       this.opts.onSnapshotError?.(step, e);
-      if (withRecords && epoch === this.epoch && this.open) this.send({ type: 'historyAppend', ...withRecords });
+      if (withRecords && epoch === this.epoch && this.open) this.send({ type: 'historyAppend', ...withRecords }, true);
       else this.pump();
     };
     let out: SystemSnapshot | undefined | Promise<SystemSnapshot | undefined>;
@@ -315,11 +331,12 @@ export class PanelFeed {
     else done(out);
   }
 
-  /** Post a flow-controlled message: it holds the slot until acknowledged (or not delivered). */
-  private send(m: FlowMessage): void {
+  /** Post a flow-controlled message: it holds the slot until acknowledged (or not delivered). `update`: a run's update (its acknowledgement paces the next). */
+  private send(m: FlowMessage, update = false): void {
     const seq = ++this.seq;
     this.inFlight = seq;
     this.sentAt = this.timers.now();
+    this.sentUpdate = update;
     this.stats.posted++;
     this.stats.maxInFlight = Math.max(this.stats.maxInFlight, 1);
     const undelivered = (): void => {

@@ -1,7 +1,9 @@
 // The run loop as a person meets it: a 20 000-step history (reached with Run N Steps from the
 // palette, which streams to the open panel as Play does, in a few seconds instead of the 20 s of a
 // real-time Play: the mocha suite's run-loop test plays its 20 000 steps in real time), then Play
-// from the inspector's button, Pause and Reset from the command palette, Run N Steps, with the
+// from the inspector's button (its first step's delay, its rate and the panel's flow log), Pause
+// from the button (on the step shown at the click; the host's lead logged), Play again, Pause and
+// Reset from the command palette, Run N Steps, with the
 // panel's step counter watched in the webview and screenshots after the long Play, after Run and
 // after Reset. Reports the time from the palette's Enter to the panel's counter standing still, the
 // panel's heap and the extension host's resident memory; checks that the header, forces, matrices
@@ -81,6 +83,19 @@ function readPanel() {
     heap: globalThis.performance.memory?.usedJSHeapSize ?? 0,
     log: globalThis.__clStepLog ?? [],
   };
+}
+
+/** The panel's flow log (webview/main.ts `__clFlow`) since `t0`: the messages it applied and acknowledged. */
+function readFlow(_, t0) {
+  return (globalThis.__clFlow ?? []).filter((e) => e.at >= t0);
+}
+
+/** Median apply and acknowledgement times and the time between updates of a flow log. */
+function flowSummary(flow) {
+  const acks = flow.map((e) => e.ackMs).filter((x) => typeof x === 'number');
+  const gaps = flow.slice(1).map((e, i) => e.at - flow[i].at);
+  const f = (xs) => (xs.length ? `median ${median(xs).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms` : '–');
+  return `${flow.length} updates; applied in ${f(flow.map((e) => e.applyMs))}; acknowledged after ${f(acks)}; apart ${f(gaps)}`;
 }
 
 /** F1 and the command's title typed, its row shown: Enter runs it. */
@@ -190,7 +205,11 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
   }
   log(`  Run ${steps} (palette): the panel shows "${p.text}" after ${((Date.now() - r0) / 1000).toFixed(1)} s`);
 
+  const runFlow = await inner.locator('body').evaluate(readFlow, r0);
+  log(`  Run ${steps}: the panel's flow: ${flowSummary(runFlow)}`);
+
   // Play on from there, from the panel's own button.
+  const click0 = Date.now();
   await inner.locator('[data-command="playPause"]').click();
   const from = p.taken;
   // the first frame of Play after a long Run: under CI's load it once came after more than 7 s (not
@@ -202,7 +221,8 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
     await sleep(250);
     p = await inner.locator('body').evaluate(readPanel);
   }
-  log(`  Play from step ${from}: the first step shown after ${((Date.now() - c0) / 1000).toFixed(1)} s`);
+  const firstFlow = (await inner.locator('body').evaluate(readFlow, click0)).find((e) => (e.total ?? 0) > from);
+  log(`  Play from step ${from}: the first step shown after ${((Date.now() - c0) / 1000).toFixed(1)} s (its update applied ${firstFlow ? firstFlow.at - click0 : '?'} ms after the click)`);
   const t0 = Date.now();
   while (Date.now() - t0 < PLAY_MS) {
     await sleep(1000);
@@ -213,6 +233,24 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
   const playS = (Date.now() - t0) / 1000;
   if (!p.playing || p.taken <= from) throw new Error(`Play from ${from}: the panel shows ${p.text}, playing ${p.playing}`);
   log(`  Play from step ${from}: ${p.taken - from} steps in ${playS.toFixed(1)} s (${((p.taken - from) / playS).toFixed(0)} steps/s shown by the panel); header "${p.text}"`);
+  log(`  Play: the panel's flow: ${flowSummary(await inner.locator('body').evaluate(readFlow, t0))}`);
+  // Pause from the panel's button: the run stops on the step the panel showed at the click, and
+  // how far the host had gone by then is the panel's lag behind the run.
+  await inner.locator('body').evaluate(installStepLog);
+  const tc = Date.now();
+  await inner.locator('[data-command="playPause"]').click();
+  let paused = p;
+  for (let i = 0; i < 40 && (paused.playing || i < 4); i++) {
+    await sleep(250);
+    paused = await inner.locator('body').evaluate(readPanel);
+  }
+  // the steps the panel showed around the click (the click lands a moment after `tc`)
+  const around = paused.log.filter((e) => e.t <= tc + 300).map((e) => Number(/^(\d+)/.exec(e.text)?.[1] ?? -1));
+  const atClick = around.at(-1);
+  log(`  Pause (the panel's button) with step ${atClick} shown: the panel shows "${paused.text}" (the host had run ${paused.taken - paused.shown} steps past the step on screen)`);
+  if (paused.playing || !around.slice(-2).includes(paused.shown)) throw new Error(`Pause from the panel with step ${around.slice(-2).join(' or ')} shown: the panel shows ${paused.text}, playing ${paused.playing}`);
+  await inner.locator('[data-command="playPause"]').click();
+  await sleep(1500);
   await page.screenshot({ path: join(outDir, 'runloop-long-play.png') });
   await cardShots(page, inner, outDir, 'long-play');
 

@@ -45,7 +45,23 @@ export default function register(): void {
         clearInterval(poll);
       }
       console.log(`[cl-e2e] open-time ant: ${JSON.stringify(marks)} (ms after the command; analysed before the panel: ${analysedBeforePanel})`);
+      // Where the panel's start-up goes: the host made the panel → the page started loading (VS
+      // Code's webview frame) → the panel's script ran (its fetch and parse) → `ready` posted →
+      // received by the host (the workbench relays it).
+      const su = api.panelFor(key)?.startup;
+      assert.ok(su, 'the webview reported its start-up times with ready');
+      console.log(`[cl-e2e] open-time ant, panel start-up (ms): frame ${su.navigationStart - su.createdAt}, script ${su.scriptStart - su.navigationStart}, boot ${su.readyAt - su.scriptStart}, ready relayed ${su.receivedAt - su.readyAt}; created → ready received ${su.receivedAt - su.createdAt}`);
       assert.strictEqual(analysedBeforePanel, false, `the panel is created before the analysis ends: ${JSON.stringify(marks)}`);
+    });
+
+    test('a second inspector in the same window: its start-up (logged)', async () => {
+      // The first webview of a window also starts VS Code's webview machinery: this one shows what
+      // every later panel costs.
+      const uri = wsUri('pendulum.scene.json');
+      const key = uri.toString();
+      await vscode.commands.executeCommand(CommandIds.openInspector, uri);
+      const su = await waitFor('the second inspector to say ready', () => api.panelFor(key)?.startup, 60_000, 20);
+      console.log(`[cl-e2e] open-time second panel (pendulum), start-up (ms): frame ${su.navigationStart - su.createdAt}, script ${su.scriptStart - su.navigationStart}, boot ${su.readyAt - su.scriptStart}, ready relayed ${su.receivedAt - su.readyAt}; created → ready received ${su.receivedAt - su.createdAt}`);
     });
   });
 }
