@@ -11,6 +11,7 @@ export { DEFAULT_SOLVER } from './scene/fields';
 export { classifyJointChain, type ChainJointInput, type ChainPattern } from './scene/chainPattern';
 export type {
   ActuatorSpec,
+  ActivationSpec,
   JointDriveSpec,
   GroupHingeSpec,
   BodySpec,
@@ -43,6 +44,7 @@ export { stepWithinBudget, type TimeBudget } from './guards/budget';
 // Which integrator runs, beside the one the source model asked for; what an actuator's force is.
 export { integratorInfo, type IntegratorInfo } from './model/integrator';
 export { actuatorForce } from './model/forces';
+export { nextActivation } from './model/activation';
 // Limits on any input: text length, bodies, constraints, steps, history (docs/cli.md "Limits").
 export { DEFAULT_LIMITS, LIMIT_NAMES, parseLimits, resolveLimits, type Limits } from './core/inputLimits';
 

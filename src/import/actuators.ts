@@ -1,14 +1,18 @@
 // MuJoCo's forces along joints → the scene's drives and actuators (model/forces.ts in the engine):
 //   joint damping, stiffness with springref, armature → `drive` of the hinge or slider constraint
 //     (its coordinate q at the initial state from qpos, so springref keeps MuJoCo's zero);
-//   actuators with a joint transmission, no activation dynamics, fixed or affine gain and none or
+//   actuators with a joint or tendon transmission, no activation dynamics or an integrator or filter
+//     (the activation a state of the run: model/activation.ts), fixed or affine gain and none or
 //     affine bias → `actuators` (ctrl from the keyframe's ctrl, or zero), ctrlrange/forcerange as
 //     ranges when limited;
 //   the integrator MuJoCo was asked for → `requestedIntegrator` and a CL620 note when it differs.
 // What does not fit is listed in the CL606 note.
-import { Codes, integratorInfo, type ActuatorSpec } from '../engine';
+import { Codes, integratorInfo, type ActivationSpec, type ActuatorSpec } from '../engine';
 import { notSimulated, type ConvertContext } from './types';
-import type { XmlElement } from './xml';
+import { attr, type XmlElement } from './xml';
+
+/** MuJoCo's activation dynamics the engine simulates (model/activation.ts); muscles and user dynamics are listed. */
+const ACTIVATION_TYPES = new Set(['integrator', 'filter', 'filterexact']);
 
 /** MuJoCo's spelling of its integrators (the bindings give enum names in lower case). */
 const INTEGRATOR_NAMES: Record<string, string> = { euler: 'Euler', rk4: 'RK4', implicit: 'implicit', implicitfast: 'implicitfast' };
@@ -83,7 +87,9 @@ function convertActuators(ctx: ConvertContext): void {
     const tendon = a.trntype === 'tendon' ? ctx.tendonScene?.[a.target] : undefined;
     if (a.trntype === 'tendon' && !tendon) return notSimulated(ctx, 'actuators on tendons that are not simulated', label, el);
     if (a.trntype !== 'joint' && a.trntype !== 'tendon') return notSimulated(ctx, `actuators with a ${a.trntype} transmission`, label, el);
-    if (a.dyntype !== 'none') return notSimulated(ctx, `actuator activation dynamics (dyntype ${a.dyntype})`, label, el);
+    if (a.dyntype !== 'none' && !ACTIVATION_TYPES.has(a.dyntype)) return notSimulated(ctx, `actuator activation dynamics (dyntype ${a.dyntype})`, label, el);
+    // the bindings cannot read actuator_actearly; an attribute on the element itself is seen
+    if (a.dyntype !== 'none' && /^(true|1)$/.test((el && attr(el, 'actearly')) ?? '')) return notSimulated(ctx, 'actuator activation taken early (actearly)', label, el);
     if (a.gaintype !== 'fixed' && a.gaintype !== 'affine') return notSimulated(ctx, `actuator gain type ${a.gaintype}`, label, el);
     if (a.biastype !== 'none' && a.biastype !== 'affine') return notSimulated(ctx, `actuator bias type ${a.biastype}`, label, el);
     let joint = '';
@@ -113,6 +119,9 @@ function convertActuators(ctx: ConvertContext): void {
       ...(a.ctrlRange ? { ctrlRange: a.ctrlRange } : {}),
       ...(a.forceRange ? { forceRange: a.forceRange } : {}),
       ctrl: st.ctrl?.[i] ?? 0,
+      ...(a.dyntype !== 'none'
+        ? { activation: { type: a.dyntype as ActivationSpec['type'], timeConstant: a.timeConstant, act0: st.act?.[a.actAdr] ?? 0, ...(a.actRange ? { range: a.actRange } : {}) } }
+        : {}),
     });
   });
   if (out.length) ctx.scene.actuators = out;

@@ -120,6 +120,7 @@ function actuatorJson(a: ActuatorSpec): Record<string, unknown> {
     ...(a.ctrlRange ? { ctrlRange: vec(a.ctrlRange) } : {}),
     ...(a.forceRange ? { forceRange: vec(a.forceRange) } : {}),
     ctrl: a.ctrl,
+    ...(a.activation ? { activation: { ...a.activation, ...(a.activation.range ? { range: vec(a.activation.range) } : {}) } } : {}),
   };
 }
 

@@ -114,7 +114,7 @@ async function load(path: string, src: string, root: XmlElement, format: 'mjcf' 
   try {
     const m = snapshotModel(rt, compiled.model);
     let qpos = m.qpos0, qvel = new Array<number>(m.nv).fill(0);
-    let ctrl: number[] | undefined;
+    let ctrl: number[] | undefined, act: number[] | undefined;
     const map = buildElementMap(root, m, format === 'urdf');
     let keyframe = opts.keyframe;
     if (keyframe === undefined && opts.defaultKeyframe && m.keys.some((key) => key.name === opts.defaultKeyframe)) keyframe = opts.defaultKeyframe;
@@ -133,10 +133,12 @@ async function load(path: string, src: string, root: XmlElement, format: 'mjcf' 
         qpos = m.keys[k].qpos;
         qvel = m.keys[k].qvel;
         ctrl = m.drives.keyCtrl[k];
+        act = m.drives.keyAct[k];
       }
     }
     const state = stateOf(rt, compiled.model, qpos, qvel);
     if (ctrl) state.ctrl = ctrl;
+    if (act?.length) state.act = act;
     const name = attr(root, format === 'mjcf' ? 'model' : 'name') || m.name || basename(path);
     const converted = convertModel(m, state, map, name);
     const sm = new XmlSourceMap(src, root, files.sources, converted.bodyElements, converted.constraintElements, map.worldbody);

@@ -35,14 +35,21 @@ export interface CompiledActuator {
   /** ctrlrange / forcerange when limited (lower < upper: the byte flags are unreadable in the bindings). */
   ctrlRange?: [number, number];
   forceRange?: [number, number];
+  /** dynprm[0]: a filter's time constant τ (s). */
+  timeConstant: number;
+  /** actrange when limited (lower < upper, as ctrlRange). */
+  actRange?: [number, number];
+  /** Its first activation's index in MuJoCo's act (−1: none). */
+  actAdr: number;
 }
 
 export interface CompiledDrives {
   actuators: CompiledActuator[];
   /** Per joint: the spring reference of its first qpos (qpos_spring). */
   springRef: number[];
-  /** Per keyframe: its ctrl (nu numbers). */
+  /** Per keyframe: its ctrl (nu numbers) and its act (na numbers). */
   keyCtrl: number[][];
+  keyAct: number[][];
   /** Per joint: the actuator force range (jnt_actfrcrange) when lower < upper. */
   actuatorForceRange: ([number, number] | undefined)[];
   /** MuJoCo's `<option integrator>` in lower case: 'euler', 'rk4', 'implicit', 'implicitfast'. */
@@ -51,13 +58,14 @@ export interface CompiledDrives {
 
 const range = (a: Num, i: number): [number, number] | undefined => (a[2 * i] < a[2 * i + 1] ? [a[2 * i], a[2 * i + 1]] : undefined);
 
-export function snapshotDrives(f: DriveFields, counts: { nu: number; njnt: number; nkey: number; qposadr: readonly number[] }): CompiledDrives {
-  const { nu, njnt, nkey } = counts;
+export function snapshotDrives(f: DriveFields, counts: { nu: number; na: number; njnt: number; nkey: number; qposadr: readonly number[] }): CompiledDrives {
+  const { nu, njnt, nkey, na } = counts;
   const ids = (n: number) => Array.from({ length: n }, (_, i) => i);
   const trn = f.arr('actuator_trntype'), trnid = f.arr('actuator_trnid');
   const dyn = f.arr('actuator_dyntype'), gt = f.arr('actuator_gaintype'), bt = f.arr('actuator_biastype');
   const gp = f.arr('actuator_gainprm'), bp = f.arr('actuator_biasprm'), gear = f.arr('actuator_gear');
   const cr = f.arr('actuator_ctrlrange'), fr = f.arr('actuator_forcerange');
+  const dp = f.arr('actuator_dynprm'), ar = f.arr('actuator_actrange'), aadr = f.arr('actuator_actadr'), keyAct = f.arr('key_act');
   const slice = (a: Num, from: number, n: number) => Array.from({ length: n }, (_, k) => a[from + k] ?? 0);
   const spring = f.arr('qpos_spring'), keyCtrl = f.arr('key_ctrl'), afr = f.arr('jnt_actfrcrange');
   return {
@@ -73,9 +81,13 @@ export function snapshotDrives(f: DriveFields, counts: { nu: number; njnt: numbe
       gear: slice(gear, 6 * i, 6),
       ...(range(cr, i) ? { ctrlRange: range(cr, i) } : {}),
       ...(range(fr, i) ? { forceRange: range(fr, i) } : {}),
+      timeConstant: dp[10 * i] ?? 0,
+      ...(range(ar, i) ? { actRange: range(ar, i) } : {}),
+      actAdr: aadr[i] ?? -1,
     })),
     springRef: ids(njnt).map((j) => spring[counts.qposadr[j]] ?? 0),
     keyCtrl: ids(nkey).map((k) => slice(keyCtrl, nu * k, nu)),
+    keyAct: ids(nkey).map((k) => slice(keyAct, na * k, na)),
     actuatorForceRange: ids(njnt).map((j) => range(afr, j)),
     integrator: f.integrators.get(f.integrator) ?? String(f.integrator),
   };

@@ -338,7 +338,7 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
     })),
     drives: snapshotDrives(
       { arr: (f) => arr(m, f), name: (f, i) => nameAt(all, nameAdr(f)[i]), trn: enumNames(rt.mj.mjtTrn, 'mjTRN_'), dyn: enumNames(rt.mj.mjtDyn, 'mjDYN_'), gain: enumNames(rt.mj.mjtGain, 'mjGAIN_'), bias: enumNames(rt.mj.mjtBias, 'mjBIAS_'), integrators: enumNames(rt.mj.mjtIntegrator, 'mjINT_'), integrator: Number(opt.integrator) },
-      { nu: n('nu'), njnt: n('njnt'), nkey: n('nkey'), qposadr: Array.from(arr(m, 'jnt_qposadr')) },
+      { nu: n('nu'), na: n('na'), njnt: n('njnt'), nkey: n('nkey'), qposadr: Array.from(arr(m, 'jnt_qposadr')) },
     ),
     tendons: snapshotTendons({ arr: (f) => arr(m, f), name: (i) => nameAt(all, nameAdr('name_tendonadr')[i]), wrap: enumNames(rt.mj.mjtWrap, 'mjWRAP_') }, n('ntendon')),
     dofDamping: Array.from(arr(m, 'dof_damping')),
@@ -375,8 +375,9 @@ export interface MujocoState {
   siteXpos: Vec3[];
   /** Velocity of each body's centre of mass: [ω (3), v (3)], world frame (mj_objectVelocity, mjOBJ_BODY). */
   cvel: number[][];
-  /** The controls of the keyframe the state came from (absent: zero). */
+  /** The controls and activations of the keyframe the state came from (absent: zero). */
   ctrl?: number[];
+  act?: number[];
 }
 
 const mats = (a: Num, k: number): number[][] => Array.from({ length: k }, (_, i) => Array.from({ length: 9 }, (_, j) => a[9 * i + j]));

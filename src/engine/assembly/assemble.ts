@@ -20,6 +20,7 @@ export type { Assembly, World };
 
 import { armatureInertia, drivenJoints, driveRowJoints, explicitActuators, JointForces } from '../model/forces';
 import { buildTendons } from '../model/tendonForces';
+import { Activations } from '../model/activation';
 
 export const WORLD_POSE: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1], R: IDENTITY_MAT3, v: [0, 0, 0], w: [0, 0, 0] };
 
@@ -67,7 +68,9 @@ export function buildWorld(scene: SceneSpec): World {
   const rowJoints = driveRowJoints(scene);
   for (const [i, x] of armatureInertia(modelled, endA, endB, (i) => bodies[i].column >= 0, (i) => bodies[i].inertia, rowJoints)) Object.assign(bodies[i], x);
   const driven = drivenJoints(modelled, endA, endB, scene.actuators ?? [], (i) => (i < 0 ? WORLD_POSE : poseOf(states[i], true)), rowJoints);
-  const tendons = buildTendons({ scene, bodyIndex, specs: modelled, endA, endB, pose0: (i) => (i < 0 ? WORLD_POSE : poseOf(states[i], true)) });
+  // actuators with activation dynamics read their activation by the run's step count (model/activation.ts)
+  const activations = (scene.actuators ?? []).some((a) => a.activation) ? new Activations() : undefined;
+  const tendons = buildTendons({ scene, bodyIndex, specs: modelled, endA, endB, pose0: (i) => (i < 0 ? WORLD_POSE : poseOf(states[i], true)) }, activations);
   const nc = constraints.length;
   const rowStart = new Int32Array(nc + 1);
   for (let c = 0; c < nc; c++) rowStart[c + 1] = constraints[c].rows;
@@ -179,7 +182,8 @@ export function buildWorld(scene: SceneSpec): World {
     pairOffset,
     aPlan,
     ...(aOmitted ? { aOmitted } : {}),
-    ...(driven.length ? { forces: new JointForces(driven, scene.actuators ?? [], !explicitActuators(scene.requestedIntegrator)) } : {}),
+    ...(driven.length ? { forces: new JointForces(driven, scene.actuators ?? [], !explicitActuators(scene.requestedIntegrator), activations) } : {}),
+    ...(activations ? { activations } : {}),
     ...(tendons ? { tendons } : {}),
   };
 }

@@ -26,6 +26,7 @@ import type { Pose } from './constraint';
 import { type Coordinate, type CoordinateEval, evaluateCoordinate, makeCoordinate, makeCoordinateEval } from './coupler';
 import { mat3Inverse, normalize, quatToMat3 } from '../core/math';
 import { jointsOf } from '../scene/hingeGroups';
+import type { Activations } from './activation';
 
 /** The driven joints and actuators of a snapshot (arrays in the order of `joints` and `actuators`). */
 export interface DriveReport {
@@ -88,7 +89,7 @@ export class JointForces {
    * velocity terms are implicit too (MuJoCo's implicit and implicitfast; its Euler and RK4 take only
    * joint damping implicitly, or none).
    */
-  constructor(joints: DrivenJoint[], actuators: readonly ActuatorSpec[], private readonly implicitActuators = true) {
+  constructor(joints: DrivenJoint[], actuators: readonly ActuatorSpec[], private readonly implicitActuators = true, private readonly activations?: Activations) {
     this.joints = joints;
     this.lastQ = new Float64Array(joints.length).fill(NaN);
     actuators.forEach((a, k) => this.actuatorIndex.set(a, k));
@@ -162,7 +163,7 @@ export class JointForces {
         d += j.drive.damping;
       }
       for (const a of j.actuators) {
-        const out = actuatorForce(a, q, qd);
+        const out = actuatorForce(a, q, qd, this.activations, h);
         const k = this.actuatorIndex.get(a);
         if (k !== undefined) {
           this.report.ctrl[k] = out.ctrl;
@@ -170,7 +171,7 @@ export class JointForces {
         }
         tau += a.gear * out.force;
         // ∂τ/∂q̇ = gear²·(gain₂·u + bias₂) while the force is not clamped; only its damping part is implicit
-        if (this.implicitActuators && !out.clamped) d -= Math.min(0, a.gear * a.gear * (a.gain[2] * out.ctrl + a.bias[2]));
+        if (this.implicitActuators && !out.clamped) d -= Math.min(0, a.gear * a.gear * (a.gain[2] * out.input + a.bias[2]));
       }
       this.report.q[i] = q;
       this.report.qd[i] = qd;
@@ -211,19 +212,24 @@ function mobility(m: Float64Array, o: number, G: Vec3): number {
 const ZERO: Vec3 = [0, 0, 0];
 const STILL_WORLD: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1], R: [1, 0, 0, 0, 1, 0, 0, 0, 1], v: ZERO, w: ZERO };
 
-/** Control, force and whether the force was clamped, for one actuator at joint coordinate q, q̇. */
-export function actuatorForce(a: ActuatorSpec, q: number, qd: number): { ctrl: number; force: number; clamped: boolean } {
+/**
+ * Control, force and whether the force was clamped, for one actuator at joint coordinate q, q̇; `input`
+ * is what the gain multiplies: the control, or the activation of an actuator with activation dynamics
+ * (`acts` at its step count; without it, the initial activation).
+ */
+export function actuatorForce(a: ActuatorSpec, q: number, qd: number, acts?: Activations, h = 0): { ctrl: number; input: number; force: number; clamped: boolean } {
   let u = a.ctrl;
   if (a.ctrlRange) u = Math.min(Math.max(u, a.ctrlRange[0]), a.ctrlRange[1]);
+  const x = !a.activation ? u : acts ? acts.of(a, u, h) : a.activation.act0;
   const l = a.gear * q, ld = a.gear * qd;
-  let force = (a.gain[0] + a.gain[1] * l + a.gain[2] * ld) * u + a.bias[0] + a.bias[1] * l + a.bias[2] * ld;
+  let force = (a.gain[0] + a.gain[1] * l + a.gain[2] * ld) * x + a.bias[0] + a.bias[1] * l + a.bias[2] * ld;
   let clamped = false;
   if (a.forceRange) {
     const f = Math.min(Math.max(force, a.forceRange[0]), a.forceRange[1]);
     clamped = f !== force;
     force = f;
   }
-  return { ctrl: u, force, clamped };
+  return { ctrl: u, input: x, force, clamped };
 }
 
 /**

@@ -20,7 +20,7 @@ function implicitDamping(scene: SceneSpec): boolean {
   const hinges = new Set(scene.constraints.filter(implicitOn).map((c) => c.name));
   return (
     scene.constraints.some((c) => implicitOn(c) && (c.drive?.damping ?? 0) > 0) ||
-    (!explicitActuators(scene.requestedIntegrator) && (scene.actuators ?? []).some((a) => hinges.has(a.joint) && a.gear * a.gear * (a.gain[2] * a.ctrl + a.bias[2]) < 0))
+    (!explicitActuators(scene.requestedIntegrator) && (scene.actuators ?? []).some((a) => hinges.has(a.joint) && (a.activation ? a.gain[2] !== 0 || a.bias[2] < 0 : a.gear * a.gear * (a.gain[2] * a.ctrl + a.bias[2]) < 0)))
   );
 }
 

@@ -15,6 +15,7 @@ import { actuatorForce, explicitActuators, type DriveReport, type JointForces } 
 import { JointCoordinate } from './jointCoordinate';
 import { TendonLength, type TendonCoordinate, type TendonPoint, type TendonTerm } from './tendon';
 import { jointsOf } from '../scene/hingeGroups';
+import type { Activations } from './activation';
 
 /**
  * A lone hinge's or slider's coordinate on its own scale (its drive's `coordinate` in the initial
@@ -77,7 +78,8 @@ export class TendonSet {
   readonly actuatorOut = new Map<ActuatorSpec, { ctrl: number; force: number }>();
   /** Σ|x| over the F entries the last `apply` changed. */
   absF = 0;
-  constructor(readonly tendons: WorldTendon[]) {
+  /** `activations`: the run's activation state (actuators with activation dynamics), h its step. */
+  constructor(readonly tendons: WorldTendon[], private readonly activations?: Activations, private readonly h = 0) {
     const n = tendons.length;
     this.report = { L: new Float64Array(n), Ld: new Float64Array(n), tau: new Float64Array(n), damping: new Float64Array(n) };
   }
@@ -133,10 +135,10 @@ export class TendonSet {
       tau -= damping * len.Ld;
       d += damping;
       for (const a of t.actuators) {
-        const out = actuatorForce(a, len.L, len.Ld);
+        const out = actuatorForce(a, len.L, len.Ld, this.activations, this.h);
         this.actuatorOut.set(a, { ctrl: out.ctrl, force: out.force });
         tau += a.gear * out.force;
-        if (t.row && !out.clamped) d -= Math.min(0, a.gear * a.gear * (a.gain[2] * out.ctrl + a.bias[2]));
+        if (t.row && !out.clamped) d -= Math.min(0, a.gear * a.gear * (a.gain[2] * out.input + a.bias[2]));
       }
       this.report.L[i] = len.L;
       this.report.Ld[i] = len.Ld;
@@ -197,7 +199,7 @@ export interface TendonWorld {
  * The scene's tendons whose joints are modelled hinges or sliders and whose points are on known
  * bodies (the parser and the importer report the others), or undefined when there are none.
  */
-export function buildTendons(w: TendonWorld): TendonSet | undefined {
+export function buildTendons(w: TendonWorld, activations?: Activations): TendonSet | undefined {
   const specs = w.scene.tendons ?? [];
   if (!specs.length) return undefined;
   // every hinge and slider by name, a universal's or ball's hinges too (each with its own coordinate)
@@ -238,5 +240,5 @@ export function buildTendons(w: TendonWorld): TendonSet | undefined {
     const other = t.spec.equality?.other;
     if (other !== undefined && index.has(other)) t.other = index.get(other);
   }
-  return out.length ? new TendonSet(out) : undefined;
+  return out.length ? new TendonSet(out, activations, w.scene.solver.dt) : undefined;
 }

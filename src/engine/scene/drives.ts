@@ -1,5 +1,6 @@
 // The smooth forces of hinges and sliders in the scene format: the joint fields (damping, stiffness,
 // springRef, armature, coordinate) and the top-level `actuators` (model/forces.ts applies them).
+import { readActivation } from './activation';
 import type { Node } from 'jsonc-parser';
 import { Codes } from '../core/codes';
 import { closest, replaceNodeEdit } from './text';
@@ -107,7 +108,8 @@ function readActuator(r: FieldReader, node: Node, i: number, joints: Map<string,
   const ctrlRange = range('ctrlRange');
   const forceRange = range('forceRange');
   const ctrl = r.number(o, 'ctrl', label('ctrl'), {}, data);
-  if (r.errorCount !== errors || joint === undefined || joint === BAD || tendon === BAD || gain === BAD || bias === BAD || ctrlRange === BAD || forceRange === BAD) return undefined;
+  const activation = readActivation(r, o, path, label, data);
+  if (r.errorCount !== errors || joint === undefined || joint === BAD || tendon === BAD || gain === BAD || bias === BAD || ctrlRange === BAD || forceRange === BAD || activation === BAD) return undefined;
   return {
     index: i,
     name,
@@ -119,5 +121,6 @@ function readActuator(r: FieldReader, node: Node, i: number, joints: Map<string,
     ...(ctrlRange ? { ctrlRange } : {}),
     ...(forceRange ? { forceRange } : {}),
     ctrl: typeof ctrl === 'number' ? ctrl : DEFAULT_ACTUATOR.ctrl,
+    ...(activation ? { activation } : {}),
   };
 }

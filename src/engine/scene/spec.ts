@@ -231,6 +231,19 @@ export interface ActuatorSpec {
   ctrlRange?: [number, number];
   forceRange?: [number, number];
   ctrl: number;
+  /** MuJoCo's activation dynamics (model/activation.ts): the force takes the activation in place of the control. */
+  activation?: ActivationSpec;
+}
+
+/** An actuator's activation state, as MuJoCo's `dyntype` integrator, filter or filterexact. */
+export interface ActivationSpec {
+  type: 'integrator' | 'filter' | 'filterexact';
+  /** τ (s) of a filter (MuJoCo's dynprm[0]). */
+  timeConstant: number;
+  /** The activation at the initial state (a keyframe's `act`, else 0). */
+  act0: number;
+  /** The activation is clamped to this range after each step (MuJoCo's actlimited, actrange). */
+  range?: [number, number];
 }
 
 /**

@@ -217,6 +217,8 @@ export class Simulation implements SimulationApi {
     // this call, and neither the SolveOutput nor a Finding keeps any of its arrays (see `scratch`).
     const reusing = reuse && !this.contacts;
     // Solfec's midpoint step (model/midpoint.ts): H and f at q^{t+h/2} = q^t + (h/2)·u^t
+    // the forces of actuators with activation dynamics take the activation after the steps before this one
+    if (w.activations) w.activations.steps = stepIndex - 1;
     const midpoint = isMidpoint(s);
     if (midpoint) {
       this.evalsFresh = false;
