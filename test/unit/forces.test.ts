@@ -208,15 +208,17 @@ test('import: what the drives cannot take is listed in CL606 (other transmission
   const xml = `<mujoco><compiler angle="radian"/><worldbody>
     <body name="a" pos="0 0 1"><joint name="h" type="hinge" damping="1" armature="0.1"/><geom type="sphere" size="0.1" contype="0" conaffinity="0"/>
       <body name="b" pos="0.3 0 0"><joint name="s" type="slide" armature="0.2" stiffness="3"/><geom type="sphere" size="0.1" contype="0" conaffinity="0"/><site name="tip"/></body></body>
-  </worldbody><actuator><motor name="m" joint="h"/><general name="f" joint="s" dyntype="filter" dynprm="0.1"/><motor name="st" site="tip" gear="0 0 1 0 0 0"/></actuator></mujoco>`;
+  </worldbody><actuator><motor name="m" joint="h"/><general name="f" joint="s" dyntype="filter" dynprm="0.1"/><muscle name="mu" joint="s" lengthrange="-1 1"/><motor name="st" site="tip" gear="0 0 1 0 0 0"/></actuator></mujoco>`;
   const parse = await loadModel('/virtual/d.xml', xml, { files: { workspaceRoot: '/virtual', readFile: () => undefined } });
   const note = parse.diagnostics.find((d) => d.code === Codes.notSimulated);
   const listed = (note?.data as { notSimulated: Record<string, string[]> }).notSimulated;
   assert.deepEqual(listed['slide-joint armature (the acceleration formulation cannot couple the two ends; the velocity formulation does)'], ['`s`']);
-  assert.deepEqual(listed['actuator activation dynamics (dyntype filter)'], ['`f`']);
+  // a filter's activation is simulated (model/activation.ts); a muscle's is not
+  assert.equal(listed['actuator activation dynamics (dyntype filter)'], undefined);
+  assert.deepEqual(listed['actuator activation dynamics (dyntype muscle)'], ['`mu`']);
   assert.deepEqual(listed['actuators with a site transmission'], ['`st`']);
   for (const gone of ['actuators', 'joint damping', 'joint stiffness', 'joint armature']) assert.equal(listed[gone], undefined, gone);
-  assert.deepEqual(parse.scene!.actuators!.map((a) => a.name), ['m']);
+  assert.deepEqual(parse.scene!.actuators!.map((a) => a.name), ['m', 'f']);
   assert.deepEqual(parse.scene!.constraints.map((c) => [c.name, c.drive?.damping, c.drive?.stiffness, c.drive?.armature]), [['h', 1, 0, 0.1], ['s', 0, 3, 0]]);
   // MuJoCo's Euler (the default): no integrator note
   assert.equal(parse.diagnostics.some((d) => d.code === Codes.integrator), false);
