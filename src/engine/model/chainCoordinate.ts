@@ -21,6 +21,9 @@ import type { Mat3, Quat, Vec3 } from '../types';
 import type { ChainJointSpec } from '../scene/spec';
 import { cross, dot, normalize, quatConj, quatMul, quatToMat3 } from '../core/math';
 import type { Pose } from './constraint';
+import { gram, solveSym } from '../scene/chainJoints';
+
+export { chainHasCoordinates } from '../scene/chainJoints';
 import { groupAngles, wrapAngle } from './hingeGroup';
 
 export interface ChainCoordinate {
@@ -49,46 +52,6 @@ const scl = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
 function rotation(a: Vec3, t: number): Mat3 {
   const s = Math.sin(t / 2);
   return quatToMat3([a[0] * s, a[1] * s, a[2] * s, Math.cos(t / 2)]);
-}
-
-/**
- * Whether each joint of the chain can have a coordinate here: at most two hinges, and two only with
- * independent axes (their rotation fixes both angles); the slides' directions independent.
- */
-export function chainHasCoordinates(joints: readonly ChainJointSpec[]): boolean {
-  const hinges = joints.filter((j) => j.type === 'hinge').map((j) => normalize(j.axis));
-  if (hinges.length > 2) return false;
-  if (hinges.length === 2) {
-    const c = cross(hinges[0], hinges[1]);
-    if (!(Math.hypot(...c) > 1e-6)) return false;
-  }
-  const slides = joints.filter((j) => j.type === 'slider').map((j) => normalize(j.axis));
-  if (slides.length > 3) return false;
-  // checked at the initial state: a hinge between two slides turns the later one, and at a state where it
-  // turns them parallel the chain itself loses a degree of freedom (chainDeltas keeps their δ at 0 there)
-  return solveSym(gram(slides), slides.map(() => 0)) !== undefined;
-}
-
-function gram(cols: readonly Vec3[]): number[][] {
-  return cols.map((x) => cols.map((y) => dot(x, y)));
-}
-
-/** Solve the small symmetric system G·x = b (Gaussian elimination with partial pivoting); undefined when singular. */
-function solveSym(G: number[][], b: number[]): number[] | undefined {
-  const n = b.length;
-  const A = G.map((r, i) => [...r, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(A[r][c]) > Math.abs(A[p][c])) p = r;
-    if (!(Math.abs(A[p][c]) > 1e-12 * Math.max(1, Math.abs(A[0][0])))) return undefined;
-    [A[c], A[p]] = [A[p], A[c]];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = A[r][c] / A[c][c];
-      for (let k = c; k <= n; k++) A[r][k] -= f * A[c][k];
-    }
-  }
-  return A.map((r, i) => r[n] / r[i]);
 }
 
 /** The coordinate of joint `index` of the chain, at the initial poses of B (body) and A (parent). */

@@ -12,7 +12,7 @@ import type { ChainJointSpec, JsonPath } from './spec';
 import type { Vec3 } from '../types';
 import { COORDINATE } from './ranges';
 import { readMemberForces } from './groupFields';
-import { chainHasCoordinates } from '../model/chainCoordinate';
+import { chainHasCoordinates } from './chainJoints';
 
 type AxisReader = (r: FieldReader, o: FieldObject, key: string, label: string, def: Readonly<Vec3>, data: Data) => Vec3 | Bad;
 

@@ -6,7 +6,7 @@
 // group's ends and a `group` field, made once per constraint spec (the same object on every call, so
 // that sets of specs recognise it).
 import type { ConstraintSpec } from './spec';
-import { chainHasCoordinates } from '../model/chainCoordinate';
+import { chainHasCoordinates } from './chainJoints';
 
 const members = new WeakMap<ConstraintSpec, ConstraintSpec[]>();
 
