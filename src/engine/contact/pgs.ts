@@ -279,7 +279,8 @@ export function solveContactsPgs(
     const cr = crs[c];
     // W_cc + Σ of the contact (Σ = 0 for a hard contact): its normal diagonal and tangent block
     const o = 6 * c, wn = Wb[o], w11 = Wb[o + 3], w12 = Wb[o + 4], w22 = Wb[o + 5];
-    const lmax = 0.5 * (w11 + w22) + Math.hypot(0.5 * (w11 - w22), w12);
+    const dw = 0.5 * (w11 - w22);
+    const lmax = 0.5 * (w11 + w22) + Math.sqrt(dw * dw + w12 * w12);
     const rho = lmax > 0 ? 1 / lmax : 0;
     const mu = cr.contact.friction;
     const sn = Sg[2 * c], st = Sg[2 * c + 1];

@@ -142,7 +142,9 @@ export const disc = new Float64Array(2);
 export function discStep(R: Float64Array, r0: number, s: number, ut1: number, ut2: number, lim: number): void {
   let t1 = R[r0 + 1] - s * ut1;
   let t2 = R[r0 + 2] - s * ut2;
-  const nt = Math.hypot(t1, t2);
+  // sqrt of the sum of squares, not Math.hypot: hypot allocates a heap number per call in V8, and this
+  // runs once per contact per sweep; the tangent impulses are far from overflow.
+  const nt = Math.sqrt(t1 * t1 + t2 * t2);
   if (nt > lim) {
     const k = nt > 0 ? lim / nt : 0;
     t1 *= k;
