@@ -42,7 +42,7 @@ export async function compareWithMujoco(parse: ModelParseResult, steps?: number)
   let run: MujocoRun;
   const t0 = performance.now();
   try {
-    run = runMujoco(rt, compiled.model, model.state.qpos, model.state.qvel, n);
+    run = runMujoco(rt, compiled.model, model.state.qpos, model.state.qvel, n, { ...(model.state.ctrl ? { ctrl: model.state.ctrl } : {}), ...(model.state.act ? { act: model.state.act } : {}) });
   } finally {
     if (!rt.retired) release(compiled.model);
   }

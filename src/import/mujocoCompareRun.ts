@@ -21,16 +21,20 @@ export interface MujocoRun {
 }
 
 /** Step MuJoCo `steps` times from (qpos, qvel), recording the equality rows after every mj_step (forward at the new state). */
-export function runMujoco(rt: MujocoRuntime, m: MjModelHandle, qpos: readonly number[], qvel: readonly number[], steps: number): MujocoRun {
-  return guarded(rt, () => runMujocoUnguarded(rt, m, qpos, qvel, steps));
+/** `controls`: the keyframe's ctrl and act (absent: zero), so that actuated models run as the engine's does. */
+export function runMujoco(rt: MujocoRuntime, m: MjModelHandle, qpos: readonly number[], qvel: readonly number[], steps: number, controls: { ctrl?: readonly number[]; act?: readonly number[] } = {}): MujocoRun {
+  return guarded(rt, () => runMujocoUnguarded(rt, m, qpos, qvel, steps, controls));
 }
 
-function runMujocoUnguarded(rt: MujocoRuntime, m: MjModelHandle, qpos: readonly number[], qvel: readonly number[], steps: number): MujocoRun {
+function runMujocoUnguarded(rt: MujocoRuntime, m: MjModelHandle, qpos: readonly number[], qvel: readonly number[], steps: number, controls: { ctrl?: readonly number[]; act?: readonly number[] }): MujocoRun {
   const d = new rt.mj.MjData(m);
   const res = new rt.mj.DoubleBuffer(6);
   try {
     (d.qpos as Float64Array).set(qpos);
     (d.qvel as Float64Array).set(qvel);
+    const ctrl = d.ctrl as Float64Array | undefined, act = d.act as Float64Array | undefined;
+    if (controls.ctrl && ctrl && controls.ctrl.length === ctrl.length) ctrl.set(controls.ctrl);
+    if (controls.act && act && controls.act.length === act.length) act.set(controls.act);
     const neq = Number(m.neq);
     const record = (): MujocoRun['steps'][number] => {
       const nefc = Number(d.nefc);

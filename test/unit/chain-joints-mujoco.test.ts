@@ -110,7 +110,7 @@ test('a planar root (slide, slide, hinge) with springs, damping, armature and a 
 });
 
 test('Compare with MuJoCo reads each joint of a chain and of a universal by its own coordinate', async () => {
-  // no actuators: the comparison's MuJoCo run starts from the keyframe's qpos and qvel, not its ctrl
+  // no actuators: the joints' coordinates are what is checked here
   const xml = model(0.002, ANKLE(''), '', 'qpos="0.4 0.3 0.1"')
     .replace('</worldbody>', `<body name="limb" pos="0 0 3"><joint name="ux" axis="1 0 0" damping="0.05"/><joint name="uz" axis="0 0 1"/><geom type="capsule" fromto="0 0 0 0.2 0.1 -0.2" size="0.03" mass="1" ${NOCOL}/></body></worldbody>`)
     .replace('qpos="0.4 0.3 0.1"', 'qpos="0.4 0.3 0.1 0.2 -0.3"');
