@@ -10,7 +10,7 @@ import type { PanelState } from '../store';
 import { extrasRecords } from '../history';
 import { clear, h } from '../dom';
 import { caps, card, type CardContext } from './card';
-import { NOISE_RELATIVE, noiseFloor } from '../scene3d/robust';
+import { CONTACT_NOISE_RELATIVE, contactWeight, NOISE_RELATIVE, noiseFloor } from '../scene3d/robust';
 
 /** Longest table drawn. */
 const MAX_ROWS = 300;
@@ -35,19 +35,24 @@ const coneText = (r: number): string => (r >= CONE_RATIO_MAX ? '∞ (no budget)'
 interface Floors {
   force: number;
   length: number;
+  /** A contact's own force floor, as the 3D view's arrows (robust.ts): the solver's residue on a resting contact reads 0. */
+  contactForce: (c: ContactReport) => number;
 }
 
 function floorsOf(snap: SystemSnapshot, list: readonly ContactReport[]): Floors {
   let size = 1;
   for (const c of list) for (const x of c.point) if (Number.isFinite(x)) size = Math.max(size, Math.abs(x));
-  return { force: noiseFloor((snap.bodyStates ?? []).map((b) => b.mass), size).force, length: NOISE_RELATIVE * size };
+  const bodies = snap.bodyStates ?? [];
+  const force = noiseFloor(bodies.map((b) => b.mass), size).force;
+  return { force, length: NOISE_RELATIVE * size, contactForce: (c) => Math.max(force, CONTACT_NOISE_RELATIVE * contactWeight(bodies, c)) };
 }
 
 const clean = (x: number, floor: number): number => (Math.abs(x) < floor ? 0 : x);
 
 function row(c: ContactReport, k: number, penetrationTolerance: number | undefined, floors: Floors): HTMLTableRowElement {
-  const fx = clean(c.frictionForce[0], floors.force), fy = clean(c.frictionForce[1], floors.force);
-  const ft = clean(Math.hypot(c.frictionForce[0], c.frictionForce[1]), floors.force);
+  const fFloor = floors.contactForce(c);
+  const fx = clean(c.frictionForce[0], fFloor), fy = clean(c.frictionForce[1], fFloor);
+  const ft = clean(Math.hypot(c.frictionForce[0], c.frictionForce[1]), fFloor);
   const deep = penetrationTolerance !== undefined && -c.gap > penetrationTolerance;
   return h(
     'tr',
@@ -58,7 +63,7 @@ function row(c: ContactReport, k: number, penetrationTolerance: number | undefin
     h('td', { class: 'cl-mono', title: fmtVec(c.point, 12), text: cleanVec(c.point) }),
     h('td', { class: 'cl-mono', title: fmtVec(c.normal, 12), text: cleanVec(c.normal) }),
     h('td', { class: `cl-num cl-mono${deep ? ' cl-contact-deep' : ''}`, title: deep ? 'penetration above solver.contacts.penetrationTolerance' : undefined, text: fmt(clean(c.gap, floors.length), 3) }),
-    h('td', { class: 'cl-num cl-mono', title: `${fmt(c.normalForce, 12)} N`, text: fmt(clean(c.normalForce, floors.force)) }),
+    h('td', { class: 'cl-num cl-mono', title: `${fmt(c.normalForce, 12)} N`, text: fmt(clean(c.normalForce, fFloor)) }),
     h('td', { class: 'cl-num cl-mono', title: `‖f_t‖ = ${fmt(ft)} N (${fmt(c.frictionForce[0], 12)}, ${fmt(c.frictionForce[1], 12)})`, text: `${fmt(fx, 3)}, ${fmt(fy, 3)}` }),
     h('td', {}, h('span', { class: `cl-contact-state cl-contact-${c.state}`, text: c.state })),
     h('td', { class: `cl-num cl-mono${c.state !== 'open' && c.coneRatio > 1 + 1e-3 ? ' cl-contact-deep' : ''}`, text: coneText(ft === 0 && c.coneRatio < CONE_RATIO_MAX ? 0 : c.coneRatio) }),
