@@ -141,11 +141,13 @@ describe('a run that blew up', () => {
     await page.selectOption('#cl-play-speed', '1');
     await p.waitForPost((m) => m.type === 'playSpeed' && typeof m.speed === 'object' && m.speed.realTime === 1);
     await goTo(page, 500);
+    // a run that starts (Play) makes the panel follow it from its end, where the host steps on
     await p.send({ type: 'running', running: true });
+    await page.waitForFunction((n) => document.body.dataset.clStep === String(n), total);
     await page.locator('#cl-history').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press(' ');
-    await p.waitForPost((m) => m.type === 'command' && m.command === 'playPause' && m.step === 500);
-    assert.equal(await page.evaluate(() => document.body.dataset.clStep), '500', 'Pause stays on the shown step');
+    await p.waitForPost((m) => m.type === 'command' && m.command === 'playPause' && m.step === total);
+    assert.equal(await page.evaluate(() => document.body.dataset.clStep), String(total), 'Pause stays on the shown step');
     await page.locator('header.cl-header').screenshot({ path: shotPath('blowup-header-dark') });
     assert.deepEqual(p.invalidPosts, []);
   });
