@@ -8,19 +8,14 @@ import type { Vec3 } from '../types';
 import { GROUP_HINGE_FIELDS, DEFAULT_HINGE_AXIS } from './fields';
 import { readDrive } from './drives';
 import { readJointRowFields } from './jointLimits';
+import { jointRowFields } from './hingeGroups';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, quote } from './reader';
-import type { ConstraintSpec, JointDriveSpec, JsonPath, GroupHingeSpec } from './spec';
+import type { ConstraintSpec, JointDriveSpec, JointRowFields, JsonPath, GroupHingeSpec } from './spec';
 
 type AxisReader = (r: FieldReader, o: FieldObject, key: string, label: string, def: Readonly<Vec3>, data: Data) => Vec3 | Bad;
 
-export interface MemberForces {
+export interface MemberForces extends JointRowFields {
   drive?: JointDriveSpec;
-  limits?: [number, number];
-  limitMargin?: number;
-  limitSolref?: [number, number];
-  limitSolimp?: [number, number, number, number, number];
-  limitInvWeight?: number;
-  frictionLoss?: number;
 }
 
 /** A joint's drive fields, `limits`, `limitMargin`, the soft bounds' fields and `frictionLoss`, read as a lone hinge's or slider's. */
@@ -32,12 +27,7 @@ export function readMemberForces(r: FieldReader, o: FieldObject, type: 'hinge' |
   if (r.errorCount !== before || drive === BAD) return BAD;
   return {
     ...(spec.drive ? { drive: spec.drive } : {}),
-    ...(spec.limits ? { limits: spec.limits } : {}),
-    ...(spec.limitMargin !== undefined ? { limitMargin: spec.limitMargin } : {}),
-    ...(spec.limitSolref ? { limitSolref: spec.limitSolref } : {}),
-    ...(spec.limitSolimp ? { limitSolimp: spec.limitSolimp } : {}),
-    ...(spec.limitInvWeight !== undefined ? { limitInvWeight: spec.limitInvWeight } : {}),
-    ...(spec.frictionLoss !== undefined ? { frictionLoss: spec.frictionLoss } : {}),
+    ...jointRowFields(spec),
   };
 }
 

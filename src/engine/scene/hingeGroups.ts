@@ -5,7 +5,7 @@
 // contact/jointRows.ts) take every coordinate alike: each member is a hinge spec of its own with the
 // group's ends and a `group` field, made once per constraint spec (the same object on every call, so
 // that sets of specs recognise it).
-import type { ConstraintSpec } from './spec';
+import type { ConstraintSpec, JointRowFields } from './spec';
 import { chainHasCoordinates } from './chainJoints';
 
 const members = new WeakMap<ConstraintSpec, ConstraintSpec[]>();
@@ -30,12 +30,7 @@ export function jointsOf(spec: ConstraintSpec): readonly ConstraintSpec[] {
       anchorB: spec.anchorB,
       axisB: h.axis,
       drive: h.drive,
-      ...(h.limits ? { limits: h.limits } : {}),
-      ...(h.limitMargin !== undefined ? { limitMargin: h.limitMargin } : {}),
-      ...(h.limitSolref ? { limitSolref: h.limitSolref } : {}),
-      ...(h.limitSolimp ? { limitSolimp: h.limitSolimp } : {}),
-      ...(h.limitInvWeight !== undefined ? { limitInvWeight: h.limitInvWeight } : {}),
-      ...(h.frictionLoss !== undefined ? { frictionLoss: h.frictionLoss } : {}),
+      ...jointRowFields(h),
       group: { axes, index, angles0 },
     }));
     members.set(spec, out);
@@ -61,12 +56,7 @@ function chainJointsOf(spec: ConstraintSpec): readonly ConstraintSpec[] {
             anchorB: spec.anchorB,
             axisA: j.axis,
             drive: j.drive,
-            ...(j.limits ? { limits: j.limits } : {}),
-            ...(j.limitMargin !== undefined ? { limitMargin: j.limitMargin } : {}),
-            ...(j.limitSolref ? { limitSolref: j.limitSolref } : {}),
-            ...(j.limitSolimp ? { limitSolimp: j.limitSolimp } : {}),
-            ...(j.limitInvWeight !== undefined ? { limitInvWeight: j.limitInvWeight } : {}),
-            ...(j.frictionLoss !== undefined ? { frictionLoss: j.frictionLoss } : {}),
+            ...jointRowFields(j),
             chainMember: { joints, index },
           }]
         : [],
@@ -74,4 +64,16 @@ function chainJointsOf(spec: ConstraintSpec): readonly ConstraintSpec[] {
     members.set(spec, out);
   }
   return out;
+}
+
+/** The limit and friction-loss fields `x` has, copied (a group's hinge or a chain's joint made a hinge or slider spec). */
+export function jointRowFields(x: JointRowFields): JointRowFields {
+  return {
+    ...(x.limits ? { limits: x.limits } : {}),
+    ...(x.limitMargin !== undefined ? { limitMargin: x.limitMargin } : {}),
+    ...(x.limitSolref ? { limitSolref: x.limitSolref } : {}),
+    ...(x.limitSolimp ? { limitSolimp: x.limitSolimp } : {}),
+    ...(x.limitInvWeight !== undefined ? { limitInvWeight: x.limitInvWeight } : {}),
+    ...(x.frictionLoss !== undefined ? { frictionLoss: x.frictionLoss } : {}),
+  };
 }

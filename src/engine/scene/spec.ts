@@ -41,7 +41,17 @@ export interface CouplingSpec {
 }
 
 /** One joint of a `chain` constraint: its axis (unit) and anchor in bodyA's frame at the initial state. */
-export interface ChainJointSpec {
+/** The limit and friction-loss fields of a joint inside a constraint (a group's hinge, a chain's joint), as a hinge constraint's. */
+export interface JointRowFields {
+  limits?: [number, number];
+  limitMargin?: number;
+  limitSolref?: [number, number];
+  limitSolimp?: [number, number, number, number, number];
+  limitInvWeight?: number;
+  frictionLoss?: number;
+}
+
+export interface ChainJointSpec extends JointRowFields {
   type: 'hinge' | 'slider';
   axis: Vec3;
   anchor: Vec3;
@@ -53,13 +63,6 @@ export interface ChainJointSpec {
    * it by `name`, unique among the constraints') act on it as on a lone hinge or slider.
    */
   drive?: JointDriveSpec;
-  limits?: [number, number];
-  limitMargin?: number;
-  /** As a hinge constraint's (soft bounds). */
-  limitSolref?: [number, number];
-  limitSolimp?: [number, number, number, number, number];
-  limitInvWeight?: number;
-  frictionLoss?: number;
 }
 
 export interface SolverSettings {
@@ -180,7 +183,7 @@ export interface ConstraintSpec {
 }
 
 /** One hinge of a universal or ball constraint's `hinges`. */
-export interface GroupHingeSpec {
+export interface GroupHingeSpec extends JointRowFields {
   /** Its name, unique among the constraints' (actuators' `joint` refers to it). */
   name: string;
   /** Unit axis in bodyB's frame, with every hinge of the group at its zero. */
@@ -189,13 +192,6 @@ export interface GroupHingeSpec {
   zero?: number;
   /** Its angle in the initial state is `drive.coordinate`, on the scale of its limits, springRef and actuators. */
   drive: JointDriveSpec;
-  limits?: [number, number];
-  limitMargin?: number;
-  /** As a hinge constraint's (soft bounds). */
-  limitSolref?: [number, number];
-  limitSolimp?: [number, number, number, number, number];
-  limitInvWeight?: number;
-  frictionLoss?: number;
 }
 
 /**
