@@ -9,7 +9,8 @@
 // What does not fit is listed in the CL606 note.
 import { Codes, integratorInfo, type ActivationSpec, type ActuatorSpec } from '../engine';
 import { notSimulated, type ConvertContext } from './types';
-import { attr, type XmlElement } from './xml';
+import type { XmlElement } from './xml';
+import { ACTUATOR_TAGS, defaultedAttr } from './mjcfDefaults';
 
 /** MuJoCo's activation dynamics the engine simulates (model/activation.ts); muscles and user dynamics are listed. */
 const ACTIVATION_TYPES = new Set(['integrator', 'filter', 'filterexact']);
@@ -88,8 +89,8 @@ function convertActuators(ctx: ConvertContext): void {
     if (a.trntype === 'tendon' && !tendon) return notSimulated(ctx, 'actuators on tendons that are not simulated', label, el);
     if (a.trntype !== 'joint' && a.trntype !== 'tendon') return notSimulated(ctx, `actuators with a ${a.trntype} transmission`, label, el);
     if (a.dyntype !== 'none' && !ACTIVATION_TYPES.has(a.dyntype)) return notSimulated(ctx, `actuator activation dynamics (dyntype ${a.dyntype})`, label, el);
-    // the bindings cannot read actuator_actearly; an attribute on the element itself is seen
-    if (a.dyntype !== 'none' && /^(true|1)$/.test((el && attr(el, 'actearly')) ?? '')) return notSimulated(ctx, 'actuator activation taken early (actearly)', label, el);
+    // the bindings cannot read actuator_actearly: read it from the element and its default class
+    if (a.dyntype !== 'none' && el !== section && el && /^(true|1)$/.test(defaultedAttr(ctx.map.root, el, 'actearly', ACTUATOR_TAGS) ?? '')) return notSimulated(ctx, 'actuator activation taken early (actearly)', label, el);
     if (a.gaintype !== 'fixed' && a.gaintype !== 'affine') return notSimulated(ctx, `actuator gain type ${a.gaintype}`, label, el);
     if (a.biastype !== 'none' && a.biastype !== 'affine') return notSimulated(ctx, `actuator bias type ${a.biastype}`, label, el);
     let joint = '';

@@ -96,6 +96,17 @@ test('muscle dynamics and actearly on the element are listed as not simulated, n
   assert.equal(early.scene?.actuators?.length ?? 0, 0);
 });
 
+test('actearly set in a default class (or its parent class) is seen too; one set false on the element is not', async () => {
+  const withDefaults = (defaults: string, actuators: string) => xml(actuators, '').replace('<worldbody>', `<default>${defaults}</default><worldbody>`);
+  const inherited = await loadModel('m.xml', withDefaults('<default class="servo"><default class="fast"><general gainprm="2"/></default><position actearly="true"/></default>', '<general class="fast" name="e" joint="s" dyntype="filter" dynprm="0.1" gainprm="1"/>'), {});
+  assert.ok(inherited.diagnostics.some((d) => /actearly/.test(d.message)), inherited.diagnostics.map((d) => d.message).join('\n'));
+  const main = await loadModel('m.xml', withDefaults('<general actearly="true"/>', '<general name="e" joint="s" dyntype="filter" dynprm="0.1" gainprm="1"/>'), {});
+  assert.ok(main.diagnostics.some((d) => /actearly/.test(d.message)));
+  const off = await loadModel('m.xml', withDefaults('<general actearly="true"/>', '<general name="e" joint="s" dyntype="filter" dynprm="0.1" gainprm="1" actearly="false"/>'), {});
+  assert.ok(!off.diagnostics.some((d) => /actearly/.test(d.message)), off.diagnostics.map((d) => d.message).join('\n'));
+  assert.equal(off.scene?.actuators?.length, 1);
+});
+
 test('a scene file carries an actuator’s activation: Export as Scene writes it, the parser reads it back, the runs are the same', async () => {
   const { exportScene, exportErrors } = await import('../../src/import/export');
   const parse = await loadModel('m.xml', xml(ACTUATORS), { keyframe: 'k' });
