@@ -89,8 +89,6 @@ function convertActuators(ctx: ConvertContext): void {
     if (a.trntype === 'tendon' && !tendon) return notSimulated(ctx, 'actuators on tendons that are not simulated', label, el);
     if (a.trntype !== 'joint' && a.trntype !== 'tendon') return notSimulated(ctx, `actuators with a ${a.trntype} transmission`, label, el);
     if (a.dyntype !== 'none' && !ACTIVATION_TYPES.has(a.dyntype)) return notSimulated(ctx, `actuator activation dynamics (dyntype ${a.dyntype})`, label, el);
-    // the bindings cannot read actuator_actearly: read it from the element and its default class
-    if (a.dyntype !== 'none' && el !== section && el && /^(true|1)$/.test(defaultedAttr(ctx.map.root, el, 'actearly', ACTUATOR_TAGS) ?? '')) return notSimulated(ctx, 'actuator activation taken early (actearly)', label, el);
     if (a.gaintype !== 'fixed' && a.gaintype !== 'affine') return notSimulated(ctx, `actuator gain type ${a.gaintype}`, label, el);
     if (a.biastype !== 'none' && a.biastype !== 'affine') return notSimulated(ctx, `actuator bias type ${a.biastype}`, label, el);
     let joint = '';
@@ -105,6 +103,8 @@ function convertActuators(ctx: ConvertContext): void {
       if (spec) spec.drive ??= { coordinate: st.qpos[j.qposadr] ?? 0, damping: 0, stiffness: 0, springRef: m.drives.springRef[a.target] ?? 0, armature: 0 };
       joint = member ? member.hinge.name : jc!.constraint;
     }
+    // the bindings cannot read actuator_actearly: read it from the element and its default class
+    const early = a.dyntype !== 'none' && el !== section && !!el && /^(true|1)$/.test(defaultedAttr(ctx.map.root, el, 'actearly', ACTUATOR_TAGS) ?? '');
     let name = a.name || `actuator${i}`;
     for (let k = 2; used.has(name); k++) name = `${a.name || `actuator${i}`}#${k}`;
     used.add(name);
@@ -121,7 +121,7 @@ function convertActuators(ctx: ConvertContext): void {
       ...(a.forceRange ? { forceRange: a.forceRange } : {}),
       ctrl: st.ctrl?.[i] ?? 0,
       ...(a.dyntype !== 'none'
-        ? { activation: { type: a.dyntype as ActivationSpec['type'], timeConstant: a.timeConstant, act0: st.act?.[a.actAdr] ?? 0, ...(a.actRange ? { range: a.actRange } : {}) } }
+        ? { activation: { type: a.dyntype as ActivationSpec['type'], timeConstant: a.timeConstant, act0: st.act?.[a.actAdr] ?? 0, ...(a.actRange ? { range: a.actRange } : {}), ...(early ? { early } : {}) } }
         : {}),
     });
   });

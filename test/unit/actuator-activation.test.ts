@@ -88,23 +88,30 @@ test('without its activation the same model is far from MuJoCo (the test sees th
   assert.ok(Math.abs(q - ref.q[STEPS - 1]) > 0.05, `${q} vs ${ref.q[STEPS - 1]}`);
 });
 
-test('muscle dynamics and actearly on the element are listed as not simulated, not run as plain controls', async () => {
+test('muscle dynamics are listed as not simulated, not run as plain controls', async () => {
   const muscle = await loadModel('m.xml', xml('<muscle name="m" joint="s" lengthrange="-1 1"/>', ''), {});
   assert.ok(muscle.diagnostics.some((d) => /activation dynamics \(dyntype muscle\)/.test(d.message)), muscle.diagnostics.map((d) => d.message).join('\n'));
-  const early = await loadModel('m.xml', xml('<general name="e" joint="s" dyntype="filter" dynprm="0.1" gainprm="1" actearly="true"/>', ''), {});
-  assert.ok(early.diagnostics.some((d) => /actearly/.test(d.message)), early.diagnostics.map((d) => d.message).join('\n'));
-  assert.equal(early.scene?.actuators?.length ?? 0, 0);
 });
 
-test('actearly set in a default class (or its parent class) is seen too; one set false on the element is not', async () => {
-  const withDefaults = (defaults: string, actuators: string) => xml(actuators, '').replace('<worldbody>', `<default>${defaults}</default><worldbody>`);
-  const inherited = await loadModel('m.xml', withDefaults('<default class="servo"><default class="fast"><general gainprm="2"/></default><position actearly="true"/></default>', '<general class="fast" name="e" joint="s" dyntype="filter" dynprm="0.1" gainprm="1"/>'), {});
-  assert.ok(inherited.diagnostics.some((d) => /actearly/.test(d.message)), inherited.diagnostics.map((d) => d.message).join('\n'));
-  const main = await loadModel('m.xml', withDefaults('<general actearly="true"/>', '<general name="e" joint="s" dyntype="filter" dynprm="0.1" gainprm="1"/>'), {});
-  assert.ok(main.diagnostics.some((d) => /actearly/.test(d.message)));
-  const off = await loadModel('m.xml', withDefaults('<general actearly="true"/>', '<general name="e" joint="s" dyntype="filter" dynprm="0.1" gainprm="1" actearly="false"/>'), {});
-  assert.ok(!off.diagnostics.some((d) => /actearly/.test(d.message)), off.diagnostics.map((d) => d.message).join('\n'));
-  assert.equal(off.scene?.actuators?.length, 1);
+test('actearly (on the element, or through a default class) follows MuJoCo step by step: the force leads by one update', async () => {
+  const early = ACTUATORS.replace('<general name="servo"', '<general name="servo" actearly="true"').replace('<general name="smooth"', '<general name="smooth" class="early"');
+  const text = xml(early).replace('<worldbody>', '<default><default class="lead"><default class="early"><general gainprm="3"/></default><general actearly="true"/></default></default><worldbody>');
+  const ref = await mujoco(text);
+  const ours = await engine(text);
+  assert.deepEqual(ours.parse.scene!.actuators!.map((a) => a.activation?.early ?? false), [true, false, true]);
+  let gapF = 0, gapQ = 0;
+  for (let k = 0; k < STEPS; k++) {
+    for (let i = 0; i < 3; i++) gapF = Math.max(gapF, Math.abs(ours.force[k][i] - ref.force[k][i]));
+    gapQ = Math.max(gapQ, Math.abs(ours.q[k] - ref.q[k]));
+  }
+  assert.ok(gapF < 1e-9, `actuator forces differ from MuJoCo's by ${gapF}`);
+  assert.ok(gapQ < 1e-9, `the slide differs from MuJoCo's by ${gapQ} m`);
+  // without actearly the first filter force is MuJoCo's minus one update: the test sees the flag
+  const late = await mujoco(xml(ACTUATORS));
+  assert.ok(Math.abs(late.force[0][0] - ref.force[0][0]) > 1e-3, `${late.force[0][0]} vs ${ref.force[0][0]}`);
+  // actearly="false" on the element overrides its class
+  const off = await loadModel('m.xml', text.replace('name="smooth" class="early"', 'name="smooth" class="early" actearly="false"'), {});
+  assert.deepEqual(off.scene!.actuators!.map((a) => a.activation?.early ?? false), [true, false, false]);
 });
 
 test('a scene file carries an actuator’s activation: Export as Scene writes it, the parser reads it back, the runs are the same', async () => {

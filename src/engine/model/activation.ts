@@ -8,7 +8,8 @@
 // to the activation range when one is given (actlimited). The control is fixed for a run, so act after
 // n steps is a function of n alone: the forces ask for it by the number of steps taken before the
 // state they are evaluated at, which the simulation sets before each step (also when it re-takes a
-// past step from a checkpoint), so a replayed step sees the activation the run saw.
+// past step from a checkpoint), so a replayed step sees the activation the run saw. With actearly the
+// force takes the activation one update ahead (MuJoCo's mj_nextActivation in mj_fwdActuation).
 import type { ActuatorSpec } from '../scene/spec';
 
 /** MuJoCo's mjMINVAL: the smallest time constant a filter divides by. */
@@ -32,7 +33,7 @@ export class Activations {
     m.n = n;
     m.act = act;
     this.memo.set(a, m);
-    return act;
+    return dyn.early ? nextActivation(a, act, u, h) : act;
   }
 }
 

@@ -26,6 +26,7 @@ export function readActivation(r: FieldReader, o: FieldObject, path: JsonPath, l
     if (v !== BAD && !(v[0] <= v[1])) r.report('error', Codes.invalidValue, `${sub('range')} must have lower ≤ upper; it is [${v[0]}, ${v[1]}].`, rn, { ...data, path: [...at, 'range'], value: v });
     else if (v !== BAD) range = [v[0], v[1]];
   }
+  const early = r.boolean(a, 'early', sub('early'), data);
   if (r.errorCount !== errors || type === undefined || type === BAD) return BAD;
-  return { type, timeConstant: typeof tau === 'number' ? tau : 0, act0: typeof act0 === 'number' ? act0 : 0, ...(range ? { range } : {}) };
+  return { type, timeConstant: typeof tau === 'number' ? tau : 0, act0: typeof act0 === 'number' ? act0 : 0, ...(range ? { range } : {}), ...(early === true ? { early } : {}) };
 }

@@ -55,7 +55,7 @@ export const DRIVE_FIELDS = ['damping', 'stiffness', 'springRef', 'armature', 'c
 /** Fields of an actuator (the top-level `actuators`, drives.ts). */
 export const ACTUATOR_FIELDS = ['name', 'joint', 'tendon', 'gear', 'gain', 'bias', 'ctrlRange', 'forceRange', 'ctrl', 'activation'] as const;
 /** Fields of an actuator's `activation` (scene/activation.ts) and its types (MuJoCo's dyntype). */
-export const ACTIVATION_FIELDS = ['type', 'timeConstant', 'act0', 'range'] as const;
+export const ACTIVATION_FIELDS = ['type', 'timeConstant', 'act0', 'range', 'early'] as const;
 export const ACTIVATION_TYPES = ['integrator', 'filter', 'filterexact'] as const;
 
 /** Fields of a tendon (the top-level `tendons`, tendons.ts), of its joints, path points and equality. */

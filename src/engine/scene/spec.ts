@@ -240,6 +240,9 @@ export interface ActivationSpec {
   act0: number;
   /** The activation is clamped to this range after each step (MuJoCo's actlimited, actrange). */
   range?: [number, number];
+  /** The force takes the activation after this step's update instead of before it (MuJoCo's actearly),
+   *  so a filter's force leads by one step. */
+  early?: boolean;
 }
 
 /**
