@@ -11,6 +11,7 @@ import type { ChainJointSpec, ConstraintSpec } from '../../src/engine/scene/spec
 import { quatFromRotationVector, quatMul, quatNormalize, quatToMat3, mat3MulVec } from '../../src/engine/core/math';
 import { makeEval, type Pose } from '../../src/engine/model/constraint';
 import { ChainConstraint } from '../../src/engine/model/chain';
+import { middleBranch } from '../../src/engine/model/hingeGroup';
 import { Codes, parseScene } from '../../src/engine/index';
 import { compareWithMujoco, loadModel, nodeFileAccess } from '../../src/import/index';
 import { rng as prng } from './linalg-fixtures';
@@ -75,7 +76,11 @@ test('chain: C = 0 and J has full row rank at states the joints reach far from t
       const m = new ChainConstraint(spec(joints), a0, b0);
       assert.notEqual(m.pattern.kind, 'error', shape);
       const a = pose(rvec(rng, 2), rquat(rng));
-      const b = reach(joints, joints.map(() => 3 * (2 * rng() - 1)), a, a0, b0);
+      // three hinges: the middle angle on the root of its equation that the initial state is on (the
+      // other root reaches the same rotation by other angles and another translation)
+      let qs = joints.map(() => 3 * (2 * rng() - 1));
+      while (shape === 'r' && middleBranch(joints.map((j) => j.axis), qs[1]) !== middleBranch(joints.map((j) => j.axis), 0)) qs = joints.map(() => 3 * (2 * rng() - 1));
+      const b = reach(joints, qs, a, a0, b0);
       const out = makeEval(m.rows);
       m.evaluate(a, b, out);
       const worst = Math.max(...Array.from(out.C, Math.abs));
@@ -110,6 +115,8 @@ test('chain: rows per pattern = 6 − (motion the joints allow); labels', () => 
   assert.deepEqual(rows([h([0, 0, 1]), s([1, 0, 0])]), [4, '⊥1 ⊥2 a ℓ']);
   // MuJoCo's humanoid ankle: two hinges whose axes miss by 1.8 cm.
   assert.deepEqual(rows([h([1, 0, 0], [0, 0, 0]), h([0, 1, 0], [0, 0, 0.018])]), [4, '∠ h t m']);
+  // dm_control's dog's scapula: three hinges whose axes miss, every rotation allowed.
+  assert.deepEqual(rows([h([0, 0, 1], [-0.03, -0.02, 0]), h([1, 0, 0], [0, -0.05, -0.07]), h([0.3, 1, 0], [0, 0, 0])]), [3, 'x y z']);
 });
 
 test('chain in a scene: parsed with its joints; CL210 on `joints` for a chain without a closed form; CL205 on a zero axis', () => {
