@@ -117,14 +117,15 @@ const rate = (J: Float64Array, o: number, p: Pose): number => J[o] * p.v[0] + J[
 export function evaluateRotationChain(c: RotationChain, a: Pose, b: Pose, out: ConstraintEval, at: number): void {
   const C = rows(c, a, b, out.JA, out.JB, at);
   for (let i = 0; i < 3; i++) out.C[at + i] = C[i];
-  // the time over which the bodies turn by 1e-4 rad or move by 1e-4 of the chain's size
+  // the time over which the bodies turn by 1e-5 rad or move by 1e-5 of the chain's size: C curves fast
+  // near the gimbal lock, so a shorter time than the chain coordinates' (round-off ~1e-11 relative)
   const size = Math.max(1, ...c.anchors.map((x) => Math.hypot(...x)));
   const speed = Math.max(Math.hypot(...b.w), Math.hypot(...a.w), Math.hypot(...b.v) / size, Math.hypot(...a.v) / size);
   if (!(speed > 0)) {
     for (let i = 0; i < 3; i++) out.Jdotv[at + i] = 0;
     return;
   }
-  const t = 1e-4 / speed;
+  const t = 1e-5 / speed;
   const JA = new Float64Array(18), JB = new Float64Array(18);
   const rates = (s: number): number[] => {
     rows(c, movedPose(a, s), movedPose(b, s), JA, JB, 0);
