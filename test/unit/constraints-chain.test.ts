@@ -119,7 +119,7 @@ test('chain: rows per pattern = 6 − (motion the joints allow); labels', () => 
   assert.deepEqual(rows([h([0, 0, 1], [-0.03, -0.02, 0]), h([1, 0, 0], [0, -0.05, -0.07]), h([0.3, 1, 0], [0, 0, 0])]), [3, 'x y z']);
 });
 
-test('chain in a scene: parsed with its joints; CL210 on `joints` for a chain without a closed form; CL205 on a zero axis', () => {
+test('chain in a scene: parsed with its joints (three hinges whose axes miss among them); CL210 on `joints` for a chain without a closed form; CL205 on a zero axis', () => {
   const scene = (joints: unknown) =>
     JSON.stringify({ bodies: [{ name: 'B', mass: 1, position: [0, 0, 1] }], constraints: [{ type: 'chain', bodyA: 'world', bodyB: 'B', joints }] }, null, 1);
   const ok = parseScene(scene([{ type: 'slider', axis: [2, 0, 0] }, { type: 'slider', axis: [0, 0, 1] }, { type: 'hinge', axis: [0, 1, 0], anchor: [0, 0, 1], name: 'rooty' }]));
@@ -134,6 +134,21 @@ test('chain in a scene: parsed with its joints; CL210 on `joints` for a chain wi
   assert.deepEqual(bad.diagnostics.map((d) => d.code), [Codes.degenerateChain]);
   assert.equal(bad.diagnostics[0].range.start.line, text.split('\n').findIndex((l) => l.includes('"joints"')));
   assert.equal(bad.scene!.constraints.length, 0);
+  // three hinges whose axes span space and miss each other, with a drive and limits on one of them
+  const three = parseScene(scene([
+    { type: 'hinge', axis: [0, 0, 1], anchor: [-0.03, -0.02, 0], name: 'supinate' },
+    { type: 'hinge', axis: [1, 0, 0], anchor: [0, -0.05, -0.07], name: 'abduct', limits: [-0.26, 0.35], damping: 1.5 },
+    { type: 'hinge', axis: [0.3, 1, 0], name: 'extend' },
+  ]));
+  // the acceleration formulation (the default here) leaves the limit out, and says which
+  assert.deepEqual(three.diagnostics.map((d) => d.code), [Codes.jointRowsNotSolved]);
+  assert.match(three.diagnostics[0].message, /does not solve joint limits: constraint `chain0`/);
+  assert.equal(three.scene!.constraints[0].chain!.length, 3);
+  assert.deepEqual(three.scene!.constraints[0].chain![1].limits, [-0.26, 0.35]);
+  // three hinges in one plane have no closed form
+  const flat = parseScene(scene([{ type: 'hinge', axis: [1, 0, 0] }, { type: 'hinge', axis: [0, 1, 0], anchor: [0, 0, 0.1] }, { type: 'hinge', axis: [1, 1, 0] }]));
+  assert.deepEqual(flat.diagnostics.map((d) => d.code), [Codes.degenerateChain]);
+  assert.match(flat.diagnostics[0].message, /lie in one plane/);
   const zero = parseScene(scene([{ type: 'hinge', axis: [0, 0, 0] }]));
   assert.deepEqual(zero.diagnostics.map((d) => d.code), [Codes.zeroAxis]);
   const missing = parseScene(JSON.stringify({ bodies: [{ name: 'B', mass: 1 }], constraints: [{ type: 'chain', bodyA: 'world', bodyB: 'B' }] }));
