@@ -56,6 +56,7 @@ const CHAINS: { joints: ChainJointSpec[]; what: string }[] = [
   { joints: [{ type: 'hinge', axis: [0, 0, 1], anchor: [0.3, 0, 0] }, { type: 'slider', axis: unit([1, 1, 0]), anchor: [0.3, 0, 0] }], what: 'a hinge, then a slide across it' },
   // the middle angle stays within ±1.2 of 0, on the initial state's root (the gimbal lock is at ±π/2)
   { joints: [{ type: 'hinge', axis: [0, 0, 1], anchor: [-0.03, -0.02, 0] }, { type: 'hinge', axis: [1, 0, 0], anchor: [0, -0.05, -0.07] }, { type: 'hinge', axis: unit([0.3, 1, 0]), anchor: [0, 0, 0] }], what: 'three hinges whose axes miss (dm_control dog’s scapula)' },
+  { joints: [{ type: 'hinge', axis: [0, 0, 1], anchor: [-0.03, -0.02, 0] }, { type: 'slider', axis: unit([1, 0.5, 0]), anchor: [0, 0, 0] }, { type: 'hinge', axis: [1, 0, 0], anchor: [0, -0.05, -0.07] }, { type: 'hinge', axis: unit([0.3, 1, 0]), anchor: [0, 0, 0] }, { type: 'slider', axis: [0, 0, 1], anchor: [0, 0, 0] }], what: 'three hinges whose axes miss, with two slides among them' },
 ];
 
 test('chain joint coordinates: the value is each joint’s displacement from the initial state plus its initial qpos', () => {

@@ -2,7 +2,8 @@
 // (model/hingeGroup.ts `groupAngles`) recovers the angles of random rotations on either root of the
 // middle angle's equation; the three translation rows are zero wherever the hinges put B and see any
 // other displacement; J against central differences of C and J̇·u against central differences of J·u
-// at states on and off the chain's motion, for general axes (dm_control's dog's scapula among them).
+// at states on and off the chain's motion, for general axes (dm_control's dog's scapula among them), with
+// none, one or two slides among the hinges.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Quat, Vec3 } from '../../src/engine/types';
@@ -68,6 +69,10 @@ function reach(joints: readonly ChainJointSpec[], d: readonly number[], a: Pose,
   let q: Quat = [0, 0, 0, 1];
   let t: Vec3 = [0, 0, 0];
   joints.forEach((j, k) => {
+    if (j.type === 'slider') {
+      t = add(t, mat3MulVec(quatToMat3(q), [j.axis[0] * d[k], j.axis[1] * d[k], j.axis[2] * d[k]]));
+      return;
+    }
     const r = rot(j.axis, d[k]);
     t = add(t, mat3MulVec(quatToMat3(q), sub(j.anchor, mat3MulVec(quatToMat3(r), j.anchor))));
     q = quatMul(q, r);
@@ -91,12 +96,15 @@ const lockAngle = ([b1, b2, b3]: readonly Vec3[]): number => Math.atan2(dot(b1, 
 function* cases(seed: number, n: number): Generator<{ m: ChainConstraint; joints: ChainJointSpec[]; a: Pose; b: Pose; off: boolean }> {
   const rng = prng(seed);
   for (let k = 0; k < n; k++) {
-    const joints = k % 3 === 0 ? DOG : randomAxes(rng).map((axis): ChainJointSpec => ({ type: 'hinge', axis, anchor: rvec(rng, 0.5) }));
-    const axes = joints.map((j) => j.axis);
+    const joints = k % 3 === 0 ? [...DOG] : randomAxes(rng).map((axis): ChainJointSpec => ({ type: 'hinge', axis, anchor: rvec(rng, 0.5) }));
+    // one or two slides among the hinges in a third of the chains each
+    for (let s = 0; s < k % 3; s++) joints.splice(Math.floor(rng() * (joints.length + 1)), 0, { type: 'slider', axis: runit(rng), anchor: [0, 0, 0] });
+    const hinges = joints.flatMap((j, i) => (j.type === 'hinge' ? [i] : []));
+    const axes = hinges.map((i) => joints[i].axis);
     const a0 = pose(rvec(rng, 1), rquat(rng)), b0 = pose(rvec(rng, 1), rquat(rng));
-    let d = [0, 0, 0];
+    let d = joints.map(() => 0);
     do d = d.map(() => 2 * (2 * rng() - 1));
-    while (middleBranch(axes, d[1]) !== middleBranch(axes, 0) || Math.abs(Math.sin(d[1] - lockAngle(axes))) < 0.2);
+    while (middleBranch(axes, d[hinges[1]]) !== middleBranch(axes, 0) || Math.abs(Math.sin(d[hinges[1]] - lockAngle(axes))) < 0.2);
     const a = pose(rvec(rng, 1), rquat(rng), rvec(rng, 1.5), rvec(rng, 1.5));
     let b = reach(joints, d, a, a0, b0);
     const off = k % 2 === 1;
@@ -114,12 +122,12 @@ function evalAt(m: ChainConstraint, a: Pose, b: Pose): ConstraintEval {
 }
 const advance = (x: Pose, t: number): Pose => pose(add(x.p, [t * x.v[0], t * x.v[1], t * x.v[2]]), quatMul(quatFromRotationVector([t * x.w[0], t * x.w[1], t * x.w[2]]), x.q), x.v, x.w);
 const jv = (e: ConstraintEval, a: Pose, b: Pose): number[] =>
-  [0, 1, 2].map((i) => [...a.v, ...a.w].reduce((s, x, c) => s + e.JA[i * 6 + c] * x, 0) + [...b.v, ...b.w].reduce((s, x, c) => s + e.JB[i * 6 + c] * x, 0));
+  Array.from(e.C, (_, i) => i).map((i) => [...a.v, ...a.w].reduce((s, x, c) => s + e.JA[i * 6 + c] * x, 0) + [...b.v, ...b.w].reduce((s, x, c) => s + e.JB[i * 6 + c] * x, 0));
 
-test('three hinges whose axes miss: C = 0 where the hinges put B, and a displacement the hinges do not make is seen', () => {
-  for (const { m, a, b, off } of cases(3, 60)) {
+test('three hinges whose axes miss (and slides): C = 0 where the joints put B, and a displacement they do not make is seen', () => {
+  for (const { m, joints, a, b, off } of cases(3, 60)) {
     assert.equal(m.pattern.kind, 'rotation');
-    assert.deepEqual(m.rowLabels, ['x', 'y', 'z']);
+    assert.equal(m.rows, 3 - joints.filter((j) => j.type === 'slider').length);
     const C = Array.from(evalAt(m, a, b).C, Math.abs);
     if (off) assert.ok(Math.max(...C) > 1e-4, `an off-chain state reads C = ${C}`);
     else assert.ok(Math.max(...C) < 1e-12, `C = ${C} on the chain's motion`);
@@ -134,7 +142,7 @@ test('three hinges whose axes miss: C = 0 where the hinges put B, and a displace
   assert.ok(Math.abs(evalAt(m, id, shifted).C[0] - 1e-3) < 1e-12, 'a translation is the residual itself');
 });
 
-test('three hinges whose axes miss: J against central differences of C, J̇·u against central differences of J·u (on and off the motion)', () => {
+test('three hinges whose axes miss (and slides): J against central differences of C, J̇·u against central differences of J·u (on and off the motion)', () => {
   let worstJ = 0, worstJd = 0;
   for (const { m, a, b } of cases(4, 90)) {
     const e = evalAt(m, a, b);
@@ -161,7 +169,7 @@ test('three hinges whose axes miss: the FD check sees a wrong angular block (the
     const e = evalAt(m, a, b);
     // drop the part of the angular block that the hinges' lever arms give (keep only g_v×D on B)
     const D = sub(b.p, a.p);
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < m.rows; i++) {
       const gv: Vec3 = [e.JB[i * 6], e.JB[i * 6 + 1], e.JB[i * 6 + 2]];
       const g = cross(gv, D);
       for (let k = 0; k < 3; k++) {

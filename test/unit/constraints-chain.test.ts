@@ -79,7 +79,9 @@ test('chain: C = 0 and J has full row rank at states the joints reach far from t
       // three hinges: the middle angle on the root of its equation that the initial state is on (the
       // other root reaches the same rotation by other angles and another translation)
       let qs = joints.map(() => 3 * (2 * rng() - 1));
-      while (shape === 'r' && middleBranch(joints.map((j) => j.axis), qs[1]) !== middleBranch(joints.map((j) => j.axis), 0)) qs = joints.map(() => 3 * (2 * rng() - 1));
+      const hinges = joints.flatMap((j, k) => (j.type === 'hinge' ? [k] : []));
+      const axes = hinges.map((k) => joints[k].axis);
+      while (shape.startsWith('r') && middleBranch(axes, qs[hinges[1]]) !== middleBranch(axes, 0)) qs = joints.map(() => 3 * (2 * rng() - 1));
       const b = reach(joints, qs, a, a0, b0);
       const out = makeEval(m.rows);
       m.evaluate(a, b, out);
@@ -117,6 +119,9 @@ test('chain: rows per pattern = 6 − (motion the joints allow); labels', () => 
   assert.deepEqual(rows([h([1, 0, 0], [0, 0, 0]), h([0, 1, 0], [0, 0, 0.018])]), [4, '∠ h t m']);
   // dm_control's dog's scapula: three hinges whose axes miss, every rotation allowed.
   assert.deepEqual(rows([h([0, 0, 1], [-0.03, -0.02, 0]), h([1, 0, 0], [0, -0.05, -0.07]), h([0.3, 1, 0], [0, 0, 0])]), [3, 'x y z']);
+  // ... with one or two slides among the hinges
+  assert.deepEqual(rows([h([0, 0, 1], [-0.03, -0.02, 0]), s([1, 0, 0]), h([1, 0, 0], [0, -0.05, -0.07]), h([0.3, 1, 0], [0, 0, 0])]), [2, 'n1 n2']);
+  assert.deepEqual(rows([s([0, 0, 1]), h([0, 0, 1], [-0.03, -0.02, 0]), h([1, 0, 0], [0, -0.05, -0.07]), s([1, 0, 0]), h([0.3, 1, 0], [0, 0, 0])]), [1, 'n1']);
 });
 
 test('chain in a scene: parsed with its joints (three hinges whose axes miss among them); CL210 on `joints` for a chain without a closed form; CL205 on a zero axis', () => {
