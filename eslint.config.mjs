@@ -30,6 +30,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/tendon-jacobian.test.ts',
   'test/unit/hinge-group-jacobian.test.ts',
   'test/unit/chain-coordinate.test.ts',
+  'test/unit/chain-rotation.test.ts',
   // The importer's analytic rows follow the engine's row conventions (perpendicularBasis, quaternions).
   'test/unit/import-helpers.ts',
   'test/unit/import-loops.test.ts',

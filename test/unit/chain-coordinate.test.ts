@@ -1,8 +1,8 @@
 // The coordinate of one joint of a chain constraint (model/chainCoordinate.ts): its value is MuJoCo's
 // qpos for that joint when the bodies are where the chain's joints put them, and its 1×12 Jacobian
 // maps the bodies' velocities to that joint's rate: checked against central differences of the chain's
-// forward kinematics at random states (two slides, a planar root, two hinges whose axes miss, a slide
-// across a hinge).
+// forward kinematics at random states (two slides, a planar root, two or three hinges whose axes miss,
+// a slide across a hinge).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluateCoordinate, makeCoordinate, makeCoordinateEval } from '../../src/engine/model/coupler';
@@ -54,6 +54,9 @@ const CHAINS: { joints: ChainJointSpec[]; what: string }[] = [
   { joints: [{ type: 'slider', axis: [1, 0, 0], anchor: [0, 0, 1] }, { type: 'slider', axis: [0, 0, 1], anchor: [0, 0, 1] }, { type: 'hinge', axis: [0, 1, 0], anchor: [0.2, 0, 1] }], what: 'planar root (slide, slide, hinge)' },
   { joints: [{ type: 'hinge', axis: unit([1, 0.2, 0]), anchor: [0, 0.01, 0] }, { type: 'hinge', axis: unit([0.1, 1, 0.3]), anchor: [0.03, -0.02, 0.05] }], what: 'two hinges whose axes miss (humanoid ankle)' },
   { joints: [{ type: 'hinge', axis: [0, 0, 1], anchor: [0.3, 0, 0] }, { type: 'slider', axis: unit([1, 1, 0]), anchor: [0.3, 0, 0] }], what: 'a hinge, then a slide across it' },
+  // the middle angle stays within ±1.2 of 0, on the initial state's root (the gimbal lock is at ±π/2)
+  { joints: [{ type: 'hinge', axis: [0, 0, 1], anchor: [-0.03, -0.02, 0] }, { type: 'hinge', axis: [1, 0, 0], anchor: [0, -0.05, -0.07] }, { type: 'hinge', axis: unit([0.3, 1, 0]), anchor: [0, 0, 0] }], what: 'three hinges whose axes miss (dm_control dog’s scapula)' },
+  { joints: [{ type: 'hinge', axis: [0, 0, 1], anchor: [-0.03, -0.02, 0] }, { type: 'slider', axis: unit([1, 0.5, 0]), anchor: [0, 0, 0] }, { type: 'hinge', axis: [1, 0, 0], anchor: [0, -0.05, -0.07] }, { type: 'hinge', axis: unit([0.3, 1, 0]), anchor: [0, 0, 0] }, { type: 'slider', axis: [0, 0, 1], anchor: [0, 0, 0] }], what: 'three hinges whose axes miss, with two slides among them' },
 ];
 
 test('chain joint coordinates: the value is each joint’s displacement from the initial state plus its initial qpos', () => {
@@ -121,4 +124,9 @@ test('chain joint coordinates: chains whose joints the rotation and translation 
   assert.equal(chainHasCoordinates(parallel), false);
   const sameSlides: ChainJointSpec[] = [{ type: 'slider', axis: [1, 0, 0], anchor: [0, 0, 0] }, { type: 'slider', axis: [1, 0, 0], anchor: [0, 0, 0] }];
   assert.equal(chainHasCoordinates(sameSlides), false);
+  const coplanar: ChainJointSpec[] = [{ type: 'hinge', axis: [1, 0, 0], anchor: [0, 0, 0] }, { type: 'hinge', axis: [0, 1, 0], anchor: [0, 0, 0.1] }, { type: 'hinge', axis: unit([1, 1, 0]), anchor: [0.1, 0, 0] }];
+  assert.equal(chainHasCoordinates(coplanar), false);
+  const spanning: ChainJointSpec[] = [...coplanar.slice(0, 2), { type: 'hinge', axis: unit([1, 1, 1]), anchor: [0.1, 0, 0] }];
+  assert.equal(chainHasCoordinates(spanning), true);
+  assert.equal(chainHasCoordinates([...spanning, { type: 'hinge', axis: [0, 0, 1], anchor: [0, 0, 0] }]), false);
 });

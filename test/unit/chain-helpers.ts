@@ -18,8 +18,8 @@ const unit = (v: Vec3): Vec3 => {
   return [v[0] / n, v[1] / n, v[2] / n];
 };
 
-/** The patterns, by their joint sequence: s = slide, h = hinge (all hinges parallel), x = skew pair. */
-export const CHAIN_SHAPES = ['s', 'ss', 'sss', 'ssh', 'hss', 'shs', 'hS', 'Sh', 'hh', 'sh', 'hs', 'hhh', 'hhs', 'Shh', 'x'] as const;
+/** The patterns, by their joint sequence: s = slide, h = hinge (all hinges parallel), x = skew pair, r = three hinges with independent axes (rs, rss: with one or two slides among them). */
+export const CHAIN_SHAPES = ['s', 'ss', 'sss', 'ssh', 'hss', 'shs', 'hS', 'Sh', 'hh', 'sh', 'hs', 'hhh', 'hhs', 'Shh', 'x', 'r', 'rs', 'rss'] as const;
 export type ChainShape = (typeof CHAIN_SHAPES)[number];
 
 /** A random chain of the given shape (S: a slide along the hinges' axis), axes and anchors in A's frame. */
@@ -29,6 +29,20 @@ export function randomChain(rng: Rng, shape: ChainShape): ChainJointSpec[] {
       { type: 'hinge', axis: runit(rng), anchor: rvec(rng, 1) },
       { type: 'hinge', axis: runit(rng), anchor: rvec(rng, 1) },
     ];
+  }
+  if (shape.startsWith('r')) {
+    // the middle axis perpendicular to the others, so that every rotation has angles (with general axes
+    // only a band of rotations has; chain-rotation.test.ts covers those at the states they reach), and
+    // the first and last axes far from parallel (the gimbal lock)
+    for (;;) {
+      const b = runit(rng);
+      const a1 = unit(cross(b, runit(rng))), a3 = unit(cross(b, runit(rng)));
+      if (Math.hypot(...cross(a1, a3)) < 0.3) continue;
+      const out = [a1, b, a3].map((axis): ChainJointSpec => ({ type: 'hinge', axis, anchor: rvec(rng, 1) }));
+      // slides at random places among the hinges
+      for (let k = 0; k < shape.length - 1; k++) out.splice(Math.floor(rng() * (out.length + 1)), 0, { type: 'slider', axis: runit(rng), anchor: rvec(rng, 1) });
+      return out;
+    }
   }
   const a = runit(rng);
   // In-plane slides: random directions perpendicular to a.

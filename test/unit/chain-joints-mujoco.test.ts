@@ -1,4 +1,4 @@
-// The joints of a chain constraint (slides, a planar root, hinges whose axes miss: model/chain.ts) keep
+// The joints of a chain constraint (slides, a planar root, two or three hinges whose axes miss: model/chain.ts) keep
 // each joint's coordinate, MuJoCo's qpos for it, with its limits, damping, stiffness, armature and
 // actuators (model/chainCoordinate.ts, scene/hingeGroups.ts), checked against MuJoCo's WebAssembly step
 // by step on a body hung from a swinging base. Maximal and joint coordinates under two first-order
@@ -107,6 +107,61 @@ test('a planar root (slide, slide, hinge) with springs, damping, armature and a 
   assert.ok(coarse.gap < 0.05, `|q − q_MuJoCo| ${coarse.gap} at dt 0.002`);
   assert.ok(fine.gap < 0.35 * coarse.gap, `the gap does not shrink with h (${coarse.gap} → ${fine.gap})`);
   assert.ok(Math.max(...coarse.ref.map((x) => Math.abs(x[3] - 0.4))) > 0.5, 'the motor hardly turns the hinge');
+});
+
+// Three hinges whose axes miss each other (dm_control's dog's scapula): every rotation, the translation the angles give
+const SCAPULA = (s1: string, s2: string, s3: string) =>
+  `<joint name="s1" axis="0 0 1" pos="-0.03 -0.02 0" ${s1}/><joint name="s2" axis="1 0 0" pos="0 -0.05 -0.07" ${s2}/><joint name="s3" axis="0.3 1 0" pos="0 0 0" ${s3}/>`;
+const SCAPULA_NAMES = ['h0', 's1', 's2', 's3'];
+
+// the middle hinge's spring keeps it far from ±π/2, where the first and last axes turn parallel
+const DAMPED = SCAPULA('damping="0.05" stiffness="0.5"', 'damping="0.05" stiffness="1" armature="0.01"', 'damping="0.02"');
+const SCAPULA_ACTUATORS = '<motor joint="s1" gear="0.2"/><position joint="s3" kp="2"/>';
+const SCAPULA_KEY = 'qpos="0.4 0.3 -0.2 0.5" ctrl="1 -0.3"';
+
+test('three hinges whose axes miss (the dog\'s scapula) with damping, stiffness, armature, a motor and a position servo: 1 s as MuJoCo, converging with h', async () => {
+  const coarse = await gapOver1s(0.002, DAMPED, SCAPULA_ACTUATORS, SCAPULA_KEY, SCAPULA_NAMES);
+  const fine = await gapOver1s(0.0005, DAMPED, SCAPULA_ACTUATORS, SCAPULA_KEY, SCAPULA_NAMES);
+  // measured: 9.2e-3 at dt 0.002, 2.4e-3 at dt 0.0005
+  assert.ok(coarse.gap < 0.05, `|q − q_MuJoCo| ${coarse.gap} at dt 0.002`);
+  assert.ok(fine.gap < 0.35 * coarse.gap, `the gap does not shrink with h (${coarse.gap} → ${fine.gap})`);
+  // every hinge turns well away from where it starts
+  [1, 2, 3].forEach((i) => assert.ok(Math.max(...coarse.ref.map((x) => Math.abs(x[i] - coarse.ref[0][i]))) > 0.2, `s${i} hardly moves`));
+  // without the actuators the run differs by far more than the gap
+  const free = await gapOver1s(0.002, DAMPED, '', 'qpos="0.4 0.3 -0.2 0.5"', SCAPULA_NAMES);
+  const effect = Math.max(...coarse.ref.map((x, k) => Math.max(...x.map((v, i) => Math.abs(v - free.ref[k][i])))));
+  assert.ok(effect > 5 * coarse.gap, `the actuators make no visible difference (${effect} against a gap of ${coarse.gap})`);
+});
+
+test('three hinges whose axes miss with a slide among them (springs, damping, a motor on the slide): 1 s as MuJoCo, converging with h', async () => {
+  const joints = '<joint name="s1" axis="0 0 1" pos="-0.03 -0.02 0" damping="0.05" stiffness="0.5"/><joint name="sl" type="slide" axis="1 0.5 0" stiffness="20" damping="0.5"/>'
+    + '<joint name="s2" axis="1 0 0" pos="0 -0.05 -0.07" damping="0.05" stiffness="1" armature="0.01"/><joint name="s3" axis="0.3 1 0" pos="0 0 0" damping="0.02"/>';
+  const names = ['h0', 's1', 'sl', 's2', 's3'];
+  const key = 'qpos="0.4 0.3 0.05 -0.2 0.5" ctrl="1"';
+  const coarse = await gapOver1s(0.002, joints, '<motor joint="sl" gear="2"/>', key, names);
+  const fine = await gapOver1s(0.0005, joints, '<motor joint="sl" gear="2"/>', key, names);
+  // measured: 4.1e-3 at dt 0.002, 9.8e-4 at dt 0.0005
+  assert.ok(coarse.gap < 0.05, `|q − q_MuJoCo| ${coarse.gap} at dt 0.002`);
+  assert.ok(fine.gap < 0.35 * coarse.gap, `the gap does not shrink with h (${coarse.gap} → ${fine.gap})`);
+  assert.ok(Math.max(...coarse.ref.map((x) => Math.abs(x[2] - 0.05))) > 0.02, 'the slide hardly moves');
+});
+
+test('a limit on the middle hinge of three whose axes miss: soft as MuJoCo\'s, reached and held as MuJoCo holds it', async () => {
+  const joints = (range: string) => SCAPULA('damping="0.05" stiffness="0.5"', `damping="0.05" armature="0.01" ${range}`, 'damping="0.02"');
+  const { q, ref } = await gapOver1s(0.002, joints('range="-0.4 0.6"'), SCAPULA_ACTUATORS, SCAPULA_KEY, SCAPULA_NAMES);
+  const low = Math.min(...ref.map((x) => x[2]));
+  const lowOurs = Math.min(...q.map((x) => x[2]));
+  assert.ok(low < -0.41, `MuJoCo's s2 does not sink past its bound (${low})`);
+  // measured: the engine −0.4147, MuJoCo −0.4208 at dt 0.002; −0.4181 and −0.4199 at dt 0.0005
+  assert.ok(Math.abs(lowOurs - low) < 1e-2, `the engine's lowest s2 ${lowOurs} against MuJoCo's ${low}`);
+  const fine = await gapOver1s(0.0005, joints('range="-0.4 0.6"'), SCAPULA_ACTUATORS, SCAPULA_KEY, SCAPULA_NAMES);
+  const lowFine = Math.min(...fine.q.map((x) => x[2])), lowFineMj = Math.min(...fine.ref.map((x) => x[2]));
+  assert.ok(Math.abs(lowFine - lowFineMj) < 0.35 * Math.abs(lowOurs - low), `the lowest s2 does not converge with h (${lowOurs - low} → ${lowFine - lowFineMj})`);
+  const end = q[q.length - 1], endMj = ref[ref.length - 1];
+  end.forEach((x, i) => assert.ok(Math.abs(x - endMj[i]) < 0.02, `joint ${i} at 1 s: ${x} vs MuJoCo ${endMj[i]}`));
+  // without the limit the hinge swings on past it
+  const open = await gapOver1s(0.002, joints(''), SCAPULA_ACTUATORS, SCAPULA_KEY, SCAPULA_NAMES);
+  assert.ok(Math.min(...open.ref.map((x) => x[2])) < -0.5, 'the limit is never needed');
 });
 
 test('Compare with MuJoCo reads each joint of a chain and of a universal by its own coordinate', async () => {

@@ -11,6 +11,7 @@ import type { ChainJointSpec, ConstraintSpec } from '../../src/engine/scene/spec
 import { quatFromRotationVector, quatMul, quatNormalize, quatToMat3, mat3MulVec } from '../../src/engine/core/math';
 import { makeEval, type Pose } from '../../src/engine/model/constraint';
 import { ChainConstraint } from '../../src/engine/model/chain';
+import { middleBranch } from '../../src/engine/model/hingeGroup';
 import { Codes, parseScene } from '../../src/engine/index';
 import { compareWithMujoco, loadModel, nodeFileAccess } from '../../src/import/index';
 import { rng as prng } from './linalg-fixtures';
@@ -75,7 +76,13 @@ test('chain: C = 0 and J has full row rank at states the joints reach far from t
       const m = new ChainConstraint(spec(joints), a0, b0);
       assert.notEqual(m.pattern.kind, 'error', shape);
       const a = pose(rvec(rng, 2), rquat(rng));
-      const b = reach(joints, joints.map(() => 3 * (2 * rng() - 1)), a, a0, b0);
+      // three hinges: the middle angle on the root of its equation that the initial state is on (the
+      // other root reaches the same rotation by other angles and another translation)
+      let qs = joints.map(() => 3 * (2 * rng() - 1));
+      const hinges = joints.flatMap((j, k) => (j.type === 'hinge' ? [k] : []));
+      const axes = hinges.map((k) => joints[k].axis);
+      while (shape.startsWith('r') && middleBranch(axes, qs[hinges[1]]) !== middleBranch(axes, 0)) qs = joints.map(() => 3 * (2 * rng() - 1));
+      const b = reach(joints, qs, a, a0, b0);
       const out = makeEval(m.rows);
       m.evaluate(a, b, out);
       const worst = Math.max(...Array.from(out.C, Math.abs));
@@ -110,9 +117,14 @@ test('chain: rows per pattern = 6 − (motion the joints allow); labels', () => 
   assert.deepEqual(rows([h([0, 0, 1]), s([1, 0, 0])]), [4, '⊥1 ⊥2 a ℓ']);
   // MuJoCo's humanoid ankle: two hinges whose axes miss by 1.8 cm.
   assert.deepEqual(rows([h([1, 0, 0], [0, 0, 0]), h([0, 1, 0], [0, 0, 0.018])]), [4, '∠ h t m']);
+  // dm_control's dog's scapula: three hinges whose axes miss, every rotation allowed.
+  assert.deepEqual(rows([h([0, 0, 1], [-0.03, -0.02, 0]), h([1, 0, 0], [0, -0.05, -0.07]), h([0.3, 1, 0], [0, 0, 0])]), [3, 'x y z']);
+  // ... with one or two slides among the hinges
+  assert.deepEqual(rows([h([0, 0, 1], [-0.03, -0.02, 0]), s([1, 0, 0]), h([1, 0, 0], [0, -0.05, -0.07]), h([0.3, 1, 0], [0, 0, 0])]), [2, 'n1 n2']);
+  assert.deepEqual(rows([s([0, 0, 1]), h([0, 0, 1], [-0.03, -0.02, 0]), h([1, 0, 0], [0, -0.05, -0.07]), s([1, 0, 0]), h([0.3, 1, 0], [0, 0, 0])]), [1, 'n1']);
 });
 
-test('chain in a scene: parsed with its joints; CL210 on `joints` for a chain without a closed form; CL205 on a zero axis', () => {
+test('chain in a scene: parsed with its joints (three hinges whose axes miss among them); CL210 on `joints` for a chain without a closed form; CL205 on a zero axis', () => {
   const scene = (joints: unknown) =>
     JSON.stringify({ bodies: [{ name: 'B', mass: 1, position: [0, 0, 1] }], constraints: [{ type: 'chain', bodyA: 'world', bodyB: 'B', joints }] }, null, 1);
   const ok = parseScene(scene([{ type: 'slider', axis: [2, 0, 0] }, { type: 'slider', axis: [0, 0, 1] }, { type: 'hinge', axis: [0, 1, 0], anchor: [0, 0, 1], name: 'rooty' }]));
@@ -127,6 +139,21 @@ test('chain in a scene: parsed with its joints; CL210 on `joints` for a chain wi
   assert.deepEqual(bad.diagnostics.map((d) => d.code), [Codes.degenerateChain]);
   assert.equal(bad.diagnostics[0].range.start.line, text.split('\n').findIndex((l) => l.includes('"joints"')));
   assert.equal(bad.scene!.constraints.length, 0);
+  // three hinges whose axes span space and miss each other, with a drive and limits on one of them
+  const three = parseScene(scene([
+    { type: 'hinge', axis: [0, 0, 1], anchor: [-0.03, -0.02, 0], name: 'supinate' },
+    { type: 'hinge', axis: [1, 0, 0], anchor: [0, -0.05, -0.07], name: 'abduct', limits: [-0.26, 0.35], damping: 1.5 },
+    { type: 'hinge', axis: [0.3, 1, 0], name: 'extend' },
+  ]));
+  // the acceleration formulation (the default here) leaves the limit out, and says which
+  assert.deepEqual(three.diagnostics.map((d) => d.code), [Codes.jointRowsNotSolved]);
+  assert.match(three.diagnostics[0].message, /does not solve joint limits: constraint `chain0`/);
+  assert.equal(three.scene!.constraints[0].chain!.length, 3);
+  assert.deepEqual(three.scene!.constraints[0].chain![1].limits, [-0.26, 0.35]);
+  // three hinges in one plane have no closed form
+  const flat = parseScene(scene([{ type: 'hinge', axis: [1, 0, 0] }, { type: 'hinge', axis: [0, 1, 0], anchor: [0, 0, 0.1] }, { type: 'hinge', axis: [1, 1, 0] }]));
+  assert.deepEqual(flat.diagnostics.map((d) => d.code), [Codes.degenerateChain]);
+  assert.match(flat.diagnostics[0].message, /lie in one plane/);
   const zero = parseScene(scene([{ type: 'hinge', axis: [0, 0, 0] }]));
   assert.deepEqual(zero.diagnostics.map((d) => d.code), [Codes.zeroAxis]);
   const missing = parseScene(JSON.stringify({ bodies: [{ name: 'B', mass: 1 }], constraints: [{ type: 'chain', bodyA: 'world', bodyB: 'B' }] }));

@@ -9,7 +9,10 @@
 //             repeats: one hinge → e_k·(c_B − c_A) (k = 1, 2); hinge, hinge → |P_a(c2_B − c1_A)|;
 //             slide s then hinge c → (a×s)_A·(c_B − c_A); hinge c then slide s → (a×s)_B·(c_A − c_B);
 //             three or more → none;
-//   skew:     two hinges (a, c1 fixed in A; u, c2 fixed in B; r = c2 − c1) → a·u, a·r, u·r, (a×u)·r.
+//   skew:     two hinges (a, c1 fixed in A; u, c2 fixed in B; r = c2 − c1) → a·u, a·r, u·r, (a×u)·r;
+//   rotation: three hinges whose axes span space, up to two slides → the translation across the slides
+//             that the hinge angles of the rotation leave (chainRotation.ts, not a jet: the angles are
+//             not invariants of a few primitives).
 // Each row is evaluated as a jet (value, rate, second rate) along the motion with constant v and ω:
 // the rate with unit velocities gives the Jacobian columns, the second rate with the actual
 // velocities gives J̇v (= C̈ at zero accelerations).
@@ -19,6 +22,7 @@ import type { ConstraintEval, ConstraintModel, Pose } from './constraint';
 import { mat3MulVec, mat3TMulVec, perpendicularBasis } from '../core/math';
 import { angularKinematics, makeAngularKin, relativeReference, writeAngularRow } from './kinematics';
 import { type ChainPattern, classifyJointChain } from '../scene/chainPattern';
+import { evaluateRotationChain, makeRotationChain, rotationChainRows, type RotationChain } from './chainRotation';
 
 /** value (0..2), first (3..5) and second (6..8) time derivative of a vector. */
 type Jet = Float64Array;
@@ -97,6 +101,7 @@ export class ChainConstraint implements ConstraintModel {
   private readonly s: Float64Array;
   private readonly zero: Vec3 = [0, 0, 0];
   private readonly unit: Vec3 = [0, 0, 0];
+  private readonly rotation?: RotationChain;
 
   constructor(readonly spec: ConstraintSpec, a0: Pose, b0: Pose) {
     const joints = spec.chain ?? [];
@@ -191,8 +196,11 @@ export class ChainConstraint implements ConstraintModel {
         },
       );
       labels.push('∠', 'h', 't', 'm');
+    } else if (p.kind === 'rotation') {
+      this.rotation = makeRotationChain(p.axes, p.anchors, p.slides, a0, b0);
+      labels.push(...(p.slides.length ? ['n1', 'n2'].slice(0, 3 - p.slides.length) : ['x', 'y', 'z']));
     }
-    this.rows = this.angularRows + rows.length;
+    this.rows = this.rotation ? rotationChainRows(this.rotation) : this.angularRows + rows.length;
     this.rowLabels = labels;
     this.s = new Float64Array(rows.length * 3);
     // The value at the initial state, subtracted so that C = 0 there.
@@ -213,6 +221,10 @@ export class ChainConstraint implements ConstraintModel {
   }
 
   evaluate(a: Pose, b: Pose, out: ConstraintEval): void {
+    if (this.rotation) {
+      evaluateRotationChain(this.rotation, a, b, out, 0);
+      return;
+    }
     const n0 = this.angularRows;
     if (n0 > 0) {
       angularKinematics(a, b, this.qRel0, this.ang);

@@ -8,7 +8,9 @@
 // with L_k the rotation by δ_k about the line (c_k, a_k) or the translation δ_k·a_k (as affine maps of
 // A's frame, x ↦ R·x + t). Hence
 //   R_E = Π_hinges Rot(a_k, δ_k):  no hinge: identity; one hinge: its twist angle about a; two hinges
-//         with independent axes: their Davenport angles (model/hingeGroup.ts);
+//         with independent axes: their Davenport angles (model/hingeGroup.ts); three hinges with
+//         independent axes: their Davenport angles on the root of the middle angle's equation that
+//         the initial state (δ = 0) is on (the other root is the same rotation by other angles);
 //   t_E = Σ_k R_{<k}·t_k, t_k = c_k − Rot(a_k, δ_k)·c_k (hinge) or δ_k·a_k (slide): with the hinge angles
 //         known, linear in the slides' δ (least squares over their directions R_{<k}·a_k).
 // Rates: ĖE⁻¹ = Σ_k δ̇_k·S_k with S_k = Ad(L₁⋯L_{k−1})·ξ_k (spatial twists in A's frame; a hinge's
@@ -24,7 +26,7 @@ import type { Pose } from './constraint';
 import { gram, solveSym } from '../scene/chainJoints';
 
 export { chainHasCoordinates } from '../scene/chainJoints';
-import { groupAngles, wrapAngle } from './hingeGroup';
+import { groupAngles, middleBranch, wrapAngle } from './hingeGroup';
 
 export interface ChainCoordinate {
   hinge: boolean[];
@@ -35,6 +37,8 @@ export interface ChainCoordinate {
   /** q_B0⁻¹ ⊗ q_A0 and T_B0⁻¹ applied to A0's origin (the constant factor of E). */
   qc: Quat;
   tc: Vec3;
+  /** Three hinges: the root of the middle angle's equation at δ = 0 (hingeGroup.ts `middleBranch`). */
+  branch: number;
 }
 
 const mul = (R: Mat3, v: Vec3): Vec3 => [R[0] * v[0] + R[1] * v[1] + R[2] * v[2], R[3] * v[0] + R[4] * v[1] + R[5] * v[2], R[6] * v[0] + R[7] * v[1] + R[8] * v[2]];
@@ -58,7 +62,10 @@ function rotation(a: Vec3, t: number): Mat3 {
 export function makeChainCoordinate(joints: readonly ChainJointSpec[], index: number, body0: Pose, parent0: Pose): ChainCoordinate {
   const qc = quatMul(quatConj(body0.q), parent0.q);
   const tc = mulT(body0.R, sub(parent0.p, body0.p));
-  return { hinge: joints.map((j) => j.type === 'hinge'), axes: joints.map((j) => normalize(j.axis)), anchors: joints.map((j) => [...j.anchor] as Vec3), index, qc, tc };
+  const axes = joints.map((j) => normalize(j.axis));
+  const hinges = axes.filter((_, k) => joints[k].type === 'hinge');
+  const branch = hinges.length === 3 ? middleBranch(hinges, 0) : 1;
+  return { hinge: joints.map((j) => j.type === 'hinge'), axes, anchors: joints.map((j) => [...j.anchor] as Vec3), index, qc, tc, branch };
 }
 
 /** δ of every joint of the chain at the poses of B and A. */
@@ -73,10 +80,9 @@ export function chainDeltas(c: ChainCoordinate, body: Pose, parent: Pose): numbe
     const k = hinges[0];
     const sg = qE[3] < 0 ? -1 : 1;
     d[k] = 2 * Math.atan2(sg * dot(c.axes[k], [qE[0], qE[1], qE[2]]), sg * qE[3]);
-  } else if (hinges.length === 2) {
-    const [t1, t2] = groupAngles([c.axes[hinges[0]], c.axes[hinges[1]]], 1, RE);
-    d[hinges[0]] = t1;
-    d[hinges[1]] = t2;
+  } else if (hinges.length >= 2) {
+    const t = groupAngles(hinges.map((k) => c.axes[k]), c.branch, RE);
+    hinges.forEach((k, i) => (d[k] = t[i]));
   }
   // t_E − Σ_hinges R_{<k}·(c_k − Rot·c_k) = Σ_slides δ_k·R_{<k}·a_k
   let R: Mat3 = [1, 0, 0, 0, 1, 0, 0, 0, 1];
@@ -153,7 +159,7 @@ function jacobianAt(c: ChainCoordinate, body: Pose, parent: Pose, jBody: Float64
 }
 
 /** The pose moved by its velocities for time t (rotation by the exponential of ω·t). */
-function moved(p: Pose, t: number): Pose {
+export function movedPose(p: Pose, t: number): Pose {
   const a = Math.hypot(p.w[0], p.w[1], p.w[2]) * t;
   let q = p.q;
   if (a !== 0) {
@@ -183,8 +189,8 @@ export function evaluateChainCoordinate(c: ChainCoordinate, initial: number, bod
   }
   const t = 1e-4 / speed;
   const jb = new Float64Array(6), jp = new Float64Array(6);
-  jacobianAt(c, moved(body, t), moved(parent, t), jb, jp);
+  jacobianAt(c, movedPose(body, t), movedPose(parent, t), jb, jp);
   const plus = rate(jb, jp, body, parent);
-  jacobianAt(c, moved(body, -t), moved(parent, -t), jb, jp);
+  jacobianAt(c, movedPose(body, -t), movedPose(parent, -t), jb, jp);
   o.qdd = (plus - rate(jb, jp, body, parent)) / (2 * t);
 }

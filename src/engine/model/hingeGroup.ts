@@ -52,6 +52,11 @@ function middle(axes: readonly Vec3[]): { phi: number; rho: number; D: number } 
   return { phi: Math.atan2(B, A), rho: Math.hypot(A, B), D };
 }
 
+/** Three hinges: the root (±1) of the middle angle's equation that a middle angle θ₂ lies on. */
+export function middleBranch(axes: readonly Vec3[], t2: number): number {
+  return wrapAngle(t2 - middle(axes).phi) < 0 ? -1 : 1;
+}
+
 /** The group's angles θ at X (rotation matrix, row-major) with `branch` for three hinges. */
 export function groupAngles(axes: readonly Vec3[], branch: number, X: Mat3): number[] {
   if (axes.length === 2) {
@@ -80,7 +85,7 @@ function groupQuat(axes: readonly Vec3[], angles: readonly number[]): Quat {
 /** The group coordinate of hinge `index` whose initial angles are `angles0`, at the initial poses of body and parent. */
 export function makeHingeGroup(axes: Vec3[], index: number, angles0: number[], body0: Pose, parent0: Pose): HingeGroup {
   const m = quatMul(quatMul(groupQuat(axes, angles0), quatConj(body0.q)), parent0.q);
-  const branch = axes.length === 3 && wrapAngle(angles0[1] - middle(axes).phi) < 0 ? -1 : 1;
+  const branch = axes.length === 3 ? middleBranch(axes, angles0[1]) : 1;
   return { axes, index, angles0, branch, m };
 }
 

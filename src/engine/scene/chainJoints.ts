@@ -6,15 +6,17 @@ import type { ChainJointSpec } from './spec';
 import { cross, dot, normalize } from '../core/math';
 
 /**
- * Whether each joint of the chain can have a coordinate here: at most two hinges, and two only with
- * independent axes (their rotation fixes both angles); the slides' directions independent.
+ * Whether each joint of the chain can have a coordinate here: at most three hinges, two only with
+ * independent axes and three only with axes that span space (their rotation then fixes every angle, on
+ * the branch of the initial state); the slides' directions independent.
  */
 export function chainHasCoordinates(joints: readonly ChainJointSpec[]): boolean {
   const hinges = joints.filter((j) => j.type === 'hinge').map((j) => normalize(j.axis));
-  if (hinges.length > 2) return false;
-  if (hinges.length === 2) {
+  if (hinges.length > 3) return false;
+  if (hinges.length >= 2) {
     const c = cross(hinges[0], hinges[1]);
     if (!(Math.hypot(...c) > 1e-6)) return false;
+    if (hinges.length === 3 && !(Math.abs(dot(c, hinges[2])) > 1e-6)) return false;
   }
   const slides = joints.filter((j) => j.type === 'slider').map((j) => normalize(j.axis));
   if (slides.length > 3) return false;

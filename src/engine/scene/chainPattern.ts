@@ -4,7 +4,10 @@
 //   slides: slides only — the orientation is locked, the anchor moves in the span of the slides;
 //   parallel: every hinge about one direction a, every slide along a or perpendicular to it — the
 //     motion is a planar motion in the plane ⊥ a, plus a translation along a when a slide is axial;
-//   skew: two hinges whose axes are not parallel (meeting or not: MuJoCo's offset ankles).
+//   skew: two hinges whose axes are not parallel (meeting or not: MuJoCo's offset ankles);
+//   rotation: three hinges whose axes are independent (meeting or not: dm_control's dog's scapulas), and
+//     up to two slides among them — every rotation is allowed, and the translation is the one the hinge
+//     angles of that rotation give, plus any along the slides.
 // Anything else is refused with a reason (`error`), which the scene parser and the importer report.
 import type { Vec3 } from '../types';
 
@@ -22,6 +25,14 @@ export type ChainPattern =
   | { kind: 'slides'; rank: number; /** unit normals of the span of the slides (3 − rank of them) */ normals: Vec3[] }
   | { kind: 'parallel'; axis: Vec3; axialSlide: boolean; planar: PlanarGenerator[]; planarRank: number }
   | { kind: 'skew'; axisA: Vec3; anchorA: Vec3; axisB: Vec3; anchorB: Vec3 }
+  | {
+      kind: 'rotation';
+      /** the three hinges' unit axes and anchors, in chain order */
+      axes: Vec3[];
+      anchors: Vec3[];
+      /** up to two slides: unit axis and how many of the hinges act before it */
+      slides: { axis: Vec3; after: number }[];
+    }
   | { kind: 'error'; reason: string };
 
 /** |sin| below which two directions count as parallel, |cos| below which as perpendicular. */
@@ -89,9 +100,21 @@ export function classifyJointChain(joints: readonly ChainJointInput[], lengthSca
     if (joints.length === 2 && slides.length === 0) {
       return { kind: 'skew', ...commonPerpendicular(joints[0], joints[1]) };
     }
+    if (hinges.length === 3 && slides.length <= 2) {
+      const [a1, a2, a3] = hinges.map((h) => unit(h.axis));
+      if (!(Math.abs(dot(a1, cross(a2, a3))) > CHAIN_ANGLE_TOLERANCE)) {
+        return { kind: 'error', reason: `${describe(joints)}: the three hinge axes lie in one plane but are not parallel, so the chain is not a planar motion and does not span all rotations` };
+      }
+      if (slides.length === 2 && !(norm(cross(slides[0].axis, slides[1].axis)) > CHAIN_ANGLE_TOLERANCE)) {
+        return { kind: 'error', reason: `${describe(joints)}: the two slides are parallel, so the joints allow less motion than their number` };
+      }
+      let seen = 0;
+      const placed = joints.flatMap((j) => (j.type === 'hinge' ? (seen++, []) : [{ axis: unit(j.axis), after: seen }]));
+      return { kind: 'rotation', axes: [a1, a2, a3], anchors: hinges.map((h) => [...h.anchor] as Vec3), slides: placed };
+    }
     return {
       kind: 'error',
-      reason: `${describe(joints)}: hinges about different directions are only supported as exactly two hinges (with no slides); this chain has no closed form here`,
+      reason: `${describe(joints)}: hinges about different directions are only supported as two hinges (with no slides) or as three hinges with independent axes (with at most two slides); this chain has no closed form here`,
     };
   }
   const oblique = slides.find((s) => Math.abs(dot(s.axis, a)) > CHAIN_ANGLE_TOLERANCE && norm(cross(s.axis, a)) > CHAIN_ANGLE_TOLERANCE);

@@ -69,7 +69,7 @@ export function readChainJoints(
     r.report(
       'error',
       Codes.jointCoordinates,
-      `Chain ${quote(name)}: its joints cannot each have a coordinate (that takes at most one hinge, or two with independent axes, and slides along independent directions), so a joint's drive, limits or friction loss cannot act. Remove them or split the chain with an intermediate body. The constraint is left out.`,
+      `Chain ${quote(name)}: its joints cannot each have a coordinate (that takes at most one hinge, two with independent axes or three whose axes span space, and slides along independent directions), so a joint's drive, limits or friction loss cannot act. Remove them or split the chain with an intermediate body. The constraint is left out.`,
       withForces[0],
       { ...data, path: at },
     );

@@ -86,7 +86,9 @@ export function reportUnsolvedJointRows(r: FieldReader, top: Node, solver: Solve
     if (!obj || obj.type !== 'object') continue;
     const key = spec.limits !== undefined ? 'limits' : 'frictionLoss';
     const at = findProperty(obj, key)?.children?.[1] ?? obj;
-    const what = [spec.limits !== undefined ? 'limits' : '', (spec.frictionLoss ?? 0) > 0 ? 'friction loss' : ''].filter(Boolean).join(' and ');
+    // a group's or a chain's limits and friction loss are its members' (their own fields)
+    const rows = jointsOf(spec).filter(hasOwnJointRows);
+    const what = [rows.some((j) => j.limits !== undefined) ? 'limits' : '', rows.some((j) => (j.frictionLoss ?? 0) > 0) ? 'friction loss' : ''].filter(Boolean).join(' and ');
     r.report(
       'warning',
       Codes.jointRowsNotSolved,
