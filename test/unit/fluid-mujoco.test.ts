@@ -227,3 +227,19 @@ test('the scene’s fluid is checked: negative density, a wind of two components
   const convex = parseScene(JSON.stringify({ bodies: [{ name: 'b', mass: 1, shapes: [{ type: 'convex', vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], fluidEllipsoid: [0.5, 0.25, 1.5, 1, 1] }] }] }));
   assert.ok(convex.diagnostics.some((d) => /fluidEllipsoid/.test(d.message)), 'a convex shape takes no fluidEllipsoid');
 });
+
+test('<flag gravity="disable" constraint="disable"/> as MuJoCo: no gravity, no contacts; a sphere started in the floor drifts as in MuJoCo', async () => {
+  const xml = `<mujoco><option density="5000" timestep="0.004"><flag gravity="disable" constraint="disable"/></option>
+    <worldbody><geom name="floor" type="plane" size="1 1 0.1"/>
+    <body name="ball" pos="0 0 0.01"><freejoint/><geom type="sphere" size="0.05" mass="0.3"/></body></worldbody>
+    ${KEY('0 0 0.01 1 0 0 0', '0.2 0 -0.5 0 0 0')}</mujoco>`;
+  const s = await scene(xml);
+  assert.deepEqual(s.gravity, [0, 0, 0]);
+  assert.equal(s.solver.contacts.enabled, false);
+  const ref = await mujocoTrajectory(xml, 250);
+  const ours = engineTrajectory(s, 250);
+  assert.ok(gap(ours, ref) < 1e-12, `${gap(ours, ref)} m from MuJoCo`);
+  // it sank through the floor (a contact would have pushed its centre up to 0.05), slowed by the medium
+  // (without it the ball would be at 0.01 − 0.5 m)
+  assert.ok(ref[249][2] < 0 && ref[249][2] > -0.2, `MuJoCo's ball at z = ${ref[249][2]}`);
+});
