@@ -37,6 +37,8 @@ interface Row {
   blowups: string[];
   root: string;
   heights: { t: number; ours: number; mujoco: number }[];
+  /** The root's centre of mass in the horizontal plane at the last mark (swimmers move in it). */
+  xy: { ours: [number, number]; mujoco: [number, number] };
   contacts: { ours: number; mujoco: number; onlyOurs: string[]; onlyMujoco: string[] };
   stepMs: { ours: number; mujoco: number };
   /** Mean sweeps (or Newton iterations) per step and the fraction of steps converged; NaN without contact steps. */
@@ -66,7 +68,7 @@ function modelsOf(args: string[]): string[] {
 }
 
 /** Body pairs (sorted names) of MuJoCo's contacts after mj_forward at the initial state, and the world-z of each body's centre of mass over the run. */
-function mujocoRun(rt: MujocoRuntime, parse: ModelParseResult, root: string, steps: number, every: number[]): { pairs: Set<string>; heights: number[]; stepMs: number } | undefined {
+function mujocoRun(rt: MujocoRuntime, parse: ModelParseResult, root: string, steps: number, every: number[]): { pairs: Set<string>; heights: number[]; xy: [number, number]; stepMs: number } | undefined {
   const model = parse.model!;
   const compiled = compileModel(rt, model.mainName, [...model.vfs].map(([name, data]) => ({ name, data })));
   if ('error' in compiled) return undefined;
@@ -93,6 +95,7 @@ function mujocoRun(rt: MujocoRuntime, parse: ModelParseResult, root: string, ste
     }
     const heights: number[] = [];
     const z = () => (d.xipos as Float64Array)[3 * rootIdx + 2];
+    const xy = (): [number, number] => [(d.xipos as Float64Array)[3 * rootIdx], (d.xipos as Float64Array)[3 * rootIdx + 1]];
     let k = 0;
     const t0 = performance.now();
     for (const target of every) {
@@ -102,7 +105,7 @@ function mujocoRun(rt: MujocoRuntime, parse: ModelParseResult, root: string, ste
       heights.push(z());
     }
     const stepMs = (performance.now() - t0) / Math.max(1, steps);
-    return { pairs, heights, stepMs };
+    return { pairs, heights, xy: xy(), stepMs };
   } finally {
     d.delete();
     release(m);
@@ -120,7 +123,7 @@ async function one(rt: MujocoRuntime, path: string): Promise<Row> {
   const parse = await loadModel(path, text, { files: nodeFileAccess(dirname(path)) });
   const errors = parse.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code.split('-')[0]);
   const notSimulated = parse.diagnostics.filter((d) => d.code.startsWith('CL606')).map((d) => d.message.replace(/\s+/g, ' ').slice(0, 160)).join(' / ');
-  const empty: Row = { model: path, status: 1, errors, blowups: [], root: '', heights: [], contacts: { ours: 0, mujoco: 0, onlyOurs: [], onlyMujoco: [] }, stepMs: { ours: NaN, mujoco: NaN }, solver: NO_SOLVER, notSimulated };
+  const empty: Row = { model: path, status: 1, errors, blowups: [], root: '', heights: [], xy: { ours: [NaN, NaN], mujoco: [NaN, NaN] }, contacts: { ours: 0, mujoco: 0, onlyOurs: [], onlyMujoco: [] }, stepMs: { ours: NaN, mujoco: NaN }, solver: NO_SOLVER, notSimulated };
   const scene = parse.scene;
   if (!scene || !parse.model) return empty;
   const dt = parse.model.compiled.timestep;
@@ -133,12 +136,15 @@ async function one(rt: MujocoRuntime, path: string): Promise<Row> {
 
   const sim = new Simulation(scene, parse.sourceMap);
   const heights: number[] = [];
+  let xy: [number, number] = [NaN, NaN];
   let k = 0;
   const t0 = performance.now();
   for (const target of marks) {
     if (target > k) sim.step(target - k);
     k = target;
-    heights.push(sim.result().final.bodies[rootIdx]?.position[2] ?? NaN);
+    const p = sim.result().final.bodies[rootIdx]?.position;
+    heights.push(p?.[2] ?? NaN);
+    xy = [p?.[0] ?? NaN, p?.[1] ?? NaN];
     if (sim.stopped) break;
   }
   const oursMs = (performance.now() - t0) / Math.max(1, sim.currentStep);
@@ -161,6 +167,7 @@ async function one(rt: MujocoRuntime, path: string): Promise<Row> {
     blowups: [...new Set(runCodes.filter((c) => BLOWUP.includes(c)))],
     root: rootBody.name,
     heights: MARKS.map((t, i) => ({ t, ours: heights[i] ?? NaN, mujoco: mj?.heights[i] ?? NaN })),
+    xy: { ours: xy, mujoco: mj?.xy ?? [NaN, NaN] },
     contacts: { ours: ours.size, mujoco: theirs.size, onlyOurs: [...ours].filter((p) => !theirs.has(p)), onlyMujoco: [...theirs].filter((p) => !ours.has(p)) },
     stepMs: { ours: oursMs, mujoco: mj?.stepMs ?? NaN },
     solver: solved ? { sweeps: sweeps / solved, converged: converged / solved } : NO_SOLVER,
@@ -178,20 +185,20 @@ async function main(): Promise<void> {
     try {
       rows.push(await one(rt, p));
     } catch (e) {
-      rows.push({ model: p, status: 1, errors: [`threw: ${(e as Error).message}`], blowups: [], root: '', heights: [], contacts: { ours: 0, mujoco: 0, onlyOurs: [], onlyMujoco: [] }, stepMs: { ours: NaN, mujoco: NaN }, solver: NO_SOLVER, notSimulated: '' });
+      rows.push({ model: p, status: 1, errors: [`threw: ${(e as Error).message}`], blowups: [], root: '', heights: [], xy: { ours: [NaN, NaN], mujoco: [NaN, NaN] }, contacts: { ours: 0, mujoco: 0, onlyOurs: [], onlyMujoco: [] }, stepMs: { ours: NaN, mujoco: NaN }, solver: NO_SOLVER, notSimulated: '' });
     }
   }
   if (values.json) {
     process.stdout.write(JSON.stringify({ load: loadavg(), seconds: SECONDS, rows }, null, 1) + '\n');
     return;
   }
-  const head = ['model', 'status', 'blow-up', ...MARKS.map((t) => `root z @${t}s ours / MuJoCo (m)`), 'contact pairs t=0 ours / MuJoCo (differ)', 'ms/step ours / mj_step', 'sweeps/step (converged)'];
+  const head = ['model', 'status', 'blow-up', ...MARKS.map((t) => `root z @${t}s ours / MuJoCo (m)`), `root (x, y) @${MARKS[MARKS.length - 1]}s ours / MuJoCo (m)`, 'contact pairs t=0 ours / MuJoCo (differ)', 'ms/step ours / mj_step', 'sweeps/step (converged)'];
   console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
   for (const r of rows) {
     const name = `${basename(dirname(r.model))}/${basename(r.model)}`;
     const diff = r.contacts.onlyOurs.length + r.contacts.onlyMujoco.length;
     console.log(
-      `| ${name} | ${r.status}${r.errors.length ? ` (${[...new Set(r.errors)].join(',')})` : ''} | ${r.blowups.join(',') || '–'} | ${r.heights.map((h) => `${f3(h.ours)} / ${f3(h.mujoco)}`).join(' | ')} | ${r.contacts.ours} / ${r.contacts.mujoco} (${diff}) | ${f2(r.stepMs.ours)} / ${f2(r.stepMs.mujoco)} | ${Number.isFinite(r.solver.sweeps) ? `${r.solver.sweeps.toFixed(1)} (${(100 * r.solver.converged).toFixed(0)} %)` : '–'} |`,
+      `| ${name} | ${r.status}${r.errors.length ? ` (${[...new Set(r.errors)].join(',')})` : ''} | ${r.blowups.join(',') || '–'} | ${r.heights.map((h) => `${f3(h.ours)} / ${f3(h.mujoco)}`).join(' | ')} | (${f3(r.xy.ours[0])}, ${f3(r.xy.ours[1])}) / (${f3(r.xy.mujoco[0])}, ${f3(r.xy.mujoco[1])}) | ${r.contacts.ours} / ${r.contacts.mujoco} (${diff}) | ${f2(r.stepMs.ours)} / ${f2(r.stepMs.mujoco)} | ${Number.isFinite(r.solver.sweeps) ? `${r.solver.sweeps.toFixed(1)} (${(100 * r.solver.converged).toFixed(0)} %)` : '–'} |`,
     );
   }
   for (const r of rows) {

@@ -19,6 +19,7 @@ export type {
   ConstraintSpec,
   ConstraintType,
   CoupledJoint,
+  FluidSpec,
   CouplingSpec,
   Formulation,
   JsonPath,
@@ -45,6 +46,8 @@ export { stepWithinBudget, type TimeBudget } from './guards/budget';
 export { integratorInfo, type IntegratorInfo } from './model/integrator';
 export { actuatorForce } from './model/forces';
 export { nextActivation } from './model/activation';
+// MuJoCo's fluid forces on the bodies of a scene with a `fluid`, and an ellipsoid's added masses.
+export { addedMass, buildFluid, type FluidForces } from './model/fluid';
 // Limits on any input: text length, bodies, constraints, steps, history (docs/cli.md "Limits").
 export { DEFAULT_LIMITS, LIMIT_NAMES, parseLimits, resolveLimits, type Limits } from './core/inputLimits';
 

@@ -59,6 +59,11 @@ export interface CompiledGeom {
   /** MuJoCo's geom_solref [timeconst, dampratio] and geom_solimp (5); absent where not read. */
   solref?: [number, number];
   solimp?: number[];
+  /**
+   * MuJoCo's geom_fluid: [fluidshape (0 none, 1 ellipsoid), blunt, slender, angular drag, Kutta lift,
+   * Magnus lift, then the compiled virtual masses and inertias]; absent where not read.
+   */
+  fluid?: number[];
   /** Mesh geoms: the vertices of MuJoCo's convex hull of the mesh, in the geom frame (else undefined). */
   hull?: Vec3[];
 }
@@ -103,8 +108,12 @@ export interface CompiledModel {
   nv: number;
   timestep: number;
   gravity: Vec3;
-  /** `<flag contact="disable"/>`: MuJoCo computes no contacts. */
+  /** `<flag contact="disable"/>` or `<flag constraint="disable"/>`: MuJoCo computes no contacts. */
   contactDisabled: boolean;
+  /** `<flag gravity="disable"/>`: MuJoCo applies no gravity (opt.gravity is kept as written). */
+  gravityDisabled: boolean;
+  /** `<option density viscosity wind>`: the medium of MuJoCo's fluid forces (density and viscosity 0: none). */
+  fluid: { density: number; viscosity: number; wind: Vec3 };
   /** `<flag filterparent="disable"/>`: parent and child bodies may collide. */
   filterParentDisabled: boolean;
   /** `<option cone>`: MuJoCo's friction cone (default pyramidal). */

@@ -53,7 +53,9 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
   const tau = Math.max(solref[0], 2 * m.timestep);
   const scene: ImportedScene = {
     name,
-    gravity: [...m.gravity],
+    // MuJoCo's gravity flag leaves opt.gravity as written and applies none
+    gravity: m.gravityDisabled ? [0, 0, 0] : [...m.gravity],
+    ...(m.fluid.density > 0 || m.fluid.viscosity > 0 ? { fluid: { density: m.fluid.density, viscosity: m.fluid.viscosity, wind: [...m.fluid.wind] } } : {}),
     solver: {
       ...DEFAULT_SOLVER,
       dt: m.timestep,

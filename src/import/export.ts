@@ -38,6 +38,7 @@ function shapeJson(s: ShapeSpec): Record<string, unknown> {
   if (s.gap) o.gap = s.gap;
   if (s.priority) o.priority = s.priority;
   if (s.condim !== undefined && s.condim !== 3) o.condim = s.condim;
+  if (s.fluidEllipsoid) o.fluidEllipsoid = [...s.fluidEllipsoid];
   return o;
 }
 
@@ -162,6 +163,7 @@ export function exportScene(model: ExportSource): string {
   const doc: Record<string, unknown> = {
     name: s.name,
     gravity: vec(s.gravity),
+    ...(s.fluid ? { fluid: { density: s.fluid.density, viscosity: s.fluid.viscosity, wind: vec(s.fluid.wind) } } : {}),
     solver: solverJson(s),
     bodies: s.bodies.map(bodyJson),
     constraints: s.constraints.map(constraintJson),

@@ -27,7 +27,12 @@ function convertGeom(ctx: ConvertContext, i: number): Placed {
   const owner = ctx.sceneOf[g.body];
   const label = `\`${g.name || `geom${i}`}\``;
   const inPair = m.pairs.some((p) => p.geom1 === i || p.geom2 === i);
-  if (g.contype === 0 && g.conaffinity === 0 && !inPair) return void notSimulated(ctx, 'visual-only geoms (contype = conaffinity = 0)', label, map.geom[i]);
+  // MuJoCo's ellipsoid fluid model acts on every geom so marked of a body with mass, colliding or not;
+  // a massless body (merged into its parent here) feels no fluid force
+  const fluid = m.fluid.density > 0 || m.fluid.viscosity > 0 ? fluidEllipsoid(g) : undefined;
+  const merged = g.body > 0 && owner === ctx.sceneOf[m.bodies[g.body].parent];
+  const fluidShape = fluid !== undefined && owner >= 0 && !merged && !ctx.scene.bodies[owner].fixed;
+  if (g.contype === 0 && g.conaffinity === 0 && !inPair && !fluidShape) return void notSimulated(ctx, 'visual-only geoms (contype = conaffinity = 0)', label, map.geom[i]);
   if (g.condim === 4 || g.condim === 6) notSimulated(ctx, 'torsional and rolling friction (condim 4, 6: solved as 3)', label, map.geom[i]);
   // only what differs from the scene format's defaults, so that Export as Scene reads back the same shapes
   const rules: CollisionRules = {};
@@ -37,7 +42,7 @@ function convertGeom(ctx: ConvertContext, i: number): Placed {
   if (g.gap) rules.gap = g.gap;
   if (g.priority) rules.priority = g.priority;
   if (g.condim === 1) rules.condim = 1;
-  const base = { friction: g.friction[0], restitution: 0, ...rules };
+  const base = { friction: g.friction[0], restitution: 0, ...rules, ...(fluidShape ? { fluidEllipsoid: fluid } : {}) };
   const ownerName = owner < 0 ? 'world' : ctx.scene.bodies[owner].name;
   const list = owner < 0 ? ctx.scene.world.shapes : ctx.scene.bodies[owner].shapes;
   const name = uniqueShapeName(list, g.name || `${g.type}${list.length}`);
@@ -72,7 +77,9 @@ function convertGeom(ctx: ConvertContext, i: number): Placed {
       shape = { ...common, type: 'box', halfExtents: [s[0], s[1], s[2]] };
       break;
     case 'mesh':
+      if (fluidShape) notSimulated(ctx, 'fluid forces on meshes (fluidshape="ellipsoid")', label, map.geom[i]);
       if (!g.hull || g.hull.length < 4) return void notSimulated(ctx, 'meshes without a convex hull', label, map.geom[i]);
+      delete common.fluidEllipsoid;
       shape = { ...common, type: 'convex', vertices: g.hull.map((v) => [v[0], v[1], v[2]]) };
       break;
     default:
@@ -80,6 +87,12 @@ function convertGeom(ctx: ConvertContext, i: number): Placed {
   }
   list.push(shape);
   return { owner: ownerName, shape: name };
+}
+
+/** MuJoCo's fluidcoef of a geom with fluidshape="ellipsoid" (geom_fluid's flag and next five), else undefined. */
+function fluidEllipsoid(g: CompiledModel['geoms'][number]): [number, number, number, number, number] | undefined {
+  const f = g.fluid;
+  return f && f[0] > 0 ? [f[1], f[2], f[3], f[4], f[5]] : undefined;
 }
 
 function uniqueShapeName(list: readonly ShapeSpec[], name: string): string {

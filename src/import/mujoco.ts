@@ -237,8 +237,8 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
   const gt = enumNames(rt.mj.mjtGeom, 'mjGEOM_');
   const et = enumNames(rt.mj.mjtEq, 'mjEQ_');
   const ot = enumNames(rt.mj.mjtObj, 'mjOBJ_');
-  const opt = m.opt as { timestep: number; gravity: Num; disableflags: number; integrator: number; cone: number; impratio: number };
-  const contactBit = rt.mj.mjtDisableBit.mjDSBL_CONTACT?.value ?? 16;
+  const opt = m.opt as { timestep: number; gravity: Num; disableflags: number; integrator: number; cone: number; impratio: number; density?: number; viscosity?: number; wind?: Num };
+  const disabled = (bit: string, fallback: number) => (Number(opt.disableflags) & ((rt.mj.mjtDisableBit as Record<string, { value: number } | undefined>)[bit]?.value ?? fallback)) !== 0;
   const nq = n('nq');
   const range = (k: number) => Array.from({ length: k }, (_, i) => i);
   const nameAdr = (f: string) => arr(m, f);
@@ -250,7 +250,9 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
     nv: n('nv'),
     timestep: opt.timestep,
     gravity: v3(opt.gravity, 0),
-    contactDisabled: (Number(opt.disableflags) & contactBit) !== 0,
+    contactDisabled: disabled('mjDSBL_CONTACT', 16) || disabled('mjDSBL_CONSTRAINT', 1),
+    gravityDisabled: disabled('mjDSBL_GRAVITY', 128),
+    fluid: { density: Number(opt.density ?? 0), viscosity: Number(opt.viscosity ?? 0), wind: opt.wind ? v3(opt.wind, 0) : [0, 0, 0] },
     filterParentDisabled: (Number(opt.disableflags) & (rt.mj.mjtDisableBit.mjDSBL_FILTERPARENT?.value ?? 1024)) !== 0,
     cone: Number(opt.cone) === (rt.mj.mjtCone?.mjCONE_ELLIPTIC?.value ?? 1) ? 'elliptic' : 'pyramidal',
     impratio: Number(opt.impratio),
@@ -308,6 +310,7 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
       condim: arr(m, 'geom_condim')[i] ?? 3,
       solref: [arr(m, 'geom_solref')[2 * i] ?? 0.02, arr(m, 'geom_solref')[2 * i + 1] ?? 1],
       solimp: Array.prototype.slice.call(arr(m, 'geom_solimp'), 5 * i, 5 * i + 5) as number[],
+      ...(maybe('geom_fluid') ? { fluid: Array.prototype.slice.call(maybe('geom_fluid'), 12 * i, 12 * i + 12) as number[] } : {}),
       hull: gt.get(arr(m, 'geom_type')[i]) === 'mesh' ? meshHull(m, arr(m, 'geom_dataid')[i]) : undefined,
     })),
     equalities: range(n('neq')).map((i) => {

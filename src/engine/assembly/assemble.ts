@@ -21,6 +21,7 @@ export type { Assembly, World };
 import { armatureInertia, drivenJoints, driveRowJoints, explicitActuators, JointForces } from '../model/forces';
 import { buildTendons } from '../model/tendonForces';
 import { Activations } from '../model/activation';
+import { buildFluid } from '../model/fluid';
 
 export const WORLD_POSE: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1], R: IDENTITY_MAT3, v: [0, 0, 0], w: [0, 0, 0] };
 
@@ -71,6 +72,7 @@ export function buildWorld(scene: SceneSpec): World {
   // actuators with activation dynamics read their activation by the run's step count (model/activation.ts)
   const activations = (scene.actuators ?? []).some((a) => a.activation) ? new Activations() : undefined;
   const tendons = buildTendons({ scene, bodyIndex, specs: modelled, endA, endB, pose0: (i) => (i < 0 ? WORLD_POSE : poseOf(states[i], true)) }, activations);
+  const fluid = buildFluid(scene.fluid, scene.bodies);
   const nc = constraints.length;
   const rowStart = new Int32Array(nc + 1);
   for (let c = 0; c < nc; c++) rowStart[c + 1] = constraints[c].rows;
@@ -185,6 +187,7 @@ export function buildWorld(scene: SceneSpec): World {
     ...(driven.length ? { forces: new JointForces(driven, scene.actuators ?? [], !explicitActuators(scene.requestedIntegrator), activations) } : {}),
     ...(activations ? { activations } : {}),
     ...(tendons ? { tendons } : {}),
+    ...(fluid ? { fluid } : {}),
   };
 }
 
@@ -227,7 +230,7 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
   const v = into ? into.v : new Float64Array(nCols);
   const poses: Pose[] = into ? into.poses : new Array(bodies.length);
   // with joint forces F is complete only after every pose is known: a₀ is then formed by the solve
-  const later = world.forces || world.tendons?.forced;
+  const later = world.forces || world.tendons?.forced || world.fluid;
   const a0 = later ? undefined : into?.a0, Ja0 = later ? undefined : into?.Ja0;
   // Σ|M⁻¹| and Σ|x| over F, C, Ċ, J̇v (AssemblyBuffers.absM, absRest), only into buffers
   let absM = 0, absRest = 0;
@@ -321,6 +324,10 @@ export function assemble(world: World, states: BodyState[], evaluated = false, i
     world.forces.apply(poses, WORLD_POSE, (i) => (i < 0 ? -1 : bodies[i].column), world.scene.solver.dt, F, minvCompact);
     absRest += world.forces.absF;
     absM += world.forces.absM;
+  }
+  if (world.fluid) {
+    world.fluid.apply(poses, (i) => bodies[i].column, F);
+    absRest += world.fluid.absF;
   }
   if (world.tendons?.forced) {
     world.tendons.apply((i) => (i < 0 ? WORLD_POSE : poses[i]), (i) => (i < 0 ? -1 : bodies[i].column), F);

@@ -2,6 +2,7 @@
 // assembly of it: the types every later layer reads. Built by assemble.ts `buildWorld` and `assemble`.
 import type { BodyModel } from '../model/body';
 import type { JointForces } from '../model/forces';
+import type { FluidForces } from '../model/fluid';
 import type { Activations } from '../model/activation';
 import type { TendonSet } from '../model/tendonForces';
 import type { ConstraintEval, ConstraintModel, Pose } from '../model/constraint';
@@ -53,6 +54,8 @@ export interface World {
   forces?: JointForces;
   /** The scene's tendons (model/tendonForces.ts): their lengths, forces and the rows on them; absent when none. */
   tendons?: TendonSet;
+  /** The drag of the scene's fluid medium on every moving body (model/fluid.ts); absent without one. */
+  fluid?: FluidForces;
   /** The activation state of actuators with activation dynamics (model/activation.ts): the simulation sets its step count. */
   activations?: Activations;
 }

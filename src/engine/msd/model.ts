@@ -125,6 +125,8 @@ export function buildMsdModel(scene: SceneSpec, sm: SourceMap): MsdModel {
     diagnostics.push(warn('Quaternion coordinates have no joint coordinates: the actuators are not applied.', coordRange, { path: ['solver', 'coordinates'] }));
   if ((scene.tendons?.length ?? 0) > 0)
     diagnostics.push(warn('Quaternion coordinates have no tendons: the tendons are not simulated.', coordRange, { path: ['solver', 'coordinates'], tendons: scene.tendons!.length }));
+  if (scene.fluid && (scene.fluid.density > 0 || scene.fluid.viscosity > 0))
+    diagnostics.push(warn('Quaternion coordinates have no fluid forces: the `fluid` medium is not applied.', coordRange, { path: ['solver', 'coordinates'] }));
   const dofLabels = bodies.flatMap((b) => MSD_DOF.map((d) => `${b.name}.${d}`));
   return { bodies, rows, dofLabels, diagnostics };
 }

@@ -15,11 +15,11 @@ export const CONDIMS: readonly number[] = [1, 3, 4, 6];
 
 /** The additional fields of each shape type. */
 export const SHAPE_TYPE_FIELDS: Readonly<Record<ShapeType, readonly string[]>> = {
-  sphere: ['radius'],
-  box: ['halfExtents'],
-  capsule: ['radius', 'halfLength'],
-  cylinder: ['radius', 'halfLength'],
-  ellipsoid: ['radii'],
+  sphere: ['radius', 'fluidEllipsoid'],
+  box: ['halfExtents', 'fluidEllipsoid'],
+  capsule: ['radius', 'halfLength', 'fluidEllipsoid'],
+  cylinder: ['radius', 'halfLength', 'fluidEllipsoid'],
+  ellipsoid: ['radii', 'fluidEllipsoid'],
   convex: ['vertices'],
   plane: ['normal', 'offset'],
 };

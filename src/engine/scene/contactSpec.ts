@@ -32,6 +32,11 @@ interface ShapeBase extends CollisionRules {
   friction: number;
   /** Restitution e in [0, 1] (default 0). */
   restitution: number;
+  /**
+   * The shape's fluid forces by MuJoCo's ellipsoid model (its fluidshape="ellipsoid" and fluidcoef):
+   * [blunt drag, slender drag, angular drag, Kutta lift, Magnus lift]; with the scene's `fluid` only.
+   */
+  fluidEllipsoid?: [number, number, number, number, number];
   /** Index in the owner's `shapes` array (for source ranges: ['bodies', b, 'shapes', i] or ['world', 'shapes', i]). */
   index: number;
 }

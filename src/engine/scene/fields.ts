@@ -6,7 +6,9 @@ import type { Quat, Vec3 } from '../types';
 import { DEFAULT_CONTACTS, DEFAULT_FB, DEFAULT_NEWTON, DEFAULT_PGS, DEFAULT_REGULARIZATION } from './contactFields';
 
 /** Fields of the top-level scene object. */
-export const SCENE_FIELDS = ['$schema', 'name', 'gravity', 'solver', 'bodies', 'constraints', 'world', 'actuators', 'tendons'] as const;
+export const SCENE_FIELDS = ['$schema', 'name', 'gravity', 'fluid', 'solver', 'bodies', 'constraints', 'world', 'actuators', 'tendons'] as const;
+/** Fields of the top-level `fluid` (MuJoCo's medium: model/fluid.ts). */
+export const FLUID_FIELDS = ['density', 'viscosity', 'wind'] as const;
 
 /** Fields of `solver`. */
 export const SOLVER_FIELDS = [

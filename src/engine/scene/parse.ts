@@ -14,6 +14,7 @@ import { reportUnsolvedJointRows } from './jointLimits';
 import { readActuators } from './drives';
 import { readTendons } from './tendons';
 import { DEFAULT_GRAVITY, DEFAULT_SCENE_NAME, SCENE_FIELDS } from './fields';
+import { readFluid } from './fluid';
 import { BAD, describe, FieldReader } from './reader';
 import { readWorldRules } from './shapeRules';
 import { readWorld } from './shapes';
@@ -127,6 +128,7 @@ function readScene(r: FieldReader, root: Node, lim: Limits): SceneSpec {
   r.string(top, '$schema', '`$schema`', {}); // allowed, checked for type, otherwise unused
   const name = r.string(top, 'name', 'The scene `name`', {});
   const gravity = r.vec3(top, 'gravity', '`gravity`', DEFAULT_GRAVITY, {});
+  const fluid = readFluid(r, top);
   const solver = readSolver(r, top);
   const solverNode = r.valueOf(top, 'solver');
   const stepsNode = solverNode && solverNode !== BAD && solverNode.type === 'object' ? findProperty(solverNode, 'steps')?.children?.[1] : undefined;
@@ -188,5 +190,6 @@ function readScene(r: FieldReader, root: Node, lim: Limits): SceneSpec {
     world,
     ...(actuators ? { actuators } : {}),
     ...(tendons ? { tendons } : {}),
+    ...(fluid ? { fluid } : {}),
   };
 }

@@ -125,6 +125,11 @@ function readShape(r: FieldReader, node: Node, path: JsonPath, i: number, owner:
     base.position = ok(r.vec3(o, 'position', label('position'), [0, 0, 0], data, COORDINATE)) ?? base.position;
     base.orientation = ok(r.orientation(o, label('orientation'), data)) ?? base.orientation;
   }
+  const fluidNode = r.valueOf(o, 'fluidEllipsoid');
+  if (fluidNode !== undefined && !isBad(fluidNode)) {
+    const coef = ok(r.numbers(fluidNode, [...path, 'fluidEllipsoid'], label('fluidEllipsoid'), 5, 'five numbers `[blunt, slender, angular, kutta, magnus]` (MuJoCo\'s fluidcoef)', data, { min: 0, expect: 'at least 0' }));
+    if (coef) Object.assign(base, { fluidEllipsoid: coef as [number, number, number, number, number] });
+  }
   const size = (key: string): number | undefined => {
     const v = ok(r.number(o, key, label(key), { min: 0, exclusiveMin: true, rangeCode: Codes.nonPositiveSize, expect: 'greater than 0', magnitude: SIZE_MAGNITUDE }, data));
     if (v === undefined && !o.props.has(key)) {

@@ -294,8 +294,23 @@ export interface SceneSpec {
   actuators?: ActuatorSpec[];
   /** Tendons (MuJoCo's fixed and site-only spatial tendons; imported models only: model/tendon.ts). */
   tendons?: TendonSpec[];
+  /** The medium bodies move through (MuJoCo's density, viscosity and wind: model/fluid.ts); absent: none. */
+  fluid?: FluidSpec;
   /** The integrator the source model asked for (an imported model's MuJoCo `<option integrator>`), shown beside the one that runs. */
   requestedIntegrator?: string;
+}
+
+/**
+ * A fluid medium (MuJoCo's `<option density viscosity wind>`): every moving body feels the drag of
+ * model/fluid.ts, by the inertia-box model unless one of its shapes has `fluidEllipsoid`.
+ */
+export interface FluidSpec {
+  /** kg/m³ (≥ 0): quadratic drag, lift and added mass. */
+  density: number;
+  /** Pa·s (≥ 0): linear (Stokes) drag. */
+  viscosity: number;
+  /** The medium's velocity (m/s, world frame). */
+  wind: Vec3;
 }
 
 /** A JSON path into the scene document, e.g. `['constraints', 2, 'bodyA']`. */
