@@ -1,0 +1,118 @@
+// One contact's visit in projected Gauss–Seidel's sweep (pgs.ts): the normal row projected on
+// R_n ≥ 0, then the friction pair on the disc ‖R_t‖ ≤ μ·R_n (or the contact's 3×3 block at once
+// when it sticks, or a pyramid's edges), and u kicked by the change.
+//
+// This is the innermost loop of a contact scene (a pile visits each of its hundreds of contacts up
+// to 100 times a step), so it is a plain function over one workspace object rather than a closure
+// and it never returns a double: V8 boxes a float64 returned from a call it does not inline into a
+// fresh heap number, which on the 100-box pile was most of the 20 MB a step allocated. The row
+// velocities go through the module buffer `rowU3` instead, and the squared residual is added to
+// `acc[0]` in visit order, so that the sweep's sum is the same number it was as a return value.
+import { applyReduced, type ReducedRows } from './contactReduce';
+import { contactKick, disc, discStep } from './pgsKernels';
+import { blockStick } from './pgsVariants';
+import type { PyramidRows } from './pyramid';
+import type { ContactRows } from './rigid';
+
+/** What a contact visit reads and writes; one per solve, its arrays indexed as pgs.ts lays them out. */
+export interface ContactSweep {
+  crs: readonly ContactRows[];
+  /** Number of bilateral rows: contact c owns rows nbr + 3c … nbr + 3c + 2. */
+  nbr: number;
+  /** Row diagonal of W, per contact the upper triangle of W_cc + Σ (6), per contact Σ_n and Σ_t. */
+  Wd: Float64Array;
+  Wb: Float64Array;
+  Sg: Float64Array;
+  target: Float64Array;
+  R: Float64Array;
+  rowRes: Float64Array;
+  u: Float64Array;
+  minv: Float64Array;
+  h: number;
+  omega: number;
+  /** A sticking contact solved as its 3×3 block. */
+  block: boolean;
+  pyr?: PyramidRows;
+  /** Per contact, its rows reduced against the island's joint block (contactReduce.ts). */
+  reduced: Array<ReducedRows | undefined>;
+  /** acc[0]: the sweep's running sum of squared visit residuals. */
+  acc: Float64Array;
+}
+
+const stick: [number, number, number] = [0, 0, 0];
+/** The contact's rows (n, t1, t2) times u, written by `contactU3`. */
+const rowU3 = new Float64Array(3);
+
+/** rowU3[k] = row k of the contact times u, summed end A then end B as `contactU`. */
+function contactU3(cr: ContactRows, u: Float64Array): void {
+  const a = cr.slotA, b = cr.slotB, JA = cr.JA, JB = cr.JB;
+  const ua = 6 * a, ub = 6 * b;
+  for (let k = 0; k < 3; k++) {
+    const o = 6 * k;
+    let s = 0;
+    if (a >= 0) s += JA[o] * u[ua] + JA[o + 1] * u[ua + 1] + JA[o + 2] * u[ua + 2] + JA[o + 3] * u[ua + 3] + JA[o + 4] * u[ua + 4] + JA[o + 5] * u[ua + 5];
+    if (b >= 0) s += JB[o] * u[ub] + JB[o + 1] * u[ub + 1] + JB[o + 2] * u[ub + 2] + JB[o + 3] * u[ub + 3] + JB[o + 4] * u[ub + 4] + JB[o + 5] * u[ub + 5];
+    rowU3[k] = s;
+  }
+}
+
+/** Visit contact c once: project its forces, kick u, record its rows' residuals, add their squares to acc[0]. */
+export function visitContact(w: ContactSweep, c: number): void {
+  const { nbr, Wd, R, rowRes, u } = w;
+  const r0 = nbr + 3 * c;
+  if (!(Wd[r0] > 0)) return;
+  const cr = w.crs[c];
+  if (w.pyr?.on[c]) {
+    w.acc[0] += w.pyr.visitContact(c, cr, u, w.Wb, w.omega, R, r0, rowRes, w.reduced[c], w.minv, w.h);
+    return;
+  }
+  const { Wb, Sg, target, omega } = w;
+  // W_cc + Σ of the contact (Σ = 0 for a hard contact): its normal diagonal and tangent block
+  const o = 6 * c, wn = Wb[o], w11 = Wb[o + 3], w12 = Wb[o + 4], w22 = Wb[o + 5];
+  const dw = 0.5 * (w11 - w22);
+  const lmax = 0.5 * (w11 + w22) + Math.sqrt(dw * dw + w12 * w12);
+  const rho = lmax > 0 ? 1 / lmax : 0;
+  const mu = cr.contact.friction;
+  const sn = Sg[2 * c], st = Sg[2 * c + 1];
+  contactU3(cr, u);
+  const un = rowU3[0] + sn * R[r0] - target[r0];
+  let ut1 = rowU3[1] + st * R[r0 + 1] - target[r0 + 1], ut2 = rowU3[2] + st * R[r0 + 2] - target[r0 + 2];
+  // the visit's residual: the natural map of the contact at the visit's start, row by row
+  // (normal: W_nn·|proj₊(R_n − r_n/W_nn) − R_n|; friction: λ_max·|proj_disc(R_t − ρ·U_t) − R_t|)
+  rowRes[r0] = wn * Math.abs(Math.max(0, R[r0] - un / wn) - R[r0]);
+  discStep(R, r0, rho, ut1, ut2, mu * R[r0]);
+  rowRes[r0 + 1] = lmax * Math.abs(disc[0] - R[r0 + 1]);
+  rowRes[r0 + 2] = lmax * Math.abs(disc[1] - R[r0 + 2]);
+  const res2 = rowRes[r0] ** 2 + rowRes[r0 + 1] ** 2 + rowRes[r0 + 2] ** 2;
+  if (res2 === 0) return;
+  let Rn: number, t1: number, t2: number;
+  if (w.block && blockStick(Wb, 6 * c, un, ut1, ut2, R, r0, mu, omega, stick)) {
+    // the contact's own 3×3 system solved at once: it sticks and presses (block Gauss–Seidel)
+    Rn = stick[0];
+    t1 = stick[1];
+    t2 = stick[2];
+  } else {
+    // normal, then friction R_t − ρ·U_t with the scalar ρ = 1/λ_max(W_tt) projected on the disc
+    // ‖R_t‖ ≤ μ·R_n (a scalar ρ keeps the fixed point maximally dissipative: U_t ∥ −R_t when slipping)
+    Rn = Math.max(0, R[r0] - (omega * un) / wn);
+    const dn = Rn - R[r0];
+    ut1 += Wb[o + 1] * dn;
+    ut2 += Wb[o + 2] * dn;
+    if (omega !== 1 || dn !== 0) discStep(R, r0, omega * rho, ut1, ut2, mu * Rn);
+    t1 = disc[0];
+    t2 = disc[1];
+  }
+  const dn = Rn - R[r0], d1 = t1 - R[r0 + 1], d2 = t2 - R[r0 + 2];
+  R[r0] = Rn;
+  R[r0 + 1] = t1;
+  R[r0 + 2] = t2;
+  const red = w.reduced[c];
+  if (red) applyReduced(red, dn, d1, d2, u, R);
+  else {
+    const minv = w.minv, h = w.h;
+    if (dn !== 0) contactKick(cr, 0, u, minv, h * dn);
+    if (d1 !== 0) contactKick(cr, 1, u, minv, h * d1);
+    if (d2 !== 0) contactKick(cr, 2, u, minv, h * d2);
+  }
+  w.acc[0] += res2;
+}
