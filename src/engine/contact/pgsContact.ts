@@ -9,7 +9,7 @@
 // velocities go through the module buffer `rowU3` instead, and the squared residual is added to
 // `acc[0]` in visit order, so that the sweep's sum is the same number it was as a return value.
 import { applyReduced, type ReducedRows } from './contactReduce';
-import { contactKick, disc, discStep } from './pgsKernels';
+import { disc } from './pgsKernels';
 import { blockStick } from './pgsVariants';
 import type { PyramidRows } from './pyramid';
 import type { ContactRows } from './rigid';
@@ -42,6 +42,50 @@ export interface ContactSweep {
 const stick: [number, number, number] = [0, 0, 0];
 /** The contact's rows (n, t1, t2) times u, written by `contactU3`. */
 const rowU3 = new Float64Array(3);
+
+/** The contact's change of forces (n, t1, t2) that `kick3` applies. */
+const dR3 = new Float64Array(3);
+
+/** u += h·M⁻¹·(row k)ᵀ·dR3[k] for the rows k whose change is not 0, each over end A then end B as `contactKick`. */
+function kick3(cr: ContactRows, w: ContactSweep): void {
+  const { u, minv, h } = w;
+  for (let k = 0; k < 3; k++) {
+    const d = dR3[k];
+    if (d === 0) continue;
+    const hdR = h * d, o = 6 * k;
+    for (let e = 0; e < 2; e++) {
+      const slot = e === 0 ? cr.slotA : cr.slotB;
+      if (slot < 0) continue;
+      const J = e === 0 ? cr.JA : cr.JB;
+      const m0 = slot * 10, u0 = slot * 6;
+      const im = minv[m0] * hdR;
+      u[u0] += im * J[o];
+      u[u0 + 1] += im * J[o + 1];
+      u[u0 + 2] += im * J[o + 2];
+      const a0 = J[o + 3] * hdR, a1 = J[o + 4] * hdR, a2 = J[o + 5] * hdR;
+      u[u0 + 3] += minv[m0 + 1] * a0 + minv[m0 + 2] * a1 + minv[m0 + 3] * a2;
+      u[u0 + 4] += minv[m0 + 4] * a0 + minv[m0 + 5] * a1 + minv[m0 + 6] * a2;
+      u[u0 + 5] += minv[m0 + 7] * a0 + minv[m0 + 8] * a1 + minv[m0 + 9] * a2;
+    }
+  }
+}
+
+/** The disc step of `discStep` written out (a call would box its four doubles): proj_{‖·‖ ≤ lim}(R_t − s·U_t) into `disc`. */
+function discInline(R: Float64Array, r0: number, tu: Float64Array): void {
+  const s = tu[0], lim = tu[3];
+  let t1 = R[r0 + 1] - s * tu[1];
+  let t2 = R[r0 + 2] - s * tu[2];
+  const nt = Math.sqrt(t1 * t1 + t2 * t2);
+  if (nt > lim) {
+    const k = nt > 0 ? lim / nt : 0;
+    t1 *= k;
+    t2 *= k;
+  }
+  disc[0] = t1;
+  disc[1] = t2;
+}
+/** The arguments of `discInline`: s, U_t1, U_t2, the limit. */
+const discArgs = new Float64Array(4);
 
 /** rowU3[k] = row k of the contact times u, summed end A then end B as `contactU`. */
 function contactU3(cr: ContactRows, u: Float64Array): void {
@@ -80,7 +124,11 @@ export function visitContact(w: ContactSweep, c: number): void {
   // the visit's residual: the natural map of the contact at the visit's start, row by row
   // (normal: W_nn·|proj₊(R_n − r_n/W_nn) − R_n|; friction: λ_max·|proj_disc(R_t − ρ·U_t) − R_t|)
   rowRes[r0] = wn * Math.abs(Math.max(0, R[r0] - un / wn) - R[r0]);
-  discStep(R, r0, rho, ut1, ut2, mu * R[r0]);
+  discArgs[0] = rho;
+  discArgs[1] = ut1;
+  discArgs[2] = ut2;
+  discArgs[3] = mu * R[r0];
+  discInline(R, r0, discArgs);
   rowRes[r0 + 1] = lmax * Math.abs(disc[0] - R[r0 + 1]);
   rowRes[r0 + 2] = lmax * Math.abs(disc[1] - R[r0 + 2]);
   const res2 = rowRes[r0] ** 2 + rowRes[r0 + 1] ** 2 + rowRes[r0 + 2] ** 2;
@@ -98,7 +146,13 @@ export function visitContact(w: ContactSweep, c: number): void {
     const dn = Rn - R[r0];
     ut1 += Wb[o + 1] * dn;
     ut2 += Wb[o + 2] * dn;
-    if (omega !== 1 || dn !== 0) discStep(R, r0, omega * rho, ut1, ut2, mu * Rn);
+    if (omega !== 1 || dn !== 0) {
+      discArgs[0] = omega * rho;
+      discArgs[1] = ut1;
+      discArgs[2] = ut2;
+      discArgs[3] = mu * Rn;
+      discInline(R, r0, discArgs);
+    }
     t1 = disc[0];
     t2 = disc[1];
   }
@@ -109,10 +163,10 @@ export function visitContact(w: ContactSweep, c: number): void {
   const red = w.reduced[c];
   if (red) applyReduced(red, dn, d1, d2, u, R);
   else {
-    const minv = w.minv, h = w.h;
-    if (dn !== 0) contactKick(cr, 0, u, minv, h * dn);
-    if (d1 !== 0) contactKick(cr, 1, u, minv, h * d1);
-    if (d2 !== 0) contactKick(cr, 2, u, minv, h * d2);
+    dR3[0] = dn;
+    dR3[1] = d1;
+    dR3[2] = d2;
+    kick3(cr, w);
   }
   w.acc[0] += res2;
 }
