@@ -22,7 +22,7 @@ import { classifyContact, openThreshold } from './forces';
 import { contactGap, contactRows, rowMinvRow } from './rigid';
 import { boundedKick, boundedU, contactKick, contactU, crossW, dot6, integrate, islandsOf, kick, packPositions } from './pgsKernels';
 import { groundUpOrder } from './pgsVariants';
-import { visitContact, type ContactSweep } from './pgsContact';
+import { visitContact, workspaceOf, type ContactSweep, type PgsWorkspace } from './pgsContact';
 import { boundedRowW, type BoundedRow } from './boundedRows';
 import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
 import { PyramidRows } from './pyramid';
@@ -108,7 +108,8 @@ export interface PgsReport {
 
 /**
  * Solve the velocity-level contact problem at the states q⁻, u⁻ (contacts detected there).
- * `warm` optionally starts from previous reactions (bilateral rows; 3 per contact).
+ * `warm` optionally starts from previous reactions (bilateral rows; 3 per contact). `ws`: the scratch
+ * arrays kept from solve to solve (default: the world's own, pgsContact.ts `workspaceOf`).
  */
 export function solveContactsPgs(
   world: World,
@@ -119,6 +120,7 @@ export function solveContactsPgs(
   warm?: { bilateral?: ArrayLike<number>; contacts?: ArrayLike<number> },
   asmIn?: Assembly,
   bounded: readonly BoundedRow[] = [],
+  ws: PgsWorkspace = workspaceOf(world),
 ): PgsReport {
   const h = dt;
   const asm = asmIn ?? assemble(world, states as BodyState[]);
@@ -132,19 +134,19 @@ export function solveContactsPgs(
   // bilateral row layout: in J's CSR row r, every end owning columns (A, B and a coupler's extra
   // ends) is one block of 6 consecutive entries, its slot the block's first column / 6.
   const Jv = asm.J.values, Jp = asm.J.rowPtr, Jc = asm.J.colIdx;
-  const R = new Float64Array(nr);
+  const R = ws.take(0, nr);
   const target = new Float64Array(nr);
-  const Wd = new Float64Array(nr);
+  const Wd = ws.take(1, nr);
   const B = new Float64Array(nr);
   const Sigma = settings.compliance;
   for (let r = 0; r < nbr; r++) {
     target[r] = -(settings.erp / h) * asm.C[r];
     for (let k = Jp[r]; k < Jp[r + 1]; k += 6) Wd[r] += h * rowMinvRow(Jv, k, minv, Jc[k] / 6);
   }
-  const Wt = new Float64Array(3 * nc); // per contact: W11, W12, W22 of the tangent block
+  const Wt = ws.take(2, 3 * nc); // per contact: W11, W12, W22 of the tangent block
   const uMinus = asm.v;
   // per contact, Σ_n and Σ_t of a soft contact (0: hard)
-  const Sg = new Float64Array(2 * nc);
+  const Sg = ws.take(3, 2 * nc);
   const softRows = settings.softRows && settings.soft ? settings.soft : undefined;
   const rowSoft = new Float64Array(4);
   const impratio = settings.impratio ?? 1;
@@ -217,7 +219,7 @@ export function solveContactsPgs(
 
   const islandOf = islandsOf(world, crs, bounded, nr0);
   const islands: PgsIsland[] = [];
-  const rowRes = new Float64Array(nr);
+  const rowRes = ws.take(5, nr);
   const omega = settings.relaxation ?? DEFAULT_RELAXATION;
   const groundUp = settings.order === 'ground-up';
   const symmetric = settings.symmetric ?? false;
@@ -230,7 +232,7 @@ export function solveContactsPgs(
   if (warm?.contacts) for (let c = 0; c < nc; c++) if (R[nbr + 3 * c] !== 0 || R[nbr + 3 * c + 1] !== 0 || R[nbr + 3 * c + 2] !== 0) warmStarted++;
   const endsOf = rowEndsOf(asm.J, nbr, nr0, bounded);
   const sigmaOf = (r: number): number => (r < nbr ? Sigma : (bounded[r - nr0].compliance ?? 0));
-  const scratch = new Float64Array(6 * nb);
+  const scratch = ws.take(7, 6 * nb);
   const blockOf = (rows: readonly number[]): BilateralBlock => jointBlock(rows, endsOf, sigmaOf, minv, h, scratch);
   // one visit each: bilateral rows (r < nbr), bounded rows (r ≥ nr0), contacts (−1 − c); the
   // residual of a visit is the natural map's |(W_ii + Σ_i)·ΔR| before relaxation (m/s), as at ω = 1
@@ -257,7 +259,7 @@ export function solveContactsPgs(
     acc[0] += rowRes[r] ** 2;
   };
   // per contact, the upper triangle of its 3×3 block W_cc (nn, n1, n2, 11, 12, 22)
-  const Wb = new Float64Array(6 * nc);
+  const Wb = ws.take(4, 6 * nc);
   for (let c = 0; c < nc; c++) {
     const r0 = nbr + 3 * c, o = 6 * c;
     Wb[o] = Wd[r0] + Sg[2 * c];
@@ -271,10 +273,10 @@ export function solveContactsPgs(
   // contactReduce.ts), a bounded row with its effective diagonal
   const reduced: Array<ReducedRows | undefined> = [];
   const reducedB: Array<ReducedRows | undefined> = [];
-  const WdB = new Float64Array(bounded.length);
+  const WdB = ws.take(6, bounded.length);
   // the contact visit's workspace (pgsContact.ts); acc[0] is the sweep's sum of squared residuals,
   // which every visit adds to in visit order
-  const acc = new Float64Array(1);
+  const acc = ws.take(8, 1);
   const sweep: ContactSweep = { crs, nbr, Wd, Wb, Sg, target, R, rowRes, u, minv, h, omega, block: contactBlock, pyr, reduced, acc };
   for (const { bounded: bAll = [], ...isl } of islandOf) {
     const rows: number[] = [];

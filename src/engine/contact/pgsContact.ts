@@ -170,3 +170,35 @@ export function visitContact(w: ContactSweep, c: number): void {
   }
   w.acc[0] += res2;
 }
+
+/**
+ * The typed arrays a PGS solve needs only while it runs (forces, W's diagonal and contact blocks,
+ * residuals, scratch), kept from one solve to the next: a simulation's steps solve problems of about
+ * the same size, so after the first few steps a solve allocates none of them. Each slot is handed
+ * out zeroed, as a fresh array would be; none of them escapes into the solve's report.
+ */
+export class PgsWorkspace {
+  private readonly bufs: Float64Array[] = [];
+  /** Typed arrays this workspace has allocated so far (a solve that fits in the previous ones adds none). */
+  allocations = 0;
+
+  /** Slot i as a zeroed array of length n, over the slot's buffer, which grows (doubling) when n exceeds it. */
+  take(i: number, n: number): Float64Array {
+    let b = this.bufs[i];
+    if (!b || b.length < n) {
+      b = this.bufs[i] = new Float64Array(Math.max(n, 2 * (b?.length ?? 0)));
+      this.allocations++;
+    }
+    const v = b.subarray(0, n);
+    v.fill(0);
+    return v;
+  }
+}
+
+const workspaces = new WeakMap<object, PgsWorkspace>();
+/** The workspace of the solves on one world (a simulation keeps its world for the whole run). */
+export function workspaceOf(world: object): PgsWorkspace {
+  let ws = workspaces.get(world);
+  if (!ws) workspaces.set(world, (ws = new PgsWorkspace()));
+  return ws;
+}
