@@ -34,20 +34,23 @@ async function main(): Promise<void> {
     const sim = await simFor(t);
     sim.step(warm);
     (globalThis as { __startAlloc?: () => void }).__startAlloc?.();
-    const times: number[] = [];
+    const times: number[] = [], cpu: number[] = [];
     for (let k = 0; k < steps && !sim.stopped; k++) {
-      const t0 = performance.now();
+      const t0 = performance.now(), c0 = process.cpuUsage();
       sim.step(1);
       times.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1000);
     }
     times.sort((a, b) => a - b);
-    const med = times[Math.floor(times.length / 2)];
+    cpu.sort((a, b) => a - b);
+    const med = times[Math.floor(times.length / 2)], cpuMed = cpu[Math.floor(cpu.length / 2)];
     let h = '';
     if (values.hash) {
       const b = sim.result().final.bodies;
       h = ' z0=' + (b[0]?.position[2] ?? NaN).toPrecision(17) + ' zN=' + (b[b.length - 1]?.position[2] ?? NaN).toPrecision(17);
     }
-    console.log(`${t}: median ${med.toFixed(3)} ms/step over ${times.length} steps${h}`);
+    console.log(`${t}: median ${med.toFixed(3)} ms/step (CPU ${cpuMed.toFixed(3)}) over ${times.length} steps${h}`);
   }
 }
 void main();
