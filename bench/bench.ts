@@ -23,6 +23,7 @@ import { collectGarbage, cpuMs, interleavedRounds, nowMs, projectMs, type Rounds
 import { runTyping, type TypingResult } from './typing';
 import { benchTall, type TallResult } from './tall';
 import { pileTables, runPileBench, type PileRun } from './pileBench';
+import { robotTables, runRobotBench, type RobotResult } from './robotBench';
 import { table } from './format';
 import { pathsTables, runPaths, type PathResult } from './paths';
 
@@ -177,6 +178,14 @@ async function main(): Promise<void> {
     console.log('\n' + pileTables(pile.results, table, pile.mujocoVersion));
     console.log(`load average after the piles: ${fmtLoad(os.loadavg(), cores)}`);
   }
+  // real robots with contacts, MuJoCo on the same models in the same run
+  let robots: RobotResult[] = [];
+  if (opts.robots) {
+    console.log('');
+    robots = await runRobotBench(path.resolve(__dirname, '..'), opts.rounds, (x) => process.stdout.write(x));
+    console.log('\n' + robotTables(robots, table));
+    console.log(`load average after the robots: ${fmtLoad(os.loadavg(), cores)}`);
+  }
 
   // MuJoCo as the solver: what the lens and the inspector's live MuJoCo session add to each mj_step. It
   // runs from the sources in a process of its own (it reads the repository's MuJoCo fixtures).
@@ -222,6 +231,7 @@ async function main(): Promise<void> {
     typing,
     tall,
     pile,
+    robots,
     paths,
   };
   fs.mkdirSync(path.dirname(opts.outFile), { recursive: true });

@@ -27,6 +27,8 @@ export interface Options {
   typingRuns: number;
   /** The falling piles of boxes (contacts; bench/pileBench.ts): sizes, none when empty. */
   pileSizes: number[];
+  /** Real robots with contacts against MuJoCo (bench/robotBench.ts). */
+  robots: boolean;
   /** Run the tall-systems bench (m distance rows on one body, inspected end to end). */
   tall: boolean;
   tallSizes: number[];
@@ -54,9 +56,10 @@ export const USAGE = `usage: node dist/bench.js [options]
   --no-typing          skip the typing bench
   --typing-sizes a,b   chain sizes of the typing bench (default 10,100,1000; the target is at 100)
   --typing-runs K      timed edits per typing size (default 40)
-  --pile-sizes a,b     boxes in the falling piles (contacts: engine PGS and Newton vs MuJoCo; default 10,100)
+  --pile-sizes a,b     boxes in the falling piles (contacts: engine PGS and Newton vs MuJoCo; default 10,100,1000)
   --no-pile            skip the falling piles
-  --pile-only          only the falling piles (no chain, no typing bench)
+  --pile-only          only the contact benches: the falling piles and the robots (no chain, no typing bench)
+  --no-robots          skip the robots with contacts (shipped humanoid and ant vs MuJoCo)
   --tall-sizes a,b     rows of the tall-systems bench (default 1000,2000,10000; the target: 10000 in < 1 s)
   --no-tall            skip the tall-systems bench
   --tall-only          only the tall-systems bench (same as --no-chain --no-typing)
@@ -72,7 +75,7 @@ const value: OptionSpec = { type: 'string' };
 const TABLE: Record<string, OptionSpec> = {
   quick: flag, sizes: value, rounds: value, 'max-rounds': value, 'min-timed-ms': value, only: value,
   'dense-budget': value, budget: value, 'no-variants': flag, 'engine-in-process': flag, 'no-chain': flag,
-  'no-typing': flag, 'typing-sizes': value, 'typing-runs': value, 'pile-sizes': value, 'no-pile': flag,
+  'no-typing': flag, 'typing-sizes': value, 'typing-runs': value, 'pile-sizes': value, 'no-pile': flag, 'no-robots': flag,
   'pile-only': flag, 'tall-sizes': value, 'no-tall': flag, 'tall-only': flag, out: value,
   'no-mujoco-solver': flag, 'mujoco-solver-only': flag,
   'no-paths': flag, 'paths-only': flag,
@@ -95,7 +98,8 @@ export function parseArgs(argv: string[]): Options {
     typing: true,
     typingSizes: [10, 100, 1000],
     typingRuns: 40,
-    pileSizes: [10, 100],
+    pileSizes: [10, 100, 1000],
+    robots: true,
     tall: true,
     tallSizes: [1000, 2000, 10000],
     mujocoSolver: true,
@@ -127,9 +131,16 @@ export function parseArgs(argv: string[]): Options {
         o.typing = false;
         o.tall = false;
         o.pileSizes = [];
+        o.robots = false;
         o.paths = false;
         break;
       case 'tall-only':
+        o.robots = false;
+        o.chain = false;
+        o.typing = false;
+        o.paths = false;
+        o.mujocoSolver = false;
+        break;
       case 'pile-only':
         o.chain = false;
         o.typing = false;
@@ -142,6 +153,7 @@ export function parseArgs(argv: string[]): Options {
         o.typing = false;
         o.tall = false;
         o.pileSizes = [];
+        o.robots = false;
         o.mujocoSolver = false;
         break;
       case 'rounds': o.rounds = positiveWholeNumber(a, v); break;
@@ -149,6 +161,7 @@ export function parseArgs(argv: string[]): Options {
       case 'min-timed-ms': o.minTimedMs = nonNegativeNumber(a, v); break;
       case 'pile-sizes': o.pileSizes = positiveWholeNumbers(a, v); break;
       case 'no-pile': o.pileSizes = []; break;
+      case 'no-robots': o.robots = false; break;
       case 'out': o.outFile = path.resolve(v); break;
       case 'only': {
         const ids = v.split(',').map((s) => s.trim());

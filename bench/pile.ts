@@ -135,7 +135,9 @@ export function makeEnginePile(p: PileParams, formulation: 'velocity' | 'nonline
     lowestZ: () => {
       const r = last();
       let z = Infinity;
-      if (r) for (let k = 0; k < p.n; k++) z = Math.min(z, r.poses[7 * k + 2]);
+      // a record keeps its poses only up to the simulation's maxRecordBodies (500): larger piles read the final state
+      if (r && r.poses.length >= 7 * p.n) for (let k = 0; k < p.n; k++) z = Math.min(z, r.poses[7 * k + 2]);
+      else if (r) for (const b of sim.result().final.bodies) z = Math.min(z, b.position[2]);
       return z;
     },
     stopped: () => (sim.stopped ? (sim.diagnostics.find((d) => d.severity === 'error')?.message ?? 'stopped') : undefined),

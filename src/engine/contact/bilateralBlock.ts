@@ -21,6 +21,10 @@ export class BilateralBlock {
   /** Lower-triangular factor, row-major n×n (dependent rows and columns zero). */
   private readonly L: Float64Array;
   private readonly dependent: Uint8Array;
+  /** Per row, the first column of its envelope; per column, the rows below the diagonal inside the envelope (CSR). */
+  private readonly first: Int32Array;
+  private readonly colPtr: Int32Array;
+  private readonly colRows: Int32Array;
   private readonly y: Float64Array;
   /** Rows counted as dependent. */
   readonly dependentRows: number;
@@ -35,12 +39,21 @@ export class BilateralBlock {
     }
     // the lower triangle, symmetrised (the two products differ by round-off), factored in place: L·Lᵀ = W
     for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) L[i * n + j] = 0.5 * (L[i * n + j] + L[j * n + i]);
+    // the envelope: first[i], the first column of row i's lower triangle that is not zero. W's rows
+    // couple only through shared bodies, so a robot's block is about half zeros, and Cholesky's fill
+    // stays inside the envelope: every loop below starts there and skips only exact zeros.
+    const first = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      let f = 0;
+      while (f < i && L[i * n + f] === 0) f++;
+      first[i] = f;
+    }
     const dep = new Uint8Array(n);
     let count = 0;
     for (let j = 0; j < n; j++) {
       const diag0 = L[j * n + j];
       let d = diag0;
-      for (let k = 0; k < j; k++) d -= L[j * n + k] * L[j * n + k];
+      for (let k = first[j]; k < j; k++) d -= L[j * n + k] * L[j * n + k];
       if (!(diag0 > 0) || !(d > BLOCK_PIVOT_TOL * diag0)) {
         dep[j] = 1;
         count++;
@@ -50,13 +63,25 @@ export class BilateralBlock {
       const ljj = Math.sqrt(d);
       L[j * n + j] = ljj;
       for (let i = j + 1; i < n; i++) {
+        // outside row i's envelope L_ij is zero and stays zero
+        if (first[i] > j) continue;
         let s = L[i * n + j];
-        for (let k = 0; k < j; k++) s -= L[i * n + k] * L[j * n + k];
+        for (let k = Math.max(first[i], first[j]); k < j; k++) s -= L[i * n + k] * L[j * n + k];
         L[i * n + j] = s / ljj;
       }
     }
     for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) L[i * n + j] = 0;
+    // column i's rows below the diagonal inside the envelope, in increasing order (the backward solve's)
+    const colPtr = new Int32Array(n + 1);
+    for (let k = 0; k < n; k++) for (let i = first[k]; i < k; i++) colPtr[i + 1]++;
+    for (let i = 0; i < n; i++) colPtr[i + 1] += colPtr[i];
+    const colRows = new Int32Array(colPtr[n]);
+    const fill = colPtr.slice(0, n);
+    for (let k = 0; k < n; k++) for (let i = first[k]; i < k; i++) colRows[fill[i]++] = k;
     this.L = L;
+    this.first = first;
+    this.colPtr = colPtr;
+    this.colRows = colRows;
     this.dependent = dep;
     this.dependentRows = count;
     this.y = new Float64Array(n);
@@ -64,14 +89,14 @@ export class BilateralBlock {
 
   /** x = W⁻¹·b on the independent rows (0 on the dependent ones). */
   solve(b: ArrayLike<number>, x: Float64Array): void {
-    const { n, L, dependent: dep, y } = this;
+    const { n, L, dependent: dep, y, first, colPtr, colRows } = this;
     for (let i = 0; i < n; i++) {
       if (dep[i]) {
         y[i] = 0;
         continue;
       }
       let s = b[i];
-      for (let k = 0; k < i; k++) s -= L[i * n + k] * y[k];
+      for (let k = first[i]; k < i; k++) s -= L[i * n + k] * y[k];
       y[i] = s / L[i * n + i];
     }
     for (let i = n - 1; i >= 0; i--) {
@@ -80,7 +105,10 @@ export class BilateralBlock {
         continue;
       }
       let s = y[i];
-      for (let k = i + 1; k < n; k++) s -= L[k * n + i] * x[k];
+      for (let p = colPtr[i]; p < colPtr[i + 1]; p++) {
+        const k = colRows[p];
+        s -= L[k * n + i] * x[k];
+      }
       x[i] = s / L[i * n + i];
     }
   }

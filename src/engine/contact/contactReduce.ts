@@ -52,11 +52,15 @@ export function reduceRows(own: readonly RowEnd[][], rows: readonly number[], en
   for (let j = 0; j < k; j++) {
     const v = du.subarray(j * nu, (j + 1) * nu);
     for (const e of own[j]) kick(v, e.J, e.o, e.slot, minv, h);
-    ends.forEach((ei, i) => {
+    for (let i = 0; i < ends.length; i++) {
       let s = 0;
-      for (const e of ei) s += dot6(e.J, e.o, v, e.slot);
+      // dot6 written out: a double returned from a call V8 does not inline is a fresh heap number
+      for (const e of ends[i]) {
+        const J = e.J, o = e.o, u0 = 6 * e.slot;
+        s += J[o] * v[u0] + J[o + 1] * v[u0 + 1] + J[o + 2] * v[u0 + 2] + J[o + 3] * v[u0 + 3] + J[o + 4] * v[u0 + 4] + J[o + 5] * v[u0 + 5];
+      }
       col[i] = s;
-    });
+    }
     block.solve(col, y);
     Y.set(y, j * m);
     ends.forEach((ei, i) => {

@@ -20,8 +20,9 @@ import type { PgsSettings } from '../scene/contactSpec';
 import type { BodyState } from '../model/body';
 import { classifyContact, openThreshold } from './forces';
 import { contactGap, contactRows, rowMinvRow } from './rigid';
-import { boundedKick, boundedU, contactKick, contactU, crossW, disc, discStep, dot6, integrate, islandsOf, kick, packPositions } from './pgsKernels';
-import { blockStick, groundUpOrder } from './pgsVariants';
+import { boundedKick, boundedU, contactKick, contactU, crossW, dot6, integrate, islandsOf, kick, packPositions } from './pgsKernels';
+import { groundUpOrder } from './pgsVariants';
+import { visitContact, workspaceOf, type ContactSweep, type PgsWorkspace } from './pgsContact';
 import { boundedRowW, type BoundedRow } from './boundedRows';
 import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
 import { PyramidRows } from './pyramid';
@@ -105,10 +106,10 @@ export interface PgsReport {
   uPlus: Float64Array;
 }
 
-const stick: [number, number, number] = [0, 0, 0];
 /**
  * Solve the velocity-level contact problem at the states q⁻, u⁻ (contacts detected there).
- * `warm` optionally starts from previous reactions (bilateral rows; 3 per contact).
+ * `warm` optionally starts from previous reactions (bilateral rows; 3 per contact). `ws`: the scratch
+ * arrays kept from solve to solve (default: the world's own, pgsContact.ts `workspaceOf`).
  */
 export function solveContactsPgs(
   world: World,
@@ -119,6 +120,7 @@ export function solveContactsPgs(
   warm?: { bilateral?: ArrayLike<number>; contacts?: ArrayLike<number> },
   asmIn?: Assembly,
   bounded: readonly BoundedRow[] = [],
+  ws: PgsWorkspace = workspaceOf(world),
 ): PgsReport {
   const h = dt;
   const asm = asmIn ?? assemble(world, states as BodyState[]);
@@ -132,19 +134,19 @@ export function solveContactsPgs(
   // bilateral row layout: in J's CSR row r, every end owning columns (A, B and a coupler's extra
   // ends) is one block of 6 consecutive entries, its slot the block's first column / 6.
   const Jv = asm.J.values, Jp = asm.J.rowPtr, Jc = asm.J.colIdx;
-  const R = new Float64Array(nr);
+  const R = ws.take(0, nr);
   const target = new Float64Array(nr);
-  const Wd = new Float64Array(nr);
+  const Wd = ws.take(1, nr);
   const B = new Float64Array(nr);
   const Sigma = settings.compliance;
   for (let r = 0; r < nbr; r++) {
     target[r] = -(settings.erp / h) * asm.C[r];
     for (let k = Jp[r]; k < Jp[r + 1]; k += 6) Wd[r] += h * rowMinvRow(Jv, k, minv, Jc[k] / 6);
   }
-  const Wt = new Float64Array(3 * nc); // per contact: W11, W12, W22 of the tangent block
+  const Wt = ws.take(2, 3 * nc); // per contact: W11, W12, W22 of the tangent block
   const uMinus = asm.v;
   // per contact, Σ_n and Σ_t of a soft contact (0: hard)
-  const Sg = new Float64Array(2 * nc);
+  const Sg = ws.take(3, 2 * nc);
   const softRows = settings.softRows && settings.soft ? settings.soft : undefined;
   const rowSoft = new Float64Array(4);
   const impratio = settings.impratio ?? 1;
@@ -217,7 +219,7 @@ export function solveContactsPgs(
 
   const islandOf = islandsOf(world, crs, bounded, nr0);
   const islands: PgsIsland[] = [];
-  const rowRes = new Float64Array(nr);
+  const rowRes = ws.take(5, nr);
   const omega = settings.relaxation ?? DEFAULT_RELAXATION;
   const groundUp = settings.order === 'ground-up';
   const symmetric = settings.symmetric ?? false;
@@ -230,23 +232,23 @@ export function solveContactsPgs(
   if (warm?.contacts) for (let c = 0; c < nc; c++) if (R[nbr + 3 * c] !== 0 || R[nbr + 3 * c + 1] !== 0 || R[nbr + 3 * c + 2] !== 0) warmStarted++;
   const endsOf = rowEndsOf(asm.J, nbr, nr0, bounded);
   const sigmaOf = (r: number): number => (r < nbr ? Sigma : (bounded[r - nr0].compliance ?? 0));
-  const scratch = new Float64Array(6 * nb);
+  const scratch = ws.take(7, 6 * nb);
   const blockOf = (rows: readonly number[]): BilateralBlock => jointBlock(rows, endsOf, sigmaOf, minv, h, scratch);
   // one visit each: bilateral rows (r < nbr), bounded rows (r ≥ nr0), contacts (−1 − c); the
   // residual of a visit is the natural map's |(W_ii + Σ_i)·ΔR| before relaxation (m/s), as at ω = 1
-  const visitRow = (r: number): number => {
+  const visitRow = (r: number): void => {
     const d = Wd[r] + Sigma;
     const dR = -(rowU(r) + Sigma * R[r] - target[r]) / d;
     R[r] += omega * dR;
     applyRow(r, omega * dR);
-    return (rowRes[r] = d * Math.abs(dR)) ** 2;
+    acc[0] += (rowRes[r] = d * Math.abs(dR)) ** 2;
   };
-  const visitBounded = (r: number): number => {
+  const visitBounded = (r: number): void => {
     const b = bounded[r - nr0];
     const sigma = b.compliance ?? 0;
     const red = reducedB[r - nr0];
     const d = (red ? WdB[r - nr0] : Wd[r]) + sigma;
-    if (!(d > 0)) return 0;
+    if (!(d > 0)) return;
     const step = -(rowU(r) + sigma * R[r] - target[r]) / d;
     const full = Math.min(b.hi, Math.max(b.lo, R[r] + step));
     const Rb = omega === 1 ? full : Math.min(b.hi, Math.max(b.lo, R[r] + omega * step));
@@ -254,10 +256,10 @@ export function solveContactsPgs(
     if (red) applyReduced(red, Rb - R[r], 0, 0, u, R);
     else applyRow(r, Rb - R[r]);
     R[r] = Rb;
-    return rowRes[r] ** 2;
+    acc[0] += rowRes[r] ** 2;
   };
   // per contact, the upper triangle of its 3×3 block W_cc (nn, n1, n2, 11, 12, 22)
-  const Wb = new Float64Array(6 * nc);
+  const Wb = ws.take(4, 6 * nc);
   for (let c = 0; c < nc; c++) {
     const r0 = nbr + 3 * c, o = 6 * c;
     Wb[o] = Wd[r0] + Sg[2 * c];
@@ -271,59 +273,11 @@ export function solveContactsPgs(
   // contactReduce.ts), a bounded row with its effective diagonal
   const reduced: Array<ReducedRows | undefined> = [];
   const reducedB: Array<ReducedRows | undefined> = [];
-  const WdB = new Float64Array(bounded.length);
-  const visitContact = (c: number): number => {
-    const r0 = nbr + 3 * c;
-    if (!(Wd[r0] > 0)) return 0;
-    if (pyr?.on[c]) return pyr.visitContact(c, crs[c], u, Wb, omega, R, r0, rowRes, reduced[c], minv, h);
-    const cr = crs[c];
-    // W_cc + Σ of the contact (Σ = 0 for a hard contact): its normal diagonal and tangent block
-    const o = 6 * c, wn = Wb[o], w11 = Wb[o + 3], w12 = Wb[o + 4], w22 = Wb[o + 5];
-    const dw = 0.5 * (w11 - w22);
-    const lmax = 0.5 * (w11 + w22) + Math.sqrt(dw * dw + w12 * w12);
-    const rho = lmax > 0 ? 1 / lmax : 0;
-    const mu = cr.contact.friction;
-    const sn = Sg[2 * c], st = Sg[2 * c + 1];
-    const un = contactU(cr, 0, u) + sn * R[r0] - target[r0];
-    let ut1 = contactU(cr, 1, u) + st * R[r0 + 1] - target[r0 + 1], ut2 = contactU(cr, 2, u) + st * R[r0 + 2] - target[r0 + 2];
-    // the visit's residual: the natural map of the contact at the visit's start, row by row
-    // (normal: W_nn·|proj₊(R_n − r_n/W_nn) − R_n|; friction: λ_max·|proj_disc(R_t − ρ·U_t) − R_t|)
-    rowRes[r0] = wn * Math.abs(Math.max(0, R[r0] - un / wn) - R[r0]);
-    discStep(R, r0, rho, ut1, ut2, mu * R[r0]);
-    rowRes[r0 + 1] = lmax * Math.abs(disc[0] - R[r0 + 1]);
-    rowRes[r0 + 2] = lmax * Math.abs(disc[1] - R[r0 + 2]);
-    const res2 = rowRes[r0] ** 2 + rowRes[r0 + 1] ** 2 + rowRes[r0 + 2] ** 2;
-    if (res2 === 0) return 0;
-    let Rn: number, t1: number, t2: number;
-    if (contactBlock && blockStick(Wb, 6 * c, un, ut1, ut2, R, r0, mu, omega, stick)) {
-      // the contact's own 3×3 system solved at once: it sticks and presses (block Gauss–Seidel)
-      Rn = stick[0];
-      t1 = stick[1];
-      t2 = stick[2];
-    } else {
-      // normal, then friction R_t − ρ·U_t with the scalar ρ = 1/λ_max(W_tt) projected on the disc
-      // ‖R_t‖ ≤ μ·R_n (a scalar ρ keeps the fixed point maximally dissipative: U_t ∥ −R_t when slipping)
-      Rn = Math.max(0, R[r0] - (omega * un) / wn);
-      const dn = Rn - R[r0];
-      ut1 += Wb[o + 1] * dn;
-      ut2 += Wb[o + 2] * dn;
-      if (omega !== 1 || dn !== 0) discStep(R, r0, omega * rho, ut1, ut2, mu * Rn);
-      t1 = disc[0];
-      t2 = disc[1];
-    }
-    const dn = Rn - R[r0], d1 = t1 - R[r0 + 1], d2 = t2 - R[r0 + 2];
-    R[r0] = Rn;
-    R[r0 + 1] = t1;
-    R[r0 + 2] = t2;
-    const red = reduced[c];
-    if (red) applyReduced(red, dn, d1, d2, u, R);
-    else {
-      if (dn !== 0) contactKick(cr, 0, u, minv, h * dn);
-      if (d1 !== 0) contactKick(cr, 1, u, minv, h * d1);
-      if (d2 !== 0) contactKick(cr, 2, u, minv, h * d2);
-    }
-    return res2;
-  };
+  const WdB = ws.take(6, bounded.length);
+  // the contact visit's workspace (pgsContact.ts); acc[0] is the sweep's sum of squared residuals,
+  // which every visit adds to in visit order
+  const acc = ws.take(8, 1);
+  const sweep: ContactSweep = { crs, nbr, Wd, Wb, Sg, target, R, rowRes, u, minv, h, omega, block: contactBlock, pyr, reduced, acc };
   for (const { bounded: bAll = [], ...isl } of islandOf) {
     const rows: number[] = [];
     for (const c of isl.constraints) for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) if (Wd[r] + Sigma > 0) rows.push(r);
@@ -425,14 +379,16 @@ export function solveContactsPgs(
       for (let it = 0; it < maxIt; it++) {
         // symmetric Gauss–Seidel: every other sweep runs backwards, the blocks last
         const backward = symmetric && it % 2 === 1;
-        let sq = backward ? 0 : visitBlocks();
+        acc[0] = backward ? 0 : visitBlocks();
         for (let k = 0; k < visits.length; k++) {
           const v = visits[backward ? visits.length - 1 - k : k];
-          sq += v < 0 ? visitContact(-1 - v) : v >= nr0 ? visitBounded(v) : visitRow(v);
+          if (v < 0) visitContact(sweep, -1 - v);
+          else if (v >= nr0) visitBounded(v);
+          else visitRow(v);
         }
-        if (backward) sq += visitBlocks();
+        if (backward) acc[0] += visitBlocks();
         iterations = it + 1;
-        residual = Math.sqrt(sq);
+        residual = Math.sqrt(acc[0]);
         if (!(residual > tol * scale)) break;
       }
     }

@@ -122,8 +122,9 @@ export function boundedKick(b: RowEnds, u: Float64Array, minv: Float64Array, hdR
 /** J_i·M⁻¹·J_jᵀ summed over the ends two contact rows share (rows of the same contact). */
 export function crossW(cr: ContactRows, i: number, j: number, minv: Float64Array): number {
   let s = 0;
-  const ends: Array<[Float64Array, number]> = [[cr.JA, cr.slotA], [cr.JB, cr.slotB]];
-  for (const [J, slot] of ends) {
+  // the two ends by index, not as a list of pairs: this runs three times per contact per step
+  for (let e = 0; e < 2; e++) {
+    const J = e === 0 ? cr.JA : cr.JB, slot = e === 0 ? cr.slotA : cr.slotB;
     if (slot < 0) continue;
     const m0 = slot * 10, oi = i * 6, oj = j * 6;
     s += minv[m0] * (J[oi] * J[oj] + J[oi + 1] * J[oj + 1] + J[oi + 2] * J[oj + 2]);
