@@ -102,8 +102,8 @@ export class MujocoSessions {
       if (exact) s.held = exact;
       // (its rank is left out: a rank is only given for the steps whose system was analysed)
       const an = exact ?? (s.held ? { cond: s.held.cond, condEstimated: true } : undefined);
-      records.push(mujocoRecord(run.records[k], width, an));
-      rows.push(run.records[k].nefc);
+      records.push(mujocoRecord(run, k, width, an));
+      rows.push(run.columns.nefc(k));
     }
     const stopped = run.stopped || run.currentStep >= m.maxSteps;
     const diagnostics = m.findings || (stopped && records.length > 0) ? [...s.imported, ...runDiagnostics(s.parse, run, s.step0)] : undefined;
@@ -132,7 +132,7 @@ export class MujocoSessions {
     const a = k === 0 ? s.step0 : s.run.snapshotAt(k);
     // the bodies as MuJoCo has them at the step (poses and velocities), as step 0 has the converted scene's
     const scene = s.parse.scene;
-    const snapshot = k > 0 && scene ? withRecordBodies(a.snapshot, scene, s.run.records[k]) : a.snapshot;
+    const snapshot = k > 0 && scene ? withRecordBodies(a.snapshot, scene, { poses: s.run.columns.posesOf(k), velocities: s.run.columns.velocitiesOf(k) }) : a.snapshot;
     return { id: m.id, ok: true, kind: 'snapshot', snapshot, ms: performance.now() - t0 };
   }
 
