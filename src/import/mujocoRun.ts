@@ -6,6 +6,7 @@
 import { analyseSystem, snapshotOfSystem, type ConstrainedSystem, type SystemAnalysis, type SystemSnapshot } from '../engine';
 import type { ImportedModel } from './index';
 import { compileModel, type CompiledModel, type MjModelHandle, type MujocoRuntime, type Quat } from './mujoco';
+import { MujocoConditionEstimator } from './mujocoCondition';
 import { posesInto, sceneBodyIds, velocitiesInto } from './mujocoPoses';
 import { MujocoRecordColumns, type MujocoStepRecord } from './mujocoRecords';
 
@@ -63,6 +64,7 @@ export class MujocoRun {
   /** Each MuJoCo body's tree root (the centre cvel is taken at is its subtree_com). */
   private readonly rootIds: Int32Array;
   private disposed = false;
+  private estimator?: MujocoConditionEstimator;
   /** Set when MuJoCo threw (an abort of its WebAssembly): the run cannot go on. */
   failure?: string;
 
@@ -235,6 +237,17 @@ export class MujocoRun {
     return { ...readSystem(this.rt, this.m, this.d, this.model.compiled, k), t: this.columns.t(k) };
   }
 
+  /**
+   * An estimate of κ₂(A) of the system the last mj_step solved (mujocoCondition.ts), read from the
+   * data as lastSystem reads it; undefined at step 0, under RK4 (its stages leave other arrays), and
+   * for a system without rows or with an M that is not positive definite.
+   */
+  estimateLastCond(): number | undefined {
+    if (this.currentStep === 0 || this.disposed || Number((this.m.opt as { integrator: number }).integrator) === 1) return undefined;
+    this.estimator ??= new MujocoConditionEstimator(this.rt, this.model.compiled.nv);
+    return this.estimator.estimate(this.m, this.d);
+  }
+
   /** The analysed system at step k as the snapshot every view reads, with the analysis. */
   snapshotAt(k: number): AnalysedStep {
     return analysedStep(this.systemAt(k));
@@ -248,6 +261,7 @@ export class MujocoRun {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.estimator?.dispose();
     this.stateBuf.delete();
     this.d.delete();
     this.m.delete();
@@ -276,7 +290,7 @@ export class MujocoRun {
 
   private stateNow(): Float64Array {
     solverModule(this.rt).mj_getState(this.m, this.d, this.stateBuf as never, this.stateSpec);
-    return Float64Array.from(this.stateBuf.GetView());
+    return this.stateBuf.GetView().slice();
   }
 
   /** Keep the state every CHECKPOINT_EVERY steps (checkpoints[i] is the state after i·CHECKPOINT_EVERY steps). */
