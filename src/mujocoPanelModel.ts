@@ -81,17 +81,19 @@ export function withRecordBodies(snapshot: SystemSnapshot, scene: SceneSpec, rec
   return { ...snapshot, bodyStates };
 }
 
-/** The run's facts the panel shows beside the charts (integrator, time step, iterations, warnings). */
-export function mujocoRunInfo(run: MujocoRun): MujocoRunInfo {
+/** The run's facts the panel shows beside the charts (integrator, time step, iterations, warnings); `iterations` of steps `from`… */
+export function mujocoRunInfo(run: MujocoRun, from = 1): MujocoRunInfo {
   const cols = run.columns;
   const warnings = new Map<string, number[]>();
   for (const k of cols.warnedSteps()) for (const w of cols.warnings(k)) warnings.set(w.name, [...(warnings.get(w.name) ?? []), k]);
   const n = run.currentStep;
-  const iterations = new Array<number>(n);
+  // `from` > 1: the iterations of steps from… only (a live session's answer: the host has the earlier ones)
+  const lo = Math.max(1, from);
+  const iterations = new Array<number>(Math.max(0, n - lo + 1));
   let maxIter = cols.iterations(0);
   for (let k = 1; k <= n; k++) {
     const it = cols.iterations(k);
-    iterations[k - 1] = it;
+    if (k >= lo) iterations[k - lo] = it;
     if (it > maxIter) maxIter = it;
   }
   return {

@@ -142,7 +142,8 @@ export class MujocoSessions {
       columns: run.elements.map((e) => e.name),
       total: run.currentStep,
       stopped,
-      info: mujocoRunInfo(run),
+      // the iterations of the new steps only (the host appends them): a long run's would cross again with every answer
+      info: mujocoRunInfo(run, from),
       ...(diagnostics ? { diagnostics } : {}),
       ms: performance.now() - t0,
     };

@@ -1,10 +1,15 @@
 // Step, Run and Play/Pause from the CodeLens (and the palette) on a model whose panel runs MuJoCo drive
 // that panel's MuJoCo session (src/extension/logic/mujocoLens.ts, commands.ts), and the Run lens
 // prints the session's count and its Pause while MuJoCo plays; with no session they stay the engine's.
+// The session's answers carry MuJoCo's iterations of their new steps only; the session has the run's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { loadModel, nodeFileAccess } from '../../src/import';
+import { loadMujoco } from '../../src/import/mujoco';
+import { MujocoRun } from '../../src/import/mujocoRun';
+import { mujocoRunInfo } from '../../src/mujocoPanelModel';
 import { handleMujoco } from '../../src/extension/mujocoWorker';
 import { MujocoPanelSession, type MujocoPanelHooks } from '../../src/extension/logic/mujocoPanelSession';
 import { lensRun, mujocoSceneCommand } from '../../src/extension/logic/mujocoLens';
@@ -57,6 +62,7 @@ test('the Run lens: the engine’s count and state without a MuJoCo session, the
 
 test('Step, Run and Play/Pause on a MuJoCo session take MuJoCo’s steps', async () => {
   const { s, running } = session('weld-offset.xml', 12);
+  const path = join(FIXTURES, 'mujoco', 'weld-offset.xml');
   try {
     assert.ok(await s.open());
     assert.equal(s.total, 0);
@@ -71,6 +77,14 @@ test('Step, Run and Play/Pause on a MuJoCo session take MuJoCo’s steps', async
       Array.from({ length: 42 }, (_, i) => i + 1),
     );
     assert.ok(running.includes(true) && running.at(-1) === false, 'a run reports running, then its end');
+    // MuJoCo's iterations per step, sent by each answer for its new steps only, are the whole run's
+    const parse = await loadModel(path, readFileSync(path, 'utf8'), { files: nodeFileAccess(dirname(path)) });
+    assert.ok(parse.model);
+    const run = MujocoRun.open(await loadMujoco(), parse.model);
+    assert.ok(!('error' in run));
+    run.step(42);
+    assert.deepEqual(s.model()?.mujocoRun?.iterations, mujocoRunInfo(run).iterations);
+    run.dispose();
     await mujocoSceneCommand(s, 'playPause');
     assert.equal(s.running, true);
     await mujocoSceneCommand(s, 'playPause');
