@@ -3,11 +3,12 @@
 // of mj_steps on a robot, so the live session takes it on a sample of the steps; a step between takes
 // this instead: A formed from the step's own efc_J and M (M = L·Lᵀ, A = YᵀY with Y = L⁻¹·Jᵀ), then
 // its largest eigenvalue by a few Lanczos steps on A and its smallest by as many on A⁻¹ (A's Cholesky
-// solves): O(n²) a step where the exact analysis is O(n³) and more. Both are Ritz values, λmax from
+// solves): one factor of A and a few products with it, where the exact analysis takes every eigenvalue
+// of A (and of its Jacobi scaling), the rank, the redundancy and A + R. Both are Ritz values, λmax from
 // below and λmin from above, so the estimate never exceeds κ₂, and it is κ₂ up to round-off when A
-// has at most LANCZOS_STEPS rows. It is the
-// 2-norm κ the exact samples give, so the history's κ stays one quantity; a 1-norm estimate
-// (Hager/Higham) would differ from the samples by up to a factor of the row count.
+// has at most LANCZOS_STEPS rows. It is the 2-norm κ the exact samples give, so the history's κ stays
+// one quantity; a 1-norm estimate (Hager/Higham) would differ from the samples by up to a factor of
+// the row count.
 // Singular as the exact analysis rules it: λmin ≤ n·ε·λmax (or a Cholesky pivot that small) is κ = ∞.
 import { solverModule, type MjDataLike } from './mujocoSystem';
 import type { MjModelHandle, MujocoRuntime } from './mujoco';
@@ -19,12 +20,6 @@ const EPS = 2.220446049250313e-16;
  * (a plain power iteration stalls on two nearly equal top eigenvalues, as a weld's rows have).
  */
 const LANCZOS_STEPS = 24;
-
-/** Scratch of `cond2Estimate` (kept by a caller that estimates a stream of matrices). */
-export interface Cond2Work {
-  /** The Lanczos steps the last call took (both extremes together), for the bench. */
-  iterations?: number;
-}
 
 /** The largest eigenvalue of the symmetric tridiagonal (α on the diagonal, β below it), k × k, by Sturm bisection. */
 function tridiagonalMax(alpha: Float64Array, beta: Float64Array, k: number): number {
@@ -58,7 +53,7 @@ function tridiagonalMax(alpha: Float64Array, beta: Float64Array, k: number): num
  * start vector with a component along every eigenvector of a generic matrix. A Ritz value, so never
  * above the eigenvalue.
  */
-function largestEigenvalue(apply: (x: Float64Array, y: Float64Array) => void, n: number, work: Cond2Work): number {
+function largestEigenvalue(apply: (x: Float64Array, y: Float64Array) => void, n: number): number {
   const k = Math.min(n, LANCZOS_STEPS);
   const Q = new Float64Array(k * n);
   const alpha = new Float64Array(k), beta = new Float64Array(k);
@@ -92,7 +87,6 @@ function largestEigenvalue(apply: (x: Float64Array, y: Float64Array) => void, n:
     const next = Q.subarray((j + 1) * n, (j + 2) * n);
     for (let i = 0; i < n; i++) next[i] = w[i] / b;
   }
-  work.iterations = (work.iterations ?? 0) + steps;
   return tridiagonalMax(alpha, beta, steps);
 }
 
@@ -101,8 +95,7 @@ function largestEigenvalue(apply: (x: Float64Array, y: Float64Array) => void, n:
  * λmax by Lanczos on A, λmin as 1/λmax of A⁻¹ by Lanczos on A's Cholesky solves (module comment).
  * Infinity when A is singular by the exact analysis's rule.
  */
-export function cond2Estimate(A: Float64Array, n: number, work: Cond2Work = {}): number {
-  work.iterations = 0;
+export function cond2Estimate(A: Float64Array, n: number): number {
   const lmax = largestEigenvalue(
     (x, y) => {
       for (let i = 0; i < n; i++) {
@@ -113,7 +106,6 @@ export function cond2Estimate(A: Float64Array, n: number, work: Cond2Work = {}):
       }
     },
     n,
-    work,
   );
   if (!(lmax > 0) || !Number.isFinite(lmax)) return Infinity;
   const tol = n * EPS * lmax;
@@ -146,7 +138,6 @@ export function cond2Estimate(A: Float64Array, n: number, work: Cond2Work = {}):
       }
     },
     n,
-    work,
   );
   const lmin = 1 / inv;
   return Number.isFinite(lmin) && lmin > tol ? lmax / lmin : Infinity;
@@ -191,9 +182,8 @@ export function formDenseA(J: Float64Array, m: number, M: Float64Array, nv: numb
   return out;
 }
 
-/** The estimate for a run: MuJoCo's buffers kept between steps, and the eigenvector warm starts. */
+/** The estimate for a run: MuJoCo's buffer for M kept between steps. */
 export class MujocoConditionEstimator {
-  private readonly work: Cond2Work = {};
   private mBuf?: { GetView(): Float64Array; delete(): void };
 
   constructor(
@@ -222,12 +212,7 @@ export class MujocoConditionEstimator {
     const A = formDenseA(J, nefc, this.mBuf.GetView(), nv);
     if (!A) return undefined;
     for (let i = 0; i < A.length; i++) if (!Number.isFinite(A[i])) return Infinity;
-    return cond2Estimate(A, nefc, this.work);
-  }
-
-  /** The iterations of the last estimate. */
-  get iterations(): number {
-    return this.work.iterations ?? 0;
+    return cond2Estimate(A, nefc);
   }
 
   dispose(): void {
