@@ -16,28 +16,36 @@ export interface StepAnalysis {
 }
 
 /**
- * One mj_step as a history record: ‖λ‖ and max |violation| of each run element (0 where it had no rows
- * at the step), energy and MuJoCo's time; `width` columns (the run's elements when the history was made).
+ * Step k of a run as a history record: ‖λ‖ and max |violation| of each run element (0 where it had no
+ * rows at the step), energy and MuJoCo's time; `width` columns (the run's elements when the history was
+ * made). Read straight from the run's columns.
  */
-export function mujocoRecord(rec: MujocoStepRecord, width: number, an?: StepAnalysis): StepRecord {
+export function mujocoRecord(run: MujocoRun, k: number, width: number, an?: StepAnalysis): StepRecord {
+  const cols = run.columns;
   const C = new Array<number>(width).fill(0), lambda = new Array<number>(width).fill(0);
-  rec.elementIds.forEach((e, k) => {
-    if (e >= width) return;
-    C[e] = rec.elementViolation[k];
-    lambda[e] = rec.elementLambda[k];
-  });
+  const e = cols.elementsOf(k);
+  for (let i = e.start; i < e.end; i++) {
+    const id = e.ids[i];
+    if (id >= width) continue;
+    C[id] = e.violation[i];
+    lambda[id] = e.lambda[i];
+  }
+  const potential = cols.potential(k), kinetic = cols.kinetic(k);
+  const stride = cols.poseStride, poses = cols.poses(), off = k * stride;
+  const p = new Array<number>(stride);
+  for (let i = 0; i < stride; i++) p[i] = poses[off + i];
   return {
-    step: rec.step,
-    t: rec.t,
+    step: k,
+    t: cols.t(k),
     C,
     lambda,
     cond: { A: an ? an.cond : null },
     condEstimated: an?.condEstimated ?? false,
     ...(an?.rank !== undefined ? { rank: an.rank } : {}),
-    energy: { ...rec.energy },
+    energy: { potential, kinetic, total: potential + kinetic },
     quatDrift: 0,
     method: 'none',
-    poses: Array.from(rec.poses),
+    poses: p,
   };
 }
 
@@ -73,21 +81,28 @@ export function withRecordBodies(snapshot: SystemSnapshot, scene: SceneSpec, rec
   return { ...snapshot, bodyStates };
 }
 
-/** The run's facts the panel shows beside the charts (integrator, time step, iterations, warnings). */
-export function mujocoRunInfo(run: MujocoRun): MujocoRunInfo {
+/** The run's facts the panel shows beside the charts (integrator, time step, iterations, warnings); `iterations` of steps `from`… */
+export function mujocoRunInfo(run: MujocoRun, from = 1): MujocoRunInfo {
+  const cols = run.columns;
   const warnings = new Map<string, number[]>();
-  let maxIter = 0;
-  for (const r of run.records) {
-    maxIter = Math.max(maxIter, r.iterations);
-    for (const w of r.warnings) warnings.set(w.name, [...(warnings.get(w.name) ?? []), r.step]);
+  for (const k of cols.warnedSteps()) for (const w of cols.warnings(k)) warnings.set(w.name, [...(warnings.get(w.name) ?? []), k]);
+  const n = run.currentStep;
+  // `from` > 1: the iterations of steps from… only (a live session's answer: the host has the earlier ones)
+  const lo = Math.max(1, from);
+  const iterations = new Array<number>(Math.max(0, n - lo + 1));
+  let maxIter = cols.iterations(0);
+  for (let k = 1; k <= n; k++) {
+    const it = cols.iterations(k);
+    if (k >= lo) iterations[k - lo] = it;
+    if (it > maxIter) maxIter = it;
   }
   return {
     integrator: run.integrator,
     timestep: run.timestep,
-    iterations: run.records.slice(1).map((r) => r.iterations),
+    iterations,
     maxIterations: maxIter,
     warnings: [...warnings].map(([name, steps]) => ({ name, firstStep: steps[0], count: steps.length })),
-    ...(run.stopped && run.records[run.records.length - 1].nonFinite ? { nonFiniteAt: run.currentStep } : {}),
+    ...(run.stopped && cols.nonFinite(n) ? { nonFiniteAt: n } : {}),
     ...(run.failure ? { failure: run.failure } : {}),
   };
 }
@@ -121,7 +136,7 @@ export function mujocoReportModel(run: MujocoRun, o: MujocoModelOptions, progres
     const a = analysedStep(sys, { wantSpectrum: full });
     if (full) snapshots.push(a.snapshot);
     const an = a.analysis;
-    history.push(mujocoRecord(run.records[k], width, an ? { cond: Number.isFinite(an.cond.A) ? an.cond.A : null, condEstimated: an.condEstimated, rank: an.rank.J } : undefined));
+    history.push(mujocoRecord(run, k, width, an ? { cond: Number.isFinite(an.cond.A) ? an.cond.A : null, condEstimated: an.condEstimated, rank: an.rank.J } : undefined));
     progress?.(k, n);
   });
   const shown = snapshots[snapshots.length - 1] ?? o.snapshot;

@@ -60,16 +60,18 @@ export class SceneCodeLensProvider extends Disposable implements vscode.CodeLens
     }
     const view = this.views.of(s);
     const facts = shownCondFacts(view.source);
-    const t = codeLensTitles(planned, facts, countProblems(view.diagnostics), s.running);
+    // under MuJoCo, Step and Run drive the panel's MuJoCo session (commands.ts): its count, its run
+    const run = view.run ?? { planned, running: s.running };
+    const t = codeLensTitles(run.planned, facts, countProblems(view.diagnostics), run.running);
     const lenses = [new vscode.CodeLens(range, { title: t.inspect, tooltip: 'Open the Constraint Lens inspector', command: CommandIds.openInspector, arguments: [uri] })];
     if (r.snapshot && r.parse.scene) {
       lenses.push(
-        new vscode.CodeLens(range, { title: t.step, tooltip: 'Take one simulation step', command: CommandIds.step, arguments: [uri] }),
+        new vscode.CodeLens(range, { title: t.step, tooltip: view.run ? "Take one of MuJoCo's steps" : 'Take one simulation step', command: CommandIds.step, arguments: [uri] }),
         new vscode.CodeLens(range, {
           title: t.run,
-          tooltip: s.running ? 'Stop the run' : `Run ${planned} steps (solver.steps)`,
-          command: s.running ? CommandIds.playPause : CommandIds.runSteps,
-          arguments: s.running ? [uri] : [uri, planned],
+          tooltip: run.running ? 'Stop the run' : view.run ? `Run ${run.planned} of MuJoCo's steps (1 s of the model's time)` : `Run ${run.planned} steps (solver.steps)`,
+          command: run.running ? CommandIds.playPause : CommandIds.runSteps,
+          arguments: run.running ? [uri] : [uri, run.planned],
         }),
       );
     }

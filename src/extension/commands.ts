@@ -13,6 +13,8 @@ import type { Config } from './config';
 import { exportStepData, formatFromPath, type ExportMeta } from './logic/exportData';
 import { validateStepCount, validateStepIndex } from './logic/format';
 import { exportStem } from './logic/fileKind';
+import { mujocoSceneCommand } from './logic/mujocoLens';
+import type { MujocoPanelSession } from './logic/mujocoPanelSession';
 import { ModelCommands } from './modelCommands';
 import type { ModelService } from './models';
 import type { MujocoRunner } from './mujocoRunner';
@@ -80,10 +82,23 @@ export class Commands {
         const t = await this.target(arg, false);
         return t ? this.openInspector(t) : undefined;
       },
-      step: this.withReadyScene((r) => this.step(r)),
+      // a model whose panel runs MuJoCo: Step, Run and Play/Pause drive that panel's MuJoCo session
+      step: this.withSolver(
+        (r) => this.step(r),
+        (mj) => mujocoSceneCommand(mj, 'step'),
+      ),
       // a model with `constraintLens.import.solver` "mujoco": Run N Steps runs MuJoCo's mj_step
-      runSteps: (arg?: unknown, ...rest: unknown[]) => (this.mujocoSolver(arg) ? this.withScene((t, count) => this.models.runWithMujoco(t, count))(arg, ...rest) : this.withReadyScene((r, count) => this.runSteps(r, count))(arg, ...rest)),
-      playPause: this.withReadyScene((r) => this.d.runner.playPause(r.state)),
+      runSteps: (arg?: unknown, ...rest: unknown[]) =>
+        this.mujocoSolver(arg)
+          ? this.withScene((t, count) => this.models.runWithMujoco(t, count))(arg, ...rest)
+          : this.withSolver(
+              (r, count) => this.runSteps(r, count),
+              (mj, count) => mujocoSceneCommand(mj, 'run', count),
+            )(arg, ...rest),
+      playPause: this.withSolver(
+        (r) => this.d.runner.playPause(r.state),
+        (mj) => mujocoSceneCommand(mj, 'playPause'),
+      ),
       reset: this.withScene((t) => this.reset(t)),
       goToStep: (...args: unknown[]) => {
         // a trace editor in front takes Go to Step unless the command names another file
@@ -149,6 +164,17 @@ export class Commands {
       }
       return fn(r, ...rest);
     });
+  }
+
+  /** A handler of the target scene: `mujoco` when its panel runs MuJoCo, else `engine` on the ready scene. */
+  private withSolver<R, S>(engine: (r: ReadyScene, ...rest: unknown[]) => R | Promise<R>, mujoco: (mj: MujocoPanelSession, ...rest: unknown[]) => S | Promise<S>): (arg?: unknown, ...rest: unknown[]) => Promise<R | S | undefined> {
+    const onEngine = this.withReadyScene(engine);
+    return async (arg?: unknown, ...rest: unknown[]) => {
+      const t = await this.target(arg);
+      if (!t) return undefined;
+      const mj = this.d.panels.get(t.state.uri)?.mj;
+      return mj ? mujoco(mj, ...rest) : onEngine(t.doc.uri, ...rest);
+    };
   }
 
   /**

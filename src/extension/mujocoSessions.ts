@@ -5,9 +5,9 @@
 // the analysis of a step's whole system (J, M⁻¹, A, κ, rank, redundancy) is made only for the steps
 // the panel shows (`snapshot`), read again from the run's checkpoints. Node only (files from disk).
 import { dirname } from 'node:path';
-import { Codes, type Diagnostic, type StepRecord } from '../engine';
+import { analyseSystem, Codes, type Diagnostic, type StepRecord } from '../engine';
 import { loadModel, nodeFileAccess, type ModelParseResult } from '../import';
-import { analysedStep, type AnalysedStep, type MujocoRun } from '../import/mujocoRun';
+import type { AnalysedStep, MujocoRun } from '../import/mujocoRun';
 import { runDiagnostics, solveWithMujoco } from '../import/mujocoSolver';
 import { mujocoRecord, mujocoRunInfo, withRecordBodies, withSceneBodies, type StepAnalysis } from '../mujocoPanelModel';
 import { sceneGeometry } from '../panelModel';
@@ -20,21 +20,33 @@ interface Session {
   step0: AnalysedStep;
   /** The import's own diagnostics (the findings on the run follow them). */
   imported: Diagnostic[];
-  /** κ and rank of the steps analysed while stepping (every `every`-th step). */
+  /** κ and rank of the steps analysed while stepping (a sample of the steps). */
   analysed: Map<number, StepAnalysis>;
-  /** The latest analysed step's κ and rank as of the records already sent (the steps between samples hold it, as an estimate). */
+  /** κ estimated (mujocoCondition.ts) on the steps between the samples, when affordable (see ESTIMATE_SHARE). */
+  estimated: Map<number, number>;
+  /** The latest analysed or estimated step's κ as of the records already sent (a step with neither holds it, as an estimate). */
   held?: StepAnalysis;
-  /** Time spent stepping and analysing, and the steps and analyses it covers. */
-  cost: { stepMs: number; steps: number; analysisMs: number; analyses: number };
+  /** Time spent stepping, analysing and estimating, and the steps, analyses and estimates it covers. */
+  cost: { stepMs: number; steps: number; analysisMs: number; analyses: number; estimateMs: number; estimates: number };
 }
 
 /**
- * The history's κ is analysed on a sample of the steps: the next step is analysed whenever the analyses
- * so far have cost at most this fraction of the time spent stepping (which steps depends on the machine): the step's whole system (A of nefc × nefc, its SVD) costs tens of mj_steps on a robot,
- * and a run to a blow-up must stay about as fast as MuJoCo alone. The steps between have ‖λ‖, violation
- * and energy exactly, and any step's full analysis comes when the panel shows it.
+ * The history's κ is analysed exactly on a sample of the steps: the next step is analysed whenever the
+ * analyses so far have cost at most this fraction of the time spent stepping (which steps depends on
+ * the machine): the step's whole system (A of nefc × nefc, its eigenvalues, rank, redundancy) costs tens
+ * of mj_steps on a robot, and a run to a blow-up must stay about as fast as MuJoCo alone. The steps
+ * between have ‖λ‖, violation and energy exactly, and any step's full analysis comes when the panel
+ * shows it.
  */
-const ANALYSIS_SHARE = 0.3;
+const ANALYSIS_SHARE = 0.1;
+
+/**
+ * A step between the samples gets its own A's κ estimated (mujocoCondition.ts: a few eigenvalue
+ * iterations on A, warm-started from the last step's) whenever the estimates so far have cost at most
+ * this fraction of the stepping: on a small model that is every step, on a robot with many contact
+ * rows one step in a few. Together with the samples' share the lens stays within 2× of mj_step.
+ */
+const ESTIMATE_SHARE = 0.2;
 
 /** Steps taken between two looks at the clock (a small model's mj_step takes microseconds). */
 const STEPS_PER_CLOCK = 4;
@@ -50,7 +62,7 @@ export class MujocoSessions {
     const out = await solveWithMujoco(parse, 0, m.keyframe ? { keyframe: m.keyframe } : {});
     if (!out.run || !out.snapshot || !out.step0) return { id: m.id, ok: true, kind: 'open', diagnostics: out.diagnostics, ms: performance.now() - t0 };
     const run = out.run;
-    this.sessions.set(m.key, { parse, run, step0: out.step0, imported: parse.diagnostics.filter((d) => d.code !== Codes.notSimulated), analysed: new Map(), cost: { stepMs: 0, steps: 0, analysisMs: 0, analyses: 0 } });
+    this.sessions.set(m.key, { parse, run, step0: out.step0, imported: parse.diagnostics.filter((d) => d.code !== Codes.notSimulated), analysed: new Map(), estimated: new Map(), cost: { stepMs: 0, steps: 0, analysisMs: 0, analyses: 0, estimateMs: 0, estimates: 0 } });
     const names = run.elements.map((e) => e.name);
     const model: PanelModel = {
       sceneName: parse.scene?.name ?? m.fileName,
@@ -81,29 +93,42 @@ export class MujocoSessions {
     const from = run.currentStep + 1;
     const target = Math.min(run.currentStep + m.steps, m.maxSteps);
     while (run.currentStep < target && !run.stopped) {
-      // the next step's κ when the analyses so far have cost no more than their share of the stepping,
-      // read from the data the step leaves (no second mj_forward)
+      // the next step's κ when the analyses (or the estimates) so far have cost no more than their share
+      // of the stepping, read from the data the step leaves (no second mj_forward)
       const analyse = s.cost.analysisMs <= ANALYSIS_SHARE * s.cost.stepMs;
-      const n = analyse ? 1 : Math.min(STEPS_PER_CLOCK, target - run.currentStep);
+      const estimate = !analyse && s.cost.estimateMs <= ESTIMATE_SHARE * s.cost.stepMs;
+      const n = analyse || estimate ? 1 : Math.min(STEPS_PER_CLOCK, target - run.currentStep);
       const t = performance.now();
       run.step(n);
-      s.cost.stepMs += performance.now() - t;
+      const t1 = performance.now();
+      s.cost.stepMs += t1 - t;
       s.cost.steps += n;
       if (analyse && run.currentStep > 0) this.analyseLast(s);
+      else if (estimate && run.currentStep > 0) {
+        const k = run.estimateLastCond();
+        if (k !== undefined) s.estimated.set(run.currentStep, k);
+        s.cost.estimateMs += performance.now() - t1;
+        s.cost.estimates++;
+      }
       if (performance.now() - t0 >= m.budgetMs) break;
     }
     const width = run.elements.length;
     const records: StepRecord[] = [];
     const rows: number[] = [];
     for (let k = from; k <= run.currentStep; k++) {
-      // a step between two samples shows the latest sampled κ as an estimate (≈ in every view), never
-      // an unknown that would read as singular; its λ, violation and energy are exact all the same
+      // a step between two samples shows its own A's estimated κ (≈ in every view), else the latest
+      // sampled or estimated κ, never an unknown that would read as singular; its λ, violation and
+      // energy are exact all the same (and its rank is left out: a rank is only given for the steps
+      // whose system was analysed)
       const exact = s.analysed.get(k);
+      const est = exact ? undefined : s.estimated.get(k);
       if (exact) s.held = exact;
-      // (its rank is left out: a rank is only given for the steps whose system was analysed)
+      else if (est !== undefined) s.held = { cond: Number.isFinite(est) ? est : null, condEstimated: true };
       const an = exact ?? (s.held ? { cond: s.held.cond, condEstimated: true } : undefined);
-      records.push(mujocoRecord(run.records[k], width, an));
-      rows.push(run.records[k].nefc);
+      s.analysed.delete(k);
+      s.estimated.delete(k);
+      records.push(mujocoRecord(run, k, width, an));
+      rows.push(run.columns.nefc(k));
     }
     const stopped = run.stopped || run.currentStep >= m.maxSteps;
     const diagnostics = m.findings || (stopped && records.length > 0) ? [...s.imported, ...runDiagnostics(s.parse, run, s.step0)] : undefined;
@@ -117,7 +142,8 @@ export class MujocoSessions {
       columns: run.elements.map((e) => e.name),
       total: run.currentStep,
       stopped,
-      info: mujocoRunInfo(run),
+      // the iterations of the new steps only (the host appends them): a long run's would cross again with every answer
+      info: mujocoRunInfo(run, from),
       ...(diagnostics ? { diagnostics } : {}),
       ms: performance.now() - t0,
     };
@@ -132,17 +158,18 @@ export class MujocoSessions {
     const a = k === 0 ? s.step0 : s.run.snapshotAt(k);
     // the bodies as MuJoCo has them at the step (poses and velocities), as step 0 has the converted scene's
     const scene = s.parse.scene;
-    const snapshot = k > 0 && scene ? withRecordBodies(a.snapshot, scene, s.run.records[k]) : a.snapshot;
+    const snapshot = k > 0 && scene ? withRecordBodies(a.snapshot, scene, { poses: s.run.columns.posesOf(k), velocities: s.run.columns.velocitiesOf(k) }) : a.snapshot;
     return { id: m.id, ok: true, kind: 'snapshot', snapshot, ms: performance.now() - t0 };
   }
 
   /** κ and rank of the step just taken (the system it solved). */
   private analyseLast(s: Session): void {
     const t = performance.now();
-    const a = analysedStep(s.run.lastSystem(), { wantSpectrum: false });
+    const sys = s.run.lastSystem();
+    const a = analyseSystem(sys, { wantSpectrum: false });
     s.cost.analysisMs += performance.now() - t;
     s.cost.analyses++;
-    const an = a.analysis;
+    const an = a.ok ? a : undefined;
     s.analysed.set(s.run.currentStep, an ? { cond: Number.isFinite(an.cond.A) ? an.cond.A : null, condEstimated: an.condEstimated, rank: an.rank.J } : { cond: null, condEstimated: false });
   }
 

@@ -337,7 +337,7 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
   onDidRevealItem: ((s: SceneState, item: SceneItem) => void) | undefined;
   /** The MuJoCo session of a panel switched to MuJoCo (panelSolver.ts); undefined: no switch offered. */
   mujocoSession: ((p: InspectorPanel) => MujocoPanelSession) | undefined;
-  /** A panel switched back to the engine (MuJoCo's diagnostics leave the Problems panel). */
+  /** A panel switched back to the engine, or closed while it ran MuJoCo (MuJoCo's diagnostics leave the Problems panel). */
   onSolverEngine: ((s: SceneState) => void) | undefined;
   /** The inspector chose Play's speed for its scene (the runner applies it). */
   onPlaySpeed: ((s: SceneState, speed: PlaySpeed) => void) | undefined;
@@ -406,8 +406,11 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
     const p = new InspectorPanel(panel, state, this);
     this.panels.set(state.key, p);
     panel.onDidDispose(() => {
+      const mujoco = p.mj !== undefined;
       if (this.panels.get(state.key) === p) this.panels.delete(state.key);
       p.dispose();
+      // a panel that ran MuJoCo: the views go back to the engine's analysis now, not at the next scene event
+      if (mujoco) this.onSolverEngine?.(state);
       void vscode.commands.executeCommand('setContext', ContextKeys.inspectorActive, false);
     });
     void this.remember(uri, panel.title);

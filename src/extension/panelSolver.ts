@@ -53,7 +53,11 @@ export function mujocoSessionFactory(d: { mujoco: MujocoRunner; config: () => Co
         d.changed(s);
       },
       shown: () => d.changed(s),
-      running: (running) => p.post({ type: 'running', running }),
+      running: (running) => {
+        p.post({ type: 'running', running });
+        // the Run lens reads Stop while MuJoCo plays
+        d.changed(s);
+      },
       diagnostics: (ds) => {
         d.mujoco.publish(s.uri, ds);
         p.post({ type: 'diagnostics', diagnostics: [...ds] });

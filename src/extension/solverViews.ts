@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { Diagnostic } from '../engine';
 import { Disposable } from './dispose';
+import { lensRun, type LensRun } from './logic/mujocoLens';
 import type { MujocoPanelSession } from './logic/mujocoPanelSession';
 import { mujocoShownSource, type ShownSource } from './logic/shown';
 import type { SceneState } from './scenes';
@@ -17,6 +18,8 @@ export interface SolverView {
   diagnostics: readonly Diagnostic[];
   /** MuJoCo's run elements (the records' columns); absent for the engine. */
   elements?: readonly string[];
+  /** MuJoCo's Run count and whether its session plays (the Step and Run lenses drive it); absent for the engine. */
+  run?: LensRun;
 }
 
 export class SolverViews extends Disposable {
@@ -33,7 +36,7 @@ export class SolverViews extends Disposable {
   of(s: SceneState): SolverView {
     const mj = this.sessionOf(s);
     const source = mj && mujocoShownSource(mj, s.result?.parse.scene);
-    if (mj && source) return { solver: 'mujoco', source, diagnostics: mj.diagnostics, elements: mj.elements };
+    if (mj && source) return { solver: 'mujoco', source, diagnostics: mj.diagnostics, elements: mj.elements, run: lensRun({ planned: 1, running: false }, mj) };
     return { solver: 'engine', source: s, diagnostics: s.allDiagnostics() };
   }
 }

@@ -103,27 +103,29 @@ function elementOf(c: Context, name: string, type: string): XmlElement | undefin
 
 /** The blow-up of a run: where it starts, what grew first, why, and what to change. */
 function blowUp(c: Context, M: Num): Issue | undefined {
-  const recs = c.run.records;
-  const trigger = recs.findIndex((r) => r.nonFinite || r.maxQvel > QVEL_BLOWUP || r.warnings.some((w) => w.name.startsWith('bad')));
+  const cols = c.run.columns;
+  let trigger = -1;
+  for (let k = 0; k < cols.length && trigger < 0; k++) if (cols.nonFinite(k) || cols.maxQvel(k) > QVEL_BLOWUP || cols.warnings(k).some((w) => w.name.startsWith('bad'))) trigger = k;
   if (trigger < 0) return undefined;
-  const t = recs[trigger];
+  const t = c.run.recordAt(trigger);
   const what = t.nonFinite ? 'a NaN or infinity in the state' : t.warnings.find((w) => w.name.startsWith('bad')) ? `MuJoCo's ${t.warnings.find((w) => w.name.startsWith('bad'))?.name} warning` : `|q̇| reached ${formatNumber(t.maxQvel)}`;
-  // per element, the series of ‖λ‖ and of the violation up to the trigger: the one that grew first
+  // per element, the series of ‖λ‖ and of the violation up to the trigger (0 where it had no rows): the one that grew first
+  const lams = c.run.elements.map(() => new Array<number>(trigger + 1).fill(0)), vios = c.run.elements.map(() => new Array<number>(trigger + 1).fill(0));
+  for (let k = 0; k <= trigger; k++) {
+    const e = cols.elementsOf(k);
+    for (let i = e.start; i < e.end; i++) {
+      lams[e.ids[i]][k] = e.lambda[i];
+      vios[e.ids[i]][k] = e.violation[i];
+    }
+  }
   let first: { name: string; type: string; onset: Onset; of: string } | undefined;
   c.run.elements.forEach((e, id) => {
-    const lam: number[] = [], vio: number[] = [];
-    for (let k = 0; k <= trigger; k++) {
-      const r = recs[k];
-      const at = r.elementIds.indexOf(id);
-      lam.push(at < 0 ? 0 : r.elementLambda[at]);
-      vio.push(at < 0 ? 0 : r.elementViolation[at]);
-    }
-    for (const [series, of] of [[lam, 'λ'], [vio, 'violation']] as const) {
+    for (const [series, of] of [[lams[id], 'λ'], [vios[id], 'violation']] as const) {
       const o = onsetOf(series, trigger);
       if (o && (!first || o.step < first.onset.step || (o.step === first.onset.step && o.growth > first.onset.growth))) first = { name: e.name, type: e.type, onset: o, of };
     }
   });
-  const qvel = recs.slice(0, trigger + 1).map((r) => r.maxQvel);
+  const qvel = Array.from({ length: trigger + 1 }, (_, k) => cols.maxQvel(k));
   const motion = onsetOf(qvel, trigger);
   const onset = Math.min(first?.onset.step ?? trigger, motion?.step ?? trigger);
   const badDofWarning = t.warnings.find((w) => w.name === 'badqacc' || w.name === 'badqvel');
@@ -134,7 +136,8 @@ function blowUp(c: Context, M: Num): Issue | undefined {
   const h = c.run.timestep;
   // the likely cause, in the order the evidence is clearest
   let cause = '', fix = '';
-  const violated0 = c.run.elements.map((e, id) => ({ e, v: recs[Math.min(1, recs.length - 1)].elementViolation[recs[Math.min(1, recs.length - 1)].elementIds.indexOf(id)] ?? 0 })).filter((x) => x.e.type === 'equality' && x.v > 1e-3).sort((a, b) => b.v - a.v)[0];
+  const r1 = c.run.recordAt(Math.min(1, cols.length - 1));
+  const violated0 = c.run.elements.map((e, id) => ({ e, v: r1.elementViolation[r1.elementIds.indexOf(id)] ?? 0 })).filter((x) => x.e.type === 'equality' && x.v > 1e-3).sort((a, b) => b.v - a.v)[0];
   const { omega, damping: explicitDamping } = dofStiffness(c.m, M, nv);
   // implicit and implicitfast integrate damping (and velocity feedback) implicitly: it cannot destabilise them
   const damping = c.run.integrator.startsWith('implicit') ? explicitDamping.map(() => 0) : explicitDamping;

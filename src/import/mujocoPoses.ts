@@ -18,12 +18,12 @@ export function sceneBodyIds(model: ImportedModel): Int32Array {
 
 /**
  * Write the scene bodies' poses from MuJoCo's xipos (3 per body) and xquat (4 per body, w first) into
- * `out` (7 per scene body). `iquat` per MuJoCo body as the compiled model holds it.
+ * `out` (7 per scene body, from `offset`). `iquat` per MuJoCo body as the compiled model holds it.
  */
-export function posesInto(out: Float64Array, ids: Int32Array, iquat: readonly Quat[], xipos: ArrayLike<number>, xquat: ArrayLike<number>): Float64Array {
+export function posesInto(out: Float64Array, ids: Int32Array, iquat: readonly Quat[], xipos: ArrayLike<number>, xquat: ArrayLike<number>, offset = 0): Float64Array {
   for (let i = 0; i < ids.length; i++) {
     const b = ids[i];
-    const o = i * 7;
+    const o = offset + i * 7;
     out[o] = xipos[3 * b];
     out[o + 1] = xipos[3 * b + 1];
     out[o + 2] = xipos[3 * b + 2];
@@ -60,10 +60,10 @@ export function posesInto(out: Float64Array, ids: Int32Array, iquat: readonly Qu
  * v + ω × (xipos − subtree_com[root]). Read with xipos of the same kinematics (after mj_step both are
  * of the state the step started from, as the poses).
  */
-export function velocitiesInto(out: Float64Array, ids: Int32Array, rootId: ArrayLike<number>, cvel: ArrayLike<number>, xipos: ArrayLike<number>, subtreeCom: ArrayLike<number>): Float64Array {
+export function velocitiesInto(out: Float64Array, ids: Int32Array, rootId: ArrayLike<number>, cvel: ArrayLike<number>, xipos: ArrayLike<number>, subtreeCom: ArrayLike<number>, offset = 0): Float64Array {
   for (let i = 0; i < ids.length; i++) {
     const b = ids[i];
-    const o = i * 6;
+    const o = offset + i * 6;
     const r = rootId[b];
     const wx = cvel[6 * b], wy = cvel[6 * b + 1], wz = cvel[6 * b + 2];
     const dx = xipos[3 * b] - subtreeCom[3 * r], dy = xipos[3 * b + 1] - subtreeCom[3 * r + 1], dz = xipos[3 * b + 2] - subtreeCom[3 * r + 2];

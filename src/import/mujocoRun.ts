@@ -3,38 +3,15 @@
 // with a light record per step and a state checkpoint per step, so that MuJoCo's constraint system at any
 // step can be read again exactly (mj_setState with the warm start, then mj_forward gives the same
 // efc arrays the step computed) and analysed through the seam like the engine's own.
-import { analyseSystem, snapshotOfSystem, type ConstrainedSystem, type Energy, type SystemAnalysis, type SystemSnapshot } from '../engine';
+import { analyseSystem, snapshotOfSystem, type ConstrainedSystem, type SystemAnalysis, type SystemSnapshot } from '../engine';
 import type { ImportedModel } from './index';
 import { compileModel, type CompiledModel, type MjModelHandle, type MujocoRuntime, type Quat } from './mujoco';
+import { MujocoConditionEstimator } from './mujocoCondition';
 import { posesInto, sceneBodyIds, velocitiesInto } from './mujocoPoses';
-import { EFC, type MjDataLike, readSystem, solverModule } from './mujocoSystem';
+import { MujocoRecordColumns, type MujocoStepRecord } from './mujocoRecords';
 
-/** What one mj_step left, kept for every step of a run (no matrices). */
-export interface MujocoStepRecord {
-  /** 1-based: the n-th mj_step (0 = the initial state after mj_forward). */
-  step: number;
-  t: number;
-  nefc: number;
-  ncon: number;
-  energy: Energy;
-  /** MuJoCo's solver iterations on the step. */
-  iterations: number;
-  /** Per element with rows at this step (ids into the run's `elements`): ‖λ‖₂ and max |violation| of its rows. */
-  elementIds: Int32Array;
-  elementLambda: Float64Array;
-  elementViolation: Float64Array;
-  /** max |qacc| and max |qvel| after the step (the blow-up watch reads them). */
-  maxQacc: number;
-  maxQvel: number;
-  /** MuJoCo's warnings that fired on this step, by name (badqacc, badqvel, …), with the DOF or element MuJoCo named. */
-  warnings: { name: string; info: number }[];
-  /** A NaN or infinity in qpos, qvel or qacc after the step. */
-  nonFinite: boolean;
-  /** The converted scene's bodies after the step, 7 per body in scene order (mujocoPoses.ts): what the 3D view draws. */
-  poses: Float64Array;
-  /** The same bodies' velocities, 6 per body: the centre of mass's v, then ω, in world axes (mujocoPoses.ts). */
-  velocities: Float64Array;
-}
+export type { MujocoStepRecord } from './mujocoRecords';
+import { EFC, type MjDataLike, readSystem, solverModule } from './mujocoSystem';
 
 /** An element that had constraint rows at some step (equality, limit, friction loss, contact pair). */
 export interface MujocoElement {
@@ -67,12 +44,16 @@ const maxAbs = (x: ArrayLike<number>): number => {
 
 /** One MuJoCo run of one model: step, read any step's system, dispose. */
 export class MujocoRun {
-  readonly records: MujocoStepRecord[] = [];
+  /** Every step's record, as columns (mujocoRecords.ts); `records` and `recordAt` make objects of them. */
+  readonly columns: MujocoRecordColumns;
+  /** The record objects made so far by `records` (made once each, on the first read). */
+  private readonly recordCache: MujocoStepRecord[] = [];
   readonly elements: MujocoElement[] = [];
   private readonly elementByKey = new Map<number, number>();
   private readonly scratchLambda: number[] = [];
   private readonly views = new Map<string, Float64Array | Int32Array>();
   private readonly scratchViolation: number[] = [];
+  private readonly scratchTouched: number[] = [];
   private readonly checkpoints: Float64Array[] = [];
   private readonly stateSpec: number;
   private readonly stateBuf: { GetView(): Float64Array; delete(): void };
@@ -83,6 +64,7 @@ export class MujocoRun {
   /** Each MuJoCo body's tree root (the centre cvel is taken at is its subtree_com). */
   private readonly rootIds: Int32Array;
   private disposed = false;
+  private estimator?: MujocoConditionEstimator;
   /** Set when MuJoCo threw (an abort of its WebAssembly): the run cannot go on. */
   failure?: string;
 
@@ -99,6 +81,7 @@ export class MujocoRun {
     this.poseIds = sceneBodyIds(model);
     this.iquats = model.compiled.bodies.map((b) => b.iquat);
     this.rootIds = Int32Array.from((m as unknown as { body_rootid: ArrayLike<number> }).body_rootid);
+    this.columns = new MujocoRecordColumns(this.poseIds.length * 7, this.poseIds.length * 6);
   }
 
   /** Compile the imported model again in MuJoCo and put it at its initial state (mj_forward done). */
@@ -127,7 +110,7 @@ export class MujocoRun {
       const run = new MujocoRun(rt, model, m, d, Math.max(0, Math.floor(opts.maxSteps ?? 1_000_000)));
       run.warningCounts.push(...run.readWarnings().map((w) => w.number));
       run.checkpoint();
-      run.records.push(run.record(0));
+      run.record();
       return run;
     } catch (e) {
       d?.delete();
@@ -137,11 +120,27 @@ export class MujocoRun {
   }
 
   get currentStep(): number {
-    return this.records.length - 1;
+    return this.columns.length - 1;
+  }
+
+  /**
+   * Every step's record (index = step) as objects, for a consumer that reads the whole history (the
+   * CLI's JSON, the tests): each made from the columns on the first read and kept. The stepping and
+   * the live session read the columns (`columns`, `recordAt`) and make none.
+   */
+  get records(): readonly MujocoStepRecord[] {
+    const cache = this.recordCache;
+    for (let k = cache.length; k < this.columns.length; k++) cache.push(this.columns.at(k));
+    return cache;
+  }
+
+  /** Step k's record (a new object with views of the columns). */
+  recordAt(k: number): MujocoStepRecord {
+    return k < this.recordCache.length ? this.recordCache[k] : this.columns.at(k);
   }
 
   get stopped(): boolean {
-    return this.failure !== undefined || this.disposed || this.currentStep >= this.maxSteps || this.records[this.records.length - 1].nonFinite;
+    return this.failure !== undefined || this.disposed || this.currentStep >= this.maxSteps || this.columns.nonFinite(this.currentStep);
   }
 
   /** The time step MuJoCo integrates with. */
@@ -155,26 +154,25 @@ export class MujocoRun {
     return ['Euler', 'RK4', 'implicit', 'implicitfast'][v] ?? `integrator ${v}`;
   }
 
-  /** Take up to n steps (stops at a non-finite state, a failure or maxSteps). Returns the new records. */
-  step(n = 1): MujocoStepRecord[] {
-    const out: MujocoStepRecord[] = [];
+  /** Take up to n steps (stops at a non-finite state, a failure or maxSteps). Returns how many were taken. */
+  step(n = 1): number {
     const mj = solverModule(this.rt);
+    const cols = this.columns;
+    const first = this.currentStep;
     for (let k = 0; k < n && !this.stopped; k++) {
       try {
-        const before = Number(this.d.time);
+        const before = cols.t(this.currentStep);
         mj.mj_step(this.m, this.d);
-        const rec = this.record(this.records.length);
+        const s = this.record();
         // reading MuJoCo's warning counters costs more than the step of a small model: they are read on a
         // non-finite or runaway state (where MuJoCo's bad-value warnings fire), and every 256 steps for the others
-        if (rec.t < before || rec.nonFinite || rec.maxQvel > 1e4 || rec.step % 256 === 0) rec.warnings = this.newWarnings();
-        this.records.push(rec);
-        if (rec.step % CHECKPOINT_EVERY === 0) this.checkpoint();
-        out.push(rec);
+        if (cols.t(s) < before || cols.nonFinite(s) || cols.maxQvel(s) > 1e4 || s % 256 === 0) cols.setWarnings(s, this.newWarnings());
+        if (s % CHECKPOINT_EVERY === 0) this.checkpoint();
       } catch (e) {
-        this.failure = `MuJoCo failed at step ${this.records.length}: ${e instanceof Error ? e.message : String(e)}`;
+        this.failure = `MuJoCo failed at step ${this.columns.length}: ${e instanceof Error ? e.message : String(e)}`;
       }
     }
-    return out;
+    return this.currentStep - first;
   }
 
   /**
@@ -194,7 +192,7 @@ export class MujocoRun {
     try {
       for (let s = from * CHECKPOINT_EVERY; s < before; s++) mj.mj_step(this.m, this.d);
       mj.mj_forward(this.m, this.d);
-      return { ...readSystem(this.rt, this.m, this.d, this.model.compiled, k), t: this.records[k].t };
+      return { ...readSystem(this.rt, this.m, this.d, this.model.compiled, k), t: this.columns.t(k) };
     } finally {
       mj.mj_setState(this.m, this.d, now, this.stateSpec);
       mj.mj_forward(this.m, this.d);
@@ -218,7 +216,7 @@ export class MujocoRun {
       for (let k = lo; k <= hi; k++) {
         // the state before step k with its warm start: mj_forward makes step k's efc arrays, mj_step then takes it
         mj.mj_forward(this.m, this.d);
-        fn({ ...readSystem(this.rt, this.m, this.d, this.model.compiled, k), t: this.records[k].t });
+        fn({ ...readSystem(this.rt, this.m, this.d, this.model.compiled, k), t: this.columns.t(k) });
         if (k < hi) mj.mj_step(this.m, this.d);
       }
     } finally {
@@ -236,7 +234,18 @@ export class MujocoRun {
   lastSystem(): ConstrainedSystem {
     const k = this.currentStep;
     if (k === 0 || Number((this.m.opt as { integrator: number }).integrator) === 1) return this.systemAt(k);
-    return { ...readSystem(this.rt, this.m, this.d, this.model.compiled, k), t: this.records[k].t };
+    return { ...readSystem(this.rt, this.m, this.d, this.model.compiled, k), t: this.columns.t(k) };
+  }
+
+  /**
+   * An estimate of κ₂(A) of the system the last mj_step solved (mujocoCondition.ts), read from the
+   * data as lastSystem reads it; undefined at step 0, under RK4 (its stages leave other arrays), and
+   * for a system without rows or with an M that is not positive definite.
+   */
+  estimateLastCond(): number | undefined {
+    if (this.currentStep === 0 || this.disposed || Number((this.m.opt as { integrator: number }).integrator) === 1) return undefined;
+    this.estimator ??= new MujocoConditionEstimator(this.rt, this.model.compiled.nv);
+    return this.estimator.estimate(this.m, this.d);
   }
 
   /** The analysed system at step k as the snapshot every view reads, with the analysis. */
@@ -252,6 +261,7 @@ export class MujocoRun {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.estimator?.dispose();
     this.stateBuf.delete();
     this.d.delete();
     this.m.delete();
@@ -280,7 +290,7 @@ export class MujocoRun {
 
   private stateNow(): Float64Array {
     solverModule(this.rt).mj_getState(this.m, this.d, this.stateBuf as never, this.stateSpec);
-    return Float64Array.from(this.stateBuf.GetView());
+    return this.stateBuf.GetView().slice();
   }
 
   /** Keep the state every CHECKPOINT_EVERY steps (checkpoints[i] is the state after i·CHECKPOINT_EVERY steps). */
@@ -312,13 +322,14 @@ export class MujocoRun {
     return v;
   }
 
-  private record(step: number): MujocoStepRecord {
+  /** Record the state MuJoCo's data holds as the next step's columns; returns that step. */
+  private record(): number {
     const d = this.d;
     const nefc = Number(d.nefc);
     const type = d.efc_type as ArrayLike<number>, id = d.efc_id as ArrayLike<number>;
     const force = d.efc_force as ArrayLike<number>, pos = d.efc_pos as ArrayLike<number>, margin = d.efc_margin as ArrayLike<number>;
     const lam = this.scratchLambda, viol = this.scratchViolation;
-    const touched: number[] = [];
+    const touched = this.scratchTouched;
     for (let r = 0; r < nefc; r++) {
       const e = this.elementOf(type[r], id[r]);
       if (lam.length <= e) {
@@ -338,34 +349,23 @@ export class MujocoRun {
     for (let i = 1; i < touched.length && sorted; i++) sorted = touched[i - 1] < touched[i];
     if (!sorted) touched.sort((a, b) => a - b);
     const n = touched.length;
-    const ids = new Int32Array(n), elementLambda = new Float64Array(n), elementViolation = new Float64Array(n);
+    const cols = this.columns;
+    cols.begin(n);
     for (let i = 0; i < n; i++) {
       const e = touched[i];
-      ids[i] = e;
-      elementLambda[i] = Math.sqrt(lam[e]);
-      elementViolation[i] = viol[e];
+      cols.setElement(i, e, Math.sqrt(lam[e]), viol[e]);
       lam[e] = 0;
       viol[e] = -1;
     }
+    touched.length = 0;
     const energy = this.fixedView('energy');
     const maxQacc = maxAbs(this.fixedView('qacc')), maxQvel = maxAbs(this.fixedView('qvel')), maxQpos = maxAbs(this.fixedView('qpos'));
-    return {
-      step,
-      t: Number(d.time),
-      nefc,
-      ncon: Number(d.ncon),
-      energy: { potential: energy[0], kinetic: energy[1], total: energy[0] + energy[1] },
-      iterations: this.fixedView('solver_niter')[0] ?? 0,
-      elementIds: ids,
-      elementLambda,
-      elementViolation,
-      maxQacc,
-      maxQvel,
-      warnings: [],
-      nonFinite: !(Number.isFinite(maxQacc) && Number.isFinite(maxQvel) && Number.isFinite(maxQpos)),
-      poses: posesInto(new Float64Array(this.poseIds.length * 7), this.poseIds, this.iquats, this.fixedView('xipos'), this.fixedView('xquat')),
-      velocities: velocitiesInto(new Float64Array(this.poseIds.length * 6), this.poseIds, this.rootIds, this.fixedView('cvel'), this.fixedView('xipos'), this.fixedView('subtree_com')),
-    };
+    cols.setScalars(Number(d.time), nefc, Number(d.ncon), energy[0], energy[1], this.fixedView('solver_niter')[0] ?? 0, maxQacc, maxQvel, !(Number.isFinite(maxQacc) && Number.isFinite(maxQvel) && Number.isFinite(maxQpos)));
+    const xipos = this.fixedView('xipos');
+    posesInto(cols.poses(), this.poseIds, this.iquats, xipos, this.fixedView('xquat'), cols.poseOffset);
+    velocitiesInto(cols.velocities(), this.poseIds, this.rootIds, this.fixedView('cvel'), xipos, this.fixedView('subtree_com'), cols.velocityOffset);
+    cols.commit(n);
+    return cols.length - 1;
   }
 }
 

@@ -71,7 +71,7 @@ export function runDiagnostics(parse: ModelParseResult, run: MujocoRun, step0: A
   diagnostics.push(...mujocoFindings(run, model, parse.sourceMap, step0.analysis, M0));
   diagnostics.push(...startViolations(step0.snapshot, model, parse));
   // how deep the contacts rest, once the run has stepped (at step 0 nothing has settled) and not blown up
-  if (run.currentStep > 0 && !run.records[run.currentStep].nonFinite && !run.failure) {
+  if (run.currentStep > 0 && !run.columns.nonFinite(run.currentStep) && !run.failure) {
     const { m, d } = run.raw();
     diagnostics.push(...restPenetrationIssues(model, m, d, run.timestep, run.currentStep).map((i) => parse.sourceMap.toDiagnostic(i)));
   }

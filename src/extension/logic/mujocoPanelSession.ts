@@ -122,7 +122,7 @@ export class MujocoPanelSession {
     this.ended = !res.model;
     this.base = res.model;
     this.columns = res.model?.historyColumns?.rows ?? [];
-    this.info = res.model?.mujocoRun;
+    this.info = res.model?.mujocoRun && { ...res.model.mujocoRun, iterations: [...res.model.mujocoRun.iterations] };
     this.setDiagnostics(res.diagnostics);
     this.hooks.modelChanged();
     if (!res.model) this.hooks.error(`MuJoCo could not run ${src.fileName}: see the Problems panel.`);
@@ -272,7 +272,10 @@ export class MujocoPanelSession {
     }
     this.records.push(...res.records);
     for (let i = 0; i < res.records.length; i++) this.rows.push(res.rows[i] ?? 0);
-    this.info = res.info;
+    // the answer's iterations are its new steps' (mujocoWorkerProtocol.ts): after the ones the session has
+    const iterations = this.info?.iterations ?? [];
+    for (const it of res.info.iterations) iterations.push(it);
+    this.info = { ...res.info, iterations };
     this.ended = res.stopped;
     if (res.diagnostics) this.setDiagnostics(res.diagnostics);
     if (grew) this.hooks.modelChanged();

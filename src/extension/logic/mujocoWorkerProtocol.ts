@@ -81,6 +81,7 @@ export interface MujocoStepResult {
   total: number;
   /** The run cannot go on (blow-up, failure, the step cap). */
   stopped: boolean;
+  /** The run's facts; its `iterations` are those of steps `from`… only (the receiver appends them). */
   info: MujocoRunInfo;
   /** MuJoCo's findings on the run so far (when asked, or when it stopped). */
   diagnostics?: Diagnostic[];
