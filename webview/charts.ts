@@ -187,6 +187,8 @@ export class HistoryChart {
   /** The axis drawn now and the symlog's linear threshold (tooltips and ticks read them back). */
   mode: AxisMode;
   private c = 1;
+  /** The context of the last update (the readout at a moved cursor reads it). */
+  private ctx: HistoryContext | undefined;
   constructor(
     readonly spec: HistoryChartSpec,
     canvas: HTMLCanvasElement,
@@ -233,6 +235,7 @@ export class HistoryChart {
   }
 
   update(ctx: HistoryContext, step: number): string | undefined {
+    this.ctx = ctx;
     const buckets = Math.max(100, Math.min(MAX_BUCKETS, Math.round(this.chart.width || MAX_BUCKETS)));
     const built = this.spec.build({ ...ctx, buckets });
     const p = ctx.palette;
@@ -275,6 +278,11 @@ export class HistoryChart {
     (o.scales!.x as { min?: number; max?: number }).max = ctx.range ? ctx.range.to : Math.max(1, last);
     this.chart.update('none');
     return built.note;
+  }
+
+  /** The spec's readout at `step` from the last update's history (undefined: none, or not drawn yet). */
+  readoutAt(step: number): string | undefined {
+    return this.ctx && this.spec.readout ? this.spec.readout(this.ctx, step) : undefined;
   }
 
   /** Moves the cursor: a redraw of what is there, no update of the data or the scales. */

@@ -35,6 +35,11 @@ export interface HistoryChartSpec {
   /** Values below the scene's noise floor read as zero (forces; not ‖C‖, κ or drift, which have their own scales). */
   noise: boolean;
   build(ctx: HistoryContext): { series: SeriesSpec[]; lines?: ChartLine[]; note?: string };
+  /**
+   * The value at one step as text, shown beside the chart's title for the panel's step: it reads
+   * the record the chart plots with the header's rules, so the two can be compared at a glance.
+   */
+  readout?(ctx: HistoryContext, step: number): string | undefined;
 }
 
 export interface HistoryContext {
@@ -181,6 +186,8 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
       ],
       note: anySingular(ctx.history) ? 'singular steps drawn at 1e17' : undefined,
     }),
+    // Step k is record k − 1 (step 0, before any record, has none); "≈" for a held estimate as in every view.
+    readout: (ctx, step) => (step >= 1 && step <= ctx.history.length ? `step ${step}: κ ${formatCond(condAt(ctx.history, step - 1), { estimated: ctx.history.buf.condEstimated[step - 1] === 1 })}` : undefined),
   },
   {
     id: 'energy',

@@ -44,7 +44,7 @@ export function extensionHostRss(pgid) {
 }
 
 /** In the webview: record every change of the header's step counter and of the Play button, with its wall-clock time. */
-function installStepLog() {
+export function installStepLog() {
   const w = globalThis;
   w.__clStepObserver?.disconnect();
   w.__clStepLog = [];
@@ -65,7 +65,7 @@ function installStepLog() {
 }
 
 /** The header's step counter "shown / taken", the steps the cards show, and the panel's heap. */
-function readPanel() {
+export function readPanel() {
   const d = globalThis.document;
   const text = d.querySelector('[data-stat="step"] .cl-stat-value')?.textContent ?? '';
   const m = /(\d+)\s*\/\s*(\d+)/.exec(text);
@@ -86,7 +86,7 @@ function readPanel() {
 }
 
 /** The panel's flow log (webview/main.ts `__clFlow`) since `t0`: the messages it applied and acknowledged. */
-function readFlow(_, t0) {
+export function readFlow(_, t0) {
   return (globalThis.__clFlow ?? []).filter((e) => e.at >= t0);
 }
 
