@@ -5,7 +5,7 @@ import type { SystemSnapshot } from '../src/protocol';
 import { COND_BAND_LABEL, condThresholds, formatCond } from '../src/shared';
 import type { AxisChoice, SeriesKind } from './chartScale';
 import { decimate, MAX_BUCKETS, type Point } from './decimate';
-import { condAt, energyPartAt, lambdaAt, quatDriftAt, violationAt, type History } from './history';
+import { condAt, condReadout, energyPartAt, lambdaAt, quatDriftAt, violationAt, type History } from './history';
 import type { Palette } from './theme';
 
 export interface SeriesSpec {
@@ -186,8 +186,7 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
       ],
       note: anySingular(ctx.history) ? 'singular steps drawn at 1e17' : undefined,
     }),
-    // Step k is record k − 1 (step 0, before any record, has none); "≈" for a held estimate as in every view.
-    readout: (ctx, step) => (step >= 1 && step <= ctx.history.length ? `step ${step}: κ ${formatCond(condAt(ctx.history, step - 1), { estimated: ctx.history.buf.condEstimated[step - 1] === 1 })}` : undefined),
+    readout: (ctx, step) => condReadout(ctx.history, step),
   },
   {
     id: 'energy',
