@@ -25,8 +25,8 @@ const SPEEDS = [
   { value: '10', label: '×10', multiple: 10 },
   { value: 'max', label: 'as fast as possible', multiple: undefined },
 ];
-/** How long each Play runs before Pause (ms). */
-const PLAY_MS = 4000;
+/** How long each Play runs before Pause (ms): the chain at real time is still short of its blow-up (step 1109, 5.5 s). */
+const PLAY_MS = 3000;
 
 const taken = (e) => Number(/\/\s*(\d+)/.exec(e.text)?.[1] ?? -1);
 const shownOf = (e) => Number(/^(\d+)/.exec(e.text)?.[1] ?? -1);
@@ -56,9 +56,11 @@ async function playOnce(page, inner, model, speed) {
     p = await inner.locator('body').evaluate(readPanel);
     if (!p.playing && p.taken > 0 && Date.now() - t0 > 1000) break; // the run ended by itself (a blow-up)
   }
-  const ended = !p.playing;
+  let ended = !p.playing;
   const tc = Date.now();
   if (!ended) await inner.locator('[data-command="playPause"]').click();
+  // the run may end by itself between the last look and the click (the click then plays again)
+  if (!ended) ended = (await inner.locator('body').evaluate(readPanel)).log.some((e) => e.t >= t0 && e.t <= tc + 100 && e.text.endsWith('|false'));
   let after = p;
   for (let i = 0; i < 40 && (after.playing || i < 4); i++) {
     await sleep(250);
@@ -66,7 +68,8 @@ async function playOnce(page, inner, model, speed) {
   }
   if (after.playing) throw new Error(`${model.file} at ${speed.label}: still playing after Pause (${after.text})`);
   if (after.taken <= 0) throw new Error(`${model.file} at ${speed.label}: Play took no step (${after.text})`);
-  const log = after.log;
+  const log = after.log.filter((e) => !e.click);
+  const click = after.log.find((e) => e.click && e.t >= tc);
   // the panel's steps while playing: from its first step shown to the last one before the click
   const during = log.filter((e) => e.t >= t0 && e.t <= tc && taken(e) > 0);
   const first = log.find((e) => e.t >= t0 && taken(e) > 0);
@@ -75,13 +78,18 @@ async function playOnce(page, inner, model, speed) {
   const flow = (await inner.locator('body').evaluate(readFlow, t0)).filter((e) => e.at <= tc && typeof e.total === 'number' && e.total > 0);
   const hostRate = flow.length > 1 ? (flow.at(-1).total - flow[0].total) / ((flow.at(-1).at - flow[0].at) / 1000) : NaN;
   const gaps = flow.slice(1).map((e, i) => e.at - flow[i].at);
-  const atClick = log.filter((e) => e.t <= tc + 300).map(shownOf).at(-1);
+  // the step on screen when the click reached the page (else the last one shown by then)
+  const atClick = click ? shownOf(click) : log.filter((e) => e.t <= tc + 300).map(shownOf).at(-1);
+  // a run that ended by itself: its steps over the time from the click to the button showing Play
+  const stop = log.find((e) => e.t >= t0 && e.text.endsWith('|false') && taken(e) > 0);
+  const toEnd = ended && stop ? taken(stop) / ((stop.t - t0) / 1000) : NaN;
   return {
     model: model.file,
     speed: speed.label,
     configured: speed.multiple === undefined ? Infinity : speed.multiple / model.dt,
     shownRate,
     hostRate,
+    toEnd,
     firstStepMs: first ? first.t - t0 : NaN,
     gapMedian: median(gaps),
     gapMax: gaps.length ? Math.max(...gaps) : NaN,
@@ -97,7 +105,7 @@ async function playOnce(page, inner, model, speed) {
 /** The table's line of one run. */
 function row(r) {
   const n = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
-  const pause = r.ended ? `ended by itself at step ${r.taken}` : `shown ${r.atClick} at the click → landed on ${r.landed} (Δ ${r.landed - r.atClick}), host ${r.hostLead} past it`;
+  const pause = r.ended ? `ended by itself at step ${r.taken}, ${n(r.toEnd)} steps/s from the click to the end` : `shown ${r.atClick} at the click → landed on ${r.landed} (Δ ${r.landed - r.atClick}), host ${r.hostLead} past it`;
   return `| ${r.model} | ${r.speed} | ${r.configured === Infinity ? '∞' : n(r.configured)} | ${n(r.shownRate)} | ${n(r.hostRate)} | ${n(r.firstStepMs)} | ${n(r.gapMedian)} / ${n(r.gapMax)} (${r.updates}) | ${pause} |`;
 }
 

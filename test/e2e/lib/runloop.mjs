@@ -62,6 +62,11 @@ export function installStepLog() {
   obs.observe(w.document.querySelector('.cl-stats'), { childList: true, subtree: true, characterData: true });
   obs.observe(button(), { attributes: true });
   w.__clStepObserver = obs;
+  // the step on screen when a click reaches the page (playwright's click may wait for a busy page)
+  if (!w.__clClickHooked) {
+    w.__clClickHooked = true;
+    w.document.addEventListener('pointerdown', () => w.__clStepLog?.push({ t: Date.now(), text: read(), click: true }), { capture: true });
+  }
 }
 
 /** The header's step counter "shown / taken", the steps the cards show, and the panel's heap. */
