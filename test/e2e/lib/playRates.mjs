@@ -59,8 +59,7 @@ async function playOnce(page, inner, model, speed) {
   let ended = !p.playing;
   const tc = Date.now();
   if (!ended) await inner.locator('[data-command="playPause"]').click();
-  // the run may end by itself between the last look and the click (the click then plays again)
-  if (!ended) ended = (await inner.locator('body').evaluate(readPanel)).log.some((e) => e.t >= t0 && e.t <= tc + 100 && e.text.endsWith('|false'));
+
   let after = p;
   for (let i = 0; i < 40 && (after.playing || i < 4); i++) {
     await sleep(250);
@@ -70,6 +69,11 @@ async function playOnce(page, inner, model, speed) {
   if (after.taken <= 0) throw new Error(`${model.file} at ${speed.label}: Play took no step (${after.text})`);
   const log = after.log.filter((e) => !e.click);
   const click = after.log.find((e) => e.click && e.t >= tc);
+  // Play's start (the button pressed) and a stop before the click: the run ended by itself (a
+  // blow-up), maybe between the last look and the click (which then played again)
+  const started = log.find((e) => e.t >= t0 && e.text.endsWith('|true'));
+  const stop = started ? log.find((e) => e.t > started.t && !e.text.endsWith('|true') && (!click || e.t < click.t)) : undefined;
+  if (stop) ended = true;
   // the panel's steps while playing: from its first step shown to the last one before the click
   const during = log.filter((e) => e.t >= t0 && e.t <= tc && taken(e) > 0);
   const first = log.find((e) => e.t >= t0 && taken(e) > 0);
@@ -80,9 +84,8 @@ async function playOnce(page, inner, model, speed) {
   const gaps = flow.slice(1).map((e, i) => e.at - flow[i].at);
   // the step on screen when the click reached the page (else the last one shown by then)
   const atClick = click ? shownOf(click) : log.filter((e) => e.t <= tc + 300).map(shownOf).at(-1);
-  // a run that ended by itself: its steps over the time from the click to the button showing Play
-  const stop = log.find((e) => e.t >= t0 && e.text.endsWith('|false') && taken(e) > 0);
-  const toEnd = ended && stop ? taken(stop) / ((stop.t - t0) / 1000) : NaN;
+  // a run that ended by itself: its steps over the time from Play's start to its end
+  const toEnd = stop && started && stop.t > started.t ? taken(stop) / ((stop.t - started.t) / 1000) : NaN;
   return {
     model: model.file,
     speed: speed.label,
@@ -105,7 +108,7 @@ async function playOnce(page, inner, model, speed) {
 /** The table's line of one run. */
 function row(r) {
   const n = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
-  const pause = r.ended ? `ended by itself at step ${r.taken}, ${n(r.toEnd)} steps/s from the click to the end` : `shown ${r.atClick} at the click → landed on ${r.landed} (Δ ${r.landed - r.atClick}), host ${r.hostLead} past it`;
+  const pause = r.ended ? `ended by itself at step ${r.taken}, ${n(r.toEnd)} steps/s from Play to the end` : `shown ${r.atClick} at the click → landed on ${r.landed} (Δ ${r.landed - r.atClick}), host ${r.hostLead} past it`;
   return `| ${r.model} | ${r.speed} | ${r.configured === Infinity ? '∞' : n(r.configured)} | ${n(r.shownRate)} | ${n(r.hostRate)} | ${n(r.firstStepMs)} | ${n(r.gapMedian)} / ${n(r.gapMax)} (${r.updates}) | ${pause} |`;
 }
 
