@@ -82,8 +82,10 @@ async function playOnce(page, inner, model, speed) {
   const flow = (await inner.locator('body').evaluate(readFlow, t0)).filter((e) => e.at <= tc && typeof e.total === 'number' && e.total > 0);
   const hostRate = flow.length > 1 ? (flow.at(-1).total - flow[0].total) / ((flow.at(-1).at - flow[0].at) / 1000) : NaN;
   const gaps = flow.slice(1).map((e, i) => e.at - flow[i].at);
-  // the step on screen when the click reached the page (else the last one shown by then)
-  const atClick = click ? shownOf(click) : log.filter((e) => e.t <= tc + 300).map(shownOf).at(-1);
+  // the steps shown up to the click reaching the page (its DOM may hold one not painted yet: the last two)
+  const before = log.filter((e) => e.t <= (click ? click.t : tc + 300)).map(shownOf);
+  const atClick = before.at(-1);
+  const onShown = before.slice(-2).includes(after.shown);
   // a run that ended by itself: its steps over the time from Play's start to its end
   const toEnd = stop && started && stop.t > started.t ? taken(stop) / ((stop.t - started.t) / 1000) : NaN;
   return {
@@ -99,6 +101,7 @@ async function playOnce(page, inner, model, speed) {
     updates: flow.length,
     ended,
     atClick,
+    onShown,
     landed: after.shown,
     hostLead: after.taken - after.shown,
     taken: after.taken,
@@ -114,8 +117,8 @@ function row(r) {
 
 /**
  * Play at each speed on each model (its inspector opened from the palette). Logs a table; throws
- * only when Play does not start, step or stop, or Pause lands more than one step off the step the
- * panel showed at the click.
+ * only when Play does not start, step or stop, or Pause lands on neither of the last two steps the
+ * panel showed before the click reached it.
  */
 export async function playRatesScenario(page, { log = console.log, models = PLAY_RATE_MODELS } = {}) {
   const rows = [];
@@ -130,7 +133,7 @@ export async function playRatesScenario(page, { log = console.log, models = PLAY
       const r = await playOnce(page, inner, model, speed);
       log(`  play rate ${row(r)}`);
       rows.push(r);
-      if (!r.ended && Math.abs(r.landed - r.atClick) > 1) throw new Error(`${model.file} at ${speed.label}: Pause with step ${r.atClick} shown landed on ${r.landed}`);
+      if (!r.ended && !r.onShown) throw new Error(`${model.file} at ${speed.label}: Pause with step ${r.atClick} shown landed on ${r.landed}`);
     }
     // leave the model at the speed the next one starts from
     await inner.locator('#cl-play-speed').selectOption('setting');

@@ -249,8 +249,10 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
     await sleep(250);
     paused = await inner.locator('body').evaluate(readPanel);
   }
-  // the steps the panel showed around the click (the click lands a moment after `tc`)
-  const around = paused.log.filter((e) => e.t <= tc + 300).map((e) => Number(/^(\d+)/.exec(e.text)?.[1] ?? -1));
+  // the steps the panel showed up to the click: when its pointerdown reached the page (a busy page
+  // takes it late), else a moment after `tc`
+  const clickAt = paused.log.find((e) => e.click && e.t >= tc)?.t ?? tc + 300;
+  const around = paused.log.filter((e) => !e.click && e.t <= clickAt).map((e) => Number(/^(\d+)/.exec(e.text)?.[1] ?? -1));
   const atClick = around.at(-1);
   log(`  Pause (the panel's button) with step ${atClick} shown: the panel shows "${paused.text}" (the host had run ${paused.taken - paused.shown} steps past the step on screen)`);
   if (paused.playing || !around.slice(-2).includes(paused.shown)) throw new Error(`Pause from the panel with step ${around.slice(-2).join(' or ')} shown: the panel shows ${paused.text}, playing ${paused.playing}`);
