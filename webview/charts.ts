@@ -23,7 +23,7 @@ import { MAX_BUCKETS } from './decimate';
 import { anySingular, SINGULAR_AT, type HistoryChartSpec, type HistoryContext } from './historySpecs';
 import { withAlpha, type Palette } from './theme';
 import { minOf } from '../src/shared/arrays';
-import { axisMode, denoise, distinctDigits, linearThreshold, symlog, symlogInverse, type AxisMode } from './chartScale';
+import { axisMode, decadeRange, denoise, distinctDigits, linearThreshold, symlog, symlogInverse, type AxisMode } from './chartScale';
 import { cpuCanvas } from './canvas';
 
 declare module 'chart.js' {
@@ -272,8 +272,10 @@ export class HistoryChart {
     o.plugins!.legend!.display = built.series.length > 1;
     const last = ctx.history.length || 1;
     const singular = this.spec.id === 'cond' && this.mode === 'log' && anySingular(ctx.history);
-    ys.max = singular ? SINGULAR_AT * 10 : undefined;
-    ys.min = singular ? 1 : undefined;
+    // a log axis in whole decades (the data's own range would magnify round-off: chartScale.ts)
+    const decades = this.mode === 'log' && !singular ? decadeRange(raw.map((y) => denoise(y, floor))) : undefined;
+    ys.max = singular ? SINGULAR_AT * 10 : decades?.max;
+    ys.min = singular ? 1 : decades?.min;
     (o.scales!.x as { min?: number; max?: number }).min = ctx.range ? ctx.range.from : 0;
     (o.scales!.x as { min?: number; max?: number }).max = ctx.range ? ctx.range.to : Math.max(1, last);
     this.chart.update('none');

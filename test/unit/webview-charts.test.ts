@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Codes, inspectScene, Simulation } from '../../src/engine';
 import { buildPanelModel } from '../../src/panelModel';
-import { axisMode, decadesSpanned, denoise, linearThreshold, onsetWindow, symlog, symlogInverse } from '../../webview/chartScale';
+import { axisMode, decadeRange, decadesSpanned, denoise, linearThreshold, onsetWindow, symlog, symlogInverse } from '../../webview/chartScale';
 import { DIVERGENCE_CODE, divergenceOnset, forceNoiseFloor } from '../../webview/selectors';
 import { initialState, reduce, type PanelState } from '../../webview/store';
 import { condReadout, energyPartAt, lambdaAt } from '../../webview/history';
@@ -82,4 +82,11 @@ test("the κ chart's readout at a step is the status bar's κ of that step's rec
   }
   assert.equal(condReadout(blown.history, 0), undefined, 'step 0 has no record: the chart has no point there');
   assert.equal(condReadout(blown.history, last + 1), undefined);
+});
+
+test('a log axis spans whole decades: a κ of 101 ± 0.1 % is drawn flat between 100 and 1000, not magnified into ticks that all read 101', () => {
+  assert.deepEqual(decadeRange([100.9, 101, 101.1]), { min: 100, max: 1000 });
+  assert.deepEqual(decadeRange([100]), { min: 100, max: 1000 }, 'a power of ten: one decade above it');
+  assert.deepEqual(decadeRange([0.003, 0, -1, NaN, Infinity, 2e5]), { min: 1e-3, max: 1e6 }, 'only positive finite values count');
+  assert.equal(decadeRange([0, NaN]), undefined);
 });
