@@ -15,6 +15,8 @@ interface PanelHtmlOptions {
   inlineScript?: string;
   /** Bundled webview CSS to inline (report mode). */
   inlineStyle?: string;
+  /** URI of dist/panel-deferred.js, named on the script (`data-deferred`) when the script is inlined in a webview. */
+  deferredUri?: string;
   /** A PanelModel encoded with `encodeForJson`, embedded as `#cl-model` (report mode). */
   embeddedModel?: string;
 }
@@ -56,7 +58,7 @@ export function renderPanelHtml(opts: PanelHtmlOptions): string {
       : `<link rel="stylesheet" nonce="${nonce}" href="${escapeHtml(opts.styleUri)}">`;
   const script =
     opts.inlineScript !== undefined
-      ? `<script nonce="${nonce}">${escapeScriptText(opts.inlineScript)}</script>`
+      ? `<script nonce="${nonce}"${opts.deferredUri !== undefined ? ` data-deferred="${escapeHtml(opts.deferredUri)}"` : ''}>${escapeScriptText(opts.inlineScript)}</script>`
       : `<script nonce="${nonce}" src="${escapeHtml(opts.scriptUri)}"></script>`;
   const model =
     opts.embeddedModel !== undefined ? `<script type="application/json" id="cl-model">${escapeJsonForHtml(opts.embeddedModel)}</script>\n` : '';

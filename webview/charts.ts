@@ -23,7 +23,7 @@ import { MAX_BUCKETS } from './decimate';
 import { anySingular, SINGULAR_AT, type HistoryChartSpec, type HistoryContext } from './historySpecs';
 import { withAlpha, type Palette } from './theme';
 import { minOf } from '../src/shared/arrays';
-import { axisMode, denoise, distinctDigits, linearThreshold, symlog, symlogInverse, type AxisMode } from './chartScale';
+import { axisMode, decadeRange, denoise, distinctDigits, linearThreshold, symlog, symlogInverse, type AxisMode } from './chartScale';
 import { cpuCanvas } from './canvas';
 
 declare module 'chart.js' {
@@ -187,6 +187,8 @@ export class HistoryChart {
   /** The axis drawn now and the symlog's linear threshold (tooltips and ticks read them back). */
   mode: AxisMode;
   private c = 1;
+  /** The context of the last update (the readout at a moved cursor reads it). */
+  private ctx: HistoryContext | undefined;
   constructor(
     readonly spec: HistoryChartSpec,
     canvas: HTMLCanvasElement,
@@ -233,6 +235,7 @@ export class HistoryChart {
   }
 
   update(ctx: HistoryContext, step: number): string | undefined {
+    this.ctx = ctx;
     const buckets = Math.max(100, Math.min(MAX_BUCKETS, Math.round(this.chart.width || MAX_BUCKETS)));
     const built = this.spec.build({ ...ctx, buckets });
     const p = ctx.palette;
@@ -269,12 +272,19 @@ export class HistoryChart {
     o.plugins!.legend!.display = built.series.length > 1;
     const last = ctx.history.length || 1;
     const singular = this.spec.id === 'cond' && this.mode === 'log' && anySingular(ctx.history);
-    ys.max = singular ? SINGULAR_AT * 10 : undefined;
-    ys.min = singular ? 1 : undefined;
+    // a log axis in whole decades (the data's own range would magnify round-off: chartScale.ts)
+    const decades = this.mode === 'log' && !singular ? decadeRange(raw.map((y) => denoise(y, floor))) : undefined;
+    ys.max = singular ? SINGULAR_AT * 10 : decades?.max;
+    ys.min = singular ? 1 : decades?.min;
     (o.scales!.x as { min?: number; max?: number }).min = ctx.range ? ctx.range.from : 0;
     (o.scales!.x as { min?: number; max?: number }).max = ctx.range ? ctx.range.to : Math.max(1, last);
     this.chart.update('none');
     return built.note;
+  }
+
+  /** The spec's readout at `step` from the last update's history (undefined: none, or not drawn yet). */
+  readoutAt(step: number): string | undefined {
+    return this.ctx && this.spec.readout ? this.spec.readout(this.ctx, step) : undefined;
   }
 
   /** Moves the cursor: a redraw of what is there, no update of the data or the scales. */

@@ -6,6 +6,7 @@
 import { encodeHistory, HISTORY_METHODS, type HistoryChunk, type RecordExtras } from '../src/shared/history';
 import type { StepRecord } from '../src/protocol';
 import type { RunRecords } from './scene3d/model';
+import { formatCond } from '../src/shared';
 
 /** Column storage of a history (one per run; views share it). */
 export class Columns {
@@ -155,6 +156,15 @@ export const violationAt = (h: History, k: number, i: number): number => (i < h.
 export const lambdaAt = (h: History, k: number, i: number): number => (i < h.buf.nL ? h.buf.lambda[k * h.buf.nL + i] : NaN);
 /** κ(A) at record k, null when singular. */
 export const condAt = (h: History, k: number): number | null => (Number.isFinite(h.buf.cond[k]) ? h.buf.cond[k] : null);
+
+/**
+ * κ at `step` as the κ chart reads it out (`step 840: κ 14.3`): step k is record k − 1, with the
+ * "≈" of a held estimate as in every view; undefined for step 0 (no record) or past the run.
+ */
+export function condReadout(h: History, step: number): string | undefined {
+  if (step < 1 || step > h.length) return undefined;
+  return `step ${step}: κ ${formatCond(condAt(h, step - 1), { estimated: h.buf.condEstimated[step - 1] === 1 })}`;
+}
 const energyAt = (h: History, k: number): { kinetic: number; potential: number; total: number } => ({ kinetic: h.buf.energy[3 * k], potential: h.buf.energy[3 * k + 1], total: h.buf.energy[3 * k + 2] });
 /** One part of the energy at record k: 0 kinetic, 1 potential, 2 total. */
 export const energyPartAt = (h: History, k: number, part: 0 | 1 | 2): number => h.buf.energy[3 * k + part];

@@ -5,7 +5,7 @@ import type { SystemSnapshot } from '../src/protocol';
 import { COND_BAND_LABEL, condThresholds, formatCond } from '../src/shared';
 import type { AxisChoice, SeriesKind } from './chartScale';
 import { decimate, MAX_BUCKETS, type Point } from './decimate';
-import { condAt, energyPartAt, lambdaAt, quatDriftAt, violationAt, type History } from './history';
+import { condAt, condReadout, energyPartAt, lambdaAt, quatDriftAt, violationAt, type History } from './history';
 import type { Palette } from './theme';
 
 export interface SeriesSpec {
@@ -35,6 +35,11 @@ export interface HistoryChartSpec {
   /** Values below the scene's noise floor read as zero (forces; not ‖C‖, κ or drift, which have their own scales). */
   noise: boolean;
   build(ctx: HistoryContext): { series: SeriesSpec[]; lines?: ChartLine[]; note?: string };
+  /**
+   * The value at one step as text, shown beside the chart's title for the panel's step: it reads
+   * the record the chart plots with the header's rules, so the two can be compared at a glance.
+   */
+  readout?(ctx: HistoryContext, step: number): string | undefined;
 }
 
 export interface HistoryContext {
@@ -181,6 +186,7 @@ export const HISTORY_CHARTS: HistoryChartSpec[] = [
       ],
       note: anySingular(ctx.history) ? 'singular steps drawn at 1e17' : undefined,
     }),
+    readout: (ctx, step) => condReadout(ctx.history, step),
   },
   {
     id: 'energy',

@@ -2,7 +2,8 @@
 // chart.js) after the first paint. The panel's first script (dist/panel.js) holds only what the
 // first paint needs; dist/panel-deferred.js, next to it, is added as a <script> carrying the
 // first script's CSP nonce (the page's script-src allows nothing else: no eval, no other origin),
-// from the same directory (VS Code serves both through asWebviewUri from the extension's dist/).
+// from the same directory (VS Code serves both through asWebviewUri from the extension's dist/), or
+// from the URL in the script's data-deferred when the panel's script is inlined in the page.
 // In the standalone report (dist/webview.js, all.ts) the parts are already in the page.
 import type * as Parts from './deferred';
 import { onPageHide } from './lifecycle';
@@ -52,8 +53,9 @@ export function loadDeferred(): Promise<Deferred> {
 function fetchParts(): Promise<Deferred> {
   if (G.__clDeferred) return Promise.resolve(G.__clDeferred);
   return new Promise((resolve, reject) => {
-    const src = SELF?.src;
-    if (!src) {
+    // The panel's script names the deferred bundle's URL when it is inlined in the page (no src of its own).
+    const src = SELF?.dataset.deferred || (SELF?.src ? new URL(DEFERRED_SCRIPT, SELF.src).href : undefined);
+    if (!src || !SELF) {
       reject(new Error(`no ${DEFERRED_SCRIPT} in this page`));
       return;
     }
@@ -61,7 +63,7 @@ function fetchParts(): Promise<Deferred> {
       setTimeout(() => {
         const s = document.createElement('script');
         s.nonce = SELF.nonce;
-        s.src = new URL(DEFERRED_SCRIPT, src).href;
+        s.src = src;
         s.onload = () => (G.__clDeferred ? resolve(G.__clDeferred) : reject(new Error(`${DEFERRED_SCRIPT} did not register its parts`)));
         s.onerror = () => reject(new Error(`cannot load ${s.src}`));
         document.head.append(s);

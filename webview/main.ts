@@ -2,6 +2,7 @@
 // transport (host messages, snapshot requests) → store (state, reducers) → cards (render from it).
 import { decodeFromJson, isPanelModel, type HostMessage } from '../src/protocol';
 import { createActions } from './actions';
+import { paintedStep } from './painted';
 import { installRunKeys } from './panelKeys';
 import { soloBanner } from './cards/banner';
 import { mountPanel } from './cards/layout';
@@ -43,7 +44,7 @@ function boot(): void {
     }
   };
   const store = createStore(initialState({ report, restored: transport?.restored, palette }), { onError });
-  const actions = createActions(store, (m) => transport?.post(m));
+  const actions = createActions(store, (m) => transport?.post(m), paintedStep(store));
   installRunKeys(store, actions);
   onThemeChange(() => {
     const p = readPalette();

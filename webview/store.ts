@@ -65,8 +65,11 @@ export type Action =
   | { type: 'host'; message: HostMessage }
   /** The user moved the timeline or clicked a history chart. */
   | { type: 'goToStep'; step: number }
-  /** Pause pressed: the panel stays on the step it shows (no longer following the run's end). */
-  | { type: 'pause' }
+  /**
+   * Pause pressed: the panel stays on the step it shows (no longer following the run's end): `step`,
+   * the last one painted, when an update applied since then has not reached the screen yet.
+   */
+  | { type: 'pause'; step?: number }
   | { type: 'select'; index: number }
   /** Select a body by name (undefined: none); the constraint selection is cleared. */
   | { type: 'selectBody'; name: string | undefined }
@@ -114,7 +117,7 @@ export function reduce(s: PanelState, a: Action): PanelState {
     case 'goToStep':
       return goToStep(s, a.step);
     case 'pause':
-      return { ...goToStep(s, s.step), follow: false };
+      return { ...goToStep(s, a.step ?? s.step), follow: false };
     case 'select':
       return select(s, a.index);
     case 'selectBody':

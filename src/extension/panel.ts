@@ -10,13 +10,13 @@
 // the scene's).
 import * as vscode from 'vscode';
 import { buildPanelModel } from '../panelModel';
-import { renderPanelHtml } from '../panelHtml';
 import { isWebviewMessage, type HostMessage, type MujocoSection, type PanelSolver, type PlaySpeed, type WebviewMessage, type WebviewState } from '../protocol';
 import type { Range as EngineRange } from '../engine';
 import type { PanelProbe } from './api';
 import { PanelFeed, type FeedModel } from './logic/panelFeed';
 import type { MujocoPanelSession } from './logic/mujocoPanelSession';
 import { mujocoCommand } from './panelSolver';
+import { inspectorPageHtml } from './panelPage';
 import { itemKey, itemRange, mujocoFeedModel, revealInEditor, revealedItem, safeJson, webviewOptions } from './panelHelpers';
 
 export { itemRange, revealInEditor };
@@ -27,7 +27,7 @@ import { Disposable, disposeAll, toDisposable } from './dispose';
 import type { SceneItem } from './logic/itemAt';
 import type { SceneEvent, SceneManager, SceneState } from './scenes';
 import { sceneConditionWarning } from './statusBar';
-import { errorMessage, fileNameOf, keyOf, makeNonce, parseUriArg, toVsRange } from './util';
+import { errorMessage, fileNameOf, keyOf, parseUriArg, toVsRange } from './util';
 
 export const VIEW_TYPE = ViewIds.inspector;
 const RECENT_KEY = 'constraintLens.recentPanels';
@@ -97,14 +97,7 @@ class InspectorPanel extends Disposable implements PanelProbe {
     webview.options = webviewOptions(ext);
     this.unload();
     try {
-      webview.html = renderPanelHtml({
-        cspSource: webview.cspSource,
-        nonce: makeNonce(),
-        // dist/panel.js loads dist/panel-deferred.js from next to it (webview/load.ts)
-        scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'panel.js')).toString(),
-        styleUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'webview.css')).toString(),
-        title: `Constraint Lens: ${this.state.fileName}`,
-      });
+      webview.html = inspectorPageHtml(webview, ext, `Constraint Lens: ${this.state.fileName}`);
     } catch (e) {
       this.host.log.error(`cannot render the inspector: ${errorMessage(e)}`);
       webview.html = `<!DOCTYPE html><html><body><p>Constraint Lens could not render the inspector. See the 'Constraint Lens' output.</p></body></html>`;

@@ -37,6 +37,7 @@ import { ensureApt, ensureCodeServer, ensureNode24, holdToolingLock, paths, wait
 import { installVsix, startCodeServer, tail, writeUserSettings } from './lib/server.mjs';
 import { cardInView, check3dView, closeAllEditors, cursorSelects, openProblems, openWorkbench, quickOpen, runCommand, waitForHeatmap, webviewContent, webviewText, workbenchThemeKind } from './lib/ui.mjs';
 import { runLoopScenario } from './lib/runloop.mjs';
+import { playRatesScenario } from './lib/playRates.mjs';
 import { inspectorScenario } from './lib/inspector.mjs';
 import { mujocoLensOnPage } from './lib/mujocoLens.mjs';
 
@@ -245,6 +246,8 @@ async function uiPhase() {
   cpSync(join(ROOT, 'test', 'fixtures', 'import', 'four-bar.xml'), join(examplesWs, 'four-bar.xml'));
   // A weld started away from its relpose (κ finite): the MuJoCo switch's one-truth scenario (mujocoLens.mjs).
   cpSync(join(ROOT, 'test', 'fixtures', 'import', 'mujoco', 'weld-offset.xml'), join(examplesWs, 'weld-offset.xml'));
+  // Gymnasium's ant: Play's speeds on an imported robot (playRates.mjs).
+  cpSync(join(ROOT, 'test', 'fixtures', 'import', 'public', 'ant', 'ant.xml'), join(examplesWs, 'ant.xml'));
   // A trace file of another solver next to them: it opens in the trace editor (traceStep below).
   cpSync(join(ROOT, 'test', 'fixtures', 'trace', 'writer-roundtrip.npz'), join(examplesWs, 'roundtrip.npz'));
   if (scenes.length === 0) throw new Error('no examples/*.scene.json');
@@ -367,10 +370,11 @@ async function uiPhase() {
     const loopPage = await browser.newPage();
     loopPage.on('pageerror', (e) => log(`[pageerror] ${String(e).slice(0, 200)}`));
     try {
-      await step('run loop: Run 20 000, Play, Pause, Run, Reset (UI)', async () => {
+      await step('run loop: Run 20 000, Play, Pause, Run, Reset, Play speeds (UI)', async () => {
         await openWorkbench(loopPage, server, examplesWs, { log });
         try {
-          return await runLoopScenario(loopPage, server, examplesWs, { outDir, log });
+          const loop = await runLoopScenario(loopPage, server, examplesWs, { outDir, log });
+          return `${loop}; Play's speeds: ${await playRatesScenario(loopPage, { log })}`;
         } catch (e) {
           await loopPage.screenshot({ path: join(outDir, 'runloop-FAILED.png') }).catch(() => {});
           throw e;

@@ -95,3 +95,19 @@ test('buildReportModel: one path for the CLI and the extension (sync or async sn
   assert.equal(none.snapshots, undefined);
   assert.equal(reportGenerator('1.2.3', 'CLI', new Date('2025-03-04T12:00:00Z')), 'Constraint Lens 1.2.3 (CLI), 2025-03-04');
 });
+
+test('renderPanelHtml (extension, inlined first script): the deferred bundle is named on the script, no resource to fetch before it runs', () => {
+  const html = renderPanelHtml({
+    cspSource: 'https://x.vscode-cdn.net',
+    nonce: 'abc123',
+    scriptUri: 'https://x.vscode-cdn.net/dist/panel.js',
+    styleUri: 'https://x.vscode-cdn.net/dist/webview.css',
+    deferredUri: 'https://x.vscode-cdn.net/dist/panel-deferred.js?a=1&b=2',
+    inlineScript: 'var x = "</script>";',
+    inlineStyle: 'body{color:red}',
+    title: 'T',
+  });
+  assert.ok(html.includes('<script nonce="abc123" data-deferred="https://x.vscode-cdn.net/dist/panel-deferred.js?a=1&amp;b=2">var x = "<\\/script>";</script>'), html);
+  assert.ok(html.includes('<style nonce="abc123">body{color:red}</style>'));
+  assert.doesNotMatch(html, /src="|href="/, 'nothing linked');
+});

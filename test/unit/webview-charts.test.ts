@@ -7,17 +7,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Codes, inspectScene, Simulation } from '../../src/engine';
 import { buildPanelModel } from '../../src/panelModel';
-import { axisMode, decadesSpanned, denoise, linearThreshold, onsetWindow, symlog, symlogInverse } from '../../webview/chartScale';
+import { axisMode, decadeRange, decadesSpanned, denoise, linearThreshold, onsetWindow, symlog, symlogInverse } from '../../webview/chartScale';
 import { DIVERGENCE_CODE, divergenceOnset, forceNoiseFloor } from '../../webview/selectors';
 import { initialState, reduce, type PanelState } from '../../webview/store';
-import { energyPartAt, lambdaAt } from '../../webview/history';
+import { condReadout, energyPartAt, lambdaAt } from '../../webview/history';
+import { formatCond } from '../../src/shared';
+import type { StepRecord } from '../../src/protocol';
+import { stepCondFacts } from '../../src/extension/logic/shown';
 
 let blown: PanelState;
+let records: readonly StepRecord[] = [];
 before(() => {
   const text = readFileSync(join(__dirname, '..', '..', 'examples', 'chain.scene.json'), 'utf8');
   const ins = inspectScene(text);
   const sim = new Simulation(ins.parse.scene!, ins.parse.sourceMap);
   sim.step(1240);
+  records = sim.records;
   const model = buildPanelModel('chain.scene.json', ins, sim, sim.currentStep)!;
   model.diagnostics = [...model.diagnostics, ...sim.diagnostics];
   blown = reduce(initialState({ report: false }), { type: 'host', message: { type: 'model', model } });
@@ -64,4 +69,24 @@ test('symlog: odd, monotone, linear below its threshold, inverted exactly enough
     assert.ok(Math.abs(symlogInverse(symlog(y, c), c) - y) <= 1e-9 * Math.max(1, Math.abs(y)));
   }
   assert.ok(symlog(1e60, c) < 62, 'sixty decades fit in a chart');
+});
+
+test("the κ chart's readout at a step is the status bar's κ of that step's record (one number, one ≈ rule), also after the blow-up", () => {
+  const snap = blown.snapshot!;
+  const last = blown.history.length;
+  for (const k of [1, 100, 840, last]) {
+    const rec = records[k - 1];
+    assert.equal(rec.step, k);
+    const f = stepCondFacts(snap, rec);
+    assert.equal(condReadout(blown.history, k), `step ${k}: κ ${formatCond(f.cond, { estimated: f.condEstimated })}`);
+  }
+  assert.equal(condReadout(blown.history, 0), undefined, 'step 0 has no record: the chart has no point there');
+  assert.equal(condReadout(blown.history, last + 1), undefined);
+});
+
+test('a log axis spans whole decades: a κ of 101 ± 0.1 % is drawn flat between 100 and 1000, not magnified into ticks that all read 101', () => {
+  assert.deepEqual(decadeRange([100.9, 101, 101.1]), { min: 100, max: 1000 });
+  assert.deepEqual(decadeRange([100]), { min: 100, max: 1000 }, 'a power of ten: one decade above it');
+  assert.deepEqual(decadeRange([0.003, 0, -1, NaN, Infinity, 2e5]), { min: 1e-3, max: 1e6 }, 'only positive finite values count');
+  assert.equal(decadeRange([0, NaN]), undefined);
 });

@@ -9,6 +9,7 @@ import { runKey } from '../../webview/runKeys';
 import { createActions } from '../../webview/actions';
 import { createStore, initialState } from '../../webview/store';
 import { historyFromRecords } from '../../webview/history';
+import { paintedStep } from '../../webview/painted';
 
 test('keys: Space plays or pauses (not in a report), arrows step, Shift steps ten, Home and End', () => {
   assert.equal(runKey(' ', false, 5, 100, false), 'playPause');
@@ -68,4 +69,34 @@ test('Play after a Pause from the panel: the panel follows the run again from it
   store.dispatch({ type: 'goToStep', step: 10 });
   store.dispatch({ type: 'host', message: { type: 'running', running: true } });
   assert.equal(store.getState().step, 10);
+});
+
+test('Pause names the step on screen: an update applied after the last frame (a click queued behind it) is not what the user saw', () => {
+  const frames: (() => void)[] = [];
+  const frame = (): void => {
+    for (const f of frames.splice(0)) f();
+  };
+  const posted: WebviewMessage[] = [];
+  const s0 = initialState({ report: false });
+  const store = createStore({ ...s0, model: { dt: 0.01 } as never, total: 40, step: 40, follow: true, running: true, history: historyFromRecords([]) });
+  const painted = paintedStep(store, { requestAnimationFrame: (f) => (frames.push(() => f(0)), frames.length) });
+  assert.equal(painted(), 40);
+  // the run's update to 52 is applied (the panel follows it) and the page paints it
+  store.dispatch({ type: 'host', message: { type: 'historyReset', length: 52 } });
+  store.dispatch({ type: 'goToStep', step: 52 });
+  frame();
+  assert.equal(painted(), 52);
+  // two more updates applied within one frame (70, then 90) and no frame since: 52 is on screen
+  store.dispatch({ type: 'host', message: { type: 'historyReset', length: 90 } });
+  store.dispatch({ type: 'goToStep', step: 70 });
+  store.dispatch({ type: 'goToStep', step: 90 });
+  assert.equal(painted(), 52);
+  const actions = createActions(store, (m) => posted.push(m), painted);
+  actions.command('playPause');
+  assert.deepEqual(posted, [{ type: 'command', command: 'playPause', step: 52 }]);
+  assert.equal(store.getState().step, 52);
+  assert.equal(store.getState().follow, false);
+  // the frame after the click paints 52 (the 70 and 90 callbacks see another step and leave it)
+  frame();
+  assert.equal(painted(), 52);
 });

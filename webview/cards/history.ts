@@ -24,7 +24,7 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
   const empty = h('p', { class: 'cl-empty', text: 'No steps taken yet. Step or run the simulation to see the history.' });
   // The charts (chart.js, with the deferred parts: load.ts) are made after the first paint, when
   // the card is shown (see defer.ts); until then the grid stays empty and nothing else waits for them.
-  let charts: { chart: HistoryChart; note: HTMLElement; figure: HTMLElement; axis: HTMLButtonElement }[] = [];
+  let charts: { chart: HistoryChart; note: HTMLElement; readout: HTMLElement; figure: HTMLElement; axis: HTMLButtonElement }[] = [];
   /** The user's axis per chart (absent: automatic) and the zoom to the onset. */
   const axes: Record<string, AxisChoice> = {};
   let zoomed = false;
@@ -47,6 +47,7 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
         charts = d.HISTORY_CHARTS.map((spec) => {
           const canvas = h('canvas', { role: 'img', 'aria-label': `${spec.title} over time` });
           const note = h('span', { class: 'cl-chart-note' });
+          const readout = h('span', { class: 'cl-chart-readout', 'aria-live': 'off' });
           const axis = button('axis', {
             cls: 'cl-axis-toggle',
             title: 'y axis: automatic (log when the values span decades), log, linear; click to change',
@@ -55,9 +56,9 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
               draw(store.getState());
             },
           });
-          const figure = h('figure', { class: 'cl-history-item', 'data-chart': spec.id }, h('figcaption', {}, h('span', { text: spec.title }), note, axis), h('div', { class: 'cl-chart cl-chart-history' }, canvas));
+          const figure = h('figure', { class: 'cl-history-item', 'data-chart': spec.id }, h('figcaption', {}, h('span', { text: spec.title }), readout, note, axis), h('div', { class: 'cl-chart cl-chart-history' }, canvas));
           grid.append(figure);
-          return { chart: new d.HistoryChart(spec, canvas, (step) => actions.goToStep(step)), note, figure, axis };
+          return { chart: new d.HistoryChart(spec, canvas, (step) => actions.goToStep(step)), note, readout, figure, axis };
         });
         draw(store.getState());
         onPageHide(() => {
@@ -90,6 +91,7 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
     const ctx: HistoryContext = { history: s.history, snapshot: snap, initial: s.initial, palette: s.palette, selectedConstraint: selected, conditionWarning: m.conditionWarning, onset, range, noise: forceNoiseFloor(s), axes, ...(cols ? { columns: cols } : {}) };
     for (const c of charts) {
       c.note.textContent = c.chart.update(ctx, s.step) ?? '';
+      c.readout.textContent = c.chart.readoutAt(s.step) ?? '';
       const choice = axes[c.chart.spec.id];
       c.axis.querySelector('.cl-btn-label')!.textContent = `${c.chart.mode}${choice && choice !== 'auto' ? '' : ' (auto)'}`;
       c.figure.dataset.axis = c.chart.mode;
@@ -123,7 +125,10 @@ export function createHistoryCard({ store, actions }: CardContext): HTMLElement 
     (s) => s.step,
     (step, s) => {
       if (!s.palette) return;
-      for (const c of charts) c.chart.updateCursor(step, s.palette.focus);
+      for (const c of charts) {
+        c.chart.updateCursor(step, s.palette.focus);
+        c.readout.textContent = c.chart.readoutAt(step) ?? '';
+      }
     },
     { immediate: false },
   );

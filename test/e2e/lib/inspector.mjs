@@ -1,6 +1,7 @@
 // The inspector a robotics engineer keeps open, as a person meets it in the real VS Code: a copy of
 // an example in a folder of its own (no schema warning), the chain run until it blows up, then at
-// steps 100, 840 and the last one the κ of the panel's header, the status bar and the CodeLens
+// steps 100, 840 and the last one the κ of the panel's header, the status bar, the CodeLens, the
+// Explorer's tree and the history chart
 // compared (one number for one step); the 3D view at step 840 drawn (not blank); the history card's
 // λ and energy on log / symmetric-log axes with the onset marked and "Zoom to onset"; Play from the
 // panel's Space key at a chosen speed, Pause with Space landing within one step of the step the
@@ -36,6 +37,20 @@ async function waitUntil(what, fn, timeout = 30_000) {
 
 const statusText = (page) => page.locator('.statusbar-item', { hasText: 'κ' }).first().innerText({ timeout: 5000 }).catch(() => '');
 const lensTexts = (page) => page.locator('.codelens-decoration').allInnerTexts().catch(() => []);
+/** The Constraint Lens tree's header in the Explorer: `chain.scene.json · step 120 · κ 1.2e3`. */
+const treeText = (page) =>
+  page
+    .locator('.pane-header', { hasText: 'Constraint Lens' })
+    .locator('.description')
+    .first()
+    .innerText({ timeout: 3000 })
+    .catch(() => '');
+/** The history card's κ chart: its readout at the panel's step (`step 840: κ 25.9`). */
+const chartReadout = (inner) =>
+  inner
+    .locator('#cl-history figure[data-chart="cond"] .cl-chart-readout')
+    .innerText({ timeout: 3000 })
+    .catch(() => '');
 
 /** The panel's slider moved to step k (the panel posts goToStep: every view follows). */
 async function goTo(inner, k) {
@@ -85,7 +100,17 @@ export async function inspectorScenario(page, folder, { outDir, log = console.lo
   if (!(last < 1240)) throw new Error(`the chain did not blow up: ${last} steps`);
   out.push(`chain stopped at step ${last}`);
 
-  // 3. One κ for one step: header, status bar, CodeLens.
+  // 3. One κ for one step: header, status bar, CodeLens, the Explorer's tree and the history chart.
+  // The tree's pane shown (its header carries the step and κ); the history card scrolled into view
+  // (its charts are made when it is first shown), the header stays on top of it.
+  await runCommand(page, 'Focus on Constraint Lens View');
+  await inner.locator('#cl-history').evaluate((el) => {
+    const d = globalThis.document;
+    d.scrollingElement.scrollTop = el.getBoundingClientRect().top + d.scrollingElement.scrollTop - 60;
+  });
+  await waitUntil('the κ chart', async () => (await inner.locator('#cl-history figure[data-chart="cond"]').count()) > 0, 20_000);
+  // the κ chart in the middle of the panel for the screenshots (below the sticky header)
+  await inner.locator('#cl-history figure[data-chart="cond"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
   for (const k of [100, 840, last]) {
     await goTo(inner, k);
     h = await inner.locator('body').evaluate(readHeader);
@@ -99,7 +124,20 @@ export async function inspectorScenario(page, folder, { outDir, log = console.lo
     const lens = await waitUntil(`a CodeLens with ${want}`, async () => (await lensTexts(page)).find((t) => t.includes(want)), 10_000).catch(async () => {
       throw new Error(`step ${k}: header ${want}, CodeLens ${JSON.stringify(await lensTexts(page))}`);
     });
-    out.push(`step ${k}: header "${want}", status "${status.trim()}", CodeLens "${lens.trim()}"`);
+    const tree = await waitUntil(`the tree's header on step ${k} with ${want}`, async () => {
+      const t = await treeText(page);
+      return t.endsWith(`step ${k} · ${want}`) ? t : undefined;
+    }, 10_000).catch(async () => {
+      throw new Error(`step ${k}: header ${want}, tree "${await treeText(page)}"`);
+    });
+    const chart = await waitUntil(`the κ chart's readout on step ${k} with ${want}`, async () => {
+      const t = await chartReadout(inner);
+      return t === `step ${k}: ${want}` ? t : undefined;
+    }, 10_000).catch(async () => {
+      throw new Error(`step ${k}: header ${want}, κ chart "${await chartReadout(inner)}"`);
+    });
+    await page.screenshot({ path: join(outDir, `inspector-kappa-${k}.png`) });
+    out.push(`step ${k}: header "${want}", status "${status.trim()}", CodeLens "${lens.trim()}", tree "${tree.trim()}", chart "${chart}"`);
   }
 
   // 4. The 3D view at step 840 after the blow-up: drawn, and its force legend in newtons of that step.
@@ -160,7 +198,11 @@ export async function inspectorScenario(page, folder, { outDir, log = console.lo
   await follows('←', h.shown - 1);
   await page.keyboard.press('Home');
   await follows('Home', 0);
-  out.push('← and Home move the shown step in the panel and the status bar');
+  await page.keyboard.press('ArrowRight');
+  await follows('→', 1);
+  await page.keyboard.press('End');
+  await follows('End', h.taken);
+  out.push('←, Home, → and End move the shown step in the panel and the status bar');
   await page.screenshot({ path: join(outDir, 'inspector-chain-paused.png') });
   for (const line of out) log(`  ${line}`);
   return out.join('; ');

@@ -44,7 +44,7 @@ export function extensionHostRss(pgid) {
 }
 
 /** In the webview: record every change of the header's step counter and of the Play button, with its wall-clock time. */
-function installStepLog() {
+export function installStepLog() {
   const w = globalThis;
   w.__clStepObserver?.disconnect();
   w.__clStepLog = [];
@@ -62,10 +62,15 @@ function installStepLog() {
   obs.observe(w.document.querySelector('.cl-stats'), { childList: true, subtree: true, characterData: true });
   obs.observe(button(), { attributes: true });
   w.__clStepObserver = obs;
+  // the step on screen when a click reaches the page (playwright's click may wait for a busy page)
+  if (!w.__clClickHooked) {
+    w.__clClickHooked = true;
+    w.document.addEventListener('pointerdown', () => w.__clStepLog?.push({ t: Date.now(), text: read(), click: true }), { capture: true });
+  }
 }
 
 /** The header's step counter "shown / taken", the steps the cards show, and the panel's heap. */
-function readPanel() {
+export function readPanel() {
   const d = globalThis.document;
   const text = d.querySelector('[data-stat="step"] .cl-stat-value')?.textContent ?? '';
   const m = /(\d+)\s*\/\s*(\d+)/.exec(text);
@@ -86,7 +91,7 @@ function readPanel() {
 }
 
 /** The panel's flow log (webview/main.ts `__clFlow`) since `t0`: the messages it applied and acknowledged. */
-function readFlow(_, t0) {
+export function readFlow(_, t0) {
   return (globalThis.__clFlow ?? []).filter((e) => e.at >= t0);
 }
 
@@ -244,8 +249,10 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
     await sleep(250);
     paused = await inner.locator('body').evaluate(readPanel);
   }
-  // the steps the panel showed around the click (the click lands a moment after `tc`)
-  const around = paused.log.filter((e) => e.t <= tc + 300).map((e) => Number(/^(\d+)/.exec(e.text)?.[1] ?? -1));
+  // the steps the panel showed up to the click: when its pointerdown reached the page (a busy page
+  // takes it late), else a moment after `tc`
+  const clickAt = paused.log.find((e) => e.click && e.t >= tc)?.t ?? tc + 300;
+  const around = paused.log.filter((e) => !e.click && e.t <= clickAt).map((e) => Number(/^(\d+)/.exec(e.text)?.[1] ?? -1));
   const atClick = around.at(-1);
   log(`  Pause (the panel's button) with step ${atClick} shown: the panel shows "${paused.text}" (the host had run ${paused.taken - paused.shown} steps past the step on screen)`);
   if (paused.playing || !around.slice(-2).includes(paused.shown)) throw new Error(`Pause from the panel with step ${around.slice(-2).join(' or ')} shown: the panel shows ${paused.text}, playing ${paused.playing}`);

@@ -61,11 +61,12 @@ function diagnosticsChange(uri: vscode.Uri, done: () => boolean): { promise: Pro
  * test-results/e2e/typing-host.cpuprofile (open it in Chrome DevTools or VS Code), with the
  * keystroke windows (start, end in the profile's µs clock) beside it in typing-host.windows.json.
  */
-class HostProfiler {
+export class HostProfiler {
   private readonly session = new Session();
   private readonly post = <T>(method: string, params?: object): Promise<T> =>
     new Promise((resolve, reject) => this.session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))));
-  constructor() {
+  /** `name`: the profile's file name in test-results/e2e (`NAME.cpuprofile`, `NAME.windows.json`). */
+  constructor(private readonly name = 'typing-host') {
     this.session.connect();
   }
   async start(): Promise<void> {
@@ -78,9 +79,9 @@ class HostProfiler {
     this.session.disconnect();
     const dir = join(__dirname, '..', '..', '..', 'test-results', 'e2e');
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'typing-host.cpuprofile');
+    const file = join(dir, `${this.name}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
-    writeFileSync(join(dir, 'typing-host.windows.json'), JSON.stringify(windows));
+    writeFileSync(join(dir, `${this.name}.windows.json`), JSON.stringify(windows));
     return file;
   }
 }
