@@ -134,7 +134,9 @@ function actuatorJson(a: ActuatorSpec): Record<string, unknown> {
 function solverJson(s: ImportedScene): Record<string, unknown> {
   const { contacts, newton: _newton, regularization: _regularization, fb: _fb, pgs, ...rest } = s.solver;
   const shapes = s.world.shapes.length + s.bodies.reduce((n, b) => n + b.shapes.length, 0);
-  if (shapes === 0) return rest;
+  // a contact-free model runs PGS too when it has limits or friction loss (the import's choice)
+  const solverPgs = rest.formulation === 'velocity' ? { pgs: { ...pgs } } : {};
+  if (shapes === 0) return { ...rest, ...solverPgs };
   const c: Record<string, unknown> = { enabled: contacts.enabled };
   if (contacts.frictionRule && contacts.frictionRule !== 'geometric') c.frictionRule = contacts.frictionRule;
   if (contacts.jointedCollide) c.jointedCollide = true;
@@ -144,7 +146,7 @@ function solverJson(s: ImportedScene): Record<string, unknown> {
   if (contacts.cone) c.cone = contacts.cone;
   if (contacts.impratio !== undefined) c.impratio = contacts.impratio;
   if (contacts.margin) c.margin = contacts.margin;
-  return { ...rest, contacts: c, ...(rest.formulation === 'velocity' ? { pgs: { ...pgs } } : {}) };
+  return { ...rest, contacts: c, ...solverPgs };
 }
 
 function worldJson(s: ImportedScene): Record<string, unknown> | undefined {

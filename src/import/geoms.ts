@@ -164,15 +164,29 @@ export function contactsSetting(ctx: ConvertContext): void {
   s.contacts.jointedCollide = true;
   if (shapes === 0 || ctx.m.contactDisabled) {
     s.contacts.enabled = false;
+    // MuJoCo still solves a contact-free model's limits, friction loss and tendon equalities, which only
+    // the velocity formulation has rows for (a swimmer's ±100° joints are otherwise never reached)
+    if (!ctx.m.contactDisabled && unilateralRows(ctx)) velocityRows(s);
     return;
   }
-  s.formulation = 'velocity';
+  velocityRows(s);
   s.contacts.enabled = true;
+  softContacts(ctx);
+}
+
+function velocityRows(s: ConvertContext['scene']['solver']): void {
+  s.formulation = 'velocity';
   s.contacts.level = 'velocity';
   s.pgs.iterations = ROBOT_PGS_ITERATIONS;
   s.pgs.tolerance = ROBOT_PGS_TOLERANCE;
   s.pgs.bilateral = 'block';
-  softContacts(ctx);
+}
+
+/** Whether MuJoCo's model has rows only the velocity formulation solves: joint or tendon limits, friction loss, tendon equalities. */
+function unilateralRows(ctx: ConvertContext): boolean {
+  const { m } = ctx;
+  return m.joints.some((j) => j.limited) || m.dofFrictionloss.some((f) => f > 0)
+    || m.tendons.some((t) => t.range[0] < t.range[1] || t.frictionloss > 0) || (ctx.tendonEqualities?.length ?? 0) > 0;
 }
 
 /**

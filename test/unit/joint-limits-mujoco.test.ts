@@ -3,7 +3,8 @@
 // velocity formulation. MuJoCo's limit rows are soft (solref 0.02 s, dampratio 1; solimp 0.9–0.95) and
 // so are the imported ones (limitSolref, limitSolimp, limitInvWeight): the joint sinks past a bound on
 // impact and rests a little past it (its sag), in both runs, step by step; the forces at rest are the
-// closed forms at the resting angle. Friction loss stays hard here where MuJoCo's creeps.
+// closed forms at the resting angle. Friction loss stays hard here where MuJoCo's creeps. None of these
+// models collides, and the importer still picks the velocity formulation for their limits' rows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Simulation, type StepRecord } from '../../src/engine';
@@ -40,7 +41,8 @@ async function mujocoQ(xml: string, steps = STEPS): Promise<number[]> {
 async function engineQ(xml: string, coordinate: (pose: number[]) => number, steps = STEPS): Promise<{ q: number[]; records: readonly StepRecord[]; text: string }> {
   const parse = await loadModel('m.xml', xml, {});
   assert.ok(parse.scene, JSON.stringify(parse.diagnostics));
-  parse.scene.solver.formulation = 'velocity';
+  assert.equal(parse.scene.solver.formulation, 'velocity', 'a model with limits or friction loss is opened in the formulation that solves them');
+  assert.ok(!parse.diagnostics.some((d) => /does not solve them/.test(d.message)), parse.diagnostics.map((d) => d.message).join('\n'));
   const sim = new Simulation(parse.scene);
   const b0 = parse.scene.bodies[0];
   const c0 = coordinate([...b0.position, ...b0.orientation]);
@@ -223,7 +225,7 @@ test('a two-link arm (limits on a world and a body–body hinge, friction loss o
   });
   const parse = await loadModel('m.xml', xml, {});
   const scene = parse.scene!;
-  scene.solver.formulation = 'velocity';
+  assert.equal(scene.solver.formulation, 'velocity');
   const sim = new Simulation(scene);
   const angle = (p: readonly number[], o: number) => 2 * Math.atan2(p[o + 1], p[o + 3]);
   // MuJoCo's first limit row acts where the elbow reaches −0.2 (its soft row starts there)
@@ -248,4 +250,10 @@ test('a two-link arm (limits on a world and a body–body hinge, friction loss o
   const elbow = G * 0.5 * 0.25 * Math.cos(q1 + q2);
   assert.ok(Math.abs(rows.get('shoulder.limit')! - shoulder) < 1e-6, `shoulder ${rows.get('shoulder.limit')} vs ${shoulder}`);
   assert.ok(Math.abs(rows.get('elbow.limit')! - rows.get('elbow.frictionloss')! - elbow) < 1e-6, `elbow ${[...rows]} vs ${elbow}`);
+});
+
+test('a contact-free model without limits or friction loss keeps the direct (acceleration) formulation', async () => {
+  const parse = await loadModel('m.xml', model(arm('')), {});
+  assert.equal(parse.scene?.solver.formulation, 'acceleration');
+  assert.equal(parse.scene?.solver.contacts.enabled, false);
 });
