@@ -280,14 +280,13 @@ function notSimulatedParts(ctx: ConvertContext): void {
   count(c.sensors, 'sensors');
   count(c.flexes, 'flexes');
   count(c.skins, 'skins');
-  count(c.pairs, 'explicit contact pairs');
-  count(c.excludes, 'contact excludes');
+  // explicit <pair>s and <exclude>s are converted with the contacts (geoms.ts)
   // joints: limits and friction loss are listed by limits.ts (convertJointLimits), damping, stiffness and
   // armature by actuators.ts (convertDrives), where they cannot be taken
 }
 
 /** The first element of a section (e.g. <actuator>) for the related location of the note. */
 function firstElement(root: XmlElement, what: string): XmlElement | undefined {
-  const tag = { tendons: 'tendon', actuators: 'actuator', sensors: 'sensor', flexes: 'deformable', skins: 'deformable', 'explicit contact pairs': 'contact', 'contact excludes': 'contact' }[what];
+  const tag = { tendons: 'tendon', actuators: 'actuator', sensors: 'sensor', flexes: 'deformable', skins: 'deformable' }[what];
   return tag ? (root.children.find((e) => e.name === tag)?.children[0] ?? root.children.find((e) => e.name === tag)) : undefined;
 }

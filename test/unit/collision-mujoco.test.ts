@@ -159,6 +159,9 @@ test('filters: the converted scene collides exactly the geom pairs MuJoCo collid
   assert.ok(!scene.world.exclude!.some((e) => [e.bodyA, e.bodyB].sort().join('|') === 'a|grand'));
   assert.deepEqual(scene.world.pairs!.map((p) => [[p.shapeA, p.shapeB].sort(), p.margin, p.friction]), [[['floor', 'ghost'], 0.002, 0.3]]);
   assert.equal(scene.solver.contacts.frictionRule, 'max');
+  // and, being simulated, they are not in the not-simulated note
+  const note = parse.diagnostics.find((d) => d.code === 'CL606-not-simulated')?.message ?? '';
+  assert.ok(!/exclude|contact pairs/.test(note), note);
 });
 
 test('filterparent disabled: parent and child collide (MuJoCo\'s <flag filterparent="disable"/>)', async () => {
