@@ -86,15 +86,12 @@ async function playOnce(page, inner, model, speed) {
   const before = log.filter((e) => e.t <= (click ? click.t : tc + 300)).map(shownOf);
   const atClick = before.at(-1);
   const onShown = before.slice(-2).includes(after.shown);
-  // a run that ended by itself: its steps over the time from Play's start to its end
-  const toEnd = stop && started && stop.t > started.t ? taken(stop) / ((stop.t - started.t) / 1000) : NaN;
   return {
     model: model.file,
     speed: speed.label,
     configured: speed.multiple === undefined ? Infinity : speed.multiple / model.dt,
     shownRate,
     hostRate,
-    toEnd,
     firstStepMs: first ? first.t - t0 : NaN,
     gapMedian: median(gaps),
     gapMax: gaps.length ? Math.max(...gaps) : NaN,
@@ -111,7 +108,7 @@ async function playOnce(page, inner, model, speed) {
 /** The table's line of one run. */
 function row(r) {
   const n = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
-  const pause = r.ended ? `ended by itself at step ${r.taken}, ${n(r.toEnd)} steps/s from Play to the end` : `shown ${r.atClick} at the click → landed on ${r.landed} (Δ ${r.landed - r.atClick}), host ${r.hostLead} past it`;
+  const pause = r.ended ? `ended by itself at step ${r.taken}` : `shown ${r.atClick} at the click → landed on ${r.landed} (Δ ${r.landed - r.atClick}), host ${r.hostLead} past it`;
   return `| ${r.model} | ${r.speed} | ${r.configured === Infinity ? '∞' : n(r.configured)} | ${n(r.shownRate)} | ${n(r.hostRate)} | ${n(r.firstStepMs)} | ${n(r.gapMedian)} / ${n(r.gapMax)} (${r.updates}) | ${pause} |`;
 }
 
