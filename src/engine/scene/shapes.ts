@@ -187,8 +187,9 @@ function readShape(r: FieldReader, node: Node, path: JsonPath, i: number, owner:
   return bad ? undefined : spec;
 }
 
+/** A type's own geometry fields (its size; fluidEllipsoid, shared by the solids, is no hint of which type to use). */
 function describeFields(type: ShapeType): string {
-  const extra = SHAPE_TYPE_FIELDS[type].map(quote);
+  const extra = SHAPE_TYPE_FIELDS[type].filter((f) => f !== 'fluidEllipsoid').map(quote);
   return type === 'plane' ? `${extra.join(' and ')}, and no pose` : extra.join(' and ');
 }
 
