@@ -83,6 +83,7 @@ export type * from './types';
 
 // Contacts: shapes, detection and what the contact solvers report.
 export { detectContacts } from './collision/detect';
+export { contactSoft, type SoftParams } from './collision/solmix';
 export type * from './scene/contactSpec';
 export type * from './collision/contacts';
 export { stepNonlinear, solveContactsPgs, stepVelocity, defaultNonlinearSettings, defaultVelocitySettings, type NewtonReport, type PgsReport, type NonlinearSettings, type VelocitySettings } from './contact';

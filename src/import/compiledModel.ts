@@ -59,6 +59,8 @@ export interface CompiledGeom {
   /** MuJoCo's geom_solref [timeconst, dampratio] and geom_solimp (5); absent where not read. */
   solref?: [number, number];
   solimp?: number[];
+  /** MuJoCo's geom_solmix (the weight of its solref/solimp against the other geom's). */
+  solmix: number;
   /**
    * MuJoCo's geom_fluid: [fluidshape (0 none, 1 ellipsoid), blunt, slender, angular drag, Kutta lift,
    * Magnus lift, then the compiled virtual masses and inertias]; absent where not read.
@@ -76,6 +78,9 @@ export interface CompiledPair {
   friction: number;
   margin: number;
   gap: number;
+  /** pair_solref and pair_solimp (a pair's own, not its geoms'). */
+  solref: [number, number];
+  solimp: number[];
 }
 export interface CompiledEquality {
   name: string;

@@ -39,6 +39,9 @@ function shapeJson(s: ShapeSpec): Record<string, unknown> {
   if (s.priority) o.priority = s.priority;
   if (s.condim !== undefined && s.condim !== 3) o.condim = s.condim;
   if (s.fluidEllipsoid) o.fluidEllipsoid = [...s.fluidEllipsoid];
+  if (s.solref) o.solref = [...s.solref];
+  if (s.solimp) o.solimp = [...s.solimp];
+  if (s.solmix !== undefined) o.solmix = s.solmix;
   return o;
 }
 

@@ -17,6 +17,7 @@ type Placed = { owner: string; shape: string } | undefined;
 /** Geoms → shapes; then the filters and explicit pairs that involve them. */
 export function convertGeoms(ctx: ConvertContext): void {
   const placed = ctx.m.geoms.map((_, i) => convertGeom(ctx, i));
+  ctx.geomShapes = placed.map((p) => p && (p.owner === 'world' ? ctx.scene.world.shapes : ctx.scene.bodies.find((b) => b.name === p.owner)?.shapes)?.find((s) => s.name === p.shape));
   convertFilters(ctx, placed);
   convertPairs(ctx, placed);
 }
@@ -151,7 +152,9 @@ function convertPairs(ctx: ConvertContext, placed: readonly Placed[]): void {
     const b = placed[p.geom2];
     if (!a || !b) return notSimulated(ctx, 'explicit contact pairs of unconverted geoms', `pair ${k}`, ctx.map.geom[p.geom1]);
     if (p.condim === 4 || p.condim === 6) notSimulated(ctx, 'torsional and rolling friction (condim 4, 6: solved as 3)', `pair ${k}`, ctx.map.geom[p.geom1]);
-    pairs.push({ bodyA: a.owner, shapeA: a.shape, bodyB: b.owner, shapeB: b.shape, friction: p.friction, margin: p.margin, gap: p.gap, condim: p.condim === 1 ? 1 : 3, index: pairs.length });
+    // a pair's solref/solimp are its own (MuJoCo does not mix its geoms' for it)
+    const soft = p.solref[0] > 0 && p.solref[1] > 0 && p.solimp.length === 5 ? { solref: [p.solref[0], p.solref[1]] as [number, number], solimp: [p.solimp[0], p.solimp[1], p.solimp[2], p.solimp[3], p.solimp[4]] as [number, number, number, number, number] } : {};
+    pairs.push({ bodyA: a.owner, shapeA: a.shape, bodyB: b.owner, shapeB: b.shape, friction: p.friction, margin: p.margin, gap: p.gap, condim: p.condim === 1 ? 1 : 3, ...soft, index: pairs.length });
   });
   if (pairs.length) ctx.scene.world.pairs = pairs;
 }
@@ -191,9 +194,10 @@ function unilateralRows(ctx: ConvertContext): boolean {
 
 /**
  * The colliding geoms' solref/solimp → `solver.contacts.solref`/`solimp`: overlaps recover as MuJoCo's
- * soft contacts do (a robot whose links start 3 cm into the floor is not launched at erp·r/h). One
- * pair for the scene: where the geoms differ, the most common is used and the rest listed; MuJoCo's
- * direct (non-positive) solref keeps `erp`, listed.
+ * soft contacts do (a robot whose links start 3 cm into the floor is not launched at erp·r/h). The
+ * most common pair is the scene's; a geom with others gets them on its shape (with its solmix), and
+ * the contact mixes the two shapes' as MuJoCo does (engine collision/solmix.ts). MuJoCo's direct
+ * (non-positive) solref keeps `erp`, listed.
  */
 function softContacts(ctx: ConvertContext): void {
   const counts = new Map<string, { n: number; solref: [number, number]; solimp: number[]; geoms: number[] }>();
@@ -222,9 +226,23 @@ function softContacts(ctx: ConvertContext): void {
   ctx.scene.solver.contacts.cone = ctx.m.cone;
   if (ctx.m.impratio > 0 && ctx.m.impratio !== 1) ctx.scene.solver.contacts.impratio = ctx.m.impratio;
   for (const other of all.slice(1)) {
-    const g = other.geoms[0];
-    notSimulated(ctx, `per-geom solref/solimp (every contact uses [${top.solref.join(', ')}] / [${i.join(', ')}])`, geomLabel(ctx, g), ctx.map.geom[g]);
+    if (!(other.solref[0] > 0 && other.solref[1] > 0)) {
+      const g = other.geoms[0];
+      notSimulated(ctx, `contacts' direct solref (negative stiffness and damping: these geoms' contacts use [${top.solref.join(', ')}])`, geomLabel(ctx, g), ctx.map.geom[g]);
+      continue;
+    }
+    const o = other.solimp;
+    for (const g of other.geoms) {
+      const shape = ctx.geomShapes?.[g];
+      if (!shape) continue;
+      if (other.solref[0] !== top.solref[0] || other.solref[1] !== top.solref[1]) shape.solref = [other.solref[0], other.solref[1]];
+      if (o.some((x, k) => x !== i[k])) shape.solimp = [o[0], o[1], o[2], o[3], o[4]];
+    }
   }
+  ctx.m.geoms.forEach((g, k) => {
+    const shape = ctx.geomShapes?.[k];
+    if (shape && g.solmix !== 1) shape.solmix = g.solmix;
+  });
 }
 
 const geomLabel = (ctx: ConvertContext, i: number): string => `\`${ctx.m.geoms[i].name || `geom${i}`}\``;

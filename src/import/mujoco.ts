@@ -265,6 +265,8 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
       friction: arr(m, 'pair_friction')[5 * k],
       margin: arr(m, 'pair_margin')[k],
       gap: arr(m, 'pair_gap')[k],
+      solref: [arr(m, 'pair_solref')[2 * k], arr(m, 'pair_solref')[2 * k + 1]],
+      solimp: Array.prototype.slice.call(arr(m, 'pair_solimp'), 5 * k, 5 * k + 5) as number[],
     })),
     qpos0: Array.from(arr(m, 'qpos0')),
     bodies: range(n('nbody')).map((i) => ({
@@ -310,6 +312,7 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
       condim: arr(m, 'geom_condim')[i] ?? 3,
       solref: [arr(m, 'geom_solref')[2 * i] ?? 0.02, arr(m, 'geom_solref')[2 * i + 1] ?? 1],
       solimp: Array.prototype.slice.call(arr(m, 'geom_solimp'), 5 * i, 5 * i + 5) as number[],
+      solmix: arr(m, 'geom_solmix')[i] ?? 1,
       ...(maybe('geom_fluid') ? { fluid: Array.prototype.slice.call(maybe('geom_fluid'), 12 * i, 12 * i + 12) as number[] } : {}),
       hull: gt.get(arr(m, 'geom_type')[i]) === 'mesh' ? meshHull(m, arr(m, 'geom_dataid')[i]) : undefined,
     })),

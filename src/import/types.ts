@@ -1,5 +1,5 @@
 // Types shared by the importer's stages (convert.ts, equality.ts, sourcemap.ts, index.ts).
-import type { BodySpec, ConstraintSpec, ChainJointSpec, GroupHingeSpec, JointDriveSpec, SceneSpec, Severity } from '../engine';
+import type { BodySpec, ConstraintSpec, ChainJointSpec, GroupHingeSpec, JointDriveSpec, SceneSpec, Severity, ShapeSpec } from '../engine';
 import type { Frame } from './geometry';
 import type { CompiledModel, MujocoState } from './mujoco';
 import type { ElementMap } from './map';
@@ -65,6 +65,8 @@ export interface ConvertContext {
   /** Things the engine does not simulate, by category, with an element to point at. */
   notSimulated: Map<string, { items: string[]; element?: XmlElement }>;
   usedNames: Set<string>;
+  /** The shape each geom became (convertGeoms), for the rules decided after all geoms are placed. */
+  geomShapes?: (ShapeSpec | undefined)[];
 }
 
 export const WORLD = 'world';

@@ -389,6 +389,9 @@ test('property: a scene with shapes the parser accepts without any diagnostic is
     priority: rarely(fc.constantFrom(0, 1, -2), fc.constant(0.5)),
     condim: rarely(fc.constantFrom(1, 3, 4, 6), fc.constant(2)),
     fluidEllipsoid: rarely<number[]>(fc.constant([0.5, 0.25, 1.5, 1, 1]), fc.constantFrom([1, 2, 3], [0.5, -1, 0, 0, 0])),
+    solref: rarely<number[]>(fc.constantFrom([0.02, 1], [0.005, 0.5]), fc.constantFrom([0, 1], [0.02])),
+    solimp: rarely<number[]>(fc.constant([0.9, 0.95, 0.001, 0.5, 2]), fc.constantFrom([1, 2, 3], [0.9, 0.95, 0.001, 0.5, 0.5])),
+    solmix: rarely(fc.constantFrom(0, 1, 3), fc.constant(-1)),
   };
   // Mostly the fields of the type (required ones always), sometimes one of another type.
   const shape = fc.oneof(

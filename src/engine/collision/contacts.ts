@@ -2,6 +2,7 @@
 // (ContactForce). The shapes and contact settings they work from are the scene's (scene/contactSpec.ts).
 // Pure types, no logic.
 import type { Vec3 } from '../types';
+import type { SoftParams } from './solmix';
 
 /**
  * One contact point between body A and body B (B may be the world: index -1).
@@ -31,6 +32,8 @@ export interface Contact {
   /** Combined friction and restitution. */
   friction: number;
   restitution: number;
+  /** Its own soft-constraint parameters where its shapes or pair have them (else the scene's). */
+  soft?: SoftParams;
 }
 
 export type ContactState = 'open' | 'stick' | 'slip';

@@ -12,6 +12,7 @@ import { aabbNearPlane, aabbOverlap, planePairs, SweepMemo, sweepAndPrune } from
 import { collideShapes } from './narrow';
 import { poseShape, type Pose, type PosedShape, type RawContact } from './pose';
 import { type Contact } from './contacts';
+import { contactSoft, type SoftParams } from './solmix';
 import { combineFriction, combineRestitution, type ContactSettings, type PairSpec, type PlaneShape, type ShapeSpec } from '../scene/contactSpec';
 
 /** The collision-relevant, time-independent part of a scene. */
@@ -38,6 +39,8 @@ export interface PairParams {
   friction: number;
   restitution: number;
   condim: number;
+  /** The contact's own soft parameters (collision/solmix.ts), where a shape or the pair has them. */
+  soft?: SoftParams;
 }
 
 const cache = new WeakMap<SceneSpec, CollisionModel>();
@@ -106,10 +109,11 @@ export function pairParams(model: CollisionModel, i: number, j: number, settings
   const pb = b.priority ?? 0;
   const friction = pa > pb ? a.friction : pb > pa ? b.friction : combineFriction(a.friction, b.friction, settings.frictionRule);
   const condim = pa > pb ? (a.condim ?? 3) : pb > pa ? (b.condim ?? 3) : Math.max(a.condim ?? 3, b.condim ?? 3);
-  const own: PairParams = { margin: (a.margin ?? 0) + (b.margin ?? 0), gap: (a.gap ?? 0) + (b.gap ?? 0), friction, restitution: combineRestitution(a.restitution, b.restitution), condim };
   const ex = model.explicit.size ? model.explicit.get(pairKey(i, j, model.shapes.length))?.pair : undefined;
+  const soft = contactSoft(a, b, settings, ex);
+  const own: PairParams = { margin: (a.margin ?? 0) + (b.margin ?? 0), gap: (a.gap ?? 0) + (b.gap ?? 0), friction, restitution: combineRestitution(a.restitution, b.restitution), condim, ...(soft ? { soft } : {}) };
   if (!ex) return own;
-  return { margin: ex.margin ?? own.margin, gap: ex.gap ?? own.gap, friction: ex.friction ?? own.friction, restitution: own.restitution, condim: ex.condim ?? own.condim };
+  return { margin: ex.margin ?? own.margin, gap: ex.gap ?? own.gap, friction: ex.friction ?? own.friction, restitution: own.restitution, condim: ex.condim ?? own.condim, ...(soft ? { soft } : {}) };
 }
 
 /** Every shape of the model placed with the given body poses; undefined for a shape whose pose is not finite. */
@@ -212,5 +216,6 @@ export function toContact(raw: RawContact, a: PosedShape, b: PosedShape, states:
     // condim 1: a frictionless contact
     friction: params ? (params.condim === 1 ? 0 : params.friction) : combineFriction(a.shape.friction, b.shape.friction),
     restitution: params ? params.restitution : combineRestitution(a.shape.restitution, b.shape.restitution),
+    ...(params?.soft ? { soft: params.soft } : {}),
   };
 }

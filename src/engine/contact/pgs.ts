@@ -167,7 +167,7 @@ export function solveContactsPgs(
     if (cr.slotB >= 0) un += dot6(cr.JB, 0, uMinus, cr.slotB);
     const gap = cr.contact.gap;
     if (softRows) {
-      softRow(softRows, gap, un, h, invWeight(cr.contact.bodyA) + invWeight(cr.contact.bodyB), rowSoft);
+      softRow(cr.contact.soft ?? softRows, gap, un, h, invWeight(cr.contact.bodyA) + invWeight(cr.contact.bodyB), rowSoft);
       target[r0] = rowSoft[0];
       // MuJoCo's contact acts once the surfaces overlap (dist < margin): an open one is left out
       if (!(gap < 0)) Wd[r0] = 0;
@@ -179,7 +179,7 @@ export function solveContactsPgs(
       Sg[2 * c + 1] = rowSoft[3] / impratio;
       continue;
     }
-    const pos = gap >= 0 ? -gap / h : settings.soft ? softRecoveryTarget(settings.soft, gap, un, h) : -(settings.erp * gap) / h;
+    const pos = gap >= 0 ? -gap / h : settings.soft ? softRecoveryTarget(cr.contact.soft ?? settings.soft, gap, un, h) : -(settings.erp * gap) / h;
     // restitution only when the free motion closes the gap within this step (an open speculative
     // contact further away must not bounce early): gap + h·J_n·u_free ≤ 0, u the free velocity here
     const closes = gap <= 0 || gap + h * contactU(cr, 0, u) <= 0;

@@ -9,7 +9,7 @@ export const SHAPE_TYPES: readonly ShapeType[] = ['sphere', 'box', 'capsule', 'c
 export const BODY_SHAPE_TYPES: readonly ShapeType[] = ['sphere', 'box', 'capsule', 'cylinder', 'ellipsoid', 'convex'];
 
 /** Fields every shape has (a plane has no pose: not `position` nor `orientation`). */
-export const SHAPE_COMMON_FIELDS = ['type', 'name', 'position', 'orientation', 'friction', 'restitution', 'contype', 'conaffinity', 'margin', 'gap', 'priority', 'condim'] as const;
+export const SHAPE_COMMON_FIELDS = ['type', 'name', 'position', 'orientation', 'friction', 'restitution', 'contype', 'conaffinity', 'margin', 'gap', 'priority', 'condim', 'solref', 'solimp', 'solmix'] as const;
 /** The contact dimensions a shape may ask for (MuJoCo's condim): 1 frictionless, 3 sliding, 4 torsional, 6 rolling. */
 export const CONDIMS: readonly number[] = [1, 3, 4, 6];
 
@@ -48,7 +48,7 @@ export const SHAPE_ALL_FIELDS: readonly string[] = [...SHAPE_COMMON_FIELDS, ...n
 export const WORLD_FIELDS = ['shapes', 'exclude', 'pairs'] as const;
 /** Fields of an entry of `world.exclude` and of `world.pairs`. */
 export const EXCLUDE_FIELDS = ['bodyA', 'bodyB'] as const;
-export const PAIR_FIELDS = ['bodyA', 'shapeA', 'bodyB', 'shapeB', 'friction', 'margin', 'gap', 'condim'] as const;
+export const PAIR_FIELDS = ['bodyA', 'shapeA', 'bodyB', 'shapeB', 'friction', 'margin', 'gap', 'condim', 'solref', 'solimp'] as const;
 /** The most vertices of a convex shape (its hull is computed on every parse). */
 export const MAX_CONVEX_VERTICES = 4096;
 /** Fields of `solver.contacts`, `solver.newton`, `solver.fb`, `solver.pgs`. */

@@ -5,6 +5,16 @@ import type { Quat, Vec3 } from '../types';
 
 export type ShapeType = 'sphere' | 'box' | 'capsule' | 'cylinder' | 'ellipsoid' | 'convex' | 'plane';
 
+/** A shape's or a pair's own soft-contact parameters (MuJoCo's per-geom solref, solimp, solmix). */
+export interface SoftRules {
+  /** [time constant > 0, damping ratio > 0] (MuJoCo's solref). */
+  solref?: [number, number];
+  /** [dmin, dmax, width, mid, power] (MuJoCo's solimp). */
+  solimp?: [number, number, number, number, number];
+  /** The shape's weight when two shapes of equal priority mix their solref and solimp (MuJoCo's solmix, default 1). */
+  solmix?: number;
+}
+
 /**
  * MuJoCo's per-geom collision rules, all optional (defaults in brackets). Two shapes may touch when
  * (contypeA & conaffinityB) ≠ 0 or (contypeB & conaffinityA) ≠ 0 [1, 1: always]. The pair's margin
@@ -12,8 +22,10 @@ export type ShapeType = 'sphere' | 'box' | 'capsule' | 'cylinder' | 'ellipsoid' 
  * margin + gap, and the solver holds the surfaces `margin` apart. Friction and `condim` come from the
  * shape of higher `priority` [0]; on equal priority the friction rule of `solver.contacts` combines
  * the frictions and the larger condim wins. condim 1 is frictionless, 3 [default] has sliding friction.
+ * A soft contact's solref and solimp are the higher priority shape's, or on equal priority the two
+ * shapes' mixed by their solmix (a shape without its own takes `solver.contacts`').
  */
-export interface CollisionRules {
+export interface CollisionRules extends SoftRules {
   contype?: number;
   conaffinity?: number;
   margin?: number;
@@ -119,6 +131,9 @@ export interface PairSpec {
   margin?: number;
   gap?: number;
   condim?: number;
+  /** The pair's own soft-contact parameters (replace the shapes' mix). */
+  solref?: [number, number];
+  solimp?: [number, number, number, number, number];
   index: number;
 }
 

@@ -12,6 +12,7 @@ import { BAD, quote, type Bad, type Data, type FieldObject, type FieldReader } f
 import { closest, replaceNodeEdit } from './text';
 import type { BodySpec, WorldSpec } from './spec';
 import { COORDINATE } from './ranges';
+import { readSoftRules } from './softRules';
 
 const isBad = (v: unknown): v is symbol => typeof v === 'symbol';
 
@@ -19,10 +20,11 @@ const isBad = (v: unknown): v is symbol => typeof v === 'symbol';
 const MASK = { min: 0, max: 2 ** 31 - 1, integer: true, expect: 'a whole number from 0 to 2147483647 (a bitmask)' };
 
 /** The optional collision-rule fields of a shape (only those written). */
-export function readRules(r: FieldReader, o: FieldObject, label: (f: string) => string, data: Data): CollisionRules | Bad {
-  const out: CollisionRules = {};
-  let bad = false;
-  const take = (key: keyof CollisionRules, v: number | undefined | Bad): void => {
+export function readRules(r: FieldReader, o: FieldObject, label: (f: string) => string, data: Data, pair = false): CollisionRules | Bad {
+  const soft = readSoftRules(r, o, label, data, !pair);
+  const out: CollisionRules = isBad(soft) ? {} : soft;
+  let bad = isBad(soft);
+  const take = (key: 'contype' | 'conaffinity' | 'margin' | 'gap' | 'priority' | 'condim', v: number | undefined | Bad): void => {
     if (isBad(v)) bad = true;
     else if (v !== undefined) out[key] = v;
   };
@@ -150,7 +152,7 @@ export function readWorldRules(r: FieldReader, worldNode: Node | undefined, bodi
     const b = body(e, 'bodyB', `${at}.bodyB\``);
     const sa = a === undefined ? undefined : shape(r, e, 'shapeA', `${at}.shapeA\``, a, shapesOf.get(a)!);
     const sb = b === undefined ? undefined : shape(r, e, 'shapeB', `${at}.shapeB\``, b, shapesOf.get(b)!);
-    const rules = readRules(r, e, (f) => `${at}.${f}\``, {});
+    const rules = readRules(r, e, (f) => `${at}.${f}\``, {}, true);
     const friction = r.number(e, 'friction', `${at}.friction\``, { min: 0, rangeCode: Codes.negativeFriction, expect: 'at least 0' }, {});
     if (a === undefined || b === undefined || sa === undefined || sb === undefined || isBad(rules) || isBad(friction)) return;
     pairs.push({ bodyA: a, shapeA: sa, bodyB: b, shapeB: sb, index: i, ...(friction !== undefined ? { friction } : {}), ...pick(rules) });
@@ -159,7 +161,9 @@ export function readWorldRules(r: FieldReader, worldNode: Node | undefined, bodi
   if (pairs.length) world.pairs = pairs;
 }
 
-const pick = (x: CollisionRules): Pick<PairSpec, 'margin' | 'gap' | 'condim'> => ({
+const pick = (x: CollisionRules): Pick<PairSpec, 'margin' | 'gap' | 'condim' | 'solref' | 'solimp'> => ({
+  ...(x.solref ? { solref: x.solref } : {}),
+  ...(x.solimp ? { solimp: x.solimp } : {}),
   ...(x.margin !== undefined ? { margin: x.margin } : {}),
   ...(x.gap !== undefined ? { gap: x.gap } : {}),
   ...(x.condim !== undefined ? { condim: x.condim } : {}),
