@@ -49,6 +49,17 @@ async function engine(text: string) {
   return { parse, q, force };
 }
 
+/** Our three actuators' forces and the slide follow MuJoCo's to 1e-9 at every step. */
+function assertFollows(ours: { force: number[][]; q: number[] }, ref: { force: number[][]; q: number[] }): void {
+  let gapF = 0, gapQ = 0;
+  for (let k = 0; k < STEPS; k++) {
+    for (let i = 0; i < 3; i++) gapF = Math.max(gapF, Math.abs(ours.force[k][i] - ref.force[k][i]));
+    gapQ = Math.max(gapQ, Math.abs(ours.q[k] - ref.q[k]));
+  }
+  assert.ok(gapF < 1e-9, `actuator forces differ from MuJoCo's by ${gapF}`);
+  assert.ok(gapQ < 1e-9, `the slide differs from MuJoCo's by ${gapQ} m`);
+}
+
 test('filter, integrator and filterexact actuators follow MuJoCo step by step (forces, position), from the keyframe’s act', async () => {
   const text = xml(ACTUATORS);
   const ref = await mujoco(text);
@@ -58,13 +69,7 @@ test('filter, integrator and filterexact actuators follow MuJoCo step by step (f
   assert.deepEqual(acts.map((a) => a.activation?.act0), [0.1, -0.2, 0.4]);
   assert.deepEqual(acts[0].activation?.range, [-0.3, 0.25]);
   assert.ok(!ours.parse.diagnostics.some((d) => /activation/.test(d.message)), ours.parse.diagnostics.map((d) => d.message).join('\n'));
-  let gapF = 0, gapQ = 0;
-  for (let k = 0; k < STEPS; k++) {
-    for (let i = 0; i < 3; i++) gapF = Math.max(gapF, Math.abs(ours.force[k][i] - ref.force[k][i]));
-    gapQ = Math.max(gapQ, Math.abs(ours.q[k] - ref.q[k]));
-  }
-  assert.ok(gapF < 1e-9, `actuator forces differ from MuJoCo's by ${gapF}`);
-  assert.ok(gapQ < 1e-9, `the slide differs from MuJoCo's by ${gapQ} m`);
+  assertFollows(ours, ref);
   // the activations did move: the filter reached its clamp, the integrator ran down to its bound's side
   assert.equal(ref.act[STEPS - 1][0], 0.25);
   assert.ok(ref.act[STEPS - 1][1] < -2, `integrator act ${ref.act[STEPS - 1][1]}`);
@@ -99,13 +104,7 @@ test('actearly (on the element, or through a default class) follows MuJoCo step 
   const ref = await mujoco(text);
   const ours = await engine(text);
   assert.deepEqual(ours.parse.scene!.actuators!.map((a) => a.activation?.early ?? false), [true, false, true]);
-  let gapF = 0, gapQ = 0;
-  for (let k = 0; k < STEPS; k++) {
-    for (let i = 0; i < 3; i++) gapF = Math.max(gapF, Math.abs(ours.force[k][i] - ref.force[k][i]));
-    gapQ = Math.max(gapQ, Math.abs(ours.q[k] - ref.q[k]));
-  }
-  assert.ok(gapF < 1e-9, `actuator forces differ from MuJoCo's by ${gapF}`);
-  assert.ok(gapQ < 1e-9, `the slide differs from MuJoCo's by ${gapQ} m`);
+  assertFollows(ours, ref);
   // without actearly the first filter force is MuJoCo's minus one update: the test sees the flag
   const late = await mujoco(xml(ACTUATORS));
   assert.ok(Math.abs(late.force[0][0] - ref.force[0][0]) > 1e-3, `${late.force[0][0]} vs ${ref.force[0][0]}`);

@@ -53,6 +53,7 @@ function kick3(cr: ContactRows, w: ContactSweep): void {
     const d = dR3[k];
     if (d === 0) continue;
     const hdR = h * d, o = 6 * k;
+    // pgsKernels' `kick` written out: a double passed to a call V8 does not inline is boxed on the heap
     for (let e = 0; e < 2; e++) {
       const slot = e === 0 ? cr.slotA : cr.slotB;
       if (slot < 0) continue;

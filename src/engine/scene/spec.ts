@@ -40,7 +40,6 @@ export interface CouplingSpec {
   coefficients: number[];
 }
 
-/** One joint of a `chain` constraint: its axis (unit) and anchor in bodyA's frame at the initial state. */
 /** The limit and friction-loss fields of a joint inside a constraint (a group's hinge, a chain's joint), as a hinge constraint's. */
 export interface JointRowFields {
   limits?: [number, number];
@@ -51,6 +50,7 @@ export interface JointRowFields {
   frictionLoss?: number;
 }
 
+/** One joint of a `chain` constraint: its axis (unit) and anchor in bodyA's frame at the initial state. */
 export interface ChainJointSpec extends JointRowFields {
   type: 'hinge' | 'slider';
   axis: Vec3;
