@@ -22,7 +22,7 @@ import { classifyContact, openThreshold } from './forces';
 import { contactGap, contactRows, rowMinvRow } from './rigid';
 import { boundedKick, boundedU, contactKick, contactU, crossW, dot6, integrate, islandsOf, kick, packPositions } from './pgsKernels';
 import { groundUpOrder } from './pgsVariants';
-import { visitContact, workspaceOf, type ContactSweep, type PgsWorkspace } from './pgsContact';
+import { extrapolateContact, visitContact, workspaceOf, type ContactSweep, type PgsWorkspace } from './pgsContact';
 import { boundedRowW, type BoundedRow } from './boundedRows';
 import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
 import { PyramidRows } from './pyramid';
@@ -56,6 +56,11 @@ export interface VelocitySettings {
   block?: boolean;
   /** Every other sweep visits the rows in reverse order (symmetric Gauss–Seidel). Default false. */
   symmetric?: boolean;
+  /**
+   * After each sweep the contacts' forces take a momentum step R + β·(R − R_prev), projected on their
+   * cones (Nesterov's β = k/(k + 3), restarted when a sweep's residual grows). Default false.
+   */
+  momentum?: boolean;
 }
 
 /** ω of the projected updates (see docs/formulas.md "Contacts" for the measurements behind it). */
@@ -224,6 +229,8 @@ export function solveContactsPgs(
   const groundUp = settings.order === 'ground-up';
   const symmetric = settings.symmetric ?? false;
   const contactBlock = settings.block ?? false;
+  const momentum = settings.momentum ?? false;
+  const Rprev = ws.take(9, 3 * nc);
   const tol = settings.pgs.tolerance;
   // round-off's floor under a residual: rows of velocities up to max|u| are known to about ε·max|u|
   let uMax = 0;
@@ -375,8 +382,13 @@ export function solveContactsPgs(
     };
     let iterations = 0, residual = 0;
     const maxIt = Math.max(0, Math.floor(settings.pgs.iterations));
+    const accel = momentum && isl.contacts.length > 1;
+    let prevResidual = Infinity, k = 0;
     if (visits.length > 0 || block || blocks.length > 0) {
       for (let it = 0; it < maxIt; it++) {
+        if (accel) {
+          for (const c of isl.contacts) for (let j = 0; j < 3; j++) Rprev[3 * c + j] = R[nbr + 3 * c + j];
+        }
         // symmetric Gauss–Seidel: every other sweep runs backwards, the blocks last
         const backward = symmetric && it % 2 === 1;
         acc[0] = backward ? 0 : visitBlocks();
@@ -390,6 +402,15 @@ export function solveContactsPgs(
         iterations = it + 1;
         residual = Math.sqrt(acc[0]);
         if (!(residual > tol * scale)) break;
+        if (!accel || it === maxIt - 1) continue;
+        // Nesterov's schedule β = k/(k + 3), restarted (no step) when the sweep's residual grew
+        if (residual > prevResidual) k = 0;
+        else {
+          const beta = k / (k + 3);
+          k++;
+          if (beta > 0) for (const c of isl.contacts) extrapolateContact(sweep, c, beta, Rprev);
+        }
+        prevResidual = residual;
       }
     }
     islands.push({ ...isl, iterations, residual, scale, converged: residual <= tol * scale });

@@ -1,0 +1,74 @@
+// Projected Gauss–Seidel's accelerated and block variants (src/engine/contact/pgs.ts): the same
+// answers as plain sweeps and as closed forms, and the sweeps they take counted (never timed).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { stepVelocity, type VelocitySettings } from '../../src/engine/contact/pgs';
+import type { BodyState } from '../../src/engine/model/body';
+import type { Vec3 } from '../../src/engine/types';
+import { body, boxInertia, boxOnBoxContacts, boxPlaneContacts, normalSum, scene, spherePlaneContacts, velocitySettings, worldOf } from './contact-helpers';
+
+const g = 9.81, h = 0.005;
+const e: Vec3 = [0.1, 0.1, 0.1];
+
+/** A stack of n boxes resting face on face, stepped `steps` times, each step warm-started from the last. */
+function runStack(n: number, mu: number, extra: Partial<VelocitySettings>, tolerance: number, steps: number) {
+  const { world, states: initial } = worldOf(scene(Array.from({ length: n }, (_, i) => body(`b${i}`, 1, boxInertia(1, e), [0, 0, e[2] * (1 + 2 * i)])), [], [0, 0, -g], h));
+  const settings = velocitySettings({ pgs: { iterations: 5000, tolerance }, ...extra });
+  let states: BodyState[] = initial;
+  let warm: Float64Array | undefined;
+  const sweeps: number[] = [], converged: boolean[] = [], ground: number[] = [];
+  for (let k = 0; k < steps; k++) {
+    const cs = [...boxPlaneContacts(states, 0, e, [0, 0, 1], 0, 0.01, mu)];
+    for (let i = 1; i < n; i++) cs.push(...boxOnBoxContacts(states, i, e, i - 1, e, 0.01, mu));
+    const r = stepVelocity(world, states, cs, settings, h, { contacts: warm });
+    states = r.states;
+    warm = r.report.R;
+    sweeps.push(r.report.iterations);
+    converged.push(r.report.converged);
+    ground.push(normalSum(cs, r.report.contacts, -1));
+  }
+  return { sweeps, converged, ground, states };
+}
+
+test('momentum: a cold 10-box stack (frictionless) converges to the default tolerance in fewer sweeps than plain Gauss–Seidel, to the same answer', (t) => {
+  const plain = runStack(10, 0, {}, 1e-10, 3);
+  const fast = runStack(10, 0, { momentum: true }, 1e-10, 3);
+  t.diagnostic(`sweeps plain ${plain.sweeps.join(' ')}, momentum ${fast.sweeps.join(' ')}`);
+  assert.ok(plain.converged.every(Boolean) && fast.converged.every(Boolean));
+  // measured 920 and 497: Gauss–Seidel's rate on a 10-layer chain, and the momentum's gain on it
+  assert.ok(fast.sweeps[0] <= 600, `momentum: ${fast.sweeps[0]} sweeps`);
+  assert.ok(fast.sweeps[0] < 0.7 * plain.sweeps[0], `momentum ${fast.sweeps[0]} vs plain ${plain.sweeps[0]}`);
+  // warm-started steps start at the answer
+  for (const s of [...plain.sweeps.slice(1), ...fast.sweeps.slice(1)]) assert.ok(s <= 2, `warm step: ${s} sweeps`);
+  for (const f of [...plain.ground, ...fast.ground]) assert.ok(Math.abs(f - 10 * g) < 1e-8 * 10 * g, `ground force ${f}`);
+  for (let i = 0; i < 10; i++) assert.ok(Math.abs(fast.states[i].p[2] - plain.states[i].p[2]) < 1e-10);
+});
+
+test('momentum with friction: a cold 5-box stack (μ 0.5) converges to 1e-6 in fewer sweeps, warm steps in one', (t) => {
+  const plain = runStack(5, 0.5, {}, 1e-6, 3);
+  const fast = runStack(5, 0.5, { momentum: true }, 1e-6, 3);
+  t.diagnostic(`sweeps plain ${plain.sweeps.join(' ')}, momentum ${fast.sweeps.join(' ')}`);
+  assert.ok(plain.converged.every(Boolean) && fast.converged.every(Boolean));
+  // measured 3171 and 1666
+  assert.ok(fast.sweeps[0] < 0.7 * plain.sweeps[0], `momentum ${fast.sweeps[0]} vs plain ${plain.sweeps[0]}`);
+  for (const s of fast.sweeps.slice(1)) assert.ok(s <= 2, `warm step: ${s} sweeps`);
+  for (const f of fast.ground) assert.ok(Math.abs(f - 5 * g) < 1e-5 * 5 * g, `ground force ${f}`);
+});
+
+test('block Gauss–Seidel on one sticking contact is the exact LCP answer: a ball starting to roll down a slope (N = m·g·cosθ, f = (2/7)·m·g·sinθ)', () => {
+  const m = 2, r = 0.1, I = 0.4 * m * r * r, th = 0.3, mu = 0.5;
+  assert.ok((2 / 7) * Math.tan(th) < mu, 'rolling needs less than μ·N: the contact sticks');
+  const gv: Vec3 = [g * Math.sin(th), 0, -g * Math.cos(th)];
+  const { world, states } = worldOf(scene([body('ball', m, [I, I, I], [0, 0, r])], [], gv, h));
+  const cs = spherePlaneContacts(states, 0, r, [0, 0, 1], 0, 0.01, mu);
+  for (const extra of [{ block: true }, { block: true, momentum: true }, {}]) {
+    const rep = stepVelocity(world, states, cs, velocitySettings({ pgs: { iterations: 100, tolerance: 1e-10 }, ...extra }), h).report;
+    assert.ok(rep.converged, JSON.stringify(extra));
+    // the block step solves the contact's 3×3 system at once: the second sweep only confirms it
+    if (extra.block) assert.ok(rep.iterations <= 2, `${JSON.stringify(extra)}: ${rep.iterations} sweeps`);
+    const Rn = rep.R[0], Rt = Math.hypot(rep.R[1], rep.R[2]);
+    assert.ok(Math.abs(Rn - m * g * Math.cos(th)) < 1e-9 * m * g, `${JSON.stringify(extra)}: R_n ${Rn}`);
+    assert.ok(Math.abs(Rt - (2 / 7) * m * g * Math.sin(th)) < 1e-9 * m * g, `${JSON.stringify(extra)}: R_t ${Rt}`);
+    assert.equal(rep.contacts[0].state, 'stick');
+  }
+});
