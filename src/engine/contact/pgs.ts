@@ -22,6 +22,7 @@ import { classifyContact, openThreshold } from './forces';
 import { contactGap, contactRows, rowMinvRow } from './rigid';
 import { boundedKick, boundedU, contactKick, contactU, crossW, dot6, integrate, islandsOf, kick, packPositions } from './pgsKernels';
 import { groundUpOrder } from './pgsVariants';
+import { faceManifolds, pivotManifolds } from './pgsManifold';
 import { extrapolateContact, visitContact, workspaceOf, type ContactSweep, type PgsWorkspace } from './pgsContact';
 import { boundedRowW, type BoundedRow } from './boundedRows';
 import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
@@ -61,6 +62,11 @@ export interface VelocitySettings {
    * cones (Nesterov's β = k/(k + 3), restarted when a sweep's residual grows). Default false.
    */
   momentum?: boolean;
+  /**
+   * A hard face manifold (four coplanar points) whose targets no forces with all four pressed can meet
+   * gives up the point the complementarity answer leaves unloaded, at once (pgsManifold.ts). Default true.
+   */
+  pivot?: boolean;
 }
 
 /** ω of the projected updates (see docs/formulas.md "Contacts" for the measurements behind it). */
@@ -230,6 +236,7 @@ export function solveContactsPgs(
   const symmetric = settings.symmetric ?? false;
   const contactBlock = settings.block ?? false;
   const momentum = settings.momentum ?? false;
+  const pivot = settings.pivot ?? true;
   const Rprev = ws.take(9, 3 * nc);
   const tol = settings.pgs.tolerance;
   // round-off's floor under a residual: rows of velocities up to max|u| are known to about ε·max|u|
@@ -383,6 +390,7 @@ export function solveContactsPgs(
     let iterations = 0, residual = 0;
     const maxIt = Math.max(0, Math.floor(settings.pgs.iterations));
     const accel = momentum && isl.contacts.length > 1;
+    const faces = pivot && isl.contacts.length >= 4 ? faceManifolds(sweep, isl.contacts) : [];
     let prevResidual = Infinity, k = 0;
     if (visits.length > 0 || block || blocks.length > 0) {
       for (let it = 0; it < maxIt; it++) {
@@ -402,7 +410,10 @@ export function solveContactsPgs(
         iterations = it + 1;
         residual = Math.sqrt(acc[0]);
         if (!(residual > tol * scale)) break;
-        if (!accel || it === maxIt - 1) continue;
+        if (it === maxIt - 1) continue;
+        // a face whose own inconsistency exceeds the island's whole allowance can never converge pressed
+        if (faces.length) pivotManifolds(sweep, faces, tol * scale);
+        if (!accel) continue;
         // Nesterov's schedule β = k/(k + 3), restarted (no step) when the sweep's residual grew
         if (residual > prevResidual) k = 0;
         else {

@@ -1,0 +1,162 @@
+// Redundant face manifolds in projected Gauss–Seidel (pgs.ts): four hard contacts of one shape pair
+// with one normal at coplanar points have normal rows that are linearly dependent, Σ c_i·J_n,i = 0
+// (c the affine dependence of the points). Forces moved along c change no velocity. When the targets
+// t_i of the four are not those of one rigid motion (ρ = Σ c_i·(U_i − t_i) ≠ 0: a face at rest sits on
+// the kink of the target at gap 0, and box-on-box faces differ more), no forces with all four pressed
+// meet them; the complementarity problem's answer leaves one point unloaded, and Gauss–Seidel reaches it
+// only by creeping along c at a speed set by ρ (thousands of sweeps: docs/formulas.md "Contacts").
+// The pivot here takes that step at once: along ∓c until the first force reaches 0, the one point
+// whose row then opens (U_k − t_k = ρ/c_k ≥ 0), as one step of a pivoting method. The friction forces
+// move along c too where the tangent rows are dependent in the same way, so the dropped point keeps
+// none. The step changes no velocity, and it is cut short (or not taken) where a friction force
+// would leave its disc: clipping it would change velocities, and on a stack of boxes with friction
+// that cost more accuracy in the sweeps that followed than the pivot gained.
+import type { ContactSweep } from './pgsContact';
+import { contactKick, contactU } from './pgsKernels';
+
+/** Four contacts of one face and the dependence c of their rows. */
+export interface FaceManifold {
+  contacts: [number, number, number, number];
+  c: Float64Array;
+  /** The tangent rows are dependent along c as well (the four share their tangents); always so for a face with friction. */
+  tangents: boolean;
+}
+
+/** Σ_i c_i·(row k of contact i), over the 12 entries of ends A and B, relative to the rows' size. */
+function dependence(w: ContactSweep, m: readonly number[], c: Float64Array, k: number): number {
+  let worst = 0, size = 0;
+  for (let e = 0; e < 2; e++) {
+    for (let j = 0; j < 6; j++) {
+      let s = 0;
+      for (let i = 0; i < 4; i++) {
+        const cr = w.crs[m[i]];
+        const v = (e === 0 ? cr.JA : cr.JB)[6 * k + j];
+        s += c[i] * v;
+        size = Math.max(size, Math.abs(c[i] * v));
+      }
+      worst = Math.max(worst, Math.abs(s));
+    }
+  }
+  return size > 0 ? worst / size : 0;
+}
+
+/**
+ * The face manifolds among an island's contacts: groups of exactly four hard contacts (no compliance,
+ * not stepped in the joints' reduced space, not a pyramid's) of one shape pair with one normal, whose
+ * normal rows are dependent (checked on J to 1e-9).
+ */
+export function faceManifolds(w: ContactSweep, contacts: readonly number[]): FaceManifold[] {
+  const out: FaceManifold[] = [];
+  const byPair = new Map<string, number[]>();
+  for (const c of contacts) {
+    const r0 = w.nbr + 3 * c;
+    if (!(w.Wd[r0] > 0) || w.Sg[2 * c] !== 0 || w.Sg[2 * c + 1] !== 0 || w.reduced[c] || w.pyr?.on[c]) continue;
+    const k = w.crs[c].contact;
+    const key = `${k.bodyA}:${k.shapeA}|${k.bodyB}:${k.shapeB}`;
+    const l = byPair.get(key);
+    if (l) l.push(c);
+    else byPair.set(key, [c]);
+  }
+  for (const m of byPair.values()) {
+    if (m.length !== 4) continue;
+    const n0 = w.crs[m[0]].contact.normal;
+    if (!m.every((c) => {
+      const n = w.crs[c].contact.normal;
+      return n[0] * n0[0] + n[1] * n0[1] + n[2] * n0[2] > 1 - 1e-12;
+    })) continue;
+    // the affine dependence of the four points: the null vector of [1; x; y; z] (4×4, rank 3 when
+    // coplanar), a column of its adjugate
+    const P = m.map((c) => w.crs[c].contact.point);
+    const M = [0, 1, 2, 3].map((i) => [1, P[i][0], P[i][1], P[i][2]]);
+    const c = new Float64Array(4);
+    let best = 0;
+    for (let j = 0; j < 4; j++) {
+      // column j of adj(Mᵀ): c_i = (−1)^{i+j}·det(M without row i and column j)
+      const col = new Float64Array(4);
+      for (let i = 0; i < 4; i++) col[i] = ((i + j) % 2 ? -1 : 1) * det3(M, i, j);
+      const nrm = Math.hypot(col[0], col[1], col[2], col[3]);
+      if (nrm > best) {
+        best = nrm;
+        c.set(col.map((x) => x / nrm));
+      }
+    }
+    if (!(best > 0) || dependence(w, m, c, 0) > 1e-9) continue;
+    const tangents = dependence(w, m, c, 1) <= 1e-9 && dependence(w, m, c, 2) <= 1e-9;
+    // with friction the step must carry the friction forces along c too, or it would change velocities
+    if (!tangents && m.some((x) => w.crs[x].contact.friction > 0)) continue;
+    out.push({ contacts: [m[0], m[1], m[2], m[3]], c, tangents });
+  }
+  return out;
+}
+
+/** det of the 3×3 minor of the 4×4 M without row i and column j. */
+function det3(M: number[][], i: number, j: number): number {
+  const r = [0, 1, 2, 3].filter((x) => x !== i), q = [0, 1, 2, 3].filter((x) => x !== j);
+  const a = (x: number, y: number) => M[r[x]][q[y]];
+  return a(0, 0) * (a(1, 1) * a(2, 2) - a(1, 2) * a(2, 1)) - a(0, 1) * (a(1, 0) * a(2, 2) - a(1, 2) * a(2, 0)) + a(0, 2) * (a(1, 0) * a(2, 1) - a(1, 1) * a(2, 0));
+}
+
+/** The pivot's new forces, 3 per point of the face. */
+const next = new Float64Array(12);
+
+/**
+ * For each manifold whose four points all press and whose inconsistency alone, |ρ|/‖c‖ (the least
+ * residual any forces with all four pressed can reach, m/s), exceeds `floor`: the pivot described
+ * above. Returns how many manifolds pivoted.
+ */
+export function pivotManifolds(w: ContactSweep, manifolds: readonly FaceManifold[], floor: number): number {
+  const { R, nbr, target, u } = w;
+  let pivots = 0;
+  for (const f of manifolds) {
+    const m = f.contacts, c = f.c;
+    let rho = 0, pressed = true;
+    for (let i = 0; i < 4; i++) {
+      const r0 = nbr + 3 * m[i];
+      if (!(R[r0] > 0)) pressed = false;
+      rho += c[i] * (contactU(w.crs[m[i]], 0, u) - target[r0]);
+    }
+    // ‖c‖ = 1
+    if (!pressed || !(Math.abs(rho) > floor)) continue;
+    // along d = −sign(ρ)·c the forces with d_i < 0 fall; the first to reach 0 is the point that opens
+    const sg = rho > 0 ? -1 : 1;
+    let step = Infinity, k = -1;
+    for (let i = 0; i < 4; i++) {
+      const d = sg * c[i];
+      if (d < 0 && R[nbr + 3 * m[i]] / -d < step) {
+        step = R[nbr + 3 * m[i]] / -d;
+        k = i;
+      }
+    }
+    if (k < 0) continue;
+    const rk = nbr + 3 * m[k];
+    const b1 = f.tangents ? -R[rk + 1] / c[k] : 0, b2 = f.tangents ? -R[rk + 2] / c[k] : 0;
+    // the new forces at a fraction θ of the step: the whole step when every friction force stays in
+    // its disc, else the largest of θ = 1/2, 1/4, … (1/1024) that keeps them there, so that the pivot
+    // changes no velocity (what is left of the creep the next sweeps' pivots take on)
+    let theta = 1;
+    for (; theta >= 1 / 1024; theta /= 2) {
+      let inside = true;
+      for (let i = 0; i < 4; i++) {
+        const r0 = nbr + 3 * m[i];
+        const n = theta === 1 && i === k ? 0 : Math.max(0, R[r0] + theta * step * sg * c[i]);
+        next[3 * i] = n;
+        next[3 * i + 1] = theta === 1 && i === k ? 0 : R[r0 + 1] + theta * b1 * c[i];
+        next[3 * i + 2] = theta === 1 && i === k ? 0 : R[r0 + 2] + theta * b2 * c[i];
+        const lim = w.crs[m[i]].contact.friction * n;
+        if (next[3 * i + 1] ** 2 + next[3 * i + 2] ** 2 > lim * lim * (1 + 1e-12)) inside = false;
+      }
+      if (inside) break;
+    }
+    if (theta < 1 / 1024) continue;
+    for (let i = 0; i < 4; i++) {
+      const r0 = nbr + 3 * m[i], cr = w.crs[m[i]];
+      // along c the kicks cancel to round-off; u is kicked all the same, so that it stays u_free + h·M⁻¹·Jᵀ·R
+      for (let j = 0; j < 3; j++) {
+        contactKick(cr, j, u, w.minv, w.h * (next[3 * i + j] - R[r0 + j]));
+        R[r0 + j] = next[3 * i + j];
+      }
+    }
+    pivots++;
+  }
+  return pivots;
+}
