@@ -44,10 +44,12 @@ export interface NonlinearSettings {
    */
   frictionJacobian: 'fixed-point' | 'exact';
   /**
-   * Linear solve of each Newton step: 'schur-cr' (default) reduces it to the contact space and falls
-   * back to the sparse LU when the Krylov iteration does not converge; 'sparse-lu' factorises every time.
+   * Linear solve of each Newton step: 'schur-cr' reduces it to the contact space and falls back to the
+   * sparse LU when the Krylov iteration does not converge; 'sparse-lu' factorises every time; 'auto'
+   * (default) is 'schur-cr' from SCHUR_MIN_UNKNOWNS unknowns on, 'sparse-lu' below (where a factorisation
+   * costs about a millisecond and beats the Krylov iteration on resting stacks).
    */
-  linearSolver?: 'schur-cr' | 'sparse-lu';
+  linearSolver?: 'auto' | 'schur-cr' | 'sparse-lu';
 }
 
 export type BlockName = 'dyn' | 'kin' | 'b' | 'n' | 'f';
