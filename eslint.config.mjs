@@ -27,6 +27,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/pgs-accelerated.test.ts',
   'test/unit/bilateral-block-envelope.test.ts',
   'test/unit/contact-sparse-lu.test.ts',
+  'test/unit/contact-schur.test.ts',
   'test/unit/engine-regressions.test.ts',
   'test/unit/engine-small-solve.test.ts',
   'test/unit/engine-text-edits.test.ts',

@@ -64,7 +64,7 @@ export interface NewtonStepReport {
   /** Line-search step length α of each iteration. */
   stepLengths: number[];
   /** The linear solver: the least robust one any iteration needed ('none' without iterations). */
-  method: 'sparse-lu' | 'dense-lu' | 'dense-lstsq' | 'failed' | 'none';
+  method: 'schur-cr' | 'sparse-lu' | 'dense-lu' | 'dense-lstsq' | 'failed' | 'none';
   /** κ₁ estimate of the last Newton matrix; null when singular. */
   cond: number | null;
 }

@@ -55,7 +55,7 @@ export function contactReport(scene: SceneSpec, c: Contact, f: ContactForce): Co
   };
 }
 
-const METHOD_ORDER = ['sparse-lu', 'dense-lu', 'dense-lstsq', 'failed'] as const;
+const METHOD_ORDER = ['schur-cr', 'sparse-lu', 'dense-lu', 'dense-lstsq', 'failed'] as const;
 
 /** Newton's summary for the history: the least robust linear solver any iteration needed. */
 export function newtonStepReport(r: NewtonReport): NewtonStepReport {

@@ -43,6 +43,13 @@ export interface NonlinearSettings {
    * (∂h_f/∂x = [J_f | W]); 'exact': the Newton matrix also carries ∂W/∂(u, λ_n, λ_f).
    */
   frictionJacobian: 'fixed-point' | 'exact';
+  /**
+   * Linear solve of each Newton step: 'schur-cr' reduces it to the contact space and falls back to the
+   * sparse LU when the Krylov iteration does not converge; 'sparse-lu' factorises every time; 'auto'
+   * (default) is 'schur-cr' from SCHUR_MIN_UNKNOWNS unknowns on, 'sparse-lu' below (where a factorisation
+   * costs about a millisecond and beats the Krylov iteration on resting stacks).
+   */
+  linearSolver?: 'auto' | 'schur-cr' | 'sparse-lu';
 }
 
 export type BlockName = 'dyn' | 'kin' | 'b' | 'n' | 'f';
