@@ -25,6 +25,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/contact-pgs-converge.test.ts',
   'test/unit/pgs-workspace.test.ts',
   'test/unit/bilateral-block-envelope.test.ts',
+  'test/unit/bilateral-block-tree.test.ts',
   'test/unit/contact-sparse-lu.test.ts',
   'test/unit/engine-regressions.test.ts',
   'test/unit/engine-small-solve.test.ts',
