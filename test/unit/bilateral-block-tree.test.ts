@@ -98,3 +98,21 @@ test('bilateral block: the next step’s block reuses the symbolic analysis (cou
   check(blockOf(looped, n), looped, n);
   assert.equal(blockAnalyses(), before + 2);
 });
+
+test('bilateral block: a robot stepping analyses its joints’ block once, not once a step (counted)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { dirname, join } = await import('node:path');
+  const { loadModel, nodeFileAccess } = await import('../../src/import/index');
+  const { Simulation } = await import('../../src/engine');
+  const file = join(__dirname, '..', 'fixtures', 'import', 'public', 'humanoid', 'humanoid.xml');
+  const parse = await loadModel(file, readFileSync(file, 'utf8'), { files: nodeFileAccess(dirname(file)) });
+  assert.ok(parse.scene);
+  const sim = new Simulation(parse.scene, parse.sourceMap);
+  sim.step(5);
+  const before = blockAnalyses();
+  // 120 steps of MuJoCo's humanoid falling: its joints' block is formed and factored every step
+  // (on each step's numbers), its ordering and pattern are not
+  sim.step(120);
+  assert.equal(sim.stopped, false);
+  assert.ok(blockAnalyses() - before <= 2, `${blockAnalyses() - before} analyses in 120 steps`);
+});
