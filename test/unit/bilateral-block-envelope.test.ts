@@ -1,5 +1,5 @@
-// The joints' block (bilateralBlock.ts) factors inside each row's envelope: on a sparse SPD matrix
-// whose factor fills in (a row coupled back to an early one) and with a dependent row, the solve
+// The joints' block (bilateralBlock.ts) factors sparsely, in an order of its own: on a sparse SPD matrix
+// whose factor fills in in the model's order (a row coupled back to an early one) and with a dependent row, the solve
 // must still be W⁻¹·b on the independent rows, as a dense solve gives it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

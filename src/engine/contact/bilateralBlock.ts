@@ -3,113 +3,260 @@
 // the contacts one by one (block Gauss–Seidel). A chain of hinges is then exact at every sweep
 // instead of converging row by row, which for robots (mass ratios of 10³–10⁹ along a chain) stalls:
 // Gymnasium's ant ran all 300 sweeps on most steps, row by row, at 1e-6 m/s. W_bb = h·J_b·M⁻¹·J_bᵀ
-// is constant within a step: it is formed and factored once per island per step (dense Cholesky,
-// O(n³/3); n ≤ BLOCK_MAX_ROWS), and each sweep costs two triangular solves. A pivot below
-// BLOCK_PIVOT_TOL of its row's own diagonal marks a row dependent on earlier ones (a redundant loop
-// row): it takes no correction from the block (its force is not unique).
+// is constant within a step: it is formed and factored once per island per step, and each sweep (and
+// each contact's reduction against the block) costs two sparse triangular solves.
+//
+// The factor is sparse, in an order that makes little or no fill. Two rows couple only where they
+// share a body, so on a tree of bodies W's graph is chordal (the rows on one body are a clique, and
+// the cliques meet along the tree); eliminating leaves first (a perfect elimination order, found by
+// maximum cardinality search) factors it with no fill at all, as MuJoCo's mj_factorM factors M along
+// the parent array. The row order of the model (root first) would instead fill each row's whole
+// envelope: on MuJoCo's humanoid 2235 numbers where W has 960. Loops (tendons, equalities, couplers)
+// break chordality; the order is then kept only if it fills less than the model's own.
+//
+// The ordering and the factor's pattern (the symbolic analysis) depend only on where W is not zero,
+// which stays the same from step to step: they are kept (a few per process, by size) and reused while
+// the new W's nonzeros lie inside the kept factor's pattern; only the numbers are factored each step.
+//
+// A pivot below BLOCK_PIVOT_TOL of its row's own diagonal marks a row dependent on rows eliminated
+// before it (a redundant loop row): it takes no correction from the block (its force is not unique).
+// Ties in the order keep the model's order, so of two identical rows the later one is the dependent.
 
 /**
- * Islands with more bilateral rows are swept row by row (the dense factor, n² numbers and n³/3 work a
- * step, would cost more than it saves). dm_control's dog has 287 bilateral rows in one island: swept row
- * by row it ran all 300 sweeps unconverged and its legs came apart within 40 steps.
+ * Islands with more bilateral rows are swept row by row (the factor would cost more than it saves).
+ * dm_control's dog has 287 bilateral rows in one island: swept row by row it ran all 300 sweeps
+ * unconverged and its legs came apart within 40 steps.
  */
 export const BLOCK_MAX_ROWS = 600;
 /** Relative pivot below which a row counts as dependent on the rows before it. */
 export const BLOCK_PIVOT_TOL = 1e-10;
 
+/** An elimination order and the factor's row pattern for one sparsity pattern of W. */
+interface Symbolic {
+  n: number;
+  /** perm[k]: the block row eliminated k-th. */
+  perm: Int32Array;
+  /** Row k of L (in elimination order), below the diagonal: columns colIdx[rowPtr[k] … rowPtr[k+1]), increasing. */
+  rowPtr: Int32Array;
+  colIdx: Int32Array;
+  /** n×n, in the block's own row order: 1 where L (or Lᵀ) may hold a nonzero. */
+  covers: Uint8Array;
+}
+
+/** Symbolic analyses kept for reuse, most recent first. */
+const KEPT = 8;
+const kept: Symbolic[] = [];
+let analyses = 0;
+/** Dense W, shared by every block (used only while a block is being built). */
+let wScratch = new Float64Array(0);
+
+/** How many symbolic analyses (orderings and patterns) have been computed in this process. */
+export function blockAnalyses(): number {
+  return analyses;
+}
+
+/** Rows of L's pattern for W's pattern `nz` (n×n, symmetric) in elimination order `perm` (elimination tree, row reach). */
+function pattern(n: number, nz: Uint8Array, perm: Int32Array): { rowPtr: Int32Array; colIdx: Int32Array } {
+  const inv = new Int32Array(n);
+  for (let k = 0; k < n; k++) inv[perm[k]] = k;
+  // the elimination tree (CSparse's cs_etree, with path compression through `ancestor`)
+  const parent = new Int32Array(n).fill(-1);
+  const ancestor = new Int32Array(n).fill(-1);
+  for (let k = 0; k < n; k++) {
+    const pk = perm[k];
+    for (let j = 0; j < n; j++) {
+      if (!nz[pk * n + j]) continue;
+      for (let i = inv[j]; i !== -1 && i < k; ) {
+        const next = ancestor[i];
+        ancestor[i] = k;
+        if (next === -1) parent[i] = k;
+        i = next;
+      }
+    }
+  }
+  // row k of L: every node on the tree's paths from row k's earlier nonzeros up to k
+  const mark = new Int32Array(n).fill(-1);
+  const rows: number[][] = [];
+  for (let k = 0; k < n; k++) {
+    const row: number[] = [];
+    const pk = perm[k];
+    mark[k] = k;
+    for (let j = 0; j < n; j++) {
+      if (!nz[pk * n + j]) continue;
+      for (let i = inv[j]; i !== -1 && i < k && mark[i] !== k; i = parent[i]) {
+        mark[i] = k;
+        row.push(i);
+      }
+    }
+    row.sort((a, b) => a - b);
+    rows.push(row);
+  }
+  const rowPtr = new Int32Array(n + 1);
+  for (let k = 0; k < n; k++) rowPtr[k + 1] = rowPtr[k] + rows[k].length;
+  const colIdx = new Int32Array(rowPtr[n]);
+  for (let k = 0; k < n; k++) colIdx.set(rows[k], rowPtr[k]);
+  return { rowPtr, colIdx };
+}
+
+/**
+ * Maximum cardinality search: visits next the row with the most visited neighbours (ties: the
+ * latest row of the model's order), and eliminates in the reverse of the visit. On a chordal graph
+ * that order has no fill.
+ */
+function mcsOrder(n: number, nz: Uint8Array): Int32Array {
+  const weight = new Int32Array(n);
+  const done = new Uint8Array(n);
+  const perm = new Int32Array(n);
+  for (let step = n - 1; step >= 0; step--) {
+    let best = -1;
+    for (let i = n - 1; i >= 0; i--) if (!done[i] && (best < 0 || weight[i] > weight[best])) best = i;
+    done[best] = 1;
+    perm[step] = best;
+    for (let j = 0; j < n; j++) if (!done[j] && j !== best && nz[best * n + j]) weight[j]++;
+  }
+  return perm;
+}
+
+function analyse(n: number, nz: Uint8Array): Symbolic {
+  analyses++;
+  const natural = Int32Array.from({ length: n }, (_, i) => i);
+  const mcs = mcsOrder(n, nz);
+  const a = pattern(n, nz, mcs), b = pattern(n, nz, natural);
+  const [perm, p] = a.rowPtr[n] <= b.rowPtr[n] ? [mcs, a] : [natural, b];
+  const covers = new Uint8Array(n * n);
+  for (let k = 0; k < n; k++) {
+    covers[perm[k] * n + perm[k]] = 1;
+    for (let q = p.rowPtr[k]; q < p.rowPtr[k + 1]; q++) {
+      const i = perm[k], j = perm[p.colIdx[q]];
+      covers[i * n + j] = covers[j * n + i] = 1;
+    }
+  }
+  return { n, perm, rowPtr: p.rowPtr, colIdx: p.colIdx, covers };
+}
+
+/** A kept analysis whose factor pattern holds every nonzero of W (n×n, row-major), else a new one. */
+function symbolicFor(n: number, W: Float64Array): Symbolic {
+  const nn = n * n;
+  for (let s = 0; s < kept.length; s++) {
+    const sym = kept[s];
+    if (sym.n !== n) continue;
+    const cov = sym.covers;
+    let ok = true;
+    for (let q = 0; q < nn; q++) {
+      if (W[q] !== 0 && !cov[q]) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) continue;
+    if (s > 0) {
+      kept.splice(s, 1);
+      kept.unshift(sym);
+    }
+    return sym;
+  }
+  const nz = new Uint8Array(nn);
+  for (let q = 0; q < nn; q++) nz[q] = W[q] !== 0 ? 1 : 0;
+  const sym = analyse(n, nz);
+  kept.unshift(sym);
+  if (kept.length > KEPT) kept.pop();
+  return sym;
+}
+
 export class BilateralBlock {
-  /** Lower-triangular factor, row-major n×n (dependent rows and columns zero). */
-  private readonly L: Float64Array;
-  private readonly dependent: Uint8Array;
-  /** Per row, the first column of its envelope; per column, the rows below the diagonal inside the envelope (CSR). */
-  private readonly first: Int32Array;
-  private readonly colPtr: Int32Array;
-  private readonly colRows: Int32Array;
+  private readonly sym: Symbolic;
+  /** L's entries below the diagonal, on the pattern's rows (elimination order). */
+  private readonly Lx: Float64Array;
+  /** L's diagonal (elimination order); 0 on a dependent row. */
+  private readonly diag: Float64Array;
   private readonly y: Float64Array;
   /** Rows counted as dependent. */
   readonly dependentRows: number;
 
   /** `column(j, out)` writes column j of W_bb + Σ·I into out (length n). */
   constructor(readonly n: number, column: (j: number, out: Float64Array) => void) {
-    const L = new Float64Array(n * n);
+    if (wScratch.length < n * n) wScratch = new Float64Array(n * n);
+    const W = wScratch.subarray(0, n * n);
     const col = new Float64Array(n);
     for (let j = 0; j < n; j++) {
       column(j, col);
-      for (let i = 0; i < n; i++) L[i * n + j] = col[i];
+      for (let i = 0; i < n; i++) W[i * n + j] = col[i];
     }
-    // the lower triangle, symmetrised (the two products differ by round-off), factored in place: L·Lᵀ = W
-    for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) L[i * n + j] = 0.5 * (L[i * n + j] + L[j * n + i]);
-    // the envelope: first[i], the first column of row i's lower triangle that is not zero. W's rows
-    // couple only through shared bodies, so a robot's block is about half zeros, and Cholesky's fill
-    // stays inside the envelope: every loop below starts there and skips only exact zeros.
-    const first = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      let f = 0;
-      while (f < i && L[i * n + f] === 0) f++;
-      first[i] = f;
-    }
-    const dep = new Uint8Array(n);
+    const sym = symbolicFor(n, W);
+    const { perm, rowPtr, colIdx } = sym;
+    const Lx = new Float64Array(rowPtr[n]);
+    const diag = new Float64Array(n);
+    // row k of L, scattered (zero outside the row's pattern between rows)
+    const x = col.fill(0);
     let count = 0;
-    for (let j = 0; j < n; j++) {
-      const diag0 = L[j * n + j];
+    for (let k = 0; k < n; k++) {
+      const pk = perm[k];
+      const diag0 = W[pk * n + pk];
       let d = diag0;
-      for (let k = first[j]; k < j; k++) d -= L[j * n + k] * L[j * n + k];
+      for (let q = rowPtr[k]; q < rowPtr[k + 1]; q++) {
+        const j = colIdx[q], pj = perm[j];
+        // W's two triangles differ by round-off: the symmetric part
+        let s = 0.5 * (W[pk * n + pj] + W[pj * n + pk]);
+        if (diag[j] === 0) {
+          // a dependent row is out of the block: no coupling through it
+          x[j] = 0;
+          continue;
+        }
+        for (let r = rowPtr[j]; r < rowPtr[j + 1]; r++) s -= Lx[r] * x[colIdx[r]];
+        const l = s / diag[j];
+        x[j] = l;
+        d -= l * l;
+      }
+      for (let q = rowPtr[k]; q < rowPtr[k + 1]; q++) {
+        const j = colIdx[q];
+        Lx[q] = x[j];
+        x[j] = 0;
+      }
       if (!(diag0 > 0) || !(d > BLOCK_PIVOT_TOL * diag0)) {
-        dep[j] = 1;
         count++;
-        for (let i = j; i < n; i++) L[i * n + j] = 0;
+        for (let q = rowPtr[k]; q < rowPtr[k + 1]; q++) Lx[q] = 0;
         continue;
       }
-      const ljj = Math.sqrt(d);
-      L[j * n + j] = ljj;
-      for (let i = j + 1; i < n; i++) {
-        // outside row i's envelope L_ij is zero and stays zero
-        if (first[i] > j) continue;
-        let s = L[i * n + j];
-        for (let k = Math.max(first[i], first[j]); k < j; k++) s -= L[i * n + k] * L[j * n + k];
-        L[i * n + j] = s / ljj;
-      }
+      diag[k] = Math.sqrt(d);
     }
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) L[i * n + j] = 0;
-    // column i's rows below the diagonal inside the envelope, in increasing order (the backward solve's)
-    const colPtr = new Int32Array(n + 1);
-    for (let k = 0; k < n; k++) for (let i = first[k]; i < k; i++) colPtr[i + 1]++;
-    for (let i = 0; i < n; i++) colPtr[i + 1] += colPtr[i];
-    const colRows = new Int32Array(colPtr[n]);
-    const fill = colPtr.slice(0, n);
-    for (let k = 0; k < n; k++) for (let i = first[k]; i < k; i++) colRows[fill[i]++] = k;
-    this.L = L;
-    this.first = first;
-    this.colPtr = colPtr;
-    this.colRows = colRows;
-    this.dependent = dep;
+    this.sym = sym;
+    this.Lx = Lx;
+    this.diag = diag;
     this.dependentRows = count;
     this.y = new Float64Array(n);
   }
 
+  /** Nonzeros of the factor below its diagonal (the pattern kept, after elimination order). */
+  get factorNonzeros(): number {
+    return this.sym.rowPtr[this.n];
+  }
+
   /** x = W⁻¹·b on the independent rows (0 on the dependent ones). */
   solve(b: ArrayLike<number>, x: Float64Array): void {
-    const { n, L, dependent: dep, y, first, colPtr, colRows } = this;
-    for (let i = 0; i < n; i++) {
-      if (dep[i]) {
-        y[i] = 0;
+    const { n, Lx, diag, y } = this;
+    const { perm, rowPtr, colIdx } = this.sym;
+    // L·y = P·b
+    for (let k = 0; k < n; k++) {
+      const dk = diag[k];
+      if (dk === 0) {
+        y[k] = 0;
         continue;
       }
-      let s = b[i];
-      for (let k = first[i]; k < i; k++) s -= L[i * n + k] * y[k];
-      y[i] = s / L[i * n + i];
+      let s = b[perm[k]];
+      for (let q = rowPtr[k]; q < rowPtr[k + 1]; q++) s -= Lx[q] * y[colIdx[q]];
+      y[k] = s / dk;
     }
-    for (let i = n - 1; i >= 0; i--) {
-      if (dep[i]) {
-        x[i] = 0;
+    // Lᵀ·z = y, in place in y (row k of L scatters into the earlier rows once z_k is known), x = Pᵀ·z
+    for (let k = n - 1; k >= 0; k--) {
+      const dk = diag[k];
+      if (dk === 0) {
+        y[k] = 0;
+        x[perm[k]] = 0;
         continue;
       }
-      let s = y[i];
-      for (let p = colPtr[i]; p < colPtr[i + 1]; p++) {
-        const k = colRows[p];
-        s -= L[k * n + i] * x[k];
-      }
-      x[i] = s / L[i * n + i];
+      const z = y[k] / dk;
+      x[perm[k]] = z;
+      for (let q = rowPtr[k]; q < rowPtr[k + 1]; q++) y[colIdx[q]] -= Lx[q] * z;
     }
   }
 }
