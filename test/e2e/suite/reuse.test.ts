@@ -122,7 +122,7 @@ export default function register(): void {
 
     test('a model into the open panel against a new panel: command → model applied (logged, medians)', async function () {
       this.timeout(240_000);
-      const names = ['chain.scene.json', 'valid.scene.json', 'redundant.scene.json', 'play.scene.json', 'layout.scene.json'];
+      const names = ['chain.scene.json', 'valid.scene.json', 'redundant.scene.json'];
       const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
       const times: Record<'reused' | 'new', { applied: number[]; ready: number[] }> = { reused: { applied: [], ready: [] }, new: { applied: [], ready: [] } };
       const readyOf = (key: string): number => {
