@@ -86,6 +86,11 @@ export default function register(): void {
       await waitFor('the chain panel at step 10', () => api.panelFor(b.key)?.solver?.steps === 10, 10_000);
       assert.strictEqual(api.currentStep(a.key), 25);
       await vscode.commands.executeCommand(CommandIds.goToStep, b.uri, 10);
+      // the chain's status bar and CodeLens at the step its panel shows
+      const statusB10 = await statusOf(api, b.uri);
+      assert.match(statusB10, / · step 10$/, statusB10);
+      const lensB10 = statusB10.replace(/^.*?κ/, 'κ');
+      await waitFor(`the chain's CodeLens "${lensB10}"`, async () => (await lensTitles(b.uri)).some((t) => t.startsWith(lensB10)), 10_000);
       await vscode.commands.executeCommand(CommandIds.openInspector, b.uri); // the panel to the front, beside the pendulum's editor
       await harnessScreenshot('reuse-second-model');
       // the pendulum again: back in the same panel, at its own step
