@@ -209,7 +209,10 @@ function setModel(s: PanelState, raw: PanelModel): PanelState {
   const first = s.model === undefined;
   const live = Math.max(history.length, raw.steps ?? 0);
   let step = snapshot.step;
-  const restore = first ? s.restore : undefined;
+  // What VS Code kept of the page is this scene's only: a panel that went on to another scene keeps
+  // the state its page saved for the one before.
+  const sameScene = raw.sceneUri === undefined || s.sceneUri === undefined || raw.sceneUri === s.sceneUri;
+  const restore = first && sameScene ? s.restore : undefined;
   // A restored step, unless the panel was following the run: then the run's end, wherever it is now.
   if (restore?.step !== undefined && restore.step <= live && !restore.following) step = restore.step;
   // A scene's report opens at the run's end; a trace's at the step its report was made for.

@@ -16,7 +16,7 @@
 // before the split its webview.js, and webview.css), every first
 // paint is also measured on that build, alternating which goes first, and both are printed side by side.
 //
-// Usage: node --import tsx bench/ui/ui.ts [--quick] [--reloads K] [--out FILE] [--baseline DIR]
+// Usage: node --import tsx bench/ui/ui.ts [--quick] [--reloads K] [--out FILE] [--baseline DIR] [--examples REGEXP]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -39,6 +39,8 @@ interface Options {
   baseline?: string;
   reloads: number;
   quick: boolean;
+  /** Only the examples whose name matches (a before/after comparison within a time budget). */
+  examples?: RegExp;
   outFile: string;
 }
 
@@ -52,8 +54,9 @@ function parseArgs(argv: string[]): Options {
     } else if (a === '--reloads') o.reloads = Number(argv[++i]);
     else if (a === '--out') o.outFile = path.resolve(argv[++i] ?? '');
     else if (a === '--baseline') o.baseline = path.resolve(argv[++i] ?? '');
+    else if (a === '--examples') o.examples = new RegExp(argv[++i] ?? '');
     else if (a === '--help' || a === '-h') {
-      console.log('usage: node --import tsx bench/ui/ui.ts [--quick] [--reloads K] [--out FILE] [--baseline DIR]');
+      console.log('usage: node --import tsx bench/ui/ui.ts [--quick] [--reloads K] [--out FILE] [--baseline DIR] [--examples REGEXP]');
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -95,6 +98,7 @@ async function main(): Promise<void> {
     .readdirSync(path.join(ROOT, 'examples'))
     .filter((f) => f.endsWith('.scene.json'))
     .map((f) => f.replace(/\.scene\.json$/, ''))
+    .filter((e) => !opts.examples || opts.examples.test(e))
     .sort();
   process.stdout.write('building fixtures (engine runs)… ');
   const fixtures = new Map<string, Fixture>(examples.map((e) => [e, buildFixture(e)]));

@@ -6,6 +6,7 @@ import type { PanelCommand } from '../protocol';
 
 export const CommandIds = {
   openInspector: 'constraintLens.openInspector',
+  openInspectorToSide: 'constraintLens.openInspectorToSide',
   step: 'constraintLens.step',
   runSteps: 'constraintLens.runSteps',
   playPause: 'constraintLens.playPause',

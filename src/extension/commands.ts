@@ -82,6 +82,10 @@ export class Commands {
         const t = await this.target(arg, false);
         return t ? this.openInspector(t) : undefined;
       },
+      openInspectorToSide: async (arg?: unknown) => {
+        const t = await this.target(arg, false);
+        return t ? this.openInspector(t, { toSide: true }) : undefined;
+      },
       // a model whose panel runs MuJoCo: Step, Run and Play/Pause drive that panel's MuJoCo session
       step: this.withSolver(
         (r) => this.step(r),
@@ -201,8 +205,8 @@ export class Commands {
     return { doc, state };
   }
 
-  private async openInspector(t: Target): Promise<string | undefined> {
-    const p = await this.d.panels.open(t.doc.uri);
+  private async openInspector(t: Target, opts: { toSide?: boolean } = {}): Promise<string | undefined> {
+    const p = await this.d.panels.open(t.doc.uri, opts);
     // resolves as before, with the scene analysed (callers read the analysis next)
     await this.d.scenes.whenInspected(t.doc);
     return p ? t.state.key : undefined;

@@ -21,6 +21,8 @@ export interface Config {
   importKeyframe: string | undefined;
   /** MJCF/URDF models: what Run N Steps runs — the engine's formulation, or MuJoCo's own mj_step (mujocoRunner.ts). */
   importSolver: 'engine' | 'mujoco';
+  /** Open Inspector shows another model in the inspector already open (false: a panel per model). */
+  inspectorReuse: boolean;
 }
 
 const num = (v: unknown, def: number, min: number, max: number): number =>
@@ -41,5 +43,6 @@ export function readConfig(): Config {
     maxSteps: num(c.get('run.maxSteps'), 100_000, 1, 10_000_000),
     importKeyframe: ((k) => (typeof k === 'string' && k.trim() !== '' ? k.trim() : undefined))(c.get<string>('import.keyframe', '')),
     importSolver: c.get<string>('import.solver', 'engine') === 'mujoco' ? 'mujoco' : 'engine',
+    inspectorReuse: c.get<boolean>('inspector.reuse', true) !== false,
   };
 }

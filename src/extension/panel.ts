@@ -1,5 +1,6 @@
-// The inspector panel host: one webview panel per scene (revealed if it exists), restored after a
-// reload by a WebviewPanelSerializer. Messages from the webview are validated; the host answers
+// The inspector panel host: a scene's panel is revealed if it exists; else Open Inspector shows the
+// scene in the panel it opened last (`constraintLens.inspector.reuse`; see PanelManager.open) or
+// in a new one, and panels are restored after a reload by a WebviewPanelSerializer. Messages from the webview are validated; the host answers
 // `ready` with the PanelModel and `requestSnapshot` with the analysed step, runs the registered
 // command of a button (with the panel's scene), and reveals ranges in the editor. Runs and edits
 // of the scene are pushed live through a PanelFeed (logic/panelFeed.ts): the history as appended
@@ -9,7 +10,6 @@
 // threshold as the status bar and the tree (the `constraintLens.conditionWarning` setting, else
 // the scene's).
 import * as vscode from 'vscode';
-import { buildPanelModel } from '../panelModel';
 import { isWebviewMessage, type HostMessage, type MujocoSection, type PanelSolver, type PlaySpeed, type WebviewMessage, type WebviewState } from '../protocol';
 import type { Range as EngineRange } from '../engine';
 import type { PanelProbe } from './api';
@@ -17,7 +17,8 @@ import { PanelFeed, type FeedModel } from './logic/panelFeed';
 import type { MujocoPanelSession } from './logic/mujocoPanelSession';
 import { mujocoCommand } from './panelSolver';
 import { inspectorPageHtml } from './panelPage';
-import { itemKey, itemRange, mujocoFeedModel, revealInEditor, revealedItem, safeJson, webviewOptions } from './panelHelpers';
+import { itemKey, itemRange, revealInEditor, revealedItem, safeJson, webviewOptions } from './panelHelpers';
+import { mujocoFeedModel, sceneFeedModel } from './panelFeedModel';
 
 export { itemRange, revealInEditor };
 import { ContextKeys, PanelCommandIds, ViewIds } from './commandIds';
@@ -26,7 +27,6 @@ import { publishedFor, syntaxErrorsFor } from './diagnostics';
 import { Disposable, disposeAll, toDisposable } from './dispose';
 import type { SceneItem } from './logic/itemAt';
 import type { SceneEvent, SceneManager, SceneState } from './scenes';
-import { sceneConditionWarning } from './statusBar';
 import { errorMessage, fileNameOf, keyOf, parseUriArg, toVsRange } from './util';
 
 export const VIEW_TYPE = ViewIds.inspector;
@@ -49,6 +49,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
   readonly feed: PanelFeed;
   /** MuJoCo steps this panel's model (the header's switch, panelSolver.ts); undefined: the engine does. */
   mj: MujocoPanelSession | undefined;
+  /** The webview panel went on to show another scene: disposing this one leaves it open. */
+  private released = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -56,8 +58,9 @@ class InspectorPanel extends Disposable implements PanelProbe {
     private readonly host: PanelManager,
   ) {
     super();
-    // Disposed last: the webview panel itself (closing it twice is harmless).
-    this._register(panel);
+    // Disposed last: the webview panel itself (closing it twice is harmless), unless another scene took it over.
+    this._register(toDisposable(() => this.released || panel.dispose()));
+    this._register(panel.onDidDispose(() => host.closed(this)));
     this.feed = new PanelFeed(
       (m) => this.postFlow(m),
       {
@@ -76,7 +79,12 @@ class InspectorPanel extends Disposable implements PanelProbe {
     this._register(toDisposable(() => this.feed.dispose()));
     this._register(toDisposable(() => this.mj?.dispose()));
     this._register(host.scenes.pin(state.uri));
-    this._register(panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)));
+    this._register(
+      panel.webview.onDidReceiveMessage((m: unknown) => {
+        // Before `ready` the page on screen may still be the one of the scene this panel showed before
+        if (this.ready || (isWebviewMessage(m) && (m.type === 'ready' || m.type === 'log'))) void this.receive(m);
+      }),
+    );
     this._register(
       panel.onDidChangeViewState((e) => {
         if (!e.webviewPanel.visible) this.unload(); // retainContextWhenHidden: false → unloaded
@@ -85,6 +93,11 @@ class InspectorPanel extends Disposable implements PanelProbe {
       }),
     );
     this.render();
+  }
+
+  /** Disposing this panel leaves its webview panel open, to show another scene (PanelManager.switchTo). */
+  release(): void {
+    this.released = true;
   }
 
   get visible(): boolean {
@@ -146,35 +159,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
 
   /** The model the feed sends (history streamed after it), or an error when the scene cannot be analysed. */
   private buildModel(): FeedModel | undefined {
-    const s = this.state;
-    const r = s.result;
-    if (!r) return undefined; // analysing; 'inspected' will come
-    try {
-      const sim = s.sim;
-      const step = s.shownStep ?? sim?.currentStep ?? 0;
-      // Large scenes: the model carries step 0; the shown step's analysis follows from the worker.
-      const large = step > 0 && this.host.scenes.isLarge(s);
-      const model = buildPanelModel(s.fileName, r, sim, large ? undefined : step, {
-        diagnostics: publishedFor(s),
-        syntaxErrors: syntaxErrorsFor(s),
-        conditionWarning: sceneConditionWarning(s, this.host.config()),
-        history: false,
-      });
-      if (model) {
-        model.sceneUri = s.uri.toString();
-        const mujoco = this.host.mujocoFor?.(s);
-        if (mujoco) {
-          model.mujoco = mujoco;
-          if (this.host.mujocoSession) model.solver = 'engine';
-        }
-        return { message: { type: 'model', model }, showStep: large ? step : undefined };
-      }
-      const first = r.diagnostics.find((d) => d.severity === 'error');
-      return { message: { type: 'error', message: first ? `${s.fileName} cannot be analysed: ${first.message} (line ${first.range.start.line + 1})` : `${s.fileName} cannot be analysed.` } };
-    } catch (e) {
-      this.host.log.error(`building the panel model failed: ${errorMessage(e)}`);
-      return { message: { type: 'error', message: `Internal error: ${e instanceof Error ? e.message : String(e)}` } };
-    }
+    const h = this.host;
+    return sceneFeedModel(this.state, { large: (s) => h.scenes.isLarge(s), config: h.config(), mujocoFor: h.mujocoFor, switchable: h.mujocoSession !== undefined, log: h.log });
   }
 
   /** The model again (a setting changed): the feed sends it, its history streamed after it. */
@@ -324,6 +310,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
 
 export class PanelManager extends Disposable implements vscode.WebviewPanelSerializer<WebviewState> {
   private readonly panels = new Map<string, InspectorPanel>();
+  /** The panel Open Inspector shows the next scene in (the last one it opened); none: a new panel. */
+  private reusable: InspectorPanel | undefined;
   /** The MuJoCo section of a model's panel (models.ts); undefined for scene files. */
   mujocoFor: ((s: SceneState) => MujocoSection | undefined) | undefined;
   /** The inspector revealed a body or a constraint (the Explorer tree selects it too). */
@@ -359,8 +347,13 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
     return undefined;
   }
 
-  /** Open (or reveal) the inspector of a scene, beside the editor. */
-  async open(uri: vscode.Uri, opts: { preserveFocus?: boolean } = {}): Promise<InspectorPanel | undefined> {
+  /**
+   * Open (or reveal) the inspector of a scene, beside the editor. A scene without a panel is shown
+   * in the panel Open Inspector last opened, when the setting allows: VS Code's set-up of a new
+   * webview is most of the time to a first paint, and one panel followed from model to model is
+   * what Markdown's preview does. `toSide`: a panel of its own, which no later scene takes over.
+   */
+  async open(uri: vscode.Uri, opts: { preserveFocus?: boolean; toSide?: boolean } = {}): Promise<InspectorPanel | undefined> {
     const existing = this.panels.get(keyOf(uri));
     if (existing) {
       existing.panel.reveal(existing.panel.viewColumn, opts.preserveFocus);
@@ -375,11 +368,45 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
     }
     const again = this.panels.get(keyOf(uri));
     if (again) return again;
-    const title = this.titleFor(uri);
-    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus ?? false }, webviewOptions(this.extensionUri));
-    const p = this.attach(panel, uri);
+    const reuse = !opts.toSide && this.config().inspectorReuse ? this.reusable : undefined;
+    let p: InspectorPanel;
+    if (reuse) p = this.switchTo(reuse, uri, opts.preserveFocus ?? false);
+    else {
+      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, this.titleFor(uri), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus ?? false }, webviewOptions(this.extensionUri));
+      p = this.attach(panel, uri);
+    }
+    // a panel to the side is the user's to keep; the others follow Open Inspector
+    if (!opts.toSide) this.reusable = p;
     void this.scenes.whenInspected(doc);
     return p;
+  }
+
+  /**
+   * Show `uri`'s scene in the webview panel of `old`: the old scene's part is disposed as if its
+   * panel had closed (its MuJoCo session stops, its views go back to the engine, its engine run
+   * goes on), and the page is loaded afresh for the new scene, so nothing of the old one (its
+   * history, step, selection) can show under the new title. VS Code keeps the webview's frame.
+   */
+  private switchTo(old: InspectorPanel, uri: vscode.Uri, preserveFocus: boolean): InspectorPanel {
+    const panel = old.panel;
+    old.release();
+    this.closed(old);
+    panel.title = this.titleFor(uri);
+    const p = this.attach(panel, uri);
+    panel.reveal(panel.viewColumn, preserveFocus);
+    return p;
+  }
+
+  /** A scene's panel closed, or went on to another scene. */
+  closed(p: InspectorPanel): void {
+    if (this.panels.get(p.state.key) !== p) return;
+    this.panels.delete(p.state.key);
+    if (this.reusable === p) this.reusable = undefined;
+    const mujoco = p.mj !== undefined;
+    p.dispose();
+    // a panel that ran MuJoCo: the views go back to the engine's analysis now, not at the next scene event
+    if (mujoco) this.onSolverEngine?.(p.state);
+    void vscode.commands.executeCommand('setContext', ContextKeys.inspectorActive, false);
   }
 
   private titleFor(uri: vscode.Uri): string {
@@ -398,14 +425,6 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
     };
     const p = new InspectorPanel(panel, state, this);
     this.panels.set(state.key, p);
-    panel.onDidDispose(() => {
-      const mujoco = p.mj !== undefined;
-      if (this.panels.get(state.key) === p) this.panels.delete(state.key);
-      p.dispose();
-      // a panel that ran MuJoCo: the views go back to the engine's analysis now, not at the next scene event
-      if (mujoco) this.onSolverEngine?.(state);
-      void vscode.commands.executeCommand('setContext', ContextKeys.inspectorActive, false);
-    });
     void this.remember(uri, panel.title);
     if (panel.active) this.scenes.setActive(uri);
     return p;
@@ -432,7 +451,9 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
         panel.dispose();
         return;
       }
-      this.attach(panel, uri);
+      const p = this.attach(panel, uri);
+      // the first panel restored is the one Open Inspector goes on with
+      this.reusable ??= p;
       const doc = await vscode.workspace.openTextDocument(uri);
       void this.scenes.whenInspected(doc);
     } catch (e) {

@@ -1,8 +1,6 @@
 // Helpers of the inspector panel host (panel.ts): revealing a scene's items in the editor, the
-// webview's options, and the model the feed sends for a panel MuJoCo runs.
+// webview's options.
 import * as vscode from 'vscode';
-import type { FeedModel } from './logic/panelFeed';
-import type { MujocoPanelSession } from './logic/mujocoPanelSession';
 import type { SceneItem } from './logic/itemAt';
 import type { SceneState } from './scenes';
 import { toVsRange } from './util';
@@ -27,14 +25,6 @@ export function itemRange(s: SceneState, kind: 'constraint' | 'body', fileIndex:
     return undefined;
   }
 }
-
-/** The model of a panel MuJoCo runs: step 0's system, then the shown step (or the run's end) fetched from the worker. */
-export const mujocoFeedModel = (mj: MujocoPanelSession): FeedModel | undefined => {
-  const model = mj.model();
-  if (!model) return undefined;
-  const step = Math.min(mj.shown ?? mj.total, mj.total);
-  return { message: { type: 'model', model }, ...(step > 0 ? { showStep: step } : {}) };
-};
 
 export const itemKey = (kind: 'body' | 'constraint', name: string | undefined): string => (name === undefined ? '' : `${kind}:${name}`);
 

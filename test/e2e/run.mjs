@@ -160,7 +160,7 @@ async function main() {
           extensionDevelopmentPath: ROOT,
           extensionTestsPath: join(ROOT, 'out', 'e2e', 'suite', 'index.js'),
           folder: ws,
-          timeoutMs: 240_000,
+          timeoutMs: 420_000,
           log: (s) => console.log(s),
           screenshot: join(ROOT, 'test-results', 'e2e', 'suite-final.png'),
           consoleLog: join(P.logs, 'suite-console.log'),
@@ -171,7 +171,7 @@ async function main() {
         if (code !== 0) {
           if (code === 'timeout') log(`code-server log tail:\n${tail(server.logFile)}`);
           log(`workbench + extension host console: ${join(P.logs, 'suite-console.log')}`);
-          throw new Error(code === 'timeout' ? 'suite timed out after 240 s' : `suite exited ${code} (${m ? m[1] : 0} passing, ${f ? f[1] : '?'} failing)`);
+          throw new Error(code === 'timeout' ? 'suite timed out after 420 s' : `suite exited ${code} (${m ? m[1] : 0} passing, ${f ? f[1] : '?'} failing)`);
         }
         return `${m ? m[1] : '?'} passing`;
       });

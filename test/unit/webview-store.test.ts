@@ -92,6 +92,21 @@ describe('webview store', () => {
     assert.equal(odd.matrix, 'J');
   });
 
+  test("a page that goes on to another scene restores none of the state saved for the scene before", () => {
+    // VS Code keeps a webview's saved state when the panel's page is reloaded for another scene.
+    const saved = { sceneUri: 'file:///w/rods.scene.json', selectedStep: 5, following: false, selectedConstraint: 'joint3' };
+    const other = run(initialState({ report: false, restored: saved }), host({ type: 'model', model: { ...chain.model, sceneUri: 'file:///w/chain.scene.json' } }));
+    assert.equal(other.step, 20, "the new scene's live step, not the step saved for the old one");
+    assert.equal(other.follow, true);
+    assert.equal(other.selected, -1);
+    assert.equal(other.sceneUri, 'file:///w/chain.scene.json');
+    assert.equal(persistedState(other)?.sceneUri, 'file:///w/chain.scene.json');
+    // the same scene: restored as before
+    const same = run(initialState({ report: false, restored: { ...saved, sceneUri: 'file:///w/chain.scene.json' } }), host({ type: 'model', model: { ...chain.model, sceneUri: 'file:///w/chain.scene.json' } }));
+    assert.equal(same.step, 5);
+    assert.equal(same.snapshot?.constraints[same.selected]?.name, 'joint3');
+  });
+
   test('loading: set by the request, cleared by its reply', () => {
     let s = run(panel(), host({ type: 'model', model: chain.model }), { type: 'goToStep', step: 5 });
     assert.equal(s.step, 5);

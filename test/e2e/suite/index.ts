@@ -14,6 +14,7 @@ import mujoco from './mujoco.test';
 import panel from './panel.test';
 import playRate from './playRate.test';
 import quickfix from './quickfix.test';
+import reuse from './reuse.test';
 import runloop from './runloop.test';
 import smoke from './smoke.test';
 import stepping from './stepping.test';
@@ -38,7 +39,7 @@ export function run(): Promise<void> {
   // The test files are bundled into this one: define mocha's tdd globals (suite, test, …) on
   // globalThis, as mocha does for each file it loads, then let every file declare its suites.
   mocha.suite.emit('pre-require', globalThis, 'constraint-lens-e2e', mocha);
-  for (const register of [smoke, activation, diagnostics, quickfix, liveUpdate, typing, stepping, panel, trace, truth, inspector, openTime, models, isolation, mujoco, runloop, playRate]) register();
+  for (const register of [smoke, activation, diagnostics, quickfix, liveUpdate, typing, stepping, panel, trace, truth, inspector, openTime, models, isolation, mujoco, runloop, playRate, reuse]) register();
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} e2e test(s) failed`)) : resolve()));
   });
