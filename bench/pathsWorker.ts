@@ -5,7 +5,8 @@
 //   warming up on this scene), the remaining steps (warmed per-step time), and the run's CL404
 //   explanations (each is a few solves and a search over the history: one-off, not per step);
 //   play: a second simulation of the same scene stepped by the extension's PlayLoop at "max" speed
-//   with real timers, as the extension host runs it (8 ms of work per tick of at least 16 ms).
+//   with real timers, as the extension host runs it; direct: a third one, the same steps in a plain
+//   loop (the engine alone), so that the loop's own cost reads as the difference.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Codes, createSimulation, inspectScene, parseScene } from '../src/engine';
 import { MAX_PLAY_RATE, PlayLoop } from '../src/extension/logic/playLoop';
@@ -19,6 +20,8 @@ export interface PathsPhases {
   divergenceExplained: boolean;
   stopped: boolean;
   play: { steps: number; ms: number };
+  /** The same steps in a plain loop (`Simulation.step(1)` each), after Play, in the same isolate. */
+  direct: { steps: number; ms: number };
 }
 
 const { text, steps, warm } = workerData as { text: string; steps: number; warm: number };
@@ -58,7 +61,12 @@ async function main(): Promise<PathsPhases> {
     loop.start();
   });
   const play = { steps: played.currentStep, ms: performance.now() - t0 };
-  return { inspectMs, warmSteps, warmMs, restSteps: steps - warmSteps, restMs, divergenceExplained, stopped: sim.stopped, play };
+  // the same steps of a third simulation in a plain loop: the engine alone, in the same warm isolate
+  const plain = createSimulation(parse.scene!, parse.sourceMap);
+  const t1 = performance.now();
+  while (!plain.stopped && plain.currentStep < play.steps) plain.step(1);
+  const direct = { steps: plain.currentStep, ms: performance.now() - t1 };
+  return { inspectMs, warmSteps, warmMs, restSteps: steps - warmSteps, restMs, divergenceExplained, stopped: sim.stopped, play, direct };
 }
 
 main().then(

@@ -6,8 +6,6 @@ import type { World } from '../assembly/assemble';
 import { energyOf } from '../analysis/analysis';
 import type { Finding } from './nonFinite';
 import type { BodyState } from '../model/body';
-import { quatConj, quatMul } from '../core/math';
-import type { Quat } from '../types';
 import type { SolveOutput } from '../kkt/kkt';
 import type { StepRecord } from '../result';
 
@@ -161,20 +159,36 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+/**
+ * `median` of the finite values among values[0…last], sorted in `scratch`: the same number (a typed
+ * array sorts numerically, as `median`'s comparator does; the two may order -0 and +0 differently,
+ * which no caller can tell apart: every series is |·| ≥ 0 and the baselines are floored above 0).
+ */
+function finiteMedian(values: Float64Array, last: number, scratch: Float64Array): number {
+  let n = 0;
+  for (let k = 0; k <= last; k++) {
+    const v = values[k];
+    if (Number.isFinite(v)) scratch[n++] = v;
+  }
+  if (n === 0) return 0;
+  return scratch.subarray(0, n).sort()[Math.floor(n / 2)];
+}
+
 type Series = { owner: Growth['owner']; quantity: Growth['quantity']; values: Float64Array; first: number };
 
 /** Baseline, excursion start and rate of each series over steps [first, end]; floors relative to the kind's typical level. */
 function growthOf(series: Series[], end: number): Growth[] {
   const byKind = new Map<string, Series[]>();
-  for (const s of series) byKind.set(s.quantity, [...(byKind.get(s.quantity) ?? []), s]);
+  for (const s of series) {
+    const group = byKind.get(s.quantity);
+    if (group) group.push(s);
+    else byKind.set(s.quantity, [s]);
+  }
   const out: Growth[] = [];
+  // one buffer for every series' reference window (the analysis runs once per divergence, but over hundreds of series)
+  const scratch = new Float64Array(end + 2);
   for (const group of byKind.values()) {
-    const raw = group.map((s) => {
-      const refEnd = s.first + Math.max(0, Math.floor((end - s.first) / 2));
-      const ref: number[] = [];
-      for (let k = s.first; k <= refEnd; k++) ref.push(s.values[k - s.first]);
-      return median(ref.filter(Number.isFinite));
-    });
+    const raw = group.map((s) => finiteMedian(s.values, Math.max(0, Math.floor((end - s.first) / 2)), scratch));
     const floor = Math.max(1e-12, 1e-3 * median(raw));
     group.forEach((s, i) => {
       const baseline = Math.max(raw[i], floor);
@@ -209,21 +223,35 @@ function bodySpeeds(world: World, trace: RunTrace, movers: number[], end: number
   if (end >= 1 && recs[0].poses.length === nb * 7) {
     const speed = movers.map(() => new Float64Array(end + 1));
     const spin = movers.map(() => new Float64Array(end + 1));
+    // in scalars (no arrays per body and step: this runs over every recorded step of every body);
+    // d = q_k ⊗ q̄_{k−1} written out as core/math.ts quatMulInto(q_k, quatConj(q_{k−1})), term for term
     movers.forEach((i, j) => {
       const b = world.bodies[i].spec;
-      speed[j][0] = Math.hypot(...b.velocity);
-      spin[j][0] = Math.hypot(...b.angularVelocity);
-      let p: readonly number[] = b.position;
-      let q: Quat = [...b.orientation];
+      const sp = speed[j];
+      const sn = spin[j];
+      sp[0] = Math.hypot(...b.velocity);
+      sn[0] = Math.hypot(...b.angularVelocity);
+      let px = b.position[0], py = b.position[1], pz = b.position[2];
+      let qx = b.orientation[0], qy = b.orientation[1], qz = b.orientation[2], qw = b.orientation[3];
+      const at = i * 7;
       for (let k = 1; k <= end; k++) {
         const o = recs[k - 1].poses;
-        const p2 = [o[i * 7], o[i * 7 + 1], o[i * 7 + 2]];
-        const q2: Quat = [o[i * 7 + 3], o[i * 7 + 4], o[i * 7 + 5], o[i * 7 + 6]];
-        speed[j][k] = Math.hypot(p2[0] - p[0], p2[1] - p[1], p2[2] - p[2]) / h;
-        const d = quatMul(q2, quatConj(q));
-        spin[j][k] = (2 * Math.hypot(d[0], d[1], d[2])) / (h * Math.abs(d[3]));
-        p = p2;
-        q = q2;
+        const x = o[at], y = o[at + 1], z = o[at + 2];
+        const ax = o[at + 3], ay = o[at + 4], az = o[at + 5], aw = o[at + 6];
+        sp[k] = Math.hypot(x - px, y - py, z - pz) / h;
+        const bx = -qx, by = -qy, bz = -qz, bw = qw;
+        const d0 = aw * bx + ax * bw + ay * bz - az * by;
+        const d1 = aw * by - ax * bz + ay * bw + az * bx;
+        const d2 = aw * bz + ax * by - ay * bx + az * bw;
+        const d3 = aw * bw - ax * bx - ay * by - az * bz;
+        sn[k] = (2 * Math.hypot(d0, d1, d2)) / (h * Math.abs(d3));
+        px = x;
+        py = y;
+        pz = z;
+        qx = ax;
+        qy = ay;
+        qz = az;
+        qw = aw;
       }
     });
     return { from: 0, speed, spin };
