@@ -172,7 +172,24 @@ export class MujocoRun {
         this.failure = `MuJoCo failed at step ${this.columns.length}: ${e instanceof Error ? e.message : String(e)}`;
       }
     }
+    if (this.currentStep > first && this.failure === undefined) this.finishLastPoses();
     return this.currentStep - first;
+  }
+
+  /**
+   * The last step's bodies as the state after it: mj_step leaves its kinematics at the state it started
+   * from, so the kinematics of the new state are computed here once per call (the next mj_step computes
+   * them again from qpos and qvel, so MuJoCo's run is unchanged).
+   */
+  private finishLastPoses(): void {
+    const mj = solverModule(this.rt);
+    mj.mj_kinematics(this.m, this.d);
+    mj.mj_comPos(this.m, this.d);
+    mj.mj_comVel(this.m, this.d);
+    const cols = this.columns, k = this.currentStep;
+    const xipos = this.fixedView('xipos');
+    posesInto(cols.poses(), this.poseIds, this.iquats, xipos, this.fixedView('xquat'), k * cols.poseStride);
+    velocitiesInto(cols.velocities(), this.poseIds, this.rootIds, this.fixedView('cvel'), xipos, this.fixedView('subtree_com'), k * cols.velocityStride);
   }
 
   /**
@@ -361,9 +378,18 @@ export class MujocoRun {
     const energy = this.fixedView('energy');
     const maxQacc = maxAbs(this.fixedView('qacc')), maxQvel = maxAbs(this.fixedView('qvel')), maxQpos = maxAbs(this.fixedView('qpos'));
     cols.setScalars(Number(d.time), nefc, Number(d.ncon), energy[0], energy[1], this.fixedView('solver_niter')[0] ?? 0, maxQacc, maxQvel, !(Number.isFinite(maxQacc) && Number.isFinite(maxQvel) && Number.isFinite(maxQpos)));
-    const xipos = this.fixedView('xipos');
-    posesInto(cols.poses(), this.poseIds, this.iquats, xipos, this.fixedView('xquat'), cols.poseOffset);
-    velocitiesInto(cols.velocities(), this.poseIds, this.rootIds, this.fixedView('cvel'), xipos, this.fixedView('subtree_com'), cols.velocityOffset);
+    // a step record's bodies are the state after the step, as the engine's records: after mj_step the
+    // kinematics (xipos, xquat, cvel) are still of the state the step started from, which is the state
+    // after the step before, so they complete the previous record; this record's own are written with
+    // them for now and finished by the next step, or by finishLastPoses at the end of step()
+    const xipos = this.fixedView('xipos'), xquat = this.fixedView('xquat'), cvel = this.fixedView('cvel'), com = this.fixedView('subtree_com');
+    const poses = cols.poses(), vels = cols.velocities();
+    posesInto(poses, this.poseIds, this.iquats, xipos, xquat, cols.poseOffset);
+    velocitiesInto(vels, this.poseIds, this.rootIds, cvel, xipos, com, cols.velocityOffset);
+    if (cols.length > 0) {
+      poses.copyWithin(cols.poseOffset - cols.poseStride, cols.poseOffset, cols.poseOffset + cols.poseStride);
+      vels.copyWithin(cols.velocityOffset - cols.velocityStride, cols.velocityOffset, cols.velocityOffset + cols.velocityStride);
+    }
     cols.commit(n);
     return cols.length - 1;
   }
