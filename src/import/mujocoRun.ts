@@ -7,6 +7,7 @@ import { analyseSystem, snapshotOfSystem, type ConstrainedSystem, type SystemAna
 import type { ImportedModel } from './index';
 import { compileModel, type CompiledModel, type MjModelHandle, type MujocoRuntime, type Quat } from './mujoco';
 import { MujocoConditionEstimator } from './mujocoCondition';
+import { EfcHeap } from './mujocoHeap';
 import { posesInto, sceneBodyIds, velocitiesInto } from './mujocoPoses';
 import { MujocoRecordColumns, type MujocoStepRecord } from './mujocoRecords';
 
@@ -32,6 +33,7 @@ export interface MujocoRunOptions {
 const CHECKPOINT_EVERY = 32;
 
 const WARNING_NAMES = ['inertia', 'contactfull', 'cnstrfull', 'vgeomfull', 'badqpos', 'badqvel', 'badqacc', 'badctrl'];
+const EMPTY = new Float64Array(0);
 
 const maxAbs = (x: ArrayLike<number>): number => {
   let m = 0;
@@ -52,6 +54,8 @@ export class MujocoRun {
   private readonly elementByKey = new Map<number, number>();
   private readonly scratchLambda: number[] = [];
   private readonly views = new Map<string, Float64Array | Int32Array>();
+  /** The efc arrays of each step, read from the heap (mujocoHeap.ts). */
+  private readonly heap: EfcHeap;
   private readonly scratchViolation: number[] = [];
   private readonly scratchTouched: number[] = [];
   private readonly checkpoints: Float64Array[] = [];
@@ -82,6 +86,7 @@ export class MujocoRun {
     this.iquats = model.compiled.bodies.map((b) => b.iquat);
     this.rootIds = Int32Array.from((m as unknown as { body_rootid: ArrayLike<number> }).body_rootid);
     this.columns = new MujocoRecordColumns(this.poseIds.length * 7, this.poseIds.length * 6);
+    this.heap = new EfcHeap(d);
   }
 
   /** Compile the imported model again in MuJoCo and put it at its initial state (mj_forward done). */
@@ -117,6 +122,11 @@ export class MujocoRun {
       m.delete();
       return { error: `MuJoCo failed at the initial state: ${e instanceof Error ? e.message : String(e)}` };
     }
+  }
+
+  /** Whether the steps' efc arrays are read from the heap (mujocoHeap.ts) rather than through the bindings' views. */
+  get efcFromHeap(): boolean {
+    return !this.heap.off;
   }
 
   get currentStep(): number {
@@ -343,12 +353,32 @@ export class MujocoRun {
   private record(): number {
     const d = this.d;
     const nefc = Number(d.nefc);
-    const type = d.efc_type as ArrayLike<number>, id = d.efc_id as ArrayLike<number>;
-    const force = d.efc_force as ArrayLike<number>, pos = d.efc_pos as ArrayLike<number>, margin = d.efc_margin as ArrayLike<number>;
+    // the efc arrays from the heap at mjData's addresses (mujocoHeap.ts), else the bindings' views:
+    // each array with the index its step's entries start at
+    let type: ArrayLike<number> = EMPTY, id: ArrayLike<number> = EMPTY, force: ArrayLike<number> = EMPTY, pos: ArrayLike<number> = EMPTY, margin: ArrayLike<number> = EMPTY;
+    let t0 = 0, i0 = 0, f0 = 0, p0 = 0, m0 = 0;
+    if (nefc > 0) {
+      const at = this.heap.read();
+      if (at) {
+        type = id = at.i32;
+        force = pos = margin = at.f64;
+        t0 = at.type;
+        i0 = at.id;
+        f0 = at.force;
+        p0 = at.pos;
+        m0 = at.margin;
+      } else {
+        type = d.efc_type as ArrayLike<number>;
+        id = d.efc_id as ArrayLike<number>;
+        force = d.efc_force as ArrayLike<number>;
+        pos = d.efc_pos as ArrayLike<number>;
+        margin = d.efc_margin as ArrayLike<number>;
+      }
+    }
     const lam = this.scratchLambda, viol = this.scratchViolation;
     const touched = this.scratchTouched;
     for (let r = 0; r < nefc; r++) {
-      const e = this.elementOf(type[r], id[r]);
+      const e = this.elementOf(type[t0 + r], id[i0 + r]);
       if (lam.length <= e) {
         lam.push(0);
         viol.push(-1);
@@ -357,8 +387,9 @@ export class MujocoRun {
         touched.push(e);
         viol[e] = 0;
       }
-      lam[e] += force[r] * force[r];
-      const v = Math.abs(pos[r] - margin[r]);
+      const f = force[f0 + r];
+      lam[e] += f * f;
+      const v = Math.abs(pos[p0 + r] - margin[m0 + r]);
       if (!(v <= viol[e])) viol[e] = v;
     }
     // in element order (rows come in efc order, which is nearly always it already)
