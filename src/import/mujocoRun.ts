@@ -68,6 +68,8 @@ export class MujocoRun {
   /** Each MuJoCo body's tree root (the centre cvel is taken at is its subtree_com). */
   private readonly rootIds: Int32Array;
   private disposed = false;
+  /** The last step's bodies are still those of the state it started from (finishLastPoses). */
+  private posesPending = false;
   private estimator?: MujocoConditionEstimator;
   /** Set when MuJoCo threw (an abort of its WebAssembly): the run cannot go on. */
   failure?: string;
@@ -87,6 +89,7 @@ export class MujocoRun {
     this.rootIds = Int32Array.from((m as unknown as { body_rootid: ArrayLike<number> }).body_rootid);
     this.columns = new MujocoRecordColumns(this.poseIds.length * 7, this.poseIds.length * 6);
     this.heap = new EfcHeap(d);
+    this.columns.settle = () => this.finishLastPoses();
   }
 
   /** Compile the imported model again in MuJoCo and put it at its initial state (mj_forward done). */
@@ -182,16 +185,20 @@ export class MujocoRun {
         this.failure = `MuJoCo failed at step ${this.columns.length}: ${e instanceof Error ? e.message : String(e)}`;
       }
     }
-    if (this.currentStep > first && this.failure === undefined) this.finishLastPoses();
+    // the last step's bodies when they are first read (a session steps one at a time between reads)
+    this.posesPending = this.currentStep > first ? this.failure === undefined : this.posesPending;
     return this.currentStep - first;
   }
 
   /**
    * The last step's bodies as the state after it: mj_step leaves its kinematics at the state it started
    * from, so the kinematics of the new state are computed here once per call (the next mj_step computes
-   * them again from qpos and qvel, so MuJoCo's run is unchanged).
+   * them again from qpos and qvel, so MuJoCo's run is unchanged). MuJoCo's data must hold the run's
+   * current state: the columns call it before a read, and systemAt puts the state back before returning.
    */
   private finishLastPoses(): void {
+    if (!this.posesPending) return;
+    this.posesPending = false;
     const mj = solverModule(this.rt);
     mj.mj_kinematics(this.m, this.d);
     mj.mj_comPos(this.m, this.d);
@@ -209,6 +216,7 @@ export class MujocoRun {
    */
   systemAt(k: number): ConstrainedSystem {
     if (!(k >= 0 && k <= this.currentStep)) throw new RangeError(`step ${k} is outside 0…${this.currentStep}`);
+    this.finishLastPoses(); // while MuJoCo's data holds the run's state
     const mj = solverModule(this.rt);
     const now = this.stateNow();
     // the state before step k: the last checkpoint at or before it, then the steps in between again
@@ -234,6 +242,7 @@ export class MujocoRun {
   forEachSystem(from: number, to: number, fn: (system: ConstrainedSystem) => void): void {
     const lo = Math.max(1, from), hi = Math.min(to, this.currentStep);
     if (lo > hi) return;
+    this.finishLastPoses(); // while MuJoCo's data holds the run's state (the callback may read the records)
     const mj = solverModule(this.rt);
     const now = this.stateNow();
     const start = Math.floor((lo - 1) / CHECKPOINT_EVERY);
@@ -412,12 +421,13 @@ export class MujocoRun {
     // a step record's bodies are the state after the step, as the engine's records: after mj_step the
     // kinematics (xipos, xquat, cvel) are still of the state the step started from, which is the state
     // after the step before, so they complete the previous record; this record's own are written with
-    // them for now and finished by the next step, or by finishLastPoses at the end of step()
+    // them for now and finished by the next step, or by finishLastPoses when first read
     const xipos = this.fixedView('xipos'), xquat = this.fixedView('xquat'), cvel = this.fixedView('cvel'), com = this.fixedView('subtree_com');
     const poses = cols.poses(), vels = cols.velocities();
     posesInto(poses, this.poseIds, this.iquats, xipos, xquat, cols.poseOffset);
     velocitiesInto(vels, this.poseIds, this.rootIds, cvel, xipos, com, cols.velocityOffset);
     if (cols.length > 0) {
+      this.posesPending = false;
       poses.copyWithin(cols.poseOffset - cols.poseStride, cols.poseOffset, cols.poseOffset + cols.poseStride);
       vels.copyWithin(cols.velocityOffset - cols.velocityStride, cols.velocityOffset, cols.velocityOffset + cols.velocityStride);
     }
