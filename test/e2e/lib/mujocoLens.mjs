@@ -3,8 +3,8 @@
 // slider the κ of the panel's header, the status bar and the CodeLens are one number for one step.
 // Play, then Pause from the panel's button: every view lands within one step of the step the panel
 // showed. The CodeLens's Step takes MuJoCo's next step. Back to the engine: the views show the
-// engine's step 0 again; MuJoCo once more, then the panel closed: the status bar is the engine's at
-// once. Screenshots under
+// engine's step 0 again; MuJoCo once more, then the panel closed: the status bar and the CodeLens
+// are the engine's at once. Screenshots under
 // test-results/e2e/mujoco-lens-*.png.
 import { join } from 'node:path';
 import { closeAllEditors, quickOpen, runCommand, waitForHeatmap, webviewContent } from './ui.mjs';
@@ -135,7 +135,11 @@ export async function mujocoLensScenario(page, { outDir, log = console.log, mode
   }, 5_000).catch(async () => {
     throw new Error(`the MuJoCo panel closed: the status bar still "${await statusText(page)}", the engine's is ${want} at step 0`);
   });
-  out.push(`MuJoCo panel closed: status "${closed.trim()}"`);
+  // and the CodeLens too (throttled like a run's steps: a bound, not a speed check)
+  const lensClosed = await waitUntil(`a CodeLens with the engine's ${want} · step 0`, async () => (await lensTexts(page)).find((t) => t.includes(want) && t.includes('step 0 ')), 10_000).catch(async () => {
+    throw new Error(`the MuJoCo panel closed: the CodeLens still ${JSON.stringify(await lensTexts(page))}, the engine's is ${want} at step 0`);
+  });
+  out.push(`MuJoCo panel closed: status "${closed.trim()}", CodeLens "${lensClosed.trim()}"`);
   await page.screenshot({ path: join(outDir, 'mujoco-lens-closed.png') });
   for (const line of out) log(`  ${line}`);
   return out.join('\n');
