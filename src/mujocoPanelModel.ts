@@ -31,9 +31,10 @@ export function mujocoRecord(run: MujocoRun, k: number, width: number, an?: Step
     lambda[id] = e.lambda[i];
   }
   const potential = cols.potential(k), kinetic = cols.kinetic(k);
-  const stride = cols.poseStride, poses = cols.poses(), off = k * stride;
+  // posesOf: the run finishes its last step's bodies before they are read (mujocoRun.ts)
+  const poses = cols.posesOf(k), stride = poses.length;
   const p = new Array<number>(stride);
-  for (let i = 0; i < stride; i++) p[i] = poses[off + i];
+  for (let i = 0; i < stride; i++) p[i] = poses[i];
   return {
     step: k,
     t: cols.t(k),

@@ -268,7 +268,8 @@ export type WebviewMessage =
   | { type: 'ready'; startup?: { navigationStart: number; scriptStart: number; readyAt: number } }
   /** The panel applied the host message carrying this `seq`. */
   | { type: 'ack'; seq: number }
-  | { type: 'requestSnapshot'; step: number }
+  /** `follow`: the panel follows the run's end, so this step is only the end it knows (the run may have moved on): the views follow the run. */
+  | { type: 'requestSnapshot'; step: number; follow?: boolean }
   /** The step the panel went to when it needed no snapshot for it (step 0, or back on the one it holds): every view follows. */
   | { type: 'showStep'; step: number }
   /** `step`: the step the panel shows when the user pressed it (Pause lands there, not where the run has got to). */
@@ -315,6 +316,7 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
     case 'ack':
       return isInt(m.seq) && m.seq >= 0;
     case 'requestSnapshot':
+      return isInt(m.step) && m.step >= 0 && (m.follow === undefined || typeof m.follow === 'boolean');
     case 'showStep':
       return isInt(m.step) && m.step >= 0;
     case 'command':

@@ -113,7 +113,9 @@ function boot(): void {
   store.watch(nextSnapshotRequest, (step) => {
     if (step === undefined) return;
     store.dispatch({ type: 'snapshotRequested', step });
-    transport.requestSnapshot(step).catch((e: unknown) => store.dispatch({ type: 'snapshotFailed', step, reason: message(e) }));
+    // a panel following the run asks for the end it knows, which the run may have left by the time the
+    // host reads the request: it says so, and the status bar and CodeLens follow the run instead
+    transport.requestSnapshot(step, store.getState().follow).catch((e: unknown) => store.dispatch({ type: 'snapshotFailed', step, reason: message(e) }));
   });
   store.watch(persistedState, (state) => state && transport.persist(state));
   transport.onMessage(receive);

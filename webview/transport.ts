@@ -15,12 +15,12 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 /** The panel's requests: method → params and result. */
 interface PanelRequests {
-  snapshot: { params: { step: number }; result: SystemSnapshot };
+  snapshot: { params: { step: number; follow?: boolean }; result: SystemSnapshot };
 }
 
 /** `requestSnapshot {step}` out; a `snapshot` message of that step is its reply (the host also pushes unasked ones). */
 const snapshotWire: RpcWire<PanelRequests, WebviewMessage, HostMessage> = {
-  request: (_method, { step }) => ({ message: { type: 'requestSnapshot', step }, key: step }),
+  request: (_method, { step, follow }) => ({ message: { type: 'requestSnapshot', step, ...(follow ? { follow } : {}) }, key: step }),
   reply: (m) => (m.type === 'snapshot' ? { key: m.snapshot.step, ok: true, result: m.snapshot } : undefined),
 };
 
@@ -31,8 +31,8 @@ interface Transport {
   post(m: WebviewMessage): void;
   /** Valid host messages, in arrival order. Returns the unsubscribe function. */
   onMessage(listener: (m: HostMessage) => void): () => void;
-  /** Resolves with the host's snapshot of `step`; rejects with an RpcError on timeout. */
-  requestSnapshot(step: number): Promise<SystemSnapshot>;
+  /** Resolves with the host's snapshot of `step` (`follow`: the panel follows the run's end); rejects with an RpcError on timeout. */
+  requestSnapshot(step: number, follow?: boolean): Promise<SystemSnapshot>;
   /** Acknowledge the host message `seq` after the next frame (so the host never runs ahead of the painting); `acked` runs as it goes. */
   ack(seq: number, acked?: () => void): void;
   /** The state VS Code kept for this panel (restored after a reload). */
@@ -74,7 +74,7 @@ export function connectToHost(win: Window = window): Transport | undefined {
   return {
     post,
     onMessage: subscribe,
-    requestSnapshot: (step) => rpc.request('snapshot', { step }),
+    requestSnapshot: (step, follow) => rpc.request('snapshot', { step, follow }),
     ack: (seq, acked) =>
       afterPaint(win, () => {
         post({ type: 'ack', seq });

@@ -257,7 +257,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
           this.feed.ack(m.seq);
           break;
         case 'requestSnapshot':
-          if (this.mj) this.mj.shown = m.step;
+          // under MuJoCo a following panel's request names the end it knew: the views follow the run
+          if (this.mj) this.mj.shown = m.follow ? undefined : m.step;
           else this.host.scenes.showStep(s, m.step);
           this.feed.request(m.step);
           break;

@@ -77,6 +77,8 @@ export class MujocoRecordColumns {
   private readonly elemIds = new Grow(i32, 1024);
   private readonly elemLambda = new Grow(f64, 1024);
   private readonly elemViolation = new Grow(f64, 1024);
+  /** Called before a step's poses or velocities are read: the run finishes the last step's bodies then. */
+  settle: () => void = () => {};
   /** The few steps on which MuJoCo warned. */
   private readonly warningsAt = new Map<number, { name: string; info: number }[]>();
 
@@ -205,9 +207,11 @@ export class MujocoRecordColumns {
 
   /** Step k's poses, 7 per scene body, as a view (valid while the column does not grow; copy to keep). */
   posesOf(k: number): Float64Array {
+    this.settle();
     return this.poseCol.data.subarray(k * this.poseStride, (k + 1) * this.poseStride);
   }
   velocitiesOf(k: number): Float64Array {
+    this.settle();
     return this.velCol.data.subarray(k * this.velocityStride, (k + 1) * this.velocityStride);
   }
 

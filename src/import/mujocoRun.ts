@@ -7,6 +7,7 @@ import { analyseSystem, snapshotOfSystem, type ConstrainedSystem, type SystemAna
 import type { ImportedModel } from './index';
 import { compileModel, type CompiledModel, type MjModelHandle, type MujocoRuntime, type Quat } from './mujoco';
 import { MujocoConditionEstimator } from './mujocoCondition';
+import { EfcHeap } from './mujocoHeap';
 import { posesInto, sceneBodyIds, velocitiesInto } from './mujocoPoses';
 import { MujocoRecordColumns, type MujocoStepRecord } from './mujocoRecords';
 
@@ -32,6 +33,7 @@ export interface MujocoRunOptions {
 const CHECKPOINT_EVERY = 32;
 
 const WARNING_NAMES = ['inertia', 'contactfull', 'cnstrfull', 'vgeomfull', 'badqpos', 'badqvel', 'badqacc', 'badctrl'];
+const EMPTY = new Float64Array(0);
 
 const maxAbs = (x: ArrayLike<number>): number => {
   let m = 0;
@@ -52,6 +54,8 @@ export class MujocoRun {
   private readonly elementByKey = new Map<number, number>();
   private readonly scratchLambda: number[] = [];
   private readonly views = new Map<string, Float64Array | Int32Array>();
+  /** The efc arrays of each step, read from the heap (mujocoHeap.ts). */
+  private readonly heap: EfcHeap;
   private readonly scratchViolation: number[] = [];
   private readonly scratchTouched: number[] = [];
   private readonly checkpoints: Float64Array[] = [];
@@ -64,6 +68,8 @@ export class MujocoRun {
   /** Each MuJoCo body's tree root (the centre cvel is taken at is its subtree_com). */
   private readonly rootIds: Int32Array;
   private disposed = false;
+  /** The last step's bodies are still those of the state it started from (finishLastPoses). */
+  private posesPending = false;
   private estimator?: MujocoConditionEstimator;
   /** Set when MuJoCo threw (an abort of its WebAssembly): the run cannot go on. */
   failure?: string;
@@ -82,6 +88,8 @@ export class MujocoRun {
     this.iquats = model.compiled.bodies.map((b) => b.iquat);
     this.rootIds = Int32Array.from((m as unknown as { body_rootid: ArrayLike<number> }).body_rootid);
     this.columns = new MujocoRecordColumns(this.poseIds.length * 7, this.poseIds.length * 6);
+    this.heap = new EfcHeap(d);
+    this.columns.settle = () => this.finishLastPoses();
   }
 
   /** Compile the imported model again in MuJoCo and put it at its initial state (mj_forward done). */
@@ -117,6 +125,11 @@ export class MujocoRun {
       m.delete();
       return { error: `MuJoCo failed at the initial state: ${e instanceof Error ? e.message : String(e)}` };
     }
+  }
+
+  /** Whether the steps' efc arrays are read from the heap (mujocoHeap.ts) rather than through the bindings' views. */
+  get efcFromHeap(): boolean {
+    return !this.heap.off;
   }
 
   get currentStep(): number {
@@ -172,7 +185,28 @@ export class MujocoRun {
         this.failure = `MuJoCo failed at step ${this.columns.length}: ${e instanceof Error ? e.message : String(e)}`;
       }
     }
+    // the last step's bodies when they are first read (a session steps one at a time between reads)
+    this.posesPending = this.currentStep > first ? this.failure === undefined : this.posesPending;
     return this.currentStep - first;
+  }
+
+  /**
+   * The last step's bodies as the state after it: mj_step leaves its kinematics at the state it started
+   * from, so the kinematics of the new state are computed here once per call (the next mj_step computes
+   * them again from qpos and qvel, so MuJoCo's run is unchanged). MuJoCo's data must hold the run's
+   * current state: the columns call it before a read, and systemAt puts the state back before returning.
+   */
+  private finishLastPoses(): void {
+    if (!this.posesPending) return;
+    this.posesPending = false;
+    const mj = solverModule(this.rt);
+    mj.mj_kinematics(this.m, this.d);
+    mj.mj_comPos(this.m, this.d);
+    mj.mj_comVel(this.m, this.d);
+    const cols = this.columns, k = this.currentStep;
+    const xipos = this.fixedView('xipos');
+    posesInto(cols.poses(), this.poseIds, this.iquats, xipos, this.fixedView('xquat'), k * cols.poseStride);
+    velocitiesInto(cols.velocities(), this.poseIds, this.rootIds, this.fixedView('cvel'), xipos, this.fixedView('subtree_com'), k * cols.velocityStride);
   }
 
   /**
@@ -182,6 +216,7 @@ export class MujocoRun {
    */
   systemAt(k: number): ConstrainedSystem {
     if (!(k >= 0 && k <= this.currentStep)) throw new RangeError(`step ${k} is outside 0…${this.currentStep}`);
+    this.finishLastPoses(); // while MuJoCo's data holds the run's state
     const mj = solverModule(this.rt);
     const now = this.stateNow();
     // the state before step k: the last checkpoint at or before it, then the steps in between again
@@ -207,6 +242,7 @@ export class MujocoRun {
   forEachSystem(from: number, to: number, fn: (system: ConstrainedSystem) => void): void {
     const lo = Math.max(1, from), hi = Math.min(to, this.currentStep);
     if (lo > hi) return;
+    this.finishLastPoses(); // while MuJoCo's data holds the run's state (the callback may read the records)
     const mj = solverModule(this.rt);
     const now = this.stateNow();
     const start = Math.floor((lo - 1) / CHECKPOINT_EVERY);
@@ -326,12 +362,32 @@ export class MujocoRun {
   private record(): number {
     const d = this.d;
     const nefc = Number(d.nefc);
-    const type = d.efc_type as ArrayLike<number>, id = d.efc_id as ArrayLike<number>;
-    const force = d.efc_force as ArrayLike<number>, pos = d.efc_pos as ArrayLike<number>, margin = d.efc_margin as ArrayLike<number>;
+    // the efc arrays from the heap at mjData's addresses (mujocoHeap.ts), else the bindings' views:
+    // each array with the index its step's entries start at
+    let type: ArrayLike<number> = EMPTY, id: ArrayLike<number> = EMPTY, force: ArrayLike<number> = EMPTY, pos: ArrayLike<number> = EMPTY, margin: ArrayLike<number> = EMPTY;
+    let t0 = 0, i0 = 0, f0 = 0, p0 = 0, m0 = 0;
+    if (nefc > 0) {
+      const at = this.heap.read();
+      if (at) {
+        type = id = at.i32;
+        force = pos = margin = at.f64;
+        t0 = at.type;
+        i0 = at.id;
+        f0 = at.force;
+        p0 = at.pos;
+        m0 = at.margin;
+      } else {
+        type = d.efc_type as ArrayLike<number>;
+        id = d.efc_id as ArrayLike<number>;
+        force = d.efc_force as ArrayLike<number>;
+        pos = d.efc_pos as ArrayLike<number>;
+        margin = d.efc_margin as ArrayLike<number>;
+      }
+    }
     const lam = this.scratchLambda, viol = this.scratchViolation;
     const touched = this.scratchTouched;
     for (let r = 0; r < nefc; r++) {
-      const e = this.elementOf(type[r], id[r]);
+      const e = this.elementOf(type[t0 + r], id[i0 + r]);
       if (lam.length <= e) {
         lam.push(0);
         viol.push(-1);
@@ -340,8 +396,9 @@ export class MujocoRun {
         touched.push(e);
         viol[e] = 0;
       }
-      lam[e] += force[r] * force[r];
-      const v = Math.abs(pos[r] - margin[r]);
+      const f = force[f0 + r];
+      lam[e] += f * f;
+      const v = Math.abs(pos[p0 + r] - margin[m0 + r]);
       if (!(v <= viol[e])) viol[e] = v;
     }
     // in element order (rows come in efc order, which is nearly always it already)
@@ -361,9 +418,19 @@ export class MujocoRun {
     const energy = this.fixedView('energy');
     const maxQacc = maxAbs(this.fixedView('qacc')), maxQvel = maxAbs(this.fixedView('qvel')), maxQpos = maxAbs(this.fixedView('qpos'));
     cols.setScalars(Number(d.time), nefc, Number(d.ncon), energy[0], energy[1], this.fixedView('solver_niter')[0] ?? 0, maxQacc, maxQvel, !(Number.isFinite(maxQacc) && Number.isFinite(maxQvel) && Number.isFinite(maxQpos)));
-    const xipos = this.fixedView('xipos');
-    posesInto(cols.poses(), this.poseIds, this.iquats, xipos, this.fixedView('xquat'), cols.poseOffset);
-    velocitiesInto(cols.velocities(), this.poseIds, this.rootIds, this.fixedView('cvel'), xipos, this.fixedView('subtree_com'), cols.velocityOffset);
+    // a step record's bodies are the state after the step, as the engine's records: after mj_step the
+    // kinematics (xipos, xquat, cvel) are still of the state the step started from, which is the state
+    // after the step before, so they complete the previous record; this record's own are written with
+    // them for now and finished by the next step, or by finishLastPoses when first read
+    const xipos = this.fixedView('xipos'), xquat = this.fixedView('xquat'), cvel = this.fixedView('cvel'), com = this.fixedView('subtree_com');
+    const poses = cols.poses(), vels = cols.velocities();
+    posesInto(poses, this.poseIds, this.iquats, xipos, xquat, cols.poseOffset);
+    velocitiesInto(vels, this.poseIds, this.rootIds, cvel, xipos, com, cols.velocityOffset);
+    if (cols.length > 0) {
+      this.posesPending = false;
+      poses.copyWithin(cols.poseOffset - cols.poseStride, cols.poseOffset, cols.poseOffset + cols.poseStride);
+      vels.copyWithin(cols.velocityOffset - cols.velocityStride, cols.velocityOffset, cols.velocityOffset + cols.velocityStride);
+    }
     cols.commit(n);
     return cols.length - 1;
   }

@@ -47,6 +47,9 @@ export interface MujocoSolverModule extends MujocoModule {
   mj_getState(m: MjModelHandle, d: MjDataLike, state: Buffer, spec: number): void;
   mj_setState(m: MjModelHandle, d: MjDataLike, state: Float64Array, spec: number): void;
   mj_resetDataKeyframe(m: MjModelHandle, d: MjDataLike, key: number): void;
+  mj_kinematics(m: MjModelHandle, d: MjDataLike): void;
+  mj_comPos(m: MjModelHandle, d: MjDataLike): void;
+  mj_comVel(m: MjModelHandle, d: MjDataLike): void;
   mjtConstraint: Record<string, { value: number }>;
   mjtState: Record<string, { value: number }>;
 }

@@ -91,7 +91,7 @@ test('MuJoCo’s poses: step 0 is the engine’s initial state, step k MuJoCo’
     assert.ok(recs.every((r) => r.poses.length === 7 * names.length));
 
     let mujocoContacts: MjContact[] = [];
-    // MuJoCo's own run of the same model, step by step: the record of step k holds xipos and ximat after it
+    // MuJoCo's own run of the same model, step by step: the record of step k holds xipos and ximat of the state after it
     await withMujocoXml(XML, (mj, mm, d) => {
       mj.mj_forward(mm, d);
       const bodyId = names.map((n) => parse.model!.compiled.bodies.findIndex((b) => b.name === n));
@@ -103,6 +103,9 @@ test('MuJoCo’s poses: step 0 is the engine’s initial state, step k MuJoCo’
           mujocoContacts = contactForcesOnBodies(mj, mm, d, parse.model!.compiled.bodies.map((b) => b.name), parse.model!.compiled.geoms.map((g) => g.body));
         }
         mj.mj_step(mm, d);
+        // the record of step k is the state after it: mj_step leaves the kinematics at the state it
+        // started from, so they are computed again (the next mj_step recomputes them: the run is unchanged)
+        (mj as unknown as { mj_kinematics(m: unknown, d: unknown): void }).mj_kinematics(mm, d);
         const xipos = d.xipos as Float64Array, ximat = d.ximat as Float64Array;
         const p = recs[k - 1].poses;
         bodyId.forEach((b, i) => {

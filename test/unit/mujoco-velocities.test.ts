@@ -58,6 +58,11 @@ test('MuJoCo’s body velocities: every step’s record equals mj_objectVelocity
         let contacts = 0;
         for (let k = 1; k <= N; k++) {
           mj.mj_step(m, d);
+          // the record of step k is the state after it (mj_step leaves cvel at the state it started from)
+          const fk = mj as unknown as Record<'mj_kinematics' | 'mj_comPos' | 'mj_comVel', (m: unknown, d: unknown) => void>;
+          fk.mj_kinematics(m, d);
+          fk.mj_comPos(m, d);
+          fk.mj_comVel(m, d);
           const v = run.records[k].velocities;
           bodyId.forEach((b, i) => {
             mj.mj_objectVelocity(m, d, mj.mjtObj.mjOBJ_BODY.value, b, res, 0);

@@ -2,7 +2,9 @@
 // to MuJoCo by the header's switch, stepped from its Step button; at two steps chosen on the panel's
 // slider the κ of the panel's header, the status bar and the CodeLens are one number for one step.
 // Play, then Pause from the panel's button: every view lands within one step of the step the panel
-// showed. Back to the engine: the views show the engine's step 0 again. Screenshots under
+// showed. The CodeLens's Step takes MuJoCo's next step. Back to the engine: the views show the
+// engine's step 0 again; MuJoCo once more, then the panel closed: the status bar and the CodeLens
+// are the engine's at once. Screenshots under
 // test-results/e2e/mujoco-lens-*.png.
 import { join } from 'node:path';
 import { closeAllEditors, quickOpen, runCommand, waitForHeatmap, webviewContent } from './ui.mjs';
@@ -100,14 +102,45 @@ export async function mujocoLensScenario(page, { outDir, log = console.log, mode
   if (Math.abs(h.shown - seen.shown) > 1) throw new Error(`Pause: the panel showed step ${seen.shown}, the views landed on ${h.shown}`);
   out.push(`Pause: the panel showed ${seen.shown} when pressed; header and views on ${h.shown}, ${h.taken} taken`);
   await page.screenshot({ path: join(outDir, 'mujoco-lens-pause.png') });
+  // the CodeLens's Step under MuJoCo takes MuJoCo's next step (the panel's run), not the engine's
+  await page.locator('.codelens-decoration a', { hasText: /^\W*Step\s*$/ }).first().click();
+  await waitUntil(`the CodeLens Step took MuJoCo's step ${h.taken + 1}`, async () => {
+    const x = await inner.locator('body').evaluate(readHeader);
+    return x.solver === 'mujoco' && x.taken === h.taken + 1;
+  }, 10_000);
+  const afterLens = await oneKappa(page, inner, out, 'MuJoCo after the CodeLens Step');
+  if (afterLens.shown !== h.taken + 1) throw new Error(`the CodeLens Step: the views on step ${afterLens.shown}, MuJoCo's run at ${h.taken + 1}`);
   // back to the engine: its step 0 again
   await inner.locator('.cl-solver-switch [data-solver="engine"]').click();
   await waitUntil('the header on the engine', async () => {
     const x = await inner.locator('body').evaluate(readHeader);
     return x.solver === 'engine' && x.taken === 0;
   }, 15_000);
-  await oneKappa(page, inner, out, 'engine again');
+  const engine0 = await oneKappa(page, inner, out, 'engine again');
   await page.screenshot({ path: join(outDir, 'mujoco-lens-engine.png') });
+  // MuJoCo again, a step, then the panel closed: the status bar is the engine's step 0 at once (no
+  // scene event follows a closed panel to refresh it)
+  await inner.locator('.cl-solver-switch [data-solver="mujoco"]').click();
+  await waitUntil('the header on MuJoCo again', async () => (await inner.locator('body').evaluate(readHeader)).solver === 'mujoco', 15_000);
+  await inner.locator('[data-command="step"]').click();
+  await waitUntil('MuJoCo step 1 in the status bar', async () => (await statusText(page)).endsWith('step 1'), 10_000);
+  // the inspector's tab active, then View: Close Editor (the tab's close button shows only on hover)
+  await page.locator('.tabs-container .tab', { hasText: 'Inspect' }).first().click();
+  await runCommand(page, 'View: Close Editor');
+  await page.waitForFunction(() => ![...globalThis.document.querySelectorAll('.tabs-container .tab')].some((t) => t.textContent?.includes('Inspect')), null, { timeout: 10_000 });
+  const want = `κ ${engine0.kappa}`;
+  const closed = await waitUntil(`the status bar back on the engine's ${want} at step 0`, async () => {
+    const st = await statusText(page);
+    return st.includes(want) && st.endsWith('step 0') ? st : undefined;
+  }, 5_000).catch(async () => {
+    throw new Error(`the MuJoCo panel closed: the status bar still "${await statusText(page)}", the engine's is ${want} at step 0`);
+  });
+  // and the CodeLens too (throttled like a run's steps: a bound, not a speed check)
+  const lensClosed = await waitUntil(`a CodeLens with the engine's ${want} · step 0`, async () => (await lensTexts(page)).find((t) => t.includes(want) && t.includes('step 0 ')), 10_000).catch(async () => {
+    throw new Error(`the MuJoCo panel closed: the CodeLens still ${JSON.stringify(await lensTexts(page))}, the engine's is ${want} at step 0`);
+  });
+  out.push(`MuJoCo panel closed: status "${closed.trim()}", CodeLens "${lensClosed.trim()}"`);
+  await page.screenshot({ path: join(outDir, 'mujoco-lens-closed.png') });
   for (const line of out) log(`  ${line}`);
   return out.join('\n');
 }

@@ -1,0 +1,134 @@
+// MuJoCo's per-step efc arrays read straight from the WebAssembly heap. The bindings make a new typed
+// array for every read of an MjData array (a call into C++ and back), which costs about as much as a
+// small model's mj_step; the efc arrays move with every step's arena, so such a view cannot be kept.
+// What does not move is mjData itself: its fields hold the arrays' addresses. Those fields are found
+// once, by looking near mjData's time field for the addresses the bindings' own views report, and
+// each step then reads the addresses from them, indexing one Int32Array and one Float64Array over
+// the whole heap. The fields are checked against the bindings' views on the first
+// reads and now and then after; any doubt (no unique match, a mismatch, a misaligned address) turns
+// the fast path off for the run and the bindings' views are read as before.
+import type { MjDataLike } from './mujocoSystem';
+
+/** The arrays a step record reads, in the order of `EfcAt`'s fields. */
+const FIELDS = ['efc_type', 'efc_id', 'efc_force', 'efc_pos', 'efc_margin'] as const;
+
+/** Where a step's efc arrays start: indices into `i32` (type, id) and `f64` (force, pos, margin). */
+export interface EfcAt {
+  i32: Int32Array;
+  f64: Float64Array;
+  type: number;
+  id: number;
+  force: number;
+  pos: number;
+  margin: number;
+}
+
+/** mjData's efc pointers lie within this many bytes of its time field. */
+const SPAN = 16384;
+/** The fast path is checked against the bindings on this many reads after it is found, then every CHECK_EVERY reads. */
+const FIRST_CHECKS = 8;
+const CHECK_EVERY = 512;
+
+type View = ArrayBufferView & ArrayLike<number>;
+
+export class EfcHeap {
+  /** Byte address of each field of FIELDS inside mjData; undefined until found. */
+  private fields: number[] | undefined;
+  private u32 = new Uint32Array(0);
+  private at: EfcAt = { i32: new Int32Array(0), f64: new Float64Array(0), type: 0, id: 0, force: 0, pos: 0, margin: 0 };
+  private reads = 0;
+  private tries = 0;
+  /** The fast path is off for this run (it could not be found, or once disagreed with the bindings). */
+  off = false;
+
+  constructor(private readonly d: MjDataLike) {}
+
+  /**
+   * The current step's efc arrays (nefc > 0), or undefined when they must be read through the
+   * bindings. Valid until the next mj_step (the indices) or the heap grows (the arrays).
+   */
+  read(): EfcAt | undefined {
+    if (this.off) return undefined;
+    if (!this.fields && !this.find()) return undefined;
+    const fields = this.fields;
+    if (!fields) return undefined;
+    if (this.u32.length === 0) this.heap(this.view('qpos').buffer as ArrayBuffer);
+    const u32 = this.u32, at = this.at;
+    const p = fields.map((f) => u32[f >> 2]);
+    if (p[0] % 4 || p[1] % 4 || p[2] % 8 || p[3] % 8 || p[4] % 8) return this.disable();
+    this.reads++;
+    if (this.reads <= FIRST_CHECKS || this.reads % CHECK_EVERY === 0) {
+      for (let i = 0; i < FIELDS.length; i++) {
+        const v = this.view(FIELDS[i]);
+        if (v.byteOffset !== p[i] || v.buffer !== u32.buffer) return this.disable();
+      }
+    }
+    at.type = p[0] >> 2;
+    at.id = p[1] >> 2;
+    at.force = p[2] >> 3;
+    at.pos = p[3] >> 3;
+    at.margin = p[4] >> 3;
+    return at;
+  }
+
+  private view(name: string): View {
+    return (this.d as unknown as Record<string, View>)[name];
+  }
+
+  private heap(buffer: ArrayBuffer): void {
+    this.u32 = new Uint32Array(buffer);
+    this.at.i32 = new Int32Array(buffer);
+    this.at.f64 = new Float64Array(buffer);
+  }
+
+  private disable(): undefined {
+    this.off = true;
+    return undefined;
+  }
+
+  /**
+   * Find mjData's fields (with nefc > 0: every array then has its own address). mjData is located by
+   * its time field: set for a moment to a value found nowhere else in the heap (a freed mjData of an
+   * earlier run may still hold the same array addresses, never this time). A few tries, then off.
+   */
+  private find(): boolean {
+    const d = this.d as unknown as { nefc: number; time: number };
+    if (Number(d.nefc) <= 0) return false;
+    if (++this.tries > 4) return this.disable() ?? false;
+    const ptrs = FIELDS.map((n) => this.view(n).byteOffset);
+    if (new Set(ptrs).size !== ptrs.length) return false;
+    this.heap(this.view('qpos').buffer as ArrayBuffer);
+    const f64 = this.at.f64, u32 = this.u32;
+    const time = d.time;
+    const mark = -1.25e-300 * (1 + this.tries);
+    let at = -1;
+    d.time = mark;
+    try {
+      for (let i = 0; i < f64.length; i++) {
+        if (f64[i] !== mark) continue;
+        if (at >= 0) return this.disable() ?? false;
+        at = i * 8;
+      }
+    } finally {
+      d.time = time;
+    }
+    if (at < 0) return this.disable() ?? false;
+    const fields: number[] = [];
+    for (let i = 1; i < ptrs.length; i++) {
+      let found = -1;
+      for (let a = Math.max(0, at - SPAN); a < Math.min(u32.length * 4, at + SPAN); a += 4) {
+        if (u32[a >> 2] !== ptrs[i]) continue;
+        if (found >= 0) return this.disable() ?? false;
+        found = a;
+      }
+      if (found < 0) return this.disable() ?? false;
+      fields[i] = found;
+    }
+    // efc_type's address is also that of any empty array allocated just before it (the contacts of a
+    // step without any), so it is not unique; in mjData it is the field just before efc_id
+    fields[0] = fields[1] - 4;
+    if (u32[fields[0] >> 2] !== ptrs[0]) return this.disable() ?? false;
+    this.fields = fields;
+    return true;
+  }
+}
