@@ -19,9 +19,8 @@
 //      example without a schema warning; screenshots test-results/e2e/inspector-*.png
 //
 //   7. one truth under MuJoCo (dark theme): a weld model's inspector switched to MuJoCo, header, status
-//      bar and CodeLens κ at two steps, Pause within one step of the shown one, the CodeLens Step on
-//      MuJoCo, back to the engine, the MuJoCo panel closed (the views back on the engine at once);
-//      screenshots test-results/e2e/mujoco-lens-*.png
+//      bar and CodeLens κ at two steps, Pause within one step, the CodeLens Step on MuJoCo, back to the
+//      engine, the MuJoCo panel closed (views back on the engine at once); test-results/e2e/mujoco-lens-*.png
 //
 // Options: --suite-only | --ui-only, --runloop-only | --inspector-only | --mujoco-lens-only (that UI scenario alone),
 //          --tooling-only (step 1 alone: .ci/run starts it in the background while the unit and
