@@ -64,7 +64,8 @@ export interface VelocitySettings {
   momentum?: boolean;
   /**
    * A hard face manifold (four coplanar points) whose targets no forces with all four pressed can meet
-   * gives up the point the complementarity answer leaves unloaded, at once (pgsManifold.ts). Default true.
+   * gives up the point the complementarity answer leaves unloaded, at once (pgsManifold.ts). Default false:
+   * on the velocity box-stack example it left tangential forces of up to 0.02 N between resting boxes.
    */
   pivot?: boolean;
 }
@@ -236,7 +237,7 @@ export function solveContactsPgs(
   const symmetric = settings.symmetric ?? false;
   const contactBlock = settings.block ?? false;
   const momentum = settings.momentum ?? false;
-  const pivot = settings.pivot ?? true;
+  const pivot = settings.pivot ?? false;
   const Rprev = ws.take(9, 3 * nc);
   const tol = settings.pgs.tolerance;
   // round-off's floor under a residual: rows of velocities up to max|u| are known to about ε·max|u|
