@@ -56,7 +56,7 @@ async function oneKappa(page, inner, out, label) {
   }, 10_000).catch(async () => {
     throw new Error(`${label}: header ${want} at step ${h.shown}, status bar "${await statusText(page)}"`);
   });
-  const lens = await waitUntil(`a CodeLens with ${want} · step ${h.shown}`, async () => (await lensTexts(page)).find((t) => t.includes(want) && t.includes(`step ${h.shown} `)), 10_000).catch(async () => {
+  const lens = await waitUntil(`a CodeLens with ${want} · step ${h.shown}`, async () => (await lensTexts(page)).find((t) => t.includes(want) && t.includes(`step ${h.shown} `)), 20_000).catch(async () => {
     throw new Error(`${label}: header ${want} at step ${h.shown}, CodeLens ${JSON.stringify(await lensTexts(page))}`);
   });
   out.push(`${label}: header "${want}" at step ${h.shown}/${h.taken}, status "${status.trim()}", CodeLens "${lens.trim()}"`);

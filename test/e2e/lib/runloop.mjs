@@ -172,11 +172,16 @@ const PAUSES = 3;
 
 /** Run N Steps… from the palette with `n`. */
 async function runSteps(page, n) {
-  await preparePalette(page, 'Constraint Lens: Run N Steps…');
-  await page.keyboard.press('Enter');
-  const box = page.locator('.quick-input-widget input').first();
-  await box.waitFor({ state: 'visible', timeout: 5000 });
-  await box.fill(String(n));
+  // The command's own input box (its title names the scene), not the palette closing behind it; an
+  // Enter that a busy palette swallowed is given again.
+  const title = page.locator('.quick-input-widget .quick-input-title', { hasText: 'Run steps of' }).first();
+  for (let attempt = 0; ; attempt++) {
+    await preparePalette(page, 'Constraint Lens: Run N Steps…');
+    await page.keyboard.press('Enter');
+    if (await title.waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false)) break;
+    if (attempt === 2) throw new Error('Run N Steps… did not ask for the number of steps');
+  }
+  await page.locator('.quick-input-widget input').first().fill(String(n));
   await page.keyboard.press('Enter');
 }
 
