@@ -3,11 +3,6 @@
 // them while the tick's time budget lasts; whatever does not fit is dropped, not owed. So a tick
 // never blocks the extension host for more than about one budget plus one step, a slow machine
 // plays slower instead of falling behind, and `stop()` takes effect before the next step.
-// When a tick runs out of budget with steps still due (the rate is more than the machine steps:
-// "as fast as possible", or ×N on a slow machine), the next tick follows as soon as the event loop
-// has handled what waits (a Pause, the panel's acknowledgements) instead of after the rest of the
-// tick's period: the loop then steps continuously in budget-long slices. Waiting out the period
-// there left the host idle half of the time, and a Pause waits no longer either way.
 // Pure: no vscode; timers injectable (test/unit/extension-playloop.test.ts).
 import type { SimulationApi } from '../../engine';
 import type { PlaySpeed } from '../../protocol';
@@ -30,7 +25,7 @@ export interface PlayLoopOptions {
   rate(): number;
   /** Take one step; false when none could be taken (the run ended: cap reached, NaN, scene changed). */
   step(): boolean;
-  /** Steps were taken (called after the tick that took them; while stepping continuously, at most once per `tickMs`). */
+  /** Steps were taken in the tick that just ended. */
   progressed(): void;
   /** The loop stopped by itself (`step` returned false); not called after `stop()`. */
   ended(): void;
@@ -43,8 +38,6 @@ export interface PlayLoopOptions {
 
 export class PlayLoop {
   private handle: unknown;
-  /** `handle` is the timers' setImmediate (else their setTimeout). */
-  private immediate = false;
   private active = false;
   private credit = 0;
   private last = 0;
@@ -53,9 +46,6 @@ export class PlayLoop {
   private readonly tickMs: number;
   /** Steps taken since `start()`. */
   taken = 0;
-  /** Steps were taken since `progressed` was last called, and when it was. */
-  private unreported = false;
-  private reportedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly o: PlayLoopOptions) {
     this.timers = o.timers ?? realTimers;
@@ -72,28 +62,16 @@ export class PlayLoop {
     if (this.active) return;
     this.active = true;
     this.taken = 0;
-    this.unreported = false;
-    this.reportedAt = Number.NEGATIVE_INFINITY;
     this.credit = 1;
     this.last = this.timers.now();
-    this.schedule(0);
+    this.handle = this.timers.setTimeout(() => this.tick(), 0);
   }
 
   /** Stop: no step is taken after this returns. */
   stop(): void {
     this.active = false;
-    if (this.handle !== undefined) {
-      if (this.immediate) this.timers.clearImmediate?.(this.handle);
-      else this.timers.clearTimeout(this.handle);
-    }
+    if (this.handle !== undefined) this.timers.clearTimeout(this.handle);
     this.handle = undefined;
-  }
-
-  /** The next tick after `ms`, or (ms = 0) as soon as the event loop is free. */
-  private schedule(ms: number): void {
-    const t = this.timers;
-    this.immediate = ms === 0 && t.setImmediate !== undefined && t.clearImmediate !== undefined;
-    this.handle = this.immediate ? t.setImmediate?.(() => this.tick()) : t.setTimeout(() => this.tick(), ms);
   }
 
   private rate(): number {
@@ -122,31 +100,17 @@ export class PlayLoop {
       if (this.timers.now() - t0 >= this.budgetMs) break;
     }
     this.taken += taken;
-    if (taken) this.unreported = true;
     if (ended && this.active) {
       this.stop();
-      if (this.unreported) this.o.progressed();
-      this.unreported = false;
+      if (taken) this.o.progressed();
       this.o.ended();
       return;
     }
-    // steps still due: the budget, not the rate, stopped this tick; go on once the event loop is free
-    const continuing = this.credit >= 1;
-    // stepping continuously, the listeners (the panel's feed, the status bar) hear of it once per tick's period, not per slice
-    const now = this.timers.now();
-    if (this.unreported && (!continuing || now - this.reportedAt >= this.tickMs)) {
-      this.unreported = false;
-      this.reportedAt = now;
-      this.o.progressed();
-    }
+    if (taken) this.o.progressed();
     if (!this.active) return;
-    if (continuing) {
-      this.schedule(0);
-      return;
-    }
     const period = Math.min(100, Math.max(this.tickMs, 1000 / rate));
     const spent = this.timers.now() - t0;
-    this.schedule(Math.max(1, period - spent));
+    this.handle = this.timers.setTimeout(() => this.tick(), Math.max(1, period - spent));
   }
 }
 

@@ -5,21 +5,12 @@ export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
   now(): number;
-  /**
-   * Run `fn` as soon as the event loop has handled what already waits (I/O, messages, due timers):
-   * Node's setImmediate, which, unlike setTimeout(fn, 0), does not wait a millisecond. Optional:
-   * without it, `setTimeout(fn, 0)` and `clearTimeout` stand in.
-   */
-  setImmediate?(fn: () => void): unknown;
-  clearImmediate?(handle: unknown): void;
 }
 
 export const realTimers: Timers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
   now: () => performance.now(),
-  setImmediate: (fn) => setImmediate(fn),
-  clearImmediate: (h) => clearImmediate(h as ReturnType<typeof setImmediate>),
 };
 
 /**
