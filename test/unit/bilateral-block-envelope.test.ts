@@ -3,24 +3,8 @@
 // must still be W⁻¹·b on the independent rows, as a dense solve gives it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { solveDense } from './linalg-reference';
 import { BilateralBlock } from '../../src/engine/contact/bilateralBlock';
-
-function solveDense(W: Float64Array, b: Float64Array, n: number): Float64Array {
-  const A = Float64Array.from(W), x = Float64Array.from(b);
-  for (let c = 0; c < n; c++) {
-    for (let r = c + 1; r < n; r++) {
-      const f = A[r * n + c] / A[c * n + c];
-      for (let k = c; k < n; k++) A[r * n + k] -= f * A[c * n + k];
-      x[r] -= f * x[c];
-    }
-  }
-  for (let r = n - 1; r >= 0; r--) {
-    let s = x[r];
-    for (let k = r + 1; k < n; k++) s -= A[r * n + k] * x[k];
-    x[r] = s / A[r * n + r];
-  }
-  return x;
-}
 
 test('bilateral block: envelope Cholesky with fill-in solves as a dense solve does', () => {
   const n = 14;

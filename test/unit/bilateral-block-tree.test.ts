@@ -4,6 +4,7 @@
 // on the next step's W (same pattern, other numbers, or fewer nonzeros) instead of analysing again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { solveDense } from './linalg-reference';
 import { BilateralBlock, blockAnalyses } from '../../src/engine/contact/bilateralBlock';
 
 /** W = J·M⁻¹·Jᵀ of a tree of `bodies` (body 0 the root) with `per` rows per joint, rows root first. */
@@ -33,23 +34,6 @@ function treeBlock(bodies: number, per: number, seed: number): { W: Float64Array
     }
   }
   return { W, n };
-}
-
-function solveDense(W: Float64Array, b: Float64Array, n: number): Float64Array {
-  const A = Float64Array.from(W), x = Float64Array.from(b);
-  for (let c = 0; c < n; c++) {
-    for (let r = c + 1; r < n; r++) {
-      const f = A[r * n + c] / A[c * n + c];
-      for (let k = c; k < n; k++) A[r * n + k] -= f * A[c * n + k];
-      x[r] -= f * x[c];
-    }
-  }
-  for (let r = n - 1; r >= 0; r--) {
-    let s = x[r];
-    for (let k = r + 1; k < n; k++) s -= A[r * n + k] * x[k];
-    x[r] = s / A[r * n + r];
-  }
-  return x;
 }
 
 const blockOf = (W: Float64Array, n: number) =>

@@ -185,3 +185,21 @@ export function condest1(A: CsrMatrix, solve: SolveFn, norm1?: number): number {
   const c = a1 * inv;
   return Number.isFinite(c) ? c : Infinity;
 }
+
+/** x = W⁻¹·b for a dense n×n SPD W (row-major), by Gaussian elimination without pivoting. */
+export function solveDense(W: Float64Array, b: Float64Array, n: number): Float64Array {
+  const A = Float64Array.from(W), x = Float64Array.from(b);
+  for (let c = 0; c < n; c++) {
+    for (let r = c + 1; r < n; r++) {
+      const f = A[r * n + c] / A[c * n + c];
+      for (let k = c; k < n; k++) A[r * n + k] -= f * A[c * n + k];
+      x[r] -= f * x[c];
+    }
+  }
+  for (let r = n - 1; r >= 0; r--) {
+    let s = x[r];
+    for (let k = r + 1; k < n; k++) s -= A[r * n + k] * x[k];
+    x[r] = s / A[r * n + r];
+  }
+  return x;
+}
