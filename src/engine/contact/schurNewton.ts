@@ -3,38 +3,13 @@
 //   A·Δλ = r̂,   A = K_λλ + Ĵ·M̃⁻¹·Jᵀ,   Ĵ = K_λu − K_λq·A_qq⁻¹·A_qu,   Jᵀ = −K_dλ
 // (K the Newton matrix, rows [dyn, kin, λ], columns [q, u, λ]; derivation in docs/formulas.md). A is never
 // assembled: its product costs one pass over J, the 6×6 blocks of M̃⁻¹ and one pass over Ĵ and K_λλ,
-// and it is solved by Jacobi-preconditioned conjugate residual (linalg/cr.ts). The blocks are read from
+// and it is solved by conjugate residual (linalg/cr.ts), preconditioned by the inverse of A's diagonal
+// blocks, one per contact and per joint (schurBlocks.ts). The blocks are read from
 // the assembled Newton matrix itself, so the reduced solve answers exactly the system the sparse LU
 // answers (the same Δx, to the Krylov tolerance), whatever the levels and friction Jacobian.
 import type { CsrMatrix } from '../linalg/contracts';
 import { CrWork, gcr, type CrResult } from '../linalg/cr';
-
-/** In-place inverse of the n×n row-major block at `o` of `a`, by Gauss–Jordan with partial pivoting; false when singular. */
-function invertBlock(a: Float64Array, o: number, n: number, work: Float64Array): boolean {
-  // work: n×2n augmented [A | I]
-  const w = 2 * n;
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < w; j++) work[i * w + j] = j < n ? a[o + i * n + j] : j - n === i ? 1 : 0;
-  let scale = 0;
-  for (let i = 0; i < n * n; i++) scale = Math.max(scale, Math.abs(a[o + i]));
-  if (!(scale > 0) || !Number.isFinite(scale)) return false;
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let i = c + 1; i < n; i++) if (Math.abs(work[i * w + c]) > Math.abs(work[p * w + c])) p = i;
-    const piv = work[p * w + c];
-    if (!(Math.abs(piv) > 1e-14 * scale)) return false;
-    if (p !== c) for (let j = 0; j < w; j++) { const t = work[c * w + j]; work[c * w + j] = work[p * w + j]; work[p * w + j] = t; }
-    const s = 1 / piv;
-    for (let j = 0; j < w; j++) work[c * w + j] *= s;
-    for (let i = 0; i < n; i++) {
-      if (i === c) continue;
-      const f = work[i * w + c];
-      if (f !== 0) for (let j = 0; j < w; j++) work[i * w + j] -= f * work[c * w + j];
-    }
-  }
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) a[o + i * n + j] = work[i * w + n + j];
-  return true;
-}
+import { BlockJacobi, invertBlock, type RowBlocks } from './schurBlocks';
 
 /** A CSR matrix being filled row by row (rows in order). */
 class RowCsr {
@@ -68,6 +43,8 @@ export interface SchurLayout {
   nb: number;
   /** λ unknowns (m_b + 3·n_c). */
   m: number;
+  /** The preconditioner's blocks of λ rows (`newtonRowBlocks`); absent: one row a block (Jacobi). */
+  blocks?: RowBlocks;
 }
 
 /** The reduction of one Newton matrix; `solve` and `solveTranspose` answer K·x = b and Kᵀ·y = c. */
@@ -85,8 +62,8 @@ export class SchurNewton {
   private readonly Jh: RowCsr;
   private readonly Klq: RowCsr;
   private readonly Kll: RowCsr;
-  /** Inverse of A's diagonal (the Jacobi preconditioner; 1 where the diagonal is 0). */
-  readonly dinv: Float64Array;
+  /** B⁻¹, B the block diagonal of A (per contact and joint), built by `from`. */
+  private precond!: BlockJacobi;
   private readonly t6: Float64Array;
   private readonly s6: Float64Array;
   private readonly t7: Float64Array;
@@ -111,7 +88,6 @@ export class SchurNewton {
     this.Jh = new RowCsr(m, 12 * m);
     this.Klq = new RowCsr(m, 8 * m);
     this.Kll = new RowCsr(m, 3 * m);
-    this.dinv = new Float64Array(m);
     this.t6 = new Float64Array(6 * nb);
     this.s6 = new Float64Array(6 * nb);
     this.u6 = new Float64Array(6 * nb);
@@ -214,29 +190,19 @@ export class SchurNewton {
       }
       S.Jh.endRow(i);
     }
-    S.computeDiagonal();
+    const blocks = layout.blocks ?? { ptr: Int32Array.from({ length: m + 1 }, (_, i) => i), rows: Int32Array.from({ length: m }, (_, i) => i) };
+    S.precond = new BlockJacobi(m, blocks, nb, S.J, S.Jh, S.Kll, S.Minv);
     return S;
   }
 
-  /** diag(A)_i = K_λλ,ii + Ĵ_i·M̃⁻¹·J_iᵀ (rows of Ĵ and J each touch a few bodies). */
-  private computeDiagonal(): void {
-    const { J, Jh, Kll, Minv } = this;
-    const a = this.t6;
-    a.fill(0);
-    for (let i = 0; i < this.m; i++) {
-      let d = 0;
-      for (let p = Kll.rowPtr[i]; p < Kll.rowPtr[i + 1]; p++) if (Kll.col[p] === i) d += Kll.val[p];
-      for (let p = Jh.rowPtr[i]; p < Jh.rowPtr[i + 1]; p++) a[Jh.col[p]] += Jh.val[p];
-      // Σ over J_i's entries (column c of body k): (Ĵ_i,k·M̃⁻¹_k)[c − 6k]·J_i[c]; a is zero off Ĵ_i's entries
-      for (let p = J.rowPtr[i]; p < J.rowPtr[i + 1]; p++) {
-        const c = J.col[p], k = Math.floor(c / 6), cc = c - 6 * k;
-        let s = 0;
-        for (let j = 0; j < 6; j++) s += a[6 * k + j] * Minv[36 * k + 6 * j + cc];
-        d += s * J.val[p];
-      }
-      for (let p = Jh.rowPtr[i]; p < Jh.rowPtr[i + 1]; p++) a[Jh.col[p]] = 0;
-      this.dinv[i] = d !== 0 && Number.isFinite(d) ? 1 / d : 1;
-    }
+  /** Inverse of A's diagonal (1 where the diagonal is 0). */
+  get dinv(): Float64Array {
+    return this.precond.dinv;
+  }
+
+  /** The Krylov iteration's preconditioner B⁻¹ (B the block diagonal of A). */
+  get preconditioner(): BlockJacobi {
+    return this.precond;
   }
 
   /** out = M̃⁻¹·t (transpose: M̃⁻ᵀ·t), per body. */
@@ -307,7 +273,7 @@ export class SchurNewton {
       for (let p = Jh.rowPtr[i]; p < Jh.rowPtr[i + 1]; p++) s -= Jh.val[p] * s6[Jh.col[p]];
       rhs[i] = s;
     }
-    const res = gcr(m, (v, out) => this.apply(v, out, false), rhs, this.dinv, lam, tol, maxIter, this.work);
+    const res = gcr(m, (v, out) => this.apply(v, out, false), rhs, this.precond, lam, tol, maxIter, this.work);
     this.lastIterations = res.iterations;
     // Δu = M̃⁻¹·(r_dyn + Jᵀ·Δλ), Δq = A_qq⁻¹·(r_kin − A_qu·Δu)
     for (let i = 0; i < 6 * nb; i++) t6[i] = b[i];
@@ -346,7 +312,7 @@ export class SchurNewton {
       for (let p = J.rowPtr[i]; p < J.rowPtr[i + 1]; p++) s += J.val[p] * s6[J.col[p]];
       rhs[i] = s;
     }
-    const res = gcr(m, (v, out) => this.apply(v, out, true), rhs, this.dinv, lam, tol, maxIter, this.work);
+    const res = gcr(m, (v, out) => this.apply(v, out, true), rhs, this.precond.transposed, lam, tol, maxIter, this.work);
     this.lastIterations = res.iterations;
     // y_dyn = M̃⁻ᵀ·(c_u' − Ĵᵀ·y_λ), y_kin = A_qq⁻ᵀ·(c_q − K_λqᵀ·y_λ)
     for (let i = 0; i < m; i++) {

@@ -50,6 +50,14 @@ export interface NonlinearSettings {
    * costs about a millisecond and beats the Krylov iteration on resting stacks).
    */
   linearSolver?: 'auto' | 'schur-cr' | 'sparse-lu';
+  /**
+   * How far the reduced solve of each Newton step runs: 'tight' (default) to round-off, so the iterates
+   * follow the LU's; 'forcing' (inexact Newton, Axion's loose inner solves) to a forcing term η_k of ‖h‖
+   * with at most a few Krylov iterations. The outer tolerance on ‖h‖ is the same for both; 'forcing'
+   * ends at another root of the same tolerance (1e-8 apart on a landing pile) and converges on fewer
+   * steps of a 100-box pile, hence not the default.
+   */
+  linearTolerance?: 'tight' | 'forcing';
 }
 
 export type BlockName = 'dyn' | 'kin' | 'b' | 'n' | 'f';

@@ -1,4 +1,4 @@
-// Jacobi-preconditioned conjugate residual for A·x = b with A given only as a product (matrix-free).
+// Right-preconditioned conjugate residual for A·x = b with A given only as a product (matrix-free).
 // The Schur complement of the Newton matrix is unsymmetric in general (the Fischer–Burmeister row
 // scaling, position-level rows' gradients at the iterate, the exact friction Jacobian), so this is the
 // generalised form (GCR): each new direction's image A·p is orthogonalised against all previous images,
@@ -17,7 +17,13 @@ export interface CrResult {
   relResidual: number;
 }
 
-/** Reusable storage for `gcr` (grown on demand). */
+/**
+ * A right preconditioner: `apply(r, z)` writes z = B⁻¹·r. A bare Float64Array is Jacobi's (z_i = d_i·r_i,
+ * d the inverse diagonal).
+ */
+export type Preconditioner = Float64Array | { apply(r: Float64Array, z: Float64Array): void };
+
+/** Reusable storage for `gcr`: the cycle's directions are allocated as the iteration first needs them. */
 export class CrWork {
   P: Float64Array[] = [];
   Q: Float64Array[] = [];
@@ -45,13 +51,13 @@ function dot(a: Float64Array, b: Float64Array, n: number): number {
 
 /**
  * Solve A·x = b into x (x's content on entry is ignored: the iteration starts from 0), with `apply(v, out)`
- * writing A·v and `dinv` the inverse diagonal used as a right preconditioner (A·D⁻¹·y = b, x = D⁻¹·y).
+ * writing A·v and `precond` the right preconditioner B⁻¹ (A·B⁻¹·y = b, x = B⁻¹·y).
  */
 export function gcr(
   n: number,
   apply: (v: Float64Array, out: Float64Array) => void,
   b: Float64Array,
-  dinv: Float64Array,
+  precond: Preconditioner,
   x: Float64Array,
   tol: number,
   maxIter: number,
@@ -64,7 +70,7 @@ export function gcr(
   if (!Number.isFinite(bn)) return { converged: false, iterations: 0, relResidual: Infinity };
   const cap = Math.max(1, maxIter);
   const len = Math.max(1, Math.min(restart, n));
-  work.ensure(n, len);
+  work.ensure(n, 0);
   const { r, z } = work;
   r.set(b.subarray(0, n));
   let rn = bn;
@@ -78,8 +84,10 @@ export function gcr(
     // one cycle of at most `len` directions on the current residual
     let k = 0;
     while (k < len && total < cap && rn > target) {
+      work.ensure(n, k + 1);
       const p = work.P[k], q = work.Q[k];
-      for (let i = 0; i < n; i++) p[i] = dinv[i] * r[i];
+      if (precond instanceof Float64Array) for (let i = 0; i < n; i++) p[i] = precond[i] * r[i];
+      else precond.apply(r, p);
       apply(p, q);
       const pn = Math.sqrt(dot(p, p, n));
       if (pn > 0) normA = Math.max(normA, Math.sqrt(dot(q, q, n)) / pn);
