@@ -36,11 +36,11 @@ export const DENSE_FALLBACK_MAX = 600;
 export const CR_TOLERANCE = 1e-11;
 export const CR_MAX_ITERATIONS = 200;
 /**
- * Size of the Newton matrix from which 'auto' reduces to the contact space. Measured on the falling
- * piles: at 10 boxes (≈ 250 unknowns) the sparse LU costs 13 ms a step against 33 ms for the reduced solve
- * (its Jacobi-preconditioned iteration runs to its cap on resting stacks, then the LU); at 100 boxes
- * (≈ 2700 unknowns) the reduced solve takes 0.15–0.9 s a step against the LU's 0.65–1.9 s while the boxes
- * land, and once they are stacked it fails and the LU takes over (the same cost).
+ * Size of the Newton matrix from which 'auto' reduces to the contact space. Measured with the block
+ * preconditioner: on the 10-box pile (≈ 250 unknowns) the sparse LU still wins (about 12 against 22 ms a
+ * step: the reduction's set-up per Newton iteration costs more than a factorisation that small), and so on
+ * the ant and the humanoid (≈ 250 unknowns: 21 and 19 ms against 32 ms); on the 100-box pile (≈ 3000
+ * unknowns) the reduction converges on the resting stack too and the step costs about half the LU's.
  */
 export const SCHUR_MIN_UNKNOWNS = 1000;
 /**
