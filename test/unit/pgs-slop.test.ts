@@ -81,6 +81,28 @@ test('the penetration bound: a box started 3·slop deep is pushed out by erp, ge
   for (let j = k; j < depth.length; j++) assert.ok(Math.abs(depth[j] - depth[k - 1]) < 1e-12, `step ${j}: depth ${depth[j]}`);
 });
 
+test('the warm friction of a sticking face loses its self-equilibrated part before the sweeps: a radial pattern (no net force, no twist) is dropped, the step converges at rest, the bodies feel the same', () => {
+  const mu = 0.5;
+  const { world, states, cs } = face([0, 0, 0, 0], mu);
+  // warm forces: m·g/4 pressing at each corner, plus an outward friction of 0.2·μ·R_n along the corner's
+  // offset from the face centre, expressed on the contact's own tangents (they sum to no force and no moment)
+  const centre = [0, 1, 2].map((k) => cs.reduce((a, c) => a + c.point[k], 0) / 4);
+  const warm = new Float64Array(12);
+  cs.forEach((c, i) => {
+    const d = [0, 1, 2].map((k) => c.point[k] - centre[k]);
+    const nd = Math.hypot(...d), f = (0.2 * mu * m * g) / 4;
+    const t2 = [c.normal[1] * c.t1[2] - c.normal[2] * c.t1[1], c.normal[2] * c.t1[0] - c.normal[0] * c.t1[2], c.normal[0] * c.t1[1] - c.normal[1] * c.t1[0]];
+    warm[3 * i] = (m * g) / 4;
+    warm[3 * i + 1] = (f * (d[0] * c.t1[0] + d[1] * c.t1[1] + d[2] * c.t1[2])) / nd;
+    warm[3 * i + 2] = (f * (d[0] * t2[0] + d[1] * t2[1] + d[2] * t2[2])) / nd;
+  });
+  const r = stepVelocity(world, states, cs, velocitySettings({ pgs: { iterations: 100, tolerance: 1e-10 } }), h, { contacts: warm }).report;
+  assert.ok(r.converged && r.iterations <= 2, `${r.iterations} sweeps`);
+  // the box rests on a level face: every friction force is gone, not merely balanced
+  for (let i = 0; i < 4; i++) assert.ok(Math.hypot(r.R[3 * i + 1], r.R[3 * i + 2]) < 1e-9, `corner ${i}: friction ${r.R[3 * i + 1]}, ${r.R[3 * i + 2]}`);
+  for (let i = 0; i < 6; i++) assert.ok(Math.abs(r.uPlus[i]) < 1e-10, `u⁺[${i}] = ${r.uPlus[i]}`);
+});
+
 /** The bench's falling pile of 10 boxes (μ 0.5, dt 0.005), stepped 400 steps; converged steps and sweeps of the last 100. */
 function settledPile(slopValue: number) {
   const text = JSON.parse(pileSceneText(pileParams(10), 'velocity'));

@@ -24,7 +24,7 @@ import { classifyContact, openThreshold } from './forces';
 import { contactGap, contactRows, rowMinvRow } from './rigid';
 import { boundedKick, boundedU, contactKick, contactU, crossW, dot6, integrate, islandsOf, kick, packPositions } from './pgsKernels';
 import { groundUpOrder } from './pgsVariants';
-import { faceManifolds, pivotManifolds } from './pgsManifold';
+import { faceManifolds, minimumNormFriction, pivotManifolds } from './pgsManifold';
 import { extrapolateContact, visitContact, workspaceOf, type ContactSweep, type PgsWorkspace } from './pgsContact';
 import { boundedRowW, type BoundedRow } from './boundedRows';
 import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
@@ -396,7 +396,9 @@ export function solveContactsPgs(
     let iterations = 0, residual = 0;
     const maxIt = Math.max(0, Math.floor(settings.pgs.iterations));
     const accel = momentum && isl.contacts.length > 1;
-    const faces = pivot && isl.contacts.length >= 4 ? faceManifolds(sweep, isl.contacts) : [];
+    const faces = isl.contacts.length >= 4 ? faceManifolds(sweep, isl.contacts) : [];
+    // a sticking face's warm friction without its self-equilibrated part (pgsManifold.ts)
+    if (faces.length && warmC) minimumNormFriction(sweep, faces);
     let prevResidual = Infinity, k = 0;
     if (visits.length > 0 || block || blocks.length > 0) {
       for (let it = 0; it < maxIt; it++) {
@@ -418,7 +420,7 @@ export function solveContactsPgs(
         if (!(residual > tol * scale)) break;
         if (it === maxIt - 1) continue;
         // a face whose own inconsistency exceeds the island's whole allowance can never converge pressed
-        if (faces.length) pivotManifolds(sweep, faces, tol * scale);
+        if (pivot && faces.length) pivotManifolds(sweep, faces, tol * scale);
         if (!accel) continue;
         // Nesterov's schedule β = k/(k + 3), restarted (no step) when the sweep's residual grew
         if (residual > prevResidual) k = 0;
