@@ -174,7 +174,7 @@ async function main(): Promise<void> {
   let pile: PileRun | undefined;
   if (opts.pileSizes.length) {
     console.log('');
-    pile = await runPileBench(opts.pileSizes, opts.rounds, (x) => process.stdout.write(x));
+    pile = await runPileBench(opts.pileSizes, opts.rounds, (x) => process.stdout.write(x), { newton: opts.pileNewton });
     console.log('\n' + pileTables(pile.results, table, pile.mujocoVersion));
     console.log(`load average after the piles: ${fmtLoad(os.loadavg(), cores)}`);
   }

@@ -27,6 +27,8 @@ export interface Options {
   typingRuns: number;
   /** The falling piles of boxes (contacts; bench/pileBench.ts): sizes, none when empty. */
   pileSizes: number[];
+  /** Time Newton on the piles (its sparse LU takes seconds a step from 100 boxes on). */
+  pileNewton: boolean;
   /** Real robots with contacts against MuJoCo (bench/robotBench.ts). */
   robots: boolean;
   /** Run the tall-systems bench (m distance rows on one body, inspected end to end). */
@@ -58,6 +60,7 @@ export const USAGE = `usage: node dist/bench.js [options]
   --typing-runs K      timed edits per typing size (default 40)
   --pile-sizes a,b     boxes in the falling piles (contacts: engine PGS and Newton vs MuJoCo; default 10,100,1000)
   --no-pile            skip the falling piles
+  --no-pile-newton     time only PGS (with and without its dead band) and MuJoCo on the piles, not Newton
   --pile-only          only the contact benches: the falling piles and the robots (no chain, no typing bench)
   --no-robots          skip the robots with contacts (shipped humanoid and ant vs MuJoCo)
   --tall-sizes a,b     rows of the tall-systems bench (default 1000,2000,10000; the target: 10000 in < 1 s)
@@ -75,7 +78,7 @@ const value: OptionSpec = { type: 'string' };
 const TABLE: Record<string, OptionSpec> = {
   quick: flag, sizes: value, rounds: value, 'max-rounds': value, 'min-timed-ms': value, only: value,
   'dense-budget': value, budget: value, 'no-variants': flag, 'engine-in-process': flag, 'no-chain': flag,
-  'no-typing': flag, 'typing-sizes': value, 'typing-runs': value, 'pile-sizes': value, 'no-pile': flag, 'no-robots': flag,
+  'no-typing': flag, 'typing-sizes': value, 'typing-runs': value, 'pile-sizes': value, 'no-pile': flag, 'no-pile-newton': flag, 'no-robots': flag,
   'pile-only': flag, 'tall-sizes': value, 'no-tall': flag, 'tall-only': flag, out: value,
   'no-mujoco-solver': flag, 'mujoco-solver-only': flag,
   'no-paths': flag, 'paths-only': flag,
@@ -99,6 +102,7 @@ export function parseArgs(argv: string[]): Options {
     typingSizes: [10, 100, 1000],
     typingRuns: 40,
     pileSizes: [10, 100, 1000],
+    pileNewton: true,
     robots: true,
     tall: true,
     tallSizes: [1000, 2000, 10000],
@@ -161,6 +165,7 @@ export function parseArgs(argv: string[]): Options {
       case 'min-timed-ms': o.minTimedMs = nonNegativeNumber(a, v); break;
       case 'pile-sizes': o.pileSizes = positiveWholeNumbers(a, v); break;
       case 'no-pile': o.pileSizes = []; break;
+      case 'no-pile-newton': o.pileNewton = false; break;
       case 'no-robots': o.robots = false; break;
       case 'out': o.outFile = path.resolve(v); break;
       case 'only': {

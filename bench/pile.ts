@@ -60,12 +60,13 @@ function qmul(a: number[], b: number[]): [number, number, number, number] {
 
 const boxInertia = (p: PileParams): number => (p.mass / 3) * 2 * p.half * p.half;
 
-export function pileSceneText(p: PileParams, formulation: 'velocity' | 'nonlinear'): string {
+/** The scene; `pgs`: fields of `solver.pgs` to set (e.g. `{ slop: 0 }`: the solve without the dead band). */
+export function pileSceneText(p: PileParams, formulation: 'velocity' | 'nonlinear', pgs?: Record<string, number>): string {
   const I = boxInertia(p);
   return JSON.stringify({
     name: `pile of ${p.n} boxes`,
     gravity: p.gravity,
-    solver: { dt: p.dt, steps: 300, formulation },
+    solver: { dt: p.dt, steps: 300, formulation, ...(pgs ? { pgs } : {}) },
     world: { shapes: [{ type: 'plane', name: 'ground', friction: p.friction }] },
     bodies: p.poses.map((b, k) => ({
       name: `box${k}`,
@@ -116,8 +117,8 @@ export interface PileRunner {
   dispose(): void;
 }
 
-export function makeEnginePile(p: PileParams, formulation: 'velocity' | 'nonlinear'): PileRunner {
-  const parsed = parseScene(pileSceneText(p, formulation));
+export function makeEnginePile(p: PileParams, formulation: 'velocity' | 'nonlinear', pgs?: Record<string, number>): PileRunner {
+  const parsed = parseScene(pileSceneText(p, formulation, pgs));
   if (!parsed.scene || parsed.hasErrors) throw new Error(`the pile scene was rejected: ${parsed.diagnostics.map((d) => d.message).join('; ')}`);
   const sim = new Simulation(parsed.scene, parsed.sourceMap);
   const last = () => sim.records[sim.records.length - 1];

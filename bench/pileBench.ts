@@ -29,6 +29,8 @@ export interface PileResult {
   untimed: number;
   timed: number;
   pgs: PileTiming;
+  /** PGS with `solver.pgs.slop` 0: the hard contacts' targets without the dead band (the solve before it), same run. */
+  pgsNoSlop: PileTiming;
   newton: PileTiming;
   mujoco: PileTiming;
 }
@@ -93,7 +95,7 @@ export interface PileRun {
   params: Omit<PileParams, 'poses' | 'n'>;
 }
 
-export async function runPileBench(sizes: number[], rounds: number, log: (s: string) => void): Promise<PileRun> {
+export async function runPileBench(sizes: number[], rounds: number, log: (s: string) => void, opts: { newton?: boolean } = {}): Promise<PileRun> {
   const results: PileResult[] = [];
   let mujocoVersion: string | undefined;
   for (const n of sizes) {
@@ -104,10 +106,14 @@ export async function runPileBench(sizes: number[], rounds: number, log: (s: str
     const untimed = 100, timed = big ? 20 : 100, nRounds = big ? 1 : rounds;
     log(`pile N = ${n}: PGS… `);
     const pgs = guard(() => timeRunner(makeEnginePile(p, 'velocity'), untimed, timed, nRounds));
-    log(`${pgs.ok ? `${pgs.medianMs!.toFixed(2)} ms` : 'n/a'}; Newton… `);
+    log(`${pgs.ok ? `${pgs.medianMs!.toFixed(2)} ms` : 'n/a'}; PGS slop 0… `);
+    const pgsNoSlop = guard(() => timeRunner(makeEnginePile(p, 'velocity', { slop: 0 }), untimed, timed, nRounds));
+    log(`${pgsNoSlop.ok ? `${pgsNoSlop.medianMs!.toFixed(2)} ms` : 'n/a'}; Newton… `);
     // Newton is the slow one: a single round at 100 boxes, none from BIG_PILE on (its sparse LU of
     // ≈ 3000² took seconds a step at 100 boxes; at ten times the rows it would take the bench's hour)
-    const newton: PileTiming = big
+    const newton: PileTiming = opts.newton === false
+      ? { ok: false, reason: 'not run (--no-pile-newton)' }
+      : big
       ? { ok: false, reason: `not run at N ≥ ${BIG_PILE}` }
       : guard(() => timeRunner(makeEnginePile(p, 'nonlinear'), untimed, timed, n > 50 ? 1 : rounds));
     log(`${newton.ok ? `${newton.medianMs!.toFixed(2)} ms` : 'n/a'}; MuJoCo… `);
@@ -121,7 +127,7 @@ export async function runPileBench(sizes: number[], rounds: number, log: (s: str
       mujoco = { ok: false, reason: `MuJoCo: ${e instanceof Error ? e.message : String(e)}` };
     }
     log(`${mujoco.ok ? `${mujoco.medianMs!.toFixed(3)} ms` : 'n/a'}\n`);
-    results.push({ n, untimed, timed, pgs, newton, mujoco });
+    results.push({ n, untimed, timed, pgs, pgsNoSlop, newton, mujoco });
   }
   const { poses: _poses, n: _n, ...params } = pileParams(1);
   void _poses;
@@ -147,29 +153,32 @@ export function pileTables(results: PileResult[], table: (h: string[], rows: str
   out.push(`(timed: steps 101–200, landing and piling; from ${BIG_PILE} boxes on, steps 101–120 in one round)\n`);
   out.push(
     table(
-      ['N', 'engine PGS (velocity)', 'engine Newton (nonlinear)', 'MuJoCo 3.14', 'PGS/MuJoCo', 'Newton/MuJoCo', 'steps converged PGS / Newton'],
+      ['N', 'engine PGS (velocity)', 'PGS slop 0 (before)', 'engine Newton (nonlinear)', 'MuJoCo 3.14', 'PGS/MuJoCo', 'slop 0/MuJoCo', 'Newton/MuJoCo', 'steps converged PGS / slop 0 / Newton'],
       results.map((r) => [
         String(r.n),
         `${cell(r.pgs, 'wall')} / ${cell(r.pgs, 'cpu')}`,
+        `${cell(r.pgsNoSlop, 'wall')} / ${cell(r.pgsNoSlop, 'cpu')}`,
         `${cell(r.newton, 'wall')} / ${cell(r.newton, 'cpu')}`,
         `${cell(r.mujoco, 'wall')} / ${cell(r.mujoco, 'cpu')}`,
         `${ratio(r.pgs, r.mujoco, 'wall')} / ${ratio(r.pgs, r.mujoco, 'cpu')}`,
+        `${ratio(r.pgsNoSlop, r.mujoco, 'wall')} / ${ratio(r.pgsNoSlop, r.mujoco, 'cpu')}`,
         `${ratio(r.newton, r.mujoco, 'wall')} / ${ratio(r.newton, r.mujoco, 'cpu')}`,
-        `${converged(r.pgs, r.timed)} / ${converged(r.newton, r.timed)}`,
+        `${converged(r.pgs, r.timed)} / ${converged(r.pgsNoSlop, r.timed)} / ${converged(r.newton, r.timed)}`,
       ]),
     ),
   );
   out.push('\nPer timed step: mean contacts, mean / max solver iterations, steps not converged; after them: largest penetration (m), lowest box centre (m)');
   const info = (t: PileTiming): string =>
     t.ok ? `${t.contacts!.toFixed(0)} c, ${t.iterations!.toFixed(1)}/${t.maxIterations} it, ${t.unconverged} nc, pen ${Number.isFinite(t.penetration!) ? t.penetration!.toExponential(1) : '?'}, z ${t.lowestZ!.toFixed(3)}` : (t.reason ?? 'n/a');
-  out.push(table(['N', 'engine PGS', 'engine Newton', 'MuJoCo'], results.map((r) => [String(r.n), info(r.pgs), info(r.newton), info(r.mujoco)])));
+  out.push(table(['N', 'engine PGS', 'PGS slop 0 (before)', 'engine Newton', 'MuJoCo'], results.map((r) => [String(r.n), info(r.pgs), info(r.pgsNoSlop), info(r.newton), info(r.mujoco)])));
   out.push(
     [
       '',
       'Notes (pile):',
       '  engine     Simulation.step(1) of the scene read by parseScene: contact detection (sweep and prune, box–box and',
       '             box–plane manifolds) + the contact solver + integration + the history record (contacts with names).',
-      '             PGS: velocity formulation, solver.pgs defaults (100 sweeps, tolerance 1e-10), warm-started. Newton:',
+      '             PGS: velocity formulation, solver.pgs defaults (100 sweeps, tolerance 1e-10, dead band slop 1e-5 m),',
+      '             warm-started; "slop 0": the same without the dead band (the hard targets kinked at gap 0). Newton:',
       '             nonlinear formulation, position-level contacts, solver.newton defaults (20 iterations, 1e-10), sparse LU.',
       `  MuJoCo     ${mujocoVersion ?? 'MuJoCo'} (WebAssembly, single thread): mj_step: free bodies with box geoms`,
       '             (explicit <inertial>), a plane, condim 3, friction 0.5, default solver (Newton), soft contacts, Euler.',

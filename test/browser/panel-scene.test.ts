@@ -327,12 +327,10 @@ describe('panel scene card: the 3D view (Chromium, SwiftShader)', () => {
         const frictions = arrows.filter((a) => a.kind === 'friction');
         if (name === 'box-incline') assert.equal(frictions.length, normals, `${name}: every contact's friction is drawn`);
         else {
-          // the resting stack: the ground holds real frictions; between the boxes PGS leaves a residue of
-          // 1e-7 to 1e-5 N, below a hundred-thousandth of their weight, which reads as zero and is not drawn
-          const contacts = fx.model.snapshot.contacts ?? [];
-          const ground = new Set(contacts.flatMap((c, k) => (c.bodyA === 'world' || c.bodyB === 'world' ? [k] : [])));
-          assert.ok(frictions.length > 0, `${name}: the ground's frictions are drawn`);
-          assert.ok(frictions.every((a) => ground.has(a.id)), `${name}: frictions drawn between the boxes: ${JSON.stringify(frictions.map((a) => a.id))}`);
+          // the level stack at rest needs no friction: PGS makes a sticking face's friction minimum-norm (the
+          // ground's are round-off), and what holds the boxes on faces tilted within the contact slop is below
+          // a hundred-thousandth of their weight, which reads as zero and is not drawn
+          assert.deepEqual(frictions.map((a) => a.id), [], `${name}: frictions drawn on the resting stack`);
         }
         const cardShot = shotPath(`panel3d-arrows-${name}-${theme}-scene`);
         await page.locator('#cl-scene').screenshot({ path: cardShot });

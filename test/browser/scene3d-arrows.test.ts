@@ -1,5 +1,5 @@
 // The 3D view's contact arrows in headless Chromium (SwiftShader): on the box stack (velocity
-// solver, where the frictions between the boxes are PGS leftovers of micronewtons, drawn as none, and those on the ground newtons)
+// solver, at rest: no friction drawn, the ground's made minimum-norm by PGS and those between the boxes below the floor)
 // and the box on the incline, the arrows' widths follow the forces, every friction above the noise
 // floor is drawn long enough to be seen (measured on screen), friction arrows start at their normal
 // arrow's base in their own colour, and contacts at one point are fanned out; screenshots in both themes.
@@ -45,7 +45,7 @@ describe('3D view: contact arrows (width by magnitude, minimum length, friction 
     await browser?.close();
   });
 
-  test('box stack: normal arrows thicker for larger forces; the solver\'s micronewton leftovers between the boxes read as no friction; ground frictions from the normal arrow\'s base, in the friction colour', async () => {
+  test('box stack: normal arrows thicker for larger forces; the resting stack draws no friction; on the incline the frictions start at the normal arrow\'s base, in the friction colour', async () => {
     const p = await page('dark');
     await create(p, stack, { step: 60 });
     const cs = contactsAt(stack, 60);
@@ -67,21 +67,23 @@ describe('3D view: contact arrows (width by magnitude, minimum length, friction 
         for (let s = 0; s <= 20; s++) for (let t = 0; t <= 20; t++) gap = Math.min(gap, Math.hypot(...at(normals[i], s / 20).map((x, k) => x - at(normals[j], t / 20)[k])));
         assert.ok(gap > normals[i].r + normals[j].r, `normal arrows of contacts ${normals[i].id} and ${normals[j].id} are ${gap} m apart, radii ${normals[i].r} and ${normals[j].r}`);
       }
-    // Frictions: the boxes resting on each other have 1e-7..1e-5 N left by PGS, below a
-    // hundred-thousandth of their weight (2e-4 N): no arrow. The ground's newtons are drawn, each
-    // from its normal arrow's base.
-    const frictions = arrows.filter((a) => a.kind === 'friction');
-    const leftovers = cs.filter((c) => Math.hypot(...c.frictionForce!) < 1e-4);
-    assert.equal(leftovers.length, 8, 'the contacts between the boxes carry PGS leftovers');
-    assert.deepEqual(frictions.filter((f) => Math.hypot(...cs[f.id].frictionForce!) < 1e-4).map((f) => Math.hypot(...cs[f.id].frictionForce!)), [], 'no arrow for a leftover friction');
-    assert.equal(frictions.length, cs.length - leftovers.length);
+    // Frictions: a level stack at rest needs none. PGS makes a sticking face's friction minimum-norm, so
+    // the ground's are round-off (1e-9 N) and between the boxes only what holds them on faces tilted within
+    // the contact slop is left (≤ 2e-4 N, below a hundred-thousandth of their weight): no arrow.
+    assert.deepEqual(arrows.filter((a) => a.kind === 'friction').map((a) => Math.hypot(...cs[a.id].frictionForce!)), [], 'no friction arrow on the resting stack');
+    for (const c of cs) assert.ok(Math.hypot(...c.frictionForce!) < 5e-4, `friction ${Math.hypot(...c.frictionForce!)} N on the resting stack`);
+    // On the incline the frictions hold the box: newtons, each drawn from its normal arrow's base.
+    await create(p, incline, { step: 60 });
+    const ics = contactsAt(incline, 60);
+    const iarrows = await arrowsOf(p);
+    const frictions = iarrows.filter((a) => a.kind === 'friction');
     for (const f of frictions) {
-      const n = normals.find((x) => x.id === f.id)!;
+      const n = iarrows.find((x) => x.kind === 'normal' && x.id === f.id)!;
       assert.ok(Math.hypot(...f.o.map((x, i) => x - n.o[i])) <= f.r * 1.0001, 'the friction arrow starts at the normal arrow\'s base (lifted by its radius)');
     }
-    const ground = frictions.filter((f) => Math.hypot(...cs[f.id].frictionForce!) > 1);
-    assert.equal(ground.length, 4);
-    for (const f of ground) assert.ok((await lengthPx(p, f)) >= 8, `a ${Math.hypot(...cs[f.id].frictionForce!).toExponential(1)} N friction is at least 8 px long on screen: ${await lengthPx(p, f)}`);
+    const ground = frictions.filter((f) => Math.hypot(...ics[f.id].frictionForce!) > 0.1);
+    assert.ok(ground.length >= 1, `the incline's frictions: ${frictions.map((f) => Math.hypot(...ics[f.id].frictionForce!)).join(', ')}`);
+    for (const f of ground) assert.ok((await lengthPx(p, f)) >= 8, `a ${Math.hypot(...ics[f.id].frictionForce!).toExponential(1)} N friction is at least 8 px long on screen: ${await lengthPx(p, f)}`);
     // The friction colour (the theme's purple) is drawn at a ground friction arrow's tip, the contacts' green is not.
     const purple = hexRgb(THEMES.dark.vars['--vscode-charts-purple']);
     let best = Infinity;
@@ -90,7 +92,7 @@ describe('3D view: contact arrows (width by magnitude, minimum length, friction 
       const s = await project(p, q);
       best = Math.min(best, distance(await pixel(p, s.x, s.y), purple));
     }
-    assert.ok(best < 90, `a ground friction arrow's head is drawn in the friction colour (distance ${best})`);
+    assert.ok(best < 90, `an incline friction arrow's head is drawn in the friction colour (distance ${best})`);
     assert.match(await p.page.locator('.cl3d-legend').innerText(), /contact arrows: normal and\s*friction force on body A/);
     assert.deepEqual(p.problems, []);
   });

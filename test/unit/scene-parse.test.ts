@@ -125,7 +125,7 @@ test('minimal scene: every default filled in', () => {
     newton: { maxIterations: 20, tolerance: 1e-10, lineSearch: true },
     regularization: 1e-6,
     fb: { alpha: 1, beta: 1 },
-    pgs: { iterations: 100, tolerance: 1e-10 },
+    pgs: { iterations: 100, tolerance: 1e-10, slop: 1e-5 },
   });
   assert.deepEqual(s.world, { shapes: [] });
   assert.notEqual(s.solver.contacts, DEFAULT_SOLVER.contacts, 'every scene gets its own settings objects');

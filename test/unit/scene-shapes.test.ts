@@ -64,7 +64,7 @@ test('solver: contacts, newton, regularization, fb, pgs read; defaults depend on
   const text = withShapes(
     '{ "type": "sphere", "radius": 1 }',
     '',
-    '"formulation": "nonlinear", "contacts": { "enabled": false, "margin": 0.01, "level": "velocity", "jointedCollide": true, "penetrationTolerance": 0.002 }, "newton": { "maxIterations": 5, "tolerance": 1e-8, "lineSearch": false }, "regularization": 0, "fb": { "alpha": 2, "beta": 0.5 }, "pgs": { "iterations": 7, "tolerance": 0 }',
+    '"formulation": "nonlinear", "contacts": { "enabled": false, "margin": 0.01, "level": "velocity", "jointedCollide": true, "penetrationTolerance": 0.002 }, "newton": { "maxIterations": 5, "tolerance": 1e-8, "lineSearch": false }, "regularization": 0, "fb": { "alpha": 2, "beta": 0.5 }, "pgs": { "iterations": 7, "tolerance": 0, "slop": 0 }',
   );
   const r = parseScene(text);
   assert.deepEqual(r.diagnostics, []);
@@ -74,14 +74,14 @@ test('solver: contacts, newton, regularization, fb, pgs read; defaults depend on
   assert.deepEqual(s.newton, { maxIterations: 5, tolerance: 1e-8, lineSearch: false });
   assert.equal(s.regularization, 0);
   assert.deepEqual(s.fb, { alpha: 2, beta: 0.5 });
-  assert.deepEqual(s.pgs, { iterations: 7, tolerance: 0 });
+  assert.deepEqual(s.pgs, { iterations: 7, tolerance: 0, slop: 0 });
   // Defaults: nonlinear → position level; shapes anywhere (here only in the world) → enabled.
   const d = parseScene('{ "solver": { "formulation": "nonlinear" }, "bodies": [], "world": { "shapes": [ { "type": "plane" } ] } }').scene!.solver;
   assert.deepEqual(d.contacts, { enabled: true, margin: 0, level: 'position', jointedCollide: false, penetrationTolerance: 1e-3, frictionRule: 'geometric' });
   assert.deepEqual(d.newton, { maxIterations: 20, tolerance: 1e-10, lineSearch: true });
   assert.equal(d.regularization, 1e-6);
   assert.deepEqual(d.fb, { alpha: 1, beta: 1 });
-  assert.deepEqual(d.pgs, { iterations: 100, tolerance: 1e-10 });
+  assert.deepEqual(d.pgs, { iterations: 100, tolerance: 1e-10, slop: 1e-5 });
   // No shapes: disabled; velocity formulation: velocity level.
   const v = parseScene('{ "solver": { "formulation": "velocity" }, "bodies": [ { "name": "A", "mass": 1 } ] }').scene!;
   assert.deepEqual(v.solver.contacts, { enabled: false, margin: 0, level: 'velocity', jointedCollide: false, penetrationTolerance: 1e-3, frictionRule: 'geometric' });
@@ -177,9 +177,9 @@ test('CL004, CL002, CL003 on shapes and world: missing, wrong types, unknown fie
 });
 
 test('CL005 on the solver settings: margin, level (with fix), iterations, tolerances, regularization, fb', () => {
-  const text = '{ "bodies": [], "solver": { "contacts": { "margin": -1, "level": "positon" }, "newton": { "maxIterations": 0, "tolerance": 0 }, "regularization": -1, "fb": { "alpha": 0 }, "pgs": { "iterations": 2.5, "tolerance": -1 } } }';
+  const text = '{ "bodies": [], "solver": { "contacts": { "margin": -1, "level": "positon" }, "newton": { "maxIterations": 0, "tolerance": 0 }, "regularization": -1, "fb": { "alpha": 0 }, "pgs": { "iterations": 2.5, "tolerance": -1, "slop": -2 } } }';
   const r = parseScene(text);
-  assert.deepEqual(codes(r), Array(8).fill(Codes.invalidValue));
+  assert.deepEqual(codes(r), Array(9).fill(Codes.invalidValue));
   assert.deepEqual(r.diagnostics.map((d) => d.range), [
     find(text, '-1'),
     find(text, '"positon"'),
@@ -189,11 +189,12 @@ test('CL005 on the solver settings: margin, level (with fix), iterations, tolera
     find(text, '0 }', 1, 1),
     find(text, '2.5'),
     find(text, '-1', 2),
+    find(text, '-2'),
   ]);
   assert.equal(fix(r.diagnostics[1], 'Change to `position`').preferred, true);
   // Invalid values fall back to the defaults.
   const s = r.scene!.solver;
-  assert.deepEqual([s.contacts.margin, s.contacts.level, s.newton, s.regularization, s.fb, s.pgs], [0, 'velocity', { maxIterations: 20, tolerance: 1e-10, lineSearch: true }, 1e-6, { alpha: 1, beta: 1 }, { iterations: 100, tolerance: 1e-10 }]);
+  assert.deepEqual([s.contacts.margin, s.contacts.level, s.newton, s.regularization, s.fb, s.pgs], [0, 'velocity', { maxIterations: 20, tolerance: 1e-10, lineSearch: true }, 1e-6, { alpha: 1, beta: 1 }, { iterations: 100, tolerance: 1e-10, slop: 1e-5 }]);
 });
 
 test('CL116: shapes in the acceleration formulation → warning naming velocity and nonlinear; contacts disabled', () => {

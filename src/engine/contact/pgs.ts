@@ -5,7 +5,8 @@
 //   bilateral   U_i + Σ·R_i = −(erp/h)·C_i                     (unprojected)
 //   normal      0 ≤ R_n ⊥ U_n − t_n ≥ 0,  t_n = restitution / penetration target (below;
 //               restitution only when the free motion closes the gap within the step; the
-//               penetration target by erp, or by MuJoCo's solref/solimp: softContact.ts)
+//               penetration target by erp, or by MuJoCo's solref/solimp: softContact.ts; 0 within
+//               the dead band |gap| ≤ pgs.slop of hard contacts)
 //   friction    R_t = proj_{‖R_t‖ ≤ μR_n}(R_t − U_t/λ_max(W_tt))   (Coulomb disc)
 //   bounded     R = proj_{[lo, hi]}(R − (U + Σ_i·R − t)/(W_ii + Σ_i))   (joint limits, friction loss and
 //               the compliant drive rows of damping and armature: jointRows.ts; a drive row is
@@ -17,12 +18,13 @@
 import { applyMinv, assemble, type Assembly, type World } from '../assembly/assemble';
 import type { Contact } from '../collision/contacts';
 import type { PgsSettings } from '../scene/contactSpec';
+import { DEFAULT_PGS_SLOP } from '../scene/contactFields';
 import type { BodyState } from '../model/body';
 import { classifyContact, openThreshold } from './forces';
 import { contactGap, contactRows, rowMinvRow } from './rigid';
 import { boundedKick, boundedU, contactKick, contactU, crossW, dot6, integrate, islandsOf, kick, packPositions } from './pgsKernels';
 import { groundUpOrder } from './pgsVariants';
-import { faceManifolds, pivotManifolds } from './pgsManifold';
+import { faceManifolds, minimumNormFriction, pivotManifolds } from './pgsManifold';
 import { extrapolateContact, visitContact, workspaceOf, type ContactSweep, type PgsWorkspace } from './pgsContact';
 import { boundedRowW, type BoundedRow } from './boundedRows';
 import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
@@ -162,6 +164,7 @@ export function solveContactsPgs(
   const softRows = settings.softRows && settings.soft ? settings.soft : undefined;
   const rowSoft = new Float64Array(4);
   const impratio = settings.impratio ?? 1;
+  const slop = settings.pgs.slop ?? DEFAULT_PGS_SLOP;
   const pyr = softRows && settings.cone === 'pyramidal' ? new PyramidRows(nc) : undefined;
   const invWeight = (i: number): number => {
     if (i < 0) return 0;
@@ -191,7 +194,9 @@ export function solveContactsPgs(
       Sg[2 * c + 1] = rowSoft[3] / impratio;
       continue;
     }
-    const pos = gap >= 0 ? -gap / h : settings.soft ? softRecoveryTarget(cr.contact.soft ?? settings.soft, gap, un, h) : -(settings.erp * gap) / h;
+    // a hard point within the dead band is held where it is: the targets of a resting face are then
+    // those of one rigid motion (none) whichever side of 0 its corners' gaps fell (docs/formulas.md)
+    const pos = !settings.soft && Math.abs(gap) <= slop ? 0 : gap >= 0 ? -gap / h : settings.soft ? softRecoveryTarget(cr.contact.soft ?? settings.soft, gap, un, h) : -(settings.erp * gap) / h;
     // restitution only when the free motion closes the gap within this step (an open speculative
     // contact further away must not bounce early): gap + h·J_n·u_free ≤ 0, u the free velocity here
     const closes = gap <= 0 || gap + h * contactU(cr, 0, u) <= 0;
@@ -391,7 +396,9 @@ export function solveContactsPgs(
     let iterations = 0, residual = 0;
     const maxIt = Math.max(0, Math.floor(settings.pgs.iterations));
     const accel = momentum && isl.contacts.length > 1;
-    const faces = pivot && isl.contacts.length >= 4 ? faceManifolds(sweep, isl.contacts) : [];
+    const faces = isl.contacts.length >= 4 ? faceManifolds(sweep, isl.contacts) : [];
+    // a sticking face's warm friction without its self-equilibrated part (pgsManifold.ts)
+    if (faces.length && warmC) minimumNormFriction(sweep, faces);
     let prevResidual = Infinity, k = 0;
     if (visits.length > 0 || block || blocks.length > 0) {
       for (let it = 0; it < maxIt; it++) {
@@ -413,7 +420,7 @@ export function solveContactsPgs(
         if (!(residual > tol * scale)) break;
         if (it === maxIt - 1) continue;
         // a face whose own inconsistency exceeds the island's whole allowance can never converge pressed
-        if (faces.length) pivotManifolds(sweep, faces, tol * scale);
+        if (pivot && faces.length) pivotManifolds(sweep, faces, tol * scale);
         if (!accel) continue;
         // Nesterov's schedule β = k/(k + 3), restarted (no step) when the sweep's residual grew
         if (residual > prevResidual) k = 0;

@@ -11,6 +11,9 @@
 // none. The step changes no velocity, and it is cut short (or not taken) where a friction force
 // would leave its disc: clipping it would change velocities, and on a stack of boxes with friction
 // that cost more accuracy in the sweeps that followed than the pivot gained.
+// The same faces' friction forces are made minimum-norm before the sweeps (`minimumNormFriction`): the
+// part of them that balances itself within the face is statically indeterminate and left as is by
+// converged sweeps, so it is dropped from the warm start.
 import type { ContactSweep } from './pgsContact';
 import { contactKick, contactU } from './pgsKernels';
 
@@ -159,4 +162,96 @@ export function pivotManifolds(w: ContactSweep, manifolds: readonly FaceManifold
     pivots++;
   }
   return pivots;
+}
+
+/**
+ * Directions of the tangent rows' column space smaller than this (relative) are taken as absent: a face
+ * tilted by θ against its normal adds two of size ≈ θ, and forces along them move velocities by only
+ * θ·ΔR·h/m, which the sweeps that follow the cleanup correct.
+ */
+const FLAT = 1e-3;
+
+/** Orthonormal basis of the face's tangent rows' column space (8-vectors, up to 12 of them) and the new tangent forces. */
+const basis = new Float64Array(12 * 8);
+const col = new Float64Array(8);
+const Rt = new Float64Array(8);
+
+/**
+ * The warm-started friction forces of a sticking face, made minimum-norm before the sweeps: the four
+ * points' eight tangent forces replaced by their projection on the column space of the face's tangent
+ * rows (directions below FLAT dropped), which keeps J_tᵀ·R_t (what the bodies feel) and drops the
+ * self-equilibrated part. That part is statically indeterminate: the sweeps leave whatever the
+ * transients put there (on the velocity box stack, frictions of 1e-4 to 3e-2 N between resting boxes,
+ * in balance), and once the rows are consistent they converge without moving it. Done before the
+ * sweeps, so that what velocity the dropped tilt directions carried is corrected by them and the
+ * reported residual is that of the forces returned. Only faces whose four points press and stick
+ * (each friction strictly inside its disc) and stay inside their discs after the projection change.
+ * Returns how many faces changed.
+ */
+export function minimumNormFriction(w: ContactSweep, manifolds: readonly FaceManifold[]): number {
+  const { R, nbr, u } = w;
+  let changed = 0;
+  for (const f of manifolds) {
+    if (!f.tangents) continue;
+    const m = f.contacts;
+    let stick = true;
+    for (let i = 0; i < 4 && stick; i++) {
+      const r0 = nbr + 3 * m[i], lim = w.crs[m[i]].contact.friction * R[r0];
+      if (!(R[r0] > 0) || !(R[r0 + 1] ** 2 + R[r0 + 2] ** 2 < lim * lim)) stick = false;
+    }
+    if (!stick) continue;
+    // Gram–Schmidt over the columns of the 8 tangent rows (entries of the ends that are bodies)
+    const cr0 = w.crs[m[0]];
+    let rank = 0, scale = 0;
+    for (let e = 0; e < 2; e++) {
+      if ((e === 0 ? cr0.slotA : cr0.slotB) < 0) continue;
+      for (let j = 0; j < 6; j++) {
+        for (let i = 0; i < 4; i++) {
+          const J = e === 0 ? w.crs[m[i]].JA : w.crs[m[i]].JB;
+          col[2 * i] = J[6 + j];
+          col[2 * i + 1] = J[12 + j];
+        }
+        let n0 = 0;
+        for (let k = 0; k < 8; k++) n0 += col[k] * col[k];
+        scale = Math.max(scale, n0);
+        for (let pass = 0; pass < 2; pass++) {
+          for (let q = 0; q < rank; q++) {
+            let d = 0;
+            for (let k = 0; k < 8; k++) d += basis[8 * q + k] * col[k];
+            for (let k = 0; k < 8; k++) col[k] -= d * basis[8 * q + k];
+          }
+        }
+        let n = 0;
+        for (let k = 0; k < 8; k++) n += col[k] * col[k];
+        if (!(n > FLAT * FLAT * scale) || rank === 8) continue;
+        const s = 1 / Math.sqrt(n);
+        for (let k = 0; k < 8; k++) basis[8 * rank + k] = col[k] * s;
+        rank++;
+      }
+    }
+    if (rank === 0 || rank === 8) continue;
+    Rt.fill(0);
+    for (let q = 0; q < rank; q++) {
+      let d = 0;
+      for (let i = 0; i < 4; i++) d += basis[8 * q + 2 * i] * R[nbr + 3 * m[i] + 1] + basis[8 * q + 2 * i + 1] * R[nbr + 3 * m[i] + 2];
+      for (let k = 0; k < 8; k++) Rt[k] += d * basis[8 * q + k];
+    }
+    let inside = true;
+    for (let i = 0; i < 4; i++) {
+      const lim = w.crs[m[i]].contact.friction * R[nbr + 3 * m[i]];
+      if (!(Rt[2 * i] ** 2 + Rt[2 * i + 1] ** 2 < lim * lim)) inside = false;
+    }
+    if (!inside) continue;
+    for (let i = 0; i < 4; i++) {
+      const r0 = nbr + 3 * m[i], cr = w.crs[m[i]];
+      // the kicks cancel to round-off (the change is in the null space of J_tᵀ); u is kicked all the
+      // same, so that it stays u_free + h·M⁻¹·Jᵀ·R
+      for (let j = 1; j < 3; j++) {
+        contactKick(cr, j, u, w.minv, w.h * (Rt[2 * i + j - 1] - R[r0 + j]));
+        R[r0 + j] = Rt[2 * i + j - 1];
+      }
+    }
+    changed++;
+  }
+  return changed;
 }

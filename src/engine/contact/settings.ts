@@ -1,11 +1,12 @@
 // Defaults of the contact solvers' settings (the scene format's defaults, docs/formulas.md "Contacts").
 import type { FbSettings, NewtonSettings, PgsSettings } from '../scene/contactSpec';
+import { DEFAULT_PGS_SLOP } from '../scene/contactFields';
 import type { VelocitySettings } from './pgs';
 import type { NonlinearSettings } from './system';
 
 export const DEFAULT_NEWTON: NewtonSettings = { maxIterations: 20, tolerance: 1e-10, lineSearch: true };
 export const DEFAULT_FB: FbSettings = { alpha: 1, beta: 1 };
-export const DEFAULT_PGS: PgsSettings = { iterations: 100, tolerance: 1e-10 };
+export const DEFAULT_PGS: PgsSettings = { iterations: 100, tolerance: 1e-10, slop: DEFAULT_PGS_SLOP };
 /** Axion's linear-solver regularisation. */
 export const DEFAULT_REGULARIZATION = 1e-6;
 /** Restitution applies when a contact approaches faster than this (m/s). */

@@ -60,7 +60,7 @@ export const FRICTION_RULES: readonly FrictionRule[] = ['geometric', 'max'];
 export const CONTACT_CONES = ['pyramidal', 'elliptic'] as const;
 export const NEWTON_FIELDS = ['maxIterations', 'tolerance', 'lineSearch'] as const;
 export const FB_FIELDS = ['alpha', 'beta'] as const;
-export const PGS_FIELDS = ['iterations', 'tolerance', 'bilateral'] as const;
+export const PGS_FIELDS = ['iterations', 'tolerance', 'bilateral', 'slop'] as const;
 export const PGS_BILATERAL = ['rows', 'block'] as const;
 
 export const CONTACT_LEVELS: readonly ContactLevel[] = ['position', 'velocity'];
@@ -81,4 +81,10 @@ export const DEFAULT_CONTACTS: Readonly<ContactSettings> = { enabled: false, mar
 export const DEFAULT_NEWTON: Readonly<NewtonSettings> = { maxIterations: 20, tolerance: 1e-10, lineSearch: true };
 export const DEFAULT_REGULARIZATION = 1e-6;
 export const DEFAULT_FB: Readonly<FbSettings> = { alpha: 1, beta: 1 };
-export const DEFAULT_PGS: Readonly<PgsSettings> = { iterations: 100, tolerance: 1e-10 };
+/**
+ * The dead band of hard contacts' targets (m): wider than the scatter of a resting face's corner gaps
+ * (≈ 1e-7 m after a step, a few 1e-6 m after a tilted landing), far below MuJoCo's soft penetration
+ * of a resting box (≈ 1e-4..1e-3 m); docs/formulas.md "Velocity level" gives the bound it implies.
+ */
+export const DEFAULT_PGS_SLOP = 1e-5;
+export const DEFAULT_PGS: Readonly<PgsSettings> = { iterations: 100, tolerance: 1e-10, slop: DEFAULT_PGS_SLOP };

@@ -96,6 +96,8 @@ export function readContactSettings(r: FieldReader, top: FieldObject, s: SolverS
       if (typeof tol === 'number') s.pgs.tolerance = tol;
       const bil = r.enumeration(pgs, 'bilateral', '`solver.pgs.bilateral`', PGS_BILATERAL, {});
       if (typeof bil === 'string') s.pgs.bilateral = bil;
+      const slop = r.number(pgs, 'slop', '`solver.pgs.slop`', { min: 0 }, {});
+      if (typeof slop === 'number') s.pgs.slop = slop;
     }
   }
 

@@ -143,6 +143,11 @@ export interface PgsSettings {
   tolerance: number;
   /** Bilateral rows visited one by one ('rows', default) or solved as one block per island per sweep ('block'). */
   bilateral?: 'rows' | 'block';
+  /**
+   * Half-width (m) of the dead band of a hard contact's normal target: a point with |gap| ≤ slop
+   * is held where it is (target 0) instead of closed or pushed out (docs/formulas.md "Velocity level").
+   */
+  slop?: number;
 }
 /** Scaled Fischer–Burmeister φ(a, b) = αa + βb − √(α²a² + β²b²) (Axion). */
 export interface FbSettings { alpha: number; beta: number }
