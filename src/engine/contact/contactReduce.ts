@@ -58,6 +58,8 @@ interface EndsIndex {
   stamp: number;
   col: Float64Array;
   y: Float64Array;
+  /** the rows of the current column's nonzeros */
+  touched: Int32Array;
 }
 
 const indexOf = new WeakMap<readonly RowEnd[][], EndsIndex>();
@@ -101,7 +103,7 @@ function endsIndex(ends: readonly RowEnd[][]): EndsIndex {
       byRow[fill[slot[q]]++] = i;
     }
   }
-  ix = { start, slot, off, J, byStart, byRow, mark: new Int32Array(m).fill(-1), stamp: 0, col: new Float64Array(m), y: new Float64Array(m) };
+  ix = { start, slot, off, J, byStart, byRow, mark: new Int32Array(m).fill(-1), stamp: 0, col: new Float64Array(m), y: new Float64Array(m), touched: new Int32Array(m) };
   indexOf.set(ends, ix);
   return ix;
 }
@@ -115,7 +117,7 @@ export function reduceRows(own: readonly RowEnd[][], rows: readonly number[], en
   const Y = new Float64Array(k * m);
   const du = new Float64Array(k * nu);
   const ix = endsIndex(ends);
-  const { start, slot, off, J, byStart, byRow, mark, col, y } = ix;
+  const { start, slot, off, J, byStart, byRow, mark, col, y, touched } = ix;
   const nSlots = byStart.length - 1;
   for (let j = 0; j < k; j++) {
     const v = du.subarray(j * nu, (j + 1) * nu);
@@ -125,6 +127,7 @@ export function reduceRows(own: readonly RowEnd[][], rows: readonly number[], en
     // zero on every other body, so each other entry would be an exact zero)
     col.fill(0);
     const stamp = ++ix.stamp;
+    let nt = 0;
     for (let t = 0; t < oj.length; t++) {
       const sj = oj[t].slot;
       if (sj >= nSlots) continue;
@@ -132,6 +135,7 @@ export function reduceRows(own: readonly RowEnd[][], rows: readonly number[], en
         const i = byRow[p];
         if (mark[i] === stamp) continue;
         mark[i] = stamp;
+        touched[nt++] = i;
         let s = 0;
         // dot6 written out: a double returned from a call V8 does not inline is a fresh heap number
         for (let q = start[i]; q < start[i + 1]; q++) {
@@ -141,7 +145,7 @@ export function reduceRows(own: readonly RowEnd[][], rows: readonly number[], en
         col[i] = s;
       }
     }
-    block.solve(col, y);
+    block.solveFrom(col, touched, nt, y);
     Y.set(y, j * m);
     for (let i = 0; i < m; i++) {
       const yi = y[i];
