@@ -142,7 +142,7 @@ function analyse(n: number, nz: Uint8Array): Symbolic {
   return { n, perm, rowPtr: p.rowPtr, colIdx: p.colIdx, covers, parent, inv };
 }
 
-/** A kept analysis whose factor pattern holds every nonzero of W (n×n, row-major), else a new one. */
+/** A kept analysis whose factor pattern holds every nonzero of W (n×n, column-major), else a new one. */
 function symbolicFor(n: number, W: Float64Array): Symbolic {
   const nn = n * n;
   for (let s = 0; s < kept.length; s++) {
@@ -164,7 +164,8 @@ function symbolicFor(n: number, W: Float64Array): Symbolic {
     return sym;
   }
   const nz = new Uint8Array(nn);
-  for (let q = 0; q < nn; q++) nz[q] = W[q] !== 0 ? 1 : 0;
+  // W arrives column by column (W[j·n + i] = W_ij): the pattern in row order
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) nz[i * n + j] = W[j * n + i] !== 0 ? 1 : 0;
   const sym = analyse(n, nz);
   kept.unshift(sym);
   if (kept.length > KEPT) kept.pop();
@@ -191,7 +192,8 @@ export class BilateralBlock {
     const col = new Float64Array(n);
     for (let j = 0; j < n; j++) {
       column(j, col);
-      for (let i = 0; i < n; i++) W[i * n + j] = col[i];
+      // column-major (contiguous); `covers` is symmetric and the factor reads W's symmetric part
+      W.set(col, j * n);
     }
     const sym = symbolicFor(n, W);
     const { perm, rowPtr, colIdx } = sym;
