@@ -7,7 +7,7 @@
 //              come and go, then the body lies on the floor)
 //   ant        Gymnasium's ant dropped from its initial height: it lands on its legs and stays at rest
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Simulation } from '../src/engine';
 import { loadModel, nodeFileAccess } from '../src/import/index';
 import { compileModel, loadMujoco, release, type MujocoRuntime } from '../src/import/mujoco';
@@ -143,6 +143,13 @@ function guard(f: () => PileTiming): PileTiming {
   } catch (e) {
     return { ok: false, reason: e instanceof Error ? e.message : String(e) };
   }
+}
+
+/** MuJoCo's mj_step on a model file (compiled by MuJoCo from the same file, the import's initial state), for robotStep.ts. */
+export async function mujocoStepper(path: string): Promise<{ reset(): void; step(): void }> {
+  const l = await load(dirname(path), { name: path, what: path, file: basename(path), untimed: 0, timed: 0 });
+  const mr = mujocoRunner(await loadMujoco(), l);
+  return { reset: () => mr.reset(), step: () => mr.step() };
 }
 
 export async function runRobotBench(root: string, rounds: number, log: (s: string) => void): Promise<RobotResult[]> {

@@ -100,3 +100,22 @@ test('bilateral block: a robot stepping analyses its joints’ block once, not o
   assert.equal(sim.stopped, false);
   assert.ok(blockAnalyses() - before <= 2, `${blockAnalyses() - before} analyses in 120 steps`);
 });
+
+test('bilateral block: a right side with few nonzeros solves through their tree reach only, to the same bits', () => {
+  const { W, n } = treeBlock(14, 5, 11);
+  const blk = blockOf(W, n);
+  const full = new Float64Array(n), part = new Float64Array(n);
+  // a contact's column: nonzero on the rows of one joint (a leaf's, a middle body's, the root's)
+  for (const first of [0, 5 * 6, n - 5]) {
+    const b = new Float64Array(n);
+    const nz = Int32Array.from({ length: 5 }, (_, k) => first + k);
+    for (const i of nz) b[i] = Math.sin(0.7 * i + 0.3);
+    blk.solve(b, full);
+    part.fill(NaN);
+    blk.solveFrom(b, nz, nz.length, part);
+    for (let i = 0; i < n; i++) assert.ok(Object.is(part[i], full[i]), `x[${i}] ${part[i]} vs ${full[i]}`);
+    const ref = solveDense(W, b, n);
+    const scale = Math.max(...ref.map(Math.abs));
+    for (let i = 0; i < n; i++) assert.ok(Math.abs(part[i] - ref[i]) < 1e-9 * scale);
+  }
+});

@@ -41,6 +41,10 @@ interface Symbolic {
   colIdx: Int32Array;
   /** n×n, in the block's own row order: 1 where L (or Lᵀ) may hold a nonzero. */
   covers: Uint8Array;
+  /** The elimination tree: parent[k], the first later row of L with a nonzero in column k (−1: a root). */
+  parent: Int32Array;
+  /** inv[i]: where block row i is eliminated (perm's inverse). */
+  inv: Int32Array;
 }
 
 /** Symbolic analyses kept for reuse, most recent first. */
@@ -131,10 +135,14 @@ function analyse(n: number, nz: Uint8Array): Symbolic {
       covers[i * n + j] = covers[j * n + i] = 1;
     }
   }
-  return { n, perm, rowPtr: p.rowPtr, colIdx: p.colIdx, covers };
+  const parent = new Int32Array(n).fill(-1);
+  for (let k = 0; k < n; k++) for (let q = p.rowPtr[k]; q < p.rowPtr[k + 1]; q++) if (parent[p.colIdx[q]] === -1) parent[p.colIdx[q]] = k;
+  const inv = new Int32Array(n);
+  for (let k = 0; k < n; k++) inv[perm[k]] = k;
+  return { n, perm, rowPtr: p.rowPtr, colIdx: p.colIdx, covers, parent, inv };
 }
 
-/** A kept analysis whose factor pattern holds every nonzero of W (n×n, row-major), else a new one. */
+/** A kept analysis whose factor pattern holds every nonzero of W (n×n, column-major), else a new one. */
 function symbolicFor(n: number, W: Float64Array): Symbolic {
   const nn = n * n;
   for (let s = 0; s < kept.length; s++) {
@@ -156,7 +164,8 @@ function symbolicFor(n: number, W: Float64Array): Symbolic {
     return sym;
   }
   const nz = new Uint8Array(nn);
-  for (let q = 0; q < nn; q++) nz[q] = W[q] !== 0 ? 1 : 0;
+  // W arrives column by column (W[j·n + i] = W_ij): the pattern in row order
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) nz[i * n + j] = W[j * n + i] !== 0 ? 1 : 0;
   const sym = analyse(n, nz);
   kept.unshift(sym);
   if (kept.length > KEPT) kept.pop();
@@ -170,6 +179,9 @@ export class BilateralBlock {
   /** L's diagonal (elimination order); 0 on a dependent row. */
   private readonly diag: Float64Array;
   private readonly y: Float64Array;
+  /** solveFrom's marks: the rows of the current right side's reach carry the current stamp. */
+  private reach = new Int32Array(0);
+  private reachStamp = 0;
   /** Rows counted as dependent. */
   readonly dependentRows: number;
 
@@ -180,7 +192,8 @@ export class BilateralBlock {
     const col = new Float64Array(n);
     for (let j = 0; j < n; j++) {
       column(j, col);
-      for (let i = 0; i < n; i++) W[i * n + j] = col[i];
+      // column-major (contiguous); `covers` is symmetric and the factor reads W's symmetric part
+      W.set(col, j * n);
     }
     const sym = symbolicFor(n, W);
     const { perm, rowPtr, colIdx } = sym;
@@ -231,6 +244,31 @@ export class BilateralBlock {
     return this.sym.rowPtr[this.n];
   }
 
+  /**
+   * solve() for a b that is zero outside the rows `nz[0 … count)`: the forward substitution visits
+   * only their ancestors in the elimination tree (row k of L·y = P·b has a nonzero right side only
+   * there; every other y_k is an exact zero), then the backward one is the full solve's.
+   */
+  solveFrom(b: ArrayLike<number>, nz: Int32Array, count: number, x: Float64Array): void {
+    const { n, Lx, diag, y } = this;
+    const { perm, rowPtr, colIdx, parent, inv } = this.sym;
+    if (this.reach.length < n) this.reach = new Int32Array(n);
+    const reach = this.reach;
+    const stamp = ++this.reachStamp;
+    for (let t = 0; t < count; t++) for (let k = inv[nz[t]]; k !== -1 && reach[k] !== stamp; k = parent[k]) reach[k] = stamp;
+    for (let k = 0; k < n; k++) {
+      const dk = diag[k];
+      if (dk === 0 || reach[k] !== stamp) {
+        y[k] = 0;
+        continue;
+      }
+      let s = b[perm[k]];
+      for (let q = rowPtr[k]; q < rowPtr[k + 1]; q++) s -= Lx[q] * y[colIdx[q]];
+      y[k] = s / dk;
+    }
+    this.backward(x);
+  }
+
   /** x = W⁻¹·b on the independent rows (0 on the dependent ones). */
   solve(b: ArrayLike<number>, x: Float64Array): void {
     const { n, Lx, diag, y } = this;
@@ -246,7 +284,13 @@ export class BilateralBlock {
       for (let q = rowPtr[k]; q < rowPtr[k + 1]; q++) s -= Lx[q] * y[colIdx[q]];
       y[k] = s / dk;
     }
-    // Lᵀ·z = y, in place in y (row k of L scatters into the earlier rows once z_k is known), x = Pᵀ·z
+    this.backward(x);
+  }
+
+  /** Lᵀ·z = y, in place in y (row k of L scatters into the earlier rows once z_k is known), x = Pᵀ·z. */
+  private backward(x: Float64Array): void {
+    const { n, Lx, diag, y } = this;
+    const { perm, rowPtr, colIdx } = this.sym;
     for (let k = n - 1; k >= 0; k--) {
       const dk = diag[k];
       if (dk === 0) {
