@@ -46,6 +46,8 @@ function boot(): void {
   const store = createStore(initialState({ report, restored: transport?.restored, palette }), { onError });
   // The cards render from one state per frame; Pause names that state's step (frame.ts).
   const framed = framedStore(store, undefined, { onError });
+  // the browser tests and bench:ui apply a host message and read the page it renders
+  (globalThis as { __clRender?: () => void }).__clRender = framed.flush;
   const actions = createActions(store, (m) => transport?.post(m), framed.shownStep);
   installRunKeys(framed, actions);
   onThemeChange(() => {
