@@ -57,7 +57,7 @@ async function playOnce(page, inner, model, speed) {
   const t0 = Date.now();
   await inner.locator('[data-command="playPause"]').click();
   let p = await inner.locator('body').evaluate(readPanel);
-  const early = model.endsAt !== undefined && (speed.multiple === undefined || ((speed.multiple / model.dt) * PLAY_MS) / 1000 > model.endsAt / 2);
+  const early = model.endsAt !== undefined && (speed.multiple === undefined || ((speed.multiple / model.dt) * PLAY_MS) / 1000 > model.endsAt);
   while (Date.now() - t0 < PLAY_MS) {
     await sleep(early ? 25 : 250);
     p = await inner.locator('body').evaluate(readPanel);
