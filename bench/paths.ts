@@ -171,14 +171,14 @@ export function pathsTables(results: PathResult[]): string {
       `${cellMs(p.warmMs / Math.max(1, p.warmSteps))} (${p.warmSteps})`,
       `${cellMs(p.restMs / Math.max(1, p.restSteps))} (${p.restSteps})`,
       p.divergenceExplained ? 'yes' : 'no',
-      `${cellMs(p.play.ms / Math.max(1, p.play.steps))} (${Math.round((1000 * p.play.steps) / p.play.ms)}/s; alone ${Math.round((1000 * p.direct.steps) / p.direct.ms)}/s)`,
+      `${cellMs(p.play.ms / Math.max(1, p.play.steps))} (${Math.round((1000 * p.play.steps) / p.play.ms)}/s; panel keeping up ${Math.round((1000 * p.playWithPanel.steps) / p.playWithPanel.ms)}/s; alone ${Math.round((1000 * p.direct.steps) / p.direct.ms)}/s)`,
       r.worker ? `${cellMs(r.worker.steppingMs / r.worker.steps)} + ${cellMs(r.worker.snapshotMedianMs)}/snapshot` : `failed: ${r.workerError ?? '?'}`,
     ]);
   }
   out.push('');
   out.push('Its phases in a fresh isolate, Play, and the analysis worker during Play (ms per step unless said):');
   out.push(table(['scene', 'inspect', 'first steps (JIT warming; a pile also lands)', 'warmed steps', 'CL404 explained', 'PlayLoop "max"', 'analysis worker: replica + snapshot'], ph));
-  out.push('PlayLoop "max": the first 400 steps of a new simulation in the warm isolate, steps/s beside the same steps in a plain loop ("alone").');
+  out.push('PlayLoop "max": the first 400 steps of a new simulation in the warm isolate, without an inspector and with one acknowledging at once, steps/s beside the same steps in a plain loop ("alone").');
   out.push(`load average during the paths: ${results.map((r) => fmtLoad(r.loadAverage, os.cpus().length)).join('; ')}`);
   return out.join('\n');
 }

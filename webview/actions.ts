@@ -25,11 +25,11 @@ export interface PanelActions {
 }
 
 /**
- * `painted`: the step on screen (webview/painted.ts). A busy page can apply a run's update and
- * then handle a click that was waiting behind it before any frame showed that update: Pause then
- * names the step the user saw, not the one only the store has.
+ * `shown`: the step on screen, the one every card rendered in the last frame (frame.ts). A busy
+ * page can apply a run's update and then handle a click that was waiting behind it before any
+ * frame showed that update: Pause then names the step the user saw, not the one only the store has.
  */
-export function createActions(store: Store, post: (m: WebviewMessage) => void, painted?: () => number): PanelActions {
+export function createActions(store: Store, post: (m: WebviewMessage) => void, shown?: () => number): PanelActions {
   const revealSelection = (): void => {
     const s = store.getState();
     const c = s.snapshot?.constraints[s.selected];
@@ -62,7 +62,7 @@ export function createActions(store: Store, post: (m: WebviewMessage) => void, p
     command: (command) => {
       const s = store.getState();
       if (command !== 'playPause' || !s.running) return post({ type: 'command', command });
-      store.dispatch({ type: 'pause', step: painted?.() });
+      store.dispatch({ type: 'pause', step: shown?.() });
       post({ type: 'command', command, step: store.getState().step });
     },
     playSpeed: (speed) => post({ type: 'playSpeed', speed }),

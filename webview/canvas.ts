@@ -1,6 +1,7 @@
 // The plumbing every canvas view shares (the heatmap, the scene view): sizing for the device
 // pixel ratio, following the container's width with a ResizeObserver, and redraws coalesced into
-// one requestAnimationFrame.
+// one animation frame (the frame being rendered, when a card invalidates while rendering: frame.ts).
+import { onNextFrame } from './frame';
 
 /**
  * The 2D context of `canvas`, drawn by the CPU (`willReadFrequently`), made before anyone else asks
@@ -22,7 +23,7 @@ export abstract class CanvasView {
   protected cssWidth = 0;
   protected cssHeight = 0;
   protected dpr = 1;
-  private raf = 0;
+  private cancelDraw: (() => void) | undefined;
 
   constructor(canvas: HTMLCanvasElement, ctxOptions?: CanvasRenderingContext2DSettings) {
     this.canvas = canvas;
@@ -62,17 +63,17 @@ export abstract class CanvasView {
 
   /** Schedules a redraw on the next animation frame (several calls, one draw). */
   invalidate(): void {
-    if (this.raf) return;
-    this.raf = requestAnimationFrame(() => {
-      this.raf = 0;
+    if (this.cancelDraw) return;
+    this.cancelDraw = onNextFrame(() => {
+      this.cancelDraw = undefined;
       this.draw();
     });
   }
 
   /** Draws synchronously (tests, screenshots). */
   drawNow(): void {
-    if (this.raf) cancelAnimationFrame(this.raf);
-    this.raf = 0;
+    this.cancelDraw?.();
+    this.cancelDraw = undefined;
     this.draw();
   }
 

@@ -2,7 +2,7 @@
 // transport (host messages, snapshot requests) → store (state, reducers) → cards (render from it).
 import { decodeFromJson, isPanelModel, type HostMessage } from '../src/protocol';
 import { createActions } from './actions';
-import { paintedStep } from './painted';
+import { framedStore } from './frame';
 import { installRunKeys } from './panelKeys';
 import { soloBanner } from './cards/banner';
 import { mountPanel } from './cards/layout';
@@ -44,8 +44,12 @@ function boot(): void {
     }
   };
   const store = createStore(initialState({ report, restored: transport?.restored, palette }), { onError });
-  const actions = createActions(store, (m) => transport?.post(m), paintedStep(store));
-  installRunKeys(store, actions);
+  // The cards render from one state per frame; Pause names that state's step (frame.ts).
+  const framed = framedStore(store, undefined, { onError });
+  // the browser tests and bench:ui apply a host message and read the page it renders
+  (globalThis as { __clRender?: () => void }).__clRender = framed.flush;
+  const actions = createActions(store, (m) => transport?.post(m), framed.shownStep);
+  installRunKeys(framed, actions);
   onThemeChange(() => {
     const p = readPalette();
     deferredParts()?.applyChartTheme(p);
@@ -53,7 +57,7 @@ function boot(): void {
   });
 
   // The step the header, forces, matrices and scene show, on the page for tests and bug reports.
-  store.watch(
+  framed.watch(
     (s) => [s.step, s.snapshot?.step, isConsistent(s)],
     ([step, shown, ok]) => {
       document.body.dataset.clStep = String(step);
@@ -64,14 +68,14 @@ function boot(): void {
 
   // The page is built with the first model; before it, a banner (if any) is the whole page.
   let mounted = false;
-  store.watch(
+  framed.watch(
     (s) => [s.model !== undefined, s.banner],
     (_, s) => {
       if (!s.model) {
         if (s.banner) soloBanner(root, s.banner.kind, s.banner.text);
       } else if (!mounted) {
         mounted = true;
-        mountPanel(root, { store, actions, report });
+        mountPanel(root, { store: framed, actions, report });
         // the 3D view and the charts, after the first frame (cards that show them ask too)
         void loadDeferred().catch(() => undefined);
       }
@@ -93,6 +97,8 @@ function boot(): void {
       }
     }
     if (m.type === 'model') {
+      // the model is on the page when this says so (its first paint is the next frame)
+      framed.flush();
       document.body.dataset.clReady = '1';
       document.body.dataset.clModelMs = (performance.now() - t0).toFixed(0);
     }

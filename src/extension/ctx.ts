@@ -68,6 +68,7 @@ export class Ctx extends Disposable implements vscode.Disposable {
     // One selection: what the inspector reveals is selected in the tree; the editor's cursor selects in the inspector.
     this.panels.onDidRevealItem = (s, item) => this.tree.revealItem(s.key, item.kind, item.fileIndex);
     this.panels.onPlaySpeed = (s, speed) => this.runner.setSpeed(s, speed);
+    this.runner.panelLag = (s) => this.panels.get(s.key)?.feed.lagMs;
     this._register(new CursorSelection(this.scenes, this.panels));
     this.codeLens = this._register(new SceneCodeLensProvider(this.scenes, cfg, views));
     this._register(vscode.languages.registerCodeLensProvider(LENS_SELECTOR, this.codeLens));

@@ -20,6 +20,12 @@ const PROGRESS_AFTER_MS = 300;
 export class Runner {
   /** Play's speed per scene (key), as the inspector chose it. */
   private readonly speeds = new Map<string, PlaySpeed>();
+  /**
+   * How long the update the scene's inspector was sent has waited for its acknowledgement (ms);
+   * undefined when no inspector shows the scene. Play steps faster while the panel keeps up
+   * (logic/playLoop.ts).
+   */
+  panelLag: ((s: SceneState) => number | undefined) | undefined;
 
   constructor(
     private readonly scenes: SceneManager,
@@ -142,6 +148,7 @@ export class Runner {
     if (!sim) return false;
     playScene(this.scenes, s, sim, {
       rate: () => playRate(this.speeds.get(s.key), s.result?.parse.scene?.solver.dt, this.config().playRate),
+      lag: () => this.panelLag?.(s),
       maxSteps: () => this.config().maxSteps,
       onError: (e) => this.log.error(`play failed: ${errorMessage(e)}`),
       onEnded: () => {

@@ -151,7 +151,7 @@ export async function openPanel(
   // keeps every evaluated script's source, which would count in the page's heap.
   const outbox = new Map<number, string>();
   let nextId = 0;
-  /** Posts `m` to the page as a `message` event; `timed`: note the panel's time to apply it (window.__clApplyMs). */
+  /** Posts `m` to the page as a `message` event and renders it; `timed`: note the panel's time to apply and render it (window.__clApplyMs). */
   const deliver = (m: HostMessage, as: 'object' | 'json', timed: boolean): Promise<unknown> => {
     const id = nextId++;
     outbox.set(id, as === 'object' ? encodeForPage(m) : encodeForJson(m));
@@ -160,6 +160,8 @@ export async function openPanel(
       const data = ${as === 'object' ? 'decode(text)' : 'text'};
       const t0 = performance.now();
       window.dispatchEvent(new MessageEvent('message', { data }));
+      // the cards render once per frame (webview/frame.ts): render now, so the page shows the message when this resolves
+      window.__clRender?.();
       ${timed ? '(window.__clApplyMs = window.__clApplyMs || []).push(performance.now() - t0);' : ''}
     })`);
   };

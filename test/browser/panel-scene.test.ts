@@ -168,6 +168,7 @@ describe('panel scene card: the 3D view (Chromium, SwiftShader)', () => {
     assert.equal(p.posted.slice(k).filter((x) => x.type === 'reveal').length, 1, 'Tab itself did not reveal');
     // A selection made elsewhere (the table) is highlighted in the view.
     await page.click('.cl-table tbody tr[data-constraint="0"] .cl-link');
+    await settle(page); // the cards show a selection in the next frame (webview/frame.ts)
     assert.deepEqual(await viewSelection(page), { constraint: 'shoulder' });
     assertClean(p, 'picking');
     await page.context().close();

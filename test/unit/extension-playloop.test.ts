@@ -4,7 +4,7 @@
 // after it. Then the same loop playing a real scene through the scene store.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PlayLoop, playScene } from '../../src/extension/logic/playLoop';
+import { DUTY_KEEPING_UP, LAG_OK_MS, LAG_STALLED_MS, MAX_PLAY_RATE, PlayLoop, playScene } from '../../src/extension/logic/playLoop';
 import { SceneStore, type SceneEvent } from '../../src/extension/logic/sceneStore';
 import { PanelFeed } from '../../src/extension/logic/panelFeed';
 import { inspectScene, type StepRecord, type SystemSnapshot } from '../../src/engine';
@@ -13,7 +13,7 @@ import type { Log } from '../../src/extension/analyzer';
 import { FakeClock } from './fakeClock';
 
 /** A loop over a fake simulation whose steps cost `stepMs` of clock time each. */
-function fakePlay(opts: { rate: number; stepMs: number; budgetMs?: number; cap?: number }) {
+function fakePlay(opts: { rate: number; stepMs: number; budgetMs?: number; cap?: number; lag?: () => number | undefined }) {
   const clock = new FakeClock();
   const records: number[] = [];
   let ticks = 0;
@@ -24,6 +24,7 @@ function fakePlay(opts: { rate: number; stepMs: number; budgetMs?: number; cap?:
     rate: () => opts.rate,
     timers: clock,
     budgetMs: opts.budgetMs,
+    lag: opts.lag,
     step: () => {
       if (records.length >= (opts.cap ?? Infinity)) return false;
       clock.t += opts.stepMs;
@@ -137,6 +138,36 @@ describe('play loop', () => {
     const { latency, stepsAfter } = p.pauseAt(p.clock.t + 2.5);
     assert.ok(latency <= 13, `${latency} ms`);
     assert.equal(stepsAfter, 0);
+  });
+
+  test('as fast as possible: 80 % of the thread while the panel keeps up, the tick while it lags, a quarter once its acknowledgements stopped', () => {
+    const rateWith = (lag: (() => number | undefined) | undefined): number => {
+      const p = fakePlay({ rate: MAX_PLAY_RATE, stepMs: 1, lag });
+      p.loop.start();
+      p.clock.advance(10_000);
+      const { latency, stepsAfter } = p.pauseAt(p.clock.t + 3.5);
+      assert.ok(latency <= 8 + 1 + 1e-9, `Pause after ${latency} ms`);
+      assert.equal(stepsAfter, 0);
+      assert.ok(p.longestTick <= 8 + 1 + 1e-9, `longest tick ${p.longestTick} ms`);
+      return p.records.length / 10;
+    };
+    const none = rateWith(undefined); // no inspector: 8 ms of every 16
+    const keepingUp = rateWith(() => 0);
+    const lagging = rateWith(() => LAG_OK_MS + 100);
+    const stalled = rateWith(() => LAG_STALLED_MS + 1);
+    assert.ok(Math.abs(none - 500) < 10, `${none} steps/s without a panel`);
+    assert.ok(Math.abs(keepingUp - 1000 * DUTY_KEEPING_UP) < 20, `${keepingUp} steps/s with a panel keeping up`);
+    assert.ok(Math.abs(lagging - 500) < 10, `${lagging} steps/s with a lagging panel`);
+    assert.ok(Math.abs(stalled - 125) < 10, `${stalled} steps/s with a stalled panel`);
+  });
+
+  test('a real-time speed keeps its rate exactly whatever the panel feedback: only steps still due after a budget step sooner', () => {
+    for (const lag of [undefined, 0, 5000]) {
+      const p = fakePlay({ rate: 200, stepMs: 1, lag: () => lag });
+      p.loop.start();
+      p.clock.advance(10_000);
+      assert.ok(Math.abs(p.records.length - 2000) <= 2, `${p.records.length} steps in 10 s at 200 steps/s (lag ${lag})`);
+    }
   });
 
   test('a slow rate steps once per period; the end of the run stops it by itself, once', () => {

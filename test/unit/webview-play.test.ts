@@ -9,7 +9,7 @@ import { runKey } from '../../webview/runKeys';
 import { createActions } from '../../webview/actions';
 import { createStore, initialState } from '../../webview/store';
 import { historyFromRecords } from '../../webview/history';
-import { paintedStep } from '../../webview/painted';
+import { framedStore, onNextFrame, type FrameSource } from '../../webview/frame';
 
 test('keys: Space plays or pauses (not in a report), arrows step, Shift steps ten, Home and End', () => {
   assert.equal(runKey(' ', false, 5, 100, false), 'playPause');
@@ -71,32 +71,92 @@ test('Play after a Pause from the panel: the panel follows the run again from it
   assert.equal(store.getState().step, 10);
 });
 
-test('Pause names the step on screen: an update applied after the last frame (a click queued behind it) is not what the user saw', () => {
+/** Frames and timers driven by the test. */
+function fakeFrames(hidden = false): { win: FrameSource; frame(): void; timers(): void } {
   const frames: (() => void)[] = [];
-  const frame = (): void => {
-    for (const f of frames.splice(0)) f();
+  let timers: { f: () => void; live: boolean }[] = [];
+  return {
+    win: {
+      requestAnimationFrame: (f) => frames.push(() => f(0)),
+      setTimeout: (f) => {
+        const t = { f, live: true };
+        timers.push(t);
+        return t;
+      },
+      clearTimeout: (h) => ((h as { live: boolean }).live = false),
+      hidden: () => hidden,
+    },
+    frame: () => {
+      for (const f of frames.splice(0)) f();
+    },
+    timers: () => {
+      const due = timers;
+      timers = [];
+      for (const t of due) if (t.live) t.f();
+    },
   };
+}
+
+test('one state per frame: the header and Pause read the same step, whatever was applied since the last frame', () => {
+  const { win, frame } = fakeFrames();
   const posted: WebviewMessage[] = [];
   const s0 = initialState({ report: false });
   const store = createStore({ ...s0, model: { dt: 0.01 } as never, total: 40, step: 40, follow: true, running: true, history: historyFromRecords([]) });
-  const painted = paintedStep(store, { requestAnimationFrame: (f) => (frames.push(() => f(0)), frames.length) });
-  assert.equal(painted(), 40);
-  // the run's update to 52 is applied (the panel follows it) and the page paints it
+  const framed = framedStore(store, win);
+  // the header card: the step it writes
+  const header: number[] = [];
+  framed.watch((s) => s.step, (step) => header.push(step));
+  assert.deepEqual(header, [40]);
+  // the run's update to 52 is applied: nothing is rendered before the frame, then everything is
   store.dispatch({ type: 'host', message: { type: 'historyReset', length: 52 } });
   store.dispatch({ type: 'goToStep', step: 52 });
+  assert.deepEqual(header, [40]);
+  assert.equal(framed.shownStep(), 40);
   frame();
-  assert.equal(painted(), 52);
-  // two more updates applied within one frame (70, then 90) and no frame since: 52 is on screen
+  assert.deepEqual(header, [40, 52], 'two changes in one frame render once');
+  assert.equal(framed.shownStep(), 52);
+  // two more updates applied (70, then 90) and no frame since: the header still reads 52
   store.dispatch({ type: 'host', message: { type: 'historyReset', length: 90 } });
   store.dispatch({ type: 'goToStep', step: 70 });
   store.dispatch({ type: 'goToStep', step: 90 });
-  assert.equal(painted(), 52);
-  const actions = createActions(store, (m) => posted.push(m), painted);
+  assert.equal(header.at(-1), 52);
+  assert.equal(framed.getState().step, 52, 'the cards read the framed state');
+  const actions = createActions(store, (m) => posted.push(m), framed.shownStep);
   actions.command('playPause');
-  assert.deepEqual(posted, [{ type: 'command', command: 'playPause', step: 52 }]);
-  assert.equal(store.getState().step, 52);
-  assert.equal(store.getState().follow, false);
-  // the frame after the click paints 52 (the 70 and 90 callbacks see another step and leave it)
+  assert.deepEqual(posted, [{ type: 'command', command: 'playPause', step: 52 }], 'Pause names the step the header shows');
   frame();
-  assert.equal(painted(), 52);
+  assert.equal(header.at(-1), 52, 'the frame after the click still shows 52');
+  assert.equal(store.getState().follow, false);
+});
+
+test('one state per frame: a canvas invalidated while the frame renders draws in that frame; a stalled or hidden page still renders', () => {
+  const f = fakeFrames();
+  const store = createStore({ ...initialState({ report: false }), model: { dt: 0.01 } as never, total: 10, step: 0, follow: false, history: historyFromRecords([]) });
+  const framed = framedStore(store, f.win);
+  const drawn: number[] = [];
+  framed.watch(
+    (s) => s.step,
+    (step) => onNextFrame(() => drawn.push(step), f.win),
+    { immediate: false },
+  );
+  store.dispatch({ type: 'goToStep', step: 3 });
+  f.frame();
+  assert.deepEqual(drawn, [3], 'drawn in the frame that rendered step 3, not the next one');
+  // no frame comes (a stalled renderer): the fallback timer renders the state
+  store.dispatch({ type: 'goToStep', step: 4 });
+  f.timers();
+  assert.equal(framed.shownStep(), 4);
+  f.frame();
+  assert.deepEqual(drawn, [3, 4]);
+  // a hidden page paints no frame: its state is rendered on a timer
+  const h = fakeFrames(true);
+  const hidden = framedStore(store, h.win);
+  store.dispatch({ type: 'goToStep', step: 7 });
+  assert.equal(hidden.shownStep(), 4);
+  h.timers();
+  assert.equal(hidden.shownStep(), 7);
+  // flush renders now
+  store.dispatch({ type: 'goToStep', step: 8 });
+  hidden.flush();
+  assert.equal(hidden.getState().step, 8);
 });

@@ -5,6 +5,7 @@ import { AmbientLight, DirectionalLight, Scene, WebGLRenderer } from 'three';
 import type { PanelModel, StepRecord } from '../../src/protocol';
 import { formatNumber } from '../../src/shared';
 import { h } from '../dom';
+import { onNextFrame } from '../frame';
 import { ArrowLayer } from './arrows';
 import { BodyLayer } from './bodies';
 import { GeometryKit, type Glyphs } from './glyphs';
@@ -65,7 +66,7 @@ export class SceneView3D {
   /** The selected contact as last seen: followed (same pair, nearest point) when the step changes. */
   private selContact?: ContactData;
   private hover: Target | undefined;
-  private raf = 0;
+  private cancelRender: (() => void) | undefined;
   private hoverRaf = 0;
   private legendKey = '';
   private readonly cleanups: (() => void)[] = [];
@@ -439,17 +440,16 @@ export class SceneView3D {
   }
 
   invalidate(): void {
-    if (this.raf || !this.renderer) return;
-    this.raf = requestAnimationFrame(() => {
-      this.raf = 0;
+    if (this.cancelRender || !this.renderer) return;
+    this.cancelRender = onNextFrame(() => {
+      this.cancelRender = undefined;
       this.renderNow();
     });
   }
 
   /** Renders now (synchronously): the canvas holds the frame until the browser composites it. */
   renderNow(): void {
-    if (this.raf) cancelAnimationFrame(this.raf);
-    this.raf = 0;
+    this.cancelRender = void this.cancelRender?.();
     if (!this.renderer) return;
     this.renderer.render(this.scene, this.orbit.camera);
     if (this.model && this.firstPaintMs === undefined) this.firstPaintMs = performance.now() - this.t0;
@@ -483,7 +483,7 @@ export class SceneView3D {
   orbitBy = (dAz: number, dEl = 0): void => this.orbit.orbit(dAz, dEl);
 
   dispose(): void {
-    if (this.raf) cancelAnimationFrame(this.raf);
+    this.cancelRender?.();
     if (this.hoverRaf) cancelAnimationFrame(this.hoverRaf);
     for (const f of this.cleanups.splice(0)) f();
     this.orbit.dispose();

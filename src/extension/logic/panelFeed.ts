@@ -112,6 +112,11 @@ export class PanelFeed {
     return this.inFlight !== undefined;
   }
 
+  /** How long the message in flight has waited for its acknowledgement (ms; 0: none waiting). Play paces itself by it. */
+  get lagMs(): number {
+    return this.inFlight === undefined ? 0 : Math.max(0, this.timers.now() - this.sentAt);
+  }
+
   /**
    * Connected and nothing left to do: no message in flight, no snapshot being made, no model or
    * requested step waiting, every record of the run sent (and so acknowledged).

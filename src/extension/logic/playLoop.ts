@@ -3,6 +3,14 @@
 // them while the tick's time budget lasts; whatever does not fit is dropped, not owed. So a tick
 // never blocks the extension host for more than about one budget plus one step, a slow machine
 // plays slower instead of falling behind, and `stop()` takes effect before the next step.
+// When steps are still due after a tick's budget (a fast speed, or "as fast as possible"), how soon
+// the next slice follows depends on the inspector watching the run (`lag`): while it acknowledges
+// the run's updates promptly the next slice follows after a macrotask yield (so the host's
+// messages and the panel's acknowledgements get through between slices) at DUTY_KEEPING_UP of the
+// thread; when its acknowledgements stop coming the loop drops to one slice per tick, then to one
+// in four ticks, so that a panel sharing the machine's CPUs gets painted. Stepping slice after
+// slice without that feedback (setImmediate) left the panel without a single update in the real
+// VS Code while the host ran thousands of steps on.
 // Pure: no vscode; timers injectable (test/unit/extension-playloop.test.ts).
 import type { SimulationApi } from '../../engine';
 import type { PlaySpeed } from '../../protocol';
@@ -12,6 +20,13 @@ import type { SceneUri } from './uri';
 
 /** Steps per second of "as fast as possible": more than any tick can take, so the loop's time budget decides. */
 export const MAX_PLAY_RATE = 1e6;
+
+/** Share of the thread the loop takes while steps are due and the panel keeps up (the rest: yields between slices). */
+export const DUTY_KEEPING_UP = 0.8;
+/** The panel keeps up while its oldest unacknowledged update is younger than this (ms): a frame or two and the trip there and back. */
+export const LAG_OK_MS = 250;
+/** Past this (ms) the panel's acknowledgements have stopped: the loop works one tick in four. */
+export const LAG_STALLED_MS = 1000;
 
 /** Steps per second of a play speed for a scene of time step `dt` (the setting's `configured` for 'setting'). */
 export function playRate(speed: PlaySpeed | undefined, dt: number | undefined, configured: number): number {
@@ -34,6 +49,11 @@ export interface PlayLoopOptions {
   budgetMs?: number;
   /** Shortest time between ticks (ms). Default 16. */
   tickMs?: number;
+  /**
+   * How long the update the inspector is sent has waited for its acknowledgement (ms; 0: none
+   * waiting); undefined when no inspector watches the run (the loop then keeps its tick).
+   */
+  lag?(): number | undefined;
 }
 
 export class PlayLoop {
@@ -108,15 +128,28 @@ export class PlayLoop {
     }
     if (taken) this.o.progressed();
     if (!this.active) return;
-    const period = Math.min(100, Math.max(this.tickMs, 1000 / rate));
     const spent = this.timers.now() - t0;
-    this.handle = this.timers.setTimeout(() => this.tick(), Math.max(1, period - spent));
+    this.handle = this.timers.setTimeout(() => this.tick(), this.pause(rate, spent));
+  }
+
+  /** Time until the next tick (ms) after one that worked `spent` ms. */
+  private pause(rate: number, spent: number): number {
+    const period = Math.min(100, Math.max(this.tickMs, 1000 / rate));
+    const regular = Math.max(1, period - spent);
+    // steps are due still only when the budget ran out: then the panel's feedback sets the pace
+    const lag = this.credit >= 1 ? this.o.lag?.() : undefined;
+    if (lag === undefined || !Number.isFinite(lag)) return regular;
+    if (lag < LAG_OK_MS) return Math.max(1, (spent * (1 - DUTY_KEEPING_UP)) / DUTY_KEEPING_UP);
+    if (lag < LAG_STALLED_MS) return regular;
+    return Math.max(regular, 4 * this.tickMs - spent);
   }
 }
 
 /** What `playScene` needs besides the scene. */
 interface PlaySceneOptions {
   rate(): number;
+  /** The inspector's acknowledgement lag (PlayLoopOptions.lag). */
+  lag?(): number | undefined;
   /** The history cap (`constraintLens.run.maxSteps`): Play stops there. */
   maxSteps(): number;
   timers?: Timers;
@@ -137,6 +170,7 @@ export function playScene<U extends SceneUri>(store: SceneStore<U>, s: SceneStat
     rate: o.rate,
     timers: o.timers,
     budgetMs: o.budgetMs,
+    lag: o.lag,
     step: () => {
       if (s.run !== handle || s.sim !== sim || sim.stopped || sim.currentStep >= o.maxSteps()) return false;
       const before = sim.currentStep;

@@ -62,10 +62,12 @@ export function installStepLog() {
   obs.observe(w.document.querySelector('.cl-stats'), { childList: true, subtree: true, characterData: true });
   obs.observe(button(), { attributes: true });
   w.__clStepObserver = obs;
-  // the step on screen when a click reaches the page (playwright's click may wait for a busy page)
+  // the step on screen when a click reaches the page (playwright's click may wait for a busy page):
+  // read as the click event starts, before the button's own handler (Pause) runs; a frame may
+  // come between a pointerdown and its click
   if (!w.__clClickHooked) {
     w.__clClickHooked = true;
-    w.document.addEventListener('pointerdown', () => w.__clStepLog?.push({ t: Date.now(), text: read(), click: true }), { capture: true });
+    w.document.addEventListener('click', () => w.__clStepLog?.push({ t: Date.now(), text: read(), click: true }), { capture: true });
   }
 }
 
@@ -254,13 +256,12 @@ export async function runLoopScenario(page, server, folder, { outDir, log = cons
     await sleep(250);
     paused = await inner.locator('body').evaluate(readPanel);
   }
-  // the steps the panel showed up to the click: when its pointerdown reached the page (a busy page
-  // takes it late), else a moment after `tc`
-  const clickAt = paused.log.find((e) => e.click && e.t >= tc)?.t ?? tc + 300;
-  const around = paused.log.filter((e) => !e.click && e.t <= clickAt).map((e) => Number(/^(\d+)/.exec(e.text)?.[1] ?? -1));
-  const atClick = around.at(-1);
+  // the step the header showed when the click reached the page (a busy page takes it late)
+  const click = paused.log.find((e) => e.click && e.t >= tc);
+  if (!click) throw new Error(`Pause from the panel: the click never reached the page (the panel shows ${paused.text})`);
+  const atClick = Number(/^(\d+)/.exec(click.text)?.[1] ?? -1);
   log(`  Pause (the panel's button) with step ${atClick} shown: the panel shows "${paused.text}" (the host had run ${paused.taken - paused.shown} steps past the step on screen)`);
-  if (paused.playing || !around.slice(-2).includes(paused.shown)) throw new Error(`Pause from the panel with step ${around.slice(-2).join(' or ')} shown: the panel shows ${paused.text}, playing ${paused.playing}`);
+  if (paused.playing || Math.abs(paused.shown - atClick) > 1) throw new Error(`Pause from the panel with step ${atClick} shown: the panel shows ${paused.text}, playing ${paused.playing}`);
   await inner.locator('[data-command="playPause"]').click();
   await sleep(1500);
   await page.screenshot({ path: join(outDir, 'runloop-long-play.png') });
