@@ -218,7 +218,15 @@ export class PanelFeed {
     }
     if (this.requested) {
       const r = this.requested;
+      // A step the host moves the panel to past the records it has (a Step taken from the CodeLens):
+      // the records go first, as the panel clamps the step it goes to at the end of its history.
+      if (r.goTo && r.step > this.sent && records.length > this.sent) {
+        this.sendHistory(records, now);
+        return;
+      }
       this.requested = undefined;
+      // the current step, sent this way, is not pushed again
+      if (r.goTo && r.step === this.sent) this.pushedStep = r.step;
       this.sendSnapshot(r.step, r.goTo ? 'goTo' : 'reply');
       return;
     }
@@ -293,7 +301,8 @@ export class PanelFeed {
     this.partial = to < records.length;
     this.lastUpdateAt = now;
     // Records that reach the end bring the current step's snapshot along.
-    const withSnapshot = !this.partial && to !== this.pushedStep;
+    // (unless the host moves the panel to a step next: that snapshot goes after these records)
+    const withSnapshot = !this.partial && to !== this.pushedStep && !this.requested?.goTo;
     if (!withSnapshot) {
       // a capped chunk catches up on a long history; the others are the run's updates
       this.send({ type: 'historyAppend', chunk, total }, !this.partial);

@@ -72,3 +72,17 @@ export function mujocoShownSource(mj: MujocoShownSession, scene: SceneSpec | und
   if (!snapshot) return undefined;
   return { result: { snapshot, parse: { scene } }, sim: { currentStep: mj.records.length, records: mj.records }, shownStep: mj.shown, rowsAt: (k) => mj.rowsAt(k) };
 }
+
+/** A panel's message naming the step it shows (protocol.ts: requestSnapshot, showStep). */
+export type PanelStepMessage = { type: 'requestSnapshot'; step: number; follow?: boolean } | { type: 'showStep'; step: number };
+
+/**
+ * The step a panel's message leaves every view on: the step the panel chose, or undefined (the
+ * run's end) when the panel follows the run. A following panel's request names the end it knew,
+ * which the run may have left by the time the host reads it (a Step from the CodeLens, Play
+ * started from a paused panel): pinning that step would leave the status bar, CodeLens and tree
+ * behind the run until the next Step or Reset.
+ */
+export function panelShownStep(m: PanelStepMessage): number | undefined {
+  return m.type === 'requestSnapshot' && m.follow ? undefined : m.step;
+}
