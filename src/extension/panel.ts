@@ -210,6 +210,7 @@ class InspectorPanel extends Disposable implements PanelProbe {
         else this.feed.stepped(false);
         break;
       case 'running':
+        if (e.state.running) this.feed.runStarted();
         this.post({ type: 'running', running: e.state.running });
         break;
       case 'closed':
@@ -399,6 +400,8 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
     this.panels.delete(p.state.key);
     if (this.reusable === p) this.reusable = undefined;
     const mujoco = p.mj !== undefined;
+    // no inspector shows a step of the scene now: its views follow its run (a step chosen in the panel is let go)
+    this.scenes.showStep(p.state, undefined);
     p.dispose();
     // a panel that ran MuJoCo: the views go back to the engine's analysis now, not at the next scene event
     if (mujoco) this.onSolverEngine?.(p.state);

@@ -269,6 +269,21 @@ describe('panel feed', () => {
     assert.equal(r.clock.pending, 0);
   });
 
+  test('a step the host meant to move the panel to, still waiting when a run starts, is dropped (the run is followed from its end)', () => {
+    const r = rig({ ack: 'manual' });
+    for (let i = 0; i < 20; i++) r.records.push(record(i));
+    r.feed.connect();
+    r.feed.request(5, true); // Go to Step while the model is in flight
+    r.feed.runStarted(); // Play
+    r.feed.ack(seqOf(r.posted.at(-1)));
+    r.clock.advance(10);
+    assert.ok(!r.posted.some((m) => m.type === 'snapshot' && m.goTo), 'no goTo after the run started');
+    // a reply to the panel's own request is not dropped
+    r.feed.request(7);
+    r.feed.runStarted();
+    assert.ok(r.posted.some((m) => m.type === 'snapshot' && m.snapshot.step === 7));
+  });
+
   test('idle: only once the model, every record and each requested snapshot were sent and acknowledged', () => {
     const r = rig({ ack: 'manual', maxChunkBytes: 4 * 1024 });
     for (let i = 0; i < 500; i++) r.records.push(record(i));

@@ -156,6 +156,15 @@ export class PanelFeed {
     this.pump();
   }
 
+  /**
+   * A run started: a step the host still meant to move the panel to (Go to Step, waiting for the
+   * slot) is dropped, as the run's own views follow its end; arriving after the run's start it
+   * would leave the panel on that step while every other view follows the run.
+   */
+  runStarted(): void {
+    if (this.requested?.goTo) this.requested = undefined;
+  }
+
   /** The panel applied the message `seq`. */
   ack(seq: number): void {
     if (seq !== this.inFlight) return;
