@@ -251,7 +251,7 @@ class InspectorPanel extends Disposable implements PanelProbe {
           break;
         case 'requestSnapshot':
         case 'showStep': {
-          const step = panelShownStep(m);
+          const step = panelShownStep(m, this.feed.knownEnd);
           this.choosing = true;
           try {
             if (this.mj) this.mj.shown = step;

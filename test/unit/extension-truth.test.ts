@@ -163,6 +163,16 @@ test('a following panel’s late request does not pin the end it knew: after a S
   store.showStep(s, panelShownStep({ type: 'requestSnapshot', step: 2 }));
   assert.equal(shownStepOf(s), 2);
   assert.equal(statusText(shownCondFacts(s)!).endsWith(' · step 2'), true);
+  // End during a run: the panel goes to the last step it has a record of (no request needed) and
+  // follows the run from there; the views follow the run on, they do not stop at that step
+  store.showStep(s, panelShownStep({ type: 'showStep', step: 10 }, 10));
+  r.sim.step(5);
+  store.stepped(s, false);
+  assert.equal(shownStepOf(s), 15, 'the views follow the run past the end the panel had');
+  store.showStep(s, panelShownStep({ type: 'showStep', step: 0 }, 15));
+  assert.equal(shownStepOf(s), 0, 'step 0 (Home) is a chosen step');
+  store.showStep(s, panelShownStep({ type: 'showStep', step: 14 }, 15));
+  assert.equal(shownStepOf(s), 14, 'an earlier step (←) is a chosen step');
 });
 
 test('no analysis: no facts (the status bar says it could not analyse)', () => {

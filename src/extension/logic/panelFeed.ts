@@ -107,6 +107,11 @@ export class PanelFeed {
     this.maxChunkBytes = opts.maxChunkBytes ?? 1 << 20;
   }
 
+  /** The last step whose record the panel has, or will have once the message in flight lands. */
+  get knownEnd(): number {
+    return this.sent;
+  }
+
   /** A message is waiting for its acknowledgement. */
   get waiting(): boolean {
     return this.inFlight !== undefined;

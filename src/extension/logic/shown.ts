@@ -81,8 +81,10 @@ export type PanelStepMessage = { type: 'requestSnapshot'; step: number; follow?:
  * run's end) when the panel follows the run. A following panel's request names the end it knew,
  * which the run may have left by the time the host reads it (a Step from the CodeLens, Play
  * started from a paused panel): pinning that step would leave the status bar, CodeLens and tree
- * behind the run until the next Step or Reset.
+ * behind the run until the next Step or Reset. `knownEnd`: the last step the panel has the record
+ * of; a panel going to it without a request (End, the slider's end, during a run) follows the run.
  */
-export function panelShownStep(m: PanelStepMessage): number | undefined {
-  return m.type === 'requestSnapshot' && m.follow ? undefined : m.step;
+export function panelShownStep(m: PanelStepMessage, knownEnd?: number): number | undefined {
+  if (m.type === 'requestSnapshot') return m.follow ? undefined : m.step;
+  return knownEnd !== undefined && m.step > 0 && m.step >= knownEnd ? undefined : m.step;
 }
