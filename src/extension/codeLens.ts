@@ -1,20 +1,29 @@
 // CodeLens at the top of a scene: Inspect · Step · Run N steps · κ(A), rank and step (the step the
-// inspector shows, as the status bar) and the number of problems. Follows a run, throttled.
+// inspector shows, as the status bar) and the number of problems. Follows a run, throttled (once a
+// second, so that VS Code's debounce lets the lenses be asked for while the run goes on).
 import * as vscode from 'vscode';
 import { CommandIds } from './commandIds';
 import type { Config } from './config';
 import { Disposable, toDisposable } from './dispose';
 import { codeLensTitles, countProblems, notSimulatedLens } from './logic/format';
 import { shownCondFacts } from './logic/shown';
-import { Throttle, VIEW_REFRESH } from './logic/throttle';
+import { Throttle } from './logic/throttle';
 import type { SceneManager } from './scenes';
 import type { SolverViews } from './solverViews';
 import { isSceneDocument, toVsRange } from './util';
 
+/**
+ * How often the CodeLens hears of a run's steps: once a second. VS Code asks for the lenses again
+ * only after `onDidChangeCodeLenses` has been quiet for its debounce (at least 250 ms, the provider's
+ * average time when longer; 375 ms in an extension development host), and each event restarts that
+ * wait: at the status bar's 4 a second the lenses were never asked for while a run went on.
+ */
+export const LENS_RUN_REFRESH = { intervalMs: 1000, delayMs: 50 };
+
 export class SceneCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
   private readonly emitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.emitter.event;
-  private readonly throttle = new Throttle(() => this.emitter.fire(), VIEW_REFRESH);
+  private readonly throttle = new Throttle(() => this.emitter.fire(), LENS_RUN_REFRESH);
 
   constructor(
     private readonly scenes: SceneManager,

@@ -16,8 +16,9 @@ import type { PanelProbe } from './api';
 import { PanelFeed, type FeedModel } from './logic/panelFeed';
 import type { MujocoPanelSession } from './logic/mujocoPanelSession';
 import { mujocoCommand } from './panelSolver';
+import { panelShownStep } from './logic/shown';
 import { inspectorPageHtml } from './panelPage';
-import { itemKey, itemRange, revealInEditor, revealedItem, safeJson, webviewOptions } from './panelHelpers';
+import { itemKey, itemRange, postToWebview, revealInEditor, revealedItem, safeJson, webviewOptions } from './panelHelpers';
 import { mujocoFeedModel, sceneFeedModel } from './panelFeedModel';
 
 export { itemRange, revealInEditor };
@@ -51,6 +52,8 @@ class InspectorPanel extends Disposable implements PanelProbe {
   mj: MujocoPanelSession | undefined;
   /** The webview panel went on to show another scene: disposing this one leaves it open. */
   private released = false;
+  /** Handling the panel's own choice of step (the views' 'shown' event it causes needs no answer). */
+  private choosing = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -131,30 +134,14 @@ class InspectorPanel extends Disposable implements PanelProbe {
 
   /** Post a small message outside the flow control (running, invalidated, select, error). */
   post(msg: HostMessage): void {
-    if (!this.ready) return;
-    this.count(msg);
-    this.panel.webview.postMessage(msg).then(
-      (ok) => {
-        if (!ok) this.host.log.debug(`message '${msg.type}' not delivered (webview hidden)`);
-      },
-      (e: unknown) => this.host.log.error(`postMessage failed: ${errorMessage(e)}`),
-    );
+    void this.postFlow(msg);
   }
 
   /** The feed's post: resolves false when the message was not delivered (the feed then waits for `ready`). */
   private postFlow(msg: HostMessage): Promise<boolean> {
     if (!this.ready) return Promise.resolve(false);
     this.count(msg);
-    return Promise.resolve(this.panel.webview.postMessage(msg)).then(
-      (ok) => {
-        if (!ok) this.host.log.debug(`message '${msg.type}' not delivered (webview hidden)`);
-        return ok;
-      },
-      (e: unknown) => {
-        this.host.log.error(`postMessage failed: ${errorMessage(e)}`);
-        return false;
-      },
-    );
+    return postToWebview(this.panel.webview, msg, this.host.log);
   }
 
   /** The model the feed sends (history streamed after it), or an error when the scene cannot be analysed. */
@@ -211,6 +198,11 @@ class InspectorPanel extends Disposable implements PanelProbe {
       case 'invalidated':
         this.post({ type: 'invalidated', reason: `${e.state.fileName} changed; re-analysing…` });
         break;
+      case 'shown':
+        // The views went back to the run's end from outside the panel (a Step from the CodeLens or
+        // the palette): a panel left on an earlier step goes there too, or it would show another step.
+        if (!this.choosing && e.state.shownStep === undefined && !e.state.running && e.state.sim) this.feed.request(e.state.sim.currentStep, true);
+        break;
       case 'stepped':
         // A run's end: its 'running' message (fired right after) goes first, so the panel's Play
         // button shows the stop before the last records arrive.
@@ -218,6 +210,7 @@ class InspectorPanel extends Disposable implements PanelProbe {
         else this.feed.stepped(false);
         break;
       case 'running':
+        if (e.state.running) this.feed.runStarted();
         this.post({ type: 'running', running: e.state.running });
         break;
       case 'closed':
@@ -257,15 +250,18 @@ class InspectorPanel extends Disposable implements PanelProbe {
           this.feed.ack(m.seq);
           break;
         case 'requestSnapshot':
-          // under MuJoCo a following panel's request names the end it knew: the views follow the run
-          if (this.mj) this.mj.shown = m.follow ? undefined : m.step;
-          else this.host.scenes.showStep(s, m.step);
-          this.feed.request(m.step);
+        case 'showStep': {
+          const step = panelShownStep(m, this.feed.knownEnd);
+          this.choosing = true;
+          try {
+            if (this.mj) this.mj.shown = step;
+            else this.host.scenes.showStep(s, step);
+          } finally {
+            this.choosing = false;
+          }
+          if (m.type === 'requestSnapshot') this.feed.request(m.step);
           break;
-        case 'showStep':
-          if (this.mj) this.mj.shown = m.step;
-          else this.host.scenes.showStep(s, m.step);
-          break;
+        }
         case 'command': {
           if (this.mj && (await mujocoCommand(this.mj, m.command, m.step))) break;
           // The button runs the registered command, on this panel's scene: the same code path,
@@ -404,6 +400,8 @@ export class PanelManager extends Disposable implements vscode.WebviewPanelSeria
     this.panels.delete(p.state.key);
     if (this.reusable === p) this.reusable = undefined;
     const mujoco = p.mj !== undefined;
+    // no inspector shows a step of the scene now: its views follow its run (a step chosen in the panel is let go)
+    this.scenes.showStep(p.state, undefined);
     p.dispose();
     // a panel that ran MuJoCo: the views go back to the engine's analysis now, not at the next scene event
     if (mujoco) this.onSolverEngine?.(p.state);

@@ -1,9 +1,10 @@
 // Helpers of the inspector panel host (panel.ts): revealing a scene's items in the editor, the
 // webview's options.
 import * as vscode from 'vscode';
+import type { HostMessage } from '../protocol';
 import type { SceneItem } from './logic/itemAt';
 import type { SceneState } from './scenes';
-import { toVsRange } from './util';
+import { errorMessage, toVsRange } from './util';
 
 /** Reveal a range of a scene in a text editor (not in the inspector's column). */
 export async function revealInEditor(uri: vscode.Uri, range: vscode.Range, opts: { preserveFocus?: boolean; avoidColumn?: vscode.ViewColumn } = {}): Promise<void> {
@@ -57,3 +58,17 @@ export function safeJson(x: unknown): string {
   }
 }
 
+
+/** Post to a webview: false when the message was not delivered (the webview is hidden or gone), failures logged. */
+export function postToWebview(webview: vscode.Webview, msg: HostMessage, log: Pick<vscode.LogOutputChannel, 'debug' | 'error'>): Promise<boolean> {
+  return Promise.resolve(webview.postMessage(msg)).then(
+    (ok) => {
+      if (!ok) log.debug(`message '${msg.type}' not delivered (webview hidden)`);
+      return ok;
+    },
+    (e: unknown) => {
+      log.error(`postMessage failed: ${errorMessage(e)}`);
+      return false;
+    },
+  );
+}

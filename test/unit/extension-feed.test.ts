@@ -247,6 +247,43 @@ describe('panel feed', () => {
     assert.equal(r.posted.length, before);
   });
 
+  test('the host moves the panel to a step past the records it has (a Step from the CodeLens): the records first, then that step, pushed once', () => {
+    const r = rig({ ack: 'sync' });
+    for (let i = 0; i < 3; i++) r.records.push(record(i));
+    r.feed.connect();
+    r.clock.advance(50);
+    assert.equal(r.total, 3);
+    // the step is taken and the host moves the panel to it before the feed heard of the step
+    r.records.push(record(3));
+    const n = r.posted.length;
+    r.feed.request(4, true);
+    r.feed.stepped(true);
+    r.clock.advance(50);
+    const after = r.posted.slice(n);
+    assert.deepEqual(types(after), ['historyAppend', 'snapshot'], 'the records, then the step');
+    const [hist, snap] = after;
+    assert.ok(hist.type === 'historyAppend' && hist.snapshot === undefined && hist.total === 4, 'the records alone (the snapshot goes with goTo)');
+    assert.ok(snap.type === 'snapshot' && snap.goTo === true && snap.snapshot.step === 4, 'step 4, as a step the panel goes to');
+    assert.equal(r.pushedAhead, 0, 'no snapshot of a step the panel had no record of');
+    assert.deepEqual(r.shown, [4], 'step 4 sent once');
+    assert.equal(r.clock.pending, 0);
+  });
+
+  test('a step the host meant to move the panel to, still waiting when a run starts, is dropped (the run is followed from its end)', () => {
+    const r = rig({ ack: 'manual' });
+    for (let i = 0; i < 20; i++) r.records.push(record(i));
+    r.feed.connect();
+    r.feed.request(5, true); // Go to Step while the model is in flight
+    r.feed.runStarted(); // Play
+    r.feed.ack(seqOf(r.posted.at(-1)));
+    r.clock.advance(10);
+    assert.ok(!r.posted.some((m) => m.type === 'snapshot' && m.goTo), 'no goTo after the run started');
+    // a reply to the panel's own request is not dropped
+    r.feed.request(7);
+    r.feed.runStarted();
+    assert.ok(r.posted.some((m) => m.type === 'snapshot' && m.snapshot.step === 7));
+  });
+
   test('idle: only once the model, every record and each requested snapshot were sent and acknowledged', () => {
     const r = rig({ ack: 'manual', maxChunkBytes: 4 * 1024 });
     for (let i = 0; i < 500; i++) r.records.push(record(i));

@@ -10,7 +10,7 @@ import type { Log } from '../../src/extension/analyzer';
 import { jsonServiceSyntaxErrors, publishedDiagnostics } from '../../src/extension/logic/diagnostics';
 import { codeLensTitles, countProblems, statusText } from '../../src/extension/logic/format';
 import { SceneStore, type SceneEvent, type SceneState } from '../../src/extension/logic/sceneStore';
-import { conditionWarningOf, shownCondFacts, shownRecord, shownStepOf } from '../../src/extension/logic/shown';
+import { conditionWarningOf, panelShownStep, shownCondFacts, shownRecord, shownStepOf } from '../../src/extension/logic/shown';
 import { SEVERITY_ICONS, STATE_ICONS, constraintAt, itemIcon, itemSeverity, severityOfItem } from '../../src/extension/logic/tree';
 import { buildPanelModel } from '../../src/panelModel';
 import { isHostMessage, isPanelModel } from '../../src/protocol';
@@ -134,6 +134,45 @@ test('Go to Step fires "shown" (once per change) and the views show that step; R
   assert.equal(shownStepOf(s), 0);
   assert.equal(shownRecord(s), undefined);
   assert.match(statusText(shownCondFacts(s)!), / · step 0$/);
+});
+
+test('a following panel’s late request does not pin the end it knew: after a Step from the CodeLens the views stay on the run’s end', () => {
+  const { store, s } = setup(PENDULUM);
+  const r = store.ready(s);
+  assert.ok(r);
+  r.sim.step(3);
+  store.stepped(s, true);
+  // Pause from the panel at step 1: every view lands there
+  store.showStep(s, panelShownStep({ type: 'showStep', step: 1 }));
+  assert.equal(shownStepOf(s), 1);
+  // the CodeLens's Step (runner.ts): step 4, every view follows the run again
+  r.sim.step(1);
+  store.showStep(s, undefined);
+  store.stepped(s, true);
+  assert.equal(shownStepOf(s), 4);
+  // the panel, following again, asks for the end it knew (3) after the host took step 4
+  store.showStep(s, panelShownStep({ type: 'requestSnapshot', step: 3, follow: true }));
+  assert.equal(shownStepOf(s), 4, 'the views follow the run, not step 3');
+  assert.equal(shownCondFacts(s)?.cond, r.sim.records[3].cond.A);
+  // Play started from a paused panel: it asks for the end (4) while the run goes on
+  store.showStep(s, panelShownStep({ type: 'requestSnapshot', step: 4, follow: true }));
+  r.sim.step(6);
+  store.stepped(s, true);
+  assert.equal(shownStepOf(s), 10, 'the views follow the run to its end');
+  // a step the user chose (a chart click, the slider) is pinned
+  store.showStep(s, panelShownStep({ type: 'requestSnapshot', step: 2 }));
+  assert.equal(shownStepOf(s), 2);
+  assert.equal(statusText(shownCondFacts(s)!).endsWith(' · step 2'), true);
+  // End during a run: the panel goes to the last step it has a record of (no request needed) and
+  // follows the run from there; the views follow the run on, they do not stop at that step
+  store.showStep(s, panelShownStep({ type: 'showStep', step: 10 }, 10));
+  r.sim.step(5);
+  store.stepped(s, false);
+  assert.equal(shownStepOf(s), 15, 'the views follow the run past the end the panel had');
+  store.showStep(s, panelShownStep({ type: 'showStep', step: 0 }, 15));
+  assert.equal(shownStepOf(s), 0, 'step 0 (Home) is a chosen step');
+  store.showStep(s, panelShownStep({ type: 'showStep', step: 14 }, 15));
+  assert.equal(shownStepOf(s), 14, 'an earlier step (←) is a chosen step');
 });
 
 test('no analysis: no facts (the status bar says it could not analyse)', () => {

@@ -107,6 +107,11 @@ export class PanelFeed {
     this.maxChunkBytes = opts.maxChunkBytes ?? 1 << 20;
   }
 
+  /** The last step whose record the panel has, or will have once the message in flight lands. */
+  get knownEnd(): number {
+    return this.sent;
+  }
+
   /** A message is waiting for its acknowledgement. */
   get waiting(): boolean {
     return this.inFlight !== undefined;
@@ -159,6 +164,15 @@ export class PanelFeed {
   request(step: number, goTo = false): void {
     this.requested = { step, goTo };
     this.pump();
+  }
+
+  /**
+   * A run started: a step the host still meant to move the panel to (Go to Step, waiting for the
+   * slot) is dropped, as the run's own views follow its end; arriving after the run's start it
+   * would leave the panel on that step while every other view follows the run.
+   */
+  runStarted(): void {
+    if (this.requested?.goTo) this.requested = undefined;
   }
 
   /** The panel applied the message `seq`. */
@@ -223,7 +237,15 @@ export class PanelFeed {
     }
     if (this.requested) {
       const r = this.requested;
+      // A step the host moves the panel to past the records it has (a Step taken from the CodeLens):
+      // the records go first, as the panel clamps the step it goes to at the end of its history.
+      if (r.goTo && r.step > this.sent && records.length > this.sent) {
+        this.sendHistory(records, now);
+        return;
+      }
       this.requested = undefined;
+      // the current step, sent this way, is not pushed again
+      if (r.goTo && r.step === this.sent) this.pushedStep = r.step;
       this.sendSnapshot(r.step, r.goTo ? 'goTo' : 'reply');
       return;
     }
@@ -298,7 +320,8 @@ export class PanelFeed {
     this.partial = to < records.length;
     this.lastUpdateAt = now;
     // Records that reach the end bring the current step's snapshot along.
-    const withSnapshot = !this.partial && to !== this.pushedStep;
+    // (unless the host moves the panel to a step next: that snapshot goes after these records)
+    const withSnapshot = !this.partial && to !== this.pushedStep && !this.requested?.goTo;
     if (!withSnapshot) {
       // a capped chunk catches up on a long history; the others are the run's updates
       this.send({ type: 'historyAppend', chunk, total }, !this.partial);

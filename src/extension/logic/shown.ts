@@ -72,3 +72,19 @@ export function mujocoShownSource(mj: MujocoShownSession, scene: SceneSpec | und
   if (!snapshot) return undefined;
   return { result: { snapshot, parse: { scene } }, sim: { currentStep: mj.records.length, records: mj.records }, shownStep: mj.shown, rowsAt: (k) => mj.rowsAt(k) };
 }
+
+/** A panel's message naming the step it shows (protocol.ts: requestSnapshot, showStep). */
+export type PanelStepMessage = { type: 'requestSnapshot'; step: number; follow?: boolean } | { type: 'showStep'; step: number };
+
+/**
+ * The step a panel's message leaves every view on: the step the panel chose, or undefined (the
+ * run's end) when the panel follows the run. A following panel's request names the end it knew,
+ * which the run may have left by the time the host reads it (a Step from the CodeLens, Play
+ * started from a paused panel): pinning that step would leave the status bar, CodeLens and tree
+ * behind the run until the next Step or Reset. `knownEnd`: the last step the panel has the record
+ * of; a panel going to it without a request (End, the slider's end, during a run) follows the run.
+ */
+export function panelShownStep(m: PanelStepMessage, knownEnd?: number): number | undefined {
+  if (m.type === 'requestSnapshot') return m.follow ? undefined : m.step;
+  return knownEnd !== undefined && m.step > 0 && m.step >= knownEnd ? undefined : m.step;
+}

@@ -5,6 +5,7 @@ import Mocha from 'mocha';
 import { format } from 'util';
 import activation from './activation.test';
 import diagnostics from './diagnostics.test';
+import follow from './follow.test';
 import isolation from './isolation.test';
 import inspector from './inspector.test';
 import liveUpdate from './liveUpdate.test';
@@ -39,7 +40,7 @@ export function run(): Promise<void> {
   // The test files are bundled into this one: define mocha's tdd globals (suite, test, …) on
   // globalThis, as mocha does for each file it loads, then let every file declare its suites.
   mocha.suite.emit('pre-require', globalThis, 'constraint-lens-e2e', mocha);
-  for (const register of [smoke, activation, diagnostics, quickfix, liveUpdate, typing, stepping, panel, trace, truth, inspector, openTime, models, isolation, mujoco, runloop, playRate, reuse]) register();
+  for (const register of [smoke, activation, diagnostics, quickfix, liveUpdate, typing, stepping, panel, trace, truth, inspector, openTime, models, isolation, mujoco, runloop, playRate, reuse, follow]) register();
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} e2e test(s) failed`)) : resolve()));
   });
