@@ -267,7 +267,8 @@ export type WebviewMessage =
   /** `startup`: when the page started loading, its script ran and it said ready (epoch ms): where the panel's start-up goes. */
   | { type: 'ready'; startup?: { navigationStart: number; scriptStart: number; readyAt: number } }
   /** The panel applied the host message carrying this `seq`. */
-  | { type: 'ack'; seq: number }
+  /** `ms`: the panel's own time from receiving the message to after the frame that painted it (its work, without the transport's round trip). */
+  | { type: 'ack'; seq: number; ms?: number }
   /** `follow`: the panel follows the run's end, so this step is only the end it knows (the run may have moved on): the views follow the run. */
   | { type: 'requestSnapshot'; step: number; follow?: boolean }
   /** The step the panel went to when it needed no snapshot for it (step 0, or back on the one it holds): every view follows. */
@@ -314,7 +315,7 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
     case 'ready':
       return m.startup === undefined || (isObj(m.startup) && [m.startup.navigationStart, m.startup.scriptStart, m.startup.readyAt].every((x) => typeof x === 'number' && Number.isFinite(x)));
     case 'ack':
-      return isInt(m.seq) && m.seq >= 0;
+      return isInt(m.seq) && m.seq >= 0 && (m.ms === undefined || (typeof m.ms === 'number' && Number.isFinite(m.ms) && m.ms >= 0));
     case 'requestSnapshot':
       return isInt(m.step) && m.step >= 0 && (m.follow === undefined || typeof m.follow === 'boolean');
     case 'showStep':

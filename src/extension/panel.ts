@@ -247,7 +247,7 @@ class InspectorPanel extends Disposable implements PanelProbe {
           void this.host.scenes.whenInspectedUri(s.uri);
           break;
         case 'ack':
-          this.feed.ack(m.seq);
+          this.feed.ack(m.seq, m.ms);
           break;
         case 'requestSnapshot':
         case 'showStep': {

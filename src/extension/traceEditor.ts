@@ -190,7 +190,7 @@ class TraceEditor extends Disposable {
           this.feed.connect();
           break;
         case 'ack':
-          this.feed.ack(m.seq);
+          this.feed.ack(m.seq, m.ms);
           break;
         case 'requestSnapshot':
           this.feed.request(m.step);

@@ -43,7 +43,7 @@ export function createStubHost(fixture: Fixture, post: (m: HostMessage) => boole
     feed,
     receive(m) {
       if (m.type === 'ready') feed.connect();
-      else if (m.type === 'ack') feed.ack(m.seq);
+      else if (m.type === 'ack') feed.ack(m.seq, m.ms);
       else if (m.type === 'requestSnapshot') feed.request(m.step);
     },
     async idle(timeoutMs = 30_000) {

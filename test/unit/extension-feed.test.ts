@@ -25,7 +25,7 @@ function record(k: number): StepRecord {
 }
 
 /** A host: a run (records), a model, snapshots; a panel that applies what it gets and acks when told. */
-function rig(opts: { ack: 'never' | 'sync' | 'manual'; ackDelayMs?: number | ((m: HostMessage) => number); undelivered?: boolean; maxChunkBytes?: number; asyncSnapshots?: boolean }) {
+function rig(opts: { ack: 'never' | 'sync' | 'manual'; ackDelayMs?: number | ((m: HostMessage) => number); panelMs?: number; undelivered?: boolean; maxChunkBytes?: number; asyncSnapshots?: boolean }) {
   const clock = new FakeClock();
   const records: StepRecord[] = [];
   const posted: HostMessage[] = [];
@@ -66,7 +66,7 @@ function rig(opts: { ack: 'never' | 'sync' | 'manual'; ackDelayMs?: number | ((m
       if (opts.ack === 'sync' && seqOf(m) >= 0) {
         const seq = seqOf(m);
         const delay = typeof opts.ackDelayMs === 'function' ? opts.ackDelayMs(m) : (opts.ackDelayMs ?? 2);
-        clock.setTimeout(() => feed.ack(seq), delay); // the panel's time to apply and paint
+        clock.setTimeout(() => feed.ack(seq, opts.panelMs), delay); // the panel's time to apply and paint (or, with panelMs, the transport's round trip)
       }
       return true;
     },
@@ -174,6 +174,27 @@ describe('panel feed', () => {
     assert.ok(updates <= 10_000 / 240 + 2 && updates >= 10_000 / 300 - 2, `${updates} updates in 10 s for a panel that takes 60 ms each`);
     assert.ok(r.records.length - r.history.length < 16 * 20, 'the panel is at most one update behind');
     assert.deepEqual(recordAt(r.history, r.history.length - 1), r.records[r.history.length - 1], 'coalesced, not lost');
+  });
+
+  test('a slow transport does not count as a slow panel: 200 ms round trips for 2 ms of the panel\'s work give about five updates a second, not one', () => {
+    // code-server: the acknowledgement comes back 150-230 ms after the update went, the panel
+    // having spent 1-2 ms on it. Pacing by the round trip (×4) gave an update every 0.8 s.
+    const r = rig({ ack: 'sync', ackDelayMs: 200, panelMs: 2 });
+    r.feed.connect();
+    r.clock.advance(300);
+    const n0 = r.posted.length;
+    r.play(10_000, 16);
+    const updates = r.posted.length - n0;
+    assert.ok(updates >= 10_000 / 232 - 2 && updates <= 10_000 / 200 + 2, `${updates} updates in 10 s at a 200 ms round trip`);
+    // and still one message in flight: the host never runs ahead of the panel
+    assert.ok(r.feed.stats.maxInFlight <= 1, `${r.feed.stats.maxInFlight} in flight`);
+    // the same transport without the panel's own time: paced by the whole round trip, as before
+    const old = rig({ ack: 'sync', ackDelayMs: 200 });
+    old.feed.connect();
+    old.clock.advance(300);
+    const m0 = old.posted.length;
+    old.play(10_000, 16);
+    assert.ok(old.posted.length - m0 <= 10_000 / 800 + 2, `${old.posted.length - m0} updates when the round trip counts`);
   });
 
   test('Play after a long Run: its first update goes at once, however long the panel took over the run’s end; the model does not pace the run', () => {

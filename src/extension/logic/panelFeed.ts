@@ -3,9 +3,12 @@
 // Meanwhile updates coalesce: the history is sent as the records appended since the last message
 // (compact columns, src/shared/history.ts) with the current step's snapshot in the same message.
 // During a run an update goes at most every `intervalMs` (≤ 10 Hz), and never sooner than
-// `dutyFactor` times the panel's last acknowledgement time after the previous one, so a slow panel
-// (whose page may share its thread with the workbench) spends at most about 1/dutyFactor of its time
-// on the run; when the run settles the end goes at once. Only the run's own updates pace it (the
+// `dutyFactor` times the panel's own time for the previous ones (receipt to painted, as its
+// acknowledgement reports it; the whole round trip when it does not), so a slow panel (whose page
+// may share its thread with the workbench) spends at most about 1/dutyFactor of its time on the
+// run. The transport's latency is not the panel's work: in code-server an acknowledgement takes
+// 150-230 ms to come back for 1-2 ms of the panel's work, and pacing by it held Play's updates to
+// about one a second; one message in flight already keeps the host from running ahead; when the run settles the end goes at once. Only the run's own updates pace it (the
 // model or a long history's chunks take the panel longer once, and say nothing about the next
 // update), the pace never drops below one update a second, and the first update of a run that
 // starts after the feed went quiet goes at once. So the host never runs ahead of the panel, and
@@ -175,12 +178,13 @@ export class PanelFeed {
     if (this.requested?.goTo) this.requested = undefined;
   }
 
-  /** The panel applied the message `seq`. */
-  ack(seq: number): void {
+  /** The panel applied the message `seq`; `panelMs`: its own time for it, when it says (else the round trip counts). */
+  ack(seq: number, panelMs?: number): void {
     if (seq !== this.inFlight) return;
     this.inFlight = undefined;
     if (this.sentUpdate) {
-      const ms = this.timers.now() - this.sentAt;
+      const roundTrip = this.timers.now() - this.sentAt;
+      const ms = panelMs !== undefined && Number.isFinite(panelMs) && panelMs >= 0 ? Math.min(panelMs, roundTrip) : roundTrip;
       // smoothed: one slow frame (a garbage collection, the workbench's own work) does not halve the rate
       this.ackMs = this.ackMs === 0 ? ms : (this.ackMs + ms) / 2;
     }
