@@ -88,8 +88,8 @@ export class EfcHeap {
 
   /**
    * Find mjData's fields (with nefc > 0: every array then has its own address). mjData is located by
-   * its time field: set for a moment to a value found nowhere else in the heap (a freed mjData of an
-   * earlier run may still hold the same array addresses, never this time). A few tries, then off.
+   * its time field: set for a moment to a mark no other mjData holds (a freed mjData of an earlier
+   * run may still hold the same array addresses, never this time). A few tries, then off.
    */
   private find(): boolean {
     const d = this.d as unknown as { nefc: number; time: number };
@@ -104,10 +104,14 @@ export class EfcHeap {
     let at = -1;
     d.time = mark;
     try {
-      for (let i = 0; i < f64.length; i++) {
-        if (f64[i] !== mark) continue;
-        if (at >= 0) return this.disable() ?? false;
-        at = i * 8;
+      // outward from qpos, nearest first: mjData lies next to its own arena, and scanning the whole
+      // heap (hundreds of MB) for every run cost more than a short run's steps. The first match is
+      // taken: the mark is in no other mjData (a freed one's time was restored), and the pointers
+      // below and the checks against the bindings reject anything else
+      const q = this.view('qpos').byteOffset >> 3;
+      for (let r = 0; at < 0 && (q - r >= 0 || q + r < f64.length); r++) {
+        if (q - r >= 0 && f64[q - r] === mark) at = (q - r) * 8;
+        else if (q + r < f64.length && f64[q + r] === mark) at = (q + r) * 8;
       }
     } finally {
       d.time = time;
