@@ -267,7 +267,7 @@ export type WebviewMessage =
   /** `startup`: when the page started loading, its script ran and it said ready (epoch ms): where the panel's start-up goes. */
   | { type: 'ready'; startup?: { navigationStart: number; scriptStart: number; readyAt: number } }
   /** The panel applied the host message carrying this `seq`. */
-  /** `ms`: the panel's own time from receiving the message to after the frame that painted it (its work, without the transport's round trip). */
+  /** `ms`: the panel's own work for the message (applying it, and rendering the frame that shows it), without the transport's round trip or the wait for a frame. */
   | { type: 'ack'; seq: number; ms?: number }
   /** `follow`: the panel follows the run's end, so this step is only the end it knows (the run may have moved on): the views follow the run. */
   | { type: 'requestSnapshot'; step: number; follow?: boolean }

@@ -16,6 +16,8 @@ export interface FrameSource {
   clearTimeout(h: unknown): void;
   /** A hidden page paints no frame: its state is rendered on a timer instead. */
   hidden(): boolean;
+  /** The clock that times a render (default: performance.now()). */
+  now?(): number;
 }
 
 export interface FramedStore extends Store {
@@ -23,6 +25,8 @@ export interface FramedStore extends Store {
   shownStep(): number;
   /** Render the store's newest state now (tests, a report's first paint). */
   flush(): void;
+  /** How long the last render took (ms): the panel's own work per frame, which paces the host's updates. */
+  lastRenderMs(): number;
 }
 
 /**
@@ -85,6 +89,8 @@ export function framedStore(store: Store, win: FrameSource = browserFrames(), op
   const watchers: Watcher[] = [];
   let pending = false;
   let timer: unknown;
+  let renderMs = 0;
+  const now = (): number => (win.now ? win.now() : (globalThis.performance?.now() ?? Date.now()));
   const guard = (fn: () => void): void => {
     try {
       fn();
@@ -101,6 +107,7 @@ export function framedStore(store: Store, win: FrameSource = browserFrames(), op
       w.listener(slice, shown);
     });
   const render = (): void => {
+    const t0 = now();
     if (timer !== undefined) win.clearTimeout(timer);
     timer = undefined;
     pending = false;
@@ -116,6 +123,7 @@ export function framedStore(store: Store, win: FrameSource = browserFrames(), op
     } finally {
       if (!outer) tail = undefined;
     }
+    renderMs = now() - t0;
     if (shown !== store.getState()) schedule();
   };
   const schedule = (): void => {
@@ -150,6 +158,7 @@ export function framedStore(store: Store, win: FrameSource = browserFrames(), op
       };
     },
     shownStep: () => shown.step,
+    lastRenderMs: () => renderMs,
     flush: () => {
       if (shown !== store.getState()) render();
     },

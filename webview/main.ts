@@ -93,7 +93,8 @@ function boot(): void {
       // Applied (or failed): either way the host may send the next one.
       if ('seq' in m && m.seq !== undefined) {
         const entry = flowEntry(m, t0);
-        transport?.ack(m.seq, t0, () => (entry.ackMs = Math.round(performance.now() - t0)));
+        const appliedMs = performance.now() - t0;
+        transport?.ack(m.seq, () => appliedMs + framed.lastRenderMs(), () => (entry.ackMs = Math.round(performance.now() - t0)));
       }
     }
     if (m.type === 'model') {

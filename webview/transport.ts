@@ -33,8 +33,8 @@ interface Transport {
   onMessage(listener: (m: HostMessage) => void): () => void;
   /** Resolves with the host's snapshot of `step` (`follow`: the panel follows the run's end); rejects with an RpcError on timeout. */
   requestSnapshot(step: number, follow?: boolean): Promise<SystemSnapshot>;
-  /** Acknowledge the host message `seq`, received at `receivedAt` (performance.now()), after the next frame (so the host never runs ahead of the painting); `acked` runs as it goes. */
-  ack(seq: number, receivedAt: number, acked?: () => void): void;
+  /** Acknowledge the host message `seq` after the next frame (so the host never runs ahead of the painting), with `panelMs()`, the panel's own work for it (applying and rendering, not the wait for a frame); `acked` runs as it goes. */
+  ack(seq: number, panelMs: () => number, acked?: () => void): void;
   /** The state VS Code kept for this panel (restored after a reload). */
   readonly restored: WebviewState | undefined;
   persist(s: WebviewState): void;
@@ -75,9 +75,10 @@ export function connectToHost(win: Window = window): Transport | undefined {
     post,
     onMessage: subscribe,
     requestSnapshot: (step, follow) => rpc.request('snapshot', { step, follow }),
-    ack: (seq, receivedAt, acked) =>
+    ack: (seq, panelMs, acked) =>
       afterPaint(win, () => {
-        post({ type: 'ack', seq, ms: Math.max(0, Math.round(performance.now() - receivedAt)) });
+        const ms = panelMs();
+        post(Number.isFinite(ms) && ms >= 0 ? { type: 'ack', seq, ms: Math.round(ms * 10) / 10 } : { type: 'ack', seq });
         acked?.();
       }),
     restored: vscode.getState(),

@@ -160,3 +160,22 @@ test('one state per frame: a canvas invalidated while the frame renders draws in
   hidden.flush();
   assert.equal(hidden.getState().step, 8);
 });
+
+test('one state per frame: the frame reports its own rendering time (the panel\'s work that paces the host), not the wait for it', () => {
+  const f = fakeFrames();
+  let clock = 1000;
+  const framed = framedStore(createStore({ ...initialState({ report: false }), model: { dt: 0.01 } as never, total: 40, step: 40, follow: true, running: true, history: historyFromRecords([]) }), { ...f.win, now: () => clock });
+  const store = framed;
+  // a card that takes 20 ms to render each new step
+  framed.watch(
+    (s) => s.step,
+    () => (clock += 20),
+    { immediate: false },
+  );
+  assert.equal(framed.lastRenderMs(), 0, 'nothing rendered yet');
+  store.dispatch({ type: 'goToStep', step: 12 });
+  clock += 300; // the frame comes late: waiting is not work
+  f.frame();
+  assert.equal(framed.shownStep(), 12);
+  assert.equal(framed.lastRenderMs(), 20);
+});

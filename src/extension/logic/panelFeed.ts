@@ -3,11 +3,11 @@
 // Meanwhile updates coalesce: the history is sent as the records appended since the last message
 // (compact columns, src/shared/history.ts) with the current step's snapshot in the same message.
 // During a run an update goes at most every `intervalMs` (≤ 10 Hz), and never sooner than
-// `dutyFactor` times the panel's own time for the previous ones (receipt to painted, as its
+// `dutyFactor` times the panel's own work for the previous ones (applying and rendering, as its
 // acknowledgement reports it; the whole round trip when it does not), so a slow panel (whose page
 // may share its thread with the workbench) spends at most about 1/dutyFactor of its time on the
-// run. The transport's latency is not the panel's work: in code-server an acknowledgement takes
-// 150-230 ms to come back for 1-2 ms of the panel's work, and pacing by it held Play's updates to
+// run. The transport's latency and the wait for a frame are not the panel's work: in code-server
+// an acknowledgement takes 150-230 ms to come back for 1-2 ms of applying, and pacing by it held Play's updates to
 // about one a second; one message in flight already keeps the host from running ahead; when the run settles the end goes at once. Only the run's own updates pace it (the
 // model or a long history's chunks take the panel longer once, and say nothing about the next
 // update), the pace never drops below one update a second, and the first update of a run that
