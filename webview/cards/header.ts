@@ -102,6 +102,9 @@ export function createHeader(ctx: CardContext): HTMLElement {
       const moving = msd ? snap.J.cols / 7 : snap.bodies.length;
       const how = msd ? 'quaternion coordinates (msd-sim) · b = −J·M⁻¹·F − α·C − β·Ċ' : `${snap.formulation} formulation · ${snap.stabilization} stabilisation`;
       if (m.trace) subtitle.textContent = `trace of ${snap.producer?.name ?? 'a solver'} · ${plural(snap.rank.rows, 'row')} on ${plural(snap.rank.dofs, 'DOF')} · ${plural(m.trace.steps.length, 'step')}`;
+      // MuJoCo's step is in joint space: its system has no bodies or formulation of the engine's to count
+      else if (snap.producer?.kind === 'mujoco')
+        subtitle.textContent = `MuJoCo's mj_step · dt = ${fmt(m.dt)} s${m.mujocoRun ? ` · ${m.mujocoRun.integrator} integrator` : ''} · ${plural(snap.rank.dofs, 'DOF')}, ${plural(snap.rank.rows, 'constraint row')} at this step`;
       else subtitle.textContent = `${how} · dt = ${fmt(m.dt)} s${integText} · ${plural(moving, 'moving body', 'moving bodies')}, ${plural(snap.constraints.length, 'constraint')}`;
       subtitle.title = integ?.difference ?? '';
       clear(stats);
