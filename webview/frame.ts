@@ -7,7 +7,7 @@
 // DOM the next frame paints is the framed state, and `shownStep()` is that state's step.
 // Canvases invalidated while a frame is being rendered draw in the same callback (`onNextFrame`),
 // not one frame later. Pure apart from the injectable frame source (test/unit/webview-play.test.ts).
-import { shallowEqual, type PanelState, type Store } from './store';
+import { watcherSet, type Store } from './store';
 
 /** What is needed of the window: its animation frames, timers and whether the page is hidden. */
 export interface FrameSource {
@@ -57,13 +57,6 @@ export function onNextFrame(fn: () => void, win: Pick<FrameSource, 'requestAnima
   return () => (live = false);
 }
 
-interface Watcher {
-  selector: (s: PanelState) => unknown;
-  listener: (slice: unknown, s: PanelState) => void;
-  last: unknown;
-  active: boolean;
-}
-
 /** The page's frames and timers (read through globalThis: the unit tests compile this without the DOM's types). */
 export function browserFrames(): FrameSource {
   const g = globalThis as unknown as {
@@ -86,26 +79,12 @@ export function browserFrames(): FrameSource {
  */
 export function framedStore(store: Store, win: FrameSource = browserFrames(), opts: { onError?: (e: unknown) => void } = {}): FramedStore {
   let shown = store.getState();
-  const watchers: Watcher[] = [];
+  const watchers = watcherSet(() => shown, opts.onError);
+  const guard = watchers.guard;
   let pending = false;
   let timer: unknown;
   let renderMs = 0;
   const now = (): number => (win.now ? win.now() : (globalThis.performance?.now() ?? Date.now()));
-  const guard = (fn: () => void): void => {
-    try {
-      fn();
-    } catch (e) {
-      if (opts.onError) opts.onError(e);
-      else throw e;
-    }
-  };
-  const call = (w: Watcher): void =>
-    guard(() => {
-      const slice = w.selector(shown);
-      if (shallowEqual(slice, w.last)) return;
-      w.last = slice;
-      w.listener(slice, shown);
-    });
   const render = (): void => {
     const t0 = now();
     if (timer !== undefined) win.clearTimeout(timer);
@@ -117,7 +96,7 @@ export function framedStore(store: Store, win: FrameSource = browserFrames(), op
       // a listener that dispatches (a card choosing a default) is rendered in this frame too
       for (let round = 0; round < MAX_ROUNDS && shown !== store.getState(); round++) {
         shown = store.getState();
-        for (const w of [...watchers]) if (w.active) call(w);
+        watchers.notify();
       }
       if (!outer) while (tail.length) guard(tail.shift()!);
     } finally {
@@ -144,19 +123,7 @@ export function framedStore(store: Store, win: FrameSource = browserFrames(), op
   return {
     getState: () => shown,
     dispatch: (a) => store.dispatch(a),
-    watch(selector, listener, o = {}) {
-      const w: Watcher = { selector, listener: listener as Watcher['listener'], last: undefined, active: true };
-      watchers.push(w);
-      guard(() => {
-        w.last = selector(shown);
-        if (o.immediate !== false) listener(w.last as never, shown);
-      });
-      return () => {
-        w.active = false;
-        const i = watchers.indexOf(w);
-        if (i >= 0) watchers.splice(i, 1);
-      };
-    },
+    watch: watchers.watch,
     shownStep: () => shown.step,
     lastRenderMs: () => renderMs,
     flush: () => {

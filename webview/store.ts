@@ -342,34 +342,52 @@ interface Watcher {
  */
 export function createStore(initial: PanelState, opts: { onError?: (e: unknown) => void } = {}): Store {
   let state = initial;
-  const watchers: Watcher[] = [];
-  const guard = (fn: () => void): void => {
-    try {
-      fn();
-    } catch (e) {
-      if (opts.onError) opts.onError(e);
-      else throw e;
-    }
-  };
-  const call = (w: Watcher): void =>
-    guard(() => {
-      const slice = w.selector(state);
-      if (shallowEqual(slice, w.last)) return;
-      w.last = slice;
-      w.listener(slice, state);
-    });
+  const watchers = watcherSet(() => state, opts.onError);
   return {
     getState: () => state,
     dispatch(a) {
       const next = reduce(state, a);
       if (next === state) return;
       state = next;
+      watchers.notify();
+    },
+    watch: watchers.watch,
+  };
+}
+
+/**
+ * The watchers of a state read by `read` (the store's, or the state a frame renders: frame.ts):
+ * `notify` calls each whose slice changed; a throwing listener goes to `onError` (else throws) and
+ * the others still run; `guard` runs any other callback the same way.
+ */
+export function watcherSet(read: () => PanelState, onError?: (e: unknown) => void): { watch: Store['watch']; notify(): void; guard(fn: () => void): void } {
+  const watchers: Watcher[] = [];
+  const guard = (fn: () => void): void => {
+    try {
+      fn();
+    } catch (e) {
+      if (onError) onError(e);
+      else throw e;
+    }
+  };
+  const call = (w: Watcher): void =>
+    guard(() => {
+      const state = read();
+      const slice = w.selector(state);
+      if (shallowEqual(slice, w.last)) return;
+      w.last = slice;
+      w.listener(slice, state);
+    });
+  return {
+    guard,
+    notify: () => {
       for (const w of [...watchers]) if (w.active) call(w);
     },
     watch(selector, listener, o = {}) {
       const w: Watcher = { selector, listener: listener as Watcher['listener'], last: undefined, active: true };
       watchers.push(w);
       guard(() => {
+        const state = read();
         w.last = selector(state);
         if (o.immediate !== false) listener(w.last as never, state);
       });
