@@ -4,46 +4,16 @@
 // header once read "acceleration formulation · none stabilisation · 0 moving bodies" for a chain).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { handleMujoco } from '../../src/extension/mujocoWorker';
-import { MujocoPanelSession } from '../../src/extension/logic/mujocoPanelSession';
-import type { PanelModel, SystemSnapshot } from '../../src/protocol';
+import type { PanelModel } from '../../src/protocol';
 import { ROOT } from './fixtures';
+import { mujocoRun } from './mujocoFixture';
 import { requireChromium, ensureBuilt, launch, openPanel } from './harness';
 
 requireChromium();
 const PATH = join(ROOT, 'test', 'fixtures', 'import', 'mujoco', 'falling-brick.xml');
 const N = 150;
-
-/** MuJoCo's run of the model after N steps, as the host sends it, with the last step's snapshot. */
-async function mujocoRun(): Promise<{ model: PanelModel; last: SystemSnapshot }> {
-  const text = readFileSync(PATH, 'utf8');
-  let id = 0;
-  const errors: string[] = [];
-  const s = new MujocoPanelSession('browser:header', {
-    request: (m) => handleMujoco({ ...m, id: ++id }),
-    source: () => ({ path: PATH, fileName: 'falling-brick.xml', text, plannedSteps: N, conditionWarning: 1e8, maxSteps: 100_000 }),
-    playRate: () => 1e6,
-    modelChanged: () => undefined,
-    stepped: () => undefined,
-    running: () => undefined,
-    diagnostics: () => undefined,
-    error: (m) => void errors.push(m),
-  });
-  try {
-    assert.ok(await s.open());
-    assert.equal(await s.step(N), N);
-    const last = await s.snapshot(N);
-    const m = s.model();
-    assert.ok(last && m);
-    assert.deepEqual(errors, []);
-    return { model: { ...m, snapshot: last, history: s.records.slice() }, last };
-  } finally {
-    s.dispose();
-  }
-}
 
 describe('the header under MuJoCo (Chromium)', () => {
   let browser: Browser;
@@ -57,7 +27,9 @@ describe('the header under MuJoCo (Chromium)', () => {
   });
 
   test("names MuJoCo's step, integrator, DOFs and constraint rows, never the engine's formulation or 0 moving bodies", async () => {
-    const { model, last } = await mujocoRun();
+    const run = await mujocoRun(PATH, N);
+    const last = run.last;
+    const model: PanelModel = { ...run.model, snapshot: last, history: run.records };
     assert.equal(last.producer?.kind, 'mujoco');
     assert.ok(model.mujocoRun, 'the model says MuJoCo runs it');
     assert.ok(last.rank.rows > 0, 'the brick rests on the floor: constraint rows at the last step');

@@ -5,13 +5,11 @@
 // and the shown step's contacts from MuJoCo's snapshot. A screenshot of the last step is written.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { handleMujoco } from '../../src/extension/mujocoWorker';
-import { MujocoPanelSession } from '../../src/extension/logic/mujocoPanelSession';
 import type { PanelModel } from '../../src/protocol';
 import { ROOT } from './fixtures';
+import { mujocoRun } from './mujocoFixture';
 import { requireChromium, THEMES } from './harness';
 import { canvasBox, create, distance, hexRgb, launch3d, openScene, pixel, screen, shoot, type ScenePage } from './scene3d/open';
 
@@ -21,31 +19,8 @@ const N = 150;
 
 /** MuJoCo's run of the model as the panel holds it after N steps, the last step's snapshot among its snapshots. */
 async function mujocoModel(): Promise<PanelModel> {
-  const text = readFileSync(PATH, 'utf8');
-  let id = 0;
-  const errors: string[] = [];
-  const s = new MujocoPanelSession('browser:falling-brick', {
-    request: (m) => handleMujoco({ ...m, id: ++id }),
-    source: () => ({ path: PATH, fileName: 'falling-brick.xml', text, plannedSteps: N, conditionWarning: 1e8, maxSteps: 100_000 }),
-    playRate: () => 1e6,
-    modelChanged: () => undefined,
-    stepped: () => undefined,
-    running: () => undefined,
-    diagnostics: () => undefined,
-    error: (m) => void errors.push(m),
-  });
-  try {
-    assert.ok(await s.open());
-    assert.equal(await s.step(N), N);
-    const last = await s.snapshot(N);
-    assert.ok(last);
-    const m = s.model();
-    assert.ok(m);
-    assert.deepEqual(errors, []);
-    return { ...m, history: s.records.slice(), snapshots: [last] };
-  } finally {
-    s.dispose();
-  }
+  const { model, records, last } = await mujocoRun(PATH, N);
+  return { ...model, history: records, snapshots: [last] };
 }
 
 describe('3D view under MuJoCo', () => {
