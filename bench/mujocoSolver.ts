@@ -1,14 +1,17 @@
-// MuJoCo as the solver: what the lens adds to each mj_step (the record of every step: ‖λ‖ and the
-// violation per element, energy, the blow-up watch; a checkpoint every 32 steps) against the bare
+// MuJoCo as the solver: what the lens adds to each mj_step of a long run (the record of every step: ‖λ‖
+// and the violation per element, energy, the blow-up watch; a checkpoint every 32 steps) against the bare
 // mj_step on the same model in the same process, alternating, medians of several rounds. Snapshots
 // (the analysed system of one step) are on demand and timed apart, and so is the analysis of every
 // step (the report's and the MuJoCo inspector's history: κ and rank of each step's own system, read in
 // one pass over the run from its checkpoints). The inspector's MuJoCo switch plays a model through the
 // worker's live session (src/extension/mujocoSessions.ts): every step recorded, κ and rank analysed on a
-// sample of the steps (whenever the analyses so far cost at most 10 % of the stepping time) and κ
-// estimated on the steps between (within 20 %), timed here as the session takes them; and the step shown analysed at most 10 times a second (the panel's feed),
+// sample of the steps (whenever the analyses so far cost at most 5 % of the stepping time) and κ
+// estimated on the steps between (within 10 %), timed here as the session takes them; and the step shown analysed at most 10 times a second (the panel's feed),
 // which at Play as fast as possible takes 10 snapshots' time of every second: that column (≈) is
-// computed from the medians, not timed as a whole.
+// computed from the medians, not timed as a whole. Every column times the steps after the first `warm`
+// ones, untimed, of the same run: a run's one-off costs (its first checkpoint, finding mjData's efc
+// fields on the heap, the JIT's first compilations) are not a per-step cost, and on a model whose
+// mj_step takes 10 µs they were half of a 1000-step run.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadModel, nodeFileAccess } from '../src/import/index';
@@ -30,7 +33,7 @@ function models(fixtures: string): string[] {
   return out;
 }
 
-export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds = 5): Promise<string[]> {
+export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds = 5, warm = 1000): Promise<string[]> {
   const rt = await loadMujoco();
   const lines = [
     '| model | DOFs | bare mj_step, ms | with the lens, ms | ratio | inspector session (κ sampled), ms/step | ratio | exact κ every N steps | inspector Play, max speed (+ shown step ≤ 10 Hz), ms/step | ratio | every step analysed, ms/step | ratio | one snapshot (analysed), ms |',
@@ -48,6 +51,7 @@ export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds =
       if ('error' in c) break;
       const mj = rt.mj as unknown as { MjData: new (m: unknown) => { delete(): void }; mj_step(m: unknown, d: unknown): void; mj_resetData(m: unknown, d: unknown): void };
       const d = new mj.MjData(c.model);
+      for (let i = 0; i < warm; i++) mj.mj_step(c.model, d);
       let t = performance.now();
       for (let i = 0; i < steps; i++) mj.mj_step(c.model, d);
       bare.push((performance.now() - t) / steps);
@@ -55,25 +59,31 @@ export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds =
       c.model.delete();
       const run = MujocoRun.open(rt, model);
       if ('error' in run) break;
+      run.step(warm);
+      const lensFrom = run.currentStep;
       t = performance.now();
       run.step(steps);
-      lens.push((performance.now() - t) / run.currentStep);
+      if (run.currentStep > lensFrom) lens.push((performance.now() - t) / (run.currentStep - lensFrom));
       t = performance.now();
       run.snapshotAt(run.currentStep);
       snap.push(performance.now() - t);
       t = performance.now();
-      run.forEachSystem(1, run.currentStep, (sys) => analysedStep(sys, { wantSpectrum: false }));
-      all.push((performance.now() - t) / run.currentStep);
+      // the analysis of every step costs tens of mj_steps: 500 of them tell its cost per step
+      const allTo = Math.min(run.currentStep, lensFrom + 500);
+      run.forEachSystem(lensFrom + 1, allTo, (sys) => analysedStep(sys, { wantSpectrum: false }));
+      all.push((performance.now() - t) / Math.max(1, allTo - lensFrom));
       run.dispose();
       // the inspector's live session, as the worker steps it for Play
       const sessions = new MujocoSessions();
       const opened = await sessions.open({ id: 0, kind: 'open', key: 'bench', path, fileName: name, text: readFileSync(path, 'utf8'), plannedSteps: steps, conditionWarning: 1e8 });
       if (opened.ok && opened.kind === 'open' && opened.model) {
-        t = performance.now();
         // maxSteps beyond the run: MuJoCo's findings come when a run stops or pauses, not per step
-        const res = sessions.step({ id: 1, kind: 'step', key: 'bench', steps, budgetMs: 1e9, maxSteps: steps + 1 });
-        if (res.ok && res.kind === 'step' && res.total > 0) {
-          live.push((performance.now() - t) / res.total);
+        const first = sessions.step({ id: 1, kind: 'step', key: 'bench', steps: warm, budgetMs: 1e9, maxSteps: warm + steps + 1 });
+        const liveFrom = first.ok && first.kind === 'step' ? first.total : 0;
+        t = performance.now();
+        const res = sessions.step({ id: 2, kind: 'step', key: 'bench', steps, budgetMs: 1e9, maxSteps: warm + steps + 1 });
+        if (res.ok && res.kind === 'step' && res.total > liveFrom) {
+          live.push((performance.now() - t) / (res.total - liveFrom));
           sampled = res.records.filter((x) => x.rank !== undefined).length;
         }
       }

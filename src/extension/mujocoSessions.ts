@@ -38,18 +38,26 @@ interface Session {
  * between have ‖λ‖, violation and energy exactly, and any step's full analysis comes when the panel
  * shows it.
  */
-const ANALYSIS_SHARE = 0.1;
+const ANALYSIS_SHARE = 0.05;
 
 /**
  * A step between the samples gets its own A's κ estimated (mujocoCondition.ts: a few eigenvalue
  * iterations on A, warm-started from the last step's) whenever the estimates so far have cost at most
- * this fraction of the stepping: on a small model that is every step, on a robot with many contact
- * rows one step in a few. Together with the samples' share the lens stays within 2× of mj_step.
+ * this fraction of the stepping: one step in 30 to 80 on the small models, where mj_step takes 10 µs
+ * and an estimate (MuJoCo's M through the bindings, the Lanczos runs) about as long as 7 of them.
+ * Together with the samples' share the session adds at most 15 % to the lens's own cost per step:
+ * on a model whose mj_step takes 10 µs, a larger share took the session past 2× mj_step.
  */
-const ESTIMATE_SHARE = 0.2;
+const ESTIMATE_SHARE = 0.1;
 
-/** Steps taken between two looks at the clock (a small model's mj_step takes microseconds). */
-const STEPS_PER_CLOCK = 4;
+/**
+ * About this long passes between two looks at the clock (and at the analyses' shares): a small model's
+ * mj_step takes 10 µs, and looking after every few steps cost it a fifth of its time in the session's
+ * own bookkeeping; a robot's takes long enough that it is looked at after every step.
+ */
+const CLOCK_MS = 0.25;
+/** At most this many steps between two looks, whatever the steps cost so far. */
+const MAX_STEPS_PER_CLOCK = 64;
 
 export class MujocoSessions {
   private readonly sessions = new Map<string, Session>();
@@ -97,7 +105,8 @@ export class MujocoSessions {
       // of the stepping, read from the data the step leaves (no second mj_forward)
       const analyse = s.cost.analysisMs <= ANALYSIS_SHARE * s.cost.stepMs;
       const estimate = !analyse && s.cost.estimateMs <= ESTIMATE_SHARE * s.cost.stepMs;
-      const n = analyse || estimate ? 1 : Math.min(STEPS_PER_CLOCK, target - run.currentStep);
+      const perClock = s.cost.steps > 0 ? Math.floor((CLOCK_MS * s.cost.steps) / Math.max(1e-9, s.cost.stepMs)) : 1;
+      const n = analyse || estimate ? 1 : Math.max(1, Math.min(MAX_STEPS_PER_CLOCK, perClock, target - run.currentStep));
       const t = performance.now();
       run.step(n);
       const t1 = performance.now();

@@ -25,6 +25,8 @@ export interface EfcAt {
 
 /** mjData's efc pointers lie within this many bytes of its time field. */
 const SPAN = 16384;
+/** mjData's counts lie within this many bytes before its time field (a few dozen ints and flags between). */
+const COUNTS_SPAN = 512;
 /** The fast path is checked against the bindings on this many reads after it is found, then every CHECK_EVERY reads. */
 const FIRST_CHECKS = 8;
 const CHECK_EVERY = 512;
@@ -34,6 +36,16 @@ type View = ArrayBufferView & ArrayLike<number>;
 export class EfcHeap {
   /** Byte address of each field of FIELDS inside mjData; undefined until found. */
   private fields: number[] | undefined;
+  /**
+   * Byte addresses of mjData's `ncon` (followed by ne, nf, nl and nefc: adjacent ints in every MuJoCo
+   * 3 release) and of its `time`; undefined until found, or when the counts could not be told apart.
+   */
+  private counts: { ncon: number; time: number } | undefined;
+  private scalarReads = 0;
+  /** What `scalars()` read: the step's nefc, ncon and time. */
+  nefc = 0;
+  ncon = 0;
+  time = 0;
   private u32 = new Uint32Array(0);
   private at: EfcAt = { i32: new Int32Array(0), f64: new Float64Array(0), type: 0, id: 0, force: 0, pos: 0, margin: 0 };
   private reads = 0;
@@ -54,21 +66,45 @@ export class EfcHeap {
     if (!fields) return undefined;
     if (this.u32.length === 0) this.heap(this.view('qpos').buffer as ArrayBuffer);
     const u32 = this.u32, at = this.at;
-    const p = fields.map((f) => u32[f >> 2]);
-    if (p[0] % 4 || p[1] % 4 || p[2] % 8 || p[3] % 8 || p[4] % 8) return this.disable();
+    // read every step of a run: no array made per read
+    const p0 = u32[fields[0] >> 2], p1 = u32[fields[1] >> 2], p2 = u32[fields[2] >> 2], p3 = u32[fields[3] >> 2], p4 = u32[fields[4] >> 2];
+    if (p0 % 4 || p1 % 4 || p2 % 8 || p3 % 8 || p4 % 8) return this.disable();
     this.reads++;
     if (this.reads <= FIRST_CHECKS || this.reads % CHECK_EVERY === 0) {
+      const p = [p0, p1, p2, p3, p4];
       for (let i = 0; i < FIELDS.length; i++) {
         const v = this.view(FIELDS[i]);
         if (v.byteOffset !== p[i] || v.buffer !== u32.buffer) return this.disable();
       }
     }
-    at.type = p[0] >> 2;
-    at.id = p[1] >> 2;
-    at.force = p[2] >> 3;
-    at.pos = p[3] >> 3;
-    at.margin = p[4] >> 3;
+    at.type = p0 >> 2;
+    at.id = p1 >> 2;
+    at.force = p2 >> 3;
+    at.pos = p3 >> 3;
+    at.margin = p4 >> 3;
     return at;
+  }
+
+  /**
+   * Read mjData's nefc, ncon and time into this object's fields, straight from mjData (each through the
+   * bindings is a call into C++ and back, a tenth of a small model's mj_step for the three). False when
+   * they must be read through the bindings: before the efc fields are found (the first step with
+   * rows), or when the counts' place is in doubt. Checked against the bindings like the efc fields.
+   */
+  scalars(): boolean {
+    const c = this.counts;
+    if (this.off || !c) return false;
+    if (this.u32.length === 0) this.heap(this.view('qpos').buffer as ArrayBuffer);
+    const i32 = this.at.i32;
+    this.ncon = i32[c.ncon >> 2];
+    this.nefc = i32[(c.ncon >> 2) + 4];
+    this.time = this.at.f64[c.time >> 3];
+    this.scalarReads++;
+    if (this.scalarReads <= FIRST_CHECKS || this.scalarReads % CHECK_EVERY === 0) {
+      const d = this.d as unknown as { nefc: number; ncon: number; time: number };
+      if (this.ncon !== Number(d.ncon) || this.nefc !== Number(d.nefc) || this.time !== Number(d.time)) return this.disable() ?? false;
+    }
+    return true;
   }
 
   private view(name: string): View {
@@ -133,6 +169,26 @@ export class EfcHeap {
     fields[0] = fields[1] - 4;
     if (u32[fields[0] >> 2] !== ptrs[0]) return this.disable() ?? false;
     this.fields = fields;
+    this.counts = this.findCounts(at);
     return true;
+  }
+
+  /**
+   * mjData's `ncon, ne, nf, nl, nefc` lie, in that order, shortly before its `time` (the info header):
+   * found by their current values, and taken only where those five ints occur once.
+   */
+  private findCounts(time: number): { ncon: number; time: number } | undefined {
+    const d = this.d as unknown as Record<'ncon' | 'ne' | 'nf' | 'nl' | 'nefc', number>;
+    const want = [Number(d.ncon), Number(d.ne), Number(d.nf), Number(d.nl), Number(d.nefc)];
+    if (!want.every((v) => Number.isInteger(v))) return undefined;
+    const i32 = this.at.i32;
+    let found = -1;
+    for (let a = Math.max(0, time - COUNTS_SPAN); a + 20 <= time; a += 4) {
+      const w = a >> 2;
+      if (i32[w] !== want[0] || i32[w + 1] !== want[1] || i32[w + 2] !== want[2] || i32[w + 3] !== want[3] || i32[w + 4] !== want[4]) continue;
+      if (found >= 0) return undefined;
+      found = a;
+    }
+    return found >= 0 ? { ncon: found, time } : undefined;
   }
 }

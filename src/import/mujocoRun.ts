@@ -361,7 +361,9 @@ export class MujocoRun {
   /** Record the state MuJoCo's data holds as the next step's columns; returns that step. */
   private record(): number {
     const d = this.d;
-    const nefc = Number(d.nefc);
+    const heap = this.heap;
+    const fast = heap.scalars();
+    const nefc = fast ? heap.nefc : Number(d.nefc);
     // the efc arrays from the heap at mjData's addresses (mujocoHeap.ts), else the bindings' views:
     // each array with the index its step's entries start at
     let type: ArrayLike<number> = EMPTY, id: ArrayLike<number> = EMPTY, force: ArrayLike<number> = EMPTY, pos: ArrayLike<number> = EMPTY, margin: ArrayLike<number> = EMPTY;
@@ -417,7 +419,7 @@ export class MujocoRun {
     touched.length = 0;
     const energy = this.fixedView('energy');
     const maxQacc = maxAbs(this.fixedView('qacc')), maxQvel = maxAbs(this.fixedView('qvel')), maxQpos = maxAbs(this.fixedView('qpos'));
-    cols.setScalars(Number(d.time), nefc, Number(d.ncon), energy[0], energy[1], this.fixedView('solver_niter')[0] ?? 0, maxQacc, maxQvel, !(Number.isFinite(maxQacc) && Number.isFinite(maxQvel) && Number.isFinite(maxQpos)));
+    cols.setScalars(fast ? heap.time : Number(d.time), nefc, fast ? heap.ncon : Number(d.ncon), energy[0], energy[1], this.fixedView('solver_niter')[0] ?? 0, maxQacc, maxQvel, !(Number.isFinite(maxQacc) && Number.isFinite(maxQvel) && Number.isFinite(maxQpos)));
     // a step record's bodies are the state after the step, as the engine's records: after mj_step the
     // kinematics (xipos, xquat, cvel) are still of the state the step started from, which is the state
     // after the step before, so they complete the previous record; this record's own are written with

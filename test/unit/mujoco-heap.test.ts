@@ -1,7 +1,7 @@
-// The records' efc arrays read from the WebAssembly heap at mjData's addresses (mujocoHeap.ts): the
-// fast path is taken on models with equalities, limits and contacts that come and go, and every
-// step's element λ and violation equal those read through the bindings' views, and MuJoCo's own
-// system of the step read again.
+// The records' efc arrays, counts and time read from the WebAssembly heap at mjData's addresses
+// (mujocoHeap.ts): the fast path is taken on models with equalities, limits and contacts that come and
+// go, and every step's element λ and violation, time, nefc and ncon equal those read through the
+// bindings' views, and MuJoCo's own system of the step read again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -18,6 +18,13 @@ async function open(file: string): Promise<MujocoRun> {
   const run = MujocoRun.open(await loadMujoco(), parse.model);
   if ('error' in run) assert.fail(run.error);
   return run;
+}
+
+/** Per step: MuJoCo's time, nefc and ncon as recorded. */
+function scalars(run: MujocoRun): number[][] {
+  const out: number[][] = [];
+  for (let k = 0; k <= run.currentStep; k++) out.push([run.columns.t(k), run.columns.nefc(k), run.columns.ncon(k)]);
+  return out;
 }
 
 /** Per step: [element id, ‖λ‖, violation] of each element with rows. */
@@ -46,7 +53,9 @@ for (const [file, steps] of [
       slow.step(steps);
       assert.equal(fast.efcFromHeap, true, 'the heap path was taken');
       assert.equal(slow.efcFromHeap, false);
+      assert.equal((fast as unknown as { heap: { scalars(): boolean } }).heap.scalars(), true, "mjData's counts and time were read from the heap");
       assert.equal(fast.currentStep, slow.currentStep);
+      assert.deepEqual(scalars(fast), scalars(slow));
       const a = elements(fast), b = elements(slow);
       assert.ok(a.some((r) => r.length > 0), 'the run has constraint rows');
       assert.deepEqual(a, b);
