@@ -8,7 +8,8 @@
 // sample of the steps (whenever the analyses so far cost at most 5 % of the stepping time) and κ
 // estimated on the steps between (within 10 %), timed here as the session takes them; and the step shown analysed at most 10 times a second (the panel's feed),
 // which at Play as fast as possible takes 10 snapshots' time of every second: that column (≈) is
-// computed from the medians, not timed as a whole. Every column times the steps after the first `warm`
+// computed from the medians, not timed as a whole. The bare mj_step, the lens and the session run side
+// by side, each on its own data, in chunks taken in turn. Every column times the steps after the first `warm`
 // ones, untimed, of the same run: a run's one-off costs (its first checkpoint, finding mjData's efc
 // fields on the heap, the JIT's first compilations) are not a per-step cost, and on a model whose
 // mj_step takes 10 µs they were half of a 1000-step run.
@@ -18,6 +19,9 @@ import { loadModel, nodeFileAccess } from '../src/import/index';
 import { compileModel, loadMujoco } from '../src/import/mujoco';
 import { analysedStep, MujocoRun } from '../src/import/mujocoRun';
 import { MujocoSessions } from '../src/extension/mujocoSessions';
+
+/** The timed steps are taken in this many chunks, the bare mj_step, the lens and the session in turn. */
+const CHUNKS = 8;
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -51,20 +55,56 @@ export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds =
       if ('error' in c) break;
       const mj = rt.mj as unknown as { MjData: new (m: unknown) => { delete(): void }; mj_step(m: unknown, d: unknown): void; mj_resetData(m: unknown, d: unknown): void };
       const d = new mj.MjData(c.model);
-      for (let i = 0; i < warm; i++) mj.mj_step(c.model, d);
-      let t = performance.now();
-      for (let i = 0; i < steps; i++) mj.mj_step(c.model, d);
-      bare.push((performance.now() - t) / steps);
-      d.delete();
-      c.model.delete();
       const run = MujocoRun.open(rt, model);
-      if ('error' in run) break;
+      if ('error' in run) {
+        d.delete();
+        c.model.delete();
+        break;
+      }
+      // the inspector's live session, as the worker steps it for Play
+      const sessions = new MujocoSessions();
+      const opened = await sessions.open({ id: 0, kind: 'open', key: 'bench', path, fileName: name, text: readFileSync(path, 'utf8'), plannedSteps: steps, conditionWarning: 1e8 });
+      const live0 = opened.ok && opened.kind === 'open' && opened.model !== undefined;
+      // maxSteps beyond the run: MuJoCo's findings come when a run stops or pauses, not per step
+      const maxSteps = warm + steps + 1;
+      for (let i = 0; i < warm; i++) mj.mj_step(c.model, d);
       run.step(warm);
       const lensFrom = run.currentStep;
-      t = performance.now();
-      run.step(steps);
-      if (run.currentStep > lensFrom) lens.push((performance.now() - t) / (run.currentStep - lensFrom));
-      t = performance.now();
+      const first = live0 ? sessions.step({ id: 1, kind: 'step', key: 'bench', steps: warm, budgetMs: 1e9, maxSteps }) : undefined;
+      let liveTotal = first?.ok && first.kind === 'step' ? first.total : 0;
+      // the three side by side, in chunks taken in turn, so that the machine's drift during a round
+      // falls on all three alike
+      const times = { bare: 0, lens: 0, live: 0 }, taken = { bare: 0, lens: 0, live: 0 };
+      const chunk = Math.max(1, Math.ceil(steps / CHUNKS));
+      for (let done = 0; done < steps; done += chunk) {
+        const n = Math.min(chunk, steps - done);
+        let t = performance.now();
+        for (let i = 0; i < n; i++) mj.mj_step(c.model, d);
+        times.bare += performance.now() - t;
+        taken.bare += n;
+        const before = run.currentStep;
+        t = performance.now();
+        run.step(n);
+        times.lens += performance.now() - t;
+        taken.lens += run.currentStep - before;
+        if (live0) {
+          t = performance.now();
+          const res = sessions.step({ id: 2, kind: 'step', key: 'bench', steps: n, budgetMs: 1e9, maxSteps });
+          times.live += performance.now() - t;
+          if (res.ok && res.kind === 'step') {
+            taken.live += res.total - liveTotal;
+            liveTotal = res.total;
+            sampled += res.records.filter((x) => x.rank !== undefined).length;
+          }
+        }
+      }
+      bare.push(times.bare / taken.bare);
+      if (taken.lens > 0) lens.push(times.lens / taken.lens);
+      if (taken.live > 0) live.push(times.live / taken.live);
+      d.delete();
+      c.model.delete();
+      sessions.close('bench');
+      let t = performance.now();
       run.snapshotAt(run.currentStep);
       snap.push(performance.now() - t);
       t = performance.now();
@@ -73,21 +113,6 @@ export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds =
       run.forEachSystem(lensFrom + 1, allTo, (sys) => analysedStep(sys, { wantSpectrum: false }));
       all.push((performance.now() - t) / Math.max(1, allTo - lensFrom));
       run.dispose();
-      // the inspector's live session, as the worker steps it for Play
-      const sessions = new MujocoSessions();
-      const opened = await sessions.open({ id: 0, kind: 'open', key: 'bench', path, fileName: name, text: readFileSync(path, 'utf8'), plannedSteps: steps, conditionWarning: 1e8 });
-      if (opened.ok && opened.kind === 'open' && opened.model) {
-        // maxSteps beyond the run: MuJoCo's findings come when a run stops or pauses, not per step
-        const first = sessions.step({ id: 1, kind: 'step', key: 'bench', steps: warm, budgetMs: 1e9, maxSteps: warm + steps + 1 });
-        const liveFrom = first.ok && first.kind === 'step' ? first.total : 0;
-        t = performance.now();
-        const res = sessions.step({ id: 2, kind: 'step', key: 'bench', steps, budgetMs: 1e9, maxSteps: warm + steps + 1 });
-        if (res.ok && res.kind === 'step' && res.total > liveFrom) {
-          live.push((performance.now() - t) / (res.total - liveFrom));
-          sampled = res.records.filter((x) => x.rank !== undefined).length;
-        }
-      }
-      sessions.close('bench');
     }
     if (bare.length === 0) continue;
     const b = median(bare), l = median(lens);
@@ -95,7 +120,7 @@ export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds =
     const v = live.length ? median(live) : NaN;
     // Play as fast as possible: 10 analysed snapshots of every second are not stepping time
     const play = v / Math.max(1e-9, 1 - (10 * median(snap)) / 1000);
-    const every = sampled > 0 ? `${Math.round(steps / sampled)}` : '—';
+    const every = sampled > 0 ? `${Math.round((steps * live.length) / sampled)}` : '—';
     lines.push(`| ${name} | ${model.compiled.nv} | ${b.toFixed(4)} | ${l.toFixed(4)} | ${(l / b).toFixed(2)} | ${v.toFixed(4)} | ${(v / b).toFixed(2)} | ${every} | ≈${play.toFixed(4)} | ≈${(play / b).toFixed(2)} | ${a.toFixed(4)} | ${(a / b).toFixed(1)} | ${median(snap).toFixed(2)} |`);
   }
   return lines;
