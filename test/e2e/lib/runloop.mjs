@@ -111,8 +111,10 @@ async function preparePalette(page, title) {
   for (let attempt = 0; attempt < 5; attempt++) {
     await page.keyboard.press('Escape');
     await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 5000 });
-    await input.fill(`>${title}`);
+    // the palette closes when the workbench takes focus (a panel revealed as a run starts or
+    // stops): a fill that finds no visible input is tried again, not waited on for 30 s
+    if (!(await input.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false))) continue;
+    if (!(await input.fill(`>${title}`, { timeout: 5000 }).then(() => true, () => false))) continue;
     const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first();
     if (await row.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) return;
   }
@@ -180,10 +182,11 @@ async function runSteps(page, n) {
   for (let attempt = 0; ; attempt++) {
     await preparePalette(page, 'Constraint Lens: Run N Steps…');
     await page.keyboard.press('Enter');
-    if (await title.waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false)) break;
-    if (attempt === 2) throw new Error('Run N Steps… did not ask for the number of steps');
+    const asked = await title.waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false);
+    // the input box, too, closes if focus leaves it before the number is typed: ask again
+    if (asked && (await page.locator('.quick-input-widget input').first().fill(String(n), { timeout: 5000 }).then(() => true, () => false))) break;
+    if (attempt === 2) throw new Error('Run N Steps… did not ask for the number of steps, or closed before it was given');
   }
-  await page.locator('.quick-input-widget input').first().fill(String(n));
   await page.keyboard.press('Enter');
 }
 
