@@ -23,6 +23,7 @@ export interface StepAnalysis {
 export function mujocoRecord(run: MujocoRun, k: number, width: number, an?: StepAnalysis): StepRecord {
   const cols = run.columns;
   const C = new Array<number>(width).fill(0), lambda = new Array<number>(width).fill(0);
+  // read from the columns' storage in place (a live session makes one record per step: no views made)
   const e = cols.elementsOf(k);
   for (let i = e.start; i < e.end; i++) {
     const id = e.ids[i];
@@ -31,23 +32,24 @@ export function mujocoRecord(run: MujocoRun, k: number, width: number, an?: Step
     lambda[id] = e.lambda[i];
   }
   const potential = cols.potential(k), kinetic = cols.kinetic(k);
-  // posesOf: the run finishes its last step's bodies before they are read (mujocoRun.ts)
-  const poses = cols.posesOf(k), stride = poses.length;
+  // poseData: the run finishes its last step's bodies before they are read (mujocoRun.ts)
+  const poses = cols.poseData(), stride = cols.poseStride, o = k * stride;
   const p = new Array<number>(stride);
-  for (let i = 0; i < stride; i++) p[i] = poses[i];
-  return {
+  for (let i = 0; i < stride; i++) p[i] = poses[o + i];
+  const rec: StepRecord = {
     step: k,
     t: cols.t(k),
     C,
     lambda,
     cond: { A: an ? an.cond : null },
     condEstimated: an?.condEstimated ?? false,
-    ...(an?.rank !== undefined ? { rank: an.rank } : {}),
     energy: { potential, kinetic, total: potential + kinetic },
     quatDrift: 0,
     method: 'none',
     poses: p,
   };
+  if (an?.rank !== undefined) rec.rank = an.rank;
+  return rec;
 }
 
 /**
@@ -91,17 +93,13 @@ export function mujocoRunInfo(run: MujocoRun, from = 1): MujocoRunInfo {
   // `from` > 1: the iterations of steps from… only (a live session's answer: the host has the earlier ones)
   const lo = Math.max(1, from);
   const iterations = new Array<number>(Math.max(0, n - lo + 1));
-  let maxIter = cols.iterations(0);
-  for (let k = 1; k <= n; k++) {
-    const it = cols.iterations(k);
-    if (k >= lo) iterations[k - lo] = it;
-    if (it > maxIter) maxIter = it;
-  }
+  for (let k = lo; k <= n; k++) iterations[k - lo] = cols.iterations(k);
   return {
     integrator: run.integrator,
     timestep: run.timestep,
     iterations,
-    maxIterations: maxIter,
+    // the columns keep the run's maximum: a live session asks after every batch of a long run
+    maxIterations: cols.maxIterations,
     warnings: [...warnings].map(([name, steps]) => ({ name, firstStep: steps[0], count: steps.length })),
     ...(run.stopped && cols.nonFinite(n) ? { nonFiniteAt: n } : {}),
     ...(run.failure ? { failure: run.failure } : {}),

@@ -129,13 +129,14 @@ export class MujocoSessions {
       // sampled or estimated κ, never an unknown that would read as singular; its λ, violation and
       // energy are exact all the same (and its rank is left out: a rank is only given for the steps
       // whose system was analysed)
-      const exact = s.analysed.get(k);
-      const est = exact ? undefined : s.estimated.get(k);
+      // (most steps have neither: the maps are looked in only while they hold anything)
+      const exact = s.analysed.size > 0 ? s.analysed.get(k) : undefined;
+      const est = exact || s.estimated.size === 0 ? undefined : s.estimated.get(k);
       if (exact) s.held = exact;
       else if (est !== undefined) s.held = { cond: Number.isFinite(est) ? est : null, condEstimated: true };
       const an = exact ?? (s.held ? { cond: s.held.cond, condEstimated: true } : undefined);
-      s.analysed.delete(k);
-      s.estimated.delete(k);
+      if (s.analysed.size > 0) s.analysed.delete(k);
+      if (s.estimated.size > 0) s.estimated.delete(k);
       records.push(mujocoRecord(run, k, width, an));
       rows.push(run.columns.nefc(k));
     }

@@ -12,12 +12,47 @@ export { cross, dot, norm, scale, sub, quatConj as qconj, quatMul as qmul, quatT
 export const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 
 /**
- * q/|q| with |q| from Math.hypot (identity for zero). Not the engine's quatNormalize (a plain square
+ * √(x² + y² + z² + w²) as V8's Math.hypot computes it, to the bit: the largest magnitude factored out
+ * and the squares summed with Kahan's compensation. A run's record normalises every body's quaternion on
+ * every step, and the builtin's call cost more than its arithmetic; written out here, the records and
+ * the converted scene (qnormalize) share one formula whatever the JavaScript engine.
+ */
+export function hypot4(x: number, y: number, z: number, w: number): number {
+  const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z), aw = Math.abs(w);
+  if (ax === Infinity || ay === Infinity || az === Infinity || aw === Infinity) return Infinity;
+  if (ax !== ax || ay !== ay || az !== az || aw !== aw) return NaN;
+  let max = ax;
+  if (ay > max) max = ay;
+  if (az > max) max = az;
+  if (aw > max) max = aw;
+  if (max === 0) return 0;
+  let sum = 0, c = 0;
+  let n = ax / max, s = n * n - c, p = sum + s;
+  c = p - sum - s;
+  sum = p;
+  n = ay / max;
+  s = n * n - c;
+  p = sum + s;
+  c = p - sum - s;
+  sum = p;
+  n = az / max;
+  s = n * n - c;
+  p = sum + s;
+  c = p - sum - s;
+  sum = p;
+  n = aw / max;
+  s = n * n - c;
+  p = sum + s;
+  return Math.sqrt(p) * max;
+}
+
+/**
+ * q/|q| with |q| from Math.hypot's formula (hypot4) (identity for zero). Not the engine's quatNormalize (a plain square
  * root): the exported scenes' quaternions would move in their last digit, and the export round-trip
  * test pins the importer's quaternions to what the scene parser reads back from them.
  */
 export function qnormalize(q: Quat): Quat {
-  const n = Math.hypot(q[0], q[1], q[2], q[3]);
+  const n = hypot4(q[0], q[1], q[2], q[3]);
   return n > 0 ? [q[0] / n, q[1] / n, q[2] / n, q[3] / n] : [0, 0, 0, 1];
 }
 

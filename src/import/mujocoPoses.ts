@@ -4,6 +4,7 @@
 // carry (7 per scene body: p, then q as [x, y, z, w]), and at the initial state exactly the scene's own.
 import type { ImportedModel } from './model';
 import type { Quat } from './mujoco';
+import { hypot4 } from './geometry';
 
 /** For each scene body, the MuJoCo body it stands for (the massive one; massless bodies merged into it come after). */
 export function sceneBodyIds(model: ImportedModel): Int32Array {
@@ -27,7 +28,7 @@ export function posesInto(out: Float64Array, ids: Int32Array, iquat: readonly Qu
     out[o] = xipos[3 * b];
     out[o + 1] = xipos[3 * b + 1];
     out[o + 2] = xipos[3 * b + 2];
-    // xquat ⊗ iquat (Hamilton, [x, y, z, w]) then normalised, written out in place: this runs on every
+    // xquat ⊗ iquat (Hamilton, [x, y, z, w]) then normalised as qnormalize does, written out in place: this runs on every
     // step of a run, and the arrays qmul and qnormalize return would cost more than the arithmetic
     const ax = xquat[4 * b + 1], ay = xquat[4 * b + 2], az = xquat[4 * b + 3], aw = xquat[4 * b];
     const c = iquat[b];
@@ -36,7 +37,7 @@ export function posesInto(out: Float64Array, ids: Int32Array, iquat: readonly Qu
     const y = aw * by - ax * bz + ay * bw + az * bx;
     const z = aw * bz + ax * by - ay * bx + az * bw;
     const w = aw * bw - ax * bx - ay * by - az * bz;
-    const n = Math.hypot(x, y, z, w);
+    const n = hypot4(x, y, z, w);
     if (n > 0) {
       out[o + 3] = x / n;
       out[o + 4] = y / n;

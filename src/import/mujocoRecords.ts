@@ -61,6 +61,11 @@ const i32 = (n: number): Int32Array => new Int32Array(n);
 export class MujocoRecordColumns {
   /** Steps recorded (step 0 included). */
   length = 0;
+  /** Steps every per-step column has room for (the element columns: entries). */
+  private capacity = 0;
+  private elemCapacity = 0;
+  /** The most solver iterations of any step recorded. */
+  maxIterations = 0;
   private readonly tCol = new Grow(f64);
   private readonly nefcCol = new Grow(i32);
   private readonly nconCol = new Grow(i32);
@@ -99,22 +104,30 @@ export class MujocoRecordColumns {
    */
   begin(elements: number): void {
     const k = this.length;
-    this.tCol.fit(k);
-    this.nefcCol.fit(k);
-    this.nconCol.fit(k);
-    this.potentialCol.fit(k);
-    this.kineticCol.fit(k);
-    this.iterCol.fit(k);
-    this.qaccCol.fit(k);
-    this.qvelCol.fit(k);
-    this.nonFiniteCol.fit(k);
-    this.poseCol.fit((k + 1) * this.poseStride - 1);
-    this.velCol.fit((k + 1) * this.velocityStride - 1);
-    this.elemStart.fit(k + 1);
-    const at = this.elemStart.data[k];
-    this.elemIds.fit(at + elements);
-    this.elemLambda.fit(at + elements);
-    this.elemViolation.fit(at + elements);
+    // one test on most steps: the per-step columns grow together, the element columns by their own count
+    if (k + 1 >= this.capacity) {
+      this.capacity = 2 * (k + 1);
+      const top = this.capacity - 1;
+      this.tCol.fit(top);
+      this.nefcCol.fit(top);
+      this.nconCol.fit(top);
+      this.potentialCol.fit(top);
+      this.kineticCol.fit(top);
+      this.iterCol.fit(top);
+      this.qaccCol.fit(top);
+      this.qvelCol.fit(top);
+      this.nonFiniteCol.fit(top);
+      this.poseCol.fit(this.capacity * this.poseStride - 1);
+      this.velCol.fit(this.capacity * this.velocityStride - 1);
+      this.elemStart.fit(top);
+    }
+    const end = this.elemStart.data[k] + elements;
+    if (end > this.elemCapacity) {
+      this.elemIds.fit(end);
+      this.elemLambda.fit(end);
+      this.elemViolation.fit(end);
+      this.elemCapacity = this.elemIds.data.length;
+    }
   }
 
   /** Write step `length`'s scalars (after `begin`). */
@@ -126,6 +139,7 @@ export class MujocoRecordColumns {
     this.potentialCol.data[k] = potential;
     this.kineticCol.data[k] = kinetic;
     this.iterCol.data[k] = iterations;
+    if (iterations > this.maxIterations) this.maxIterations = iterations;
     this.qaccCol.data[k] = maxQacc;
     this.qvelCol.data[k] = maxQvel;
     this.nonFiniteCol.data[k] = nonFinite ? 1 : 0;
@@ -203,6 +217,12 @@ export class MujocoRecordColumns {
   /** Step k's element entries: ids, ‖λ‖ and violations from `start` to `end` (exclusive) of the arrays given. */
   elementsOf(k: number): { start: number; end: number; ids: Int32Array; lambda: Float64Array; violation: Float64Array } {
     return { start: this.elemStart.data[k], end: this.elemStart.data[k + 1], ids: this.elemIds.data, lambda: this.elemLambda.data, violation: this.elemViolation.data };
+  }
+
+  /** The poses column with every step's bodies finished: step k's are at k·poseStride (valid while the column does not grow). */
+  poseData(): Float64Array {
+    this.settle();
+    return this.poseCol.data;
   }
 
   /** Step k's poses, 7 per scene body, as a view (valid while the column does not grow; copy to keep). */

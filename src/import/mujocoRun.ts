@@ -5,20 +5,17 @@
 // efc arrays the step computed) and analysed through the seam like the engine's own.
 import { analyseSystem, snapshotOfSystem, type ConstrainedSystem, type SystemAnalysis, type SystemSnapshot } from '../engine';
 import type { ImportedModel } from './index';
-import { compileModel, type CompiledModel, type MjModelHandle, type MujocoRuntime, type Quat } from './mujoco';
+import { compileModel, type MjModelHandle, type MujocoRuntime, type Quat } from './mujoco';
 import { MujocoConditionEstimator } from './mujocoCondition';
 import { EfcHeap } from './mujocoHeap';
+import { MujocoElements, type MujocoElement } from './mujocoElements';
 import { posesInto, sceneBodyIds, velocitiesInto } from './mujocoPoses';
 import { MujocoRecordColumns, type MujocoStepRecord } from './mujocoRecords';
 
 export type { MujocoStepRecord } from './mujocoRecords';
-import { EFC, type MjDataLike, readSystem, solverModule } from './mujocoSystem';
+import { type MjDataLike, readSystem, solverModule } from './mujocoSystem';
 
-/** An element that had constraint rows at some step (equality, limit, friction loss, contact pair). */
-export interface MujocoElement {
-  name: string;
-  type: string;
-}
+export type { MujocoElement } from './mujocoElements';
 
 export interface MujocoRunOptions {
   /** The initial state: this key (by name), else the imported model's keyframe, else qpos0. */
@@ -31,6 +28,10 @@ export interface MujocoRunOptions {
 
 /** A state is kept every this many steps; a step between two is reached by stepping again from the earlier one. */
 const CHECKPOINT_EVERY = 32;
+
+/** mjData's fixed-size arrays a step record reads. */
+type FixedName = 'qpos' | 'qvel' | 'qacc' | 'energy' | 'solver_niter' | 'xipos' | 'xquat' | 'cvel' | 'subtree_com';
+type FixedViews = Record<FixedName, Float64Array | Int32Array>;
 
 const WARNING_NAMES = ['inertia', 'contactfull', 'cnstrfull', 'vgeomfull', 'badqpos', 'badqvel', 'badqacc', 'badctrl'];
 const EMPTY = new Float64Array(0);
@@ -50,10 +51,14 @@ export class MujocoRun {
   readonly columns: MujocoRecordColumns;
   /** The record objects made so far by `records` (made once each, on the first read). */
   private readonly recordCache: MujocoStepRecord[] = [];
-  readonly elements: MujocoElement[] = [];
-  private readonly elementByKey = new Map<number, number>();
+  /** The run's elements, numbered as first met (mujocoElements.ts). */
+  private readonly elementIndex: MujocoElements;
+  /** Every element that had rows at some step, in the order first met (ids of the records' element entries). */
+  get elements(): readonly MujocoElement[] {
+    return this.elementIndex.list;
+  }
   private readonly scratchLambda: number[] = [];
-  private readonly views = new Map<string, Float64Array | Int32Array>();
+  private views: FixedViews | undefined;
   /** The efc arrays of each step, read from the heap (mujocoHeap.ts). */
   private readonly heap: EfcHeap;
   private readonly scratchViolation: number[] = [];
@@ -89,6 +94,7 @@ export class MujocoRun {
     this.rootIds = Int32Array.from((m as unknown as { body_rootid: ArrayLike<number> }).body_rootid);
     this.columns = new MujocoRecordColumns(this.poseIds.length * 7, this.poseIds.length * 6);
     this.heap = new EfcHeap(d);
+    this.elementIndex = new MujocoElements(model.compiled);
     this.columns.settle = () => this.finishLastPoses();
   }
 
@@ -334,27 +340,26 @@ export class MujocoRun {
     this.checkpoints.push(this.stateNow());
   }
 
-  /** The element of an efc row by (type, id), named once (contacts: all of a step's contacts are one element). */
-  private elementOf(type: number, id: number): number {
-    const contact = type >= EFC.frictionless;
-    const key = contact ? -1 : type * 1_000_000 + id;
-    let e = this.elementByKey.get(key);
-    if (e === undefined) {
-      e = this.elements.length;
-      this.elements.push(contact ? { name: 'contacts', type: 'contact' } : elementName(this.model.compiled, type, id));
-      this.elementByKey.set(key, e);
-    }
-    return e;
-  }
 
   /**
    * A view of one of MjData's own arrays (allocated with the data, unlike the efc arrays, which move with
    * every step's arena): the bindings make a new view on each read, which costs as much as a small
    * model's step, so it is kept until MuJoCo's memory grows (that detaches it: its length becomes 0).
    */
-  private fixedView(name: 'qpos' | 'qvel' | 'qacc' | 'energy' | 'solver_niter' | 'xipos' | 'xquat' | 'cvel' | 'subtree_com'): ArrayLike<number> {
-    let v = this.views.get(name);
-    if (!v || v.length === 0) this.views.set(name, (v = this.d[name] as Float64Array | Int32Array));
+  private fixedView(name: FixedName): ArrayLike<number> {
+    return this.fixedViews()[name];
+  }
+
+  /**
+   * The views of mjData's fixed arrays, made once: they stay valid until the WebAssembly memory grows,
+   * which detaches every view of it at once (energy, never empty, then reads as length 0).
+   */
+  private fixedViews(): FixedViews {
+    let v = this.views;
+    if (!v || v.energy.length === 0) {
+      const d = this.d as unknown as Record<FixedName, Float64Array | Int32Array>;
+      v = this.views = { qpos: d.qpos, qvel: d.qvel, qacc: d.qacc, energy: d.energy, solver_niter: d.solver_niter, xipos: d.xipos, xquat: d.xquat, cvel: d.cvel, subtree_com: d.subtree_com };
+    }
     return v;
   }
 
@@ -388,8 +393,9 @@ export class MujocoRun {
     }
     const lam = this.scratchLambda, viol = this.scratchViolation;
     const touched = this.scratchTouched;
+    const elements = this.elementIndex;
     for (let r = 0; r < nefc; r++) {
-      const e = this.elementOf(type[t0 + r], id[i0 + r]);
+      const e = elements.ofRow(r, type[t0 + r], id[i0 + r]);
       if (lam.length <= e) {
         lam.push(0);
         viol.push(-1);
@@ -417,37 +423,27 @@ export class MujocoRun {
       viol[e] = -1;
     }
     touched.length = 0;
-    const energy = this.fixedView('energy');
-    const maxQacc = maxAbs(this.fixedView('qacc')), maxQvel = maxAbs(this.fixedView('qvel')), maxQpos = maxAbs(this.fixedView('qpos'));
-    cols.setScalars(fast ? heap.time : Number(d.time), nefc, fast ? heap.ncon : Number(d.ncon), energy[0], energy[1], this.fixedView('solver_niter')[0] ?? 0, maxQacc, maxQvel, !(Number.isFinite(maxQacc) && Number.isFinite(maxQvel) && Number.isFinite(maxQpos)));
+    const v = this.fixedViews();
+    const energy = v.energy;
+    const maxQacc = maxAbs(v.qacc), maxQvel = maxAbs(v.qvel), maxQpos = maxAbs(v.qpos);
+    cols.setScalars(fast ? heap.time : Number(d.time), nefc, fast ? heap.ncon : Number(d.ncon), energy[0], energy[1], v.solver_niter[0] ?? 0, maxQacc, maxQvel, !(Number.isFinite(maxQacc) && Number.isFinite(maxQvel) && Number.isFinite(maxQpos)));
     // a step record's bodies are the state after the step, as the engine's records: after mj_step the
     // kinematics (xipos, xquat, cvel) are still of the state the step started from, which is the state
     // after the step before, so they complete the previous record; this record's own are written with
     // them for now and finished by the next step, or by finishLastPoses when first read
-    const xipos = this.fixedView('xipos'), xquat = this.fixedView('xquat'), cvel = this.fixedView('cvel'), com = this.fixedView('subtree_com');
     const poses = cols.poses(), vels = cols.velocities();
-    posesInto(poses, this.poseIds, this.iquats, xipos, xquat, cols.poseOffset);
-    velocitiesInto(vels, this.poseIds, this.rootIds, cvel, xipos, com, cols.velocityOffset);
+    const po = cols.poseOffset, vo = cols.velocityOffset;
+    posesInto(poses, this.poseIds, this.iquats, v.xipos, v.xquat, po);
+    velocitiesInto(vels, this.poseIds, this.rootIds, v.cvel, v.xipos, v.subtree_com, vo);
     if (cols.length > 0) {
       this.posesPending = false;
-      poses.copyWithin(cols.poseOffset - cols.poseStride, cols.poseOffset, cols.poseOffset + cols.poseStride);
-      vels.copyWithin(cols.velocityOffset - cols.velocityStride, cols.velocityOffset, cols.velocityOffset + cols.velocityStride);
+      // a few numbers a body: a loop costs less than copyWithin's call
+      for (let i = 0, ps = cols.poseStride; i < ps; i++) poses[po - ps + i] = poses[po + i];
+      for (let i = 0, vs = cols.velocityStride; i < vs; i++) vels[vo - vs + i] = vels[vo + i];
     }
     cols.commit(n);
     return cols.length - 1;
   }
-}
-
-/** An equality, limit or friction-loss element by MuJoCo's (efc_type, efc_id), named as the system's rows are. */
-function elementName(cm: CompiledModel, type: number, id: number): MujocoElement {
-  if (type === EFC.equality) return { name: cm.equalities[id]?.name || `${cm.equalities[id]?.type ?? 'equality'}${id}`, type: 'equality' };
-  if (type === EFC.limitJoint) return { name: cm.joints[id]?.name || `joint${id}`, type: 'limit' };
-  if (type === EFC.frictionDof) {
-    let j = -1;
-    for (let i = cm.joints.length - 1; i >= 0 && j < 0; i--) if (cm.joints[i].dofadr <= id) j = i;
-    return { name: cm.joints[j]?.name || `joint${j}`, type: 'frictionloss' };
-  }
-  return { name: cm.tendons[id]?.name || `tendon${id}`, type: type === EFC.limitTendon ? 'limit' : 'frictionloss' };
 }
 
 /** MuJoCo's system at one step with the seam's analysis and the snapshot the views read. */

@@ -84,6 +84,13 @@ test('Step and Run take MuJoCo’s next steps where the last left off; records a
       assert.deepEqual(s.records[k].C, ref.history[k].C);
       assert.equal(s.records[k].energy.total, ref.history[k].energy.total);
     }
+    // the solver's iterations per step and their largest, answered in two batches, are the one-shot run's
+    const info = s.model()?.mujocoRun, refInfo = ref.mujocoRun;
+    assert.ok(info && refInfo);
+    assert.deepEqual(info.iterations, refInfo.iterations);
+    assert.equal(info.iterations.length, 10);
+    assert.equal(info.maxIterations, refInfo.maxIterations);
+    assert.ok(info.maxIterations >= Math.max(...refInfo.iterations));
     // κ is analysed on a sample of the steps while stepping (step 1 at least; the ones with a rank), each
     // equal to the report's κ of that step's own system; MuJoCo's steps are the same with or without the
     // analysis (above); the steps between hold the latest sample's κ as an estimate
