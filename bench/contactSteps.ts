@@ -1,7 +1,7 @@
 // Steps the contact scenes of the profile: imported robots (MJCF) and the falling pile, for
 // `node --cpu-prof` and for side-by-side per-step timings of one build against another.
 // Usage: node --import tsx bench/contactSteps.ts [--steps N] [--warm N] TARGET...
-// TARGET: a model path (*.xml / *.urdf) or pile:N. --hash prints the first and last bodies' final
+// TARGET: a model path (*.xml / *.urdf), pile:N (PGS) or pile-newton:N (Newton). --hash prints the first and last bodies' final
 // heights to 17 digits, to check that a change leaves the trajectory bit for bit the same.
 // After the untimed steps it calls globalThis.__startAlloc when a preloaded script defined it (an
 // allocation profiler started there sees only the timed steps: inspector HeapProfiler.startSampling
@@ -20,8 +20,10 @@ const { values, positionals } = parseArgs({
 });
 
 async function simFor(target: string): Promise<Simulation> {
-  if (target.startsWith('pile:')) {
-    const parsed = parseScene(pileSceneText(pileParams(Number(target.slice(5))), 'velocity'));
+  // pile:N steps the pile by PGS (velocity level), pile-newton:N by Newton (the nonlinear system)
+  const pile = /^pile(-newton)?:(\d+)$/.exec(target);
+  if (pile) {
+    const parsed = parseScene(pileSceneText(pileParams(Number(pile[2])), pile[1] ? 'nonlinear' : 'velocity'));
     return new Simulation(parsed.scene!, parsed.sourceMap);
   }
   const parse = await loadModel(target, readFileSync(target, 'utf8'), { files: nodeFileAccess(dirname(target)) });

@@ -22,6 +22,8 @@ import { MujocoSessions } from '../src/extension/mujocoSessions';
 
 /** The timed steps are taken in this many chunks, the bare mj_step, the lens and the session in turn. */
 const CHUNKS = 8;
+/** Each round times at least this long a run of the bare mj_step (more steps on the smallest models). */
+const MIN_ROUND_MS = 100;
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -40,8 +42,8 @@ function models(fixtures: string): string[] {
 export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds = 5, warm = 1000): Promise<string[]> {
   const rt = await loadMujoco();
   const lines = [
-    '| model | DOFs | bare mj_step, ms | with the lens, ms | ratio | inspector session (κ sampled), ms/step | ratio | exact κ every N steps | inspector Play, max speed (+ shown step ≤ 10 Hz), ms/step | ratio | every step analysed, ms/step | ratio | one snapshot (analysed), ms |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| model | DOFs | steps timed a round | bare mj_step, ms | with the lens, ms | ratio | inspector session (κ sampled), ms/step | ratio | exact κ every N steps | inspector Play, max speed (+ shown step ≤ 10 Hz), ms/step | ratio | every step analysed, ms/step | ratio | one snapshot (analysed), ms |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const name of models(fixtures)) {
     const path = join(fixtures, name);
@@ -50,6 +52,7 @@ export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds =
     if (!model) continue;
     const bare: number[] = [], lens: number[] = [], snap: number[] = [], all: number[] = [], live: number[] = [];
     let sampled = 0;
+    const timed: number[] = [];
     for (let r = 0; r < rounds; r++) {
       const c = compileModel(rt, model.mainName, [...model.vfs].map(([n, data]) => ({ name: n, data })));
       if ('error' in c) break;
@@ -66,8 +69,12 @@ export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds =
       const opened = await sessions.open({ id: 0, kind: 'open', key: 'bench', path, fileName: name, text: readFileSync(path, 'utf8'), plannedSteps: steps, conditionWarning: 1e8 });
       const live0 = opened.ok && opened.kind === 'open' && opened.model !== undefined;
       // maxSteps beyond the run: MuJoCo's findings come when a run stops or pauses, not per step
-      const maxSteps = warm + steps + 1;
+      const maxSteps = warm + 20 * steps + 1;
+      let t = performance.now();
       for (let i = 0; i < warm; i++) mj.mj_step(c.model, d);
+      // a small model's 2000 steps are a few ms, within the machine's jitter: each column of a round
+      // times at least MIN_ROUND_MS of the bare mj_step (up to 20× `steps`)
+      const n = Math.min(20 * steps, Math.max(steps, Math.ceil((MIN_ROUND_MS * warm) / Math.max(1e-6, performance.now() - t))));
       run.step(warm);
       const lensFrom = run.currentStep;
       const first = live0 ? sessions.step({ id: 1, kind: 'step', key: 'bench', steps: warm, budgetMs: 1e9, maxSteps }) : undefined;
@@ -75,21 +82,22 @@ export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds =
       // the three side by side, in chunks taken in turn, so that the machine's drift during a round
       // falls on all three alike
       const times = { bare: 0, lens: 0, live: 0 }, taken = { bare: 0, lens: 0, live: 0 };
-      const chunk = Math.max(1, Math.ceil(steps / CHUNKS));
-      for (let done = 0; done < steps; done += chunk) {
-        const n = Math.min(chunk, steps - done);
-        let t = performance.now();
-        for (let i = 0; i < n; i++) mj.mj_step(c.model, d);
+      const chunk = Math.max(1, Math.ceil(n / CHUNKS));
+      timed.push(n);
+      for (let done = 0; done < n; done += chunk) {
+        const k = Math.min(chunk, n - done);
+        t = performance.now();
+        for (let i = 0; i < k; i++) mj.mj_step(c.model, d);
         times.bare += performance.now() - t;
-        taken.bare += n;
+        taken.bare += k;
         const before = run.currentStep;
         t = performance.now();
-        run.step(n);
+        run.step(k);
         times.lens += performance.now() - t;
         taken.lens += run.currentStep - before;
         if (live0) {
           t = performance.now();
-          const res = sessions.step({ id: 2, kind: 'step', key: 'bench', steps: n, budgetMs: 1e9, maxSteps });
+          const res = sessions.step({ id: 2, kind: 'step', key: 'bench', steps: k, budgetMs: 1e9, maxSteps });
           times.live += performance.now() - t;
           if (res.ok && res.kind === 'step') {
             taken.live += res.total - liveTotal;
@@ -104,7 +112,7 @@ export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds =
       d.delete();
       c.model.delete();
       sessions.close('bench');
-      let t = performance.now();
+      t = performance.now();
       run.snapshotAt(run.currentStep);
       snap.push(performance.now() - t);
       t = performance.now();
@@ -120,8 +128,8 @@ export async function mujocoSolverBench(fixtures: string, steps = 1000, rounds =
     const v = live.length ? median(live) : NaN;
     // Play as fast as possible: 10 analysed snapshots of every second are not stepping time
     const play = v / Math.max(1e-9, 1 - (10 * median(snap)) / 1000);
-    const every = sampled > 0 ? `${Math.round((steps * live.length) / sampled)}` : '—';
-    lines.push(`| ${name} | ${model.compiled.nv} | ${b.toFixed(4)} | ${l.toFixed(4)} | ${(l / b).toFixed(2)} | ${v.toFixed(4)} | ${(v / b).toFixed(2)} | ${every} | ≈${play.toFixed(4)} | ≈${(play / b).toFixed(2)} | ${a.toFixed(4)} | ${(a / b).toFixed(1)} | ${median(snap).toFixed(2)} |`);
+    const every = sampled > 0 ? `${Math.round(timed.slice(0, live.length).reduce((a, x) => a + x, 0) / sampled)}` : '—';
+    lines.push(`| ${name} | ${model.compiled.nv} | ${median(timed)} | ${b.toFixed(4)} | ${l.toFixed(4)} | ${(l / b).toFixed(2)} | ${v.toFixed(4)} | ${(v / b).toFixed(2)} | ${every} | ≈${play.toFixed(4)} | ≈${(play / b).toFixed(2)} | ${a.toFixed(4)} | ${(a / b).toFixed(1)} | ${median(snap).toFixed(2)} |`);
   }
   return lines;
 }
