@@ -135,6 +135,13 @@ function equal(a: Int32Array, b: Int32Array): boolean {
   return true;
 }
 
+/** b with its entries in `order` (entry i is b[order[i]]). */
+function permuted(b: ArrayLike<number>, order: Int32Array): Float64Array {
+  const out = new Float64Array(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = b[order[i]];
+  return out;
+}
+
 /** Rows of the Newton matrix in the order factorised: [kin, dyn, b, n, f]. */
 function rowOrder(sys: NonlinearSystem): Int32Array {
   const order = new Int32Array(sys.N);
@@ -159,7 +166,7 @@ function factorNewton(sys: NonlinearSystem, A: CsrMatrix): { P: CsrMatrix; order
 export function newtonCondition(sys: NonlinearSystem, A: CsrMatrix, fac = factorNewton(sys, A)): number {
   const { f, order } = fac;
   if (!f) return Infinity;
-  const solve = (b: Float64Array) => sparseLuSolve(f, Float64Array.from(order, (i) => b[i]));
+  const solve = (b: Float64Array) => sparseLuSolve(f, permuted(b, order));
   const solveT = (c: Float64Array) => {
     const z = sparseLuSolveTranspose(f, c);
     const y = new Float64Array(c.length);
@@ -208,15 +215,16 @@ export function solveNewtonSystem(sys: NonlinearSystem, A: CsrMatrix, b: Float64
   const n = A.rows;
   const fac = factorNewton(sys, A);
   const { P, order, f } = fac;
-  const pb = Float64Array.from(order, (i) => b[i]);
+  const pb = permuted(b, order);
   if (f) {
     const x = sparseLuSolve(f, pb);
     // one step of iterative refinement
     const r = csrMulVec(P, x);
     for (let i = 0; i < n; i++) r[i] = pb[i] - r[i];
     const dx = sparseLuSolve(f, r);
-    for (let i = 0; i < n; i++) x[i] += dx[i];
-    if (x.every(Number.isFinite)) return { x, method: 'sparse-lu', factor: fac };
+    let finite = true;
+    for (let i = 0; i < n; i++) finite = Number.isFinite((x[i] += dx[i])) && finite;
+    if (finite) return { x, method: 'sparse-lu', factor: fac };
   }
   if (n <= DENSE_FALLBACK_MAX) {
     const lu = denseSolveLU(A, b);
