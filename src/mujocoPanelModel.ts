@@ -45,7 +45,8 @@ export function mujocoRecord(run: MujocoRun, k: number, width: number, an?: Step
     condEstimated: an?.condEstimated ?? false,
     energy: { potential, kinetic, total: potential + kinetic },
     quatDrift: 0,
-    method: 'none',
+    // MuJoCo's own solver on the step (the engine's records name theirs)
+    method: run.solverMethod,
     poses: p,
   };
   if (an?.rank !== undefined) rec.rank = an.rank;

@@ -13,7 +13,8 @@ export type { DriveReport };
 export type { CsrMatrix, DependentRow, SolveMethod };
 
 /** The method that produced a step: a linear solve of the KKT system, or a contact solver. */
-export type StepMethod = SolveMethod | 'none' | 'pgs' | 'newton';
+/** How a step was solved; 'cg': MuJoCo's conjugate-gradient solver (MuJoCo's steps name the solver its model asks for). */
+export type StepMethod = SolveMethod | 'none' | 'pgs' | 'newton' | 'cg';
 
 /**
  * One contact of a step (contacts detected at the state before the step, forces of the step):

@@ -167,6 +167,12 @@ export class MujocoRun {
     return Number((this.m.opt as { timestep: number }).timestep);
   }
 
+  /** MuJoCo's constraint solver (m.opt.solver): what its steps' records name as their method. */
+  get solverMethod(): 'pgs' | 'cg' | 'newton' {
+    const v = Number((this.m.opt as { solver: number }).solver);
+    return v === 0 ? 'pgs' : v === 1 ? 'cg' : 'newton';
+  }
+
   /** The integrator MuJoCo runs (m.opt.integrator by name). */
   get integrator(): string {
     const v = Number((this.m.opt as { integrator: number }).integrator);

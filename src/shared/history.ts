@@ -4,11 +4,11 @@
 import type { StepRecord } from '../engine';
 
 /** The solve methods a record may name (index = the `method` code on the wire). */
-export const HISTORY_METHODS = ['none', 'cholesky', 'lu', 'lstsq', 'pgs', 'newton'] as const satisfies readonly StepRecord['method'][];
+export const HISTORY_METHODS = ['none', 'cholesky', 'lu', 'lstsq', 'pgs', 'newton', 'cg'] as const satisfies readonly StepRecord['method'][];
 
 /** The wire code of a record's method (every method has one: the type check below fails otherwise). */
 export function methodCode(m: StepRecord['method']): number {
-  const codes: Record<StepRecord['method'], number> = { none: 0, cholesky: 1, lu: 2, lstsq: 3, pgs: 4, newton: 5 };
+  const codes: Record<StepRecord['method'], number> = { none: 0, cholesky: 1, lu: 2, lstsq: 3, pgs: 4, newton: 5, cg: 6 };
   return codes[m] ?? 0;
 }
 

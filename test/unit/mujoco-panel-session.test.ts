@@ -84,6 +84,9 @@ test('Step and Run take MuJoCo’s next steps where the last left off; records a
       assert.deepEqual(s.records[k].C, ref.history[k].C);
       assert.equal(s.records[k].energy.total, ref.history[k].energy.total);
     }
+    // every record names MuJoCo's own solver (the model's default, Newton), as the engine's name theirs
+    assert.deepEqual([...new Set(s.records.map((r) => r.method))], ['newton']);
+    assert.equal(ref.history[0].method, 'newton');
     // the solver's iterations per step and their largest, answered in two batches, are the one-shot run's
     const info = s.model()?.mujocoRun, refInfo = ref.mujocoRun;
     assert.ok(info && refInfo);
@@ -163,5 +166,15 @@ test('Pause stops Play at once and asks for MuJoCo’s findings; a Reset drops t
     assert.deepEqual(log.errors, []);
   } finally {
     s.dispose();
+  }
+});
+
+test('a record names the solver the model asks MuJoCo for: CG and PGS as such, Newton by default', async () => {
+  const path = join(FIXTURES, 'mujoco', 'servo-damping.xml');
+  const text = readFileSync(path, 'utf8');
+  for (const [solver, method] of [['CG', 'cg'], ['PGS', 'pgs'], ['Newton', 'newton']] as const) {
+    const res = await handleMujoco({ id: ++ids, kind: 'run', path, fileName: 'servo-damping.xml', text: text.replace('integrator="Euler"', `integrator="Euler" solver="${solver}"`), steps: 5 });
+    assert.ok(res.ok && res.kind === 'run' && res.model, solver);
+    assert.deepEqual([...new Set(res.model.history.map((r) => r.method))], [method], solver);
   }
 });

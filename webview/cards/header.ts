@@ -116,7 +116,7 @@ export function createHeader(ctx: CardContext): HTMLElement {
       stat('Step', `${s.step} / ${s.total}`, { id: 'step', title: 'Shown step / steps taken' });
       stat('Time', fmtTime(shownTime(s)), { id: 'time' });
       const cond = shownCondition(s)!;
-      stat('Method', cond.method, { id: 'method', title: 'Linear solver used for A·λ = rhs' });
+      stat('Method', cond.method, { id: 'method', title: snap.producer?.kind === 'mujoco' ? "MuJoCo's constraint solver on this step (the model's <option solver>; Newton by default)" : 'Linear solver used for A·λ = rhs' });
       const band = condBand(cond.cond, { warning: m.conditionWarning, rows: snap.rank.rows });
       const kv = h('span', { class: 'cl-cond' }, h('span', { class: 'cl-cond-num', text: formatCond(cond.cond, { estimated: cond.estimated, rows: snap.rank.rows }) }), h('span', { class: `cl-band cl-band-${band}`, text: condBandLabel[band] }));
       stat('κ(A)', kv, {
