@@ -12,8 +12,10 @@ export type { DriveReport };
 
 export type { CsrMatrix, DependentRow, SolveMethod };
 
-/** The method that produced a step: a linear solve of the KKT system, or a contact solver. */
-/** How a step was solved; 'cg': MuJoCo's conjugate-gradient solver (MuJoCo's steps name the solver its model asks for). */
+/**
+ * The method that produced a step: a linear solve of the KKT system, or a contact solver; a MuJoCo
+ * step names the solver its model asks for ('cg': MuJoCo's conjugate gradient).
+ */
 export type StepMethod = SolveMethod | 'none' | 'pgs' | 'newton' | 'cg';
 
 /**

@@ -33,7 +33,7 @@ export class MujocoElements {
   }
 
   /** The element of an efc row by (type, id), named once (contacts: all of a step's contacts are one element). */
-  of(type: number, id: number): number {
+  private of(type: number, id: number): number {
     const contact = type >= EFC.frictionless;
     const key = contact ? -1 : type * 1_000_000 + id;
     let e = this.byKey.get(key);

@@ -59,6 +59,8 @@ export class MujocoRun {
   }
   private readonly scratchLambda: number[] = [];
   private views: FixedViews | undefined;
+  /** MuJoCo's constraint solver (m.opt.solver): what its steps' records name as their method. */
+  readonly solverMethod: 'pgs' | 'cg' | 'newton';
   /** The efc arrays of each step, read from the heap (mujocoHeap.ts). */
   private readonly heap: EfcHeap;
   private readonly scratchViolation: number[] = [];
@@ -95,6 +97,9 @@ export class MujocoRun {
     this.columns = new MujocoRecordColumns(this.poseIds.length * 7, this.poseIds.length * 6);
     this.heap = new EfcHeap(d);
     this.elementIndex = new MujocoElements(model.compiled);
+    // read once: every step's record names it, and each read of m.opt is a call through the bindings
+    const solver = Number((m.opt as { solver: number }).solver);
+    this.solverMethod = solver === 0 ? 'pgs' : solver === 1 ? 'cg' : 'newton';
     this.columns.settle = () => this.finishLastPoses();
   }
 
@@ -165,12 +170,6 @@ export class MujocoRun {
   /** The time step MuJoCo integrates with. */
   get timestep(): number {
     return Number((this.m.opt as { timestep: number }).timestep);
-  }
-
-  /** MuJoCo's constraint solver (m.opt.solver): what its steps' records name as their method. */
-  get solverMethod(): 'pgs' | 'cg' | 'newton' {
-    const v = Number((this.m.opt as { solver: number }).solver);
-    return v === 0 ? 'pgs' : v === 1 ? 'cg' : 'newton';
   }
 
   /** The integrator MuJoCo runs (m.opt.integrator by name). */
@@ -345,7 +344,6 @@ export class MujocoRun {
   private checkpoint(): void {
     this.checkpoints.push(this.stateNow());
   }
-
 
   /**
    * A view of one of MjData's own arrays (allocated with the data, unlike the efc arrays, which move with
