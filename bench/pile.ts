@@ -60,8 +60,8 @@ function qmul(a: number[], b: number[]): [number, number, number, number] {
 
 const boxInertia = (p: PileParams): number => (p.mass / 3) * 2 * p.half * p.half;
 
-/** The scene; `pgs`: fields of `solver.pgs` to set (e.g. `{ slop: 0 }`: the solve without the dead band). */
-export function pileSceneText(p: PileParams, formulation: 'velocity' | 'nonlinear', pgs?: Record<string, number>): string {
+/** The scene; `pgs`: fields of `solver.pgs` to set (e.g. `{ acceleration: 'none' }`: plain Gauss–Seidel sweeps). */
+export function pileSceneText(p: PileParams, formulation: 'velocity' | 'nonlinear', pgs?: Record<string, number | string>): string {
   const I = boxInertia(p);
   return JSON.stringify({
     name: `pile of ${p.n} boxes`,
@@ -117,7 +117,7 @@ export interface PileRunner {
   dispose(): void;
 }
 
-export function makeEnginePile(p: PileParams, formulation: 'velocity' | 'nonlinear', pgs?: Record<string, number>): PileRunner {
+export function makeEnginePile(p: PileParams, formulation: 'velocity' | 'nonlinear', pgs?: Record<string, number | string>): PileRunner {
   const parsed = parseScene(pileSceneText(p, formulation, pgs));
   if (!parsed.scene || parsed.hasErrors) throw new Error(`the pile scene was rejected: ${parsed.diagnostics.map((d) => d.message).join('; ')}`);
   const sim = new Simulation(parsed.scene, parsed.sourceMap);

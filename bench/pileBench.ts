@@ -29,8 +29,8 @@ export interface PileResult {
   untimed: number;
   timed: number;
   pgs: PileTiming;
-  /** PGS with `solver.pgs.slop` 0: the hard contacts' targets without the dead band (the solve before it), same run. */
-  pgsNoSlop: PileTiming;
+  /** PGS with `solver.pgs.acceleration` 'none': plain Gauss–Seidel sweeps without NNCG (the solve before it), same run. */
+  pgsPlain: PileTiming;
   newton: PileTiming;
   mujoco: PileTiming;
 }
@@ -106,9 +106,9 @@ export async function runPileBench(sizes: number[], rounds: number, log: (s: str
     const untimed = 100, timed = big ? 20 : 100, nRounds = big ? 1 : rounds;
     log(`pile N = ${n}: PGS… `);
     const pgs = guard(() => timeRunner(makeEnginePile(p, 'velocity'), untimed, timed, nRounds));
-    log(`${pgs.ok ? `${pgs.medianMs!.toFixed(2)} ms` : 'n/a'}; PGS slop 0… `);
-    const pgsNoSlop = guard(() => timeRunner(makeEnginePile(p, 'velocity', { slop: 0 }), untimed, timed, nRounds));
-    log(`${pgsNoSlop.ok ? `${pgsNoSlop.medianMs!.toFixed(2)} ms` : 'n/a'}; Newton… `);
+    log(`${pgs.ok ? `${pgs.medianMs!.toFixed(2)} ms` : 'n/a'}; PGS plain… `);
+    const pgsPlain = guard(() => timeRunner(makeEnginePile(p, 'velocity', { acceleration: 'none' }), untimed, timed, nRounds));
+    log(`${pgsPlain.ok ? `${pgsPlain.medianMs!.toFixed(2)} ms` : 'n/a'}; Newton… `);
     // Newton is the slow one: a single round at 100 boxes, none from BIG_PILE on (its sparse LU of
     // ≈ 3000² took seconds a step at 100 boxes; at ten times the rows it would take the bench's hour)
     const newton: PileTiming = opts.newton === false
@@ -127,7 +127,7 @@ export async function runPileBench(sizes: number[], rounds: number, log: (s: str
       mujoco = { ok: false, reason: `MuJoCo: ${e instanceof Error ? e.message : String(e)}` };
     }
     log(`${mujoco.ok ? `${mujoco.medianMs!.toFixed(3)} ms` : 'n/a'}\n`);
-    results.push({ n, untimed, timed, pgs, pgsNoSlop, newton, mujoco });
+    results.push({ n, untimed, timed, pgs, pgsPlain, newton, mujoco });
   }
   const { poses: _poses, n: _n, ...params } = pileParams(1);
   void _poses;
@@ -153,32 +153,32 @@ export function pileTables(results: PileResult[], table: (h: string[], rows: str
   out.push(`(timed: steps 101–200, landing and piling; from ${BIG_PILE} boxes on, steps 101–120 in one round)\n`);
   out.push(
     table(
-      ['N', 'engine PGS (velocity)', 'PGS slop 0 (before)', 'engine Newton (nonlinear)', 'MuJoCo 3.14', 'PGS/MuJoCo', 'slop 0/MuJoCo', 'Newton/MuJoCo', 'steps converged PGS / slop 0 / Newton'],
+      ['N', 'engine PGS (velocity)', 'PGS plain (before)', 'engine Newton (nonlinear)', 'MuJoCo 3.14', 'PGS/MuJoCo', 'plain/MuJoCo', 'Newton/MuJoCo', 'steps converged PGS / plain / Newton'],
       results.map((r) => [
         String(r.n),
         `${cell(r.pgs, 'wall')} / ${cell(r.pgs, 'cpu')}`,
-        `${cell(r.pgsNoSlop, 'wall')} / ${cell(r.pgsNoSlop, 'cpu')}`,
+        `${cell(r.pgsPlain, 'wall')} / ${cell(r.pgsPlain, 'cpu')}`,
         `${cell(r.newton, 'wall')} / ${cell(r.newton, 'cpu')}`,
         `${cell(r.mujoco, 'wall')} / ${cell(r.mujoco, 'cpu')}`,
         `${ratio(r.pgs, r.mujoco, 'wall')} / ${ratio(r.pgs, r.mujoco, 'cpu')}`,
-        `${ratio(r.pgsNoSlop, r.mujoco, 'wall')} / ${ratio(r.pgsNoSlop, r.mujoco, 'cpu')}`,
+        `${ratio(r.pgsPlain, r.mujoco, 'wall')} / ${ratio(r.pgsPlain, r.mujoco, 'cpu')}`,
         `${ratio(r.newton, r.mujoco, 'wall')} / ${ratio(r.newton, r.mujoco, 'cpu')}`,
-        `${converged(r.pgs, r.timed)} / ${converged(r.pgsNoSlop, r.timed)} / ${converged(r.newton, r.timed)}`,
+        `${converged(r.pgs, r.timed)} / ${converged(r.pgsPlain, r.timed)} / ${converged(r.newton, r.timed)}`,
       ]),
     ),
   );
   out.push('\nPer timed step: mean contacts, mean / max solver iterations, steps not converged; after them: largest penetration (m), lowest box centre (m)');
   const info = (t: PileTiming): string =>
     t.ok ? `${t.contacts!.toFixed(0)} c, ${t.iterations!.toFixed(1)}/${t.maxIterations} it, ${t.unconverged} nc, pen ${Number.isFinite(t.penetration!) ? t.penetration!.toExponential(1) : '?'}, z ${t.lowestZ!.toFixed(3)}` : (t.reason ?? 'n/a');
-  out.push(table(['N', 'engine PGS', 'PGS slop 0 (before)', 'engine Newton', 'MuJoCo'], results.map((r) => [String(r.n), info(r.pgs), info(r.pgsNoSlop), info(r.newton), info(r.mujoco)])));
+  out.push(table(['N', 'engine PGS', 'PGS plain (before)', 'engine Newton', 'MuJoCo'], results.map((r) => [String(r.n), info(r.pgs), info(r.pgsPlain), info(r.newton), info(r.mujoco)])));
   out.push(
     [
       '',
       'Notes (pile):',
       '  engine     Simulation.step(1) of the scene read by parseScene: contact detection (sweep and prune, box–box and',
       '             box–plane manifolds) + the contact solver + integration + the history record (contacts with names).',
-      '             PGS: velocity formulation, solver.pgs defaults (100 sweeps, tolerance 1e-10, dead band slop 1e-5 m),',
-      '             warm-started; "slop 0": the same without the dead band (the hard targets kinked at gap 0). Newton:',
+      '             PGS: velocity formulation, solver.pgs defaults (100 sweeps, tolerance 1e-10, dead band slop 1e-5 m,',
+      '             NNCG), warm-started; "plain": the same with acceleration "none" (Gauss–Seidel sweeps alone). Newton:',
       '             nonlinear formulation, position-level contacts, solver.newton defaults (20 iterations, 1e-10), sparse LU.',
       `  MuJoCo     ${mujocoVersion ?? 'MuJoCo'} (WebAssembly, single thread): mj_step: free bodies with box geoms`,
       '             (explicit <inertial>), a plane, condim 3, friction 0.5, default solver (Newton), soft contacts, Euler.',

@@ -25,14 +25,14 @@ import { contactGap, contactRows, rowMinvRow } from './rigid';
 import { boundedKick, boundedU, contactKick, contactU, crossW, dot6, integrate, islandsOf, kick, packPositions } from './pgsKernels';
 import { groundUpOrder } from './pgsVariants';
 import { faceManifolds, minimumNormFriction, pivotManifolds } from './pgsManifold';
-import { extrapolateContact, visitContact, workspaceOf, type ContactSweep, type PgsWorkspace } from './pgsContact';
+import { conjugateStep, extrapolateContact, sweepChange, visitContact, workspaceOf, type ContactSweep, type PgsWorkspace } from './pgsContact';
 import { boundedRowW, type BoundedRow } from './boundedRows';
 import { softRecoveryTarget, softRow, type SoftContact } from './softContact';
 import { PyramidRows } from './pyramid';
 import { BilateralBlock, BLOCK_MAX_ROWS } from './bilateralBlock';
 import { applyReduced, contactEnds, jointBlock, reduceRows, rowEndsOf, type ReducedRows } from './contactReduce';
 import { makeDriveBlock, visitDriveBlock, type DriveBlock } from './driveBlocks';
-import type { ContactForce } from '../collision/contacts';
+import type { PgsIsland, PgsReport } from './pgsReport';
 
 export { integrate, packPositions };
 
@@ -75,50 +75,7 @@ export interface VelocitySettings {
 /** ω of the projected updates (see docs/formulas.md "Contacts" for the measurements behind it). */
 export const DEFAULT_RELAXATION = 1;
 
-export interface PgsIsland {
-  /** Scene indices of the free bodies. */
-  bodies: number[];
-  constraints: number[];
-  contacts: number[];
-  iterations: number;
-  /** ‖r‖₂ of the island's natural-map residuals at their last visit (m/s). */
-  residual: number;
-  /** What the tolerance is relative to: max(‖B − t‖₂, ‖diag(W)·R₀‖₂) over the island's rows, a normal row's B_n − t_n counted only when negative (m/s). */
-  scale: number;
-  /** residual ≤ tolerance · scale. */
-  converged: boolean;
-}
-
-export interface PgsReport {
-  method: 'pgs';
-  /** Largest iteration count over the islands. */
-  iterations: number;
-  /** ‖r‖₂ of the natural-map residuals (m/s) of every row at its last visit. */
-  residual: number;
-  /** Every island met residual ≤ tolerance · scale (its own scale). */
-  converged: boolean;
-  islands: PgsIsland[];
-  /** Contacts that started from a non-zero warm force (matched to a contact of the previous step). */
-  warmStarted: number;
-  /** Bilateral reactions R (forces), one per row of the world's constraints. */
-  bilateral: Float64Array;
-  contacts: ContactForce[];
-  /** Per contact, [R_n, R_t1, R_t2] (forces). */
-  R: Float64Array;
-  /** Per bounded row (joint limits, friction loss), its force. */
-  bounded: Float64Array;
-  /** Free velocity B and final U = B + W·R per row (bilateral rows, then n, t1, t2 per contact). */
-  B: Float64Array;
-  U: Float64Array;
-  /** Velocity targets t per row (the right-hand side U should reach). */
-  target: Float64Array;
-  /** max over contacts of |min(U_n − t_n, W_nn·R_n)| (m/s). */
-  complementarity: number;
-  /** Largest penetration max(0, −gap) (m): at q⁻ from `solveContactsPgs`, after the step from `stepVelocity`. */
-  maxPenetration: number;
-  /** u⁺, 6 per free body (column order). */
-  uPlus: Float64Array;
-}
+export type { PgsIsland, PgsReport } from './pgsReport';
 
 /**
  * Solve the velocity-level contact problem at the states q⁻, u⁻ (contacts detected there).
@@ -244,6 +201,12 @@ export function solveContactsPgs(
   const momentum = settings.momentum ?? false;
   const pivot = settings.pivot ?? false;
   const Rprev = ws.take(9, 3 * nc);
+  // NNCG (Silcowski, Andrews, Kry et al. 2014, "Nonsmooth nonlinear conjugate gradient method for
+  // interactive contact force problems"): after each sweep the contacts' forces also move by β·p, p the
+  // previous direction, β the Fletcher–Reeves ratio of the last two sweeps' changes (restarted at β > 1),
+  // projected on their cones (pgsContact.ts `conjugateStep`); Nesterov's momentum replaces it when asked for
+  const nncg = !momentum && settings.pgs.acceleration !== 'none';
+  const Pdir = ws.take(10, nncg ? 3 * nc : 0);
   const tol = settings.pgs.tolerance;
   // round-off's floor under a residual: rows of velocities up to max|u| are known to about ε·max|u|
   let uMax = 0;
@@ -400,9 +363,13 @@ export function solveContactsPgs(
     // a sticking face's warm friction without its self-equilibrated part (pgsManifold.ts)
     if (faces.length && warmC) minimumNormFriction(sweep, faces);
     let prevResidual = Infinity, k = 0;
+    // contacts alone (a pile, a stack): with joints in the island the sweeps' changes mix the blocks' exact
+    // solves in, and measured on legs under a torso the conjugate steps doubled the sweeps
+    const nn = nncg && isl.contacts.length > 1 && rows.length === 0 && bRows.length === 0 && blocks.length === 0;
+    let gPrev = 0;
     if (visits.length > 0 || block || blocks.length > 0) {
       for (let it = 0; it < maxIt; it++) {
-        if (accel) {
+        if (accel || nn) {
           for (const c of isl.contacts) for (let j = 0; j < 3; j++) Rprev[3 * c + j] = R[nbr + 3 * c + j];
         }
         // symmetric Gauss–Seidel: every other sweep runs backwards, the blocks last
@@ -421,6 +388,14 @@ export function solveContactsPgs(
         if (it === maxIt - 1) continue;
         // a face whose own inconsistency exceeds the island's whole allowance can never converge pressed
         if (pivot && faces.length) pivotManifolds(sweep, faces, tol * scale);
+        if (nn) {
+          // NNCG: β = ‖ΔR_k‖²/‖ΔR_k−1‖² (Fletcher–Reeves on the sweeps' changes), restarted when it exceeds 1
+          const g = sweepChange(sweep, isl.contacts, Rprev);
+          const beta = it > 0 && gPrev > 0 ? g / gPrev : 0;
+          gPrev = g;
+          conjugateStep(sweep, isl.contacts, Rprev, Pdir, beta > 1 ? -1 : beta);
+          continue;
+        }
         if (!accel) continue;
         // Nesterov's schedule β = k/(k + 3), restarted (no step) when the sweep's residual grew
         if (residual > prevResidual) k = 0;
@@ -452,6 +427,7 @@ export function solveContactsPgs(
   const residual = Math.sqrt(sq);
   return {
     method: 'pgs',
+    acceleration: nncg ? 'nncg' : momentum ? 'nesterov' : 'none',
     iterations: islands.reduce((m, i) => Math.max(m, i.iterations), 0),
     residual,
     converged: islands.every((i) => i.converged),

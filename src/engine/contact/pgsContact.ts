@@ -238,3 +238,75 @@ export function extrapolateContact(w: ContactSweep, c: number, beta: number, Rpr
     kick3(w.crs[c], w);
   }
 }
+
+/** Σ over the contacts of ‖R_c − R_prev,c‖², the sweep's change (R_prev at 3c). */
+export function sweepChange(w: ContactSweep, contacts: readonly number[], Rprev: Float64Array): number {
+  const { R, nbr } = w;
+  let g = 0;
+  for (const c of contacts) {
+    const o = 3 * c, r0 = nbr + o;
+    const d0 = R[r0] - Rprev[o], d1 = R[r0 + 1] - Rprev[o + 1], d2 = R[r0 + 2] - Rprev[o + 2];
+    g += d0 * d0 + d1 * d1 + d2 * d2;
+  }
+  return g;
+}
+
+/**
+ * NNCG's step after a sweep (R the sweep's forces, R_prev those before it, P the direction, at 3c):
+ * β > 0: R ← proj(R + β·P) contact by contact and P ← β·P + (R_sweep − R_prev); β = 0: P ← R − R_prev
+ * (the first sweep's change); β < 0: a restart, P ← 0.
+ */
+export function conjugateStep(w: ContactSweep, contacts: readonly number[], Rprev: Float64Array, P: Float64Array, beta: number): void {
+  const { R, nbr } = w;
+  for (const c of contacts) {
+    const o = 3 * c, r0 = nbr + o;
+    const d0 = R[r0] - Rprev[o], d1 = R[r0 + 1] - Rprev[o + 1], d2 = R[r0 + 2] - Rprev[o + 2];
+    if (beta < 0) {
+      P[o] = P[o + 1] = P[o + 2] = 0;
+      continue;
+    }
+    if (beta > 0) {
+      P[o] *= beta;
+      P[o + 1] *= beta;
+      P[o + 2] *= beta;
+      pushContact(w, c, P, o);
+      P[o] += d0;
+      P[o + 1] += d1;
+      P[o + 2] += d2;
+    } else {
+      P[o] = d0;
+      P[o + 1] = d1;
+      P[o + 2] = d2;
+    }
+  }
+}
+
+/** R ← proj(R + D) on contact c (D at p: n, t1, t2), the normal on R_n ≥ 0 and the friction on the disc, u kicked by the change. */
+function pushContact(w: ContactSweep, c: number, D: Float64Array, p: number): void {
+  const { nbr, Wd, R } = w;
+  const r0 = nbr + 3 * c;
+  if (!(Wd[r0] > 0) || w.pyr?.on[c]) return;
+  const Rn = Math.max(0, R[r0] + D[p]);
+  let t1 = R[r0 + 1] + D[p + 1];
+  let t2 = R[r0 + 2] + D[p + 2];
+  const lim = w.crs[c].contact.friction * Rn;
+  const nt = Math.sqrt(t1 * t1 + t2 * t2);
+  if (nt > lim) {
+    const k = nt > 0 ? lim / nt : 0;
+    t1 *= k;
+    t2 *= k;
+  }
+  const dn = Rn - R[r0], d1 = t1 - R[r0 + 1], d2 = t2 - R[r0 + 2];
+  if (dn === 0 && d1 === 0 && d2 === 0) return;
+  R[r0] = Rn;
+  R[r0 + 1] = t1;
+  R[r0 + 2] = t2;
+  const red = w.reduced[c];
+  if (red) applyReduced(red, dn, d1, d2, w.u, R);
+  else {
+    dR3[0] = dn;
+    dR3[1] = d1;
+    dR3[2] = d2;
+    kick3(w.crs[c], w);
+  }
+}

@@ -60,8 +60,9 @@ export const FRICTION_RULES: readonly FrictionRule[] = ['geometric', 'max'];
 export const CONTACT_CONES = ['pyramidal', 'elliptic'] as const;
 export const NEWTON_FIELDS = ['maxIterations', 'tolerance', 'lineSearch'] as const;
 export const FB_FIELDS = ['alpha', 'beta'] as const;
-export const PGS_FIELDS = ['iterations', 'tolerance', 'bilateral', 'slop'] as const;
+export const PGS_FIELDS = ['iterations', 'tolerance', 'bilateral', 'slop', 'acceleration'] as const;
 export const PGS_BILATERAL = ['rows', 'block'] as const;
+export const PGS_ACCELERATION = ['nncg', 'none'] as const;
 
 export const CONTACT_LEVELS: readonly ContactLevel[] = ['position', 'velocity'];
 /** The formulations that solve contacts (the acceleration formulation ignores shapes, CL116). */

@@ -23,6 +23,7 @@ import {
   NEWTON_FIELDS,
   PGS_BILATERAL,
   PGS_FIELDS,
+  PGS_ACCELERATION,
 } from './contactFields';
 import { quote, type FieldObject, type FieldReader } from './reader';
 import { findProperty, replaceNodeEdit } from './text';
@@ -98,6 +99,8 @@ export function readContactSettings(r: FieldReader, top: FieldObject, s: SolverS
       if (typeof bil === 'string') s.pgs.bilateral = bil;
       const slop = r.number(pgs, 'slop', '`solver.pgs.slop`', { min: 0 }, {});
       if (typeof slop === 'number') s.pgs.slop = slop;
+      const acc = r.enumeration(pgs, 'acceleration', '`solver.pgs.acceleration`', PGS_ACCELERATION, {});
+      if (typeof acc === 'string') s.pgs.acceleration = acc;
     }
   }
 

@@ -148,6 +148,11 @@ export interface PgsSettings {
    * is held where it is (target 0) instead of closed or pushed out (docs/formulas.md "Velocity level").
    */
   slop?: number;
+  /**
+   * The sweeps of an island of contacts alone (no joint rows) accelerated by nonsmooth nonlinear conjugate
+   * gradients ('nncg', default), or plain projected Gauss–Seidel ('none'); docs/formulas.md "Velocity level".
+   */
+  acceleration?: 'nncg' | 'none';
 }
 /** Scaled Fischer–Burmeister φ(a, b) = αa + βb − √(α²a² + β²b²) (Axion). */
 export interface FbSettings { alpha: number; beta: number }
