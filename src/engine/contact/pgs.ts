@@ -261,7 +261,10 @@ export function solveContactsPgs(
   // which every visit adds to in visit order
   const acc = ws.take(8, 1);
   const sweep: ContactSweep = { crs, nbr, Wd, Wb, Sg, target, R, rowRes, u, minv, h, omega, block: contactBlock, pyr, reduced, acc };
-  for (const { bounded: bAll = [], ...isl } of islandOf) {
+  // (the island's fields read by name: an object rest `{ bounded, ...isl }` makes a slow-mode object whose
+  // every `isl.contacts` in the sweeps' loops is a dictionary lookup)
+  for (const isl of islandOf) {
+    const bAll = isl.bounded ?? [];
     const rows: number[] = [];
     for (const c of isl.constraints) for (let r = world.rowStart[c]; r < world.rowStart[c + 1]; r++) if (Wd[r] + Sigma > 0) rows.push(r);
     // "block": the bilateral rows and the unbounded drive rows are one block per sweep (bilateralBlock.ts);
@@ -407,7 +410,7 @@ export function solveContactsPgs(
         prevResidual = residual;
       }
     }
-    islands.push({ ...isl, iterations, residual, scale, converged: residual <= tol * scale });
+    islands.push({ bodies: isl.bodies, constraints: isl.constraints, contacts: isl.contacts, iterations, residual, scale, converged: residual <= tol * scale });
   }
   const U = new Float64Array(nr);
   for (let r = 0; r < nr; r++) U[r] = rowU(r);
@@ -415,7 +418,8 @@ export function solveContactsPgs(
   for (let r = 0; r < nr; r++) sq += rowRes[r] * rowRes[r];
   const bilateral = R.slice(0, nbr);
   const Rc = R.slice(nbr, nr0);
-  const normals = Float64Array.from({ length: nc }, (_, c) => Rc[3 * c]);
+  const normals = new Float64Array(nc);
+  for (let c = 0; c < nc; c++) normals[c] = Rc[3 * c];
   const openBelow = openThreshold(normals);
   let complementarity = 0, maxPenetration = 0;
   const forces = crs.map((cr, c) => {

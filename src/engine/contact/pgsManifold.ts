@@ -75,12 +75,11 @@ export function faceManifolds(w: ContactSweep, contacts: readonly number[]): Fac
     let best = 0;
     for (let j = 0; j < 4; j++) {
       // column j of adj(Mᵀ): c_i = (−1)^{i+j}·det(M without row i and column j)
-      const col = new Float64Array(4);
-      for (let i = 0; i < 4; i++) col[i] = ((i + j) % 2 ? -1 : 1) * det3(M, i, j);
-      const nrm = Math.hypot(col[0], col[1], col[2], col[3]);
+      for (let i = 0; i < 4; i++) col4[i] = ((i + j) % 2 ? -1 : 1) * det3(M, i, j);
+      const nrm = Math.hypot(col4[0], col4[1], col4[2], col4[3]);
       if (nrm > best) {
         best = nrm;
-        c.set(col.map((x) => x / nrm));
+        for (let i = 0; i < 4; i++) c[i] = col4[i] / nrm;
       }
     }
     if (!(best > 0) || dependence(w, m, c, 0) > 1e-9) continue;
@@ -92,11 +91,22 @@ export function faceManifolds(w: ContactSweep, contacts: readonly number[]): Fac
   return out;
 }
 
-/** det of the 3×3 minor of the 4×4 M without row i and column j. */
+/** A column of the adjugate in `faceManifolds` (filled and read within one face). */
+const col4 = new Float64Array(4);
+/** The indices 0…3 without i. */
+const OTHERS = [
+  [1, 2, 3],
+  [0, 2, 3],
+  [0, 1, 3],
+  [0, 1, 2],
+] as const;
+
+/** det of the 3×3 minor of the 4×4 M without row i and column j (cofactor expansion along its first row). */
 function det3(M: number[][], i: number, j: number): number {
-  const r = [0, 1, 2, 3].filter((x) => x !== i), q = [0, 1, 2, 3].filter((x) => x !== j);
-  const a = (x: number, y: number) => M[r[x]][q[y]];
-  return a(0, 0) * (a(1, 1) * a(2, 2) - a(1, 2) * a(2, 1)) - a(0, 1) * (a(1, 0) * a(2, 2) - a(1, 2) * a(2, 0)) + a(0, 2) * (a(1, 0) * a(2, 1) - a(1, 1) * a(2, 0));
+  const r = OTHERS[i], q = OTHERS[j];
+  const a0 = M[r[0]], a1 = M[r[1]], a2 = M[r[2]];
+  const q0 = q[0], q1 = q[1], q2 = q[2];
+  return a0[q0] * (a1[q1] * a2[q2] - a1[q2] * a2[q1]) - a0[q1] * (a1[q0] * a2[q2] - a1[q2] * a2[q0]) + a0[q2] * (a1[q0] * a2[q1] - a1[q1] * a2[q0]);
 }
 
 /** The pivot's new forces, 3 per point of the face. */
