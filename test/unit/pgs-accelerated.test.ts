@@ -135,8 +135,8 @@ test('solver.pgs.acceleration from the scene: "none" gives plain sweeps, the def
     return { sweeps, converged, z: sim.result().final.bodies.map((b) => b.position[2]) };
   };
   const cg = run(), plain = run('none');
-  // measured over steps 101–150: NNCG 46 of 50 converged in 1044 sweeps, plain 31 in 2396
-  assert.ok(cg.converged > plain.converged && cg.sweeps < 0.6 * plain.sweeps, `NNCG ${cg.converged} steps, ${cg.sweeps} sweeps; plain ${plain.converged}, ${plain.sweeps}`);
+  // measured over steps 101–150: NNCG 50 of 50 converged in 629 sweeps, plain 31 in 2393
+  assert.ok(cg.converged >= 48 && cg.converged > plain.converged && cg.sweeps < 0.4 * plain.sweeps, `NNCG ${cg.converged} steps, ${cg.sweeps} sweeps; plain ${plain.converged}, ${plain.sweeps}`);
   // the same pile either way: every box ends on the ground or on another (centres at 0.1 m + 0.2 m·layer)
   for (const zs of [cg.z, plain.z]) for (const z of zs) assert.ok(Math.abs(z / 0.2 - 0.5 - Math.round(z / 0.2 - 0.5)) < 1e-3, `box centre at ${z}`);
   const text = pileSceneText(pileParams(10), 'velocity', { acceleration: 'ncg' });

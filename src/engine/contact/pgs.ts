@@ -72,6 +72,13 @@ export interface VelocitySettings {
   pivot?: boolean;
 }
 
+/**
+ * NNCG gives way to plain sweeps for the rest of an island's solve once its residual has fallen by less
+ * than 1 − STALL_RATIO over the last STALL_SWEEPS sweeps (docs/formulas.md "Velocity level", NNCG).
+ */
+export const STALL_SWEEPS = 10;
+export const STALL_RATIO = 0.99;
+
 /** ω of the projected updates (see docs/formulas.md "Contacts" for the measurements behind it). */
 export const DEFAULT_RELAXATION = 1;
 
@@ -368,11 +375,13 @@ export function solveContactsPgs(
     let prevResidual = Infinity, k = 0;
     // contacts alone (a pile, a stack): with joints in the island the sweeps' changes mix the blocks' exact
     // solves in, and measured on legs under a torso the conjugate steps doubled the sweeps
-    const nn = nncg && isl.contacts.length > 1 && rows.length === 0 && bRows.length === 0 && blocks.length === 0;
+    let nn = nncg && isl.contacts.length > 1 && rows.length === 0 && bRows.length === 0 && blocks.length === 0;
     let gPrev = 0;
+    const last = nn ? ws.take(11, STALL_SWEEPS) : Rprev;
     if (visits.length > 0 || block || blocks.length > 0) {
       for (let it = 0; it < maxIt; it++) {
-        if (accel || nn) {
+        // R_prev: the forces before the sweep (NNCG's `conjugateStep` leaves them there for the next sweep)
+        if (accel || (nn && it === 0)) {
           for (const c of isl.contacts) for (let j = 0; j < 3; j++) Rprev[3 * c + j] = R[nbr + 3 * c + j];
         }
         // symmetric Gauss–Seidel: every other sweep runs backwards, the blocks last
@@ -391,6 +400,9 @@ export function solveContactsPgs(
         if (it === maxIt - 1) continue;
         // a face whose own inconsistency exceeds the island's whole allowance can never converge pressed
         if (pivot && faces.length) pivotManifolds(sweep, faces, tol * scale);
+        // stalled (a floor of inconsistent targets, where β stays near 1): the plain sweeps go on alone
+        if (nn && it >= STALL_SWEEPS && residual > STALL_RATIO * last[it % STALL_SWEEPS]) nn = false;
+        if (nn) last[it % STALL_SWEEPS] = residual;
         if (nn) {
           // NNCG: β = ‖ΔR_k‖²/‖ΔR_k−1‖² (Fletcher–Reeves on the sweeps' changes), restarted when it exceeds 1
           const g = sweepChange(sweep, isl.contacts, Rprev);

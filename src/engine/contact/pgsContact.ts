@@ -254,18 +254,16 @@ export function sweepChange(w: ContactSweep, contacts: readonly number[], Rprev:
 /**
  * NNCG's step after a sweep (R the sweep's forces, R_prev those before it, P the direction, at 3c):
  * β > 0: R ← proj(R + β·P) contact by contact and P ← β·P + (R_sweep − R_prev); β = 0: P ← R − R_prev
- * (the first sweep's change); β < 0: a restart, P ← 0.
+ * (the first sweep's change); β < 0: a restart, P ← 0. R_prev is then set to R, the next sweep's start
+ * (one pass over the contacts instead of a copy of its own).
  */
 export function conjugateStep(w: ContactSweep, contacts: readonly number[], Rprev: Float64Array, P: Float64Array, beta: number): void {
   const { R, nbr } = w;
   for (const c of contacts) {
     const o = 3 * c, r0 = nbr + o;
     const d0 = R[r0] - Rprev[o], d1 = R[r0 + 1] - Rprev[o + 1], d2 = R[r0 + 2] - Rprev[o + 2];
-    if (beta < 0) {
-      P[o] = P[o + 1] = P[o + 2] = 0;
-      continue;
-    }
-    if (beta > 0) {
+    if (beta < 0) P[o] = P[o + 1] = P[o + 2] = 0;
+    else if (beta > 0) {
       P[o] *= beta;
       P[o + 1] *= beta;
       P[o + 2] *= beta;
@@ -278,6 +276,9 @@ export function conjugateStep(w: ContactSweep, contacts: readonly number[], Rpre
       P[o + 1] = d1;
       P[o + 2] = d2;
     }
+    Rprev[o] = R[r0];
+    Rprev[o + 1] = R[r0 + 1];
+    Rprev[o + 2] = R[r0 + 2];
   }
 }
 
