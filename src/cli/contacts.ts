@@ -59,7 +59,7 @@ export function printContacts(snap: SystemSnapshot): void {
   }
   if (list.length > LISTED) print(`  … and ${list.length - LISTED} more`);
   printJointRows(snap.jointRows);
-  if (snap.pgs) print(`PGS: ${snap.pgs.iterations} sweeps, residual ${formatNumber(snap.pgs.residual)} m/s${snap.pgs.converged ? '' : ' (not converged)'}`);
+  if (snap.pgs) print(`PGS${snap.pgs.acceleration === 'nncg' ? ' (NNCG)' : snap.pgs.acceleration === 'nesterov' ? ' (momentum)' : ''}: ${snap.pgs.iterations} sweeps, residual ${formatNumber(snap.pgs.residual)} m/s${snap.pgs.converged ? '' : ' (not converged)'}`);
   if (snap.newton) printNewton(snap.newton);
   print();
 }

@@ -94,6 +94,8 @@ export interface PgsStepReport {
   /** ‖r‖₂ of the rows' natural-map residuals at their last visit (m/s). */
   residual: number;
   converged: boolean;
+  /** In a snapshot: the acceleration the sweeps actually took (`solver.pgs.acceleration`): NNCG's conjugate steps, Nesterov's momentum, or none. */
+  acceleration?: 'nncg' | 'nesterov' | 'none';
 }
 
 /** The contact part of a step record or snapshot (velocity formulation with contacts, nonlinear formulation). */

@@ -60,5 +60,8 @@ test('simulate --json, velocity: every step has contacts and pgs {iterations, re
   const ins = run('inspect', ex('box-on-plane.velocity.scene.json'));
   assert.match(ins.stdout, /Contacts: 4; complementarity/);
   assert.match(ins.stdout, /box\/cube – world\/ground \[stick\]/);
-  assert.match(ins.stdout, /PGS: \d+ sweeps, residual/);
+  assert.match(ins.stdout, /PGS( \(NNCG\))?: \d+ sweeps, residual/);
+  // the cold stack's step: its sweeps took NNCG's conjugate steps, and the line names it
+  const stack = run('inspect', ex('box-stack.velocity.scene.json'));
+  assert.match(stack.stdout, /PGS \(NNCG\): \d+ sweeps, residual/);
 });

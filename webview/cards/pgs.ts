@@ -33,7 +33,7 @@ export function createPgsCard({ store, actions }: CardContext): HTMLElement {
       summary.append(h('div', { class: `cl-kv-item ${cls}` }, h('span', { class: 'cl-kv-k', text: caps(k) }), h('span', { class: 'cl-kv-v', text: v })));
     };
     const g = snap.pgs;
-    kv('this step', g ? `${g.iterations} sweeps` : 'direct solve (no contacts)');
+    kv('this step', g ? `${g.iterations} sweep${g.iterations === 1 ? '' : 's'}${g.acceleration === 'nncg' ? ' (NNCG)' : g.acceleration === 'nesterov' ? ' (momentum)' : ''}` : 'direct solve (no contacts)');
     kv('residual', g ? `${fmt(g.residual, 3)} m/s` : '–', g && !g.converged ? 'cl-warn' : '');
     let n = 0, sum = 0, most = 0, failed = 0;
     const run = extrasRecords(s.history);
@@ -47,7 +47,7 @@ export function createPgsCard({ store, actions }: CardContext): HTMLElement {
     kv('steps by PGS', `${n} of ${s.history.length}`);
     kv('mean / max sweeps', n ? `${fmt(sum / n, 3)} / ${most}` : '–');
     kv('not converged', String(failed), failed ? 'cl-warn' : '');
-    note.textContent = 'Sweeps until the residual (the natural-map residual of every row at its last visit) fell below solver.pgs.tolerance, or solver.pgs.iterations. Steps without contacts are solved directly and have no sweeps.';
+    note.textContent = 'Sweeps until the residual (the natural-map residual of every row at its last visit) fell below solver.pgs.tolerance, or solver.pgs.iterations. NNCG: the sweeps of an island of contacts alone were accelerated by conjugate steps (solver.pgs.acceleration). Steps without contacts are solved directly and have no sweeps.';
     chart.request();
     chart.value?.update(
       run,

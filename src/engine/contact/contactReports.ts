@@ -153,5 +153,6 @@ export function addContactSnapshotFields(snap: SystemSnapshot, world: World, sce
   Object.assign(snap, contactRecordFields(scene, cs, Infinity));
   snap.method = cs.mode === 'velocity' ? 'pgs' : 'newton';
   snap.residual = cs.residual;
+  if (snap.pgs && cs.pgs) snap.pgs.acceleration = cs.pgs.acceleration;
   if (cs.newton) snap.newton = newtonSnapshot(world, scene, cs.contacts, cs.newton);
 }

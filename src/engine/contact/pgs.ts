@@ -219,6 +219,8 @@ export function solveContactsPgs(
   let uMax = 0;
   for (let i = 0; i < u.length; i++) uMax = Math.max(uMax, Math.abs(u[i]));
   let warmStarted = 0;
+  // whether any island took a conjugate step (NNCG) or a momentum step: the acceleration actually used
+  let conjugate = false, extrapolated = false;
   if (warm?.contacts) for (let c = 0; c < nc; c++) if (R[nbr + 3 * c] !== 0 || R[nbr + 3 * c + 1] !== 0 || R[nbr + 3 * c + 2] !== 0) warmStarted++;
   const endsOf = rowEndsOf(asm.J, nbr, nr0, bounded);
   const sigmaOf = (r: number): number => (r < nbr ? Sigma : (bounded[r - nr0].compliance ?? 0));
@@ -409,6 +411,7 @@ export function solveContactsPgs(
           const beta = it > 0 && gPrev > 0 ? g / gPrev : 0;
           gPrev = g;
           conjugateStep(sweep, isl.contacts, Rprev, Pdir, beta > 1 ? -1 : beta);
+          if (beta > 0 && beta <= 1) conjugate = true;
           continue;
         }
         if (!accel) continue;
@@ -417,7 +420,10 @@ export function solveContactsPgs(
         else {
           const beta = k / (k + 3);
           k++;
-          if (beta > 0) for (const c of isl.contacts) extrapolateContact(sweep, c, beta, Rprev);
+          if (beta > 0) {
+            extrapolated = true;
+            for (const c of isl.contacts) extrapolateContact(sweep, c, beta, Rprev);
+          }
         }
         prevResidual = residual;
       }
@@ -443,7 +449,7 @@ export function solveContactsPgs(
   const residual = Math.sqrt(sq);
   return {
     method: 'pgs',
-    acceleration: nncg ? 'nncg' : momentum ? 'nesterov' : 'none',
+    acceleration: conjugate ? 'nncg' : extrapolated ? 'nesterov' : 'none',
     iterations: islands.reduce((m, i) => Math.max(m, i.iterations), 0),
     residual,
     converged: islands.every((i) => i.converged),

@@ -17,7 +17,7 @@ export interface PgsIsland {
 
 export interface PgsReport {
   method: 'pgs';
-  /** How the sweeps of islands with two or more contacts were accelerated: NNCG (the default), Nesterov's momentum, or not at all. */
+  /** The acceleration any island's sweeps actually took: NNCG's conjugate steps, Nesterov's momentum steps, or none (plain sweeps only). */
   acceleration: 'nncg' | 'nesterov' | 'none';
   /** Largest iteration count over the islands. */
   iterations: number;
