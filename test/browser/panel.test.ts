@@ -433,10 +433,12 @@ describe('inspector panel (Chromium)', () => {
     await page.mouse.click(g.left + c.x, g.top + c.y);
     const r2 = await p.waitForPost((m) => m.type === 'reveal' && p.posted.indexOf(m) >= before);
     assert.equal((r2 as { constraintIndex?: number }).constraintIndex, redundant.model.snapshot.constraints[0].fileIndex);
-    // Keyboard: Enter on the focused heatmap activates the cursor row.
+    // Keyboard: Enter on the focused heatmap activates the cursor row. The mouse leaves the matrix first, so
+    // that the tooltip waited for is the keyboard cursor's (on rod2's row), not the hover's left on rod1's
+    await page.mouse.move(1, 1);
     await page.focus('.cl-heatmap-canvas');
     await page.keyboard.press('ArrowDown');
-    await page.waitForSelector('.cl-heatmap .cl-tooltip:not([hidden])');
+    await page.waitForFunction(() => /rod2/.test(document.querySelector('.cl-heatmap .cl-tooltip:not([hidden])')?.textContent ?? ''));
     const n3 = p.posted.length;
     await page.keyboard.press('Enter');
     const r3 = await p.waitForPost((m) => m.type === 'reveal' && p.posted.indexOf(m) >= n3);
