@@ -404,8 +404,8 @@ export function solveContactsPgs(
         if (pivot && faces.length) pivotManifolds(sweep, faces, tol * scale);
         // stalled (a floor of inconsistent targets, where β stays near 1): the plain sweeps go on alone
         if (nn && it >= STALL_SWEEPS && residual > STALL_RATIO * last[it % STALL_SWEEPS]) nn = false;
-        if (nn) last[it % STALL_SWEEPS] = residual;
         if (nn) {
+          last[it % STALL_SWEEPS] = residual;
           // NNCG: β = ‖ΔR_k‖²/‖ΔR_k−1‖² (Fletcher–Reeves on the sweeps' changes), restarted when it exceeds 1
           const g = sweepChange(sweep, isl.contacts, Rprev);
           const beta = it > 0 && gPrev > 0 ? g / gPrev : 0;

@@ -210,34 +210,14 @@ export function workspaceOf(world: object): PgsWorkspace {
  * holds the contact's three forces before the sweep (at 3c). Contacts of a pyramid keep the plain sweep.
  */
 export function extrapolateContact(w: ContactSweep, c: number, beta: number, Rprev: Float64Array): void {
-  const { nbr, Wd, R } = w;
-  const r0 = nbr + 3 * c;
-  if (!(Wd[r0] > 0) || w.pyr?.on[c]) return;
-  const p = 3 * c;
-  const Rn = Math.max(0, R[r0] + beta * (R[r0] - Rprev[p]));
-  let t1 = R[r0 + 1] + beta * (R[r0 + 1] - Rprev[p + 1]);
-  let t2 = R[r0 + 2] + beta * (R[r0 + 2] - Rprev[p + 2]);
-  const lim = w.crs[c].contact.friction * Rn;
-  const nt = Math.sqrt(t1 * t1 + t2 * t2);
-  if (nt > lim) {
-    const k = nt > 0 ? lim / nt : 0;
-    t1 *= k;
-    t2 *= k;
-  }
-  const dn = Rn - R[r0], d1 = t1 - R[r0 + 1], d2 = t2 - R[r0 + 2];
-  if (dn === 0 && d1 === 0 && d2 === 0) return;
-  R[r0] = Rn;
-  R[r0 + 1] = t1;
-  R[r0 + 2] = t2;
-  const red = w.reduced[c];
-  if (red) applyReduced(red, dn, d1, d2, w.u, R);
-  else {
-    dR3[0] = dn;
-    dR3[1] = d1;
-    dR3[2] = d2;
-    kick3(w.crs[c], w);
-  }
+  const { nbr, R } = w;
+  const r0 = nbr + 3 * c, p = 3 * c;
+  for (let k = 0; k < 3; k++) step3[k] = beta * (R[r0 + k] - Rprev[p + k]);
+  pushContact(w, c, step3, 0);
 }
+
+/** The momentum step of `extrapolateContact`, β·(R − R_prev) for (n, t1, t2). */
+const step3 = new Float64Array(3);
 
 /** Σ over the contacts of ‖R_c − R_prev,c‖², the sweep's change (R_prev at 3c). */
 export function sweepChange(w: ContactSweep, contacts: readonly number[], Rprev: Float64Array): number {
