@@ -25,6 +25,7 @@ export const ENGINE_WHITE_BOX_TESTS = [
   'test/unit/contact-pgs-converge.test.ts',
   'test/unit/pgs-workspace.test.ts',
   'test/unit/pgs-accelerated.test.ts',
+  'test/unit/contact-sleep.test.ts',
   'test/unit/bilateral-block-envelope.test.ts',
   'test/unit/bilateral-block-tree.test.ts',
   'test/unit/contact-sparse-lu.test.ts',

@@ -111,6 +111,8 @@ export interface ContactStepFields {
   pgs?: PgsStepReport;
   /** Joint limits and friction loss solved in the step (velocity formulation): the rows it included, with their forces. */
   jointRows?: JointRowReport[];
+  /** With sleeping islands (`solver.contacts.sleep`): the bodies asleep at the end of the step. */
+  asleep?: number;
 }
 
 /** One joint-limit or friction-loss row of a step (contact/jointRows.ts). */

@@ -27,6 +27,8 @@ export interface CompiledBody {
   /** MuJoCo's body_invweight0 [translation, rotation] (1/kg, 1/(kg·m²)) at qpos0: the articulated body's mean inverse weight. */
   invweight0: [number, number];
   mocap: boolean;
+  /** Its tree's sleep policy as compiled (tree_sleep_policy): 'never' (NEVER, AUTO_NEVER), 'allowed' (ALLOWED), 'init' (INIT); absent: auto. */
+  sleep?: 'never' | 'allowed' | 'init';
 }
 export interface CompiledJoint {
   name: string;
@@ -125,6 +127,8 @@ export interface CompiledModel {
   cone: 'pyramidal' | 'elliptic';
   /** `<option impratio>`: the ratio of a contact's normal regulariser to its friction's (default 1). */
   impratio: number;
+  /** `<flag sleep="enable"/>`: `<option sleep_tolerance>` (m/s); absent when sleeping is off. */
+  sleepTolerance?: number;
   /** `<exclude>`d body pairs (body ids, lower first). */
   excludes: [number, number][];
   pairs: CompiledPair[];

@@ -114,6 +114,9 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
     const fixed = B.weldid === 0 || B.mocap;
     if (B.mocap) notSimulated(ctx, 'mocap bodies (kept fixed)', `\`${(B.name.trim() ? B.name : `body${b}`)}\``, el);
     const w = st.cvel[b];
+    // sleeping islands: the tree's compiled policy, where the model sleeps at all
+    const sleeps = m.sleepTolerance !== undefined && !fixed;
+    if (sleeps && B.sleep === 'init') notSimulated(ctx, 'bodies initialised asleep (body/sleep="init": they start awake)', `\`${(B.name.trim() ? B.name : `body${b}`)}\``, el);
     const index = scene.bodies.length;
     const bname = (B.name.trim() ? B.name : `body${b}`);
     scene.bodies.push({
@@ -132,6 +135,7 @@ export function convertModel(m: CompiledModel, st: MujocoState, map: ElementMap,
       // what a soft contact's regularisation scales with: the articulated body's weight, as MuJoCo's
       ...(!fixed && B.invweight0[0] > 0 ? { contactInvWeight: B.invweight0[0] } : {}),
       fixed,
+      ...(sleeps && (B.sleep === 'never' || B.sleep === 'allowed') ? { sleep: B.sleep } : {}),
       shapes: [],
     });
     bodyElements.push(el);

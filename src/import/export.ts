@@ -60,6 +60,7 @@ function bodyJson(b: ImportedBody): Record<string, unknown> {
   if (!b.gravity) o.gravity = false;
   if (b.gravityCompensation) o.gravityCompensation = b.gravityCompensation;
   if (b.contactInvWeight !== undefined) o.contactInvWeight = b.contactInvWeight;
+  if (b.sleep) o.sleep = b.sleep;
   if (b.fixed) o.fixed = true;
   if (b.shapes.length) o.shapes = b.shapes.map(shapeJson);
   return o;
@@ -148,6 +149,8 @@ function solverJson(s: ImportedScene): Record<string, unknown> {
   if (contacts.soft) c.soft = true;
   if (contacts.cone) c.cone = contacts.cone;
   if (contacts.impratio !== undefined) c.impratio = contacts.impratio;
+  if (contacts.sleep) c.sleep = true;
+  if (contacts.sleepTolerance !== undefined) c.sleepTolerance = contacts.sleepTolerance;
   if (contacts.margin) c.margin = contacts.margin;
   return { ...rest, contacts: c, ...solverPgs };
 }

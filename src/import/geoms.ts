@@ -175,6 +175,11 @@ export function contactsSetting(ctx: ConvertContext): void {
   velocityRows(s);
   s.contacts.enabled = true;
   softContacts(ctx);
+  // `<flag sleep="enable"/>`: MuJoCo's sleeping islands, with its tolerance
+  if (ctx.m.sleepTolerance !== undefined) {
+    s.contacts.sleep = true;
+    s.contacts.sleepTolerance = ctx.m.sleepTolerance;
+  }
 }
 
 function velocityRows(s: ConvertContext['scene']['solver']): void {

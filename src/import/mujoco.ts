@@ -46,6 +46,8 @@ export interface MujocoModule {
   mjtIntegrator: Enum;
   mjtDisableBit: Enum;
   mjtCone?: Enum;
+  mjtEnableBit?: Enum;
+  mjtSleepPolicy?: Enum;
 }
 
 export interface MujocoRuntime {
@@ -237,7 +239,8 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
   const gt = enumNames(rt.mj.mjtGeom, 'mjGEOM_');
   const et = enumNames(rt.mj.mjtEq, 'mjEQ_');
   const ot = enumNames(rt.mj.mjtObj, 'mjOBJ_');
-  const opt = m.opt as { timestep: number; gravity: Num; disableflags: number; integrator: number; cone: number; impratio: number; density?: number; viscosity?: number; wind?: Num };
+  const opt = m.opt as { timestep: number; gravity: Num; disableflags: number; enableflags?: number; integrator: number; cone: number; impratio: number; sleep_tolerance?: number; density?: number; viscosity?: number; wind?: Num };
+  const sleepBit = rt.mj.mjtEnableBit?.mjENBL_SLEEP?.value ?? 16;
   const disabled = (bit: string, fallback: number) => (Number(opt.disableflags) & ((rt.mj.mjtDisableBit as Record<string, { value: number } | undefined>)[bit]?.value ?? fallback)) !== 0;
   const nq = n('nq');
   const range = (k: number) => Array.from({ length: k }, (_, i) => i);
@@ -256,6 +259,7 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
     filterParentDisabled: (Number(opt.disableflags) & (rt.mj.mjtDisableBit.mjDSBL_FILTERPARENT?.value ?? 1024)) !== 0,
     cone: Number(opt.cone) === (rt.mj.mjtCone?.mjCONE_ELLIPTIC?.value ?? 1) ? 'elliptic' : 'pyramidal',
     impratio: Number(opt.impratio),
+    ...((Number(opt.enableflags ?? 0) & sleepBit) !== 0 ? { sleepTolerance: Number(opt.sleep_tolerance ?? 1e-3) } : {}),
     // exclude_signature = (body1 << 16) + body2
     excludes: Array.from(arr(m, 'exclude_signature'), (sig): [number, number] => [Math.floor(sig / 65536), sig % 65536]),
     pairs: range(n('npair')).map((k) => ({
@@ -283,6 +287,7 @@ function snapshotUnguarded(rt: MujocoRuntime, m: MjModelHandle): CompiledModel {
       weldid: arr(m, 'body_weldid')[i],
       gravcomp: arr(m, 'body_gravcomp')[i] ?? 0,
       mocap: (arr(m, 'body_mocapid')[i] ?? -1) >= 0,
+      ...sleepPolicy(arr(m, 'tree_sleep_policy')[arr(m, 'body_treeid')[i] ?? -1], rt.mj.mjtSleepPolicy),
       invweight0: [arr(m, 'body_invweight0')[2 * i] ?? 0, arr(m, 'body_invweight0')[2 * i + 1] ?? 0],
     })),
     joints: range(n('njnt')).map((i) => ({
@@ -438,4 +443,14 @@ function softLimit(arr: (m: MjModelHandle, name: string) => Num, m: MjModelHandl
   const ref = arr(m, 'jnt_solref'), imp = arr(m, 'jnt_solimp'), w = arr(m, 'dof_invweight0'), dof = arr(m, 'jnt_dofadr')[i];
   if (ref.length < 2 * (i + 1) || imp.length < 5 * (i + 1)) return {};
   return { solref: [ref[2 * i], ref[2 * i + 1]], solimp: Array.from({ length: 5 }, (_, k) => imp[5 * i + k]), ...(w[dof] > 0 ? { invweight0: w[dof] } : {}) };
+}
+
+/** A tree's compiled sleep policy as a body's `sleep` (mjtSleepPolicy: AUTO 0, AUTO_NEVER 1, AUTO_ALLOWED 2, NEVER 3, ALLOWED 4, INIT 5). */
+function sleepPolicy(policy: number | undefined, names: Enum | undefined): { sleep?: 'never' | 'allowed' | 'init' } {
+  if (policy === undefined) return {};
+  const is = (name: string, fallback: number) => policy === (names?.[name]?.value ?? fallback);
+  if (is('mjSLEEP_NEVER', 3) || is('mjSLEEP_AUTO_NEVER', 1)) return { sleep: 'never' };
+  if (is('mjSLEEP_ALLOWED', 4)) return { sleep: 'allowed' };
+  if (is('mjSLEEP_INIT', 5)) return { sleep: 'init' };
+  return {};
 }

@@ -122,7 +122,7 @@ test('a frictionless face whose targets no rigid motion meets (its corners strad
 
 test('solver.pgs.acceleration from the scene: "none" gives plain sweeps, the default NNCG; on the falling pile of 10 boxes NNCG converges more steps in fewer sweeps; a wrong value is named with its range and a fix', () => {
   const run = (acceleration?: string) => {
-    const parsed = parseScene(pileSceneText(pileParams(10), 'velocity', acceleration ? { acceleration } : undefined));
+    const parsed = parseScene(pileSceneText(pileParams(10), 'velocity', acceleration ? { pgs: { acceleration } } : undefined));
     assert.ok(parsed.scene && !parsed.hasErrors);
     assert.equal(parsed.scene.solver.pgs.acceleration, acceleration);
     const sim = new Simulation(parsed.scene, parsed.sourceMap);
@@ -139,7 +139,7 @@ test('solver.pgs.acceleration from the scene: "none" gives plain sweeps, the def
   assert.ok(cg.converged >= 48 && cg.converged > plain.converged && cg.sweeps < 0.4 * plain.sweeps, `NNCG ${cg.converged} steps, ${cg.sweeps} sweeps; plain ${plain.converged}, ${plain.sweeps}`);
   // the same pile either way: every box ends on the ground or on another (centres at 0.1 m + 0.2 m·layer)
   for (const zs of [cg.z, plain.z]) for (const z of zs) assert.ok(Math.abs(z / 0.2 - 0.5 - Math.round(z / 0.2 - 0.5)) < 1e-3, `box centre at ${z}`);
-  const text = pileSceneText(pileParams(10), 'velocity', { acceleration: 'ncg' });
+  const text = pileSceneText(pileParams(10), 'velocity', { pgs: { acceleration: 'ncg' } });
   const bad = parseScene(text);
   const d = bad.diagnostics.find((x) => x.code === Codes.invalidValue);
   assert.ok(d, 'the wrong value is reported');

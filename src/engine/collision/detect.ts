@@ -131,10 +131,14 @@ export function poseShapes(model: CollisionModel, states: readonly Pose[]): { po
 /** How far a shape's own margin and gap reach beyond its surface. */
 const reachOf = (s: ShapeSpec): number => (s.margin ?? 0) + (s.gap ?? 0);
 
-/** Candidate pairs (i < j, indices into the model's shapes), sorted: the broad phase. */
-export function candidatePairs(model: CollisionModel, posed: readonly (PosedShape | undefined)[], settings: ContactSettings): [number, number][] {
+/**
+ * Candidate pairs (i < j, indices into the model's shapes), sorted: the broad phase. `asleep` (per
+ * body, 1 asleep: contact/sleep.ts): a sleeping body's shapes meet only awake bodies' shapes.
+ */
+export function candidatePairs(model: CollisionModel, posed: readonly (PosedShape | undefined)[], settings: ContactSettings, asleep?: Uint8Array): [number, number][] {
   const margin = Math.max(0, settings.margin);
-  const accept = (i: number, j: number): boolean => mayCollide(model, i, j, settings.jointedCollide);
+  const inert = (k: number): boolean => model.shapes[k].isStatic || (asleep !== undefined && asleep[model.shapes[k].owner] === 1);
+  const accept = asleep ? (i: number, j: number): boolean => !(inert(i) && inert(j)) && mayCollide(model, i, j, settings.jointedCollide) : (i: number, j: number): boolean => mayCollide(model, i, j, settings.jointedCollide);
   const solids: number[] = [];
   const planes: { index: number; plane: PlaneShape }[] = [];
   posed.forEach((p, i) => {
@@ -155,7 +159,7 @@ export function candidatePairs(model: CollisionModel, posed: readonly (PosedShap
   for (const { i, j } of model.explicit.values()) {
     const a = posed[i];
     const b = posed[j];
-    if (!a || !b || (model.shapes[i].isStatic && model.shapes[j].isStatic)) continue;
+    if (!a || !b || (inert(i) && inert(j))) continue;
     const reach = margin + pairReach(pairParams(model, i, j, settings)) - reachOf(a.shape) - reachOf(b.shape);
     const near = a.shape.type === 'plane' ? b.shape.type !== 'plane' && aabbNearPlane(boxes[j], a.shape, reach) : b.shape.type === 'plane' ? aabbNearPlane(boxes[i], b.shape, reach) : aabbOverlap(boxes[i], boxes[j], reach);
     if (near) pairs.push([i, j]);
@@ -167,15 +171,15 @@ const pairReach = (p: PairParams): number => p.margin + p.gap;
 
 /**
  * All contacts of the scene with the bodies at `states` (one pose per entry of `scene.bodies`):
- * gap ≤ settings.margin. Empty when contacts are disabled.
+ * gap ≤ settings.margin. Empty when contacts are disabled. `asleep`: as candidatePairs.
  */
-export function detectContacts(scene: SceneSpec, states: readonly Pose[], settings: ContactSettings = scene.solver.contacts): Contact[] {
+export function detectContacts(scene: SceneSpec, states: readonly Pose[], settings: ContactSettings = scene.solver.contacts, asleep?: Uint8Array): Contact[] {
   if (!settings.enabled) return [];
   const model = collisionModel(scene);
   if (model.shapes.length < 2) return [];
   const { posed, rotations } = poseShapes(model, states);
   const contacts: Contact[] = [];
-  for (const [i, j] of candidatePairs(model, posed, settings)) {
+  for (const [i, j] of candidatePairs(model, posed, settings, asleep)) {
     const a = posed[i]!;
     const b = posed[j]!;
     const params = pairParams(model, i, j, settings);

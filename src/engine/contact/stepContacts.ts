@@ -13,7 +13,8 @@ import { type Assembly, type World } from '../assembly/assemble';
 import { detectContacts } from '../collision/detect';
 import type { Contact, ContactForce } from '../collision/contacts';
 import type { ShapeSpec } from '../scene/contactSpec';
-import { DEFAULT_SOLIMP } from '../scene/contactFields';
+import { DEFAULT_SLEEP_TOLERANCE, DEFAULT_SOLIMP } from '../scene/contactFields';
+import { SleepModel, type Nap } from './sleep';
 import { stepNonlinear, type NewtonReport } from './newton';
 import { solveContactsPgs, type PgsReport, type VelocitySettings } from './pgs';
 import { defaultNonlinearSettings, DEFAULT_RESTITUTION_THRESHOLD } from './settings';
@@ -52,6 +53,8 @@ export interface WarmStart {
   data?: Float64Array;
   /** Velocity formulation: the force of each joint row (JointRows.info order), 0 where left out. */
   joints?: Float64Array;
+  /** Sleeping islands (`solver.contacts.sleep`): each tree's counter after the step (contact/sleep.ts). */
+  sleep?: Int32Array;
 }
 export const NO_WARM: WarmStart = {};
 const WARM_STRIDE = 7;
@@ -107,6 +110,8 @@ export class ContactStepper {
   private readonly nonlinear: NonlinearSettings;
   /** Velocity formulation: the joint limits and friction loss, if any. */
   private readonly joints: JointRows | undefined;
+  /** Sleeping islands, when the scene asks for them. */
+  readonly sleep: SleepModel | undefined;
 
   constructor(
     readonly world: World,
@@ -116,6 +121,7 @@ export class ContactStepper {
     this.mode = mode;
     this.joints = mode === 'velocity' ? JointRows.of(world) : undefined;
     const s = scene.solver;
+    this.sleep = s.contacts.sleep && s.contacts.enabled ? new SleepModel(world, scene, s.contacts.sleepTolerance ?? DEFAULT_SLEEP_TOLERANCE) : undefined;
     const soft = s.contacts.solref && s.contacts.solimp ? { solref: s.contacts.solref, solimp: s.contacts.solimp } : s.contacts.soft ? { solref: [0.02, 1] as const, solimp: DEFAULT_SOLIMP } : undefined;
     this.velocity = { pgs: { ...s.pgs }, erp: s.erp, compliance: s.compliance, restitutionThreshold: DEFAULT_RESTITUTION_THRESHOLD, ...(soft ? { soft } : {}), ...(s.contacts.soft ? { softRows: true } : {}), ...(s.contacts.cone ? { cone: s.contacts.cone } : {}), ...(s.contacts.impratio !== undefined ? { impratio: s.contacts.impratio } : {}) };
     this.nonlinear = defaultNonlinearSettings({
@@ -138,13 +144,21 @@ export class ContactStepper {
    * Contacts at the given states (empty when contacts are disabled): gap ≤ margin + the
    * speculative distance, so that every contact that can close during the step is solved.
    */
-  detect(states: readonly BodyState[]): Contact[] {
+  detect(states: readonly BodyState[], asleep?: Uint8Array): Contact[] {
     const c = this.scene.solver.contacts;
     if (!c.enabled) return [];
     // Velocity-level Newton rows (seed: φ(J_n·u + Υ·c_n(q⁻)/h, ·)) let an open contact close by only Υ·gap per
     // step: a speculative contact would hold the bodies apart. They get the round-off slop only.
     const velocityNewton = this.mode === 'nonlinear' && c.level === 'velocity';
-    return detectContacts(this.scene, states, { ...c, margin: c.margin + (velocityNewton ? ROUND_OFF_SLOP : this.speculative(states)) });
+    return detectContacts(this.scene, states, { ...c, margin: c.margin + (velocityNewton ? ROUND_OFF_SLOP : this.speculative(states)) }, asleep);
+  }
+
+  /**
+   * With sleeping islands: the step's contacts (sleeping bodies left out, wakes done) and which bodies
+   * sleep at its end, from the counters `warm` hands over; undefined without.
+   */
+  nap(states: readonly BodyState[], warm: WarmStart): Nap | undefined {
+    return this.sleep?.nap(states, warm.sleep, (mask) => this.detect(states, mask));
   }
 
   /**
@@ -186,12 +200,15 @@ export class ContactStepper {
    * One step from `states` (not modified) with `warm` from the previous step. Returns undefined
    * for a velocity step without contacts: the caller then takes its direct velocity-level solve
    * (`out`) and hands `plainWarm(out)` to the next step. `predicted`: that direct solve's u⁺, from
-   * which joint limits tell whether the step would pass a bound (contact/jointRows.ts).
+   * which joint limits tell whether the step would pass a bound (contact/jointRows.ts). `nap`: the
+   * step's sleeping islands (`nap`, with `contacts` its contacts): the bodies asleep at its end stay put.
    */
-  step(states: readonly BodyState[], warm: WarmStart, asm: Assembly, contacts = this.detect(states), predicted?: ArrayLike<number>): ContactStep | undefined {
+  step(states: readonly BodyState[], warm: WarmStart, asm: Assembly, contacts = this.detect(states), predicted?: ArrayLike<number>, nap?: Nap): ContactStep | undefined {
     const dt = this.scene.solver.dt;
+    const sleep = nap ? { sleep: nap.next } : {};
     if (this.mode === 'nonlinear') {
       const { states: next, report } = stepNonlinear(this.world, states, contacts, this.nonlinear, dt, { bilateral: warm.bilateral });
+      if (nap) holdAsleep(nap.hold, states, next, report.bodyQuatDrift);
       const uPlus = new Float64Array(6 * this.world.colBodies.length);
       this.world.colBodies.forEach((bi, k) => {
         uPlus.set(next[bi].v, 6 * k);
@@ -210,7 +227,7 @@ export class ContactStepper {
         maxPenetration: report.maxPenetration,
         residual: report.residuals[report.residuals.length - 1] ?? 0,
         newton: report,
-        warm: { bilateral: report.bilateral },
+        warm: { bilateral: report.bilateral, ...sleep },
       };
     }
     const joints = this.joints?.rows(states, asm, dt, this.velocity.erp, warm.joints, predicted);
@@ -219,10 +236,17 @@ export class ContactStepper {
     const drift = new Float64Array(states.length);
     // midpoint (model/midpoint.ts): `states` are q^{t+h/2}, where Solfec detects contacts too; the step ends with q^{t+h/2} + (h/2)·u⁺
     const midpoint = isMidpoint(this.scene.solver);
+    const hold = nap?.hold;
     const next = states.map((s, i) => {
       const col = this.world.bodies[i].column;
       const st: BodyState = { p: [...s.p], q: [...s.q], v: [...s.v], w: [...s.w] };
       if (col < 0) return st;
+      // asleep at the end of the step: where it began, at rest
+      if (hold && hold[i]) {
+        st.v = [0, 0, 0];
+        st.w = [0, 0, 0];
+        return st;
+      }
       for (let d = 0; d < 3; d++) {
         st.v[d] = report.uPlus[col + d];
         st.w[d] = report.uPlus[col + 3 + d];
@@ -247,7 +271,7 @@ export class ContactStepper {
       maxPenetration,
       residual: report.residual,
       pgs: report,
-      warm: { ...this.packWarm(contacts, report), ...(this.joints && joints && { joints: this.joints.warm(joints, report.bounded) }) },
+      warm: { ...this.packWarm(contacts, report), ...(this.joints && joints && { joints: this.joints.warm(joints, report.bounded) }), ...sleep },
       ...(this.joints && joints && { jointRows: this.joints.reports(joints, report.bounded, report.U.subarray(report.U.length - joints.rows.length)) }),
     };
   }
@@ -310,6 +334,15 @@ export class ContactStepper {
       out[3 * i + 2] = f[0] * c.t2[0] + f[1] * c.t2[1] + f[2] * c.t2[2];
     });
     return out;
+  }
+}
+
+/** The bodies asleep at the end of a step (`hold`) keep their pose from `before`, at rest, with no drift. */
+export function holdAsleep(hold: Uint8Array, before: readonly BodyState[], after: BodyState[], drift: Float64Array): void {
+  for (let i = 0; i < hold.length; i++) {
+    if (!hold[i]) continue;
+    after[i] = { p: [...before[i].p], q: [...before[i].q], v: [0, 0, 0], w: [0, 0, 0] };
+    drift[i] = 0;
   }
 }
 

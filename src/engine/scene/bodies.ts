@@ -3,7 +3,7 @@ import type { Node } from 'jsonc-parser';
 import { Codes } from '../core/codes';
 import { HUGE, isPositiveDefinite3, mat3Inverse } from '../core/math';
 import type { Mat3 } from '../types';
-import { BODY_FIELDS, DEFAULT_INERTIA_DIAGONAL, INERTIA_SYMMETRY_TOLERANCE, WORLD } from './fields';
+import { BODY_FIELDS, BODY_SLEEP, DEFAULT_INERTIA_DIAGONAL, INERTIA_SYMMETRY_TOLERANCE, WORLD } from './fields';
 import { BAD, type Bad, type Data, describe, type FieldObject, type FieldReader, fmt, quote } from './reader';
 import { readBodyShapes } from './shapes';
 import type { BodySpec, JsonPath } from './spec';
@@ -93,6 +93,7 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
   const gravityCompensation = r.number(o, 'gravityCompensation', label('gravityCompensation'), {}, data);
   const contactInvWeight = r.number(o, 'contactInvWeight', label('contactInvWeight'), { min: 0, exclusiveMin: true, expect: 'greater than 0' }, data);
   const fixed = r.boolean(o, 'fixed', label('fixed'), data);
+  const sleep = r.enumeration(o, 'sleep', label('sleep'), BODY_SLEEP, data);
   const shapes = readBodyShapes(r, o, name !== undefined ? quote(name) : String(i), data);
 
   const valid = r.errorCount === errorsBefore && name !== undefined && !duplicate;
@@ -111,7 +112,8 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
     gravity === BAD ||
     gravityCompensation === BAD ||
     contactInvWeight === BAD ||
-    fixed === BAD
+    fixed === BAD ||
+    sleep === BAD
   ) {
     return undefined;
   }
@@ -130,6 +132,7 @@ export function readBody(r: FieldReader, node: Node, i: number, declared: Map<st
     ...(gravityCompensation ? { gravityCompensation } : {}),
     ...(contactInvWeight !== undefined ? { contactInvWeight } : {}),
     fixed: fixed ?? false,
+    ...(sleep !== undefined ? { sleep } : {}),
     shapes,
   };
 }

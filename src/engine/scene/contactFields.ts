@@ -52,7 +52,9 @@ export const PAIR_FIELDS = ['bodyA', 'shapeA', 'bodyB', 'shapeB', 'friction', 'm
 /** The most vertices of a convex shape (its hull is computed on every parse). */
 export const MAX_CONVEX_VERTICES = 4096;
 /** Fields of `solver.contacts`, `solver.newton`, `solver.fb`, `solver.pgs`. */
-export const CONTACTS_FIELDS = ['enabled', 'margin', 'level', 'jointedCollide', 'penetrationTolerance', 'frictionRule', 'solref', 'solimp', 'soft', 'cone', 'impratio'] as const;
+export const CONTACTS_FIELDS = ['enabled', 'margin', 'level', 'jointedCollide', 'penetrationTolerance', 'frictionRule', 'solref', 'solimp', 'soft', 'cone', 'impratio', 'sleep', 'sleepTolerance'] as const;
+/** MuJoCo's default sleep_tolerance (m/s). */
+export const DEFAULT_SLEEP_TOLERANCE = 1e-3;
 /** MuJoCo's default contact `solimp` (used when a scene gives `solref` alone). */
 export const DEFAULT_SOLIMP: readonly [number, number, number, number, number] = [0.9, 0.95, 0.001, 0.5, 2];
 export const FRICTION_RULES: readonly FrictionRule[] = ['geometric', 'max'];

@@ -72,6 +72,10 @@ export function readContactSettings(r: FieldReader, top: FieldObject, s: SolverS
       if (typeof cone === 'string') s.contacts.cone = cone;
       const impratio = r.number(contacts, 'impratio', '`solver.contacts.impratio`', { min: 0, exclusiveMin: true }, {});
       if (typeof impratio === 'number') s.contacts.impratio = impratio;
+      const sleep = r.boolean(contacts, 'sleep', '`solver.contacts.sleep`', {});
+      if (sleep === true) s.contacts.sleep = true;
+      const st = r.number(contacts, 'sleepTolerance', '`solver.contacts.sleepTolerance`', { min: 0 }, {});
+      if (typeof st === 'number') s.contacts.sleepTolerance = st;
     }
     const newton = sub(r, solver, 'newton', NEWTON_FIELDS, '{ "maxIterations": 20 }');
     if (newton) {

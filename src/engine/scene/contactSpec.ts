@@ -109,6 +109,13 @@ export interface ContactSettings {
   cone?: 'pyramidal' | 'elliptic';
   /** With `soft`: MuJoCo's impratio, R_n / R_t (default 1). */
   impratio?: number;
+  /**
+   * Sleeping islands (MuJoCo's `sleep` flag; contact/sleep.ts): bodies at rest for 10 steps leave the
+   * solve until an awake body touches them. Default false.
+   */
+  sleep?: boolean;
+  /** With `sleep`: the speed below which a body counts as at rest (m/s; MuJoCo's sleep_tolerance, default 1e-3). */
+  sleepTolerance?: number;
 }
 
 /** Two bodies (names; "world" for the world's shapes) whose shapes never touch (MuJoCo's `<exclude>`). */

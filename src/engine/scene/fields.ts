@@ -48,8 +48,11 @@ export const BODY_FIELDS = [
   'gravityCompensation',
   'contactInvWeight',
   'fixed',
+  'sleep',
   'shapes',
 ] as const;
+/** A body's sleeping policy (`solver.contacts.sleep`; MuJoCo's `body/sleep`); absent: by the rule of contact/sleep.ts. */
+export const BODY_SLEEP = ['never', 'allowed'] as const;
 
 /** The drive fields of a hinge or slider (drives.ts reads them). */
 export const DRIVE_FIELDS = ['damping', 'stiffness', 'springRef', 'armature', 'coordinate'] as const;

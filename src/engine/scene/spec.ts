@@ -114,6 +114,11 @@ export interface BodySpec {
   /** Fraction of the body's weight cancelled by an applied force at its centre of mass (MuJoCo's `gravcomp`; absent: 0). */
   gravityCompensation?: number;
   /**
+   * Sleeping islands (`solver.contacts.sleep`): 'never' keeps the body's tree awake; 'allowed' lets it
+   * sleep even with an actuator (MuJoCo's `body/sleep`). Absent: the rule of contact/sleep.ts.
+   */
+  sleep?: 'never' | 'allowed';
+  /**
    * The translational inverse weight of the body as a contact sees it (1/kg; MuJoCo's
    * body_invweight0, the articulated body's, not 1/mass): the scale of a soft contact's
    * regularisation (`solver.contacts.soft`). Absent: 1/mass (exact for a free body).

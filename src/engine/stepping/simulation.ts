@@ -231,18 +231,24 @@ export class Simulation implements SimulationApi {
     // the assembly's Σ|x| as it wrote the stepping buffers (AssemblyBuffers.absJ…): asm is exactly that assembly, unmodified
     const bad = checkSystem(w, asm, out, { analysed: analyse, bound: scratch?.finiteBound, sums: reusing ? this.asmBuffers : undefined });
     if (bad) return bad;
-    const contact = this.contacts?.step(states, warm, asm, undefined, out.uPlus);
+    // sleeping islands (contact/sleep.ts): the step's contacts without them, and who stays put
+    const nap = this.contacts?.nap(states, warm);
+    const contact = this.contacts?.step(states, warm, asm, nap?.contacts, out.uPlus, nap);
     if (contact) return this.takeContactStep(states, out, contact);
     // semi-implicit Euler: v += a·dt (u⁺), p += v·dt, q = normalize(q + ½(ω,0)⊗q·dt); midpoint: q^{t+h} = q^{t+h/2} + (h/2)·u⁺
     const dt = s.dt;
     const drift = reuse ? this.driftBuf : new Float64Array(w.bodies.length);
     for (let i = 0; i < w.bodies.length; i++) {
       const col = w.bodies[i].column;
-      if (col < 0) {
+      const st = states[i];
+      if (col < 0 || nap?.hold[i]) {
+        if (col >= 0) {
+          st.v.fill(0);
+          st.w.fill(0);
+        }
         drift[i] = 0;
         continue;
       }
-      const st = states[i];
       for (let d = 0; d < 3; d++) {
         st.v[d] = out.uPlus[col + d];
         st.w[d] = out.uPlus[col + 3 + d];
@@ -253,7 +259,7 @@ export class Simulation implements SimulationApi {
         drift[i] = quatIntegrateInto(st.q, st.w, dt) - 1;
       }
     }
-    return checkStates(w, states) ?? { out, drift, warm: this.contacts ? this.contacts.plainWarm(out) : NO_WARM };
+    return checkStates(w, states) ?? { out, drift, warm: this.contacts ? { ...this.contacts.plainWarm(out), ...(nap && { sleep: nap.next }) } : NO_WARM };
   }
 
 
@@ -379,6 +385,7 @@ export class Simulation implements SimulationApi {
             quatDrift,
             method: contact ? (contact.mode === 'velocity' ? 'pgs' : 'newton') : out.method,
             ...(contact ? contactRecordFields(this.scene, contact, this.maxRecordContacts) : NO_CONTACT_FIELDS),
+            ...(this.contacts.sleep && this.warm.sleep && { asleep: this.contacts.sleep.asleepBodies(this.warm.sleep) }),
             poses,
           }
         : { step: stepIndex, t: stepIndex * s.dt, C: recC, lambda, cond, condEstimated: out.condEstimated, rank: out.rank, energy, quatDrift, method: out.method, poses };
@@ -456,10 +463,12 @@ export class Simulation implements SimulationApi {
     const asm = this.assembleAt(states);
     const out = solveSystem(w, asm, this.scene.solver, { exactCondMaxRows: 1000, wantSpectrum: true, smallSystems: this.smallSystems });
     // contacts: the step from this state (as λ of the acceleration formulation is the step's from it)
-    const contact = this.contacts?.step(states, warm, asm, undefined, out.uPlus);
+    const nap = this.contacts?.nap(states, warm);
+    const contact = this.contacts?.step(states, warm, asm, nap?.contacts, out.uPlus, nap);
     if (contact) applyContactStep(w, asm, out, contact);
     const snap = buildSnapshot(w, step, states, asm, out, drift);
     if (this.contacts) addContactSnapshotFields(snap, w, this.scene, contact);
+    if (this.contacts?.sleep) snap.asleep = this.contacts.sleep.asleepBodies(warm.sleep ?? this.contacts.sleep.initial());
     // The contact step shown is the next step's (from this state): after the run's last step it has
     // not been checked by the run yet, and may already hold the value that will stop it.
     const bad = contact && checkContactStep(w, contact);
