@@ -110,6 +110,13 @@ export function printContactRun(steps: readonly StepRecord[]): void {
   print(`Contacts: ${withContacts} of ${steps.length} steps with contacts, at most ${most}; largest penetration ${formatNumber(pen)} m, largest complementarity residual ${formatNumber(compl)}`);
   if (nSteps) print(`Newton: ${formatNumber(nIt / nSteps, 3)} iterations per step on average, at most ${nMax}; ${nFail ? `${nFail} steps NOT converged` : 'every step converged'}`);
   if (pSteps) print(`PGS: ${pSteps} steps, ${formatNumber(pIt / pSteps, 3)} sweeps on average, at most ${pMax}; largest residual ${formatNumber(pRes)} m/s${pFail ? `; ${pFail} steps not converged` : ''}`);
+  // sleeping islands (solver.contacts.sleep): how many sleep at the end, and since when any did
+  const last = steps[steps.length - 1];
+  if (last?.asleep !== undefined) {
+    const first = steps.find((s) => (s.asleep ?? 0) > 0);
+    const napping = steps.reduce((n, s) => n + ((s.asleep ?? 0) > 0 ? 1 : 0), 0);
+    print(`Sleeping islands: ${last.asleep} ${last.asleep === 1 ? 'body' : 'bodies'} asleep after the last step; bodies asleep in ${napping} of ${steps.length} steps${first ? `, from step ${first.step}` : ''}`);
+  }
 }
 
 /** `simulate` in text: per joint row, the steps where it acted and its largest force. */

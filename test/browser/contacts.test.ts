@@ -164,6 +164,24 @@ describe('contact cards (Chromium)', () => {
     await page.context().close();
   });
 
+  test('velocity box stack with sleeping islands: at rest the stack sleeps, and the Contacts card says so where its contacts are missing', async () => {
+    const example = readFileSync(join(ROOT, 'examples', 'box-stack.velocity.scene.json'), 'utf8');
+    const text = example.replace('"formulation": "velocity"}', '"formulation": "velocity", "contacts": {"sleep": true}}');
+    assert.notEqual(text, example);
+    const sleepy = fixtureFromText('box-stack-sleep.scene.json', text, 200);
+    assert.equal(sleepy.model.history.at(-1)?.asleep, 3, 'the three boxes sleep by step 200');
+    const p = await openPanel(browser, sleepy, { width: 1500, height: 2200 });
+    const page = p.page;
+    assert.equal(await hidden(page, 'contacts'), false, 'the card stays, to say why there is no contact');
+    const summary = (await page.textContent('#cl-contacts .cl-kv'))!;
+    assert.match(summary, /CONTACTS\s*0/);
+    assert.match(summary, /ASLEEP\s*3 bodies/);
+    assert.match((await page.textContent('#cl-contacts'))!, /No contact at step 200\. 3 bodies are asleep \(solver\.contacts\.sleep\)/);
+    await (await page.$('#cl-contacts'))!.screenshot({ path: shotPath('contacts-card-box-stack-asleep') });
+    assertClean(p, 'sleeping stack');
+    await page.context().close();
+  });
+
   test('a scene without shapes shows none of the contact cards', async () => {
     const p = await openPanel(browser, chain);
     const page = p.page;

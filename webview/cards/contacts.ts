@@ -105,11 +105,14 @@ export function createContactsCard({ store, actions }: CardContext): HTMLElement
       const floors = floorsOf(snap, list);
       const total = list.reduce((a, c) => a + Math.max(0, c.normalForce), 0);
       kv('', `${fmt(clean(total, floors.force))} N`, '', 'Σ f_n');
+      if (snap.asleep !== undefined) kv('asleep', `${snap.asleep} ${snap.asleep === 1 ? 'body' : 'bodies'}`);
       if (snap.pgs) kv('PGS', `${snap.pgs.iterations} sweeps, r ${fmt(snap.pgs.residual, 2)}`, snap.pgs.converged ? '' : 'cl-warn');
       else if (snap.newton) kv('Newton', `${snap.newton.iterations} it., ${snap.newton.converged ? 'converged' : 'not converged'}`, snap.newton.converged ? '' : 'cl-bad');
+      // sleeping islands leave their bodies' contacts out of detection: say so where they would be missed
+      const napping = snap.asleep ? ` ${snap.asleep} ${snap.asleep === 1 ? 'body is' : 'bodies are'} asleep (solver.contacts.sleep): ${snap.asleep === 1 ? 'its' : 'their'} contacts with the world and with each other are not detected until an awake body touches ${snap.asleep === 1 ? 'it' : 'them'}.` : '';
       note.textContent = count
-        ? `Contacts detected at step ${snap.step} with the forces of the step from it (impulse / h). Normal from B to A; gap < 0: penetration.`
-        : `No contact at step ${snap.step}.`;
+        ? `Contacts detected at step ${snap.step} with the forces of the step from it (impulse / h). Normal from B to A; gap < 0: penetration.${napping}`
+        : `No contact at step ${snap.step}.${napping}`;
       clear(wrap);
       if (list.length) {
         const table = h('table', { class: 'cl-table' });
