@@ -60,13 +60,19 @@ function qmul(a: number[], b: number[]): [number, number, number, number] {
 
 const boxInertia = (p: PileParams): number => (p.mass / 3) * 2 * p.half * p.half;
 
-/** The scene; `pgs`: fields of `solver.pgs` to set (e.g. `{ acceleration: 'none' }`: plain Gauss–Seidel sweeps). */
-export function pileSceneText(p: PileParams, formulation: 'velocity' | 'nonlinear', pgs?: Record<string, number | string>): string {
+/** What a contender's pile may set: fields of `solver.pgs` (e.g. `{ acceleration: 'none' }`: plain Gauss–Seidel sweeps), sleeping islands. */
+export interface PileOptions {
+  pgs?: Record<string, number | string>;
+  /** Sleeping islands: `solver.contacts.sleep` in the engine, `<flag sleep="enable"/>` in MuJoCo (default tolerance 1e-3 m/s in both). */
+  sleep?: boolean;
+}
+
+export function pileSceneText(p: PileParams, formulation: 'velocity' | 'nonlinear', opts: PileOptions = {}): string {
   const I = boxInertia(p);
   return JSON.stringify({
     name: `pile of ${p.n} boxes`,
     gravity: p.gravity,
-    solver: { dt: p.dt, steps: 300, formulation, ...(pgs ? { pgs } : {}) },
+    solver: { dt: p.dt, steps: 300, formulation, ...(opts.pgs ? { pgs: opts.pgs } : {}), ...(opts.sleep ? { contacts: { sleep: true } } : {}) },
     world: { shapes: [{ type: 'plane', name: 'ground', friction: p.friction }] },
     bodies: p.poses.map((b, k) => ({
       name: `box${k}`,
@@ -80,11 +86,12 @@ export function pileSceneText(p: PileParams, formulation: 'velocity' | 'nonlinea
 }
 
 /** MJCF: the same boxes as free bodies with box geoms (explicit inertial), a ground plane, Euler, default solver (Newton). */
-export function pileMjcf(p: PileParams): string {
+export function pileMjcf(p: PileParams, opts: PileOptions = {}): string {
   const I = boxInertia(p);
+  const option = `timestep="${p.dt}" gravity="${p.gravity.join(' ')}" integrator="Euler"`;
   const lines = [
     `<mujoco model="pile${p.n}">`,
-    `  <option timestep="${p.dt}" gravity="${p.gravity.join(' ')}" integrator="Euler"/>`,
+    opts.sleep ? `  <option ${option}><flag sleep="enable"/></option>` : `  <option ${option}/>`,
     `  <size memory="${Math.max(64, Math.ceil(p.n / 2))}M"/>`,
     // MuJoCo combines friction by max: equal coefficients give μ in both engines
     `  <default><geom friction="${p.friction} 0.005 0.0001" condim="3"/></default>`,
@@ -107,8 +114,8 @@ export function pileMjcf(p: PileParams): string {
 export interface PileRunner {
   reset(): void;
   step(): void;
-  /** Contacts (engine: contact points; MuJoCo: ncon) and solver iterations of the last step. */
-  last(): { contacts: number; iterations: number; converged: boolean };
+  /** Contacts (engine: contact points; MuJoCo: ncon), solver iterations and bodies asleep after the last step. */
+  last(): { contacts: number; iterations: number; converged: boolean; asleep?: number };
   /** Largest penetration after the last step (m). */
   penetration(): number;
   /** Lowest box centre z (m): the pile has not fallen through the ground when ≥ ~half. */
@@ -117,8 +124,8 @@ export interface PileRunner {
   dispose(): void;
 }
 
-export function makeEnginePile(p: PileParams, formulation: 'velocity' | 'nonlinear', pgs?: Record<string, number | string>): PileRunner {
-  const parsed = parseScene(pileSceneText(p, formulation, pgs));
+export function makeEnginePile(p: PileParams, formulation: 'velocity' | 'nonlinear', opts: PileOptions = {}): PileRunner {
+  const parsed = parseScene(pileSceneText(p, formulation, opts));
   if (!parsed.scene || parsed.hasErrors) throw new Error(`the pile scene was rejected: ${parsed.diagnostics.map((d) => d.message).join('; ')}`);
   const sim = new Simulation(parsed.scene, parsed.sourceMap);
   const last = () => sim.records[sim.records.length - 1];
@@ -129,8 +136,8 @@ export function makeEnginePile(p: PileParams, formulation: 'velocity' | 'nonline
     },
     last: () => {
       const r = last();
-      if (!r) return { contacts: 0, iterations: 0, converged: true };
-      return { contacts: r.contactCount ?? 0, iterations: r.newton?.iterations ?? r.pgs?.iterations ?? 0, converged: r.newton?.converged ?? r.pgs?.converged ?? true };
+      if (!r) return { contacts: 0, iterations: 0, converged: true, asleep: 0 };
+      return { contacts: r.contactCount ?? 0, iterations: r.newton?.iterations ?? r.pgs?.iterations ?? 0, converged: r.newton?.converged ?? r.pgs?.converged ?? true, asleep: r.asleep ?? 0 };
     },
     penetration: () => last()?.maxPenetration ?? 0,
     lowestZ: () => {
@@ -148,14 +155,16 @@ export function makeEnginePile(p: PileParams, formulation: 'velocity' | 'nonline
 
 interface MjPileData extends MjDataLike {
   ncon: number;
+  /** Per tree: ≥ 0 asleep (MuJoCo's sleeping islands). */
+  readonly tree_asleep?: ArrayLike<number>;
   /** A vector of handles: each `get` returns one to free with `delete()`, the vector too. */
   readonly contact: { size(): number; get(i: number): { dist: number; delete?(): void } | undefined; delete?(): void } | undefined;
 }
 
 /** The pile in MuJoCo 3.14 (`@mujoco/mujoco`, the newest official WebAssembly build). */
-export async function makeMujocoPile(p: PileParams): Promise<PileRunner & { version: string }> {
+export async function makeMujocoPile(p: PileParams, opts: PileOptions = {}): Promise<PileRunner & { version: string }> {
   const mj = await importBuild('@mujoco/mujoco');
-  const model = loadModel(mj, pileMjcf(p), p.n);
+  const model = loadModel(mj, pileMjcf(p, opts), p.n);
   const data = new mj.MjData(model) as MjPileData;
   mj.mj_forward(model, data);
   return {
@@ -165,7 +174,13 @@ export async function makeMujocoPile(p: PileParams): Promise<PileRunner & { vers
       mj.mj_forward(model, data);
     },
     step: () => mj.mj_step(model, data),
-    last: () => ({ contacts: data.ncon, iterations: data.solver_niter[0] ?? 0, converged: true }),
+    last: () => {
+      // each box is its own tree
+      let asleep = 0;
+      const ta = opts.sleep ? data.tree_asleep : undefined;
+      for (let t = 0; t < (ta?.length ?? 0); t++) if (ta![t] >= 0) asleep++;
+      return { contacts: data.ncon, iterations: data.solver_niter[0] ?? 0, converged: true, asleep };
+    },
     penetration: () => {
       // MuJoCo's contact distance (negative: penetration)
       let pen = 0;

@@ -22,6 +22,18 @@ export interface PileTiming {
   /** After the timed steps: largest penetration (m) and the lowest box centre (m). */
   penetration?: number;
   lowestZ?: number;
+  /** Bodies asleep after the timed steps (sleeping islands). */
+  asleep?: number;
+}
+
+/** The pile at rest, with and without sleeping islands on both sides (same tolerance and rule as MuJoCo's). */
+export interface RestingResult {
+  untimed: number;
+  timed: number;
+  pgs: PileTiming;
+  pgsSleep: PileTiming;
+  mujoco: PileTiming;
+  mujocoSleep: PileTiming;
 }
 
 export interface PileResult {
@@ -33,7 +45,12 @@ export interface PileResult {
   pgsPlain: PileTiming;
   newton: PileTiming;
   mujoco: PileTiming;
+  /** Below BIG_PILE boxes: the same pile later, at rest (RESTING_FROM on). */
+  resting?: RestingResult;
 }
+
+/** The resting window: steps RESTING_FROM + 1 … RESTING_FROM + 100 (2 s after the drop: every pile up to 100 boxes has landed). */
+export const RESTING_FROM = 400;
 
 
 /** Reset, `untimed` steps, then `timed` steps timed one by one; the best of `rounds` rounds (lowest per-step median). */
@@ -71,6 +88,7 @@ export function timeRunner(r: PileRunner, untimed: number, timed: number, rounds
         unconverged,
         penetration: r.penetration(),
         lowestZ: r.lowestZ(),
+        asleep: r.last().asleep ?? 0,
       };
     }
   }
@@ -107,7 +125,7 @@ export async function runPileBench(sizes: number[], rounds: number, log: (s: str
     log(`pile N = ${n}: PGS… `);
     const pgs = guard(() => timeRunner(makeEnginePile(p, 'velocity'), untimed, timed, nRounds));
     log(`${pgs.ok ? `${pgs.medianMs!.toFixed(2)} ms` : 'n/a'}; PGS plain… `);
-    const pgsPlain = guard(() => timeRunner(makeEnginePile(p, 'velocity', { acceleration: 'none' }), untimed, timed, nRounds));
+    const pgsPlain = guard(() => timeRunner(makeEnginePile(p, 'velocity', { pgs: { acceleration: 'none' } }), untimed, timed, nRounds));
     log(`${pgsPlain.ok ? `${pgsPlain.medianMs!.toFixed(2)} ms` : 'n/a'}; Newton… `);
     // Newton is the slow one: a single round at 100 boxes, none from BIG_PILE on (its sparse LU of
     // ≈ 3000² took seconds a step at 100 boxes; at ten times the rows it would take the bench's hour)
@@ -127,12 +145,38 @@ export async function runPileBench(sizes: number[], rounds: number, log: (s: str
       mujoco = { ok: false, reason: `MuJoCo: ${e instanceof Error ? e.message : String(e)}` };
     }
     log(`${mujoco.ok ? `${mujoco.medianMs!.toFixed(3)} ms` : 'n/a'}\n`);
-    results.push({ n, untimed, timed, pgs, pgsPlain, newton, mujoco });
+    const resting = big ? undefined : await restingPile(p, log);
+    results.push({ n, untimed, timed, pgs, pgsPlain, newton, mujoco, ...(resting ? { resting } : {}) });
   }
   const { poses: _poses, n: _n, ...params } = pileParams(1);
   void _poses;
   void _n;
   return { results, mujocoVersion, params };
+}
+
+/** The pile at rest, one round each: PGS and MuJoCo as they are, then both with sleeping islands. */
+async function restingPile(p: PileParams, log: (s: string) => void): Promise<RestingResult> {
+  const untimed = RESTING_FROM, timed = 100;
+  const mujocoRun = async (sleep: boolean): Promise<PileTiming> => {
+    try {
+      const mj = await makeMujocoPile(p, { sleep });
+      const t = timeRunner(mj, untimed, timed, 1);
+      mj.dispose();
+      return t;
+    } catch (e) {
+      return { ok: false, reason: `MuJoCo: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  };
+  log(`  at rest: PGS… `);
+  const pgs = guard(() => timeRunner(makeEnginePile(p, 'velocity'), untimed, timed, 1));
+  log(`${pgs.ok ? `${pgs.medianMs!.toFixed(3)} ms` : 'n/a'}; PGS + sleep… `);
+  const pgsSleep = guard(() => timeRunner(makeEnginePile(p, 'velocity', { sleep: true }), untimed, timed, 1));
+  log(`${pgsSleep.ok ? `${pgsSleep.medianMs!.toFixed(3)} ms` : 'n/a'}; MuJoCo… `);
+  const mujoco = await mujocoRun(false);
+  log(`${mujoco.ok ? `${mujoco.medianMs!.toFixed(3)} ms` : 'n/a'}; MuJoCo + sleep… `);
+  const mujocoSleep = await mujocoRun(true);
+  log(`${mujocoSleep.ok ? `${mujocoSleep.medianMs!.toFixed(3)} ms` : 'n/a'}\n`);
+  return { untimed, timed, pgs, pgsSleep, mujoco, mujocoSleep };
 }
 
 const msOf = (t: PileTiming, clock: 'wall' | 'cpu'): number | undefined => (t.ok ? (clock === 'wall' ? t.medianMs : t.cpuMedianMs) : undefined);
@@ -145,6 +189,7 @@ const ratio = (a: PileTiming, b: PileTiming, clock: 'wall' | 'cpu'): string => {
   return x !== undefined && y !== undefined && y > 0 ? `${(x / y).toFixed(x / y < 10 ? 1 : 0)}×` : '—';
 };
 
+const pen = (t: PileTiming): string => (t.ok && Number.isFinite(t.penetration!) ? t.penetration!.toExponential(1) : '—');
 const converged = (t: PileTiming, timed: number): string => (t.ok ? `${((100 * (timed - t.unconverged!)) / timed).toFixed(0)} %` : '—');
 
 export function pileTables(results: PileResult[], table: (h: string[], rows: string[][]) => string, mujocoVersion?: string): string {
@@ -171,6 +216,28 @@ export function pileTables(results: PileResult[], table: (h: string[], rows: str
   const info = (t: PileTiming): string =>
     t.ok ? `${t.contacts!.toFixed(0)} c, ${t.iterations!.toFixed(1)}/${t.maxIterations} it, ${t.unconverged} nc, pen ${Number.isFinite(t.penetration!) ? t.penetration!.toExponential(1) : '?'}, z ${t.lowestZ!.toFixed(3)}` : (t.reason ?? 'n/a');
   out.push(table(['N', 'engine PGS', 'PGS plain (before)', 'engine Newton', 'MuJoCo'], results.map((r) => [String(r.n), info(r.pgs), info(r.pgsPlain), info(r.newton), info(r.mujoco)])));
+  const resting = results.filter((r) => r.resting);
+  if (resting.length) {
+    out.push(`\nThe same piles at rest (steps ${RESTING_FROM + 1}–${RESTING_FROM + 100}, one round): as they are, and with sleeping islands on both sides`);
+    out.push('(engine: solver.contacts.sleep; MuJoCo: <flag sleep="enable"/>; the same rule: 10 steps below 1e-3 m/s, then the island sleeps)\n');
+    const asleep = (t: PileTiming): string => (t.ok ? String(t.asleep ?? 0) : '—');
+    out.push(
+      table(
+        ['N', 'engine PGS', 'PGS + sleep', 'MuJoCo', 'MuJoCo + sleep', 'PGS/MuJoCo', 'PGS+sleep / MuJoCo+sleep', 'bodies asleep: engine / MuJoCo', 'penetration: engine / MuJoCo (m)'],
+        resting.map(({ n, resting: x }) => [
+          String(n),
+          `${cell(x!.pgs, 'wall')} / ${cell(x!.pgs, 'cpu')}`,
+          `${cell(x!.pgsSleep, 'wall')} / ${cell(x!.pgsSleep, 'cpu')}`,
+          `${cell(x!.mujoco, 'wall')} / ${cell(x!.mujoco, 'cpu')}`,
+          `${cell(x!.mujocoSleep, 'wall')} / ${cell(x!.mujocoSleep, 'cpu')}`,
+          `${ratio(x!.pgs, x!.mujoco, 'wall')} / ${ratio(x!.pgs, x!.mujoco, 'cpu')}`,
+          `${ratio(x!.pgsSleep, x!.mujocoSleep, 'wall')} / ${ratio(x!.pgsSleep, x!.mujocoSleep, 'cpu')}`,
+          `${asleep(x!.pgsSleep)} / ${asleep(x!.mujocoSleep)} of ${n}`,
+          `${pen(x!.pgs)} / ${pen(x!.mujoco)}`,
+        ]),
+      ),
+    );
+  }
   out.push(
     [
       '',
