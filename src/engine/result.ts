@@ -113,6 +113,8 @@ export interface ContactStepFields {
   jointRows?: JointRowReport[];
   /** With sleeping islands (`solver.contacts.sleep`): the bodies asleep at the end of the step. */
   asleep?: number;
+  /** A snapshot with sleeping islands: the names of the bodies asleep (records keep only their count). */
+  sleeping?: string[];
 }
 
 /** One joint-limit or friction-loss row of a step (contact/jointRows.ts). */

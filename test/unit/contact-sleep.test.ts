@@ -136,7 +136,7 @@ test('detection leaves out pairs of sleeping and static shapes, and keeps a slee
   assert.equal(detectContacts(scene, states, { ...scene.solver.contacts, margin: 1e-3 }, Uint8Array.of(1, 1)).length, 0);
 });
 
-test('the step shown after a run re-takes the sleeping islands: same pose, no contact, its record says asleep', () => {
+test('the step shown after a run re-takes the sleeping islands: same pose, no contact, no acceleration, asleep as its record says', () => {
   const sim = simOf(boxesScene([{ name: 'a', z: 0.15 }]));
   sim.step(180);
   const k = 150;
@@ -145,6 +145,9 @@ test('the step shown after a run re-takes the sleeping islands: same pose, no co
   const pose = sim.records[k - 1].poses.slice(0, 3);
   assert.deepEqual(snap.bodyStates[0].position, pose);
   assert.equal(snap.contacts?.length ?? 0, 0);
+  assert.equal(snap.asleep, 1);
+  // the box takes no free fall while it sleeps, and the snapshot shows none: a = 0, not g
+  assert.ok(Array.from(snap.a.slice(0, 6)).every((x) => x === 0), `a = ${Array.from(snap.a.slice(0, 6))}`);
   assert.equal(AWAKE, -(1 + MIN_AWAKE));
 });
 

@@ -119,6 +119,13 @@ export class SleepModel {
     return mask;
   }
 
+  /** What a snapshot says of them under `counters` (absent: every tree awake): how many sleep, and which. */
+  snapshotFields(counters: Int32Array | undefined, names: readonly string[]): { asleep: number; sleeping: string[] } {
+    const mask = counters && this.mask(counters);
+    const sleeping = mask ? names.filter((_, i) => mask[i] === 1) : [];
+    return { asleep: sleeping.length, sleeping };
+  }
+
   /** Bodies asleep under `counters`. */
   asleepBodies(counters: Int32Array): number {
     let n = 0;
@@ -202,6 +209,21 @@ export class SleepModel {
       if (tol > 0 ? !(m < tol) : m !== 0) return false;
     }
     return true;
+  }
+}
+
+/**
+ * A solve's u⁺ (and its a = (u⁺ − u)/h, where given) with the bodies asleep at the end of the step at rest,
+ * as they are stepped: a sleeping body shows no free fall it does not take. `uPlus` is changed in place.
+ */
+export function holdVelocities(world: World, hold: Uint8Array, uPlus: Float64Array, a?: { a: Float64Array; v: ArrayLike<number>; h: number }): void {
+  for (let i = 0; i < hold.length; i++) {
+    const col = world.bodies[i].column;
+    if (!hold[i] || col < 0) continue;
+    for (let d = 0; d < 6; d++) {
+      uPlus[col + d] = 0;
+      if (a) a.a[col + d] = -a.v[col + d] / a.h;
+    }
   }
 }
 

@@ -14,7 +14,7 @@ import { detectContacts } from '../collision/detect';
 import type { Contact, ContactForce } from '../collision/contacts';
 import type { ShapeSpec } from '../scene/contactSpec';
 import { DEFAULT_SLEEP_TOLERANCE, DEFAULT_SOLIMP } from '../scene/contactFields';
-import { SleepModel, type Nap } from './sleep';
+import { holdVelocities, SleepModel, type Nap } from './sleep';
 import { stepNonlinear, type NewtonReport } from './newton';
 import { solveContactsPgs, type PgsReport, type VelocitySettings } from './pgs';
 import { defaultNonlinearSettings, DEFAULT_RESTITUTION_THRESHOLD } from './settings';
@@ -266,7 +266,7 @@ export class ContactStepper {
       forces: report.contacts,
       gapsAfter: after,
       lambda: report.bilateral,
-      uPlus: report.uPlus,
+      uPlus: hold ? heldCopy(this.world, hold, report.uPlus) : report.uPlus,
       complementarity: report.complementarity,
       maxPenetration,
       residual: report.residual,
@@ -335,6 +335,13 @@ export class ContactStepper {
     });
     return out;
   }
+}
+
+/** u⁺ with the bodies asleep at the end of the step at rest (a copy: the solver's own array is left alone). */
+function heldCopy(world: World, hold: Uint8Array, uPlus: Float64Array): Float64Array {
+  const out = Float64Array.from(uPlus);
+  holdVelocities(world, hold, out);
+  return out;
 }
 
 /** The bodies asleep at the end of a step (`hold`) keep their pose from `before`, at rest, with no drift. */

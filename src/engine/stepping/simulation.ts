@@ -22,6 +22,7 @@ import { RECORD_OVERHEAD, resolveLimits, formatCount } from '../core/inputLimits
 import { firstLineRange } from '../scene/limits';
 import { contactMode, ContactStepper, NO_WARM, type ContactStep, type WarmStart } from '../contact/stepContacts';
 import { addContactSnapshotFields, applyContactStep, contactRecordFields, NO_CONTACT_FIELDS } from '../contact/contactReports';
+import { holdVelocities } from '../contact/sleep';
 import { ContactFindings } from '../analysis/contactFindings';
 import type { SimulationOptions } from './options';
 import { checkContactStep } from '../guards/nonFiniteContacts';
@@ -466,9 +467,10 @@ export class Simulation implements SimulationApi {
     const nap = this.contacts?.nap(states, warm);
     const contact = this.contacts?.step(states, warm, asm, nap?.contacts, out.uPlus, nap);
     if (contact) applyContactStep(w, asm, out, contact);
+    else if (nap) holdVelocities(w, nap.hold, out.uPlus, { a: out.a, v: asm.v, h: this.scene.solver.dt });
     const snap = buildSnapshot(w, step, states, asm, out, drift);
     if (this.contacts) addContactSnapshotFields(snap, w, this.scene, contact);
-    if (this.contacts?.sleep) snap.asleep = this.contacts.sleep.asleepBodies(warm.sleep ?? this.contacts.sleep.initial());
+    if (this.contacts?.sleep) Object.assign(snap, this.contacts.sleep.snapshotFields(warm.sleep, this.scene.bodies.map((b) => b.name)));
     // The contact step shown is the next step's (from this state): after the run's last step it has
     // not been checked by the run yet, and may already hold the value that will stop it.
     const bad = contact && checkContactStep(w, contact);
