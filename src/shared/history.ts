@@ -13,8 +13,8 @@ export function methodCode(m: StepRecord['method']): number {
 }
 
 /** What a record may carry besides its columns: the contact solve's per-step report (contact scenes only). */
-export type RecordExtras = Pick<StepRecord, 'contacts' | 'contactCount' | 'complementarity' | 'maxPenetration' | 'pgs' | 'newton' | 'jointRows'>;
-const EXTRA_KEYS = ['contacts', 'contactCount', 'complementarity', 'maxPenetration', 'pgs', 'newton', 'jointRows'] as const satisfies readonly (keyof RecordExtras)[];
+export type RecordExtras = Pick<StepRecord, 'contacts' | 'contactCount' | 'complementarity' | 'maxPenetration' | 'pgs' | 'newton' | 'jointRows' | 'asleep'>;
+const EXTRA_KEYS = ['contacts', 'contactCount', 'complementarity', 'maxPenetration', 'pgs', 'newton', 'jointRows', 'asleep'] as const satisfies readonly (keyof RecordExtras)[];
 
 /** A record's extras, or null when it has none (a scene without contacts). */
 function recordExtras(r: StepRecord): RecordExtras | null {

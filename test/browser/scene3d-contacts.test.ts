@@ -10,7 +10,10 @@ import type { Browser } from 'playwright-core';
 import type { ContactReport, PanelModel } from '../../src/protocol';
 import { formatNumber } from '../../src/shared';
 import { requireChromium, THEMES, type ThemeName } from './harness';
-import { exampleModel } from './scene3d/models';
+import { exampleModel, modelFromText } from './scene3d/models';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './fixtures';
 import { canvasBox, create, distance, hexRgb, launch3d, openScene, pixel, screen, shoot, type Rgb, type ScenePage } from './scene3d/open';
 
 requireChromium();
@@ -240,6 +243,31 @@ describe('3D view: contacts, trail, arrow scale, no WebGL', () => {
     assert.ok(Math.abs(Number(await slider.inputValue()) - 0.2) < 1e-9, `the slider itself takes the arrow keys: ${await slider.inputValue()}`);
     assert.notEqual(await column(), px0, 'and rescales the arrows');
     assert.deepEqual(p.problems, []);
+  });
+
+  test('sleeping islands: at a step where the stack sleeps its boxes are drawn faded towards the background and the legend counts them', async () => {
+    const example = readFileSync(join(ROOT, 'examples', 'box-stack.velocity.scene.json'), 'utf8');
+    const text = example.replace('"formulation": "velocity"}', '"formulation": "velocity", "contacts": {"sleep": true}}');
+    assert.notEqual(text, example);
+    const sleepy = modelFromText(text, 'box-stack-sleep.scene.json', 100, [100]);
+    const awake = modelFromText(example, 'box-stack.velocity.scene.json', 100, [100]);
+    const bg = hexRgb(THEMES.dark.vars['--vscode-editor-background']);
+    const centres = async (m: PanelModel): Promise<{ legend: string; far: number[] }> => {
+      const p = await page({ theme: 'dark' });
+      assert.equal((await create(p, m, { step: 100 })).available, true);
+      const far: number[] = [];
+      for (const body of ['bottom', 'middle', 'top']) {
+        const at = (await screen(p, { body }))!;
+        far.push(distance(await pixel(p, at.x, at.y), bg));
+      }
+      if (m === sleepy) await shoot(p, '3d-box-stack-asleep-dark');
+      return { legend: await legend(p), far };
+    };
+    const a = await centres(awake), z = await centres(sleepy);
+    assert.match(z.legend, /3 bodies asleep \(faded\)/);
+    assert.doesNotMatch(a.legend, /asleep/);
+    // the same poses (the stack sleeps where it rests): each box nearer the background than awake, still drawn
+    for (let i = 0; i < 3; i++) assert.ok(z.far[i] < 0.75 * a.far[i] && z.far[i] > 20, `box ${i}: ${z.far[i]} from the background asleep, ${a.far[i]} awake`);
   });
 
   test('WebGL unavailable (getContext throws or returns null): a clear message, not a blank box', async () => {

@@ -18,6 +18,8 @@ interface BodyLook {
   hovered: number;
   /** Bodies of the selected constraint. */
   involved: Set<number>;
+  /** Bodies asleep at the shown step (sleeping islands): drawn faded towards the background, as MuJoCo darkens them. */
+  asleep: Set<number>;
 }
 
 export class BodyLayer {
@@ -62,6 +64,7 @@ export class BodyLayer {
     if (i === look.selected) return pal.focus;
     if (i === look.hovered) return pal.hover;
     if (look.involved.has(i)) return mix(base, pal.focus, 0.45);
+    if (look.asleep.has(i)) return mix(base, pal.bg, 0.55);
     return base;
   }
 

@@ -136,6 +136,7 @@ export function legendInfo(d: SceneData, f: Frame, s: Scales, upp: number, mode:
   const anyT = drawn.some((x) => norm3(x.torqueA) > 0 || norm3(x.torqueB) > 0);
   const notes: string[] = [];
   if (!f.exact) notes.push(`step ${f.step} is not recorded: poses of ${f.step === 0 ? 'the analysis' : 'the snapshot'}`);
+  if (f.asleepCount) notes.push(`${f.asleepCount} ${f.asleepCount === 1 ? 'body' : 'bodies'} asleep${f.asleep.size ? ' (faded)' : ''}`);
   if (mode !== 'off' && d.constraints.length) {
     if (!f.forces) notes.push(`no forces at step ${f.step} (only analysed steps carry them)`);
     else if (mode === 'selected' && selected < 0) notes.push('forces: select a constraint');

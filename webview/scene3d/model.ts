@@ -69,6 +69,9 @@ export interface Frame {
   contacts: ContactData[];
   /** Constraints in a redundancy relation (the redundant rows and the rows they depend on). */
   redundantSet: Set<number>;
+  /** Sleeping islands: the bodies asleep (from a snapshot of this very step) and how many (from its record too). */
+  asleep: Set<number>;
+  asleepCount?: number;
 }
 
 export type StepSource = StepRecord | SystemSnapshot | { record?: StepRecord; snapshot?: SystemSnapshot };
@@ -377,7 +380,9 @@ export function frameAt(model: PanelModel, data: SceneData, k: number, src?: Ste
   });
   const fromRecord = readContacts(record);
   const contacts = fromRecord.length ? fromRecord : readContacts(snapshot);
-  return { step: k, poses, exact, anchorA, anchorB, axis, states, violation, lambda, forces, contacts, redundantSet: redundantSet(base, data) };
+  const asleep = new Set((snapshot?.sleeping ?? []).map((name) => names.indexOf(name)).filter((i) => i >= 0));
+  const asleepCount = snapshot?.asleep ?? record?.asleep;
+  return { step: k, poses, exact, anchorA, anchorB, axis, states, violation, lambda, forces, contacts, redundantSet: redundantSet(base, data), asleep, ...(asleepCount !== undefined ? { asleepCount } : {}) };
 }
 
 const v = (x: readonly number[] | undefined): V3 => (x && finite3(x) ? [x[0], x[1], x[2]] : [0, 0, 0]);

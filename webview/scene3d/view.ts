@@ -331,13 +331,13 @@ export class SceneView3D {
     this.arrows.update(this.data!, this.frame!, this.pal, this.unit, this.scales, this.forceMode, this.sel?.kind === 'constraint' ? this.sel.index : -1, look);
   }
 
-  private bodyLook(): { selected: number; hovered: number; involved: Set<number> } {
+  private bodyLook(): { selected: number; hovered: number; involved: Set<number>; asleep: Set<number> } {
     const involved = new Set<number>();
     if (this.sel?.kind === 'constraint' && this.data) {
       const c = this.data.constraints[this.sel.index];
       involved.add(c.a).add(c.b);
     }
-    return { selected: this.sel?.kind === 'body' ? this.sel.index : -1, hovered: this.hover?.kind === 'body' ? this.hover.index : -1, involved };
+    return { selected: this.sel?.kind === 'body' ? this.sel.index : -1, hovered: this.hover?.kind === 'body' ? this.hover.index : -1, involved, asleep: this.frame?.asleep ?? new Set() };
   }
 
   private jointLook(): { selected: number; hovered: number } {
