@@ -33,8 +33,9 @@ export const jointRowJson = (r: JointRowReport) => ({
 });
 
 /** The contact fields of a step record or snapshot for JSON: present only where the step has them. */
-export function contactFieldsJson(x: Pick<StepRecord, 'contacts' | 'newton' | 'pgs' | 'jointRows'>): Record<string, unknown> {
+export function contactFieldsJson(x: Pick<StepRecord, 'contacts' | 'newton' | 'pgs' | 'jointRows' | 'asleep'>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  if (x.asleep !== undefined) out.asleep = x.asleep;
   if (x.jointRows) out.jointRows = x.jointRows.map(jointRowJson);
   if (x.contacts) out.contacts = x.contacts.map(contactJson);
   if (x.newton) out.newton = newtonJson(x.newton);

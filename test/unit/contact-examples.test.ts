@@ -16,7 +16,9 @@ test('there are contact examples in both formulations', () => {
     assert.ok(files.includes(`${n}.scene.json`), `${n} (nonlinear)`);
     assert.ok(files.includes(`${n}.velocity.scene.json`), `${n} (velocity)`);
   }
-  assert.equal(names.length, 12);
+  // and a velocity one of sleeping islands
+  assert.ok(files.includes('box-drop.velocity.scene.json'), 'box-drop (sleeping islands)');
+  assert.equal(names.length, 13);
 });
 
 for (const f of files) {
