@@ -22,10 +22,10 @@ interface BoxSpec {
 }
 
 /** Boxes (0.2 m, 1 kg) over a ground plane, velocity formulation, dt 0.005. */
-function boxesScene(boxes: BoxSpec[], contacts: Record<string, unknown> = { sleep: true }): string {
+function boxesScene(boxes: BoxSpec[], contacts: Record<string, unknown> = { sleep: true }, formulation = 'velocity'): string {
   const I = (1 / 3) * 2 * 0.01;
   return JSON.stringify({
-    solver: { dt: 0.005, formulation: 'velocity', contacts },
+    solver: { dt: 0.005, formulation, contacts },
     world: { shapes: [{ type: 'plane', name: 'ground' }] },
     bodies: boxes.map((b) => ({
       name: b.name,
@@ -112,6 +112,27 @@ test('a box dropped onto a sleeping one wakes it in the step they touch; the sta
   assert.ok(Math.abs(zs[0] - 0.1) < 1e-4 && Math.abs(zs[1] - 0.3) < 1e-4, `stack at ${zs}`);
   for (let i = 0; i < 2; i++) assert.ok(Math.abs(zs[i] - ref[i]) < 1e-5, `box ${i}: ${zs[i]} asleep against ${ref[i]} awake`);
   assert.ok(awake.records.every((r) => r.asleep === undefined));
+});
+
+test('the nonlinear formulation sleeps alike: the box dropped onto a sleeping one wakes it, the stack sleeps where Newton rests it', () => {
+  const boxes: BoxSpec[] = [
+    { name: 'low', z: 0.1 },
+    { name: 'high', z: 0.9, x: 0.02 },
+  ];
+  const sleepy = simOf(boxesScene(boxes, { sleep: true }, 'nonlinear'));
+  const awake = simOf(boxesScene(boxes, {}, 'nonlinear'));
+  const recs = sleepy.step(400);
+  awake.step(400);
+  const first = recs.findIndex((r) => r.asleep === 1) + 1;
+  assert.ok(first > 0 && first <= MIN_AWAKE + 2, `low fell asleep at step ${first}`);
+  const woke = recs.findIndex((r, k) => k >= first && r.asleep === 0) + 1;
+  assert.ok(woke > first, `woken at step ${woke}`);
+  assert.ok((recs[woke - 1].contacts ?? []).some((c) => c.bodyA === 'high' || c.bodyB === 'high'), 'woken by the contact with the falling box');
+  assert.equal(recs.at(-1)!.asleep, 2);
+  assert.ok(recs.every((r) => r.method === 'newton' && r.newton!.converged), 'Newton converges on every step');
+  const zs = sleepy.result().final.bodies.map((b) => b.position[2]);
+  const ref = awake.result().final.bodies.map((b) => b.position[2]);
+  for (let i = 0; i < 2; i++) assert.ok(Math.abs(zs[i] - ref[i]) < 1e-5, `box ${i}: ${zs[i]} asleep against ${ref[i]} awake`);
 });
 
 test('a body pushed by an applied force never sleeps, even held at rest by friction, nor one that says sleep "never"', () => {
