@@ -30,10 +30,6 @@ export interface Nap {
   next: Int32Array;
   /** Per scene body: 1 when it is asleep at the end of this step (it keeps its pose, at rest). */
   hold: Uint8Array;
-  /** Bodies asleep at the end of this step. */
-  asleep: number;
-  /** Trees woken by a contact with an awake body in this step. */
-  woken: number;
 }
 
 export class SleepModel {
@@ -143,7 +139,6 @@ export class SleepModel {
     // with every tree asleep no pair is left to test (a sleeping body meets only awake ones)
     const detectAwake = (mask: Uint8Array | undefined): Contact[] => (mask && cur.every((c) => c >= 0) ? [] : detect(mask));
     let contacts = detectAwake(this.mask(cur));
-    let woken = 0;
     // a contact across the boundary wakes the sleeping island, with the awake tree's counter (MuJoCo's
     // wakeval); the woken island may touch another sleeping one, so detection runs until nothing wakes
     for (let pass = 0; pass <= this.trees.length; pass++) {
@@ -155,7 +150,6 @@ export class SleepModel {
         woke += this.wake(cur, sleeping, cur[awake]);
       }
       if (woke === 0) break;
-      woken += woke;
       contacts = detectAwake(this.mask(cur));
     }
     // the counters of the awake trees, from the velocities the step starts with
@@ -181,7 +175,7 @@ export class SleepModel {
     for (let t = 0; t < cur.length; t++) if (cur[t] < 0 && cur[t] !== -1) ready[find(t)] = 0;
     for (let t = 0; t < cur.length; t++) if (cur[t] === -1 && ready[find(t)]) cur[t] = find(t);
     const hold = this.mask(cur) ?? new Uint8Array(this.treeOf.length);
-    return { contacts, next: cur, hold, asleep: this.asleepBodies(cur), woken };
+    return { contacts, next: cur, hold };
   }
 
   /** Wake the sleeping island of tree `t` (every tree with its name) to `value`; the trees woken. */
@@ -237,7 +231,7 @@ function toBody(q: readonly number[], w: readonly number[]): [number, number, nu
 }
 
 /** A length that bounds a shape around its own centre. */
-function shapeRadius(s: SceneSpec['bodies'][number]['shapes'][number]): number {
+export function shapeRadius(s: SceneSpec['bodies'][number]['shapes'][number]): number {
   switch (s.type) {
     case 'sphere':
       return s.radius;

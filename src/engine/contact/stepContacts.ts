@@ -14,7 +14,7 @@ import { detectContacts } from '../collision/detect';
 import type { Contact, ContactForce } from '../collision/contacts';
 import type { ShapeSpec } from '../scene/contactSpec';
 import { DEFAULT_SLEEP_TOLERANCE, DEFAULT_SOLIMP } from '../scene/contactFields';
-import { holdVelocities, SleepModel, type Nap } from './sleep';
+import { holdVelocities, shapeRadius, SleepModel, type Nap } from './sleep';
 import { stepNonlinear, type NewtonReport } from './newton';
 import { solveContactsPgs, type PgsReport, type VelocitySettings } from './pgs';
 import { defaultNonlinearSettings, DEFAULT_RESTITUTION_THRESHOLD } from './settings';
@@ -89,19 +89,9 @@ export const ROUND_OFF_SLOP = 1e-9;
 
 const pairKey = (c: Contact): string => `${c.bodyA}:${c.shapeA}|${c.bodyB}:${c.shapeB}`;
 
-/** A length that says how large a shape is (the matching radius of warm starts is a tenth of it). */
+/** A length that says how large a shape is (the matching radius of warm starts is a tenth of it): 1 beyond spheres, capsules and boxes. */
 function shapeSize(s: ShapeSpec | undefined): number {
-  if (!s) return 1;
-  switch (s.type) {
-    case 'sphere':
-      return s.radius;
-    case 'capsule':
-      return s.radius + s.halfLength;
-    case 'box':
-      return Math.hypot(...s.halfExtents);
-    default:
-      return 1;
-  }
+  return s && (s.type === 'sphere' || s.type === 'capsule' || s.type === 'box') ? shapeRadius(s) : 1;
 }
 
 export class ContactStepper {
