@@ -68,6 +68,7 @@ export class SceneView3D {
   private hover: Target | undefined;
   private cancelRender: (() => void) | undefined;
   private hoverRaf = 0;
+  private hoverAt: [number, number] = [0, 0]; // one pick a frame, at the pointer's latest position: a move while it is pending is not lost
   private legendKey = '';
   private readonly cleanups: (() => void)[] = [];
   private lost?: HTMLDivElement;
@@ -147,13 +148,12 @@ export class SceneView3D {
     this.on(c, 'pointermove', (e) => {
       if (e.buttons) return;
       const r = c.getBoundingClientRect();
-      const x = e.clientX - r.left;
-      const y = e.clientY - r.top;
+      this.hoverAt = [e.clientX - r.left, e.clientY - r.top];
       if (this.hoverRaf) return;
       this.hoverRaf = requestAnimationFrame(() => {
         this.hoverRaf = 0;
         if (!this.data || !this.frame) return;
-        this.setHover(pick(this.orbit.camera, this.pickables(), this.data, this.frame, x, y, c.clientWidth, c.clientHeight));
+        this.setHover(pick(this.orbit.camera, this.pickables(), this.data, this.frame, this.hoverAt[0], this.hoverAt[1], c.clientWidth, c.clientHeight));
       });
     });
     this.on(c, 'pointerleave', () => this.setHover(undefined));
